@@ -1,0 +1,5 @@
+"""`python -m cardgen` runs the command line."""
+
+from cardgen.cli import main
+
+main()

@@ -1,0 +1,272 @@
+"""Finding and loading games: a data folder holds one folder per game; a game folder holds game.yaml and its components.
+
+`load_game` reads every file of a game, collects every problem it meets (all files, all items) and raises them together
+as one `DataError`, or returns a `Game` whose items are fully validated against their card types. Loaded objects are
+frozen: later stages (the print pipeline, the validator, the engines) only read them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from pydantic import BaseModel
+
+from cardgen.data.model import (
+    ITEM_KEY,
+    RESERVED_ITEM_KEYS,
+    ComponentRef,
+    ComponentSpec,
+    Manifest,
+    item_model,
+    spec_model,
+)
+from cardgen.data.validation_errors import validate
+from cardgen.data.yaml_source import YamlDocument, read_yaml
+from cardgen.errors import DataError, Location, Problem, did_you_mean, display_path
+from cardgen.units import Size, parse_size
+
+MANIFEST = "game.yaml"
+
+
+@dataclass(frozen=True)
+class Item:
+    """One card, counter, tile or sheet as written in the data, with `count` copies."""
+
+    id: str
+    count: int
+    type: str | None
+    front: str | None
+    back: str | None
+    source: str | Mapping[str, str] | None
+    fields: Mapping[str, Any]
+    where: Location
+    field_lines: Mapping[str, int] = field(default_factory=dict)
+
+    def field_where(self, name: str) -> Location:
+        """The location of one of this item's fields (its own line when it was written, else the item's)."""
+        return Location(self.where.file, self.field_lines.get(name, self.where.line), f"{self.id}.{name}")
+
+
+@dataclass(frozen=True)
+class Component:
+    """A deck, counter set, tile set or set of sheets: its reference in the manifest, its file and its items."""
+
+    ref: ComponentRef
+    spec: ComponentSpec | None
+    items: tuple[Item, ...]
+    file: Path | None
+    size: Size | None
+
+    @property
+    def id(self) -> str:
+        return self.ref.id
+
+    @property
+    def kind(self) -> str:
+        return self.ref.kind
+
+    @property
+    def title(self) -> str:
+        return self.ref.title
+
+    @property
+    def count(self) -> int:
+        """Items including copies."""
+        return sum(item.count for item in self.items)
+
+
+@dataclass(frozen=True)
+class Game:
+    """A loaded game: its manifest, its folder and its components."""
+
+    manifest: Manifest
+    folder: Path
+    components: tuple[Component, ...]
+
+    @property
+    def id(self) -> str:
+        return self.manifest.id
+
+    @property
+    def title(self) -> str:
+        return self.manifest.title
+
+    @property
+    def players(self) -> tuple[int, int]:
+        low, high = self.manifest.players
+        return low, high
+
+    def component(self, component_id: str) -> Component:
+        for component in self.components:
+            if component.id == component_id:
+                return component
+        known = [c.id for c in self.components]
+        raise DataError(f"game '{self.id}' has no component '{component_id}'{did_you_mean(component_id, known)}")
+
+    def items(self) -> Iterator[tuple[Component, Item]]:
+        for component in self.components:
+            for item in component.items:
+                yield component, item
+
+
+def game_folders(data_dir: Path) -> dict[str, Path]:
+    """The games under a data folder, by folder name (every subfolder holding a game.yaml)."""
+    if not data_dir.is_dir():
+        raise DataError(f"{display_path(data_dir)}: data folder not found")
+    return {p.name: p for p in sorted(data_dir.iterdir()) if (p / MANIFEST).is_file()}
+
+
+def find_game(data_dir: Path, game_id: str) -> Path:
+    """The folder of one game, or a `DataError` naming the known games."""
+    folders = game_folders(data_dir)
+    if game_id in folders:
+        return folders[game_id]
+    known = ", ".join(folders) or "none"
+    raise DataError(
+        f"unknown game '{game_id}'{did_you_mean(game_id, list(folders))}; games in {display_path(data_dir)}: {known}"
+    )
+
+
+def load_games(data_dir: Path, game_ids: list[str] | tuple[str, ...] = ()) -> list[Game]:
+    """Load the named games (all of them when none is named); every problem of every game is raised together."""
+    folders = [find_game(data_dir, gid) for gid in game_ids] if game_ids else list(game_folders(data_dir).values())
+    games, problems = [], []
+    for folder in folders:
+        try:
+            games.append(load_game(folder))
+        except DataError as exc:
+            problems.extend(exc.problems)
+    if problems:
+        raise DataError(problems)
+    return games
+
+
+def load_game(folder: Path) -> Game:
+    """Read and validate one game folder."""
+    doc = read_yaml(folder / MANIFEST)
+    if not isinstance(doc.value, dict):
+        raise DataError(
+            [*doc.problems, Problem(doc.where(), "game.yaml must be a mapping (id: …, title: …, components: …)")]
+        )
+    manifest, problems = validate(Manifest, doc.value, doc)
+    problems = [*doc.problems, *problems]
+    if manifest is None:
+        raise DataError(problems)
+    assert isinstance(manifest, Manifest)
+    if manifest.id != folder.name:
+        problems.append(Problem(doc.where(("id",)), f"id '{manifest.id}' must match its folder name '{folder.name}'"))
+    problems.extend(
+        _duplicates(
+            [(c.id, doc.where(("components", i, "id"))) for i, c in enumerate(manifest.components)], "component id"
+        )
+    )
+    components = []
+    for ref in manifest.components:
+        component, found = _load_component(folder, manifest, ref, doc)
+        problems.extend(found)
+        if component is not None:
+            components.append(component)
+    item_ids = [(item.id, item.where) for component in components for item in component.items]
+    problems.extend(_duplicates(item_ids, "id"))
+    if problems:
+        raise DataError(problems)
+    return Game(manifest, folder, tuple(components))
+
+
+def _load_component(
+    folder: Path, manifest: Manifest, ref: ComponentRef, manifest_doc: YamlDocument
+) -> tuple[Component | None, list[Problem]]:
+    if ref.file is None:
+        return Component(ref, None, (), None, None), []
+    path = (folder / ref.file).resolve()
+    if folder.resolve() not in path.parents:
+        index = manifest.components.index(ref)
+        where = manifest_doc.where(("components", index, "file"))
+        return None, [Problem(where, f"'{ref.file}' lies outside the game folder")]
+    try:
+        doc = read_yaml(path)
+    except DataError as exc:
+        return None, exc.problems
+    if not isinstance(doc.value, dict):
+        message = f"a {ref.kind} file must be a mapping with '{ITEM_KEY[ref.kind]}:' and its layouts"
+        return None, [*doc.problems, Problem(doc.where(), message)]
+    spec, problems = validate(spec_model(ref.kind), doc.value, doc)
+    problems = [*doc.problems, *problems]
+    if spec is None:
+        return None, problems
+    assert isinstance(spec, ComponentSpec)
+    size_text = spec.size if spec.size is not None else (manifest.settings.card_size if ref.kind == "deck" else None)
+    size = parse_size(size_text) if size_text is not None else None
+    items, item_problems = _load_items(manifest, ref, spec, doc)
+    return Component(ref, spec, tuple(items), path, size), [*problems, *item_problems]
+
+
+def _load_items(
+    manifest: Manifest, ref: ComponentRef, spec: ComponentSpec, doc: YamlDocument
+) -> tuple[list[Item], list[Problem]]:
+    key = ITEM_KEY[ref.kind]
+    problems: list[Problem] = []
+    if spec.type is not None and spec.type not in manifest.card_types:
+        hint = did_you_mean(spec.type, list(manifest.card_types))
+        problems.append(Problem(doc.where(("type",)), f"unknown card type '{spec.type}'{hint}"))
+    models: dict[str | None, type[BaseModel]] = {}
+    items = []
+    for index, raw in enumerate(getattr(spec, key)):
+        where_path = (key, index)
+        if not isinstance(raw, dict):
+            problems.append(
+                Problem(doc.where(where_path), f"each entry of '{key}' must be a mapping with at least an id")
+            )
+            continue
+        type_name = raw.get("type", spec.type) if isinstance(raw.get("type", spec.type), str | None) else spec.type
+        if type_name is not None and type_name not in manifest.card_types:
+            if type_name != spec.type:
+                hint = did_you_mean(str(type_name), list(manifest.card_types))
+                problems.append(Problem(doc.where((*where_path, "type")), f"unknown card type '{type_name}'{hint}"))
+            continue
+        if type_name not in models:
+            models[type_name] = item_model(type_name, manifest.card_types.get(type_name) if type_name else None)
+        label = raw.get("id") if isinstance(raw.get("id"), str) else ""
+        parsed, found = validate(models[type_name], raw, doc, where_path, label)
+        problems.extend(found)
+        if parsed is None:
+            continue
+        values = parsed.model_dump()
+        line = doc.line_of(where_path)
+        if ref.kind != "pieces" and not (values["front"] or spec.front):
+            problems.append(
+                Problem(
+                    doc.where(where_path), f"'{values['id']}' has no front layout: set 'front:' on it or on the file"
+                )
+            )
+        item_fields = {k: v for k, v in values.items() if k not in RESERVED_ITEM_KEYS}
+        field_lines = {k: doc.lines[(*where_path, k)] for k in raw if (*where_path, k) in doc.lines}
+        items.append(
+            Item(
+                id=values["id"],
+                count=values["count"],
+                type=type_name,
+                front=values["front"] or spec.front,
+                back=values["back"] if values["back"] is not None else spec.back,
+                source=values["source"],
+                fields=MappingProxyType(item_fields),
+                where=Location(display_path(doc.path), line, values["id"]),
+                field_lines=MappingProxyType(field_lines),
+            )
+        )
+    return items, problems
+
+
+def _duplicates(entries: list[tuple[str, Location]], what: str) -> list[Problem]:
+    first: dict[str, Location] = {}
+    problems = []
+    for value, where in entries:
+        if value in first:
+            problems.append(Problem(where, f"duplicate {what} '{value}' (first used at {first[value]})"))
+        else:
+            first[value] = where
+    return problems

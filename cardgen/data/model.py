@@ -1,0 +1,222 @@
+"""The data model: what a game folder may contain, as pydantic models that reject anything they do not know.
+
+A game is a folder `card_data/<game-id>/` holding a manifest `game.yaml` and one YAML file per component set.
+Nothing here knows the five bundled games: a new game is only new data.
+
+- `Manifest` (game.yaml): id, title, player counts, the rulebook, game-wide settings, the card types (the fields a
+  card may carry and their types) and the list of components.
+- `ComponentSpec` (one file per component): its size and shape, the layouts of its faces, and its items — cards in a
+  deck, double-sided counters, tiles, or sheets larger than a card (boards, faction sheets, player aids).
+- Items are written flat (`id`, `count`, … and the card type's own fields side by side); `item_model` builds one
+  strict pydantic model per card type so a misspelt or mistyped field is reported like any other.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
+    StrictStr,
+    create_model,
+    field_validator,
+)
+
+from cardgen.units import parse_length, parse_size
+
+ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]*$"
+Id = Annotated[str, Field(pattern=ID_PATTERN, max_length=80)]
+COLOUR_PATTERN = r"^(#[0-9A-Fa-f]{6}|#[0-9A-Fa-f]{8}|[a-z]+)$"
+
+# "pieces" are components that are not printed (cubes, dice, coins): listed so a game's inventory is complete.
+Kind = Literal["deck", "counters", "tiles", "sheets", "pieces"]
+ITEM_KEY: dict[str, str] = {
+    "deck": "cards",
+    "counters": "counters",
+    "tiles": "tiles",
+    "sheets": "sheets",
+    "pieces": "pieces",
+}
+RESERVED_ITEM_KEYS = ("id", "count", "type", "front", "back", "source")
+
+
+class Strict(BaseModel):
+    """Base of every model read from YAML: unknown fields are errors, values are not coerced, models are frozen."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class Rulebook(Strict):
+    """The rulebook a game is built from (a reference, never shipped)."""
+
+    title: str
+    file: str | None = None
+    edition: str | None = None
+    note: str | None = None
+
+
+class Icon(Strict):
+    """A vector symbol usable inline in text as `{name}` and by layouts: a shape, its colours and an optional label."""
+
+    shape: Literal["circle", "square", "diamond", "hexagon", "triangle", "star", "shield", "bolt", "burst", "ring"] = (
+        "circle"
+    )
+    fill: str = "#000000"
+    stroke: str | None = None
+    label: str | None = Field(default=None, max_length=3)
+    label_colour: str = "#ffffff"
+    image: str | None = None
+    description: str | None = None
+
+
+class Settings(Strict):
+    """Game-wide defaults: card size, back, bleed, colours, fonts and the icon set."""
+
+    card_size: str = "poker"
+    back: str | None = None
+    bleed: float = 3.0
+    colours: dict[str, Annotated[str, Field(pattern=COLOUR_PATTERN)]] = Field(default_factory=dict)
+    fonts: dict[str, str] = Field(default_factory=dict)
+    icons: dict[Id, Icon] = Field(default_factory=dict)
+
+    @field_validator("card_size")
+    @classmethod
+    def _known_size(cls, value: str) -> str:
+        parse_size(value)
+        return value
+
+
+FieldType = Literal["str", "text", "int", "number", "bool", "list", "any"]
+
+
+class FieldSpec(Strict):
+    """One field a card type may carry: its type, whether it is required, allowed values and bounds."""
+
+    type: FieldType = "str"
+    required: bool = True
+    default: Any = None
+    choices: list[StrictStr | StrictInt] | None = None
+    min: float | None = None
+    max: float | None = None
+    description: str | None = None
+
+
+class CardType(Strict):
+    """The fields one kind of card (or counter, tile, sheet) carries."""
+
+    description: str | None = None
+    fields: dict[Id, FieldSpec] = Field(default_factory=dict)
+
+
+class ComponentRef(Strict):
+    """A component as the manifest lists it; `file` is absent while its contents are still to be written."""
+
+    id: Id
+    kind: Kind
+    title: str
+    file: str | None = None
+    description: str | None = None
+
+
+class Manifest(Strict):
+    """game.yaml: what the game is and what it is made of."""
+
+    id: Id
+    title: str
+    players: Annotated[list[StrictInt], Field(min_length=2, max_length=2)]
+    rulebook: Rulebook
+    description: str | None = None
+    settings: Settings = Field(default_factory=Settings)
+    card_types: dict[Id, CardType] = Field(default_factory=dict)
+    components: list[ComponentRef] = Field(default_factory=list)
+
+    @field_validator("players")
+    @classmethod
+    def _player_range(cls, value: list[int]) -> list[int]:
+        low, high = value
+        if not 1 <= low <= high:
+            raise ValueError(f"players must be [min, max] with 1 ≤ min ≤ max, got [{low}, {high}]")
+        return value
+
+
+class ComponentSpec(Strict):
+    """One component file: how its items look and print. The list of items sits under a key named by the kind."""
+
+    size: str | float | None = None
+    shape: Literal["rect", "round", "hex"] = "rect"
+    type: Id | None = None
+    front: Id | None = None
+    back: Id | None = None
+    bleed: float | None = None
+    layout: Literal["grid", "fold", "single"] | None = None
+    description: str | None = None
+
+    @field_validator("size")
+    @classmethod
+    def _size(cls, value: str | float | None) -> str | float | None:
+        if value is not None:
+            parse_size(value)
+        return value
+
+    @field_validator("bleed")
+    @classmethod
+    def _bleed(cls, value: float | None) -> float | None:
+        if value is not None:
+            parse_length(value)
+            if value < 0:
+                raise ValueError("bleed cannot be negative")
+        return value
+
+
+def spec_model(kind: str) -> type[ComponentSpec]:
+    """The component-file model for a kind: `ComponentSpec` plus the list of items under `cards`/`counters`/…"""
+    return _SPEC_MODELS[kind]
+
+
+_SPEC_MODELS: dict[str, type[ComponentSpec]] = {
+    kind: create_model(
+        f"{kind.title()}File",
+        __base__=ComponentSpec,
+        **{key: (list[dict[str, Any]], Field(default_factory=list))},
+    )
+    for kind, key in ITEM_KEY.items()
+}
+
+_PY_TYPES: dict[str, Any] = {
+    "str": StrictStr,
+    "text": StrictStr,
+    "int": StrictInt,
+    "number": StrictInt | StrictFloat,
+    "bool": StrictBool,
+    "list": list[StrictStr | StrictInt | StrictFloat],
+    "any": Any,
+}
+
+
+def item_model(type_name: str | None, card_type: CardType | None) -> type[BaseModel]:
+    """A strict model for items of one card type: the reserved keys plus the type's own fields."""
+    fields: dict[str, Any] = {
+        "id": (Id, ...),
+        "count": (Annotated[StrictInt, Field(ge=0)], 1),
+        "type": (Id | None, None),
+        "front": (Id | None, None),
+        "back": (Id | None, None),
+        "source": (StrictStr | dict[StrictStr, StrictStr] | None, None),
+    }
+    for name, spec in (card_type.fields if card_type else {}).items():
+        annotation = _PY_TYPES[spec.type]
+        if spec.choices is not None:
+            annotation = Literal[tuple(spec.choices)]  # type: ignore[valid-type]
+        elif spec.min is not None or spec.max is not None:
+            annotation = Annotated[annotation, Field(ge=spec.min, le=spec.max)]
+        if spec.required and spec.default is None:
+            fields[name] = (annotation, ...)
+        else:
+            fields[name] = (annotation | None, spec.default)
+    model_name = f"Card_{type_name or 'untyped'}".replace("-", "_").replace(".", "_")
+    return create_model(model_name, __config__=ConfigDict(extra="forbid", frozen=True), **fields)

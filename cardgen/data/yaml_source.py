@@ -1,0 +1,165 @@
+"""Reading YAML without lying: safe loading, duplicate keys as errors, and a line number for every value.
+
+PyYAML's loaders silently keep the last of two equal keys; here the node tree is composed with the safe loader and
+turned into plain Python values by hand, so a duplicate key is reported (with both lines) and every mapping key and
+sequence item keeps the line it was written on. Later stages look lines up by the value's path, e.g.
+``("cards", 3, "force")``, so that a pydantic error's location becomes ``file:line``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from cardgen.errors import DataError, Location, Problem, display_path
+
+PathKey = tuple[str | int, ...]
+
+
+@dataclass
+class YamlDocument:
+    """A parsed YAML file: its value, the line of every path inside it, and the problems met while reading.
+
+    `problems` holds what did not stop the reading (duplicate keys, bad aliases) so that callers can report them
+    together with what they find themselves; a syntax error stops the reading and is raised instead.
+    """
+
+    path: Path
+    value: Any
+    lines: dict[PathKey, int] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+
+    def line_of(self, path: PathKey) -> int | None:
+        """The line of the value at `path`, or of its nearest parent that has one."""
+        for end in range(len(path), -1, -1):
+            line = self.lines.get(tuple(path[:end]))
+            if line is not None:
+                return line
+        return None
+
+    def where(self, path: PathKey = ()) -> Location:
+        return Location(display_path(self.path), self.line_of(path), dotted(path) or None)
+
+
+def dotted(path: PathKey) -> str:
+    """`("cards", 3, "force")` → `cards[3].force`."""
+    text = ""
+    for part in path:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text
+
+
+def read_yaml(path: Path) -> YamlDocument:
+    """Parse one YAML file; raise `DataError` if it cannot be read or parsed (other problems stay on the document)."""
+    shown = display_path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise DataError(f"{shown}: file not found") from None
+    except UnicodeDecodeError as exc:
+        raise DataError(f"{shown}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    except OSError as exc:
+        raise DataError(f"{shown}: cannot read ({exc.strerror})") from None
+    return parse_yaml(text, path)
+
+
+def parse_yaml(text: str, path: Path) -> YamlDocument:
+    """Parse YAML text that came from `path` (used for messages)."""
+    shown = display_path(path)
+    loader = yaml.SafeLoader(text)
+    try:
+        node = loader.get_single_node()
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark else None
+        reason = " ".join(filter(None, [exc.context, exc.problem])) or "invalid YAML"
+        if exc.context_mark and mark and exc.context_mark.line != mark.line:
+            reason += f" (the construct began on line {exc.context_mark.line + 1})"
+        raise DataError([Problem(Location(shown, line), f"invalid YAML: {reason}")]) from None
+    except yaml.YAMLError as exc:
+        raise DataError(f"{shown}: invalid YAML: {' '.join(str(exc).split())}") from None
+    finally:
+        loader.dispose()
+    doc = YamlDocument(path, None)
+    problems = doc.problems
+    if node is not None:
+        builder = _Builder(loader, doc, problems)
+        try:
+            doc.value = builder.build(node, ())
+        except RecursionError:
+            problems.append(Problem(Location(shown, 1), "YAML nests too deeply or refers to itself"))
+    return doc
+
+
+class _Builder:
+    """Turns composed YAML nodes into plain dicts, lists and scalars while recording lines and duplicate keys."""
+
+    def __init__(self, loader: yaml.SafeLoader, doc: YamlDocument, problems: list[Problem]):
+        self.loader = loader
+        self.doc = doc
+        self.problems = problems
+        self.shown = display_path(doc.path)
+        self.active: set[int] = set()
+
+    def build(self, node: yaml.Node, path: PathKey) -> Any:
+        self.doc.lines.setdefault(path, node.start_mark.line + 1)
+        if isinstance(node, yaml.ScalarNode):
+            try:
+                return self.loader.construct_object(node, deep=True)
+            except yaml.YAMLError as exc:
+                self._problem(node, path, f"invalid value: {' '.join(str(getattr(exc, 'problem', exc)).split())}")
+                return None
+        if id(node) in self.active:
+            self._problem(node, path, "a YAML alias refers to a value that contains it")
+            return None
+        self.active.add(id(node))
+        try:
+            if isinstance(node, yaml.SequenceNode):
+                return [self.build(item, (*path, i)) for i, item in enumerate(node.value)]
+            return self._mapping(node, path)
+        finally:
+            self.active.discard(id(node))
+
+    def _mapping(self, node: yaml.MappingNode, path: PathKey) -> dict[Any, Any]:
+        seen: dict[Any, int] = {}
+        for key_node, _ in node.value:
+            if isinstance(key_node, yaml.ScalarNode) and key_node.tag != "tag:yaml.org,2002:merge":
+                key = self.loader.construct_object(key_node)
+                line = key_node.start_mark.line + 1
+                if _hashable(key) and key in seen:
+                    self._problem(
+                        key_node, (*path, str(key)), f"duplicate key '{key}' (first written on line {seen[key]})"
+                    )
+                elif _hashable(key):
+                    seen[key] = line
+        try:
+            self.loader.flatten_mapping(node)
+        except yaml.YAMLError as exc:
+            self._problem(node, path, f"invalid merge: {' '.join(str(getattr(exc, 'problem', exc)).split())}")
+        result: dict[Any, Any] = {}
+        for key_node, value_node in node.value:
+            if not isinstance(key_node, yaml.ScalarNode):
+                self._problem(key_node, path, "a mapping key must be a plain value, not a list or a mapping")
+                continue
+            key = self.loader.construct_object(key_node)
+            if not _hashable(key):
+                self._problem(key_node, path, f"unusable mapping key {key!r}")
+                continue
+            key_path = (*path, key if isinstance(key, str | int) else str(key))
+            self.doc.lines[key_path] = key_node.start_mark.line + 1
+            result[key] = self.build(value_node, key_path)
+        return result
+
+    def _problem(self, node: yaml.Node, path: PathKey, message: str) -> None:
+        self.problems.append(Problem(Location(self.shown, node.start_mark.line + 1, dotted(path) or None), message))
+
+
+def _hashable(value: Any) -> bool:
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True

@@ -1,0 +1,88 @@
+"""Errors as values with a location, raised once and rendered once at the edge (the command line).
+
+Every problem cardgen reports about its input names where it is: a file, a line, and the field (or card id) at fault.
+`DataError` means the input could not be read (exit code 2); `RuleError` means the data was read but breaks a rule
+(exit code 1). Both may carry several problems so that all mistakes of a file are reported together.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+EXIT_OK = 0
+EXIT_RULE = 1
+EXIT_INPUT = 2
+
+
+@dataclass(frozen=True)
+class Location:
+    """Where something sits in the input: a file, optionally a 1-based line and a dotted field path."""
+
+    file: str
+    line: int | None = None
+    field: str | None = None
+
+    def __str__(self) -> str:
+        text = self.file if self.line is None else f"{self.file}:{self.line}"
+        return f"{text}: {self.field}" if self.field else text
+
+    @classmethod
+    def of(cls, path: Path | str, line: int | None = None, field: str | None = None) -> Location:
+        return cls(display_path(path), line, field)
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with the input, with its location."""
+
+    where: Location | None
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.message}" if self.where else self.message
+
+
+class CardgenError(Exception):
+    """Base of every error cardgen reports to a user; carries one or more located problems."""
+
+    exit_code = EXIT_INPUT
+
+    def __init__(self, problems: list[Problem] | str, where: Location | None = None):
+        if isinstance(problems, str):
+            problems = [Problem(where, problems)]
+        self.problems = problems
+        super().__init__("\n".join(str(p) for p in problems))
+
+    def lines(self) -> list[str]:
+        """One line per problem, ready to print."""
+        return [" ".join(str(p).split("\n")) for p in self.problems]
+
+
+class DataError(CardgenError):
+    """The input could not be read: bad YAML, an unknown field, a missing file, an unknown game (exit 2)."""
+
+    exit_code = EXIT_INPUT
+
+
+class RuleError(CardgenError):
+    """The input was read but breaks a rule, for example text that does not fit its box (exit 1)."""
+
+    exit_code = EXIT_RULE
+
+
+def display_path(path: Path | str) -> str:
+    """A path as a user wants to read it: relative to the working directory when it lies below it."""
+    p = Path(path)
+    try:
+        return str(p.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(p)
+
+
+def did_you_mean(word: str, choices: list[str] | set[str] | tuple[str, ...]) -> str:
+    """A ' (did you mean ...?)' hint for a misspelt name, or '' when nothing is close."""
+    import difflib
+
+    close = difflib.get_close_matches(str(word), sorted(map(str, choices)), n=1, cutoff=0.6)
+    return f" (did you mean '{close[0]}'?)" if close else ""

@@ -1,0 +1,185 @@
+"""Loading never lies: every kind of bad input gives exit code 2 and a one-line message with file and line."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from cardgen.data import load_games
+from cardgen.errors import DataError
+
+from conftest import FIXTURES, run_cli
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert old in text, f"fixture changed: {old!r} not in {path.name}"
+    path.write_text(text.replace(old, new, 1))
+
+
+def assert_input_error(run, file: str, line: int, *words: str) -> str:
+    """Exit code 2, no traceback, and an error line naming file:line and the given words."""
+    assert run.exception is None, f"unexpected exception {run.exception!r}"
+    assert run.code == 2, (run.code, run.err)
+    assert "Traceback" not in run.err + run.out
+    matching = [ln for ln in run.err.splitlines() if f"{file}:{line}:" in ln and all(w in ln for w in words)]
+    assert matching, f"no error naming {file}:{line} and {words}; got:\n{run.err}"
+    return matching[0]
+
+
+def test_demo_game_lists_with_counts():
+    run = run_cli("--data-dir", FIXTURES / "card_data", "list", "--json")
+    assert run.code == 0, run.err
+    games = json.loads(run.out)
+    assert games == [
+        {
+            "id": "demo",
+            "title": "Demo Skirmish",
+            "players": [2, 4],
+            "components": [
+                {"id": "ships", "kind": "deck", "count": 6},
+                {"id": "tokens", "kind": "counters", "count": 14},
+                {"id": "board", "kind": "sheets", "count": 1},
+                {"id": "cubes", "kind": "pieces", "count": 0},
+            ],
+        }
+    ]
+
+
+def test_loaded_items_carry_fields_layouts_and_lines():
+    (game,) = load_games(FIXTURES / "card_data")
+    ships = game.component("ships")
+    frigate = next(i for i in ships.items if i.id == "frigate")
+    assert frigate.count == 2
+    assert frigate.fields["name"] == "<Ships & Stations>"
+    assert frigate.fields["ability"] == ""  # the card type's default
+    assert frigate.front == "ship" and frigate.back is None
+    assert frigate.where.line == 12
+    assert frigate.field_lines["cost"] == 15
+    tokens = game.component("tokens")
+    assert tokens.size.width == pytest.approx(15.875)
+    assert ships.size.width == pytest.approx(63.5) and ships.size.height == pytest.approx(88.9)
+
+
+def test_syntax_error_names_file_and_line(demo_data):
+    (demo_data / "demo" / "tokens.yaml").write_text("type: token\nfront: token\ncounters: [a\n")
+    assert_input_error(run_cli("--data-dir", demo_data, "list"), "tokens.yaml", 4, "invalid YAML", "began on line 3")
+
+
+def test_duplicate_key_is_an_error(demo_data):
+    edit(demo_data / "demo" / "ships.yaml", "    cost: 5\n", "    cost: 5\n    cost: 6\n")
+    line = assert_input_error(run_cli("--data-dir", demo_data, "list"), "ships.yaml", 16, "duplicate key 'cost'")
+    assert "line 15" in line
+
+
+def test_duplicate_key_in_manifest_is_an_error(demo_data):
+    edit(demo_data / "demo" / "game.yaml", "title: Demo Skirmish\n", "title: Demo Skirmish\ntitle: Other\n")
+    assert_input_error(run_cli("--data-dir", demo_data, "list"), "game.yaml", 4, "duplicate key 'title'")
+
+
+def test_unknown_field_has_did_you_mean(demo_data):
+    edit(demo_data / "demo" / "ships.yaml", "    attack: 1\n", "    atack: 1\n")
+    line = assert_input_error(run_cli("--data-dir", demo_data, "list"), "ships.yaml", 8, "unknown field 'atack'")
+    assert "did you mean 'attack'" in line
+    assert "scout" in line  # the card id
+
+
+def test_unknown_manifest_field_has_did_you_mean(demo_data):
+    edit(demo_data / "demo" / "game.yaml", "players: [2, 4]", "player: [2, 4]")
+    run = run_cli("--data-dir", demo_data, "list")
+    line = assert_input_error(run, "game.yaml", 4, "unknown field 'player'")
+    assert "did you mean 'players'" in line
+    assert_input_error(run, "game.yaml", 2, "missing required field 'players'")
+
+
+def test_wrong_type_names_field_and_value(demo_data):
+    edit(demo_data / "demo" / "ships.yaml", "    cost: 5\n", "    cost: five\n")
+    line = assert_input_error(run_cli("--data-dir", demo_data, "list"), "ships.yaml", 15, "cards[1] (frigate).cost")
+    assert "expected a whole number, got 'five'" in line
+
+
+def test_missing_field(demo_data):
+    edit(demo_data / "demo" / "ships.yaml", "    hull: 5\n", "")
+    assert_input_error(
+        run_cli("--data-dir", demo_data, "list"), "ships.yaml", 19, "dreadnought", "missing required field 'hull'"
+    )
+
+
+def test_value_out_of_range_and_choices(demo_data):
+    edit(demo_data / "demo" / "ships.yaml", "    cost: 12\n", "    cost: 40\n")
+    edit(demo_data / "demo" / "ships.yaml", "    faction: Syndicate\n", "    faction: Syndicat\n")
+    run = run_cli("--data-dir", demo_data, "list")
+    assert_input_error(run, "ships.yaml", 21, "dreadnought", "cost", "less than or equal to 20")
+    line = assert_input_error(run, "ships.yaml", 18, "frigate", "faction")
+    assert "did you mean 'Syndicate'" in line
+
+
+def test_all_errors_of_a_file_are_reported_together(demo_data):
+    path = demo_data / "demo" / "ships.yaml"
+    edit(path, "    attack: 1\n", "    atack: 1\n")
+    edit(path, "    cost: 5\n", "    cost: five\n    cost: 6\n")
+    edit(path, "    hull: 5\n", "")
+    run = run_cli("--data-dir", demo_data, "list")
+    assert run.code == 2
+    assert len(run.err.strip().splitlines()) == 4, run.err
+
+
+def test_unknown_game():
+    run = run_cli("--data-dir", FIXTURES / "card_data", "list", "demp")
+    assert run.code == 2
+    assert "unknown game 'demp'" in run.err and "did you mean 'demo'" in run.err
+
+
+def test_missing_component_file(demo_data):
+    (demo_data / "demo" / "tokens.yaml").unlink()
+    run = run_cli("--data-dir", demo_data, "list")
+    assert run.code == 2
+    assert re.search(r"tokens\.yaml: file not found", run.err), run.err
+
+
+def test_component_file_outside_the_game_folder(demo_data):
+    edit(demo_data / "demo" / "game.yaml", "file: tokens.yaml", "file: ../tokens.yaml")
+    assert_input_error(run_cli("--data-dir", demo_data, "list"), "game.yaml", 36, "outside the game folder")
+
+
+def test_missing_data_dir(tmp_path):
+    run = run_cli("--data-dir", tmp_path / "nowhere", "list")
+    assert run.code == 2 and "data folder not found" in run.err
+
+
+def test_duplicate_ids_within_a_game(demo_data):
+    edit(demo_data / "demo" / "tokens.yaml", "id: credit-5", "id: scout")
+    assert_input_error(run_cli("--data-dir", demo_data, "list"), "tokens.yaml", 8, "duplicate id 'scout'")
+
+
+def test_game_id_must_match_folder(demo_data):
+    edit(demo_data / "demo" / "game.yaml", "id: demo", "id: demo2")
+    assert_input_error(run_cli("--data-dir", demo_data, "list"), "game.yaml", 2, "must match its folder name")
+
+
+def test_unknown_card_type(demo_data):
+    edit(demo_data / "demo" / "tokens.yaml", "type: token", "type: tokn")
+    line = assert_input_error(run_cli("--data-dir", demo_data, "list"), "tokens.yaml", 1, "unknown card type 'tokn'")
+    assert "did you mean 'token'" in line
+
+
+def test_bad_size(demo_data):
+    edit(demo_data / "demo" / "tokens.yaml", "size: 5/8in", "size: 5/8inch")
+    assert_input_error(run_cli("--data-dir", demo_data, "list"), "tokens.yaml", 2, "size")
+
+
+def test_not_utf8(demo_data):
+    (demo_data / "demo" / "tokens.yaml").write_bytes(b"type: token\nfront: \xff\xfe\n")
+    run = run_cli("--data-dir", demo_data, "list")
+    assert run.code == 2 and "tokens.yaml" in run.err and "UTF-8" in run.err
+
+
+def test_load_games_raises_located_problems(demo_data):
+    edit(demo_data / "demo" / "ships.yaml", "    attack: 1\n", "    atack: 1\n")
+    with pytest.raises(DataError) as caught:
+        load_games(demo_data)
+    (problem,) = [p for p in caught.value.problems if "atack" in p.message]
+    assert problem.where.line == 8
