@@ -16,8 +16,8 @@ from pathlib import Path
 import click
 
 from cardgen.data import Game, load_games
-from cardgen.errors import EXIT_INPUT, CardgenError
-from cardgen.paths import default_data_dir, default_templates_dir
+from cardgen.errors import EXIT_INPUT, EXIT_RULE, CardgenError, display_path
+from cardgen.paths import default_data_dir, default_fonts_dir, default_templates_dir
 
 EXIT_INTERNAL = 3
 
@@ -80,6 +80,151 @@ def list_command(obj: Context, games: tuple[str, ...], as_json: bool) -> None:
         for component in game.components:
             note = "" if component.file else "  (contents not written yet)"
             click.echo(f"  {component.id:<{width}}  {component.kind:<8}  {component.count:>4}{note}")
+
+
+def _offset(value: str) -> tuple[float, float]:
+    try:
+        x, y = (float(v) for v in value.split(","))
+    except ValueError:
+        raise click.BadParameter(f"'{value}' is not X,Y in millimetres (e.g. 0.8,-1.2)") from None
+    return x, y
+
+
+@cli.command("build")
+@click.argument("games", nargs=-1)
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("output"),
+    show_default=True,
+    help="Folder to write into; each game gets a subfolder.",
+)
+@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@click.option(
+    "--duplex",
+    type=click.Choice(["long-edge", "short-edge", "off"]),
+    default="long-edge",
+    show_default=True,
+    help="Where backs go: behind their fronts for a long- or short-edge flip, or on pages of their own.",
+)
+@click.option(
+    "--back-offset",
+    default="0,0",
+    show_default=True,
+    help="Shift back pages by X,Y mm (read it off `cardgen calibrate`).",
+)
+@click.option(
+    "--layout",
+    type=click.Choice(["grid", "fold"]),
+    default=None,
+    help="Impose every component this way (default: fold for double-sided counters, grid otherwise).",
+)
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["pdf", "shop-pdf", "png"]),
+    default="pdf",
+    show_default=True,
+    help="pdf: cut-ready sheets; shop-pdf: one face per page with bleed; png: one 300 dpi image per face.",
+)
+@click.option(
+    "--gutter", type=float, default=0.0, show_default=True, help="Space between cards in mm (0: shared cut lines)."
+)
+@click.option("--mark-length", type=float, default=5.0, show_default=True, help="Crop-mark length in mm.")
+@click.option("--mark-offset", type=float, default=3.0, show_default=True, help="Gap between trim and crop mark in mm.")
+@click.option("--mark-weight", type=float, default=0.3, show_default=True, help="Crop-mark line weight in points.")
+@click.option("--allow-overflow", is_flag=True, help="Build even if text does not fit (prints warnings).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.pass_obj
+def build_command(
+    obj: Context,
+    games: tuple[str, ...],
+    out_dir: Path,
+    paper: str,
+    duplex: str,
+    back_offset: str,
+    layout: str | None,
+    output_format: str,
+    gutter: float,
+    mark_length: float,
+    mark_offset: float,
+    mark_weight: float,
+    allow_overflow: bool,
+    quiet: bool,
+) -> None:
+    """Print games into cut-ready PDFs (all bundled games when none is named)."""
+    from cardgen.render.build import PrintOptions, build_game
+    from cardgen.render.imposition import MarkStyle
+    from cardgen.render.layouts import Layouts
+
+    options = PrintOptions(
+        paper=paper,
+        duplex=duplex,
+        back_offset=_offset(back_offset),
+        layout=layout,
+        format=output_format,
+        gutter=gutter,
+        marks=MarkStyle(length=mark_length, offset=mark_offset, weight=mark_weight),
+        allow_overflow=allow_overflow,
+    )
+    loaded = load_games(obj.data_dir, games)
+    layouts = Layouts(obj.templates_dir)
+    total = sum(c.count for g in loaded for c in g.components if c.kind != "pieces")
+    reports = []
+    with click.progressbar(
+        length=total, label="building", file=sys.stderr, hidden=quiet or not sys.stderr.isatty()
+    ) as bar:
+        for game in loaded:
+            reports.append(build_game(game, layouts, default_fonts_dir(), out_dir, options, bar.update))
+    overflows = [o for r in reports for o in r.overflows]
+    for report in reports:
+        for note in report.notes:
+            click.echo(f"note: {note}", err=True)
+        for file in report.files:
+            unit = "images" if output_format == "png" else "pages"
+            click.echo(f"{display_path(file.path)}  {file.pages} {unit}")
+    if overflows:
+        prefix = "warning" if allow_overflow else "error"
+        for overflow in overflows:
+            click.echo(f"cardgen: {prefix}: {overflow}", err=True)
+        if not allow_overflow:
+            click.echo(
+                f"cardgen: {len(overflows)} text box(es) overflow; components with overflowing text were not "
+                "written (fix the text or the layout, or use --allow-overflow)",
+                err=True,
+            )
+            sys.exit(EXIT_RULE)
+
+
+@cli.command("calibrate")
+@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@click.option("--duplex", type=click.Choice(["long-edge", "short-edge"]), default="long-edge", show_default=True)
+@click.option(
+    "--out",
+    "out_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=Path("output") / "calibration.pdf",
+    show_default=True,
+)
+def calibrate_command(paper: str, duplex: str, out_file: Path) -> None:
+    """Print a duplex calibration sheet to measure your printer's back-side offset."""
+    import io
+
+    from reportlab.pdfgen.canvas import Canvas
+
+    from cardgen.render.calibrate import draw_calibration
+    from cardgen.render.fonts import DEFAULT_ROLES, register_file
+    from cardgen.render.pdf import write_atomic
+    from cardgen.units import PAPER_SIZES_MM, Size
+
+    font, _ = register_file(default_fonts_dir() / DEFAULT_ROLES["body"])
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, invariant=1, initialFontName=font)
+    draw_calibration(canvas, Size(*PAPER_SIZES_MM[paper]), font, duplex)
+    canvas.save()
+    write_atomic(out_file, buffer.getvalue())
+    click.echo(f"{display_path(out_file)}  2 pages — print double-sided ({duplex}), at actual size")
 
 
 def game_summary(game: Game) -> dict:

@@ -56,7 +56,7 @@ def test_loaded_items_carry_fields_layouts_and_lines():
     assert frigate.count == 2
     assert frigate.fields["name"] == "<Ships & Stations>"
     assert frigate.fields["ability"] == ""  # the card type's default
-    assert frigate.front == "ship" and frigate.back is None
+    assert frigate.front == "ship" and frigate.back == "card-back"  # the game's default back
     assert frigate.where.line == 12
     assert frigate.field_lines["cost"] == 15
     tokens = game.component("tokens")

@@ -17,6 +17,7 @@ from pydantic import BaseModel
 
 from cardgen.data.model import (
     ITEM_KEY,
+    PAGE_SIZE,
     RESERVED_ITEM_KEYS,
     ComponentRef,
     ComponentSpec,
@@ -59,7 +60,7 @@ class Component:
     spec: ComponentSpec | None
     items: tuple[Item, ...]
     file: Path | None
-    size: Size | None
+    size: Size | None  # None for pieces and for sheets as large as the paper (size: page)
 
     @property
     def id(self) -> str:
@@ -200,7 +201,7 @@ def _load_component(
         return None, problems
     assert isinstance(spec, ComponentSpec)
     size_text = spec.size if spec.size is not None else (manifest.settings.card_size if ref.kind == "deck" else None)
-    size = parse_size(size_text) if size_text is not None else None
+    size = parse_size(size_text) if size_text is not None and size_text != PAGE_SIZE else None
     items, item_problems = _load_items(manifest, ref, spec, doc)
     return Component(ref, spec, tuple(items), path, size), [*problems, *item_problems]
 
@@ -251,7 +252,7 @@ def _load_items(
                 count=values["count"],
                 type=type_name,
                 front=values["front"] or spec.front,
-                back=values["back"] if values["back"] is not None else spec.back,
+                back=values["back"] or spec.back or (manifest.settings.back if ref.kind == "deck" else None),
                 source=values["source"],
                 fields=MappingProxyType(item_fields),
                 where=Location(display_path(doc.path), line, values["id"]),

@@ -42,6 +42,7 @@ ITEM_KEY: dict[str, str] = {
     "sheets": "sheets",
     "pieces": "pieces",
 }
+PAGE_SIZE = "page"  # a sheet as large as the paper it is printed on (reference sheets, forms)
 RESERVED_ITEM_KEYS = ("id", "count", "type", "front", "back", "source")
 
 
@@ -153,13 +154,13 @@ class ComponentSpec(Strict):
     front: Id | None = None
     back: Id | None = None
     bleed: float | None = None
-    layout: Literal["grid", "fold", "single"] | None = None
+    layout: Literal["grid", "fold"] | None = None
     description: str | None = None
 
     @field_validator("size")
     @classmethod
     def _size(cls, value: str | float | None) -> str | float | None:
-        if value is not None:
+        if value is not None and value != PAGE_SIZE:
             parse_size(value)
         return value
 

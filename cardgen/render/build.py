@@ -1,0 +1,371 @@
+"""`cardgen build`: every component of a game → files a person can print, cut and play with.
+
+For each component: render every item's faces through its layouts (once per item, not per copy), prepare each
+distinct face once (text fitted, glyphs and images checked), then impose them on paper (`imposition`) and write the
+document (`pdf`). Text that does not fit is collected for all components and reported together; a component with
+overflowing text is not written unless overflow is allowed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from cardgen.data.games import Component, Game, Item
+from cardgen.errors import DataError
+from cardgen.render.draw import FaceDrawer, Palette, PreparedFace
+from cardgen.render.fonts import load_roles
+from cardgen.render.imposition import (
+    LayoutError,
+    MarkStyle,
+    SheetPlan,
+    Slot,
+    choose_orientation,
+    fold_sheet,
+    grid_sheet,
+    hex_sheet,
+)
+from cardgen.render.layouts import Layouts
+from cardgen.render.markup import MarkupError, parse_face
+from cardgen.render.pdf import Document, write_atomic
+from cardgen.render.sheets import write_boards
+from cardgen.units import PAPER_SIZES_MM, Size
+
+Progress = Callable[[int], None]
+
+
+@dataclass(frozen=True)
+class PrintOptions:
+    """How to print: paper, duplex, back offset, imposition and output format. Lengths in mm."""
+
+    paper: str = "a4"
+    duplex: str = "long-edge"  # long-edge | short-edge | off
+    back_offset: tuple[float, float] = (0.0, 0.0)
+    layout: str | None = None  # None: each component's default; grid | fold
+    format: str = "pdf"  # pdf | shop-pdf | png
+    gutter: float = 0.0
+    marks: MarkStyle = field(default_factory=MarkStyle)
+    allow_overflow: bool = False
+    overlap: float = 10.0
+    dpi: int = 300
+
+    @property
+    def paper_size(self) -> Size:
+        return Size(*PAPER_SIZES_MM[self.paper])
+
+
+@dataclass(frozen=True)
+class OutputFile:
+    """One file written, with its page count (or image count for PNG folders)."""
+
+    path: Path
+    pages: int
+
+
+@dataclass(frozen=True)
+class OverflowReport:
+    """Text that did not fit its box at the minimum size."""
+
+    game: str
+    component: str
+    item: str
+    side: str
+    field: str
+    overflow_mm: float
+    size: float
+
+    def __str__(self) -> str:
+        return (
+            f"{self.game}: {self.component}: card '{self.item}' {self.side}: field '{self.field}' overflows "
+            f"its box by {self.overflow_mm:.1f} mm even at {self.size:g} pt"
+        )
+
+
+@dataclass
+class BuildReport:
+    """What a build wrote and what it found."""
+
+    files: list[OutputFile] = field(default_factory=list)
+    overflows: list[OverflowReport] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class FaceSet:
+    """The distinct faces of a component: markup → prepared face, with how often each is drawn."""
+
+    faces: dict[str, PreparedFace] = field(default_factory=dict)
+    uses: Counter[str] = field(default_factory=Counter)
+    item_faces: dict[str, tuple[str, str | None]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One physical copy of an item: its front face and its back face (if any)."""
+
+    item: Item
+    front: str
+    back: str | None
+
+
+class GameRenderer:
+    """Renders one game's components: its layouts, fonts, palette and icons, set up once per build."""
+
+    def __init__(self, game: Game, layouts: Layouts, fonts_dir: Path):
+        self.game = game
+        self.layouts = layouts
+        settings = game.manifest.settings
+        self.palette = Palette(settings.colours)
+        self.roles = load_roles(settings.fonts, fonts_dir, game.folder)
+        self.drawer = FaceDrawer(self.palette, self.roles, settings.icons, game.folder)
+        self.body_font = self.roles["body"].regular
+
+    def bleed(self, component: Component) -> float:
+        if component.spec and component.spec.bleed is not None:
+            return component.spec.bleed
+        if component.kind == "sheets":
+            return 0.0
+        return self.game.manifest.settings.bleed
+
+    def face_size(self, component: Component, options: PrintOptions) -> Size:
+        if component.size is not None:
+            return component.size
+        return options.paper_size
+
+    def collect(self, component: Component, options: PrintOptions, report: BuildReport) -> tuple[FaceSet, list[Entry]]:
+        """Render and prepare every distinct face of a component; record overflow."""
+        faces = FaceSet()
+        entries: list[Entry] = []
+        size = self.face_size(component, options)
+        bleed = self.bleed(component)
+        for item in component.items:
+            front = self._face(component, item, item.front, "front", size, bleed, faces, report)
+            back = self._face(component, item, item.back, "back", size, bleed, faces, report) if item.back else None
+            entries.extend(Entry(item, front, back) for _ in range(item.count))
+            faces.item_faces[item.id] = (front, back)
+            faces.uses[front] += item.count
+            if back:
+                faces.uses[back] += item.count
+        return faces, entries
+
+    def _face(
+        self,
+        component: Component,
+        item: Item,
+        layout: str,
+        side: str,
+        size: Size,
+        bleed: float,
+        faces: FaceSet,
+        report: BuildReport,
+    ) -> str:
+        who = f"{self.game.id}: {component.id}: card '{item.id}' {side}"
+        context = {
+            "card": {**item.fields, "id": item.id, "count": item.count, "type": item.type},
+            "face": {
+                "width": size.width,
+                "height": size.height,
+                "bleed": bleed,
+                "side": side,
+                "shape": component.spec.shape if component.spec else "rect",
+            },
+            "component": {
+                "id": component.id,
+                "title": component.title,
+                "kind": component.kind,
+                "count": component.count,
+            },
+            "game": {"id": self.game.id, "title": self.game.title, "players": list(self.game.players)},
+        }
+        markup = self.layouts.render(self.game.id, layout, context, who)
+        key = hashlib.sha1(markup.encode()).hexdigest()[:16]
+        if key not in faces.faces:
+            try:
+                face = parse_face(markup, self.palette.is_colour)
+            except MarkupError as exc:
+                line = f" (line {exc.line} of the rendered markup)" if exc.line else ""
+                raise DataError(f"{who}: layout '{layout}'{line}: {exc}") from None
+            prepared = self.drawer.prepare(face, size.width, size.height, who)
+            faces.faces[key] = prepared
+            for overflow in prepared.overflows:
+                report.overflows.append(
+                    OverflowReport(
+                        self.game.id, component.id, item.id, side, overflow.field, overflow.overflow_mm, overflow.size
+                    )
+                )
+        return key
+
+
+def build_game(
+    game: Game,
+    layouts: Layouts,
+    fonts_dir: Path,
+    out_dir: Path,
+    options: PrintOptions,
+    progress: Progress | None = None,
+) -> BuildReport:
+    """Build every printable component of a game into `out_dir/<game-id>/`."""
+    report = BuildReport()
+    renderer = GameRenderer(game, layouts, fonts_dir)
+    target = out_dir / game.id
+    for component in game.components:
+        if component.kind == "pieces":
+            report.notes.append(f"{game.id}: {component.id}: not printed ({component.title})")
+            continue
+        if component.file is None or not component.items:
+            report.notes.append(f"{game.id}: {component.id}: no contents yet, nothing printed")
+            continue
+        faces, entries = renderer.collect(component, options, report)
+        blocked = [o for o in report.overflows if o.game == game.id and o.component == component.id]
+        if blocked and not options.allow_overflow:
+            continue
+        if options.format == "pdf":
+            path = target / f"{component.id}.pdf"
+            pages = _write_print_pdf(renderer, component, faces, entries, options, path)
+            report.files.append(OutputFile(path, pages))
+        else:
+            from cardgen.render.shop import write_png_faces, write_shop_pdf
+
+            if options.format == "shop-pdf":
+                path = target / "shop" / f"{component.id}.pdf"
+                report.files.append(OutputFile(path, write_shop_pdf(renderer, component, faces, entries, path)))
+            else:
+                folder = target / component.id
+                report.files.append(
+                    OutputFile(folder, write_png_faces(renderer, component, faces, folder, options.dpi))
+                )
+        if progress:
+            progress(len(entries))
+    return report
+
+
+def plan_for(component: Component, face: Size, bleed: float, options: PrintOptions) -> SheetPlan:
+    """The sheet plan of a component under the options (fold for double-sided counters unless told otherwise)."""
+    shape = component.spec.shape if component.spec else "rect"
+    has_back = any(item.back for item in component.items)
+    if shape == "hex":
+        return hex_sheet(
+            options.paper_size, min(face.width, face.height), bleed, options.marks, pointy=face.height > face.width
+        )
+    layout = options.layout or (component.spec.layout if component.spec else None)
+    if layout is None:
+        layout = "fold" if component.kind == "counters" and has_back else "grid"
+    gutter = max(options.gutter, 2 * bleed) if shape == "round" else options.gutter
+    if layout == "fold" and has_back:
+        return fold_sheet(options.paper_size, face, bleed, gutter, options.marks)
+    return grid_sheet(options.paper_size, face, bleed, gutter, options.marks, options.duplex)
+
+
+def _fits_paper(face: Size, bleed: float, options: PrintOptions) -> bool:
+    try:
+        choose_orientation(options.paper_size, face, bleed, options.gutter, options.marks)
+    except LayoutError:
+        return False
+    return True
+
+
+def _write_print_pdf(
+    renderer: GameRenderer,
+    component: Component,
+    faces: FaceSet,
+    entries: list[Entry],
+    options: PrintOptions,
+    path: Path,
+) -> int:
+    face = renderer.face_size(component, options)
+    bleed = renderer.bleed(component)
+    doc = Document(renderer.drawer, f"{renderer.game.title} — {component.title}", renderer.body_font, faces.uses)
+    if component.kind == "sheets" and (component.size is None or not _fits_paper(face, bleed, options)):
+        write_boards(doc, renderer, component, faces, entries, options)
+    else:
+        _impose(doc, renderer, component, faces, entries, options, face, bleed)
+    write_atomic(path, doc.finish())
+    return doc.pages
+
+
+def _impose(
+    doc: Document,
+    renderer: GameRenderer,
+    component: Component,
+    faces: FaceSet,
+    entries: list[Entry],
+    options: PrintOptions,
+    face: Size,
+    bleed: float,
+) -> None:
+    try:
+        plan = plan_for(component, face, bleed, options)
+    except LayoutError as exc:
+        raise DataError(f"{renderer.game.id}: {component.id}: {exc}") from None
+    shape = component.spec.shape if component.spec else "rect"
+    has_back = any(e.back for e in entries)
+    chunks = [entries[i : i + plan.capacity] for i in range(0, len(entries), plan.capacity)]
+    title = f"{renderer.game.title} · {component.id}"
+    backs_later: list[tuple[int, list[Entry]]] = []
+    for number, chunk in enumerate(chunks, 1):
+        doc.start_page(plan.paper)
+        _place_all(doc, faces, [(e.front, s) for e, s in zip(chunk, plan.fronts, strict=False)], bleed, shape)
+        if plan.backs_on_front_page:
+            backs = [(e.back, s) for e, s in zip(chunk, plan.backs, strict=False) if e.back]
+            _place_all(doc, faces, backs, bleed, shape)
+            doc.lines(plan.fold_marks, options.marks.weight, dash=(2, 2))
+        _guides(doc, plan, chunk, shape, options, plan.marks)
+        side = "fronts and backs (fold)" if plan.backs_on_front_page else "front"
+        doc.label(f"{title} · sheet {number}/{len(chunks)} · {side}", plan.label_at)
+        doc.end_page()
+        if has_back and not plan.backs_on_front_page:
+            if options.duplex == "off":
+                backs_later.append((number, chunk))
+            else:
+                _back_page(
+                    doc, faces, plan, chunk, bleed, shape, options, f"{title} · sheet {number}/{len(chunks)} · back"
+                )
+    for number, chunk in backs_later:
+        _back_page(doc, faces, plan, chunk, bleed, shape, options, f"{title} · sheet {number}/{len(chunks)} · backs")
+
+
+def _back_page(
+    doc: Document,
+    faces: FaceSet,
+    plan: SheetPlan,
+    chunk: list[Entry],
+    bleed: float,
+    shape: str,
+    options: PrintOptions,
+    label: str,
+) -> None:
+    doc.start_page(plan.paper)
+    shift = options.back_offset if options.duplex != "off" else (0.0, 0.0)
+    backs = [(e.back, s) for e, s in zip(chunk, plan.backs, strict=False) if e.back]
+    _place_all(doc, faces, backs, bleed, shape, shift)
+    if options.duplex == "off":
+        _guides(doc, plan, chunk, shape, options, plan.back_marks)
+    x, y, room = plan.label_at
+    doc.label(label, (plan.paper.width - x, y, room))
+    doc.end_page()
+
+
+def _place_all(
+    doc: Document,
+    faces: FaceSet,
+    placements: list[tuple[str | None, Slot]],
+    bleed: float,
+    shape: str,
+    shift: tuple[float, float] = (0.0, 0.0),
+) -> None:
+    for key, slot in placements:
+        if key is not None:
+            doc.place(key, faces.faces[key], slot, bleed, shape, shift)
+
+
+def _guides(doc: Document, plan: SheetPlan, chunk: list[Entry], shape: str, options: PrintOptions, marks) -> None:
+    doc.lines(marks, options.marks.weight)
+    if shape == "hex":
+        for slot in plan.fronts[: len(chunk)]:
+            doc.outline(slot, shape)
+
+
+__all__ = ["BuildReport", "GameRenderer", "OutputFile", "OverflowReport", "PrintOptions", "build_game", "plan_for"]

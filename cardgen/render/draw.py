@@ -1,0 +1,346 @@
+"""Drawing faces: parsed markup → reportlab canvas operations. The one module that knows the markup's meaning.
+
+A face is first *prepared* (its text boxes fitted, its glyphs and images checked) and then *drawn* in its own
+coordinates: the origin at the trim box's bottom-left corner, in points. Placement on a sheet (translation, rotation,
+bleed clipping) and reuse as a form are the caller's business (`cardgen.render.pdf`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from reportlab.lib.colors import Color, toColor
+from reportlab.pdfgen.canvas import Canvas
+
+from cardgen.data.model import Icon
+from cardgen.errors import DataError, did_you_mean, display_path
+from cardgen.render.fonts import FontRole, missing_characters
+from cardgen.render.icons import painter, shape_path
+from cardgen.render.markup import ICON_PATTERN, Element, Face, plain_text
+from cardgen.render.textfit import Fit, TextBox, fit_text
+from cardgen.units import MM
+
+IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".svg"}
+
+
+class Palette:
+    """Colour names → reportlab colours: the game's own names first, then `#rrggbb`/`#rrggbbaa` and standard names."""
+
+    def __init__(self, named: Mapping[str, str]):
+        self.named = dict(named)
+        self._cache: dict[str, Color | None] = {}
+
+    def get(self, name: str) -> Color | None:
+        if name not in self._cache:
+            self._cache[name] = self._resolve(name)
+        return self._cache[name]
+
+    def _resolve(self, name: str) -> Color | None:
+        if name in ("none", "transparent"):
+            return None
+        value = self.named.get(name, name)
+        if value.startswith("#") and len(value) == 9:
+            base = toColor(value[:7])
+            return Color(base.red, base.green, base.blue, int(value[7:], 16) / 255)
+        return toColor(value)
+
+    def is_colour(self, name: str) -> bool:
+        try:
+            self.get(name)
+        except (ValueError, TypeError):
+            return False
+        return True
+
+
+@dataclass
+class Overflow:
+    """Text that did not fit even at its minimum size."""
+
+    field: str
+    overflow_mm: float
+    size: float
+
+
+@dataclass
+class PreparedFace:
+    """A face ready to draw: its elements, each text box's fit, and what did not fit."""
+
+    face: Face
+    width: float  # mm
+    height: float  # mm
+    fits: dict[int, Fit] = field(default_factory=dict)
+    overflows: list[Overflow] = field(default_factory=list)
+
+
+class ImageStore:
+    """Images a game's layouts use: checked once (inside the game folder, present, decodable), embedded once."""
+
+    def __init__(self, game_dir: Path):
+        self.game_dir = game_dir.resolve()
+        self.checked: dict[str, Path] = {}
+        self.svg: dict[str, object] = {}
+
+    def resolve(self, src: str) -> Path:
+        if src in self.checked:
+            return self.checked[src]
+        path = (self.game_dir / src).resolve()
+        shown = display_path(path)
+        if self.game_dir not in path.parents:
+            raise DataError(f"image '{src}' lies outside the game folder {display_path(self.game_dir)}")
+        if path.suffix.lower() not in IMAGE_SUFFIXES:
+            raise DataError(f"{shown}: images must be PNG, JPEG or SVG")
+        if not path.is_file():
+            raise DataError(f"{shown}: image not found")
+        if path.suffix.lower() == ".svg":
+            self.svg[src] = _read_svg(path)
+        else:
+            _check_bitmap(path)
+        self.checked[src] = path
+        return path
+
+
+def _check_bitmap(path: Path) -> None:
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with Image.open(path) as image:
+            image.verify()
+    except (UnidentifiedImageError, OSError, SyntaxError) as exc:
+        raise DataError(f"{display_path(path)}: cannot decode image ({exc})") from None
+
+
+def _read_svg(path: Path) -> object:
+    try:
+        from svglib.svglib import svg2rlg
+
+        drawing = svg2rlg(str(path))
+    except Exception as exc:  # svglib raises many kinds of errors for broken files
+        raise DataError(f"{display_path(path)}: cannot read SVG ({type(exc).__name__}: {exc})") from None
+    if drawing is None:
+        raise DataError(f"{display_path(path)}: cannot read SVG")
+    return drawing
+
+
+class FaceDrawer:
+    """Prepares and draws faces for one game: its palette, font roles, icon set and images."""
+
+    def __init__(self, palette: Palette, roles: Mapping[str, FontRole], icons: Mapping[str, Icon], game_dir: Path):
+        self.palette = palette
+        self.roles = roles
+        self.icons = icons
+        self.images = ImageStore(game_dir)
+        label_font = roles["heading"].regular if "heading" in roles else roles["body"].regular
+        self.painters = {name: painter(icon, palette.get, label_font) for name, icon in icons.items()}
+
+    # -- preparing -----------------------------------------------------------------------------------------------
+
+    def prepare(self, face: Face, width: float, height: float, who: str) -> PreparedFace:
+        """Fit every text box and check glyphs, icons and images; `who` names the card in error messages."""
+        prepared = PreparedFace(face, width, height)
+        for index, element in enumerate(face.elements):
+            if element.tag == "text":
+                fit = self._fit(element, who)
+                prepared.fits[index] = fit
+                if not fit.fits:
+                    name = element["field"] or f"text box {index + 1}"
+                    prepared.overflows.append(Overflow(name, fit.overflow_mm, fit.size))
+            elif element.tag == "icon":
+                self._check_icon(element["name"], who)
+            elif element.tag == "image":
+                try:
+                    self.images.resolve(element["src"])
+                except DataError as exc:
+                    raise DataError(f"{who}: {exc.problems[0]}") from None
+        return prepared
+
+    def _role(self, element: Element, who: str) -> FontRole:
+        role = self.roles.get(element["font"])
+        if role is None:
+            hint = did_you_mean(element["font"], list(self.roles))
+            raise DataError(f"{who}: unknown font role '{element['font']}'{hint}; known: {', '.join(self.roles)}")
+        return role
+
+    def _fit(self, element: Element, who: str) -> Fit:
+        role = self._role(element, who)
+        content = element.content
+        for name in ICON_PATTERN.findall(content):
+            self._check_icon(name, who)
+        missing = missing_characters(plain_text(content), role)
+        if missing:
+            chars = ", ".join(f"'{c}' (U+{ord(c):04X})" for c in missing)
+            where = element["field"] or "text"
+            raise DataError(f"{who}: {where}: the font of '{role.name}' has no glyph for {chars}")
+        size = element["size"]
+        min_size = element["min-size"] if element["min-size"] is not None else min(size, 6.0)
+        width, height = element["w"] * MM, element["h"] * MM
+        if element["rotate"] in ("90", "270"):
+            width, height = height, width
+        box = TextBox(
+            content,
+            role.regular,
+            self.palette.get(element["colour"]),
+            width,
+            height,
+            size,
+            min_size,
+            element["leading"],
+            element["align"],
+        )
+        return fit_text(box)
+
+    def _check_icon(self, name: str, who: str) -> None:
+        if name not in self.painters:
+            hint = did_you_mean(name, list(self.painters))
+            raise DataError(
+                f"{who}: unknown icon '{{{name}}}'{hint}; the game's icons: {', '.join(self.painters) or 'none'}"
+            )
+
+    # -- drawing -------------------------------------------------------------------------------------------------
+
+    def draw(self, canvas: Canvas, prepared: PreparedFace, bleed: float) -> None:
+        """Draw a prepared face with its trim box's bottom-left corner at the canvas origin."""
+        face = prepared.face
+        height = prepared.height
+        if (bg := self.palette.get(face.bg)) is not None:
+            canvas.setFillColor(bg)
+            canvas.rect(
+                -bleed * MM, -bleed * MM, (prepared.width + 2 * bleed) * MM, (height + 2 * bleed) * MM, stroke=0, fill=1
+            )
+        for index, element in enumerate(face.elements):
+            draw = getattr(self, f"_draw_{element.tag}")
+            canvas.saveState()
+            if index in prepared.fits:
+                draw(canvas, element, height, prepared.fits[index])
+            elif element.tag == "rect":
+                draw(canvas, element, prepared, bleed)
+            else:
+                draw(canvas, element, height)
+            canvas.restoreState()
+
+    def _paint(self, canvas: Canvas, element: Element) -> tuple[int, int]:
+        fill = self.palette.get(element.attrs.get("fill", "none"))
+        stroke = self.palette.get(element["stroke"])
+        if element["opacity"] < 1:
+            canvas.setFillAlpha(element["opacity"])
+            canvas.setStrokeAlpha(element["opacity"])
+        if fill is not None:
+            canvas.setFillColor(fill)
+        if stroke is not None:
+            canvas.setStrokeColor(stroke)
+            canvas.setLineWidth(element["stroke-width"] * MM)
+            if element["dash"]:
+                canvas.setDash([d * MM for d in element["dash"]])
+        return (1 if stroke is not None else 0), (1 if fill is not None else 0)
+
+    def _draw_rect(self, canvas: Canvas, element: Element, prepared: PreparedFace, bleed: float) -> None:
+        x, y, w, h = element["x"], element["y"], element["w"], element["h"]
+        if element["bleed"]:  # edges touching the trim run on into the bleed
+            eps = 0.01
+            left = bleed if x <= eps else 0
+            top = bleed if y <= eps else 0
+            right = bleed if x + w >= prepared.width - eps else 0
+            bottom = bleed if y + h >= prepared.height - eps else 0
+            x, y, w, h = x - left, y - top, w + left + right, h + top + bottom
+        stroke, fill = self._paint(canvas, element)
+        bottom_y = (prepared.height - y - h) * MM
+        if element["radius"] > 0:
+            canvas.roundRect(x * MM, bottom_y, w * MM, h * MM, element["radius"] * MM, stroke=stroke, fill=fill)
+        else:
+            canvas.rect(x * MM, bottom_y, w * MM, h * MM, stroke=stroke, fill=fill)
+
+    def _draw_line(self, canvas: Canvas, element: Element, height: float) -> None:
+        self._paint(canvas, element)
+        canvas.line(
+            element["x1"] * MM, (height - element["y1"]) * MM, element["x2"] * MM, (height - element["y2"]) * MM
+        )
+
+    def _draw_circle(self, canvas: Canvas, element: Element, height: float) -> None:
+        stroke, fill = self._paint(canvas, element)
+        canvas.circle(element["cx"] * MM, (height - element["cy"]) * MM, element["r"] * MM, stroke=stroke, fill=fill)
+
+    def _draw_polygon(self, canvas: Canvas, element: Element, height: float) -> None:
+        self._polygon(canvas, element, [(x, y) for x, y in element["points"]], height)
+
+    def _draw_hexagon(self, canvas: Canvas, element: Element, height: float) -> None:
+        start = 0.0 if element["orient"] == "flat" else math.pi / 6
+        cx, cy, r = element["cx"], element["cy"], element["r"]
+        points = [
+            (cx + r * math.cos(start + i * math.pi / 3), cy + r * math.sin(start + i * math.pi / 3)) for i in range(6)
+        ]
+        self._polygon(canvas, element, points, height)
+
+    def _polygon(self, canvas: Canvas, element: Element, points: list[tuple[float, float]], height: float) -> None:
+        stroke, fill = self._paint(canvas, element)
+        path = canvas.beginPath()
+        path.moveTo(points[0][0] * MM, (height - points[0][1]) * MM)
+        for x, y in points[1:]:
+            path.lineTo(x * MM, (height - y) * MM)
+        path.close()
+        canvas.drawPath(path, stroke=stroke, fill=fill)
+
+    def _draw_text(self, canvas: Canvas, element: Element, height: float, fit: Fit) -> None:
+        left, top = element["x"] * MM, (height - element["y"]) * MM
+        w, h = element["w"] * MM, element["h"] * MM
+        rotate = int(element["rotate"])
+        # move the origin so that the paragraph's top-left corner is at (0, 0) and its lines run along local x
+        origin = {0: (left, top), 90: (left, top - h), 180: (left + w, top - h), 270: (left + w, top)}[rotate]
+        canvas.translate(*origin)
+        canvas.rotate(rotate if rotate != 270 else -90)
+        box_h = w if rotate in (90, 270) else h
+        slack = max(box_h - fit.height, 0)
+        drop = {"top": 0.0, "middle": slack / 2, "bottom": slack}[element["valign"]]
+        fit.paragraph.drawOn(canvas, 0, -fit.height - drop)
+
+    def _draw_icon(self, canvas: Canvas, element: Element, height: float) -> None:
+        size = element["size"] * MM
+        self.painters[element["name"]](canvas, element["x"] * MM, (height - element["y"]) * MM - size, size)
+
+    def _draw_image(self, canvas: Canvas, element: Element, height: float) -> None:
+        src = element["src"]
+        path = self.images.resolve(src)
+        x, w, h = element["x"] * MM, element["w"] * MM, element["h"] * MM
+        y = (height - element["y"]) * MM - h
+        if src in self.images.svg:
+            self._draw_svg(canvas, src, x, y, w, h, element["fit"])
+            return
+        if element["fit"] == "cover":
+            from PIL import Image
+
+            with Image.open(path) as image:
+                iw, ih = image.size
+            scale = max(w / iw, h / ih)
+            clip = canvas.beginPath()
+            clip.rect(x, y, w, h)
+            canvas.clipPath(clip, stroke=0, fill=0)
+            dw, dh = iw * scale, ih * scale
+            canvas.drawImage(str(path), x + (w - dw) / 2, y + (h - dh) / 2, dw, dh, mask="auto")
+        else:
+            keep = element["fit"] == "contain"
+            canvas.drawImage(str(path), x, y, w, h, mask="auto", preserveAspectRatio=keep, anchor="c")
+
+    def _draw_svg(self, canvas: Canvas, src: str, x: float, y: float, w: float, h: float, fit: str) -> None:
+        from reportlab.graphics import renderPDF
+
+        drawing = self.images.svg[src]
+        form = "svg-" + hashlib.sha1(src.encode()).hexdigest()[:12]
+        if not canvas.hasForm(form):
+            canvas.beginForm(form, 0, 0, drawing.width, drawing.height)
+            renderPDF.draw(drawing, canvas, 0, 0)
+            canvas.endForm()
+        sx, sy = w / drawing.width, h / drawing.height
+        if fit != "stretch":
+            sx = sy = (max if fit == "cover" else min)(sx, sy)
+        canvas.translate(x + (w - drawing.width * sx) / 2, y + (h - drawing.height * sy) / 2)
+        if fit == "cover":
+            clip = canvas.beginPath()
+            clip.rect((w - drawing.width * sx) / -2, (h - drawing.height * sy) / -2, w, h)
+            canvas.clipPath(clip, stroke=0, fill=0)
+        canvas.scale(sx, sy)
+        canvas.doForm(form)
+
+
+__all__ = ["FaceDrawer", "Overflow", "Palette", "PreparedFace", "shape_path"]

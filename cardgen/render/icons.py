@@ -1,0 +1,162 @@
+"""Vector icons: the shapes of a game's icon set, drawn by layouts (`<icon>`) and inline in text (`{credits}`).
+
+Inline icons ride on reportlab's paragraph `<img>` tag, which reserves the right width in the line and calls the
+canvas's `drawImage` where the icon belongs. Each icon name gets a one-pixel placeholder PNG (written once per process
+to a temporary folder); `IconCanvas.drawImage` recognises the placeholder and draws the vector icon instead, so the
+PDF holds vector symbols at the text size, never a bitmap.
+"""
+
+from __future__ import annotations
+
+import atexit
+import math
+import shutil
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from PIL import Image
+from reportlab.lib.colors import Color
+from reportlab.pdfgen.canvas import Canvas
+
+from cardgen.data.model import Icon
+
+_PLACEHOLDERS: dict[str, str] = {}
+_FOLDER: Path | None = None
+
+
+def placeholder(name: str) -> str:
+    """The path of the placeholder image standing for icon `name` inside paragraph markup."""
+    global _FOLDER
+    if name not in _PLACEHOLDERS:
+        if _FOLDER is None:
+            _FOLDER = Path(tempfile.mkdtemp(prefix="cardgen-icons-"))
+            atexit.register(shutil.rmtree, _FOLDER, True)
+        path = _FOLDER / f"{len(_PLACEHOLDERS)}.png"
+        Image.new("1", (1, 1)).save(path)
+        _PLACEHOLDERS[name] = str(path)
+    return _PLACEHOLDERS[name]
+
+
+class IconCanvas(Canvas):
+    """A canvas that draws vector icons where paragraphs place icon placeholders."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.icon_painters: dict[str, Callable[[Canvas, float, float, float], None]] = {}
+        self._by_file = {}
+
+    def use_icons(self, painters: dict[str, Callable[[Canvas, float, float, float], None]]) -> None:
+        self.icon_painters = painters
+        self._by_file = {placeholder(name): painter for name, painter in painters.items()}
+
+    def drawImage(self, image, x, y, width=None, height=None, *args, **kwargs):
+        painter = self._by_file.get(getattr(image, "fileName", None))
+        if painter is not None:
+            painter(self, x, y, min(width, height))
+            return (width, height)
+        return super().drawImage(image, x, y, width, height, *args, **kwargs)
+
+
+def painter(
+    icon: Icon, colour: Callable[[str], Color | None], label_font: str
+) -> Callable[[Canvas, float, float, float], None]:
+    """A function drawing `icon` in a square of `size` points whose bottom-left corner is (x, y)."""
+    fill = colour(icon.fill)
+    stroke = colour(icon.stroke) if icon.stroke else None
+    label_colour = colour(icon.label_colour)
+
+    def paint(canvas: Canvas, x: float, y: float, size: float) -> None:
+        canvas.saveState()
+        if fill is not None:
+            canvas.setFillColor(fill)
+        if stroke is not None:
+            canvas.setStrokeColor(stroke)
+            canvas.setLineWidth(max(size * 0.06, 0.2))
+        if icon.shape == "ring":
+            canvas.setStrokeColor(fill)
+            canvas.setLineWidth(size * 0.16)
+            canvas.circle(x + size / 2, y + size / 2, size * 0.42, stroke=1, fill=0)
+        else:
+            path = shape_path(canvas, icon.shape, x, y, size)
+            canvas.drawPath(path, stroke=1 if stroke is not None else 0, fill=1)
+        if icon.label:
+            canvas.setFillColor(label_colour)
+            font_size = size * (0.62 if len(icon.label) == 1 else 0.45)
+            canvas.setFont(label_font, font_size)
+            canvas.drawCentredString(x + size / 2, y + size / 2 - font_size * 0.36, icon.label)
+        canvas.restoreState()
+
+    return paint
+
+
+def shape_path(canvas: Canvas, shape: str, x: float, y: float, size: float):
+    """The outline of an icon shape inside the square (x, y, size)."""
+    cx, cy, r = x + size / 2, y + size / 2, size / 2
+    path = canvas.beginPath()
+    if shape in ("circle", "ring"):
+        path.circle(cx, cy, r)
+        return path
+    if shape == "square":
+        path.roundRect(x + size * 0.06, y + size * 0.06, size * 0.88, size * 0.88, size * 0.12)
+        return path
+    points = _SHAPES[shape](cx, cy, r)
+    path.moveTo(*points[0])
+    for point in points[1:]:
+        path.lineTo(*point)
+    path.close()
+    return path
+
+
+def _polygon(sides: int, start: float) -> Callable[[float, float, float], list[tuple[float, float]]]:
+    def points(cx: float, cy: float, r: float) -> list[tuple[float, float]]:
+        return [
+            (cx + r * math.cos(start + 2 * math.pi * i / sides), cy + r * math.sin(start + 2 * math.pi * i / sides))
+            for i in range(sides)
+        ]
+
+    return points
+
+
+def _star(spikes: int, inner: float) -> Callable[[float, float, float], list[tuple[float, float]]]:
+    def points(cx: float, cy: float, r: float) -> list[tuple[float, float]]:
+        out = []
+        for i in range(spikes * 2):
+            radius = r if i % 2 == 0 else r * inner
+            angle = math.pi / 2 + math.pi * i / spikes
+            out.append((cx + radius * math.cos(angle), cy + radius * math.sin(angle)))
+        return out
+
+    return points
+
+
+def _shield(cx: float, cy: float, r: float) -> list[tuple[float, float]]:
+    return [
+        (cx - r * 0.85, cy + r * 0.9),
+        (cx + r * 0.85, cy + r * 0.9),
+        (cx + r * 0.85, cy),
+        (cx, cy - r),
+        (cx - r * 0.85, cy),
+    ]
+
+
+def _bolt(cx: float, cy: float, r: float) -> list[tuple[float, float]]:
+    return [
+        (cx + r * 0.2, cy + r),
+        (cx - r * 0.6, cy - r * 0.1),
+        (cx - r * 0.05, cy - r * 0.1),
+        (cx - r * 0.25, cy - r),
+        (cx + r * 0.6, cy + r * 0.15),
+        (cx + r * 0.05, cy + r * 0.15),
+    ]
+
+
+_SHAPES: dict[str, Callable[[float, float, float], list[tuple[float, float]]]] = {
+    "diamond": _polygon(4, math.pi / 2),
+    "hexagon": _polygon(6, 0.0),
+    "triangle": _polygon(3, math.pi / 2),
+    "star": _star(5, 0.45),
+    "burst": _star(8, 0.55),
+    "shield": _shield,
+    "bolt": _bolt,
+}

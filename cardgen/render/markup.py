@@ -1,0 +1,249 @@
+"""The face markup: a small XML vocabulary that layouts produce and `draw` draws.
+
+A layout (a Jinja template) renders one face to markup like::
+
+    <face bg="paper">
+      <rect x="0" y="0" w="63.5" h="12" fill="accent" bleed="true"/>
+      <text x="4" y="3" w="55.5" h="7" size="11" font="heading" colour="white" field="name">Scout</text>
+      <text x="4" y="60" w="55.5" h="24" size="8" min-size="6" field="ability">Draw a card. Costs {credits} less.</text>
+      <icon name="attack" x="4" y="50" size="6"/>
+    </face>
+
+Coordinates are millimetres from the trim box's top-left corner, y growing downwards. Colours are the game's
+colour names, `#rrggbb`, or standard names (`white`, `black`, `none`). Inside `<text>`, reportlab paragraph markup is
+allowed (`<b>`, `<i>`, `<u>`, `<br/>`, `<font color="…">`, `<sup>`, `<sub>`) and `{icon}` places an icon of the
+game's icon set at the text size. `parse_face` checks every element and attribute, so a layout mistake is reported
+with its template and element instead of being drawn wrongly.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+from xml.sax.saxutils import escape, quoteattr
+
+
+class MarkupError(ValueError):
+    """A layout produced markup that cannot be drawn; the message names the element and attribute."""
+
+    def __init__(self, message: str, line: int | None = None):
+        super().__init__(message)
+        self.line = line
+
+
+def _number(value: str) -> float:
+    return float(value)
+
+
+def _bool(value: str) -> bool:
+    lowered = value.strip().lower()
+    if lowered in ("true", "yes", "1"):
+        return True
+    if lowered in ("false", "no", "0", ""):
+        return False
+    raise ValueError(f"expected true or false, got '{value}'")
+
+
+def _points(value: str) -> tuple[tuple[float, float], ...]:
+    pairs = []
+    for chunk in value.split():
+        x, y = chunk.split(",")
+        pairs.append((float(x), float(y)))
+    if len(pairs) < 3:
+        raise ValueError("a polygon needs at least three 'x,y' points")
+    return tuple(pairs)
+
+
+def _choice(*options: str) -> Callable[[str], str]:
+    def parse(value: str) -> str:
+        if value not in options:
+            raise ValueError(f"expected one of {', '.join(options)}, got '{value}'")
+        return value
+
+    return parse
+
+
+def _dash(value: str) -> tuple[float, ...]:
+    return tuple(float(v) for v in value.split())
+
+
+COLOUR = "colour"
+TEXT = str
+REQUIRED = object()
+
+_STROKE = {"stroke": (COLOUR, "none"), "stroke-width": (_number, 0.3), "dash": (_dash, ()), "opacity": (_number, 1.0)}
+_SHAPE = {"fill": (COLOUR, "none"), **_STROKE}
+
+# Each element: attribute → (parser, default); REQUIRED marks attributes without a default.
+SCHEMA: dict[str, dict[str, tuple[Any, Any]]] = {
+    "face": {"bg": (COLOUR, "none")},
+    "rect": {
+        "x": (_number, REQUIRED),
+        "y": (_number, REQUIRED),
+        "w": (_number, REQUIRED),
+        "h": (_number, REQUIRED),
+        "radius": (_number, 0.0),
+        "bleed": (_bool, False),
+        **_SHAPE,
+    },
+    "line": {
+        "x1": (_number, REQUIRED),
+        "y1": (_number, REQUIRED),
+        "x2": (_number, REQUIRED),
+        "y2": (_number, REQUIRED),
+        **_STROKE,
+        "stroke": (COLOUR, "black"),
+    },
+    "circle": {"cx": (_number, REQUIRED), "cy": (_number, REQUIRED), "r": (_number, REQUIRED), **_SHAPE},
+    "polygon": {"points": (_points, REQUIRED), **_SHAPE},
+    "hexagon": {
+        "cx": (_number, REQUIRED),
+        "cy": (_number, REQUIRED),
+        "r": (_number, REQUIRED),
+        "orient": (_choice("flat", "pointy"), "flat"),
+        **_SHAPE,
+    },
+    "text": {
+        "x": (_number, REQUIRED),
+        "y": (_number, REQUIRED),
+        "w": (_number, REQUIRED),
+        "h": (_number, REQUIRED),
+        "size": (_number, 8.0),
+        "min-size": (_number, None),
+        "font": (TEXT, "body"),
+        "colour": (COLOUR, "black"),
+        "align": (_choice("left", "center", "right", "justify"), "left"),
+        "valign": (_choice("top", "middle", "bottom"), "top"),
+        "leading": (_number, 1.2),
+        "field": (TEXT, None),
+        "rotate": (_choice("0", "90", "180", "270"), "0"),
+    },
+    "icon": {"name": (TEXT, REQUIRED), "x": (_number, REQUIRED), "y": (_number, REQUIRED), "size": (_number, REQUIRED)},
+    "image": {
+        "src": (TEXT, REQUIRED),
+        "x": (_number, REQUIRED),
+        "y": (_number, REQUIRED),
+        "w": (_number, REQUIRED),
+        "h": (_number, REQUIRED),
+        "fit": (_choice("contain", "cover", "stretch"), "contain"),
+    },
+}
+
+INLINE_TAGS = {"b", "i", "u", "strike", "br", "font", "sup", "sub", "span"}
+INLINE_ATTRS = {"font": {"color", "size"}, "span": {"color"}}
+ICON_PATTERN = re.compile(r"\{([A-Za-z0-9][A-Za-z0-9_.-]*)\}")
+
+
+@dataclass(frozen=True)
+class Element:
+    """One drawable element with its validated attributes; `content` is a text box's paragraph markup."""
+
+    tag: str
+    attrs: Mapping[str, Any]
+    content: str = ""
+
+    def __getitem__(self, name: str) -> Any:
+        return self.attrs[name]
+
+
+@dataclass(frozen=True)
+class Face:
+    """A parsed face: its background and its elements in drawing order."""
+
+    bg: str
+    elements: tuple[Element, ...]
+
+
+def parse_face(markup: str, is_colour: Callable[[str], bool]) -> Face:
+    """Parse and check one face's markup; raise `MarkupError` naming the element and attribute at fault."""
+    try:
+        root = ET.fromstring(markup)
+    except ET.ParseError as exc:
+        line, _column = exc.position
+        text = markup.splitlines()[line - 1].strip() if 0 < line <= len(markup.splitlines()) else ""
+        raise MarkupError(
+            f"the layout produced invalid XML ({exc.msg.split(':')[0]}) near: {text[:80]}", line
+        ) from None
+    if root.tag != "face":
+        raise MarkupError(f"a layout must produce one <face> element, not <{root.tag}>")
+    face_attrs = _attributes(root, is_colour)
+    elements = tuple(_element(child, is_colour) for child in root)
+    if (root.text or "").strip():
+        raise MarkupError(f"text outside a <text> box: '{root.text.strip()[:40]}'")
+    return Face(face_attrs["bg"], elements)
+
+
+def _element(node: ET.Element, is_colour: Callable[[str], bool]) -> Element:
+    if node.tag not in SCHEMA or node.tag == "face":
+        known = ", ".join(sorted(t for t in SCHEMA if t != "face"))
+        raise MarkupError(f"unknown element <{node.tag}> (known: {known})")
+    if (node.tail or "").strip():
+        raise MarkupError(f"text outside a <text> box after <{node.tag}>: '{node.tail.strip()[:40]}'")
+    attrs = _attributes(node, is_colour)
+    content = ""
+    if node.tag == "text":
+        content = inline_markup(node)
+    elif len(node) or (node.text or "").strip():
+        raise MarkupError(f"<{node.tag}> cannot have content")
+    return Element(node.tag, attrs, content)
+
+
+def _attributes(node: ET.Element, is_colour: Callable[[str], bool]) -> dict[str, Any]:
+    schema = SCHEMA[node.tag]
+    unknown = set(node.attrib) - set(schema)
+    if unknown:
+        from cardgen.errors import did_you_mean
+
+        name = sorted(unknown)[0]
+        raise MarkupError(f"<{node.tag}> has unknown attribute '{name}'{did_you_mean(name, list(schema))}")
+    values: dict[str, Any] = {}
+    for name, (parser, default) in schema.items():
+        raw = node.attrib.get(name)
+        if raw is None:
+            if default is REQUIRED:
+                raise MarkupError(f"<{node.tag}> needs the attribute '{name}'")
+            values[name] = default
+            continue
+        if parser == COLOUR:
+            if not is_colour(raw):
+                raise MarkupError(f"<{node.tag} {name}='{raw}'>: unknown colour (use a game colour, #rrggbb or none)")
+            values[name] = raw
+            continue
+        try:
+            values[name] = parser(raw)
+        except ValueError as exc:
+            raise MarkupError(f"<{node.tag} {name}='{raw}'>: {exc}") from None
+    return values
+
+
+def inline_markup(node: ET.Element) -> str:
+    """A text box's content re-serialised as reportlab paragraph markup, allowing only the inline tags."""
+    parts = [escape(node.text or "")]
+    for child in node:
+        parts.append(_inline(child))
+        parts.append(escape(child.tail or ""))
+    return "".join(parts).strip()
+
+
+def _inline(node: ET.Element) -> str:
+    if node.tag not in INLINE_TAGS:
+        raise MarkupError(f"<{node.tag}> is not allowed inside <text> (allowed: {', '.join(sorted(INLINE_TAGS))})")
+    allowed = INLINE_ATTRS.get(node.tag, set())
+    extra = set(node.attrib) - allowed
+    if extra:
+        raise MarkupError(f"<{node.tag}> inside <text> cannot take '{sorted(extra)[0]}'")
+    attrs = "".join(f" {k}={quoteattr(v)}" for k, v in sorted(node.attrib.items()))
+    if node.tag == "br":
+        return "<br/>"
+    inner = escape(node.text or "") + "".join(_inline(c) + escape(c.tail or "") for c in node)
+    return f"<{node.tag}{attrs}>{inner}</{node.tag}>"
+
+
+def plain_text(content: str) -> str:
+    """The characters of paragraph markup that will be drawn (tags removed, entities decoded), for font checks."""
+    from html import unescape
+
+    return unescape(re.sub(r"<[^>]*>", "", ICON_PATTERN.sub("", content)))

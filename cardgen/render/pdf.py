@@ -1,0 +1,187 @@
+"""PDF documents: placing prepared faces into imposition slots, marks, labels and page boxes; atomic writing.
+
+Faces drawn more than once in a document (copies, shared backs, frames of a board tiled over pages) become PDF form
+XObjects, drawn once and placed many times. Output is reproducible (reportlab's invariant mode, fixed metadata) and
+written atomically: to a temporary file beside the target, then renamed, so an error never leaves half a file.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import os
+import tempfile
+from collections import Counter
+from collections.abc import Iterable
+from pathlib import Path
+
+from reportlab.lib.colors import Color
+
+from cardgen import __version__
+from cardgen.render.draw import FaceDrawer, PreparedFace
+from cardgen.render.icons import IconCanvas
+from cardgen.render.imposition import Line, Rect, Slot
+from cardgen.units import MM, Size
+
+MARK_COLOUR = Color(0, 0, 0)
+LABEL_COLOUR = Color(0.35, 0.35, 0.35)
+GUIDE_COLOUR = Color(0.55, 0.55, 0.55)
+
+
+class Document:
+    """One PDF being written: a canvas, the faces it draws, and which of them are reused as forms."""
+
+    def __init__(self, drawer: FaceDrawer, title: str, body_font: str, uses: Counter[str] | None = None):
+        self.drawer = drawer
+        self.buffer = io.BytesIO()
+        self.canvas = IconCanvas(
+            self.buffer,
+            invariant=1,
+            pageCompression=1,
+            initialFontName=body_font,
+            initialFontSize=8,
+            pdfVersion=(1, 6),
+        )
+        self.canvas.use_icons(drawer.painters)
+        self.canvas.setTitle(title)
+        self.canvas.setCreator(f"cardgen {__version__}")
+        self.canvas.setProducer(f"cardgen {__version__} (reportlab)")
+        self.body_font = body_font
+        self.uses = uses or Counter()
+        self.forms: set[str] = set()
+        self.pages = 0
+
+    def start_page(self, paper: Size, trim: Rect | None = None, bleed: Rect | None = None) -> None:
+        """Begin a page of the given size; TrimBox and BleedBox are set only when given (single-face pages)."""
+        self.canvas.setPageSize(paper.points)
+        self.canvas.setTrimBox(_box(trim))
+        self.canvas.setBleedBox(_box(bleed))
+        self.canvas.setArtBox(_box(trim))
+
+    def end_page(self) -> None:
+        self.canvas.showPage()
+        self.pages += 1
+
+    def place(
+        self,
+        key: str,
+        face: PreparedFace,
+        slot: Slot,
+        bleed: float,
+        shape: str = "rect",
+        shift: tuple[float, float] = (0.0, 0.0),
+    ) -> None:
+        """Draw a face into a slot: clipped to the slot's bleed area (shaped), turned if the slot says so."""
+        c = self.canvas
+        dx, dy = shift
+        c.saveState()
+        c.translate(dx * MM, dy * MM)
+        _clip(c, slot, shape, bleed)
+        trim = slot.trim
+        c.translate(trim.x * MM, trim.y * MM)
+        if slot.rotate == 180:
+            c.translate(trim.w * MM, trim.h * MM)
+            c.rotate(180)
+        self.draw(key, face, bleed)
+        c.restoreState()
+
+    def draw(self, key: str, face: PreparedFace, bleed: float) -> None:
+        """Draw a face at the origin, through a form when the document uses it more than once."""
+        if self.uses[key] <= 1:
+            self.drawer.draw(self.canvas, face, bleed)
+            return
+        name = f"face-{key}"
+        if name not in self.forms:
+            c = self.canvas
+            c.beginForm(name, -bleed * MM, -bleed * MM, (face.width + bleed) * MM, (face.height + bleed) * MM)
+            self.drawer.draw(c, face, bleed)
+            c.endForm()
+            self.forms.add(name)
+        self.canvas.doForm(name)
+
+    def lines(self, lines: Iterable[Line], weight: float, colour: Color = MARK_COLOUR, dash: tuple = ()) -> None:
+        c = self.canvas
+        c.saveState()
+        c.setStrokeColor(colour)
+        c.setLineWidth(weight)
+        if dash:
+            c.setDash(list(dash))
+        for line in lines:
+            c.line(line.x1 * MM, line.y1 * MM, line.x2 * MM, line.y2 * MM)
+        c.restoreState()
+
+    def outline(self, slot: Slot, shape: str, weight: float = 0.35) -> None:
+        """A thin die-line along a face's trim (used where faces cannot be cut with straight lines)."""
+        c = self.canvas
+        c.saveState()
+        c.setStrokeColor(GUIDE_COLOUR)
+        c.setLineWidth(weight)
+        c.drawPath(_shape_path(c, slot.trim, shape, 0.0), stroke=1, fill=0)
+        c.restoreState()
+
+    def label(self, text: str, at: tuple[float, float, float], size: float = 5.0) -> None:
+        """A small grey line of text centred at (x, y) mm, shrunk to fit the available width."""
+        x, y, room = at
+        c = self.canvas
+        width = c.stringWidth(text, self.body_font, size)
+        if room > 0 and width > room * MM:
+            size = max(size * room * MM / width, 3.0)
+        c.saveState()
+        c.setFillColor(LABEL_COLOUR)
+        c.setFont(self.body_font, size)
+        c.drawCentredString(x * MM, y * MM - size * 0.35, text)
+        c.restoreState()
+
+    def finish(self) -> bytes:
+        self.canvas.save()
+        return self.buffer.getvalue()
+
+
+def _box(rect: Rect | None) -> tuple[float, float, float, float] | None:
+    if rect is None:
+        return None
+    return (rect.x * MM, rect.y * MM, rect.right * MM, rect.top * MM)
+
+
+def _clip(canvas: IconCanvas, slot: Slot, shape: str, bleed: float) -> None:
+    if shape == "rect":
+        path = canvas.beginPath()
+        clip = slot.clip
+        path.rect(clip.x * MM, clip.y * MM, clip.w * MM, clip.h * MM)
+    else:
+        path = _shape_path(canvas, slot.trim, shape, bleed)
+    canvas.clipPath(path, stroke=0, fill=0)
+
+
+def _shape_path(canvas: IconCanvas, trim: Rect, shape: str, grow: float):
+    """The outline of a round or hex face, grown outward by `grow` mm."""
+    path = canvas.beginPath()
+    cx, cy = (trim.x + trim.w / 2) * MM, (trim.y + trim.h / 2) * MM
+    if shape == "round":
+        path.circle(cx, cy, (min(trim.w, trim.h) / 2 + grow) * MM)
+        return path
+    if shape == "rect":
+        path.rect((trim.x - grow) * MM, (trim.y - grow) * MM, (trim.w + 2 * grow) * MM, (trim.h + 2 * grow) * MM)
+        return path
+    flat_top = trim.w >= trim.h
+    radius = (max(trim.w, trim.h) / 2 + 2 * grow / math.sqrt(3)) * MM
+    start = 0.0 if flat_top else math.pi / 6
+    for i in range(6):
+        x = cx + radius * math.cos(start + i * math.pi / 3)
+        y = cy + radius * math.sin(start + i * math.pi / 3)
+        path.moveTo(x, y) if i == 0 else path.lineTo(x, y)
+    path.close()
+    return path
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write `data` to `path` via a temporary file in the same folder and a rename."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise

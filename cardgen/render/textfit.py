@@ -1,0 +1,103 @@
+"""Text that fits or is reported: wrap a paragraph in its box, shrink it down to a minimum size, measure what is left.
+
+`fit_text` is the one implementation of text fitting; the print pipeline draws with its result and the validator
+uses it to check card text against layout boxes without drawing anything.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT, TA_RIGHT
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.platypus import Paragraph
+
+from cardgen.render.icons import placeholder
+from cardgen.render.markup import ICON_PATTERN
+from cardgen.units import to_mm
+
+ALIGN = {"left": TA_LEFT, "center": TA_CENTER, "right": TA_RIGHT, "justify": TA_JUSTIFY}
+ICON_SCALE = 1.05  # an inline icon's side, in multiples of the text size
+PRECISION = 0.1  # points: how finely the shrinking searches
+
+
+@dataclass(frozen=True)
+class TextBox:
+    """What fitting needs to know about a text box (points for sizes, boxes in points too)."""
+
+    content: str
+    font: str
+    colour: object
+    width: float
+    height: float
+    size: float
+    min_size: float
+    leading: float = 1.2
+    align: str = "left"
+
+
+@dataclass
+class Fit:
+    """The result of fitting: the size used, the laid-out paragraph and its height, and any overflow in mm."""
+
+    size: float
+    paragraph: Paragraph
+    height: float
+    overflow_mm: float
+
+    @property
+    def fits(self) -> bool:
+        return self.overflow_mm <= 0
+
+
+def with_icons(content: str, size: float) -> str:
+    """Paragraph markup with every `{icon}` replaced by an icon placeholder of the text's size."""
+    side = size * ICON_SCALE
+
+    def image(match) -> str:
+        source = placeholder(match.group(1))
+        return f'<img src="{source}" width="{side:.2f}" height="{side:.2f}" valign="{-side * 0.2:.2f}"/>'
+
+    return ICON_PATTERN.sub(image, content)
+
+
+@lru_cache(maxsize=512)
+def _style(font: str, size: float, leading: float, align: str, colour: object) -> ParagraphStyle:
+    return ParagraphStyle(
+        name=f"{font}-{size}",
+        fontName=font,
+        fontSize=size,
+        leading=size * leading,
+        alignment=ALIGN[align],
+        textColor=colour,
+        splitLongWords=0,
+    )
+
+
+def _layout(box: TextBox, size: float) -> tuple[Paragraph, float, float]:
+    para = Paragraph(with_icons(box.content, size), _style(box.font, size, box.leading, box.align, box.colour))
+    _, height = para.wrap(box.width, box.height)
+    over_h = height - box.height
+    over_w = para.minWidth() - box.width
+    return para, height, max(over_h, over_w)
+
+
+def fit_text(box: TextBox) -> Fit:
+    """Lay the text out at its size; if it overflows, find the largest size ≥ min_size that fits."""
+    para, height, over = _layout(box, box.size)
+    if over <= 0.01:
+        return Fit(box.size, para, height, 0.0)
+    low_para, low_height, low_over = _layout(box, box.min_size)
+    if low_over > 0.01:
+        return Fit(box.min_size, low_para, low_height, to_mm(low_over))
+    low, high = box.min_size, box.size
+    best = (box.min_size, low_para, low_height)
+    while high - low > PRECISION:
+        mid = round((low + high) / 2, 2)
+        para, height, over = _layout(box, mid)
+        if over <= 0.01:
+            low, best = mid, (mid, para, height)
+        else:
+            high = mid
+    return Fit(best[0], best[1], best[2], 0.0)
