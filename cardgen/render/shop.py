@@ -66,7 +66,8 @@ def write_png_faces(renderer: GameRenderer, component: Component, faces: FaceSet
                 names.append(f"{item_id}-{side}.png")
     pdf = pdfium.PdfDocument(doc.finish())
     for index, name in enumerate(names):
-        image = pdf[index].render(scale=dpi / 72).to_pil()
+        # pdfium rounds the pixel size up; shave a hair off the scale so 69.85 mm at 300 dpi is 825 px, not 826
+        image = pdf[index].render(scale=dpi / 72 * (1 - 1e-6)).to_pil()
         buffer = io.BytesIO()
         image.save(buffer, "PNG", dpi=(dpi, dpi))
         write_atomic(folder / name, buffer.getvalue())

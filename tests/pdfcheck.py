@@ -1,0 +1,107 @@
+"""Reading PDFs back the way a print shop would: page boxes, embedded fonts, mark lines, text positions, pixels."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pdfplumber
+from pypdf import PdfReader
+from pypdf.generic import IndirectObject
+
+MM = 72 / 25.4
+
+
+def boxes(path: Path) -> list[dict[str, tuple[float, ...]]]:
+    """Each page's MediaBox, TrimBox and BleedBox in millimetres (None when a box is not set)."""
+    out = []
+    for page in PdfReader(path).pages:
+        entry = {}
+        for name in ("/MediaBox", "/TrimBox", "/BleedBox"):
+            box = page.get(name)
+            entry[name[1:]] = tuple(round(float(v) / MM, 2) for v in box) if box is not None else None
+        out.append(entry)
+    return out
+
+
+def fonts(path: Path) -> list[tuple[str, bool]]:
+    """Every font used by any page or form XObject, and whether its program is embedded."""
+    reader = PdfReader(path)
+    found: dict[str, bool] = {}
+    seen: set[int] = set()
+
+    def resolve(obj):
+        return obj.get_object() if isinstance(obj, IndirectObject) else obj
+
+    def walk(resources) -> None:
+        resources = resolve(resources)
+        if not resources or id(resources) in seen:
+            return
+        seen.add(id(resources))
+        for font in resolve(resources.get("/Font", {})).values():
+            font = resolve(font)
+            found[str(font.get("/BaseFont"))] = _embedded(font, resolve)
+        for xobject in resolve(resources.get("/XObject", {})).values():
+            xobject = resolve(xobject)
+            if xobject.get("/Subtype") == "/Form" and "/Resources" in xobject:
+                walk(xobject["/Resources"])
+
+    for page in reader.pages:
+        walk(page.get("/Resources"))
+    return sorted(found.items())
+
+
+def _embedded(font, resolve) -> bool:
+    descriptor = resolve(font.get("/FontDescriptor"))
+    if descriptor is None and "/DescendantFonts" in font:
+        descendant = resolve(resolve(font["/DescendantFonts"])[0])
+        descriptor = resolve(descendant.get("/FontDescriptor"))
+    if descriptor is None:
+        return False
+    return any(key in descriptor for key in ("/FontFile", "/FontFile2", "/FontFile3"))
+
+
+def mark_lines(path: Path, page: int = 0, weight: float = 0.3) -> list[tuple[float, float, float, float]]:
+    """Straight lines drawn at crop-mark weight, as (x0, top, x1, bottom) in mm from the top-left corner."""
+    with pdfplumber.open(path) as pdf:
+        lines = pdf.pages[page].lines
+        return [
+            tuple(round(v / MM, 2) for v in (ln["x0"], ln["top"], ln["x1"], ln["bottom"]))
+            for ln in lines
+            if abs(ln.get("linewidth", 0) - weight) < 0.01
+        ]
+
+
+def words(path: Path, page: int = 0, size: float | None = None) -> list[dict]:
+    """Words on a page with their centres in mm (top-left origin); optionally only text of one size."""
+    with pdfplumber.open(path) as pdf:
+        result = []
+        for w in pdf.pages[page].extract_words(extra_attrs=["size"]):
+            if size is not None and abs(w["size"] - size) > 0.2:
+                continue
+            result.append(
+                {"text": w["text"], "x": (w["x0"] + w["x1"]) / 2 / MM, "y": (w["top"] + w["bottom"]) / 2 / MM}
+            )
+        return result
+
+
+def char_centres(path: Path, page: int, size: float) -> list[tuple[str, float, float]]:
+    """Characters of one size with their centres in mm (works for rotated text too)."""
+    with pdfplumber.open(path) as pdf:
+        return [
+            (c["text"], (c["x0"] + c["x1"]) / 2 / MM, (c["top"] + c["bottom"]) / 2 / MM)
+            for c in pdf.pages[page].chars
+            if abs(c["size"] - size) < 0.2
+        ]
+
+
+def page_sizes(path: Path) -> list[tuple[float, float]]:
+    return [
+        (round(float(p.mediabox.width) / MM, 1), round(float(p.mediabox.height) / MM, 1)) for p in PdfReader(path).pages
+    ]
+
+
+def render(path: Path, page: int = 0, dpi: int = 40):
+    """A page as a PIL image."""
+    import pypdfium2 as pdfium
+
+    return pdfium.PdfDocument(str(path))[page].render(scale=dpi / 72).to_pil().convert("RGB")

@@ -1,0 +1,417 @@
+"""The print pipeline, measured on the PDFs it writes (demo game under tests/fixtures)."""
+
+from __future__ import annotations
+
+import shutil
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops, ImageStat
+
+import pdfcheck
+from conftest import FIXTURES, run_cli
+
+A4 = (210.0, 297.0)
+LETTER = (215.9, 279.4)
+POKER = (63.5, 88.9)
+BLEED = 3.0
+
+
+def build(data: Path, out: Path, *options: str, templates: Path = FIXTURES / "templates"):
+    return run_cli("--data-dir", data, "--templates-dir", templates, "build", "--out", out, "-q", *options)
+
+
+@pytest.fixture(scope="module")
+def default_build(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("build")
+    run = build(FIXTURES / "card_data", out)
+    assert run.code == 0, run.err
+    return out / "demo"
+
+
+def test_build_reports_each_file_with_page_count(tmp_path):
+    run = build(FIXTURES / "card_data", tmp_path)
+    assert run.code == 0, run.err
+    lines = run.out.strip().splitlines()
+    assert any(line.endswith("ships.pdf  2 pages") for line in lines), lines
+    assert any(line.endswith("tokens.pdf  1 pages") for line in lines), lines
+    assert "cubes: not printed" in run.err
+
+
+def test_page_sizes_follow_the_paper(default_build, tmp_path):
+    assert set(pdfcheck.page_sizes(default_build / "ships.pdf")) == {A4}
+    run = build(FIXTURES / "card_data", tmp_path, "--paper", "letter")
+    assert run.code == 0, run.err
+    assert set(pdfcheck.page_sizes(tmp_path / "demo" / "ships.pdf")) == {LETTER}
+
+
+def expected_cuts(paper: tuple[float, float], cols: int = 3, rows: int = 3) -> tuple[list[float], list[float]]:
+    left = (paper[0] - cols * POKER[0]) / 2
+    top = (paper[1] - rows * POKER[1]) / 2
+    return [left + i * POKER[0] for i in range(cols + 1)], [top + i * POKER[1] for i in range(rows + 1)]
+
+
+def test_crop_marks_sit_on_every_cut_line_outside_the_bleed(default_build):
+    xs, ys = expected_cuts(A4)
+    marks = pdfcheck.mark_lines(default_build / "ships.pdf")
+    vertical = [m for m in marks if abs(m[0] - m[2]) < 0.01]
+    horizontal = [m for m in marks if abs(m[1] - m[3]) < 0.01]
+    top_marks = sorted(m[0] for m in vertical if m[3] < ys[0])
+    bottom_marks = sorted(m[0] for m in vertical if m[1] > ys[-1])
+    assert top_marks == pytest.approx(xs, abs=0.02) and bottom_marks == pytest.approx(xs, abs=0.02)
+    assert sorted(m[1] for m in horizontal if m[2] < xs[0]) == pytest.approx(ys, abs=0.02)
+    assert sorted(m[1] for m in horizontal if m[0] > xs[-1]) == pytest.approx(ys, abs=0.02)
+    for x0, top, x1, bottom in vertical:  # starts 3 mm out from the trim, 5 mm long, never at the paper's edge
+        if bottom < ys[0]:
+            assert bottom == pytest.approx(ys[0] - BLEED, abs=0.02) and bottom - top == pytest.approx(5.0, abs=0.02)
+            assert top >= 1.5
+    for x0, top, x1, bottom in horizontal:  # A4 side margins are 9.75 mm: the marks shrink to keep 1.5 mm clear
+        if x1 < xs[0]:
+            assert x1 == pytest.approx(xs[0] - BLEED, abs=0.02) and x0 >= 1.5 - 0.01
+
+
+def test_letter_marks_are_tight_but_inside_the_paper(tmp_path):
+    build(FIXTURES / "card_data", tmp_path, "--paper", "letter")
+    xs, ys = expected_cuts(LETTER)
+    marks = pdfcheck.mark_lines(tmp_path / "demo" / "ships.pdf")
+    top_marks = [m for m in marks if abs(m[0] - m[2]) < 0.01 and m[3] < ys[0]]
+    assert sorted(m[0] for m in top_marks) == pytest.approx(xs, abs=0.02)
+    assert all(m[1] >= 1.5 - 0.01 and m[3] == pytest.approx(ys[0] - BLEED, abs=0.02) for m in top_marks)
+
+
+def test_mark_options_change_length_offset_and_weight(tmp_path):
+    run = build(FIXTURES / "card_data", tmp_path, "--mark-length", "4", "--mark-offset", "4", "--mark-weight", "0.5")
+    assert run.code == 0, run.err
+    xs, ys = expected_cuts(A4)
+    marks = pdfcheck.mark_lines(tmp_path / "demo" / "ships.pdf", weight=0.5)
+    top_marks = [m for m in marks if abs(m[0] - m[2]) < 0.01 and m[3] < ys[0]]
+    assert len(top_marks) == 4
+    assert all(
+        m[3] == pytest.approx(ys[0] - 4, abs=0.02) and m[3] - m[1] == pytest.approx(4, abs=0.02) for m in top_marks
+    )
+
+
+def id_positions(path: Path, page: int) -> list[tuple[str, float, float]]:
+    """The card-id footer (6 pt, centred on each card) of every card on a page."""
+    return sorted((w["text"], round(w["x"], 1), round(w["y"], 1)) for w in pdfcheck.words(path, page, size=6))
+
+
+def test_long_edge_backs_sit_behind_their_fronts(default_build):
+    pdf = default_build / "ships.pdf"
+    fronts, backs = id_positions(pdf, 0), id_positions(pdf, 1)
+    assert len(fronts) == len(backs) == 6
+    mirrored = sorted((t, round(A4[0] - x, 1), y) for t, x, y in fronts)
+    for (t, x, y), (mt, mx, my) in zip(backs, mirrored, strict=True):
+        assert t == mt and x == pytest.approx(mx, abs=0.15) and y == pytest.approx(my, abs=0.15)
+
+
+def centroid(chars: list[tuple[str, float, float]]) -> tuple[float, float]:
+    return sum(c[1] for c in chars) / len(chars), sum(c[2] for c in chars) / len(chars)
+
+
+def test_short_edge_backs_are_mirrored_top_to_bottom_and_turned(tmp_path):
+    run = build(FIXTURES / "card_data", tmp_path, "--duplex", "short-edge")
+    assert run.code == 0, run.err
+    pdf = tmp_path / "demo" / "ships.pdf"
+    front_x, front_y = centroid(pdfcheck.char_centres(pdf, 0, 6))
+    back_x, back_y = centroid(pdfcheck.char_centres(pdf, 1, 6))
+    assert back_x == pytest.approx(front_x, abs=0.2)
+    assert back_y == pytest.approx(A4[1] - front_y, abs=0.2)
+    with pdfcheck.pdfplumber.open(pdf) as doc:  # turned 180°: the text matrix runs right to left
+        assert all(c["matrix"][0] < 0 for c in doc.pages[1].chars if abs(c["size"] - 6) < 0.2)
+
+
+def test_back_offset_shifts_only_the_backs(default_build, tmp_path):
+    run = build(FIXTURES / "card_data", tmp_path, "--back-offset", "1.5,-2")
+    assert run.code == 0, run.err
+    pdf = tmp_path / "demo" / "ships.pdf"
+    assert id_positions(pdf, 0) == id_positions(default_build / "ships.pdf", 0)
+    for (t, x, y), (t0, x0, y0) in zip(id_positions(pdf, 1), id_positions(default_build / "ships.pdf", 1), strict=True):
+        assert t == t0
+        assert x - x0 == pytest.approx(1.5, abs=0.15)
+        assert y - y0 == pytest.approx(2.0, abs=0.15)  # +Y is up on paper: 2 mm further down from the top
+
+
+def test_duplex_off_puts_backs_on_their_own_pages_unmirrored(tmp_path):
+    run = build(FIXTURES / "card_data", tmp_path, "--duplex", "off")
+    assert run.code == 0, run.err
+    pdf = tmp_path / "demo" / "ships.pdf"
+    assert id_positions(pdf, 1) == id_positions(pdf, 0)
+
+
+def test_counters_fold_so_each_back_lands_behind_its_front(default_build):
+    pdf = default_build / "tokens.pdf"
+    assert len(pdfcheck.page_sizes(pdf)) == 1
+    fold = A4[1] / 2
+    fronts = sorted((t, round(x, 1)) for t, x, y in pdfcheck.char_centres(pdf, 0, 14) if y < fold)
+    backs = pdfcheck.char_centres(pdf, 0, 5)
+    assert all(y > fold for _, _, y in backs), "backs belong on the lower half"
+    folded = sorted((t, round(x, 1)) for t, x, y in backs)
+    assert folded == [(t, pytest.approx(x, abs=0.3)) for t, x in fronts]
+    front_rows = sorted({round(y, 1) for _, _, y in pdfcheck.char_centres(pdf, 0, 14)})
+    for _, _, y in backs:  # folded over the line, each back label falls inside its counter's row
+        folded_y = 2 * fold - y
+        assert any(abs(folded_y - row) < 15.875 / 2 for row in front_rows)
+
+
+def test_every_font_is_embedded_pages_and_forms(default_build):
+    for pdf in default_build.glob("*.pdf"):
+        used = pdfcheck.fonts(pdf)
+        assert used, pdf
+        assert all(embedded for _, embedded in used), (pdf.name, used)
+        assert not any("Helvetica" in name for name, _ in used)
+
+
+def test_rebuild_is_byte_identical(default_build, tmp_path):
+    build(FIXTURES / "card_data", tmp_path)
+    for pdf in default_build.glob("*.pdf"):
+        assert (tmp_path / "demo" / pdf.name).read_bytes() == pdf.read_bytes(), pdf.name
+
+
+def test_repeated_faces_are_drawn_once_as_forms(default_build):
+    from pypdf import PdfReader
+
+    reader = PdfReader(default_build / "ships.pdf")
+    back_page = reader.pages[1]
+    xobjects = back_page["/Resources"]["/XObject"]
+    faces = [name for name in xobjects if name.startswith("/FormXob")]
+    # each card's id is printed on its back: scout (3 copies) and frigate (2) become forms; the single dreadnought
+    # is drawn in place
+    assert len(faces) == 2
+    content = back_page.get_contents().get_data().decode("latin-1")
+    assert content.count(" Do") == 5
+
+
+def test_data_is_escaped_and_printed_as_written(default_build):
+    text = " ".join(w["text"] for w in pdfcheck.words(default_build / "ships.pdf", 0))
+    assert "<Ships" in text and "Stations>" in text and "&amp;" not in text
+
+
+def test_inline_icons_are_vectors_not_images(default_build):
+    from pypdf import PdfReader
+
+    for page in PdfReader(default_build / "ships.pdf").pages:
+        resources = page["/Resources"]
+        for xobject in resources.get("/XObject", {}).values():
+            assert xobject.get_object().get("/Subtype") != "/Image"
+
+
+def test_overflowing_text_is_reported_and_nothing_written(demo_data, tmp_path):
+    ships = demo_data / "demo" / "ships.yaml"
+    long_text = " ".join(["Reroute every shield to the forward batteries."] * 40)
+    ships.write_text(ships.read_text().replace("Draw a card when revealed.", long_text))
+    run = build(demo_data, tmp_path)
+    assert run.code == 1
+    assert "card 'scout' front" in run.err and "field 'ability'" in run.err and "overflows its box by" in run.err
+    assert not (tmp_path / "demo" / "ships.pdf").exists()
+    assert (tmp_path / "demo" / "tokens.pdf").exists()  # other components still build
+    allowed = build(demo_data, tmp_path, "--allow-overflow")
+    assert allowed.code == 0 and "warning" in allowed.err and (tmp_path / "demo" / "ships.pdf").exists()
+
+
+def test_text_shrinks_before_it_overflows(demo_data, tmp_path):
+    ships = demo_data / "demo" / "ships.yaml"
+    ships.write_text(ships.read_text().replace("Draw a card when revealed.", "Draw a card when revealed. " * 9))
+    run = build(demo_data, tmp_path)
+    assert run.code == 0, run.err
+    sizes = {round(c[0], 1) for c in _ability_sizes(tmp_path / "demo" / "ships.pdf")}
+    assert any(6 <= s < 8 for s in sizes), sizes
+
+
+def _ability_sizes(pdf: Path) -> list[tuple[float]]:
+    with pdfcheck.pdfplumber.open(pdf) as doc:
+        return [(c["size"],) for c in doc.pages[0].chars if c["text"] == "D" and c["size"] < 8.5]
+
+
+def test_undefined_field_names_template_and_line(demo_data, tmp_path):
+    templates = tmp_path / "templates"
+    shutil.copytree(FIXTURES / "templates", templates)
+    layout = templates / "demo" / "ship.xml.j2"
+    layout.write_text(layout.read_text().replace("card.faction }}</i>", "card.fraction }}</i>"))
+    run = build(demo_data, tmp_path / "out", templates=templates)
+    assert run.code == 2
+    assert "ship.xml.j2:8:" in run.err and "'fraction' is undefined" in run.err and "card 'scout'" in run.err
+    assert not (tmp_path / "out" / "demo" / "ships.pdf").exists()
+
+
+def test_template_syntax_error(demo_data, tmp_path):
+    templates = tmp_path / "templates"
+    shutil.copytree(FIXTURES / "templates", templates)
+    (templates / "demo" / "token.xml.j2").write_text("<face>\n{% if card.label %}\n</face>\n")
+    run = build(demo_data, tmp_path / "out", templates=templates)
+    assert run.code == 2 and "token.xml.j2:" in run.err and "syntax error" in run.err
+    assert not (tmp_path / "out" / "demo" / "tokens.pdf").exists()
+
+
+def test_unknown_markup_element_and_attribute(demo_data, tmp_path):
+    templates = tmp_path / "templates"
+    shutil.copytree(FIXTURES / "templates", templates)
+    (templates / "demo" / "token.xml.j2").write_text('<face><circel cx="1" cy="1" r="1"/></face>')
+    run = build(demo_data, tmp_path / "out", templates=templates)
+    assert run.code == 2 and "unknown element <circel>" in run.err and "credit-1" in run.err
+    (templates / "demo" / "token.xml.j2").write_text('<face><circle cx="1" cy="1" radius="1"/></face>')
+    run = build(demo_data, tmp_path / "out", templates=templates)
+    assert run.code == 2 and "unknown attribute 'radius'" in run.err
+
+
+def test_missing_layout(demo_data, tmp_path):
+    edit = demo_data / "demo" / "tokens.yaml"
+    edit.write_text(edit.read_text().replace("front: token\n", "front: tokn\n"))
+    run = build(demo_data, tmp_path)
+    assert run.code == 2 and "layout 'tokn' not found" in run.err and "did you mean 'token'" in run.err
+
+
+def _with_image(demo_data: Path, tmp_path: Path, src: str) -> Path:
+    templates = tmp_path / "templates"
+    if not templates.exists():
+        shutil.copytree(FIXTURES / "templates", templates)
+    layout = templates / "demo" / "token-back.xml.j2"
+    layout.write_text(f'<face><image src="{src}" x="1" y="1" w="10" h="10"/></face>')
+    return templates
+
+
+def test_image_errors_are_clear_and_write_nothing(demo_data, tmp_path):
+    cases = {
+        "art/missing.png": "image not found",
+        "../../secret.png": "outside the game folder",
+        "art/broken.png": "cannot decode image",
+        "art/notes.txt": "PNG, JPEG or SVG",
+    }
+    (demo_data / "demo" / "art").mkdir()
+    (demo_data / "demo" / "art" / "broken.png").write_bytes(b"not a png at all")
+    (demo_data / "demo" / "art" / "notes.txt").write_text("hi")
+    for src, message in cases.items():
+        templates = _with_image(demo_data, tmp_path, src)
+        run = build(demo_data, tmp_path / "out", templates=templates)
+        assert run.code == 2, (src, run.err)
+        assert message in run.err and "credit-1" in run.err, (src, run.err)
+        assert not (tmp_path / "out" / "demo" / "tokens.pdf").exists()
+
+
+def test_images_are_embedded_once(demo_data, tmp_path):
+    art = demo_data / "demo" / "art"
+    art.mkdir()
+    Image.new("RGB", (40, 40), (200, 30, 30)).save(art / "coin.png")
+    (art / "mark.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><circle cx="5" cy="5" r="4" fill="#123456"/></svg>'
+    )
+    templates = _with_image(demo_data, tmp_path, "art/coin.png")
+    layout = templates / "demo" / "token-back.xml.j2"
+    layout.write_text(
+        '<face><image src="art/coin.png" x="1" y="1" w="6" h="6"/><image src="art/mark.svg" x="8" y="1" w="6" h="6"/>'
+        '<text x="1" y="10" w="12" h="4" size="5" field="label">{{ card.label }}</text></face>'
+    )
+    run = build(demo_data, tmp_path / "out", templates=templates)
+    assert run.code == 0, run.err
+    from pypdf import PdfReader
+
+    reader = PdfReader(tmp_path / "out" / "demo" / "tokens.pdf")
+    images = [o for o in reader.resolved_objects.values() if hasattr(o, "get") and o.get("/Subtype") == "/Image"]
+    raw = (tmp_path / "out" / "demo" / "tokens.pdf").read_bytes()
+    assert raw.count(b"/Subtype /Image") == 1, len(images)
+
+
+def test_missing_glyph_is_an_error_naming_the_card(demo_data, tmp_path):
+    ships = demo_data / "demo" / "ships.yaml"
+    ships.write_text(ships.read_text().replace("name: Dreadnought", "name: Dreadnought \u2603\u0f00"))
+    run = build(demo_data, tmp_path)
+    assert run.code == 2 and "card 'dreadnought'" in run.err and "U+2603" in run.err
+    assert not (tmp_path / "demo" / "ships.pdf").exists()
+
+
+def test_bad_fonts(demo_data, tmp_path):
+    manifest = demo_data / "demo" / "game.yaml"
+    original = manifest.read_text()
+    manifest.write_text(original.replace("settings:\n", "settings:\n  fonts: {body: NotoSans-Reguler.ttf}\n"))
+    run = build(demo_data, tmp_path)
+    assert run.code == 2 and "font 'NotoSans-Reguler.ttf' not found" in run.err and "NotoSans-Regular.ttf" in run.err
+    (demo_data / "demo" / "fake.ttf").write_bytes(b"\x00\x01\x00\x00 not really a font")
+    manifest.write_text(original.replace("settings:\n", "settings:\n  fonts: {body: fake.ttf}\n"))
+    run = build(demo_data, tmp_path)
+    assert run.code == 2 and "fake.ttf" in run.err and "Traceback" not in run.err
+    assert not (tmp_path / "demo").exists()
+
+
+def test_shop_pdf_has_one_face_per_page_with_boxes(tmp_path):
+    run = build(FIXTURES / "card_data", tmp_path, "--format", "shop-pdf")
+    assert run.code == 0, run.err
+    pdf = tmp_path / "demo" / "shop" / "ships.pdf"
+    pages = pdfcheck.boxes(pdf)
+    assert len(pages) == 12  # 6 cards, front and back alternating
+    for page in pages:
+        assert page["MediaBox"] == pytest.approx((0, 0, 69.5, 94.9), abs=0.02)
+        assert page["BleedBox"] == pytest.approx((0, 0, 69.5, 94.9), abs=0.02)
+        assert page["TrimBox"] == pytest.approx((3, 3, 66.5, 91.9), abs=0.02)
+    ids = [w["text"] for p in range(12) for w in pdfcheck.words(pdf, p, size=6)]
+    assert ids[:4] == ["scout", "scout", "scout", "scout"]
+
+
+def test_png_faces_at_300_dpi(tmp_path):
+    run = build(FIXTURES / "card_data", tmp_path, "--format", "png")
+    assert run.code == 0, run.err
+    folder = tmp_path / "demo" / "ships"
+    names = sorted(p.name for p in folder.glob("*.png"))
+    assert names == sorted(f"{c}-{s}.png" for c in ("scout", "frigate", "dreadnought") for s in ("front", "back"))
+    with Image.open(folder / "scout-front.png") as image:
+        assert image.size == (821, 1121)  # (63.5 + 6) × (88.9 + 6) mm at 300 dpi
+    assert "frigate,2,frigate-front.png,frigate-back.png" in (folder / "counts.csv").read_text()
+
+
+def test_poker_png_with_eighth_inch_bleed_is_825_by_1125(demo_data, tmp_path):
+    manifest = demo_data / "demo" / "game.yaml"
+    manifest.write_text(manifest.read_text().replace("  back: card-back\n", "  back: card-back\n  bleed: 3.175\n"))
+    run = build(demo_data, tmp_path, "--format", "png")
+    assert run.code == 0, run.err
+    with Image.open(tmp_path / "demo" / "ships" / "scout-front.png") as image:
+        assert image.size == (825, 1125)
+
+
+REFERENCE = FIXTURES / "reference"
+
+
+@pytest.mark.parametrize(("pdf", "page"), [("ships.pdf", 0), ("ships.pdf", 1), ("tokens.pdf", 0), ("board.pdf", 0)])
+def test_pages_look_like_the_reference_images(default_build, pdf, page):
+    """Rendered pages match committed reference images (regenerate with CARDGEN_UPDATE_REFERENCE=1)."""
+    import os
+
+    image = pdfcheck.render(default_build / pdf, page, dpi=40)
+    reference = REFERENCE / f"{Path(pdf).stem}-{page + 1}.png"
+    if os.environ.get("CARDGEN_UPDATE_REFERENCE") or not reference.exists():
+        reference.parent.mkdir(exist_ok=True)
+        image.save(reference)
+        if not os.environ.get("CARDGEN_UPDATE_REFERENCE"):
+            pytest.fail(f"no reference image yet: wrote {reference}; look at it, then commit it")
+    with Image.open(reference) as expected:
+        assert expected.size == image.size
+        diff = ImageChops.difference(expected.convert("RGB"), image)
+        mean = sum(ImageStat.Stat(diff).mean) / 3
+        assert mean < 2.0, f"{pdf} page {page + 1} differs from {reference.name} by {mean:.2f} on average"
+
+
+def test_calibration_sheet(tmp_path):
+    out = tmp_path / "calibration.pdf"
+    run = run_cli("calibrate", "--out", out)
+    assert run.code == 0, run.err
+    assert pdfcheck.page_sizes(out) == [A4, A4]
+    words = [w["text"] for w in pdfcheck.words(out, 1)]
+    assert "--back-offset" in " ".join(words)
+
+
+def test_calibration_scales_sit_where_the_front_crosses_land(tmp_path):
+    from cardgen.render.calibrate import calibration_points
+    from cardgen.units import Size
+
+    out = tmp_path / "calibration.pdf"
+    run_cli("calibrate", "--out", out)
+    with pdfcheck.pdfplumber.open(out) as doc:
+        zeros = [
+            (c["x0"] + c["x1"]) / 2 / pdfcheck.MM for c in doc.pages[1].chars if c["text"] == "0" and c["size"] < 5
+        ]
+    for x, _ in calibration_points(Size(*A4)):
+        assert any(abs(z - (A4[0] - x)) < 0.3 for z in zeros)
+
+
+def test_counts_of_faces_on_sheets(default_build):
+    ids = Counter(w["text"] for w in pdfcheck.words(default_build / "ships.pdf", 0, size=6))
+    assert ids == {"scout": 3, "frigate": 2, "dreadnought": 1}
