@@ -6,10 +6,10 @@ import shutil
 from collections import Counter
 from pathlib import Path
 
+import pdfcheck
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
-import pdfcheck
 from conftest import FIXTURES, run_cli
 
 A4 = (210.0, 297.0)
@@ -62,11 +62,11 @@ def test_crop_marks_sit_on_every_cut_line_outside_the_bleed(default_build):
     assert top_marks == pytest.approx(xs, abs=0.02) and bottom_marks == pytest.approx(xs, abs=0.02)
     assert sorted(m[1] for m in horizontal if m[2] < xs[0]) == pytest.approx(ys, abs=0.02)
     assert sorted(m[1] for m in horizontal if m[0] > xs[-1]) == pytest.approx(ys, abs=0.02)
-    for x0, top, x1, bottom in vertical:  # starts 3 mm out from the trim, 5 mm long, never at the paper's edge
+    for _, top, _, bottom in vertical:  # starts 3 mm out from the trim, 5 mm long, never at the paper's edge
         if bottom < ys[0]:
             assert bottom == pytest.approx(ys[0] - BLEED, abs=0.02) and bottom - top == pytest.approx(5.0, abs=0.02)
             assert top >= 1.5
-    for x0, top, x1, bottom in horizontal:  # A4 side margins are 9.75 mm: the marks shrink to keep 1.5 mm clear
+    for x0, _, x1, _ in horizontal:  # A4 side margins are 9.75 mm: the marks shrink to keep 1.5 mm clear
         if x1 < xs[0]:
             assert x1 == pytest.approx(xs[0] - BLEED, abs=0.02) and x0 >= 1.5 - 0.01
 
@@ -83,7 +83,7 @@ def test_letter_marks_are_tight_but_inside_the_paper(tmp_path):
 def test_mark_options_change_length_offset_and_weight(tmp_path):
     run = build(FIXTURES / "card_data", tmp_path, "--mark-length", "4", "--mark-offset", "4", "--mark-weight", "0.5")
     assert run.code == 0, run.err
-    xs, ys = expected_cuts(A4)
+    _xs, ys = expected_cuts(A4)
     marks = pdfcheck.mark_lines(tmp_path / "demo" / "ships.pdf", weight=0.5)
     top_marks = [m for m in marks if abs(m[0] - m[2]) < 0.01 and m[3] < ys[0]]
     assert len(top_marks) == 4
@@ -294,7 +294,8 @@ def test_images_are_embedded_once(demo_data, tmp_path):
     art.mkdir()
     Image.new("RGB", (40, 40), (200, 30, 30)).save(art / "coin.png")
     (art / "mark.svg").write_text(
-        '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><circle cx="5" cy="5" r="4" fill="#123456"/></svg>'
+        '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">'
+        '<circle cx="5" cy="5" r="4" fill="#123456"/></svg>'
     )
     templates = _with_image(demo_data, tmp_path, "art/coin.png")
     layout = templates / "demo" / "token-back.xml.j2"
