@@ -17,6 +17,8 @@ import yaml
 from cardgen.errors import DataError, Location, Problem, display_path
 
 PathKey = tuple[str | int, ...]
+# libyaml's parser when PyYAML was built with it (it is in the usual wheels): the same safe loading, ~5× faster
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 @dataclass
@@ -69,7 +71,7 @@ def read_yaml(path: Path) -> YamlDocument:
 def parse_yaml(text: str, path: Path) -> YamlDocument:
     """Parse YAML text that came from `path` (used for messages)."""
     shown = display_path(path)
-    loader = yaml.SafeLoader(text)
+    loader = _LOADER(text)
     try:
         node = loader.get_single_node()
     except yaml.MarkedYAMLError as exc:
@@ -97,7 +99,7 @@ def parse_yaml(text: str, path: Path) -> YamlDocument:
 class _Builder:
     """Turns composed YAML nodes into plain dicts, lists and scalars while recording lines and duplicate keys."""
 
-    def __init__(self, loader: yaml.SafeLoader, doc: YamlDocument, problems: list[Problem]):
+    def __init__(self, loader: yaml.SafeLoader | yaml.CSafeLoader, doc: YamlDocument, problems: list[Problem]):
         self.loader = loader
         self.doc = doc
         self.problems = problems

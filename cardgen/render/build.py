@@ -141,35 +141,11 @@ class GameRenderer:
         entries: list[Entry] = []
         size = self.face_size(component, options)
         bleed = self.bleed(component)
-        for item in component.items:
-            front = self._face(component, item, item.front, "front", size, bleed, faces, report)
-            back = self._face(component, item, item.back, "back", size, bleed, faces, report) if item.back else None
-            entries.extend(Entry(item, front, back) for _ in range(item.count))
-            faces.item_faces[item.id] = (front, back)
-            faces.uses[front] += item.count
-            if back:
-                faces.uses[back] += item.count
-        return faces, entries
-
-    def _face(
-        self,
-        component: Component,
-        item: Item,
-        layout: str,
-        side: str,
-        size: Size,
-        bleed: float,
-        faces: FaceSet,
-        report: BuildReport,
-    ) -> str:
-        who = f"{self.game.id}: {component.id}: card '{item.id}' {side}"
-        context = {
-            "card": {**item.fields, "id": item.id, "count": item.count, "type": item.type},
+        shared = {
             "face": {
                 "width": size.width,
                 "height": size.height,
                 "bleed": bleed,
-                "side": side,
                 "shape": component.spec.shape if component.spec else "rect",
             },
             "component": {
@@ -180,6 +156,26 @@ class GameRenderer:
             },
             "game": {"id": self.game.id, "title": self.game.title, "players": list(self.game.players)},
         }
+        for item in component.items:
+            front = self._face(component, item, item.front, "front", shared, faces, report)
+            back = self._face(component, item, item.back, "back", shared, faces, report) if item.back else None
+            entries.extend(Entry(item, front, back) for _ in range(item.count))
+            faces.item_faces[item.id] = (front, back)
+            faces.uses[front] += item.count
+            if back:
+                faces.uses[back] += item.count
+        return faces, entries
+
+    def _face(
+        self, component: Component, item: Item, layout: str, side: str, shared: dict, faces: FaceSet,
+        report: BuildReport,
+    ) -> str:  # fmt: skip
+        who = f"{self.game.id}: {component.id}: card '{item.id}' {side}"
+        context = {
+            **shared,
+            "card": {**item.fields, "id": item.id, "count": item.count, "type": item.type},
+            "face": {**shared["face"], "side": side},
+        }
         markup = self.layouts.render(self.game.id, layout, context, who)
         key = hashlib.sha1(markup.encode()).hexdigest()[:16]
         if key not in faces.faces:
@@ -188,7 +184,7 @@ class GameRenderer:
             except MarkupError as exc:
                 line = f" (line {exc.line} of the rendered markup)" if exc.line else ""
                 raise DataError(f"{who}: layout '{layout}'{line}: {exc}") from None
-            prepared = self.drawer.prepare(face, size.width, size.height, who)
+            prepared = self.drawer.prepare(face, shared["face"]["width"], shared["face"]["height"], who)
             faces.faces[key] = prepared
             for overflow in prepared.overflows:
                 report.overflows.append(

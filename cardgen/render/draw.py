@@ -293,7 +293,16 @@ class FaceDrawer:
         box_h = w if rotate in (90, 270) else h
         slack = max(box_h - fit.height, 0)
         drop = {"top": 0.0, "middle": slack / 2, "bottom": slack}[element["valign"]]
-        fit.paragraph.drawOn(canvas, 0, -fit.height - drop)
+        if fit.paragraph is not None:
+            fit.paragraph.drawOn(canvas, 0, -fit.height - drop)
+            return
+        # plain one-line text: the baseline sits one font size below the line's top, as in a paragraph
+        canvas.setFont(self.roles[element["font"]].regular, fit.size)
+        if (colour := self.palette.get(element["colour"])) is not None:
+            canvas.setFillColor(colour)
+        box_w = h if rotate in (90, 270) else w
+        x = {"left": 0.0, "justify": 0.0, "center": (box_w - fit.line_width) / 2, "right": box_w - fit.line_width}
+        canvas.drawString(x[element["align"]], -fit.size - drop, fit.line)
 
     def _draw_icon(self, canvas: Canvas, element: Element, height: float) -> None:
         size = element["size"] * MM

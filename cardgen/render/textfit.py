@@ -11,6 +11,7 @@ from functools import lru_cache
 
 from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Paragraph
 
 from cardgen.render.icons import placeholder
@@ -39,12 +40,18 @@ class TextBox:
 
 @dataclass
 class Fit:
-    """The result of fitting: the size used, the laid-out paragraph and its height, and any overflow in mm."""
+    """The result of fitting: the size used, the laid-out paragraph and its height, and any overflow in mm.
+
+    Plain one-line text (no markup, no icons) that fits at its size skips the paragraph machinery: `line` holds
+    it and `paragraph` is None, which makes short labels and stats several times cheaper to set.
+    """
 
     size: float
-    paragraph: Paragraph
+    paragraph: Paragraph | None
     height: float
     overflow_mm: float
+    line: str | None = None
+    line_width: float = 0.0
 
     @property
     def fits(self) -> bool:
@@ -83,8 +90,21 @@ def _layout(box: TextBox, size: float) -> tuple[Paragraph, float, float]:
     return para, height, max(over_h, over_w)
 
 
+def _single_line(box: TextBox) -> Fit | None:
+    content = box.content
+    if "<" in content or "&" in content or "{" in content or box.size * box.leading > box.height + 0.01:
+        return None
+    width = stringWidth(content, box.font, box.size)
+    if width > box.width:
+        return None
+    return Fit(box.size, None, box.size * box.leading, 0.0, content, width)
+
+
 def fit_text(box: TextBox) -> Fit:
     """Lay the text out at its size; if it overflows, find the largest size ≥ min_size that fits."""
+    quick = _single_line(box)
+    if quick is not None:
+        return quick
     para, height, over = _layout(box, box.size)
     if over <= 0.01:
         return Fit(box.size, para, height, 0.0)
