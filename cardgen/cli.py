@@ -82,6 +82,54 @@ def list_command(obj: Context, games: tuple[str, ...], as_json: bool) -> None:
             click.echo(f"  {component.id:<{width}}  {component.kind:<8}  {component.count:>4}{note}")
 
 
+@cli.command("validate")
+@click.argument("games", nargs=-1)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+@click.option(
+    "--notes", is_flag=True, help="List each game's rulebook contradictions and gaps, and the reading followed."
+)
+@click.pass_obj
+def validate_command(obj: Context, games: tuple[str, ...], as_json: bool, notes: bool) -> None:
+    """Check card data against the rulebooks' facts (exit 1 when a rule is broken)."""
+    from cardgen.validate import validate_game
+
+    loaded = load_games(obj.data_dir, games)
+    reports = [validate_game(game, obj.templates_dir, default_fonts_dir()) for game in loaded]
+    if as_json:
+        payload: dict = {"games": {r.game: r.as_json() for r in reports}}
+        if notes:
+            payload["notes"] = {g.id: [c.model_dump() for c in g.rules.contradictions] for g in loaded}
+        click.echo(json.dumps(payload, indent=2, default=str))
+    else:
+        for game, report in zip(loaded, reports, strict=True):
+            _print_report(report)
+            if notes:
+                _print_notes(game)
+    if any(not r.ok for r in reports):
+        sys.exit(EXIT_RULE)
+
+
+def _print_report(report) -> None:
+    if report.ok:
+        click.echo(f"{report.game}: {report.checks} checks, all hold")
+        return
+    click.echo(f"{report.game}: {report.checks} checks, {len(report.violations)} violation(s)")
+    for v in report.violations:
+        click.echo(f"  {v.where}: {v.rule}")
+        click.echo(f"      expected {v.expected}; found {v.actual}  [{v.citation}]")
+
+
+def _print_notes(game: Game) -> None:
+    if not game.rules.contradictions:
+        click.echo(f"  (no contradictions or gaps recorded for {game.id})")
+    for note in game.rules.contradictions:
+        click.echo(f"  {note.kind}: {note.topic}")
+        for reading in note.readings:
+            click.echo(f"    - {reading.text}  [{reading.cite}]")
+        click.echo(f"    followed: {note.followed}")
+        click.echo(f"    why: {note.why}")
+
+
 def _offset(value: str) -> tuple[float, float]:
     try:
         x, y = (float(v) for v in value.split(","))
@@ -136,6 +184,7 @@ def _offset(value: str) -> tuple[float, float]:
 @click.option("--mark-weight", type=float, default=0.3, show_default=True, help="Crop-mark line weight in points.")
 @click.option("--allow-overflow", is_flag=True, help="Build even if text does not fit (prints warnings).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.option("--no-validate", is_flag=True, help="Print even if the data breaks a rule (prints a warning).")
 @click.pass_obj
 def build_command(
     obj: Context,
@@ -152,6 +201,7 @@ def build_command(
     mark_weight: float,
     allow_overflow: bool,
     quiet: bool,
+    no_validate: bool,
 ) -> None:
     """Print games into cut-ready PDFs (all bundled games when none is named)."""
     from cardgen.render.build import PrintOptions, build_game
@@ -169,6 +219,7 @@ def build_command(
         allow_overflow=allow_overflow,
     )
     loaded = load_games(obj.data_dir, games)
+    _validate_before_build(loaded, no_validate)
     layouts = Layouts(obj.templates_dir)
     total = sum(c.count for g in loaded for c in g.components if c.kind != "pieces")
     reports = []
@@ -195,6 +246,25 @@ def build_command(
                 err=True,
             )
             sys.exit(EXIT_RULE)
+
+
+def _validate_before_build(games: list[Game], skip: bool) -> None:
+    """Refuse to print data that breaks a rule (text fitting is left to the build itself)."""
+    from cardgen.validate import validate_game
+
+    reports = [validate_game(game) for game in games]
+    broken = [r for r in reports if not r.ok]
+    if not broken:
+        return
+    for report in broken:
+        for violation in report.violations:
+            label = "warning" if skip else "error"
+            click.echo(f"cardgen: {label}: {report.game}: {violation}", err=True)
+    if skip:
+        click.echo("cardgen: warning: building anyway (--no-validate)", err=True)
+        return
+    click.echo("cardgen: the data breaks the rules above; nothing was printed (--no-validate prints anyway)", err=True)
+    sys.exit(EXIT_RULE)
 
 
 @cli.command("calibrate")

@@ -25,12 +25,14 @@ from cardgen.data.model import (
     item_model,
     spec_model,
 )
+from cardgen.data.rules import Fact, Rules
 from cardgen.data.validation_errors import validate
 from cardgen.data.yaml_source import YamlDocument, read_yaml
 from cardgen.errors import DataError, Location, Problem, did_you_mean, display_path
 from cardgen.units import Size, parse_size
 
 MANIFEST = "game.yaml"
+RULES = "rules.yaml"
 
 
 @dataclass(frozen=True)
@@ -82,11 +84,34 @@ class Component:
 
 @dataclass(frozen=True)
 class Game:
-    """A loaded game: its manifest, its folder and its components."""
+    """A loaded game: its manifest, its folder, its components and its rules facts (rules.yaml)."""
 
     manifest: Manifest
     folder: Path
     components: tuple[Component, ...]
+    rules: Rules = field(default_factory=Rules)
+    rules_doc: YamlDocument | None = None
+
+    def fact(self, name: str) -> Any:
+        """The value of a rules fact, or of a part of it (`line_up.units`); a `DataError` if there is none."""
+        head, *rest = name.split(".")
+        value = self._fact_entry(head).value
+        for part in rest:
+            key = _key(value, part)
+            if key is None:
+                raise DataError(f"game '{self.id}': rules fact '{name}' has no part '{part}'")
+            value = value[key]
+        return value
+
+    def cite(self, name: str) -> str:
+        """The citation of a rules fact."""
+        return self._fact_entry(name.split(".")[0]).cite
+
+    def _fact_entry(self, head: str) -> Fact:
+        if head not in self.rules.facts:
+            known = list(self.rules.facts)
+            raise DataError(f"game '{self.id}' has no rules fact '{head}'{did_you_mean(head, known)}")
+        return self.rules.facts[head]
 
     @property
     def id(self) -> str:
@@ -112,6 +137,17 @@ class Game:
         for component in self.components:
             for item in component.items:
                 yield component, item
+
+
+def _key(value: Any, part: str) -> Any:
+    """The key of `value` named by a dotted-path part (mapping keys may be ints, e.g. player counts)."""
+    if isinstance(value, dict):
+        for key in (part, int(part) if part.lstrip("-").isdigit() else None):
+            if key is not None and key in value:
+                return key
+    if isinstance(value, list) and part.isdigit() and int(part) < len(value):
+        return int(part)
+    return None
 
 
 def game_folders(data_dir: Path) -> dict[str, Path]:
@@ -173,9 +209,25 @@ def load_game(folder: Path) -> Game:
             components.append(component)
     item_ids = [(item.id, item.where) for component in components for item in component.items]
     problems.extend(_duplicates(item_ids, "id"))
+    rules, rules_doc, found = _load_rules(folder)
+    problems.extend(found)
     if problems:
         raise DataError(problems)
-    return Game(manifest, folder, tuple(components))
+    return Game(manifest, folder, tuple(components), rules, rules_doc)
+
+
+def _load_rules(folder: Path) -> tuple[Rules, YamlDocument | None, list[Problem]]:
+    path = folder / RULES
+    if not path.is_file():
+        return Rules(), None, []
+    try:
+        doc = read_yaml(path)
+    except DataError as exc:
+        return Rules(), None, exc.problems
+    if doc.value is None:
+        return Rules(), doc, doc.problems
+    rules, problems = validate(Rules, doc.value, doc)
+    return (rules if isinstance(rules, Rules) else Rules()), doc, [*doc.problems, *problems]
 
 
 def _load_component(

@@ -1,0 +1,101 @@
+"""A game's rules facts, checks and contradictions: `card_data/<game-id>/rules.yaml`.
+
+Every number a rulebook fixes lives here once, with a citation of the rulebook section it comes from. The validator
+checks the card data against these facts, reference sheets print them (layouts see them as `facts`), and the engines
+read them. The file has three parts::
+
+    facts:
+      deck_size: {value: 72, cite: "How to Play — 'two decks of 72 cards each'"}
+      line_up:
+        value: {2: 4, 3: 5, 4: 6}
+        cite: "Misc. Rules — Number of cards to maintain in each of the 3 Line-ups"
+    checks:
+      - {rule: The red deck has 72 cards, check: count, component: red-deck, expect: {fact: deck_size}}
+    contradictions:
+      - topic: Name of the basic resource
+        readings:
+          - {text: "Material", cite: "Misc. Rules — starting resources"}
+          - {text: "Metal", cite: "Phase 3 — Build and Research"}
+        followed: Metal
+        why: The rules of play use Metal throughout; Material appears once.
+
+A value may refer to a fact instead of repeating it: `{fact: name}` or `{fact: name.key}` for a part of it.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import Field, field_validator
+
+from cardgen.data.model import Id, Strict
+
+
+class Fact(Strict):
+    """One figure (or table) a rulebook fixes, with its citation; `origin: designed` marks our own decisions."""
+
+    value: Any
+    cite: str
+    note: str | None = None
+    origin: Literal["rulebook", "designed", "facts"] = "rulebook"
+
+
+class Target(Strict):
+    """What a reference must resolve to: values of a field in a component (or any component), or a fact's list."""
+
+    component: Id | None = None
+    field: str = "id"
+    fact: str | None = None
+
+
+class Check(Strict):
+    """One declarative check. Which keys matter depends on `check` (see README: 'Rules and checks')."""
+
+    rule: str
+    check: Literal["count", "composition", "range", "required", "unique", "reference", "line-up", "text-fits", "custom"]
+    cite: str | None = None
+    component: Id | None = None
+    components: list[Id] | None = None
+    where: dict[str, Any] | None = None
+    field: str | None = None
+    fields: list[str] | None = None
+    expect: Any = None
+    min: Any = None
+    max: Any = None
+    target: Target | None = None
+    line_up: Any = None
+    held: Any = None
+    function: str | None = None
+    args: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("rule")
+    @classmethod
+    def _rule_named(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("a check needs a rule name that says what it checks")
+        return value
+
+
+class Reading(Strict):
+    """One way a contradictory rulebook can be read, with where it says so."""
+
+    text: str
+    cite: str
+
+
+class Contradiction(Strict):
+    """Where a rulebook contradicts itself or is silent: the readings, the one cardgen follows, and why."""
+
+    topic: str
+    readings: Annotated[list[Reading], Field(min_length=1)]
+    followed: str
+    why: str
+    kind: Literal["contradiction", "gap", "ambiguity"] = "contradiction"
+
+
+class Rules(Strict):
+    """The whole rules.yaml of a game."""
+
+    facts: dict[Id, Fact] = Field(default_factory=dict)
+    checks: list[Check] = Field(default_factory=list)
+    contradictions: list[Contradiction] = Field(default_factory=list)

@@ -1,0 +1,327 @@
+"""The check vocabulary: each kind of check a game writes in rules.yaml, implemented once for every game.
+
+A check selects records (items of one or more components, optionally filtered with `where`), compares them with
+expected values (literal or `{fact: name}`), and returns violations naming the rule, its citation, what was expected,
+what was found, and where in the data.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from cardgen.data.games import Component, Game, Item
+from cardgen.data.rules import Check
+from cardgen.errors import DataError, display_path
+
+
+@dataclass(frozen=True)
+class Violation:
+    """A rule the data breaks: the rule, its rulebook citation, expected and actual values, and where."""
+
+    rule: str
+    citation: str
+    expected: Any
+    actual: Any
+    where: str
+
+    def as_json(self) -> dict[str, Any]:
+        return {"rule": self.rule, "citation": self.citation, "expected": self.expected, "actual": self.actual,
+                "where": self.where}  # fmt: skip
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.rule}: expected {self.expected}, found {self.actual} [{self.citation}]"
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a check needs besides the game: the text-fitting hook (absent when layouts are not checked)."""
+
+    game: Game
+    overflows: Callable[[Component], list] | None = None
+
+
+Record = tuple[Component, Item]
+
+
+def resolve(game: Game, value: Any) -> Any:
+    """A check value, with `{fact: name}` replaced by the fact's value."""
+    if isinstance(value, dict) and set(value) == {"fact"}:
+        return game.fact(str(value["fact"]))
+    return value
+
+
+def citation(game: Game, check: Check, *values: Any) -> str:
+    """The check's own citation, else the citation of the first fact it refers to."""
+    if check.cite:
+        return check.cite
+    for value in values:
+        if isinstance(value, dict) and set(value) == {"fact"}:
+            return game.cite(str(value["fact"]))
+    return "designed (no rulebook citation)"
+
+
+def field_value(item: Item, name: str) -> Any:
+    if name in ("id", "type", "count", "front", "back"):
+        return getattr(item, name)
+    return item.fields.get(name)
+
+
+def _matches(item: Item, where: dict[str, Any] | None, game: Game) -> bool:
+    for name, wanted in (where or {}).items():
+        wanted = resolve(game, wanted)
+        value = field_value(item, name)
+        if isinstance(wanted, list):
+            if value not in wanted:
+                return False
+        elif value != wanted:
+            return False
+    return True
+
+
+def records(game: Game, check: Check) -> Iterator[Record]:
+    """The items a check looks at: its component(s), or every component, filtered by `where`."""
+    names = [check.component] if check.component else (check.components or [c.id for c in game.components])
+    for name in names:
+        component = game.component(name)
+        for item in component.items:
+            if _matches(item, check.where, game):
+                yield component, item
+
+
+def _where_of(component: Component) -> str:
+    if component.items:
+        return f"{component.items[0].where.file}:{component.items[0].where.line}"
+    return display_path(component.file) if component.file else f"component '{component.id}' (no file)"
+
+
+def check_count(ctx: Context, check: Check) -> list[Violation]:
+    game = ctx.game
+    found = sum(item.count for _, item in records(game, check))
+    component = game.component(check.component) if check.component else None
+    where = _where_of(component) if component else "all components"
+    cite = citation(game, check, check.expect, check.min, check.max)
+    out = []
+    if check.expect is not None and found != (expected := resolve(game, check.expect)):
+        out.append(Violation(check.rule, cite, expected, found, where))
+    if check.min is not None and found < (low := resolve(game, check.min)):
+        out.append(Violation(check.rule, cite, f"at least {low}", found, where))
+    if check.max is not None and found > (high := resolve(game, check.max)):
+        out.append(Violation(check.rule, cite, f"at most {high}", found, where))
+    return out
+
+
+def check_composition(ctx: Context, check: Check) -> list[Violation]:
+    game = ctx.game
+    expected = resolve(game, check.expect)
+    if not isinstance(expected, dict) or not check.field:
+        raise DataError(f"{game.id}: check '{check.rule}': composition needs 'field' and 'expect' as a mapping")
+    chosen = list(records(game, check))
+    found: Counter[Any] = Counter()
+    first_at: dict[Any, str] = {}
+    for _, item in chosen:
+        value = field_value(item, check.field)
+        found[value] += item.count
+        first_at.setdefault(value, str(item.field_where(check.field)).rsplit(": ", 1)[0])
+    cite = citation(game, check, check.expect)
+    fallback = _where_of(game.component(check.component)) if check.component else "all components"
+    out = []
+    for value in sorted({*expected, *found}, key=str):
+        want, have = expected.get(value, 0), found.get(value, 0)
+        if want != have:
+            label = f"{check.field} = {value}"
+            out.append(Violation(check.rule, cite, {label: want}, {label: have}, first_at.get(value, fallback)))
+    return out
+
+
+def _located(item: Item, name: str) -> str:
+    where = item.field_where(name)
+    return f"{where.file}:{where.line} ({item.id}.{name})"
+
+
+def check_range(ctx: Context, check: Check) -> list[Violation]:
+    game = ctx.game
+    low, high = resolve(game, check.min), resolve(game, check.max)
+    cite = citation(game, check, check.min, check.max)
+    names = check.fields or [check.field]
+    out = []
+    for _, item in records(game, check):
+        for name in names:
+            value = field_value(item, name)
+            if value is None:
+                continue
+            if (
+                not isinstance(value, int | float)
+                or (low is not None and value < low)
+                or (high is not None and value > high)
+            ):
+                bounds = f"{name} within [{'' if low is None else low}, {'' if high is None else high}]"
+                out.append(Violation(check.rule, cite, bounds, value, _located(item, name)))
+    return out
+
+
+def check_required(ctx: Context, check: Check) -> list[Violation]:
+    game = ctx.game
+    cite = citation(game, check)
+    out = []
+    for _, item in records(game, check):
+        for name in check.fields or [check.field]:
+            if field_value(item, name) in (None, "", []):
+                out.append(Violation(check.rule, cite, f"{name} set", "missing or empty", _located(item, name)))
+    return out
+
+
+def check_unique(ctx: Context, check: Check) -> list[Violation]:
+    game = ctx.game
+    cite = citation(game, check)
+    seen: dict[Any, Item] = {}
+    out = []
+    for _, item in records(game, check):
+        value = field_value(item, check.field)
+        if value is None:
+            continue
+        if value in seen:
+            out.append(Violation(check.rule, cite, f"{check.field} unique", f"'{value}' also on '{seen[value].id}'",
+                                 _located(item, check.field)))  # fmt: skip
+        elif item.count > 1 and check.args.get("copies_count", True):
+            out.append(Violation(check.rule, cite, f"{check.field} unique", f"'{value}' on {item.count} copies",
+                                 _located(item, check.field)))  # fmt: skip
+        seen.setdefault(value, item)
+    return out
+
+
+def _targets(game: Game, check: Check) -> set[Any]:
+    target = check.target
+    if target is None:
+        raise DataError(f"{game.id}: check '{check.rule}': a reference check needs a 'target'")
+    if target.fact:
+        value = game.fact(target.fact)
+        return set(value) if isinstance(value, list | dict) else {value}
+    components = [game.component(target.component)] if target.component else list(game.components)
+    values: set[Any] = set()
+    for component in components:
+        for item in component.items:
+            value = field_value(item, target.field)
+            values.update(value if isinstance(value, list) else [value])
+    return values - {None}
+
+
+def check_reference(ctx: Context, check: Check) -> list[Violation]:
+    game = ctx.game
+    known = _targets(game, check)
+    cite = citation(game, check)
+    target = check.target
+    describe = (
+        f"fact {target.fact}"
+        if target and target.fact
+        else f"a {target.field} of {target.component or 'any component'}"
+    )
+    out = []
+    for _, item in records(game, check):
+        value = field_value(item, check.field)
+        for single in value if isinstance(value, list) else [value]:
+            if single is not None and single not in known:
+                out.append(
+                    Violation(check.rule, cite, f"{check.field} names {describe}", single, _located(item, check.field))
+                )
+    return out
+
+
+def check_line_up(ctx: Context, check: Check) -> list[Violation]:
+    """A deck must refill its line-up at every player count while every player holds the most cards they may."""
+    game = ctx.game
+    sizes = resolve(game, check.line_up)
+    held = resolve(game, check.held) if check.held is not None else 0
+    if not isinstance(sizes, dict):
+        raise DataError(f"{game.id}: check '{check.rule}': 'line_up' must map player counts to line-up sizes")
+    deck = sum(item.count for _, item in records(game, check))
+    low, high = game.players
+    cite = citation(game, check, check.line_up, check.held)
+    where = _where_of(game.component(check.component)) if check.component else "all components"
+    out = []
+    for players in range(low, high + 1):
+        if players not in sizes:
+            out.append(Violation(check.rule, cite, f"a line-up size for {players} players", "none", where))
+            continue
+        keep = held.get(players, 0) if isinstance(held, dict) else held
+        needed = sizes[players] + players * keep
+        if deck < needed:
+            expected = (
+                f"at least {needed} cards at {players} players (line-up {sizes[players]} + {players} × {keep} held)"
+            )
+            out.append(Violation(check.rule, cite, expected, deck, where))
+    return out
+
+
+def check_text_fits(ctx: Context, check: Check) -> list[Violation]:
+    if ctx.overflows is None:
+        return []
+    game = ctx.game
+    cite = citation(game, check)
+    names = [check.component] if check.component else (check.components or [c.id for c in game.components])
+    out = []
+    for name in names:
+        component = game.component(name)
+        if component.kind == "pieces" or not component.items:
+            continue
+        items = {item.id: item for item in component.items}
+        for overflow in ctx.overflows(component):
+            item = items[overflow.item]
+            out.append(Violation(check.rule, cite, f"{overflow.field} fits its box ({overflow.side})",
+                                 f"overflows by {overflow.overflow_mm:.1f} mm at {overflow.size:g} pt",
+                                 _located(item, overflow.field)))  # fmt: skip
+    return out
+
+
+def check_custom(ctx: Context, check: Check) -> list[Violation]:
+    game = ctx.game
+    function = custom_function(game, check.function or "")
+    cite = citation(game, check)
+    out = []
+    for found in function(game, check) or ():
+        if isinstance(found, Violation):
+            out.append(found)
+        else:
+            out.append(
+                Violation(check.rule, cite, found.get("expected"), found.get("actual"), str(found.get("where", "")))
+            )
+    return out
+
+
+def custom_function(game: Game, name: str) -> Callable[[Game, Check], Iterable[Violation | dict]]:
+    """A check function from the game's own `checks.py` (the escape hatch for checks YAML cannot express)."""
+    path = game.folder / "checks.py"
+    if not path.is_file():
+        raise DataError(f"{game.id}: custom check '{name}' needs {display_path(path)}, which does not exist")
+    module_name = f"cardgen_checks_{game.id.replace('-', '_')}"
+    module = sys.modules.get(module_name)
+    if module is None:
+        spec = importlib.util.spec_from_file_location(module_name, path)
+        assert spec and spec.loader
+        module = importlib.util.module_from_spec(spec)
+        try:
+            spec.loader.exec_module(module)
+        except Exception as exc:
+            raise DataError(f"{display_path(path)}: cannot load custom checks ({type(exc).__name__}: {exc})") from None
+        sys.modules[module_name] = module
+    function = getattr(module, name, None)
+    if not callable(function):
+        raise DataError(f"{display_path(path)}: no check function '{name}'")
+    return function
+
+
+CHECKS: dict[str, Callable[[Context, Check], list[Violation]]] = {
+    "count": check_count,
+    "composition": check_composition,
+    "range": check_range,
+    "required": check_required,
+    "unique": check_unique,
+    "reference": check_reference,
+    "line-up": check_line_up,
+    "text-fits": check_text_fits,
+    "custom": check_custom,
+}

@@ -1,0 +1,173 @@
+"""`cardgen validate`: each kind of check passes on the demo data and fails on a mutation of it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from conftest import FIXTURES, run_cli
+
+TEMPLATES = FIXTURES / "templates"
+
+
+def validate(data: Path, *args: str):
+    return run_cli("--data-dir", data, "--templates-dir", TEMPLATES, "validate", *args)
+
+
+def violations(data: Path) -> list[dict]:
+    run = validate(data, "--json")
+    assert run.exception is None, run.exception
+    payload = json.loads(run.out)
+    return payload["games"]["demo"]["violations"]
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert old in text, f"{old!r} not in {path.name}"
+    path.write_text(text.replace(old, new, 1))
+
+
+def test_demo_data_passes_every_check():
+    run = validate(FIXTURES / "card_data")
+    assert run.code == 0, run.out + run.err
+    assert "demo: 10 checks, all hold" in run.out
+
+
+def test_json_shape():
+    run = validate(FIXTURES / "card_data", "--json")
+    assert json.loads(run.out) == {"games": {"demo": {"ok": True, "checks": 10, "violations": []}}}
+
+
+def test_notes_list_contradictions_with_the_reading_followed():
+    run = validate(FIXTURES / "card_data", "--notes")
+    assert run.code == 0
+    assert "How many ships a player keeps" in run.out
+    assert "followed: one ship" in run.out and "why: The rule text is explicit" in run.out
+
+
+def _only(found: list[dict], rule: str) -> dict:
+    matching = [v for v in found if v["rule"] == rule]
+    assert matching, f"no violation of '{rule}' in {found}"
+    return matching[0]
+
+
+def test_count_fails_when_a_card_is_dropped(demo_data):
+    edit(demo_data / "demo" / "ships.yaml", "  - id: dreadnought\n", "  - id: dreadnought\n    count: 0\n")
+    run = validate(demo_data)
+    assert run.code == 1
+    assert "The ship deck has six cards" in run.out and "expected 6; found 5" in run.out
+    assert "Demo rules §1" in run.out
+    v = _only(violations(demo_data), "The ship deck has six cards")
+    assert v["expected"] == 6 and v["actual"] == 5 and v["citation"].startswith("Demo rules §1")
+    assert v["where"].endswith("ships.yaml:4")
+
+
+def test_composition_fails_when_a_value_changes(demo_data):
+    edit(demo_data / "demo" / "ships.yaml", "    faction: Syndicate\n", "    faction: Union\n")
+    found = [v for v in violations(demo_data) if v["rule"] == "Faction mix"]
+    assert {json.dumps(v["expected"]) for v in found} == {'{"faction = Syndicate": 2}', '{"faction = Union": 4}'}
+    assert {json.dumps(v["actual"]) for v in found} == {'{"faction = Syndicate": 0}', '{"faction = Union": 6}'}
+
+
+def test_range_fails_out_of_bounds_and_names_the_field_line(demo_data):
+    edit(demo_data / "demo" / "ships.yaml", "    cost: 2\n", "    cost: 0\n")
+    v = _only(violations(demo_data), "Costs in range")
+    assert v["actual"] == 0 and v["expected"] == "cost within [1, 12]"
+    assert v["where"].endswith("ships.yaml:7 (scout.cost)")
+
+
+def test_required_fails_on_an_empty_field(demo_data):
+    edit(demo_data / "demo" / "rules.yaml", "fields: [name, hull]", "fields: [name, hull, ability]")
+    v = _only(violations(demo_data), "Ships have a name and hull")
+    assert v["actual"] == "missing or empty" and "frigate.ability" in v["where"]
+
+
+def test_unique_fails_on_a_repeated_name(demo_data):
+    edit(demo_data / "demo" / "ships.yaml", "    name: Dreadnought\n", "    name: Scout\n")
+    v = _only(violations(demo_data), "Ship names are unique")
+    assert "also on 'scout'" in v["actual"] and "dreadnought.name" in v["where"]
+
+
+def test_reference_fails_when_its_target_is_gone(demo_data):
+    edit(demo_data / "demo" / "rules.yaml", "{value: [Union, Syndicate]", "{value: [Union]")
+    v = _only(violations(demo_data), "Factions exist")
+    assert v["actual"] == "Syndicate" and "frigate.faction" in v["where"]
+
+
+def test_reference_to_another_component(demo_data):
+    rules = demo_data / "demo" / "rules.yaml"
+    edit(
+        rules,
+        "checks:\n",
+        "checks:\n  - {rule: Labels name a token, check: reference, component: tokens, field: label, "
+        "target: {component: tokens, field: label}}\n",
+    )
+    assert validate(demo_data).code == 0
+    edit(rules, "target: {component: tokens, field: label}", "target: {component: ships, field: name}")
+    v = _only(violations(demo_data), "Labels name a token")
+    assert v["actual"] in ("1", "5") and "a name of ships" in v["expected"]
+
+
+def test_line_up_fails_when_the_deck_cannot_refill(demo_data):
+    edit(demo_data / "demo" / "rules.yaml", "held: {value: 1,", "held: {value: 2,")
+    found = [v for v in violations(demo_data) if v["rule"] == "The line-up refills"]
+    assert [v["expected"] for v in found] == [
+        "at least 8 cards at 3 players (line-up 2 + 3 × 2 held)",
+        "at least 10 cards at 4 players (line-up 2 + 4 × 2 held)",
+    ]
+    assert all(v["actual"] == 6 for v in found)
+
+
+def test_text_fits_uses_the_print_pipeline(demo_data):
+    edit(demo_data / "demo" / "ships.yaml", "Draw a card when revealed.", "Draw a card when revealed. " * 60)
+    v = _only(violations(demo_data), "Card text fits")
+    assert v["expected"] == "ability fits its box (front)" and v["actual"].startswith("overflows by")
+    assert "scout.ability" in v["where"]
+
+
+def test_custom_check_from_the_games_own_checks_py(demo_data):
+    edit(demo_data / "demo" / "tokens.yaml", "value: 5}", "value: 3}")
+    v = _only(violations(demo_data), "Token values are 1 or 5")
+    assert v["actual"] == 3 and "credit-5" in v["where"]
+
+
+def test_a_check_naming_a_missing_fact_is_a_data_error(demo_data):
+    edit(demo_data / "demo" / "rules.yaml", "expect: {fact: deck_size}", "expect: {fact: deck_sise}")
+    run = validate(demo_data)
+    assert run.code == 2
+    assert (
+        "rules.yaml:11" in run.err and "no rules fact 'deck_sise'" in run.err and "did you mean 'deck_size'" in run.err
+    )
+
+
+def test_an_unknown_check_kind_is_a_data_error(demo_data):
+    edit(demo_data / "demo" / "rules.yaml", "check: count, component: ships", "check: cuont, component: ships")
+    run = validate(demo_data)
+    assert run.code == 2 and "rules.yaml:11" in run.err and "cuont" in run.err
+
+
+def test_a_fact_without_citation_is_a_data_error(demo_data):
+    edit(demo_data / "demo" / "rules.yaml", 'tokens: {value: 14, cite: "Demo rules §5"}', "tokens: {value: 14}")
+    run = validate(demo_data)
+    assert run.code == 2 and "rules.yaml:9" in run.err and "missing required field 'cite'" in run.err
+
+
+def test_build_refuses_data_that_breaks_a_rule(demo_data, tmp_path):
+    edit(demo_data / "demo" / "ships.yaml", "  - id: dreadnought\n", "  - id: dreadnought\n    count: 0\n")
+    run = run_cli("--data-dir", demo_data, "--templates-dir", TEMPLATES, "build", "--out", tmp_path, "-q")
+    assert run.code == 1 and "The ship deck has six cards" in run.err and "nothing was printed" in run.err
+    assert not (tmp_path / "demo").exists()
+    forced = run_cli(
+        "--data-dir", demo_data, "--templates-dir", TEMPLATES, "build", "--out", tmp_path, "-q", "--no-validate"
+    )
+    assert forced.code == 0 and "warning" in forced.err and (tmp_path / "demo" / "ships.pdf").exists()
+
+
+@pytest.mark.parametrize(
+    "game", ["battlefield-space", "scifi-domains", "space-empires-4x", "star-commander", "rift-domination"]
+)
+def test_bundled_games_validate(game):
+    run = run_cli("validate", game)
+    assert run.code == 0, run.out + run.err
