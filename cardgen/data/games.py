@@ -17,7 +17,7 @@ from pydantic import BaseModel
 
 from cardgen.data.model import (
     ITEM_KEY,
-    PAGE_SIZE,
+    PAGE_SIZES,
     RESERVED_ITEM_KEYS,
     ComponentRef,
     ComponentSpec,
@@ -253,7 +253,7 @@ def _load_component(
         return None, problems
     assert isinstance(spec, ComponentSpec)
     size_text = spec.size if spec.size is not None else (manifest.settings.card_size if ref.kind == "deck" else None)
-    size = parse_size(size_text) if size_text is not None and size_text != PAGE_SIZE else None
+    size = parse_size(size_text) if size_text is not None and size_text not in PAGE_SIZES else None
     items, item_problems = _load_items(manifest, ref, spec, doc)
     return Component(ref, spec, tuple(items), path, size), [*problems, *item_problems]
 
@@ -268,13 +268,7 @@ def _load_items(
         problems.append(Problem(doc.where(("type",)), f"unknown card type '{spec.type}'{hint}"))
     models: dict[str | None, type[BaseModel]] = {}
     items = []
-    for index, raw in enumerate(getattr(spec, key)):
-        where_path = (key, index)
-        if not isinstance(raw, dict):
-            problems.append(
-                Problem(doc.where(where_path), f"each entry of '{key}' must be a mapping with at least an id")
-            )
-            continue
+    for raw, where_path in _expanded(getattr(spec, key), key, spec, doc, problems):
         type_name = raw.get("type", spec.type) if isinstance(raw.get("type", spec.type), str | None) else spec.type
         if type_name is not None and type_name not in manifest.card_types:
             if type_name != spec.type:
@@ -312,6 +306,26 @@ def _load_items(
             )
         )
     return items, problems
+
+
+def _expanded(raw_items: list, key: str, spec: ComponentSpec, doc: YamlDocument, problems: list[Problem]):
+    """The items of a file, each repeated once per value of `for_each` (id suffixed with the value, field set)."""
+    field_name, values = next(iter(spec.for_each.items())) if spec.for_each else (None, [None])
+    for index, raw in enumerate(raw_items):
+        where_path = (key, index)
+        if not isinstance(raw, dict):
+            problems.append(
+                Problem(doc.where(where_path), f"each entry of '{key}' must be a mapping with at least an id")
+            )
+            continue
+        if field_name is None:
+            yield raw, where_path
+            continue
+        if field_name in raw:
+            problems.append(Problem(doc.where((*where_path, field_name)), f"'{field_name}' is set by for_each"))
+            continue
+        for value in values:
+            yield {**raw, "id": f"{raw.get('id')}-{value}", field_name: value}, where_path
 
 
 def _duplicates(entries: list[tuple[str, Location]], what: str) -> list[Problem]:

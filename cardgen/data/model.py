@@ -42,7 +42,8 @@ ITEM_KEY: dict[str, str] = {
     "sheets": "sheets",
     "pieces": "pieces",
 }
-PAGE_SIZE = "page"  # a sheet as large as the paper it is printed on (reference sheets, forms)
+# sheets as large as the paper they are printed on (reference sheets, forms), upright or turned
+PAGE_SIZES = ("page", "page-landscape")
 RESERVED_ITEM_KEYS = ("id", "count", "type", "front", "back", "source")
 
 
@@ -155,12 +156,20 @@ class ComponentSpec(Strict):
     back: Id | None = None
     bleed: float | None = None
     layout: Literal["grid", "fold"] | None = None
+    for_each: dict[Id, list[StrictStr | StrictInt]] | None = None
     description: str | None = None
+
+    @field_validator("for_each")
+    @classmethod
+    def _one_field(cls, value: dict | None) -> dict | None:
+        if value is not None and (len(value) != 1 or not next(iter(value.values()))):
+            raise ValueError("for_each names one field and a non-empty list of its values, e.g. {player: [red, blue]}")
+        return value
 
     @field_validator("size")
     @classmethod
     def _size(cls, value: str | float | None) -> str | float | None:
-        if value is not None and value != PAGE_SIZE:
+        if value is not None and value not in PAGE_SIZES:
             parse_size(value)
         return value
 

@@ -122,6 +122,8 @@ class GameRenderer:
         self.roles = load_roles(settings.fonts, fonts_dir, game.folder)
         self.drawer = FaceDrawer(self.palette, self.roles, settings.icons, game.folder)
         self.body_font = self.roles["body"].regular
+        self.facts = {name: fact.value for name, fact in game.rules.facts.items()}
+        self.citations = {name: fact.cite for name, fact in game.rules.facts.items()}
 
     def bleed(self, component: Component) -> float:
         if component.spec and component.spec.bleed is not None:
@@ -133,7 +135,8 @@ class GameRenderer:
     def face_size(self, component: Component, options: PrintOptions) -> Size:
         if component.size is not None:
             return component.size
-        return options.paper_size
+        landscape = component.spec is not None and component.spec.size == "page-landscape"
+        return options.paper_size.rotated() if landscape else options.paper_size
 
     def collect(self, component: Component, options: PrintOptions, report: BuildReport) -> tuple[FaceSet, list[Entry]]:
         """Render and prepare every distinct face of a component; record overflow."""
@@ -155,6 +158,8 @@ class GameRenderer:
                 "count": component.count,
             },
             "game": {"id": self.game.id, "title": self.game.title, "players": list(self.game.players)},
+            "facts": self.facts,
+            "cite": self.citations,
         }
         for item in component.items:
             front = self._face(component, item, item.front, "front", shared, faces, report)

@@ -34,8 +34,8 @@ def write_boards(
     """Every sheet of a component: full pages, or boards tiled over pages."""
     for number, entry in enumerate(entries, 1):
         face = faces.faces[entry.front]
-        if component.size is None:  # size: page
-            paper = options.paper_size
+        if component.size is None:  # size: page or page-landscape
+            paper = renderer.face_size(component, options)
             trim = Rect(0, 0, paper.width, paper.height)
             doc.start_page(paper)
             doc.place(entry.front, face, Slot(trim, trim), 0.0)
