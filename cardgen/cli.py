@@ -267,6 +267,106 @@ def _validate_before_build(games: list[Game], skip: bool) -> None:
     sys.exit(EXIT_RULE)
 
 
+@cli.command("play")
+@click.argument("game")
+@click.option("--players", type=int, default=None, help="Players per game (default: the fewest the game allows).")
+@click.option("--games", "count", type=int, default=100, show_default=True)
+@click.option("--seed", type=int, default=1, show_default=True, help="Root seed; each game's seed derives from it.")
+@click.option("--agents", default="random", show_default=True, help="Agents by seat, comma-separated: random, greedy.")
+@click.option("--jobs", type=int, default=1, show_default=True, help="Processes to spread the games over.")
+@click.option(
+    "--log",
+    "log_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write every action and chance event as JSON lines.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--check", is_flag=True, help="Check the invariants after every action.")
+@click.pass_obj
+def play_command(
+    obj: Context,
+    game: str,
+    players: int | None,
+    count: int,
+    seed: int,
+    agents: str,
+    jobs: int,
+    log_file: Path | None,
+    as_json: bool,
+    check: bool,
+) -> None:
+    """Play test games with the reference engine and report how they went."""
+    import time
+
+    from cardgen.engine.agents import AGENTS
+    from cardgen.engine.runner import PlaySpec, engine_for, play_many, summarise, write_log
+
+    names = tuple(a.strip() for a in agents.split(","))
+    unknown = [a for a in names if a not in AGENTS]
+    if unknown:
+        raise click.BadParameter(f"unknown agent '{unknown[0]}' (agents: {', '.join(AGENTS)})", param_hint="--agents")
+    engine = engine_for(game, str(_require_game(obj, game)))
+    seats = players or engine.min_players
+    if not engine.min_players <= seats <= engine.max_players:
+        raise click.BadParameter(
+            f"{game} is for {engine.min_players}–{engine.max_players} players", param_hint="--players"
+        )
+    spec = PlaySpec(game, str(obj.data_dir), seats, seed, names, check=check, log=log_file is not None)
+    start = time.perf_counter()
+    with click.progressbar(length=count, label="playing", file=sys.stderr, hidden=not sys.stderr.isatty()) as bar:
+        results = play_many(spec, count, jobs=jobs, progress=bar.update)
+    seconds = time.perf_counter() - start
+    summary = summarise(spec, results, seconds, engine.abilities())
+    if log_file is not None:
+        write_log(log_file, results)
+    if as_json:
+        click.echo(json.dumps(summary, indent=2))
+    else:
+        _print_play(summary)
+    if summary["invariant_violations"]:
+        sys.exit(EXIT_RULE)
+
+
+def _require_game(obj: Context, game: str) -> Path:
+    from cardgen.data.games import find_game
+
+    find_game(obj.data_dir, game)
+    return obj.data_dir
+
+
+def _print_play(s: dict) -> None:
+    click.echo(
+        f"{s['game']}: {s['games']} games, {s['players']} players, seed {s['seed']}, agents {', '.join(s['agents'])}"
+    )
+    click.echo("wins: " + ", ".join(f"{k} {v:g}" for k, v in s["wins"].items()))
+    for what in ("turns", "actions"):
+        st = s["length"][what]
+        click.echo(f"{what}: mean {st['mean']:g}, min {st['min']}, max {st['max']}")
+    click.echo("endings: " + ", ".join(f"{k} {v}" for k, v in s["endings"].items()))
+    click.echo(f"invariant violations: {s['invariant_violations']}")
+    for example in s["violation_examples"]:
+        click.echo(f"  {example}")
+    click.echo(f"data problems: {len(s['data_problems'])}")
+    for problem in s["data_problems"]:
+        click.echo(f"  {problem}")
+    click.echo(f"actions per second: {s['actions_per_second']:,.0f}")
+
+
+@cli.command("replay")
+@click.argument("log_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.pass_obj
+def replay_command(obj: Context, log_file: Path) -> None:
+    """Replay a logged game (cardgen play --log) and confirm it reproduces exactly."""
+    from cardgen.engine.runner import replay
+
+    outcomes = replay(log_file, obj.data_dir)
+    for index, ok, detail in outcomes:
+        click.echo(f"game {index}: {'reproduced' if ok else 'DIFFERS'} — {detail}")
+    if not outcomes or not all(ok for _, ok, _ in outcomes):
+        sys.exit(EXIT_RULE)
+
+
 @cli.command("calibrate")
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
 @click.option("--duplex", type=click.Choice(["long-edge", "short-edge"]), default="long-edge", show_default=True)

@@ -55,7 +55,12 @@ def make(tmp_path: Path) -> tuple[Path, Path]:
     data, templates = tmp_path / "data" / "mini", tmp_path / "templates" / "mini"
     data.mkdir(parents=True)
     templates.mkdir(parents=True)
-    for name, text in {"game.yaml": GAME, "markers.yaml": MARKERS, "reference.yaml": REFERENCE, "rules.yaml": RULES}.items():
+    for name, text in {
+        "game.yaml": GAME,
+        "markers.yaml": MARKERS,
+        "reference.yaml": REFERENCE,
+        "rules.yaml": RULES,
+    }.items():
         (data / name).write_text(text)
     (templates / "marker.xml.j2").write_text(MARKER_LAYOUT)
     (templates / "reference.xml.j2").write_text(REFERENCE_LAYOUT)

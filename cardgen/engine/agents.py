@@ -1,0 +1,59 @@
+"""Agents choose among legal actions: `random` (uniform) and `greedy` (one-step look-ahead on the game's heuristic).
+
+An agent's randomness comes from its own generator, seeded from the game's seed and its seat, so games replay
+exactly and do not depend on how many processes ran them.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from cardgen.engine.core import GameEngine, State, derive_seed
+
+
+class Agent:
+    """Picks one of the legal actions."""
+
+    name = "agent"
+
+    def __init__(self, engine: GameEngine, seat: int, seed: int):
+        self.engine = engine
+        self.seat = seat
+        self.rng = random.Random(derive_seed(seed, "agent", seat))
+
+    def choose(self, state: State, legal: list[int]) -> int:
+        raise NotImplementedError
+
+
+class RandomAgent(Agent):
+    """Uniform over the legal actions."""
+
+    name = "random"
+
+    def choose(self, state: State, legal: list[int]) -> int:
+        return legal[0] if len(legal) == 1 else legal[self.rng.randrange(len(legal))]
+
+
+class GreedyAgent(Agent):
+    """Tries each legal action on a clone and keeps the one the game's heuristic likes best (ties: random)."""
+
+    name = "greedy"
+
+    def choose(self, state: State, legal: list[int]) -> int:
+        if len(legal) == 1:
+            return legal[0]
+        best: list[int] = []
+        best_value = float("-inf")
+        for action in legal:
+            trial = state.clone()
+            trial._apply(action)
+            value = self.engine.heuristic(trial, self.seat)
+            if value > best_value + 1e-12:
+                best, best_value = [action], value
+            elif abs(value - best_value) <= 1e-12:
+                best.append(action)
+        return best[0] if len(best) == 1 else best[self.rng.randrange(len(best))]
+
+
+AGENTS: dict[str, Callable[[GameEngine, int, int], Agent]] = {"random": RandomAgent, "greedy": GreedyAgent}

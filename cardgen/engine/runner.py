@@ -1,0 +1,240 @@
+"""Playing many games: one game per seed derived from the root seed and the game's index, run on any Executor.
+
+`play_game` plays one complete game and returns a `GameResult` (and, on request, its log lines). `play_many` spreads
+games over a `concurrent.futures.Executor` (a process pool by default; a distributed executor can replace it) in
+fixed-size batches and aggregates the results in index order, so every figure but the timing is identical whatever
+the number of processes.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Callable, Iterable
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cardgen.engine.agents import AGENTS
+from cardgen.engine.core import GameEngine, IllegalAction, derive_seed
+from cardgen.errors import DataError
+
+
+@dataclass(frozen=True)
+class PlaySpec:
+    """Everything a worker needs to rebuild the engine and play games: picklable, no live objects."""
+
+    game_id: str
+    data_dir: str
+    players: int
+    root_seed: int
+    agents: tuple[str, ...]
+    check: bool = False
+    log: bool = False
+
+
+@dataclass
+class GameResult:
+    """One finished (or failed) game."""
+
+    index: int
+    seed: int
+    scores: list[float]
+    winners: list[int]
+    turns: int
+    actions: int
+    ending: str
+    violations: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    applied: list[str] = field(default_factory=list)
+    log: list[dict[str, Any]] | None = None
+
+
+_ENGINES: dict[tuple[str, str], GameEngine] = {}
+
+
+def engine_for(game_id: str, data_dir: str) -> GameEngine:
+    """The engine of a game, built once per process from its data."""
+    key = (game_id, data_dir)
+    if key not in _ENGINES:
+        from cardgen.data import load_games
+        from cardgen.engine.registry import build_engine
+
+        (game,) = load_games(Path(data_dir), [game_id])
+        _ENGINES[key] = build_engine(game)
+    return _ENGINES[key]
+
+
+def play_game(spec: PlaySpec, index: int) -> GameResult:
+    """Play game number `index` of a run to the end (or to the action bound)."""
+    engine = engine_for(spec.game_id, spec.data_dir)
+    seed = derive_seed(spec.root_seed, index)
+    state = engine.new_state(spec.players, seed)
+    seats = [AGENTS[spec.agents[seat % len(spec.agents)]](engine, seat, seed) for seat in range(spec.players)]
+    log: list[dict[str, Any]] | None = [] if spec.log else None
+    if log is not None:
+        log.append({"game": spec.game_id, "players": spec.players, "seed": seed, "index": index,
+                    "root_seed": spec.root_seed, "agents": [a.name for a in seats]})  # fmt: skip
+    violations: list[str] = []
+    actions = 0
+    seen_chance = 0
+    while not state.is_terminal():
+        if actions >= engine.max_actions:
+            state.ending = "too long"
+            violations.append(f"game {index}: no end after {engine.max_actions} actions")
+            break
+        player = state.current_player()
+        legal = state.legal_actions()
+        if not legal:
+            violations.append(f"game {index}: seat {player} has no legal action in a live state")
+            state.ending = "stuck"
+            break
+        action = seats[player].choose(state, legal)
+        state._apply(action)
+        actions += 1
+        if log is not None:
+            log.append({"n": actions, "player": player, "action": action, "label": state.action_label(action),
+                        "chance": state.chance.events[seen_chance:]})  # fmt: skip
+            seen_chance = len(state.chance.events)
+        if spec.check:
+            violations.extend(f"game {index} action {actions}: {v}" for v in state.invariant_violations())
+    scores = state.returns()
+    best = max(scores) if scores else 0
+    winners = (
+        [seat for seat, score in enumerate(scores) if score == best]
+        if state.ending not in ("too long", "stuck")
+        else []
+    )
+    if log is not None:
+        log.append({"end": state.ending, "scores": scores, "turns": state.turns, "actions": actions,
+                    "chance": state.chance.events[seen_chance:]})  # fmt: skip
+    return GameResult(index, seed, scores, winners, state.turns, actions, state.ending or "unknown", violations,
+                      list(state.problems), sorted(state.applied), log)  # fmt: skip
+
+
+def _batch(spec: PlaySpec, indices: list[int]) -> list[GameResult]:
+    return [play_game(spec, i) for i in indices]
+
+
+def play_many(spec: PlaySpec, games: int, executor: Executor | None = None, jobs: int = 1,
+              progress: Callable[[int], None] | None = None, batch: int = 20) -> list[GameResult]:  # fmt: skip
+    """Play `games` games (indices 0…games−1) and return their results in index order."""
+    chunks = [list(range(start, min(start + batch, games))) for start in range(0, games, batch)]
+    results: list[GameResult] = []
+    if jobs <= 1 and executor is None:
+        for chunk in chunks:
+            results.extend(_batch(spec, chunk))
+            if progress:
+                progress(len(chunk))
+        return results
+    own = executor is None
+    pool = executor or ProcessPoolExecutor(max_workers=jobs)
+    try:
+        for done in pool.map(_batch, [spec] * len(chunks), chunks):
+            results.extend(done)
+            if progress:
+                progress(len(done))
+    finally:
+        if own:
+            pool.shutdown()
+    return sorted(results, key=lambda r: r.index)
+
+
+def _stats(values: Iterable[float]) -> dict[str, float]:
+    values = list(values)
+    if not values:
+        return {"mean": 0.0, "min": 0, "max": 0}
+    return {"mean": round(sum(values) / len(values), 3), "min": min(values), "max": max(values)}
+
+
+def summarise(spec: PlaySpec, results: list[GameResult], seconds: float, ability_cards: Iterable[str] = ()) -> dict:
+    """The `cardgen play --json` object: everything but `actions_per_second` depends only on the seed."""
+    wins: Counter[str] = Counter()
+    for result in results:
+        for seat in result.winners:
+            share = 1 / len(result.winners)
+            wins[f"seat {seat}"] += share
+            wins[f"agent {spec.agents[seat % len(spec.agents)]}"] += share
+    endings = Counter(r.ending for r in results)
+    problems = Counter(p for r in results for p in r.problems)
+    applied = {card for r in results for card in r.applied}
+    never = sorted(set(ability_cards) - applied)
+    data_problems = [f"{text} (in {n} of {len(results)} games)" for text, n in sorted(problems.items())]
+    data_problems += [f"card '{card}': its ability never applied in {len(results)} games" for card in never]
+    total_actions = sum(r.actions for r in results)
+    return {
+        "game": spec.game_id,
+        "players": spec.players,
+        "games": len(results),
+        "seed": spec.root_seed,
+        "agents": list(spec.agents),
+        "wins": {k: round(v, 3) for k, v in sorted(wins.items())},
+        "length": {"turns": _stats(r.turns for r in results), "actions": _stats(r.actions for r in results)},
+        "endings": dict(sorted(endings.items())),
+        "invariant_violations": sum(len(r.violations) for r in results),
+        "violation_examples": [v for r in results for v in r.violations][:5],
+        "data_problems": data_problems,
+        "actions_per_second": round(total_actions / seconds, 1) if seconds > 0 else None,
+    }
+
+
+def write_log(path: Path, results: list[GameResult]) -> None:
+    """All games' logs as JSON lines, game after game."""
+    with path.open("w", encoding="utf-8") as handle:
+        for result in results:
+            for line in result.log or []:
+                handle.write(json.dumps(line, separators=(",", ":")) + "\n")
+
+
+def replay(path: Path, data_dir: Path) -> list[tuple[int, bool, str]]:
+    """Replay every game of a log: re-seed, re-apply each logged action, compare chance events and the end."""
+    games: list[list[dict]] = []
+    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        try:
+            line = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            raise DataError(f"{path}:{number}: not a JSON line ({exc.msg})") from None
+        if "game" in line:
+            games.append([line])
+        elif not games:
+            raise DataError(f"{path}:{number}: a log must start with a game header line")
+        else:
+            games[-1].append(line)
+    return [_replay_one(lines, str(data_dir)) for lines in games]
+
+
+def _replay_one(lines: list[dict], data_dir: str) -> tuple[int, bool, str]:
+    header, *steps = lines
+    engine = engine_for(header["game"], data_dir)
+    state = engine.new_state(header["players"], header["seed"])
+    seen = 0
+    for step in steps:
+        if "end" in step:
+            chance = _jsonable(state.chance.events[seen:])
+            if chance != step["chance"]:
+                return header["index"], False, "chance events after the last action differ"
+            if state.returns() != step["scores"] or state.ending != step["end"]:
+                return (
+                    header["index"],
+                    False,
+                    f"ended {state.ending} {state.returns()}, log says {step['end']} {step['scores']}",
+                )
+            return (
+                header["index"],
+                True,
+                f"{step['actions']} actions and their chance events match, scores {step['scores']}",
+            )
+        try:
+            state.apply(step["action"])
+        except IllegalAction as exc:
+            return header["index"], False, f"action {step['n']}: {exc}"
+        chance = _jsonable(state.chance.events[seen:])
+        if chance != step["chance"]:
+            return header["index"], False, f"action {step['n']}: chance events differ from the log"
+        seen = len(state.chance.events)
+    return header["index"], False, "the log has no end line"
+
+
+def _jsonable(value: Any) -> Any:
+    return json.loads(json.dumps(value))

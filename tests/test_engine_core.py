@@ -1,0 +1,220 @@
+"""The engine core, on a toy game built from the demo data: seeds, clones, legality, agents, runner, logs, replay.
+
+The toy ("high ship"): each player holds a shuffled copy of the demo ship deck; in turn a player reveals one of the two
+top cards of their deck; after both played, the higher attack scores a point; after three rounds the higher score
+wins. Small, but it has chance (shuffles), choices, hidden order, and a card conservation invariant.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from cardgen.data import load_games
+from cardgen.engine import registry
+from cardgen.engine.agents import GreedyAgent, RandomAgent
+from cardgen.engine.core import TERMINAL, GameEngine, IllegalAction, State, derive_seed
+from cardgen.engine.runner import PlaySpec, play_game, play_many, replay, summarise, write_log
+
+from conftest import FIXTURES, run_cli
+
+ROUNDS = 3
+
+
+class HighShipState(State):
+    def __init__(self, engine: HighShip, seed: int, players: int):
+        super().__init__(seed)
+        self.engine = engine
+        self.decks = [list(engine.cards) for _ in range(players)]
+        for seat, deck in enumerate(self.decks):
+            self.shuffle(deck, f"deck {seat}")
+        self.played: list[list[str]] = [[] for _ in range(players)]
+        self.scores = [0] * players
+        self.player = 0
+        self.round = 0
+
+    def current_player(self) -> int:
+        return TERMINAL if self.round >= ROUNDS else self.player
+
+    def legal_actions(self) -> list[int]:
+        return [0, 1] if len(self.decks[self.player]) >= 2 else [0]
+
+    def _apply(self, action: int) -> None:
+        card = self.decks[self.player].pop(action)
+        self.played[self.player].append(card)
+        self.player += 1
+        if self.player == len(self.decks):
+            attacks = [self.engine.attack[p[-1]] for p in self.played]
+            best = max(attacks)
+            if attacks.count(best) == 1:
+                self.scores[attacks.index(best)] += 1
+                self.applied.add(self.played[attacks.index(best)][-1])
+            self.player = 0
+            self.round += 1
+            self.turns += 1
+            if self.round >= ROUNDS:
+                self.ending = "rounds played"
+
+    def returns(self) -> list[float]:
+        return [float(s) for s in self.scores]
+
+    def clone(self) -> HighShipState:
+        other = HighShipState.__new__(HighShipState)
+        self._copy_base(other)
+        other.engine = self.engine
+        other.decks = [list(d) for d in self.decks]
+        other.played = [list(p) for p in self.played]
+        other.scores = list(self.scores)
+        other.player, other.round = self.player, self.round
+        return other
+
+    def invariant_violations(self) -> list[str]:
+        out = []
+        for seat in range(len(self.decks)):
+            if sorted(self.decks[seat] + self.played[seat]) != sorted(self.engine.cards):
+                out.append(f"seat {seat}: cards created or lost")
+        return out
+
+
+class HighShip(GameEngine):
+    id = "demo"
+    min_players, max_players = 2, 4
+
+    def __init__(self, game):
+        ships = game.component("ships")
+        self.cards = [item.id for item in ships.items for _ in range(item.count)]
+        self.attack = {item.id: item.fields["attack"] for item in ships.items}
+
+    def new_state(self, players: int, seed: int) -> HighShipState:
+        return HighShipState(self, seed, players)
+
+    def heuristic(self, state: State, player: int) -> float:
+        return state.returns()[player]
+
+    def abilities(self):
+        return sorted(self.attack)
+
+
+@pytest.fixture(autouse=True)
+def toy_engine(monkeypatch):
+    monkeypatch.setitem(registry.ENGINES, "demo", HighShip)
+    from cardgen.engine import runner
+
+    runner._ENGINES.clear()
+    yield
+    runner._ENGINES.clear()
+
+
+@pytest.fixture
+def engine() -> HighShip:
+    (game,) = load_games(FIXTURES / "card_data")
+    return HighShip(game)
+
+
+def spec(**changes) -> PlaySpec:
+    base = dict(
+        game_id="demo", data_dir=str(FIXTURES / "card_data"), players=2, root_seed=7, agents=("random",), check=True
+    )
+    return PlaySpec(**{**base, **changes})
+
+
+def test_seeds_derive_from_root_and_index_only():
+    assert derive_seed(7, 3) == derive_seed(7, 3)
+    assert len({derive_seed(7, i) for i in range(1000)}) == 1000
+    assert derive_seed(7, 3) != derive_seed(8, 3)
+
+
+def test_same_seed_same_shuffles_and_chance_log(engine):
+    a, b = engine.new_state(2, 11), engine.new_state(2, 11)
+    assert a.decks == b.decks and a.chance.events == b.chance.events
+    assert engine.new_state(2, 12).decks != a.decks
+
+
+def test_clone_is_independent_including_the_random_generator(engine):
+    state = engine.new_state(2, 5)
+    copy = state.clone()
+    state.apply(0)
+    assert copy.decks != state.decks and copy.played == [[], []]
+    twin = copy.clone()  # a clone's generator continues exactly where its original's was
+    assert [copy.rng.random() for _ in range(3)] == [twin.rng.random() for _ in range(3)]
+
+
+def test_illegal_actions_are_rejected_with_a_reason(engine):
+    state = engine.new_state(2, 5)
+    with pytest.raises(IllegalAction, match="not legal now"):
+        state.apply(5)
+    while not state.is_terminal():
+        state.apply(state.legal_actions()[0])
+    with pytest.raises(IllegalAction, match="game is over"):
+        state.apply(0)
+
+
+def test_agents_choose_legal_actions_deterministically(engine):
+    state = engine.new_state(2, 5)
+    picks = [RandomAgent(engine, 0, 99).choose(state, [0, 1]) for _ in range(3)]
+    assert picks == [RandomAgent(engine, 0, 99).choose(state, [0, 1])] * 3
+    assert GreedyAgent(engine, 0, 99).choose(state, [0, 1]) in (0, 1)
+
+
+def test_results_do_not_depend_on_the_number_of_processes():
+    one = play_many(spec(), 60, jobs=1)
+    two = play_many(spec(), 60, jobs=2, batch=7)
+    strip = [(r.index, r.seed, r.scores, r.winners, r.actions) for r in one]
+    assert strip == [(r.index, r.seed, r.scores, r.winners, r.actions) for r in two]
+    a, b = summarise(spec(), one, 1.0), summarise(spec(), two, 2.0)
+    a.pop("actions_per_second"), b.pop("actions_per_second")
+    assert a == b
+    assert a["games"] == 60 and a["invariant_violations"] == 0
+
+
+def test_summary_reports_wins_lengths_endings_and_unused_abilities():
+    results = play_many(spec(agents=("greedy", "random")), 40)
+    summary = summarise(spec(agents=("greedy", "random")), results, 1.0, ["scout", "frigate", "dreadnought", "ghost"])
+    assert summary["endings"] == {"rounds played": 40}
+    assert summary["length"]["actions"] == {"mean": 6.0, "min": 6, "max": 6}
+    assert sum(v for k, v in summary["wins"].items() if k.startswith("seat")) == pytest.approx(40)  # ties share a win
+    assert summary["wins"]["agent greedy"] + summary["wins"]["agent random"] == pytest.approx(40)
+    assert any("'ghost'" in p and "never applied" in p for p in summary["data_problems"])
+
+
+def test_log_replays_exactly_and_detects_tampering(tmp_path):
+    results = [play_game(spec(log=True), i) for i in range(3)]
+    log = tmp_path / "games.jsonl"
+    write_log(log, results)
+    assert all(ok for _, ok, _ in replay(log, FIXTURES / "card_data"))
+    lines = log.read_text().splitlines()
+    step = json.loads(lines[1])
+    step["chance"] = [["roll", ["tampered", 1]]]
+    lines[1] = json.dumps(step)
+    log.write_text("\n".join(lines) + "\n")
+    outcomes = replay(log, FIXTURES / "card_data")
+    assert not outcomes[0][1] and "chance events differ" in outcomes[0][2]
+
+
+def test_game_longer_than_the_bound_is_a_failure_not_a_hang(monkeypatch):
+    monkeypatch.setattr(HighShip, "max_actions", 3)
+    result = play_game(spec(), 0)
+    assert result.ending == "too long" and result.violations and result.winners == []
+
+
+def test_play_command_json_and_replay_command(tmp_path):
+    log = tmp_path / "log.jsonl"
+    args = ["--data-dir", FIXTURES / "card_data", "play", "demo", "--games", "12", "--seed", "3", "--json", "--check"]
+    run = run_cli(*args, "--log", log)
+    assert run.code == 0, run.err
+    summary = json.loads(run.out)
+    assert set(summary) >= {"game", "players", "games", "seed", "wins", "length", "endings", "invariant_violations",
+                            "data_problems", "actions_per_second"}  # fmt: skip
+    again = json.loads(run_cli(*args).out)
+    summary.pop("actions_per_second"), again.pop("actions_per_second")
+    assert summary == again
+    replayed = run_cli("--data-dir", FIXTURES / "card_data", "replay", log)
+    assert replayed.code == 0 and replayed.out.count("reproduced") == 12
+
+
+def test_play_rejects_unknown_agents_and_games():
+    run = run_cli("--data-dir", FIXTURES / "card_data", "play", "demo", "--agents", "smart")
+    assert run.code == 2 and "unknown agent 'smart'" in run.err
+    run = run_cli("play", "rift-domination")
+    assert run.code == 2 and "no reference engine for 'rift-domination'" in run.err
