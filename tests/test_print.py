@@ -93,8 +93,8 @@ def test_mark_options_change_length_offset_and_weight(tmp_path):
 
 
 def id_positions(path: Path, page: int) -> list[tuple[str, float, float]]:
-    """The card-id footer (6 pt, centred on each card) of every card on a page."""
-    return sorted((w["text"], round(w["x"], 1), round(w["y"], 1)) for w in pdfcheck.words(path, page, size=6))
+    """The card-id footer (6.5 pt, centred on each card) of every card on a page."""
+    return sorted((w["text"], round(w["x"], 1), round(w["y"], 1)) for w in pdfcheck.words(path, page, size=6.5))
 
 
 def test_long_edge_backs_sit_behind_their_fronts(default_build):
@@ -114,12 +114,12 @@ def test_short_edge_backs_are_mirrored_top_to_bottom_and_turned(tmp_path):
     run = build(FIXTURES / "card_data", tmp_path, "--duplex", "short-edge")
     assert run.code == 0, run.err
     pdf = tmp_path / "demo" / "ships.pdf"
-    front_x, front_y = centroid(pdfcheck.char_centres(pdf, 0, 6))
-    back_x, back_y = centroid(pdfcheck.char_centres(pdf, 1, 6))
+    front_x, front_y = centroid(pdfcheck.char_centres(pdf, 0, 6.5))
+    back_x, back_y = centroid(pdfcheck.char_centres(pdf, 1, 6.5))
     assert back_x == pytest.approx(front_x, abs=0.2)
     assert back_y == pytest.approx(A4[1] - front_y, abs=0.2)
     with pdfcheck.pdfplumber.open(pdf) as doc:  # turned 180°: the text matrix runs right to left
-        assert all(c["matrix"][0] < 0 for c in doc.pages[1].chars if abs(c["size"] - 6) < 0.2)
+        assert all(c["matrix"][0] < 0 for c in doc.pages[1].chars if abs(c["size"] - 6.5) < 0.2)
 
 
 def test_back_offset_shifts_only_the_backs(default_build, tmp_path):
@@ -344,7 +344,7 @@ def test_shop_pdf_has_one_face_per_page_with_boxes(tmp_path):
         assert page["MediaBox"] == pytest.approx((0, 0, 69.5, 94.9), abs=0.02)
         assert page["BleedBox"] == pytest.approx((0, 0, 69.5, 94.9), abs=0.02)
         assert page["TrimBox"] == pytest.approx((3, 3, 66.5, 91.9), abs=0.02)
-    ids = [w["text"] for p in range(12) for w in pdfcheck.words(pdf, p, size=6)]
+    ids = [w["text"] for p in range(12) for w in pdfcheck.words(pdf, p, size=6.5)]
     assert ids[:4] == ["scout", "scout", "scout", "scout"]
 
 
@@ -414,5 +414,24 @@ def test_calibration_scales_sit_where_the_front_crosses_land(tmp_path):
 
 
 def test_counts_of_faces_on_sheets(default_build):
-    ids = Counter(w["text"] for w in pdfcheck.words(default_build / "ships.pdf", 0, size=6))
+    ids = Counter(w["text"] for w in pdfcheck.words(default_build / "ships.pdf", 0, size=6.5))
     assert ids == {"scout": 3, "frigate": 2, "dreadnought": 1}
+
+
+def test_transparency_survives_inside_forms(demo_data, tmp_path):
+    """A face drawn as a form (used twice) keeps its opacity: the form carries its own graphics states."""
+    templates = tmp_path / "templates"
+    shutil.copytree(FIXTURES / "templates", templates)
+    (templates / "demo" / "token-back.xml.j2").write_text(
+        '<face bg="ink"><rect x="1" y="1" w="10" h="10" fill="#ff000080"/>'
+        '<circle cx="8" cy="8" r="3" fill="white" opacity="0.5"/></face>'
+    )
+    run = build(demo_data, tmp_path / "out", templates=templates)
+    assert run.code == 0, run.err
+    from pypdf import PdfReader
+
+    page = PdfReader(tmp_path / "out" / "demo" / "tokens.pdf").pages[0]
+    forms = [x.get_object() for x in page["/Resources"]["/XObject"].values()]
+    back = [f for f in forms if b"gs" in f.get_data()]
+    assert back, "the back face should be a form that sets a graphics state"
+    assert all("/ExtGState" in f["/Resources"] for f in back)

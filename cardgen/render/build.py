@@ -124,6 +124,10 @@ class GameRenderer:
         self.body_font = self.roles["body"].regular
         self.facts = {name: fact.value for name, fact in game.rules.facts.items()}
         self.citations = {name: fact.cite for name, fact in game.rules.facts.items()}
+        # every component's items, so a reference sheet can print a table of another component's cards
+        self.items_by_component = {
+            c.id: [{**i.fields, "id": i.id, "count": i.count, "type": i.type} for i in c.items] for c in game.components
+        }
 
     def bleed(self, component: Component) -> float:
         if component.spec and component.spec.bleed is not None:
@@ -160,6 +164,7 @@ class GameRenderer:
             "game": {"id": self.game.id, "title": self.game.title, "players": list(self.game.players)},
             "facts": self.facts,
             "cite": self.citations,
+            "components": self.items_by_component,
         }
         for item in component.items:
             front = self._face(component, item, item.front, "front", shared, faces, report)

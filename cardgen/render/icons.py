@@ -17,6 +17,7 @@ from pathlib import Path
 
 from PIL import Image
 from reportlab.lib.colors import Color
+from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
 from cardgen.data.model import Icon
@@ -39,7 +40,8 @@ def placeholder(name: str) -> str:
 
 
 class IconCanvas(Canvas):
-    """A canvas that draws vector icons where paragraphs place icon placeholders."""
+    """A canvas that draws vector icons where paragraphs place icon placeholders, and whose forms keep their
+    transparency (reportlab writes a form's graphics states, used by `opacity` and `#rrggbbaa`, only into pages)."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -49,6 +51,19 @@ class IconCanvas(Canvas):
     def use_icons(self, painters: dict[str, Callable[[Canvas, float, float, float], None]]) -> None:
         self.icon_painters = painters
         self._by_file = {placeholder(name): painter for name, painter in painters.items()}
+
+    def endForm(self, **extra_attributes):
+        name = self._formData[0]
+        super().endForm(**extra_attributes)
+        form = self._doc.idToObject[pdfdoc.xObjectName(name)]
+        if form.ExtGState:
+            resources = pdfdoc.PDFResourceDictionary()
+            resources.basicFonts()
+            resources.allProcs()
+            if form.XObjects:
+                resources.XObject = form.XObjects
+            resources.ExtGState = form.ExtGState
+            form.Resources = resources
 
     def drawImage(self, image, x, y, width=None, height=None, *args, **kwargs):
         painter = self._by_file.get(getattr(image, "fileName", None))

@@ -1,0 +1,262 @@
+"""Star Commander: the bundled data is complete, obeys the rulebook's facts, and prints every component cleanly.
+
+Read as a specification: three Domain decks of 30, a System deck that fills a 5×5 grid with a Homeworld in each
+corner, core ships for four players, tokens in four colours, a player aid each and a two-page reference sheet; the
+validator catches a broken deck, a missing Homeworld, a jumping Fighter, an unmarked response, a grid nobody can
+cross, and text that no longer fits.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pdfcheck
+import pytest
+
+from cardgen.data.games import load_games
+from cardgen.render.layouts import Layouts
+
+from conftest import REPO, run_cli
+
+GAME = "star-commander"
+DATA = REPO / "card_data"
+
+COUNTS = {
+    "industry-deck": 30,
+    "statecraft-deck": 30,
+    "science-deck": 30,
+    "system-deck": 25,
+    "core-ships": 52,
+    "credit-tokens": 62,
+    "development-tokens": 80,
+    "player-aids": 4,
+    "reference": 2,
+}
+# A4, duplex long-edge: decks print a front and a back page per 9 cards; counters fold onto one page per sheet;
+# the two reference pages are single-sided.
+PAGES = {
+    "industry-deck": 8,
+    "statecraft-deck": 8,
+    "science-deck": 8,
+    "system-deck": 6,
+    "core-ships": 12,
+    "credit-tokens": 2,
+    "development-tokens": 2,
+    "player-aids": 2,
+    "reference": 2,
+}
+
+
+@pytest.fixture(scope="module")
+def game():
+    return load_games(DATA, [GAME])[0]
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> tuple[Path, object]:
+    out = tmp_path_factory.mktemp("star-commander-build")
+    run = run_cli("build", GAME, "--out", out, "-q")
+    return out / GAME, run
+
+
+def _copy(tmp_path: Path) -> Path:
+    data = tmp_path / "card_data"
+    shutil.copytree(DATA / GAME, data / GAME)
+    return data
+
+
+def _edit(data: Path, file: str, old: str, new: str) -> None:
+    path = data / GAME / file
+    text = path.read_text()
+    assert old in text, f"{old!r} not in {file}"
+    path.write_text(text.replace(old, new, 1))
+
+
+def _violated_rules(data: Path) -> tuple[int, set[str]]:
+    run = run_cli("--data-dir", data, "validate", GAME, "--json")
+    assert run.exception is None, run.exception
+    payload = json.loads(run.out)["games"][GAME]
+    return run.code, {v["rule"] for v in payload["violations"]}
+
+
+# --- the inventory ---------------------------------------------------------------------------------------------
+
+
+def test_component_counts_include_copies():
+    run = run_cli("list", GAME, "--json")
+    assert run.code == 0, run.err
+    [listing] = json.loads(run.out)
+    assert listing["players"] == [2, 4]
+    assert {c["id"]: c["count"] for c in listing["components"]} == COUNTS
+
+
+def test_domain_decks_hold_only_their_domain_and_mix_all_four_playable_types(game):
+    for domain in game.fact("domains"):
+        deck = game.component(f"{domain.lower()}-deck")
+        assert deck.count == game.fact("domain_deck_size")
+        assert {item.fields["domain"] for item in deck.items} == {domain}
+        kinds = {item.fields["card_type"] for item in deck.items}
+        assert kinds == {"command", "technology", "ship", "station"}
+
+
+def test_system_deck_fills_the_largest_grid_with_a_homeworld_per_corner(game):
+    systems = game.component("system-deck")
+    assert systems.count == max(game.fact("grid_sizes")) ** 2
+    homeworlds = [i for i in systems.items if i.fields["homeworld"]]
+    assert len(homeworlds) == game.fact("corners")
+    assert all(i.fields["capital"] and i.fields["domain"] == "any" for i in homeworlds)
+    assert any(i.fields["capital"] for i in systems.items if not i.fields["homeworld"])
+
+
+def test_core_fleet_follows_the_jump_rule_and_has_a_scout_each(game):
+    jump = game.fact("jump")
+    by_name = {item.fields["name"]: item for item in game.component("core-ships").items}
+    assert by_name["Scout"].count >= game.fact("corners")
+    assert by_name["Fighter"].fields["jump"] == jump["fighter"]
+    assert by_name["Orbital Station"].fields["jump"] == jump["station"]
+    for name in ("Scout", "Corvette", "Cruiser", "Dreadnought"):
+        assert by_name[name].fields["jump"] == jump["ship"]
+    classes = {i.fields.get("ship_class") for i in game.component("core-ships").items} - {None}
+    assert classes == set(game.fact("ship_classes"))
+
+
+def test_response_commands_are_typed_as_responses(game):
+    responses = [
+        item
+        for name in ("industry-deck", "statecraft-deck", "science-deck")
+        for item in game.component(name).items
+        if item.fields.get("timing") == "response"
+    ]
+    assert responses and all(i.fields["text"].startswith("**Response:**") for i in responses)
+
+
+def test_rulebook_figures_are_facts_with_citations(game):
+    assert game.fact("starting_credits") == 3
+    assert game.fact("hand_limit") == 8
+    assert game.fact("trade_draw_cost") == 3
+    assert game.fact("trade_discard") == {"discard": 2, "gain": 3}
+    assert game.fact("development_cost") == {"first": 1, "next_over_current": 1}
+    assert game.fact("scrap_value") == {"fraction": 0.5, "rounding": "down", "minimum": 1}
+    assert game.fact("adjacency") == "diagonal"
+    for name, fact in game.rules.facts.items():
+        assert fact.cite.strip(), name
+        if fact.origin == "designed":
+            assert fact.cite.startswith("Designed"), name
+
+
+def test_scrap_value_is_printed_from_the_fact(game):
+    layouts = Layouts(REPO / "templates")
+    facts = {name: fact.value for name, fact in game.rules.facts.items()}
+    for item in game.component("core-ships").items:
+        context = {
+            "card": {**item.fields, "id": item.id, "count": item.count, "type": item.type},
+            "face": {"width": 63.5, "height": 88.9, "bleed": 3.0, "side": "front", "shape": "rect"},
+            "component": {"id": "core-ships", "title": "", "kind": "deck", "count": 52},
+            "game": {"id": GAME, "title": "Star Commander", "players": [2, 4]},
+            "facts": facts,
+            "cite": {},
+        }
+        markup = layouts.render(GAME, "play-card", context, item.id)
+        value = max(1, item.fields["cost"] // 2)
+        assert f"Scrap for {value} credit" in markup, item.id
+
+
+# --- the validator ---------------------------------------------------------------------------------------------
+
+
+def test_validate_passes_on_the_bundled_data():
+    run = run_cli("validate", GAME)
+    assert run.code == 0, run.out + run.err
+    assert "all hold" in run.out
+
+
+MUTATIONS = [
+    (
+        "industry.yaml",
+        "  - id: ind-requisition\n    count: 2",
+        "  - id: ind-requisition\n    count: 1",
+        "The Industry deck has 30 cards",
+    ),
+    (
+        "industry.yaml",
+        "name: Strip Mining\n    domain: Industry",
+        "name: Strip Mining\n    domain: Science",
+        "Every Industry deck card is an Industry card",
+    ),
+    (
+        "systems.yaml",
+        "max_development: 5\n    capital: true\n    homeworld: true",
+        "max_development: 5\n    capital: true\n    homeworld: false",
+        "A Homeworld for each corner",
+    ),
+    (
+        "core-ships.yaml",
+        "ship_class: Fighter\n    cost: 1\n    attack: 1\n    hp: 1\n    jump: 0",
+        "ship_class: Fighter\n    cost: 1\n    attack: 1\n    hp: 1\n    jump: 1",
+        "Fighters do not jump",
+    ),
+    (
+        "science.yaml",
+        "cost: 1\n    timing: response",
+        "cost: 1\n    timing: command-phase",
+        "Response commands print 'Response' and only they do",
+    ),
+    ("statecraft.yaml", "name: Envoy Ship", "name: Gunboat", "Card names are unique"),
+    (
+        "rules.yaml",
+        "value: {2: 3, 3: 5, 4: 5}",
+        "value: {2: 3, 3: 4, 4: 5}",
+        "The System deck fills the largest grid with a Homeworld in every corner",
+    ),
+    (
+        "systems.yaml",
+        "explore_effect: hazard, explore_amount: 1",
+        "explore_effect: hazard, explore_amount: 0",
+        "Explore effects carry a matching amount",
+    ),
+    (
+        "industry.yaml",
+        'text: "**Ready phase:** gain 1 credit."',
+        'text: "' + "**Ready phase:** gain 1 credit for every station you control in any system. " * 20 + '"',
+        "Card text fits",
+    ),
+]
+
+
+@pytest.mark.parametrize(("file", "old", "new", "rule"), MUTATIONS, ids=[m[3] for m in MUTATIONS])
+def test_validate_fails_on_a_mutation_naming_the_rule(tmp_path, file, old, new, rule):
+    data = _copy(tmp_path)
+    _edit(data, file, old, new)
+    code, rules = _violated_rules(data)
+    assert code == 1
+    assert rule in rules
+
+
+# --- the print ---------------------------------------------------------------------------------------------------
+
+
+def test_build_writes_every_component_with_its_pages(built):
+    folder, run = built
+    assert run.code == 0, run.err
+    assert "overflow" not in run.err
+    assert sorted(p.stem for p in folder.glob("*.pdf")) == sorted(PAGES)
+    for component, pages in PAGES.items():
+        assert len(pdfcheck.page_sizes(folder / f"{component}.pdf")) == pages, component
+
+
+def test_every_font_is_embedded(built):
+    folder, _ = built
+    for component in PAGES:
+        fonts = pdfcheck.fonts(folder / f"{component}.pdf")
+        assert fonts and all(embedded for _, embedded in fonts), (component, fonts)
+
+
+def test_reference_sheet_prints_the_facts(built, game):
+    folder, _ = built
+    text = " ".join(w["text"] for w in pdfcheck.words(folder / "reference.pdf", 0))
+    assert f"Hand limit: {game.fact('hand_limit')} cards" in text
+    assert f"pay {game.fact('trade_draw_cost')} credits to draw a card" in text
+    facts_page = " ".join(w["text"] for w in pdfcheck.words(folder / "reference.pdf", 1))
+    assert "Rulebook: Hand Limit" in facts_page and "Designed by cardgen" in facts_page
