@@ -36,7 +36,7 @@ class RandomAgent(Agent):
 
 
 class GreedyAgent(Agent):
-    """Tries each legal action on a clone and keeps the one the game's heuristic likes best (ties: random)."""
+    """Keeps the action the game values best for its seat (`GameEngine.action_value`; ties broken at random)."""
 
     name = "greedy"
 
@@ -46,9 +46,7 @@ class GreedyAgent(Agent):
         best: list[int] = []
         best_value = float("-inf")
         for action in legal:
-            trial = state.clone()
-            trial._apply(action)
-            value = self.engine.heuristic(trial, self.seat)
+            value = self.engine.action_value(state, action, self.seat)
             if value > best_value + 1e-12:
                 best, best_value = [action], value
             elif abs(value - best_value) <= 1e-12:

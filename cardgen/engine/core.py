@@ -143,8 +143,15 @@ class GameEngine(ABC):
         """The starting state for a number of players, with its random generator seeded."""
 
     def heuristic(self, state: State, player: int) -> float:
-        """How good a state looks for a player (used by the greedy agent); higher is better."""
+        """How good a state looks for a player; higher is better."""
         return state.returns()[player] if state.is_terminal() else 0.0
+
+    def action_value(self, state: State, action: int, player: int) -> float:
+        """How good an action looks to the greedy agent. By default: apply it to a clone and ask the heuristic.
+        Games with hidden information override this so the agent judges only by what the player can see."""
+        trial = state.clone()
+        trial._apply(action)
+        return self.heuristic(trial, player)
 
     def abilities(self) -> Sequence[str]:
         """Ids of cards with an ability the engine tracks (for 'ability never applied' reports)."""

@@ -1,0 +1,506 @@
+"""Battlefield: Space, played from the two alliance decks and the rules facts of `card_data/battlefield-space`.
+
+The battle sequence (rules.yaml `battle_sequence`): 2 form three columns from the top of each deck; 3 each player
+draws three reinforcements and places them face down, one per column, then both are revealed; 4 Battle Modifiers
+beside the battlefield resolve, highest resolution number first; 5 each column's totals are compared; 6 tied columns
+take one more card from each player until they differ; 7 losers go to the Graveyard, winners to the Survivors pile.
+An empty draw deck is rebuilt by shuffling the Survivors pile; the last fleet with cards left wins. Ship abilities
+and modifier effects follow the facts `abilities`, `modifier_timings` and `modifier_effects` word for word.
+
+Decisions are the player's: which column each reinforcement goes to, which column a targeted Battle Modifier aims
+at, and where an extra card lands — every action is a column number (0–2). Play runs as a queue of small tasks kept
+in the state (plain tuples), so a state clones cheaply even in the middle of a chain of play-another cards.
+
+Readings the engine adds where the facts leave a choice to a player it does not model (recorded for the reference
+sheet and the closing notes): among enemy ships of equal lowest Force, `destroy_weakest_enemy` takes the most
+recently revealed; cards drawn while breaking a tie stay in the tied column (a Battle Modifier there counts 0).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from cardgen.data.games import Game
+from cardgen.engine.core import TERMINAL, GameEngine, State
+
+COLUMNS = 3
+NO_CARD = -1
+TARGETED = {"column_force_plus": "own", "opponent_column_force_minus": "enemy", "win_ties": "own"}
+
+
+@dataclass(frozen=True)
+class Cards:
+    """Every physical card of both decks as parallel tuples indexed by card number (copies are separate cards)."""
+
+    item: tuple[str, ...]
+    owner: tuple[int, ...]
+    modifier: tuple[bool, ...]
+    force: tuple[int, ...]
+    race: tuple[str, ...]
+    ability: tuple[str, ...]
+    value: tuple[int, ...]
+    resolution: tuple[int, ...]
+    timing: tuple[str, ...]
+    effect: tuple[str, ...]
+
+
+class BattlefieldEngine(GameEngine):
+    """The rules and both decks; `new_state` deals a game."""
+
+    id = "battlefield-space"
+    min_players = max_players = 2
+    max_actions = 5_000
+
+    def __init__(self, cards: Cards, decks: tuple[str, str], columns: int):
+        self.cards = cards
+        self.decks = decks
+        self.columns = columns
+        self.owned = tuple(tuple(i for i, o in enumerate(cards.owner) if o == p) for p in (0, 1))
+        ships = [f for f, m in zip(cards.force, cards.modifier, strict=True) if not m]
+        self.mean_force = sum(ships) / len(ships) if ships else 0.0  # what an unseen reinforcement is worth on average
+
+    @classmethod
+    def from_game(cls, game: Game) -> BattlefieldEngine:
+        columns = game.fact("columns")
+        if columns != COLUMNS:
+            raise ValueError(f"the engine plays {COLUMNS} columns; rules.yaml says {columns}")
+        decks = tuple(game.fact("deck_alliance"))  # red-deck, blue-deck: seat 0 plays red
+        rows: list[tuple] = []
+        for seat, deck in enumerate(decks):
+            for item in game.component(deck).items:
+                f = item.fields
+                modifier = item.type == "modifier"
+                row = (item.id, seat, modifier, 0 if modifier else f["force"], f.get("race") or "",
+                       f.get("ability") or "none", f.get("ability_value") or f.get("effect_value") or 0,
+                       f.get("resolution") or 0, f.get("timing") or "", f.get("effect") or "")  # fmt: skip
+                rows.extend([row] * item.count)
+        return cls(Cards(*map(tuple, zip(*rows, strict=True))), decks, columns)  # type: ignore[arg-type]
+
+    def new_state(self, players: int, seed: int) -> BattlefieldState:
+        return BattlefieldState.deal(self, seed)
+
+    def abilities(self) -> list[str]:
+        c = self.cards
+        return sorted({c.item[i] for i in range(len(c.item)) if c.modifier[i] or c.ability[i] != "none"})
+
+    def action_value(self, state: State, action: int, seat: int) -> float:
+        """What the greedy agent sees: the visible column margins after the choice, never hidden cards or the deck."""
+        assert isinstance(state, BattlefieldState)
+        return state.visible_margin(seat, action)
+
+
+class BattlefieldState(State):
+    """Piles, columns and the task queue of one game of Battlefield: Space."""
+
+    def __init__(self, engine: BattlefieldEngine, seed: int):
+        super().__init__(seed)
+        self.engine = engine
+
+    @classmethod
+    def deal(cls, engine: BattlefieldEngine, seed: int) -> BattlefieldState:
+        s = cls(engine, seed)
+        s.deck = [list(engine.owned[0]), list(engine.owned[1])]
+        for p in (0, 1):
+            s.shuffle(s.deck[p], engine.decks[p])
+        s.survivors, s.graveyard, s.hand = [[], []], [[], []], [[], []]
+        s.columns = [[[] for _ in range(COLUMNS)] for _ in (0, 1)]
+        s.facedown = [[NO_CARD] * COLUMNS for _ in (0, 1)]
+        s.mods: list[list[list[int]]] = [[], []]  # [card, target column or -1, state: 0 waiting, 1 done, 2 cancelled]
+        s.bonus = [[0] * COLUMNS for _ in (0, 1)]
+        s.tie_wins = [[0] * COLUMNS for _ in (0, 1)]
+        s.immediate: list[int] = []
+        s.tasks: list[tuple] = []
+        s.decision: tuple | None = None
+        s.step = 2
+        s.winner = None
+        s.tasks = [("battle",)]
+        s.run()
+        return s
+
+    # -- the engine surface -----------------------------------------------------------------------------------------
+
+    def current_player(self) -> int:
+        return TERMINAL if self.decision is None else self.decision[1]
+
+    def legal_actions(self) -> list[int]:
+        if self.decision is None:
+            return []
+        kind, player = self.decision[0], self.decision[1]
+        if kind == "place":
+            return [c for c in range(COLUMNS) if self.facedown[player][c] == NO_CARD]
+        return list(range(COLUMNS))
+
+    def action_label(self, action: int) -> str:
+        kind = self.decision[0] if self.decision else "none"
+        return f"{kind} column {action + 1}"
+
+    def _apply(self, action: int) -> None:
+        kind, player, *rest = self.decision
+        self.decision = None
+        if kind == "place":
+            card = self.hand[player].pop()
+            self.facedown[player][action] = card
+        elif kind == "target":
+            self.mods[player][rest[0]][1] = action
+        else:  # "extra": the card drawn for an extra_card effect lands in the chosen column
+            self.tasks.append(("reveal", player, action, rest[0]))
+        self.run()
+
+    def returns(self) -> list[float]:
+        if self.winner is None:
+            return [0.5, 0.5] if self.ending else [0.0, 0.0]
+        return [1.0, 0.0] if self.winner == 0 else [0.0, 1.0]
+
+    def clone(self) -> BattlefieldState:
+        o = BattlefieldState.__new__(BattlefieldState)
+        self._copy_base(o)
+        o.engine = self.engine
+        o.deck = [list(x) for x in self.deck]
+        o.survivors = [list(x) for x in self.survivors]
+        o.graveyard = [list(x) for x in self.graveyard]
+        o.hand = [list(x) for x in self.hand]
+        o.columns = [[list(c) for c in cols] for cols in self.columns]
+        o.facedown = [list(x) for x in self.facedown]
+        o.mods = [[list(m) for m in ms] for ms in self.mods]
+        o.bonus = [list(x) for x in self.bonus]
+        o.tie_wins = [list(x) for x in self.tie_wins]
+        o.immediate = list(self.immediate)
+        o.tasks = list(self.tasks)
+        o.decision = self.decision
+        o.step = self.step
+        o.winner = self.winner
+        return o
+
+    def invariant_violations(self) -> list[str]:
+        """Every card in exactly one place (a card being revealed counts where it is going); at most 3 in hand."""
+        out = []
+        k = self.engine.cards
+        moving = [t[3] for t in self.tasks if t[0] == "reveal"]
+        if self.decision and self.decision[0] == "extra":
+            moving.append(self.decision[2])
+        for p in (0, 1):
+            zones = self.deck[p] + self.survivors[p] + self.graveyard[p] + self.hand[p]
+            zones += [c for col in self.columns[p] for c in col] + [m[0] for m in self.mods[p]]
+            zones += [c for c in self.facedown[p] if c != NO_CARD] + [c for c in moving if k.owner[c] == p]
+            if sorted(zones) != list(self.engine.owned[p]):
+                name, have, want = self.engine.decks[p], len(zones), len(self.engine.owned[p])
+                out.append(f"{name}: {have} cards accounted for, {want} in the deck")
+            if len(self.hand[p]) > COLUMNS:
+                out.append(f"{self.engine.decks[p]}: {len(self.hand[p])} reinforcements in hand, at most {COLUMNS}")
+        return out
+
+    # -- the task queue ---------------------------------------------------------------------------------------------
+
+    def run(self) -> None:
+        """Carry out tasks until one needs a player's decision or the game ends."""
+        tasks, handlers = self.tasks, _HANDLERS
+        while self.decision is None and tasks:
+            task = tasks.pop()
+            handlers[task[0]](self, *task[1:])
+        if self.decision is None and not self.tasks and self.ending is None:
+            self.ending = "no more battles"
+
+    def _push(self, *tasks: tuple) -> None:
+        """Queue tasks to run in the order given (the queue is a stack)."""
+        self.tasks.extend(reversed(tasks))
+
+    def _t_battle(self) -> None:
+        self.turns += 1
+        self.step = 2
+        self._push(*[("form", p, c) for p in (0, 1) for c in range(COLUMNS)], ("end_step",), ("reinforce",))
+
+    def _t_form(self, p: int, c: int) -> None:
+        card = self._draw(p)
+        if card != NO_CARD:
+            self._t_reveal(p, c, card)  # the same as queueing it on top and running it at once
+
+    def _t_reveal(self, p: int, c: int, card: int) -> None:
+        """A card turns face up in column c (or, if it is a Battle Modifier, goes beside and is replaced)."""
+        k = self.engine.cards
+        if k.modifier[card] and self.step != 6:
+            self._place_modifier(p, card, replace=("form", p, c))
+            return
+        self.columns[p][c].append(card)
+        if not k.modifier[card] and k.ability[card] == "play_another":
+            self.applied.add(k.item[card])
+            self._push(*[("form", p, c)] * k.value[card])
+
+    def _place_modifier(self, p: int, card: int, replace: tuple) -> None:
+        k = self.engine.cards
+        self.mods[p].append([card, -1, 0])
+        if k.timing[card] == "immediate":
+            self.immediate.append(card)
+        tasks = [replace]
+        if k.effect[card] in TARGETED:
+            tasks.insert(0, ("ask", "target", p, len(self.mods[p]) - 1))
+        self._push(*tasks)
+
+    def _t_ask(self, kind: str, p: int, *rest) -> None:
+        self.decision = (kind, p, *rest)
+
+    def _t_end_step(self) -> None:
+        """Immediate modifiers drawn in the step resolve now, highest resolution number first."""
+        if not self.immediate:
+            return
+        k = self.engine.cards
+        card = max(self.immediate, key=lambda x: k.resolution[x])
+        self.immediate.remove(card)
+        self._push(("immediate", card), ("end_step",))
+
+    def _t_immediate(self, card: int) -> None:
+        k = self.engine.cards
+        p = k.owner[card]
+        entry = next(m for m in self.mods[p] if m[0] == card)
+        if entry[2] != 0:
+            return
+        entry[2] = 1
+        if k.effect[card] == "destroy_weakest_enemy":
+            for _ in range(k.value[card]):
+                if self._destroy_weakest(1 - p):
+                    self.applied.add(k.item[card])
+        elif k.effect[card] == "extra_card":
+            self._push(*[("extra_draw", p, card)] * k.value[card])
+
+    def _t_extra_draw(self, p: int, source: int) -> None:
+        """One card of an extra_card effect: drawn now, placed where its owner chooses."""
+        k = self.engine.cards
+        drawn = self._draw(p)
+        if drawn == NO_CARD:
+            return
+        self.applied.add(k.item[source])
+        if k.modifier[drawn]:  # placed like any drawn modifier, and replaced by another card for the effect
+            self._place_modifier(p, drawn, replace=("extra_draw", p, source))
+        else:
+            self.decision = ("extra", p, drawn)
+
+    def _t_noop(self) -> None:
+        return
+
+    def _destroy_weakest(self, victim: int) -> bool:
+        k = self.engine.cards
+        best = None
+        for c in range(COLUMNS):
+            for i, card in enumerate(self.columns[victim][c]):
+                if not k.modifier[card] and (best is None or k.force[card] <= best[0]):
+                    best = (k.force[card], c, i)
+        if best is None:
+            return False
+        _, c, i = best
+        self.graveyard[victim].append(self.columns[victim][c].pop(i))
+        return True
+
+    def _t_reinforce(self) -> None:
+        self.step = 3
+        draws = []
+        for p in (0, 1):
+            draws += [("hand", p)] * COLUMNS
+        places = [("ask", "place", p) for p in (0, 1) for _ in range(COLUMNS)]
+        self._push(*draws, ("trim_places",), *places, ("flip",), ("end_step",), ("modifiers",))
+
+    def _t_hand(self, p: int) -> None:
+        card = self._draw(p)
+        if card == NO_CARD:
+            return
+        if self.engine.cards.modifier[card]:
+            self._place_modifier(p, card, replace=("hand", p))
+        else:
+            self.hand[p].append(card)
+
+    def _t_trim_places(self) -> None:
+        """A player with fewer than three reinforcements places only those they have."""
+        keep = []
+        for task in reversed(self.tasks):  # the queue runs from its end
+            if task[:2] == ("ask", "place"):
+                p = task[2]
+                if sum(1 for t in keep if t[:3] == ("ask", "place", p)) >= len(self.hand[p]):
+                    continue
+            keep.append(task)
+        self.tasks[:] = reversed(keep)  # in place: `run` holds the list
+
+    def _t_flip(self) -> None:
+        reveals = []
+        for p in (0, 1):
+            for c in range(COLUMNS):
+                if self.facedown[p][c] != NO_CARD:
+                    reveals.append(("reveal", p, c, self.facedown[p][c]))
+                    self.facedown[p][c] = NO_CARD
+        self._push(*reveals)
+
+    def _t_modifiers(self) -> None:
+        """Step 4: beside modifiers of both players resolve, highest resolution number first."""
+        self.step = 4
+        k = self.engine.cards
+        waiting = sorted(
+            (m for p in (0, 1) for m in self.mods[p] if m[2] == 0 and k.timing[m[0]] == "beside"),
+            key=lambda m: -k.resolution[m[0]],
+        )
+        for entry in waiting:
+            if entry[2] != 0:
+                continue
+            entry[2] = 1
+            card = entry[0]
+            p, effect, value, target = k.owner[card], k.effect[card], k.value[card], entry[1]
+            if effect == "column_force_plus":
+                self.bonus[p][target] += value
+            elif effect == "opponent_column_force_minus":
+                self.bonus[1 - p][target] -= value
+            elif effect == "all_columns_plus":
+                for c in range(COLUMNS):
+                    self.bonus[p][c] += value
+            elif effect == "win_ties":
+                self.tie_wins[p][target] += 1
+            elif effect == "cancel_modifier":
+                others = [m for m in self.mods[1 - p] if m[2] == 0 and k.timing[m[0]] == "beside"]
+                for victim in sorted(others, key=lambda m: -k.resolution[m[0]])[:value]:
+                    victim[2] = 2
+                    self.applied.add(k.item[card])
+            if effect != "cancel_modifier":
+                self.applied.add(k.item[card])
+        self._push(("decide",))
+
+    def _t_decide(self) -> None:
+        """Steps 5 and 6: decide every column, breaking ties with one more card from each player."""
+        self.step = 5
+        self._push(*[("column", c) for c in range(COLUMNS)], ("clear",))
+
+    def _t_column(self, c: int) -> None:
+        totals = [self.total(p, c) for p in (0, 1)]
+        self._mark_abilities(c)
+        present = [any(not self.engine.cards.modifier[x] for x in self.columns[p][c]) for p in (0, 1)]
+        if not present[0] and not present[1]:
+            self._send_column(c, None)
+            return
+        if present[0] != present[1]:
+            self._send_column(c, 0 if present[0] else 1)
+            return
+        if totals[0] != totals[1]:
+            self._send_column(c, 0 if totals[0] > totals[1] else 1)
+            return
+        claim = self.tie_wins[0][c] - self.tie_wins[1][c]
+        if claim:
+            self._send_column(c, 0 if claim > 0 else 1)
+            return
+        self.step = 6
+        if not any(self.deck[p] or self.survivors[p] for p in (0, 1)):
+            self._send_column(c, None)  # unbreakable_tie: neither player can add a card
+            return
+        self._push(("form", 0, c), ("form", 1, c), ("column", c))
+
+    def total(self, p: int, c: int) -> int:
+        """A player's total in a column: ships' printed Force, their bonuses, and modifier effects on the column."""
+        return column_total(self.engine.cards, self.columns[p], c) + self.bonus[p][c]
+
+    def _mark_abilities(self, c: int) -> None:
+        """Note the ships whose Force bonus counted in this comparison (for 'ability never applied' reports)."""
+        k = self.engine.cards
+        for p in (0, 1):
+            ships = [x for x in self.columns[p][c] if not k.modifier[x]]
+            battle = [y for col in self.columns[p] for y in col if not k.modifier[y]]
+            for x in ships:
+                ability = k.ability[x]
+                mates = {"column_bonus": ships, "race_synergy_column": ships, "race_synergy_battle": battle}.get(
+                    ability
+                )
+                if mates is None:
+                    continue
+                same = ability == "column_bonus" or None
+                if any(y != x and (same or k.race[y] == k.race[x]) for y in mates):
+                    self.applied.add(k.item[x])
+
+    def _send_column(self, c: int, winner: int | None) -> None:
+        for p in (0, 1):
+            pile = self.survivors[p] if winner == p else self.graveyard[p]
+            pile.extend(self.columns[p][c])
+            self.columns[p][c] = []
+
+    def _t_clear(self) -> None:
+        """Step 7: spent modifiers go to the Graveyard; a player with no card left has lost."""
+        self.step = 7
+        for p in (0, 1):
+            self.graveyard[p].extend(m[0] for m in self.mods[p])
+            self.mods[p] = []
+            self.bonus[p] = [0] * COLUMNS
+            self.tie_wins[p] = [0] * COLUMNS
+        alive = [bool(self.deck[p] or self.survivors[p]) for p in (0, 1)]
+        if alive[0] and alive[1]:
+            self._push(("battle",))
+            return
+        if alive[0] or alive[1]:
+            self.winner = 0 if alive[0] else 1
+            self.ending = f"{self.engine.decks[1 - self.winner]} destroyed"
+        else:
+            self.ending = "both fleets destroyed"
+
+    def _draw(self, p: int) -> int:
+        """The top card of a player's draw deck, rebuilding the deck from the Survivors pile when it is empty."""
+        if not self.deck[p]:
+            if not self.survivors[p]:
+                return NO_CARD
+            self.deck[p], self.survivors[p] = self.survivors[p], []
+            self.shuffle(self.deck[p], f"{self.engine.decks[p]} survivors")
+        card = self.deck[p].pop()
+        self.chance.events.append(("draw", (p, card)))
+        return card
+
+    # -- what the greedy agent may see -----------------------------------------------------------------------------
+
+    def visible_margin(self, seat: int, action: int) -> float:
+        """What `seat` expects from choosing `action`, judged only by what that player can see.
+
+        Its own columns include its face-down reinforcements and the card being placed; the opponent's include only
+        face-up cards plus, before the reveal, the average Force of a ship. A column won sends the enemy's Force to
+        the Graveyard, a column lost sends one's own: the score is the expected Force destroyed minus Force lost,
+        with a smooth chance of winning each column.
+        """
+        k = self.engine.cards
+        kind = self.decision[0] if self.decision else None
+        mine = [list(col) for col in self.columns[seat]]
+        for c in range(COLUMNS):
+            if self.facedown[seat][c] != NO_CARD:
+                mine[c].append(self.facedown[seat][c])
+        if kind == "place":
+            mine[action].append(self.hand[seat][-1])
+        elif kind == "extra":
+            mine[action].append(self.decision[2])
+        bonus_mine, bonus_theirs = list(self.bonus[seat]), list(self.bonus[1 - seat])
+        if kind == "target":
+            card = self.mods[seat][self.decision[2]][0]
+            if k.effect[card] == "column_force_plus":
+                bonus_mine[action] += k.value[card]
+            elif k.effect[card] == "opponent_column_force_minus":
+                bonus_theirs[action] -= k.value[card]
+            elif k.effect[card] == "win_ties":
+                bonus_mine[action] += 0.5
+        pending = self.step <= 3  # before the flip, every column still gets an unseen enemy reinforcement
+        expected = self.engine.mean_force if pending else 0.0
+        score = 0.0
+        for c in range(COLUMNS):
+            margin = (column_total(k, mine, c) + bonus_mine[c]) - (self.total(1 - seat, c) - self.bonus[1 - seat][c]
+                                                                  + bonus_theirs[c] + expected)  # fmt: skip
+            chance = 1.0 / (1.0 + math.exp(-margin / 1.5))
+            theirs_at_stake = sum(k.force[x] for x in self.columns[1 - seat][c]) + expected
+            mine_at_stake = sum(k.force[x] for x in mine[c])
+            score += chance * theirs_at_stake - (1.0 - chance) * mine_at_stake
+        return score
+
+
+def column_total(k: Cards, columns: list[list[int]], c: int) -> int:
+    """The Force of one player's ships in column c with their abilities (facts `abilities`), without modifiers."""
+    ships = [x for x in columns[c] if not k.modifier[x]]
+    column_bonus = sum(k.value[x] for x in ships if k.ability[x] == "column_bonus")
+    total = 0
+    for x in ships:
+        ability = k.ability[x]
+        total += k.force[x] + column_bonus - (k.value[x] if ability == "column_bonus" else 0)
+        if ability == "race_synergy_column":
+            total += k.value[x] * sum(1 for y in ships if y != x and k.race[y] == k.race[x])
+        elif ability == "race_synergy_battle":
+            race = k.race[x]
+            total += k.value[x] * sum(
+                1 for col in columns for y in col if y != x and not k.modifier[y] and k.race[y] == race
+            )
+    return total
+
+
+_HANDLERS = {name[3:]: function for name, function in vars(BattlefieldState).items() if name.startswith("_t_")}

@@ -1,0 +1,248 @@
+"""Battlefield: Space by its rules: one test per rule on hand-built battles, then seeded playouts and a golden log.
+
+Seat 0 plays the red deck (the Crimson Pact), seat 1 the blue deck (the Azure Concord). A hand-built battle stacks
+each draw deck so the cards come off in a known order: `arrange(red=[...], blue=[...])` puts the named cards on top,
+first named first drawn; every other card waits in the Graveyard so it cannot interfere.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from cardgen.data import load_games
+from cardgen.engine.core import derive_seed
+from cardgen.engine.games.battlefield_space import BattlefieldEngine, BattlefieldState
+from cardgen.engine.runner import PlaySpec, play_game, play_many, replay, summarise, write_log
+
+from conftest import FIXTURES, REPO
+
+RED, BLUE = 0, 1
+DATA = REPO / "card_data"
+
+
+@pytest.fixture(scope="module")
+def engine() -> BattlefieldEngine:
+    (game,) = load_games(DATA, ["battlefield-space"])
+    return BattlefieldEngine.from_game(game)
+
+
+def card(engine: BattlefieldEngine, item: str, taken: set[int]) -> int:
+    index = next(i for i, name in enumerate(engine.cards.item) if name == item and i not in taken)
+    taken.add(index)
+    return index
+
+
+def arrange(engine: BattlefieldEngine, red: list[str], blue: list[str], survivors=((), ())) -> BattlefieldState:
+    """A fresh battle with the named cards on top of each deck (and, optionally, in each Survivors pile)."""
+    state = BattlefieldState.deal(engine, seed=1)
+    for p, top in ((RED, red), (BLUE, blue)):
+        taken: set[int] = set()
+        ordered = [card(engine, name, taken) for name in top]
+        kept = [card(engine, name, taken) for name in survivors[p]]
+        state.deck[p] = list(reversed(ordered))
+        state.survivors[p] = kept
+        state.graveyard[p] = [i for i in engine.owned[p] if i not in taken]
+        state.hand[p], state.mods[p] = [], []
+        state.columns[p] = [[], [], []]
+        state.facedown[p] = [-1, -1, -1]
+    state.bonus, state.tie_wins, state.immediate = [[0] * 3, [0] * 3], [[0] * 3, [0] * 3], []
+    state.tasks, state.decision, state.ending, state.winner = [("battle",)], None, None, None
+    state.run()
+    return state
+
+
+def names(engine, cards) -> list[str]:
+    return [engine.cards.item[c] for c in cards]
+
+
+def place_in_order(state: BattlefieldState, red_columns=(0, 1, 2), blue_columns=(0, 1, 2)) -> None:
+    """Answer the placement decisions: each reinforcement (last drawn first) to the given columns."""
+    for columns in (red_columns, blue_columns):
+        for column in columns:
+            assert state.decision[0] == "place"
+            state.apply(column)
+
+
+def test_columns_form_from_the_top_of_each_deck(engine):
+    s = arrange(
+        engine,
+        ["ktotekk-drone", "ktotekk-lancer", "ktotekk-barque"] + ["skarrow-skiff"] * 3,
+        ["quillan-current-skiff", "quillan-tide-lancer", "cc-heavy-cruiser"] + ["feyla-elai-starglider"] * 3,
+    )
+    assert [names(engine, col) for col in s.columns[RED]] == [["ktotekk-drone"], ["ktotekk-lancer"], ["ktotekk-barque"]]
+    assert s.decision == ("place", RED)
+    assert names(engine, s.hand[RED]) == ["skarrow-skiff"] * 3  # three reinforcements drawn into the hand
+
+
+def test_play_another_plays_the_next_card_onto_the_same_column(engine):
+    s = arrange(
+        engine,
+        ["skarrow-raider", "ktotekk-drone", "ktotekk-drone", "ktotekk-drone"] + ["skarrow-skiff"] * 3,
+        ["quillan-current-skiff"] * 3 + ["feyla-elai-starglider"] * 3,
+    )
+    assert [names(engine, col) for col in s.columns[RED]] == [
+        ["skarrow-raider", "ktotekk-drone"], ["ktotekk-drone"], ["ktotekk-drone"]]  # fmt: skip
+
+
+def test_reinforcements_are_hidden_until_both_have_placed(engine):
+    s = arrange(
+        engine,
+        ["ktotekk-drone"] * 3 + ["deterian-dreadnought", "skarrow-skiff", "skarrow-skiff"],
+        ["quillan-current-skiff"] * 3 + ["feyla-elai-starglider"] * 3,
+    )
+    s.apply(2)  # the last drawn reinforcement (a skiff) to column 3
+    assert s.facedown[RED][2] != -1 and all(len(col) == 1 for col in s.columns[RED])
+    assert s.current_player() == RED
+    s.apply(1)
+    s.apply(0)
+    assert s.current_player() == BLUE  # blue decides without seeing red's face-down cards
+    assert [engine.cards.item[c] for c in s.facedown[RED]] == ["deterian-dreadnought", "skarrow-skiff", "skarrow-skiff"]
+
+
+def test_column_bonus_adds_to_every_other_own_ship_not_itself(engine):
+    s = arrange(
+        engine,
+        ["deterian-warbanner", "ktotekk-drone", "ktotekk-drone"] + ["ktotekk-drone"] * 3,
+        ["quillan-current-skiff"] * 6,
+    )
+    taken: set[int] = {c for col in s.columns[RED] for c in col} | set(s.hand[RED])
+    s.columns[RED][0].append(card(engine, "ktotekk-lancer", taken))
+    assert s.total(RED, 0) == 2 + (3 + 1)  # the Warbanner 2, the Lancer 3 + 1
+
+
+def test_race_synergy_in_the_column_and_across_the_battle(engine):
+    s = arrange(
+        engine,
+        ["deterian-phalanx", "ktotekk-striker", "ktotekk-striker"] + ["ktotekk-drone"] * 3,
+        ["quillan-current-skiff"] * 6,
+    )
+    taken: set[int] = {c for col in s.columns[RED] for c in col} | set(s.hand[RED])
+    s.columns[RED][0].append(card(engine, "deterian-phalanx", taken))
+    assert s.total(RED, 0) == (2 + 1) * 2  # each Phalanx +1 for the other Deterian in its column
+    assert s.total(RED, 1) == 2 + 1  # a Striker +1 for the other K'Totekk anywhere in the battle
+
+
+def lost(engine, state: BattlefieldState, p: int, before: list[int]) -> list[str]:
+    """The cards a player sent to the Graveyard since `before` (a copy of the Graveyard taken earlier)."""
+    return sorted(names(engine, [c for c in state.graveyard[p] if c not in before]))
+
+
+def test_beside_modifier_is_replaced_and_resolves_before_the_columns(engine):
+    s = arrange(
+        engine,
+        ["red-hive-frenzy", "ktotekk-drone", "ktotekk-drone", "ktotekk-drone"] + ["ktotekk-drone"] * 3,
+        ["quillan-tide-lancer"] * 3 + ["quillan-current-skiff"] * 3,
+    )
+    assert s.decision == ("target", RED, 0)  # Hive Frenzy (+4) asks for one of red's columns
+    s.apply(0)
+    assert [names(engine, col) for col in s.columns[RED]] == [["ktotekk-drone"]] * 3  # replaced by the next card
+    before = [list(s.graveyard[RED]), list(s.graveyard[BLUE])]
+    place_in_order(s)
+    # column 1: 1 + 1 + 4 (Frenzy) beats 3 + 1; columns 2 and 3: 1 + 1 lose to 3 + 1
+    assert lost(engine, s, RED, before[RED]) == ["ktotekk-drone"] * 4 + ["red-hive-frenzy"]  # spent modifier too
+    assert lost(engine, s, BLUE, before[BLUE]) == ["quillan-current-skiff", "quillan-tide-lancer"]
+
+
+def test_higher_resolution_number_resolves_first_and_can_cancel(engine):
+    s = arrange(engine, ["red-counter-intelligence"] + ["ktotekk-drone"] * 6,
+                ["blue-flanking-run", "quillan-current-skiff", "quillan-current-skiff", "quillan-current-skiff"]
+                + ["quillan-current-skiff"] * 3)  # fmt: skip
+    s.apply(0)  # blue aims Flanking Run (+3) at its column 1
+    place_in_order(s)
+    # red's Counter-Intelligence (24) resolves before blue's Flanking Run (3) and cancels it: every column ties 2-2
+    # until the decks run dry, so nothing was added to blue's column 1
+    assert "red-counter-intelligence" in s.applied
+
+
+def test_losers_go_to_the_graveyard_and_winners_to_the_survivors(engine):
+    s = arrange(
+        engine,
+        ["deterian-dreadnought", "ktotekk-drone", "ktotekk-drone"] + ["ktotekk-drone"] * 3,
+        ["quillan-current-skiff", "cc-battlecarrier", "quillan-current-skiff"] + ["quillan-current-skiff"] * 3,
+    )
+    before = [list(s.graveyard[RED]), list(s.graveyard[BLUE])]
+    place_in_order(s)
+    # column 1: 6 + 1 against 1 + 1 (red wins); column 2: 1 + 1 against 6 + 1 (blue wins); column 3 ties 2-2 and
+    # is broken with cards from the decks rebuilt out of the Survivors piles
+    assert "deterian-dreadnought" not in lost(engine, s, RED, before[RED])  # a winner survives
+    assert "cc-battlecarrier" not in lost(engine, s, BLUE, before[BLUE])  # blue's column 2 (6 + 1) beats 1 + 1
+    assert lost(engine, s, RED, before[RED]).count("ktotekk-drone") >= 2  # red's column 2 is lost
+    survivors = names(engine, s.survivors[RED] + s.deck[RED] + [c for col in s.columns[RED] for c in col])
+    assert "deterian-dreadnought" in survivors  # back in play: Survivors pile, or already redrawn from it
+
+
+def test_a_tie_takes_one_more_card_from_each_player(engine):
+    s = arrange(
+        engine,
+        ["ktotekk-drone"] * 3 + ["skarrow-skiff"] * 3 + ["ktotekk-barque"],
+        ["quillan-current-skiff"] * 3 + ["feyla-elai-starglider"] * 3 + ["quillan-current-skiff"],
+    )
+    before = [list(s.graveyard[RED]), list(s.graveyard[BLUE])]
+    place_in_order(s)
+    # every column is 1 + 2 against 1 + 2; column 1's tie-break card (Barque 5 against Skiff 1) wins it for red
+    assert "ktotekk-barque" not in lost(engine, s, RED, before[RED])
+    assert "quillan-current-skiff" in lost(engine, s, BLUE, before[BLUE])
+
+
+def test_an_unbreakable_tie_sends_both_columns_to_the_graveyard(engine):
+    s = arrange(engine, ["ktotekk-drone"] * 6, ["quillan-current-skiff"] * 6)
+    place_in_order(s)
+    assert s.survivors == [[], []] and s.ending == "both fleets destroyed"
+
+
+def test_empty_deck_is_rebuilt_from_the_survivors(engine):
+    s = arrange(engine, ["ktotekk-drone"] * 3, ["quillan-current-skiff"] * 6, survivors=(["skarrow-skiff"] * 3, ()))
+    shuffles = [e for e in s.chance.events if e[0] == "shuffle"]
+    assert shuffles and "survivors" in shuffles[-1][1][0]
+    assert names(engine, s.hand[RED]) == ["skarrow-skiff"] * 3
+
+
+def test_the_last_fleet_with_cards_wins(engine):
+    s = arrange(engine, ["deterian-dreadnought"] * 2 + ["deterian-siege-frigate"] * 4, ["quillan-current-skiff"] * 6)
+    place_in_order(s)
+    assert s.is_terminal() and s.winner == RED and s.returns() == [1.0, 0.0]
+    assert s.ending == "blue-deck destroyed"
+
+
+def test_illegal_placement_is_rejected(engine):
+    s = arrange(engine, ["ktotekk-drone"] * 6, ["quillan-current-skiff"] * 6)
+    s.apply(0)
+    with pytest.raises(ValueError, match="not legal"):
+        s.apply(0)  # column 1 already has a reinforcement
+
+
+@pytest.mark.parametrize("agents", [("random",), ("greedy", "random")])
+def test_hundreds_of_seeded_games_keep_every_invariant(agents):
+    spec = PlaySpec("battlefield-space", str(DATA), 2, 11, agents, check=True)
+    results = play_many(spec, 150)
+    summary = summarise(spec, results, 1.0)
+    assert summary["invariant_violations"] == 0, summary["violation_examples"]
+    assert set(summary["endings"]) <= {"red-deck destroyed", "blue-deck destroyed", "both fleets destroyed"}
+    assert all(r.actions < 400 for r in results)
+
+
+def test_the_alliances_are_balanced_under_random_play():
+    spec = PlaySpec("battlefield-space", str(DATA), 2, 5, ("random",))
+    wins = summarise(spec, play_many(spec, 400), 1.0)["wins"]
+    assert 0.43 <= wins["seat 0"] / 400 <= 0.57, wins
+
+
+GOLDEN = FIXTURES / "golden" / "battlefield-space.jsonl"
+
+
+def test_golden_log_replays_exactly(tmp_path):
+    """A committed log of seed 2024's first game must replay; regenerate with CARDGEN_UPDATE_GOLDEN=1 after a
+    deliberate change of rules or data."""
+    spec = PlaySpec("battlefield-space", str(DATA), 2, 2024, ("greedy", "random"), log=True)
+    fresh = tmp_path / "fresh.jsonl"
+    write_log(fresh, [play_game(spec, 0)])
+    if os.environ.get("CARDGEN_UPDATE_GOLDEN"):
+        GOLDEN.parent.mkdir(exist_ok=True)
+        GOLDEN.write_text(fresh.read_text())
+    assert fresh.read_text() == GOLDEN.read_text(), "the same seed must give the same game"
+    assert all(ok for _, ok, _ in replay(GOLDEN, DATA))
+    header = json.loads(GOLDEN.read_text().splitlines()[0])
+    assert header["seed"] == derive_seed(2024, 0)

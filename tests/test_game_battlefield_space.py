@@ -1,0 +1,206 @@
+"""Battlefield: Space — the bundled data, its rules checks and its printed components, as executable specifications.
+
+Two 72-card alliance decks (60 ships and 12 Battle Modifiers each), one reference card per alliance, a battlefield
+mat tiled over several pages and a one-page rules reference. The rulebook's figures live in rules.yaml; these tests
+check that the data holds them, that breaking one is reported by name, and that the build prints everything.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pdfcheck
+import pytest
+
+from cardgen.data.games import load_games
+
+from conftest import REPO, run_cli
+
+GAME = "battlefield-space"
+DATA = REPO / "card_data"
+PDF_PAGES = {
+    "red-deck": 16,  # 72 cards, 9 a sheet: 8 sheets, fronts and backs
+    "blue-deck": 16,
+    "reference-cards": 2,  # two tarot cards on one sheet, front and back
+    "battlefield-mat": 4,  # 540 x 366 mm over 2 x 2 A4 pages
+    "reference": 1,
+}
+
+
+@pytest.fixture(scope="module")
+def game():
+    return load_games(DATA, [GAME])[0]
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("bfs-build")
+    result = run_cli("build", GAME, "--out", out, "--quiet")
+    assert result.exception is None, result.exception
+    assert result.code == 0, result.err
+    return out / GAME
+
+
+# --- counts and composition --------------------------------------------------------------------------------------
+
+
+def test_component_counts_include_copies():
+    result = run_cli("list", GAME, "--json")
+    assert result.code == 0, result.err
+    (entry,) = json.loads(result.out)
+    counts = {c["id"]: c["count"] for c in entry["components"]}
+    assert counts == {"red-deck": 72, "blue-deck": 72, "reference-cards": 2, "battlefield-mat": 1, "reference": 1}
+    assert entry["players"] == [2, 2]
+
+
+def test_each_deck_is_sixty_ships_and_twelve_modifiers(game):
+    for deck in ("red-deck", "blue-deck"):
+        items = game.component(deck).items
+        ships = sum(i.count for i in items if i.type == "ship")
+        modifiers = sum(i.count for i in items if i.type == "modifier")
+        assert (ships, modifiers) == (game.fact("ships_per_deck"), game.fact("modifiers_per_deck"))
+        assert ships + modifiers == game.fact("deck_size") == 72
+
+
+def test_decks_are_balanced_card_for_card(game):
+    def profile(deck):
+        return sorted(
+            (i.fields["force"], i.fields["ability"], i.fields["ability_value"])
+            for i in game.component(deck).items
+            if i.type == "ship"
+            for _ in range(i.count)
+        )
+
+    assert profile("red-deck") == profile("blue-deck")
+    assert sum(f for f, _, _ in profile("red-deck")) == game.fact("fleet_force")
+
+
+def test_resolution_numbers_order_all_modifiers_of_both_decks(game):
+    numbers = [
+        i.fields["resolution"] for deck in ("red-deck", "blue-deck") for i in game.component(deck).items
+        if i.type == "modifier"
+    ]  # fmt: skip
+    low, high = game.fact("resolution_range").values()
+    assert sorted(numbers) == list(range(low, high + 1))
+
+
+def test_the_rulebook_ships_are_as_printed(game):
+    ships = {i.fields["name"]: i.fields for d in ("red-deck", "blue-deck") for i in game.component(d).items}
+    fighter = ships["Feyla Elai Fighter"]
+    assert (fighter["force"], fighter["ability"]) == (3, "play_another")
+    striker = ships["K'Totekk Striker"]
+    assert (striker["force"], striker["ability"], striker["ability_value"]) == (2, "race_synergy_battle", 1)
+
+
+def test_every_ability_effect_and_timing_has_exact_semantics(game):
+    """The engine implements what rules.yaml says each choice means; no choice may be left undefined."""
+    types = game.manifest.card_types
+    assert set(types["ship"].fields["ability"].choices) == set(game.fact("abilities"))
+    assert set(types["modifier"].fields["effect"].choices) == set(game.fact("modifier_effects"))
+    assert set(types["modifier"].fields["effect"].choices) == set(game.fact("effect_timing"))
+    assert set(types["modifier"].fields["timing"].choices) == set(game.fact("modifier_timings"))
+
+
+def test_gaps_and_contradictions_are_recorded(game):
+    topics = [c.topic for c in game.rules.contradictions]
+    assert any("steps 4 and 5" in t for t in topics)
+    assert all(c.followed and c.why for c in game.rules.contradictions)
+    notes = run_cli("validate", GAME, "--notes")
+    assert notes.code == 0 and "steps 4 and 5" in notes.out
+
+
+# --- validation --------------------------------------------------------------------------------------------------
+
+
+def test_bundled_data_validates():
+    result = run_cli("validate", GAME)
+    assert result.exception is None, result.exception
+    assert result.code == 0, result.out + result.err
+
+
+MUTATIONS = {
+    "a card missing from the red deck": (
+        "red-deck.yaml", "  - id: ktotekk-drone\n    count: 6", "  - id: ktotekk-drone\n    count: 5",
+        "The red deck has 72 cards",
+    ),
+    "two red modifiers share a resolution number": (
+        "red-deck.yaml", "    name: Flanking Run\n    resolution: 4", "    name: Flanking Run\n    resolution: 1",
+        "Red resolution numbers are unique",
+    ),
+    "the Feyla Elai Fighter with Force 4": (
+        "blue-deck.yaml", "    name: Feyla Elai Fighter\n    race: feyla-elai\n    force: 3",
+        "    name: Feyla Elai Fighter\n    race: feyla-elai\n    force: 4",
+        "The rulebook's example ships are as printed",
+    ),
+    "a blue race in the red deck": (
+        "red-deck.yaml", "    name: Brood Lancer\n    race: ktotekk", "    name: Brood Lancer\n    race: quillan",
+        "Each race belongs to its deck's alliance",
+    ),
+    "an immediate effect placed beside the battlefield": (
+        "red-deck.yaml", "    name: Torpedo Salvo\n    resolution: 21\n    timing: immediate",
+        "    name: Torpedo Salvo\n    resolution: 21\n    timing: beside",
+        "Each effect has its timing",
+    ),
+    "a common modifier that differs between the decks": (
+        "blue-deck.yaml", "    effect: all_columns_plus\n    effect_value: 1",
+        "    effect: all_columns_plus\n    effect_value: 2",
+        "Common Battle Modifiers are the same in both decks",
+    ),
+    "a column bonus of +2": (
+        "red-deck.yaml", "    ability: column_bonus\n    ability_value: 1",
+        "    ability: column_bonus\n    ability_value: 2",
+        "Column bonus is +1 Force",
+    ),
+    "card text too long for its box": (
+        "red-deck.yaml", 'text: "Choose one of your columns: it gets +3 Force this battle."',
+        'text: "Choose one of your columns: it gets +3 Force this battle.' + " Then read this long aside." * 20 + '"',
+        "All text fits its box",
+    ),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", MUTATIONS)
+def test_breaking_a_rule_fails_validation_naming_it(tmp_path: Path, name: str):
+    file, old, new, rule = MUTATIONS[name]
+    copy = tmp_path / "card_data"
+    shutil.copytree(DATA / GAME, copy / GAME)
+    path = copy / GAME / file
+    text = path.read_text()
+    assert text.count(old) == 1, f"mutation '{name}' no longer matches {file}"
+    path.write_text(text.replace(old, new))
+    result = run_cli("--data-dir", copy, "validate", GAME)
+    assert result.exception is None, result.exception
+    assert result.code == 1, result.out + result.err
+    assert rule in result.out + result.err
+
+
+# --- printing ----------------------------------------------------------------------------------------------------
+
+
+def test_build_writes_every_component_with_its_pages(built: Path):
+    for component, pages in PDF_PAGES.items():
+        path = built / f"{component}.pdf"
+        assert path.is_file(), component
+        assert len(pdfcheck.page_sizes(path)) == pages, component
+
+
+def test_every_font_is_embedded(built: Path):
+    for component in PDF_PAGES:
+        fonts = pdfcheck.fonts(built / f"{component}.pdf")
+        assert fonts and all(embedded for _, embedded in fonts), (component, fonts)
+
+
+def test_reference_sheet_prints_the_rulebook_figures(built: Path, game):
+    words = [w["text"] for w in pdfcheck.words(built / "reference.pdf")]
+    text = " ".join(words)
+    assert f"{game.fact('deck_size')} cards a deck" in text
+    for step in game.fact("battle_sequence").values():
+        assert step.split()[0] in words
+    assert "Reshuffling Survivors" in text and "How to win" in text
+
+
+def test_the_mat_is_larger_than_a_page_and_tiled(built: Path):
+    sizes = pdfcheck.page_sizes(built / "battlefield-mat.pdf")
+    assert len(sizes) > 1 and len(set(sizes)) == 1
