@@ -7,6 +7,7 @@ what was found, and where in the data.
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import sys
 from collections import Counter
@@ -297,7 +298,9 @@ def custom_function(game: Game, name: str) -> Callable[[Game, Check], Iterable[V
     path = game.folder / "checks.py"
     if not path.is_file():
         raise DataError(f"{game.id}: custom check '{name}' needs {display_path(path)}, which does not exist")
-    module_name = f"cardgen_checks_{game.id.replace('-', '_')}"
+    # one module per checks.py file and version, so a copy of a game (or an edited file) never runs stale code
+    stamp = f"{path.resolve()}:{path.stat().st_mtime_ns}"
+    module_name = f"cardgen_checks_{hashlib.sha1(stamp.encode()).hexdigest()[:16]}"
     module = sys.modules.get(module_name)
     if module is None:
         spec = importlib.util.spec_from_file_location(module_name, path)

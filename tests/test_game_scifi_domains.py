@@ -1,0 +1,229 @@
+"""Scifi Domains: the card data holds the rulebook's numbers, the deck sizes survive four players, and it prints.
+
+Reading these tests teaches the game's shape: 84 Unit cards, 56 Techs, 40 Rewards and 48 Enemies (16 per agro
+group) because four players may each hold 17 units, 12 techs and 8 rewards while the line-ups refill; a Command Ship
+and a player aid per player; tokens in 1s and 5s. Each mutation below breaks one rule and `cardgen validate` names it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pdfcheck
+import pytest
+
+from conftest import REPO, run_cli
+
+GAME = "scifi-domains"
+
+COUNTS = {
+    "units": 84,
+    "techs": 56,
+    "rewards": 40,
+    "enemies": 48,
+    "command-ships": 4,
+    "start-player-marker": 1,
+    "resource-tokens": 130,
+    "player-aid": 4,
+    "reference": 2,
+}
+
+# A4 pages: poker decks 9 a sheet, fronts and backs interleaved (duplex); counters fold-and-glue; sheets one a page.
+PAGES = {
+    "units": 20,
+    "techs": 14,
+    "rewards": 10,
+    "enemies": 12,
+    "command-ships": 2,
+    "start-player-marker": 1,
+    "resource-tokens": 3,
+    "player-aid": 2,
+    "reference": 2,
+}
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """Build the whole game once for the module."""
+    out = tmp_path_factory.mktemp("scifi-out")
+    result = run_cli("build", GAME, "--out", out)
+    assert result.exception is None, result.exception
+    assert result.code == 0, result.err
+    return out / GAME, result.out + result.err
+
+
+def copy_game(tmp_path: Path) -> Path:
+    """A writable copy of the game's data (only this game) to mutate."""
+    data = tmp_path / "card_data"
+    shutil.copytree(REPO / "card_data" / GAME, data / GAME)
+    return data
+
+
+def edit(data: Path, file: str, old: str, new: str) -> None:
+    path = data / GAME / file
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} not in {file}"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def violated_rules(data: Path) -> list[str]:
+    result = run_cli("--data-dir", data, "validate", GAME, "--json")
+    assert result.exception is None, result.exception
+    assert result.code == 1, (result.code, result.out, result.err)
+    report = json.loads(result.out)["games"][GAME]
+    return [v["rule"] for v in report["violations"]]
+
+
+def test_component_counts_include_copies():
+    result = run_cli("list", GAME, "--json")
+    assert result.code == 0, result.err
+    (game,) = json.loads(result.out)
+    assert game["players"] == [2, 4]
+    assert {c["id"]: c["count"] for c in game["components"]} == COUNTS
+
+
+def test_validate_passes_on_the_real_data():
+    result = run_cli("validate", GAME, "--json")
+    assert result.code == 0, result.out + result.err
+    report = json.loads(result.out)["games"][GAME]
+    assert report["ok"] and report["checks"] >= 40
+
+
+def test_notes_record_the_rulebook_inconsistencies():
+    result = run_cli("validate", GAME, "--notes")
+    assert result.code == 0
+    for topic in ("Name of the basic resource", "When Reward points are spent", "When production pays",
+                  "The end-of-game VP formula", "How many enemies a printed set needs"):  # fmt: skip
+        assert topic in result.out
+
+
+MUTATIONS = [
+    # (file, old, new, a rule that must be named)
+    (
+        "rewards.yaml",
+        "reward-honours, count: 8",
+        "reward-honours, count: 1",
+        "The Rewards deck refills its line-up while every player holds the reward cap",
+    ),
+    (
+        "units.yaml",
+        "  - id: frigate\n    count: 12",
+        "  - id: frigate\n    count: 2",
+        "The Units deck refills its line-up while every player holds the most Units they can",
+    ),
+    (
+        "techs.yaml",
+        "tech-gunship-optics, count: 4",
+        "tech-gunship-optics, count: 1",
+        "The Techs deck refills its line-up while every player holds the most Techs they may",
+    ),
+    (
+        "enemies.yaml",
+        "enemy-militia, count: 6",
+        "enemy-militia, count: 3",
+        "Each Enemy group serves four players agroing in one round (Ground)",
+    ),
+    (
+        "rules.yaml",
+        "  reward_cap:\n    value: 8",
+        "  reward_cap:\n    value: 9",
+        "The Rewards deck refills its line-up while every player holds the reward cap",
+    ),
+    (
+        "units.yaml",
+        "    unit_type: trooper\n    category: ground\n    metal_cost: 4",
+        "    unit_type: trooper\n    category: ground\n    metal_cost: 3",
+        "units_held is the most Units a player can hold",
+    ),
+    (
+        "rewards.yaml",
+        "effect: metal, value: 3",
+        "effect: metal, value: 4",
+        "max_build_metal is the most Metal a player can spend on Units",
+    ),
+    (
+        "techs.yaml",
+        "name: Bulkhead Refit, unit_type: battlecruiser, research_cost: 2",
+        "name: Bulkhead Refit, unit_type: battlecruiser, research_cost: 3",
+        "Battlecruiser techs are cheaper than every other tech",
+    ),
+    (
+        "techs.yaml",
+        "name: Rail Batteries, unit_type: frigate",
+        "name: Rail Batteries, unit_type: corvette",
+        "Techs improve unit types that exist",
+    ),
+    (
+        "rewards.yaml",
+        "effect: unit, value: 1, unit_type: trooper",
+        "effect: unit, value: 1, unit_type: tank",
+        "Rewards gain units that exist",
+    ),
+    (
+        "enemies.yaml",
+        "name: Raider Swarm, group: striker",
+        "name: Raider Swarm, group: space",
+        "Each enemy's group matches its category",
+    ),
+    (
+        "command-ships.yaml",
+        "[blue, red, green, yellow]",
+        "[blue, red, green]",
+        "One Command Ship per player at the most players",
+    ),
+    (
+        "resource-tokens.yaml",
+        "metal-5, count: 12",
+        "metal-5, count: 0",
+        "The token supply covers four players' starting resources",
+    ),
+    (
+        "units.yaml",
+        "    unit_type: drop_bay\n    category: space",
+        "    unit_type: drop_bay\n    category: ground",
+        "The Battlecruiser, the bays and Command Ships are Space units",
+    ),
+    (
+        "enemies.yaml",
+        'text: "Dug-in locals who know every tunnel."',
+        'text: "' + "Dug-in locals who know every tunnel and every trick. " * 12 + '"',
+        "All text fits its box at 6 pt or more",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("file", "old", "new", "rule"), MUTATIONS, ids=[m[3][:40] + f"-{i}" for i, m in enumerate(MUTATIONS)]
+)
+def test_validate_names_the_broken_rule(tmp_path: Path, file: str, old: str, new: str, rule: str):
+    data = copy_game(tmp_path)
+    edit(data, file, old, new)
+    assert rule in violated_rules(data)
+
+
+def test_build_writes_every_component(built):
+    folder, _ = built
+    for component, pages in PAGES.items():
+        path = folder / f"{component}.pdf"
+        assert path.is_file(), component
+        assert len(pdfcheck.page_sizes(path)) == pages, component
+
+
+def test_build_embeds_every_font_and_reports_no_overflow(built):
+    folder, output = built
+    assert "overflow" not in output
+    for component in PAGES:
+        fonts = pdfcheck.fonts(folder / f"{component}.pdf")
+        assert fonts, component
+        assert all(embedded for _, embedded in fonts), (component, fonts)
+
+
+def test_reference_sheet_prints_the_facts(built):
+    folder, _ = built
+    text = " ".join(w["text"] for w in pdfcheck.words(folder / "reference.pdf", page=1))
+    for number in ("10", "12", "14", "6", "7", "8", "4", "5"):  # line-up sizes per player count
+        assert re.search(rf"\b{number}\b", text)
+    assert "Tiebreak:" in text and "÷" in text
