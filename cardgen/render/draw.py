@@ -224,9 +224,6 @@ class FaceDrawer:
     def _paint(self, canvas: Canvas, element: Element) -> tuple[int, int]:
         fill = self.palette.get(element.attrs.get("fill", "none"))
         stroke = self.palette.get(element["stroke"])
-        if element["opacity"] < 1:
-            canvas.setFillAlpha(element["opacity"])
-            canvas.setStrokeAlpha(element["opacity"])
         if fill is not None:
             canvas.setFillColor(fill)
         if stroke is not None:
@@ -234,6 +231,9 @@ class FaceDrawer:
             canvas.setLineWidth(element["stroke-width"] * MM)
             if element["dash"]:
                 canvas.setDash([d * MM for d in element["dash"]])
+        if element["opacity"] < 1:  # after the colours: setting a colour resets the alpha to the colour's own
+            canvas.setFillAlpha(element["opacity"] * (fill.alpha if fill is not None else 1))
+            canvas.setStrokeAlpha(element["opacity"] * (stroke.alpha if stroke is not None else 1))
         return (1 if stroke is not None else 0), (1 if fill is not None else 0)
 
     def _draw_rect(self, canvas: Canvas, element: Element, prepared: PreparedFace, bleed: float) -> None:

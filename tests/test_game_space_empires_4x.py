@@ -1,0 +1,264 @@
+"""Space Empires 4X: the counter sets, map, charts and forms, checked against the rules summary.
+
+The data must hold every rule of its rules.yaml, fail when a rulebook figure is broken, and print as fold-and-glue
+counter sheets (each back behind its front), a tiled map and page-sized charts and forms.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections import Counter
+from pathlib import Path
+
+import pdfcheck
+import pytest
+
+from cardgen.data import load_games
+
+from conftest import REPO, run_cli
+
+GAME = "space-empires-4x"
+DATA = REPO / "card_data"
+COUNTER_PDFS = ("ship-counters", "group-size-markers", "colony-counters", "home-system-markers", "deep-space-markers")
+PLAYERS = ("red", "blue", "green", "yellow")
+TAG_SIZE = 6.6  # the set tag printed at the same spot on both sides of every counter
+STEP_SIZE = 13  # the CP figure of colony and Homeworld counters
+
+
+@pytest.fixture(scope="module")
+def game():
+    return load_games(DATA, [GAME])[0]
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("se4x")
+    run = run_cli("build", GAME, "--out", out, "-q")
+    assert run.code == 0, run.err
+    return out / GAME
+
+
+@pytest.fixture
+def data_copy(tmp_path) -> Path:
+    """A writable copy of this game's data alone (other games are being written by others)."""
+    target = tmp_path / "card_data"
+    shutil.copytree(DATA / GAME, target / GAME)
+    return target
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert old in text, f"{old!r} not in {path.name}"
+    path.write_text(text.replace(old, new, 1))
+
+
+def broken_rules(data: Path) -> set[str]:
+    run = run_cli("--data-dir", data, "validate", GAME, "--json")
+    assert run.code == 1, run.out + run.err
+    return {v["rule"] for v in json.loads(run.out)["games"][GAME]["violations"]}
+
+
+# --- counts ------------------------------------------------------------------------------------------------------
+
+
+def test_component_counts_include_copies():
+    run = run_cli("list", GAME, "--json")
+    assert run.code == 0, run.err
+    counts = {c["id"]: c["count"] for c in json.loads(run.out)[0]["components"]}
+    assert counts == {
+        "ship-counters": 4 * 92,
+        "group-size-markers": 4 * 6 * 4,
+        "colony-counters": 4 * 32,
+        "home-system-markers": 4 * 25,
+        "deep-space-markers": 102,
+        "map": 1,
+        "charts": 4,
+        "production-sheet": 2,
+        "reference": 2,
+        "dice": 2,
+    }
+
+
+def test_each_player_has_exactly_the_counter_limits(game):
+    limits = {"SC": 5, "DD": 4, "CA": 4, "BC": 4, "BB": 4, "DN": 2, "CO": 15, "SY": 4, "Base": 2, "Decoy": 2,
+              "Miner": 2, "F": 8, "R": 4, "CV": 4, "Mine": 5, "SW": 3, "MS": 20}  # fmt: skip
+    assert game.fact("counter_limits") == limits
+    for player in PLAYERS:
+        found = Counter()
+        for item in game.component("ship-counters").items:
+            if item.fields["player"] == player:
+                found[item.fields["unit"]] += item.count
+        assert found == limits, player
+    scouts = sorted(i.fields["group"] for i in game.component("ship-counters").items if i.id.startswith("sc")
+                    and i.fields["player"] == "red")  # fmt: skip
+    assert scouts == [1, 2, 3, 4, 5]
+
+
+def test_marker_sets_match_the_rules_summary(game):
+    for player in PLAYERS:
+        home = Counter()
+        for item in game.component("home-system-markers").items:
+            if item.fields["player"] == player:
+                home[item.fields["kind"]] += item.count
+        assert home == {"minerals": 11, "planet": 8, "nebula": 2, "asteroids": 2, "barren": 1, "black-hole": 1}
+    deep = Counter()
+    for item in game.component("deep-space-markers").items:
+        deep[item.fields["kind"]] += item.count
+    assert deep == {
+        "danger": 26,
+        "minerals": 14,
+        "barren": 12,
+        "nebula": 10,
+        "asteroids": 10,
+        "black-hole": 10,
+        "lost-in-space": 5,
+        "supernova": 3,
+        "space-wreck": 3,
+        "warp-point": 6,
+        "doomsday-machine": 3,
+    }
+    assert sum(deep.values()) == 102
+
+
+def test_rule_tables_read_from_the_summary(game):
+    assert game.fact("starting_forces") == {"SY": 4, "SC": 3, "CO": 3, "Miner": 1}
+    assert game.fact("colony_growth") == [1, 3, 5] and game.fact("homeworld_steps") == [20, 15, 10, 5]
+    assert game.fact("cp_carry_over_max") == 30
+    assert game.fact("movement_table")[1] == [1, 1, 1] and game.fact("movement_table")[7] == [3, 3, 3]
+    assert game.fact("black_hole_roll") == {"survives": [1, 6], "destroyed": [7, 10]}
+    assert game.fact("space_wreck_table")["ship-yard"] == [10, 10]
+    # the Ship Yard contradiction: we follow levels 2 and 3, and say so
+    assert list(game.fact("research.ship-yard.costs")) == [2, 3]
+    topics = [c.topic for c in game.rules.contradictions]
+    assert any("Ship Yard technology" in t for t in topics)
+
+
+# --- validation --------------------------------------------------------------------------------------------------
+
+
+def test_validate_passes():
+    run = run_cli("validate", GAME)
+    assert run.code == 0, run.out + run.err
+    assert "all hold" in run.out
+
+
+def test_one_danger_marker_fewer_fails(data_copy):
+    edit(
+        data_copy / GAME / "deep-space-markers.yaml",
+        "count: 26, set: deep, kind: danger",
+        "count: 25, set: deep, kind: danger",
+    )
+    assert {"Deep Space set has 102 markers", "Deep Space contents"} <= broken_rules(data_copy)
+
+
+def test_a_fifth_dreadnought_fails(data_copy):
+    path = data_copy / GAME / "ship-counters.yaml"
+    line = next(ln for ln in path.read_text().splitlines() if "id: dn2," in ln)
+    extra = "".join("\n" + line.replace("dn2", f"dn{n}").replace("group: 2", f"group: {n}") for n in (3, 4, 5))
+    edit(path, line, line + extra)
+    broken = broken_rules(data_copy)
+    assert {f"{p.title()} has exactly the counter limits" for p in PLAYERS} <= broken
+    assert "Group numbers run from 1 to the counter limit" in broken
+
+
+def test_a_misprinted_statistic_and_a_short_home_system_fail(data_copy):
+    game_dir = data_copy / GAME
+    edit(
+        game_dir / "ship-counters.yaml",
+        "unit: DD, group: 1, class: D, attack: 4",
+        "unit: DD, group: 1, class: D, attack: 5",
+    )
+    edit(game_dir / "home-system-markers.yaml", "count: 11, set: home", "count: 10, set: home")
+    broken = broken_rules(data_copy)
+    assert "Counters carry the Ship Technology chart's statistics" in broken
+    assert {"Red Home System has 25 markers", "Red Home System contents"} <= broken
+
+
+def test_broken_tables_and_map_fail(data_copy):
+    rules = data_copy / GAME / "rules.yaml"
+    edit(rules, "value: {survives: [1, 6], destroyed: [7, 10]}", "value: {survives: [1, 5], destroyed: [7, 10]}")
+    edit(rules, '        - "rrrrr.....bbbbb"', '        - "rrrrr....-bbbbb"')
+    edit(rules, "ship-yard: 2, terraforming: 1", "ship-yard: 1, terraforming: 1")  # the summary's "1 upgrade"
+    broken = broken_rules(data_copy)
+    assert "Black-hole roll covers every die face once" in broken
+    assert "The map holds every marker" in broken
+    assert "Research levels match the technology maximums" in broken
+
+
+def test_text_that_no_longer_fits_fails(data_copy):
+    edit(data_copy / GAME / "rules.yaml", "{minerals: Minerals,", "{minerals: Minerals of the Ancient Precursors,")
+    assert "All text fits at 6 pt or more" in broken_rules(data_copy)
+
+
+# --- printing ----------------------------------------------------------------------------------------------------
+
+
+def test_build_writes_every_pdf_with_its_pages(built):
+    pages = {pdf.stem: len(pdfcheck.page_sizes(pdf)) for pdf in built.glob("*.pdf")}
+    assert pages == {
+        "ship-counters": 4,
+        "group-size-markers": 1,
+        "colony-counters": 2,
+        "home-system-markers": 2,
+        "deep-space-markers": 2,
+        "map": 4,
+        "charts": 4,
+        "production-sheet": 2,
+        "reference": 2,
+    }
+    for pdf in built.glob("*.pdf"):
+        assert all(embedded for _, embedded in pdfcheck.fonts(pdf)), pdf.name
+        assert set(pdfcheck.page_sizes(pdf)) <= {(210.0, 297.0), (297.0, 210.0)}, pdf.name
+
+
+def _halves(pdf: Path, page: int, size: float):
+    """Characters of one size on the upper half (fronts) and on the lower half, folded over the middle (backs)."""
+    fold = pdfcheck.page_sizes(pdf)[page][1] / 2
+    chars = pdfcheck.char_centres(pdf, page, size)
+    fronts = [(t, x, y) for t, x, y in chars if y < fold]
+    backs = [(t, x, 2 * fold - y) for t, x, y in chars if y > fold]  # where each back lands once folded
+    return fronts, backs
+
+
+@pytest.mark.parametrize("name", COUNTER_PDFS)
+def test_counters_fold_so_each_back_lands_behind_its_front(built, name):
+    pdf = built / f"{name}.pdf"
+    for page in range(len(pdfcheck.page_sizes(pdf))):
+        fronts, backs = _halves(pdf, page, TAG_SIZE)
+        assert fronts and len(fronts) == len(backs), (name, page)
+        key = lambda c: (c[0], round(c[1], 1), round(c[2], 1))  # noqa: E731
+        for (t, x, y), (bt, bx, by) in zip(sorted(fronts, key=key), sorted(backs, key=key), strict=True):
+            # the same set tag (player letter or D) at the same spot: the back is its own front's back
+            assert t == bt and x == pytest.approx(bx, abs=0.3) and y == pytest.approx(by, abs=0.3), (name, page, t)
+
+
+def test_colony_steps_sit_back_to_back(built):
+    pdf = built / "colony-counters.pdf"
+    pairs = Counter()
+    for page in range(len(pdfcheck.page_sizes(pdf))):
+        fold = pdfcheck.page_sizes(pdf)[page][1] / 2
+        words = pdfcheck.words(pdf, page, STEP_SIZE)
+        fronts = [w for w in words if w["y"] < fold]
+        backs = [w for w in words if w["y"] > fold]
+        for front in fronts:
+            behind = [b for b in backs if abs(b["x"] - front["x"]) < 0.5 and abs(2 * fold - b["y"] - front["y"]) < 0.5]
+            assert len(behind) == 1, front
+            pairs[(front["text"], behind[0]["text"][::-1])] += 1  # a back is upside down: its digits read backwards
+    assert pairs == {("1", "3"): 60, ("5", "3"): 60, ("20", "15"): 4, ("10", "5"): 4}
+
+
+def test_charts_print_the_facts(built, game):
+    chart = " ".join(w["text"] for w in pdfcheck.words(built / "charts.pdf", 0))
+    assert "Dreadnought 24 A 6 3 x3 Size 6 3 2" in chart
+    production = " ".join(w["text"] for w in pdfcheck.words(built / "production-sheet.pdf", 0))
+    assert f"(max {game.fact('cp_carry_over_max')})" in production
+    reference = " ".join(w["text"] for w in pdfcheck.words(built / "reference.pdf", 1))
+    assert "(d10) 1–2 Ship Size 3–4 Attack 5–6 Defense 7 Tactics 8–9 Movement 10 Ship Yard" in reference
+
+
+def test_map_is_tiled_over_pages_with_alignment_guides(built):
+    pdf = built / "map.pdf"
+    assert len(pdfcheck.page_sizes(pdf)) == 4
+    label = " ".join(w["text"] for w in pdfcheck.words(pdf, 0))
+    assert "part 1,1 of 2×2" in label and "line up the crosshairs" in label
