@@ -1,0 +1,207 @@
+"""Scifi Domains by its rules: one test per rule on hand-built states, then seeded playouts and a golden log.
+
+Figures come from card_data/scifi-domains (rules.yaml facts and the cards): start with 6 Metal, 3 Metal Production,
+4 Research, 3 Research Production and a Command Ship; three rounds; line-ups of 10/12/14 Units, 6/7/8 Techs and 4/5/6
+Rewards for 2/3/4 players; at most 8 Reward/Gain cards.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+
+import pytest
+
+from cardgen.data import load_games
+from cardgen.engine.games.scifi_domains import AGRO, BUILD, PASS, REWARD, ScifiEngine, ScifiState
+from cardgen.engine.runner import PlaySpec, play_game, play_many, replay, summarise, write_log
+
+from conftest import FIXTURES, REPO
+
+DATA = REPO / "card_data"
+
+
+@pytest.fixture(scope="module")
+def engine() -> ScifiEngine:
+    (game,) = load_games(DATA, ["scifi-domains"])
+    return ScifiEngine.from_game(game)
+
+
+def fresh(engine: ScifiEngine, players: int = 2, seed: int = 3) -> ScifiState:
+    return engine.new_state(players, seed)
+
+
+def enemy(engine: ScifiEngine, item: str, taken: set[int]) -> int:
+    index = next(i for i, e in enumerate(engine.enemies) if e[4] == item and i not in taken)
+    taken.add(index)
+    return index
+
+
+def unit_card(engine: ScifiEngine, state: ScifiState, unit_type: str) -> int:
+    """A unit card of the type taken out of the Units deck (so every card stays accounted for)."""
+    card = next(c for c in state.decks["units"] if engine.unit_cards[c] == unit_type)
+    state.decks["units"].remove(card)
+    return card
+
+
+def give(engine, state, p: int, unit_type: str, bought: int = 0) -> list:
+    unit = [unit_type, "u", unit_card(engine, state, unit_type), bought, 0]
+    state.units[p].append(unit)
+    return unit
+
+
+def test_setup_follows_the_facts(engine):
+    for players, units, techs, rewards in ((2, 10, 6, 4), (3, 12, 7, 5), (4, 14, 8, 6)):
+        s = fresh(engine, players)
+        assert [len(s.lines[k]) for k in ("units", "techs", "rewards")] == [units, techs, rewards]
+        assert s.metal == [6 + 3] * players and s.research == [4 + 3] * players  # production paid in round 1
+        assert all(u[0] == "command_ship" for us in s.units for u in us)
+        assert s.phase == 3 and s.turn == s.starter and s.invariant_violations() == []
+
+
+def test_several_units_of_one_type_cost_half_after_the_first_rounded_up(engine):
+    s = fresh(engine)
+    assert s.build_cost(0, "frigate", 1) == 4
+    assert s.build_cost(0, "frigate", 3) == 8  # 4 + 2 + 2
+    assert s.build_cost(0, "bomber", 2) == math.ceil(5 + 2.5) == 8
+
+
+def test_building_pays_metal_takes_from_the_line_up_and_refills_it(engine):
+    s = fresh(engine)
+    p = s.turn
+    kind = engine.unit_cards[s.lines["units"][0]]
+    action = BUILD + engine.type_names.index(kind) * 10 + 1
+    metal = s.metal[p]
+    s.apply(action)
+    assert s.metal[p] == metal - s.build_cost(p, kind, 1)
+    assert s.units[p][-1][0] == kind and s.units[p][-1][3] == 1  # bought this round
+    assert len(s.lines["units"]) == 10
+
+
+def test_a_replaced_tech_costs_the_difference_plus_one(engine):
+    s = fresh(engine)
+    techs = engine.techs
+    frigate = [i for i, t in enumerate(techs) if t[0] == "frigate"]
+    cheap, dear = sorted(frigate[:2], key=lambda i: techs[i][1])[0], max(frigate, key=lambda i: techs[i][1])
+    s.decks["techs"].remove(cheap)
+    s.techs[0].append(cheap)
+    assert s.tech_cost(0, dear) == abs(techs[dear][1] - techs[cheap][1]) + 1
+    battlecruiser = next(i for i, t in enumerate(techs) if t[0] == "battlecruiser")
+    assert s.tech_cost(0, battlecruiser) == techs[battlecruiser][1]  # Battlecruiser techs stack at full price
+    assert max(t[1] for t in techs if t[0] == "battlecruiser") < min(t[1] for t in techs if t[0] != "battlecruiser")
+
+
+def test_passing_ends_building_for_the_round(engine):
+    s = fresh(engine)
+    first = s.turn
+    s.apply(PASS)
+    assert s.turn != first and s.phase == 3
+    s.apply(PASS)
+    assert s.phase == 4  # everyone passed: agro enemies
+
+
+def test_agro_order_strikers_then_space_then_ground(engine):
+    s = fresh(engine)
+    s.apply(PASS), s.apply(PASS)
+    p = s.turn
+    assert s.legal_actions() == [PASS, AGRO, AGRO + 1, AGRO + 2]
+    s.apply(AGRO + 1)  # a Space enemy: no more Strikers for this player
+    s.apply(PASS)  # the other player stops
+    assert s.turn == p and AGRO not in s.legal_actions()
+
+
+def battle(engine, units: list[str], enemies: list[str], bought: int = 0) -> tuple[ScifiState, list[list]]:
+    s = fresh(engine)
+    s.units[0] = [s.units[0][0]]  # the Command Ship (6 hp; 2 Space, 1 Space Striker damage)
+    mine = [give(engine, s, 0, kind, bought) for kind in units]
+    taken: set[int] = set()
+    s.agroed[0] = [enemy(engine, name, taken) for name in enemies]
+    for card in s.agroed[0]:
+        s.piles[engine.enemies[card][0]].remove(card)
+    s._battle(0)
+    return s, mine
+
+
+def test_space_damage_is_soaked_by_a_unit_that_survives_it(engine):
+    s, mine = battle(engine, ["frigate"], ["enemy-corvette"])  # the Corvette deals 2 Space damage, has 3 hp
+    assert s.units[0][0][4] == 2 or mine[0][4] == 2  # one unit took all of it
+    assert s.points[0] == 1  # Command Ship 2 + Frigate 1 Space damage kill it: 1 point per enemy destroyed
+
+
+def test_striker_damage_falls_on_space_units_when_no_striker_is_left(engine):
+    s, _ = battle(engine, [], ["enemy-raiders"])  # 2 Space Striker damage, no Striker to take it
+    assert s.units[0][0][4] == 2  # the Command Ship took it
+
+
+def test_older_strikers_need_a_bay_and_ground_units_need_a_space_unit(engine):
+    s, mine = battle(engine, ["interceptor", "interceptor"], [], bought=0)
+    # bought before this round: without a Striker Bay neither Interceptor may deploy, and both stay home unharmed
+    assert all(u in s.units[0] for u in mine)
+    s2 = fresh(engine)
+    s2.units[0] = []  # no Space unit at all (the Command Ship is gone)
+    s2.lost_ships.append(0)
+    trooper = give(engine, s2, 0, "trooper", bought=s2.round)
+    s2._battle(0)
+    assert trooper not in s2.units[0]  # stranded: every non-Striker Ground unit is lost
+
+
+def test_ground_units_alive_earn_extra_reward_points(engine):
+    s, _ = battle(engine, ["drop_bay", "walker"], ["enemy-militia"], bought=1)
+    # Walker 2 Ground damage kills the Militia (2 hp): 1 point, +1 a Ground unit lives, +1 no Ground enemy left
+    assert s.points[0] == 3
+
+
+def test_rewards_are_taken_up_to_the_cap_then_points_become_vp(engine):
+    s = fresh(engine)
+    s.phase, s.points = 6, [3, 0]
+    s.rewards[0] = [s.decks["rewards"].pop() for _ in range(7)]
+    s._next_reward_turn(start=True)
+    assert s.turn == 0 and s.legal_actions() == [REWARD + i for i in range(len(s.lines["rewards"]))]
+    s.apply(REWARD)
+    assert len(s.rewards[0]) == 8 and s.overflow[0] == 2  # at the cap the last 2 points are 2 VP
+    assert s.phase == 3 and s.round == 2  # the round is over: round 2 begins
+
+
+def test_end_of_game_vp_and_tiebreak(engine):
+    s = fresh(engine)
+    s.metal, s.research, s.units[1] = [10, 10], [5, 0], [s.units[1][0]]
+    give(engine, s, 0, "destroyer")  # printed cost 7
+    assert s.victory_points(0) == pytest.approx((7 + 10 + 5) / 5)
+    assert s.tiebreak(0) == 10 + 7
+
+
+def test_game_ends_after_three_rounds_with_a_winner(engine):
+    s = fresh(engine, 3, seed=9)
+    while not s.is_terminal():
+        s.apply(s.legal_actions()[0])
+    assert s.round == 3 and s.ending == "3 rounds played" and sum(s.returns()) >= 1
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_hundreds_of_seeded_games_keep_every_invariant(players):
+    spec = PlaySpec("scifi-domains", str(DATA), players, 17, ("random", "greedy"), check=True)
+    summary = summarise(spec, play_many(spec, 100), 1.0)
+    assert summary["invariant_violations"] == 0, summary["violation_examples"]
+    assert summary["endings"] == {"3 rounds played": 100}
+
+
+def test_greedy_beats_random():
+    spec = PlaySpec("scifi-domains", str(DATA), 2, 4, ("greedy", "random"))
+    wins = summarise(spec, play_many(spec, 200), 1.0)["wins"]
+    assert wins["agent greedy"] > wins["agent random"], wins
+
+
+GOLDEN = FIXTURES / "golden" / "scifi-domains.jsonl"
+
+
+def test_golden_log_replays_exactly(tmp_path):
+    """Seed 2024's first 3-player game; regenerate with CARDGEN_UPDATE_GOLDEN=1 after a deliberate change."""
+    spec = PlaySpec("scifi-domains", str(DATA), 3, 2024, ("greedy", "random", "greedy"), log=True)
+    fresh_log = tmp_path / "fresh.jsonl"
+    write_log(fresh_log, [play_game(spec, 0)])
+    if os.environ.get("CARDGEN_UPDATE_GOLDEN"):
+        GOLDEN.write_text(fresh_log.read_text())
+    assert fresh_log.read_text() == GOLDEN.read_text()
+    assert all(ok for _, ok, _ in replay(GOLDEN, DATA))
+    assert json.loads(GOLDEN.read_text().splitlines()[0])["players"] == 3
