@@ -96,3 +96,24 @@ def test_page_sheet_fills_the_paper_and_prints_facts(tmp_path):
     assert pdfcheck.page_sizes(pdf) == [(297.0, 210.0)]
     text = " ".join(w["text"] for w in pdfcheck.words(pdf, 0))
     assert "Hand limit: 8 cards (Rules p. 3)" in text
+
+
+def test_hex_tiles_are_spaced_so_bleeds_never_meet():
+    """Separating-axis check on every pair of hexes: along some edge normal the centres are at least the
+    flat-to-flat width plus twice the bleed apart, so even the bleed areas do not touch."""
+    import itertools
+    import math
+
+    from cardgen.render.imposition import MarkStyle, hex_sheet
+    from cardgen.units import Size
+
+    flat, bleed = 30.0, 3.0
+    plan = hex_sheet(Size(210, 297), flat, bleed, MarkStyle())
+    assert plan.capacity >= 20
+    normals = [(math.cos(a), math.sin(a)) for a in (math.pi / 6, math.pi / 2, 5 * math.pi / 6)]
+    centres = [(s.trim.x + s.trim.w / 2, s.trim.y + s.trim.h / 2) for s in plan.fronts]
+    for (ax, ay), (bx, by) in itertools.combinations(centres, 2):
+        apart = max(abs((bx - ax) * nx + (by - ay) * ny) for nx, ny in normals)
+        assert apart >= flat + 2 * bleed - 1e-6
+    for slot in plan.fronts:  # every hex lies inside the paper with its bleed
+        assert slot.clip.x >= 0 and slot.clip.right <= 210 and slot.clip.y >= 0 and slot.clip.top <= 297

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from cardgen.units import Size
 
 HEX_RATIO = 2 / math.sqrt(3)  # point-to-point ÷ flat-to-flat
+SIN60 = math.sqrt(3) / 2
 
 
 @dataclass(frozen=True)
@@ -290,12 +291,12 @@ def _hex_positions(paper: Size, face: Size, gap: float, reserve: float, pointy: 
     """Bounding boxes of hexes in a honeycomb (offset every other row or column), centred on the paper."""
     usable = Size(paper.width - 2 * reserve, paper.height - 2 * reserve)
     if pointy:  # rows of hexes; every other row shifted by half a hex
-        step_x, step_y = face.width + gap, face.height * 0.75 + gap * 0.866
+        step_x, step_y = face.width + gap, face.height * 0.75 + gap * SIN60
         rows = int((usable.height - face.height) // step_y) + 1 if usable.height >= face.height else 0
         cols = int((usable.width - face.width - step_x / 2) // step_x) + 1 if usable.width >= face.width * 1.5 else 0
         spots = [(c * step_x + (step_x / 2 if r % 2 else 0), r * step_y) for r in range(rows) for c in range(cols)]
     else:  # columns of hexes; every other column shifted by half a hex
-        step_x, step_y = face.width * 0.75 + gap * 0.866, face.height + gap
+        step_x, step_y = face.width * 0.75 + gap * SIN60, face.height + gap
         cols = int((usable.width - face.width) // step_x) + 1 if usable.width >= face.width else 0
         rows = (
             int((usable.height - face.height - step_y / 2) // step_y) + 1 if usable.height >= face.height * 1.5 else 0

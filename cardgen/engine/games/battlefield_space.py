@@ -295,8 +295,7 @@ class BattlefieldState(State):
         draws = []
         for p in (0, 1):
             draws += [("hand", p)] * COLUMNS
-        places = [("ask", "place", p) for p in (0, 1) for _ in range(COLUMNS)]
-        self._push(*draws, ("trim_places",), *places, ("flip",), ("end_step",), ("modifiers",))
+        self._push(*draws, ("place", 0), ("place", 1), ("flip",), ("end_step",), ("modifiers",))
 
     def _t_hand(self, p: int) -> None:
         card = self._draw(p)
@@ -307,16 +306,11 @@ class BattlefieldState(State):
         else:
             self.hand[p].append(card)
 
-    def _t_trim_places(self) -> None:
-        """A player with fewer than three reinforcements places only those they have."""
-        keep = []
-        for task in reversed(self.tasks):  # the queue runs from its end
-            if task[:2] == ("ask", "place"):
-                p = task[2]
-                if sum(1 for t in keep if t[:3] == ("ask", "place", p)) >= len(self.hand[p]):
-                    continue
-            keep.append(task)
-        self.tasks[:] = reversed(keep)  # in place: `run` holds the list
+    def _t_place(self, p: int) -> None:
+        """Ask the player to place their next reinforcement, as long as they hold one (fewer than 3 near the end)."""
+        if self.hand[p]:
+            self.tasks.append(("place", p))
+            self.decision = ("place", p)
 
     def _t_flip(self) -> None:
         reveals = []
@@ -399,6 +393,8 @@ class BattlefieldState(State):
             battle = [y for col in self.columns[p] for y in col if not k.modifier[y]]
             for x in ships:
                 ability = k.ability[x]
+                if ability == "none" or k.item[x] in self.applied:
+                    continue
                 mates = {"column_bonus": ships, "race_synergy_column": ships, "race_synergy_battle": battle}.get(
                     ability
                 )
