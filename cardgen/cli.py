@@ -233,8 +233,8 @@ def build_command(
         for note in report.notes:
             click.echo(f"note: {note}", err=True)
         for file in report.files:
-            unit = "images" if output_format == "png" else "pages"
-            click.echo(f"{display_path(file.path)}  {file.pages} {unit}")
+            unit = "image" if output_format == "png" else "page"
+            click.echo(f"{display_path(file.path)}  {file.pages} {unit}{'' if file.pages == 1 else 's'}")
     if overflows:
         prefix = "warning" if allow_overflow else "error"
         for overflow in overflows:

@@ -35,8 +35,8 @@ def test_build_reports_each_file_with_page_count(tmp_path):
     assert run.code == 0, run.err
     lines = run.out.strip().splitlines()
     assert any(line.endswith("ships.pdf  2 pages") for line in lines), lines
-    assert any(line.endswith("tokens.pdf  1 pages") for line in lines), lines
-    assert "cubes: not printed" in run.err
+    assert any(line.endswith("tokens.pdf  1 page") for line in lines), lines
+    assert "demo: not printed (bought or borrowed, not cut): cubes" in run.err
 
 
 def test_page_sizes_follow_the_paper(default_build, tmp_path):

@@ -217,12 +217,14 @@ def build_game(
     report = BuildReport()
     renderer = GameRenderer(game, layouts, fonts_dir)
     target = out_dir / game.id
+    pieces = [c.id for c in game.components if c.kind == "pieces"]
+    empty = [c.id for c in game.components if c.kind != "pieces" and not c.items]
+    if pieces:
+        report.notes.append(f"{game.id}: not printed (bought or borrowed, not cut): {', '.join(pieces)}")
+    if empty:
+        report.notes.append(f"{game.id}: no contents written yet, nothing printed for: {', '.join(empty)}")
     for component in game.components:
-        if component.kind == "pieces":
-            report.notes.append(f"{game.id}: {component.id}: not printed ({component.title})")
-            continue
-        if component.file is None or not component.items:
-            report.notes.append(f"{game.id}: {component.id}: no contents yet, nothing printed")
+        if component.kind == "pieces" or not component.items:
             continue
         faces, entries = renderer.collect(component, options, report)
         blocked = [o for o in report.overflows if o.game == game.id and o.component == component.id]
