@@ -158,20 +158,28 @@ def test_higher_resolution_number_resolves_first_and_can_cancel(engine):
 
 
 def test_losers_go_to_the_graveyard_and_winners_to_the_survivors(engine):
+    # more cards behind, so the next battle stops at its first placement and this battle's results stay visible
     s = arrange(
         engine,
-        ["deterian-dreadnought", "ktotekk-drone", "ktotekk-drone"] + ["ktotekk-drone"] * 3,
-        ["quillan-current-skiff", "cc-battlecarrier", "quillan-current-skiff"] + ["quillan-current-skiff"] * 3,
+        ["deterian-dreadnought", "ktotekk-drone", "ktotekk-drone"]
+        + ["ktotekk-drone"] * 3
+        + ["skarrow-hulk"]
+        + ["skarrow-skiff"] * 6,
+        ["quillan-current-skiff", "cc-battlecarrier"]
+        + ["quillan-current-skiff"] * 4
+        + ["feyla-elai-starglider"] * 6
+        + ["feyla-elai-lightblade"] * 4,
     )
     before = [list(s.graveyard[RED]), list(s.graveyard[BLUE])]
     place_in_order(s)
-    # column 1: 6 + 1 against 1 + 1 (red wins); column 2: 1 + 1 against 6 + 1 (blue wins); column 3 ties 2-2 and
-    # is broken with cards from the decks rebuilt out of the Survivors piles
-    assert "deterian-dreadnought" not in lost(engine, s, RED, before[RED])  # a winner survives
-    assert "cc-battlecarrier" not in lost(engine, s, BLUE, before[BLUE])  # blue's column 2 (6 + 1) beats 1 + 1
-    assert lost(engine, s, RED, before[RED]).count("ktotekk-drone") >= 2  # red's column 2 is lost
-    survivors = names(engine, s.survivors[RED] + s.deck[RED] + [c for col in s.columns[RED] for c in col])
-    assert "deterian-dreadnought" in survivors  # back in play: Survivors pile, or already redrawn from it
+    # column 1: 6 + 1 against 1 + 1 (red wins); column 2: 1 + 1 against 6 + 1 (blue wins); column 3 ties 2-2 and is
+    # broken with the next card of each deck (the Hulk 5 against a Starglider 2: red wins it too)
+    assert sorted(names(engine, s.survivors[RED])) == sorted(
+        ["deterian-dreadnought", "ktotekk-drone", "ktotekk-drone", "ktotekk-drone", "skarrow-hulk"]
+    )
+    assert sorted(names(engine, s.survivors[BLUE])) == ["cc-battlecarrier", "quillan-current-skiff"]
+    assert lost(engine, s, RED, before[RED]) == ["ktotekk-drone", "ktotekk-drone"]  # red's column 2 is lost
+    assert s.decision == ("place", RED)  # the next battle has begun
 
 
 def test_a_tie_takes_one_more_card_from_each_player(engine):

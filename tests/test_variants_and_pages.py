@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pdfcheck
+
 from conftest import run_cli
 
 GAME = """id: mini
@@ -47,7 +48,8 @@ MARKER_LAYOUT = """<face bg="{{ card.player }}">
 </face>"""
 REFERENCE_LAYOUT = """<face bg="white">
   <text x="20" y="20" w="200" h="12" size="20" font="heading" field="heading">{{ card.heading }}</text>
-  <text x="20" y="40" w="200" h="10" size="12" field="hand">Hand limit: {{ facts.hand_limit }} cards ({{ cite.hand_limit }})</text>
+  <text x="20" y="40" w="200" h="10" size="12"
+        field="hand">Hand limit: {{ facts.hand_limit }} cards ({{ cite.hand_limit }})</text>
 </face>"""
 
 

@@ -7,12 +7,13 @@ exactly and do not depend on how many processes ran them.
 from __future__ import annotations
 
 import random
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 
 from cardgen.engine.core import GameEngine, State, derive_seed
 
 
-class Agent:
+class Agent(ABC):
     """Picks one of the legal actions."""
 
     name = "agent"
@@ -22,8 +23,9 @@ class Agent:
         self.seat = seat
         self.rng = random.Random(derive_seed(seed, "agent", seat))
 
+    @abstractmethod
     def choose(self, state: State, legal: list[int]) -> int:
-        raise NotImplementedError
+        """One of `legal` for the current state."""
 
 
 class RandomAgent(Agent):

@@ -18,6 +18,7 @@ recently revealed; cards drawn while breaking a tie stay in the tied column (a B
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 
@@ -26,6 +27,7 @@ from cardgen.engine.core import TERMINAL, GameEngine, State
 
 COLUMNS = 3
 NO_CARD = -1
+NOBODY = 2  # a column neither player wins: both sides go to the Graveyard
 TARGETED = {"column_force_plus": "own", "opponent_column_force_minus": "enemy", "win_ties": "own"}
 
 
@@ -114,6 +116,7 @@ class BattlefieldState(State):
         s.decision: tuple | None = None
         s.step = 2
         s.winner = None
+        s.verdict: list[int | None] = [None] * COLUMNS
         s.tasks = [("battle",)]
         s.run()
         return s
@@ -170,6 +173,7 @@ class BattlefieldState(State):
         o.decision = self.decision
         o.step = self.step
         o.winner = self.winner
+        o.verdict = list(self.verdict)
         return o
 
     def invariant_violations(self) -> list[str]:
@@ -354,55 +358,60 @@ class BattlefieldState(State):
         self._push(("decide",))
 
     def _t_decide(self) -> None:
-        """Steps 5 and 6: decide every column, breaking ties with one more card from each player."""
+        """Step 5: every column's totals are compared at once; tied columns go to step 6. Cards stay on the
+        battlefield until step 7, so a battle-wide race bonus still counts ships in columns already decided."""
         self.step = 5
-        self._push(*[("column", c) for c in range(COLUMNS)], ("clear",))
+        self._mark_abilities()
+        self.verdict = [self._verdict(c) for c in range(COLUMNS)]
+        self._push(*[("tie", c) for c in range(COLUMNS) if self.verdict[c] is None], ("clear",))
 
-    def _t_column(self, c: int) -> None:
-        totals = [self.total(p, c) for p in (0, 1)]
-        self._mark_abilities(c)
-        present = [any(not self.engine.cards.modifier[x] for x in self.columns[p][c]) for p in (0, 1)]
-        if not present[0] and not present[1]:
-            self._send_column(c, None)
-            return
+    def _verdict(self, c: int) -> int | None:
+        """0 or 1 for the column's winner, NOBODY when both sides go to the Graveyard, None while tied."""
+        k = self.engine.cards
+        present = [any(not k.modifier[x] for x in self.columns[p][c]) for p in (0, 1)]
         if present[0] != present[1]:
-            self._send_column(c, 0 if present[0] else 1)
-            return
-        if totals[0] != totals[1]:
-            self._send_column(c, 0 if totals[0] > totals[1] else 1)
-            return
+            return 0 if present[0] else 1
+        if not present[0]:
+            return NOBODY
+        first, second = self.total(0, c), self.total(1, c)
+        if first != second:
+            return 0 if first > second else 1
         claim = self.tie_wins[0][c] - self.tie_wins[1][c]
         if claim:
-            self._send_column(c, 0 if claim > 0 else 1)
-            return
+            return 0 if claim > 0 else 1
+        return None
+
+    def _t_tie(self, c: int) -> None:
+        """Step 6: each player adds the top card of their deck to the tied column, until the totals differ."""
         self.step = 6
         if not any(self.deck[p] or self.survivors[p] for p in (0, 1)):
-            self._send_column(c, None)  # unbreakable_tie: neither player can add a card
+            self.verdict[c] = NOBODY  # unbreakable_tie: neither player can add a card
             return
-        self._push(("form", 0, c), ("form", 1, c), ("column", c))
+        self._push(("form", 0, c), ("form", 1, c), ("recheck", c))
+
+    def _t_recheck(self, c: int) -> None:
+        self.verdict[c] = self._verdict(c)
+        if self.verdict[c] is None:
+            self._push(("tie", c))
 
     def total(self, p: int, c: int) -> int:
         """A player's total in a column: ships' printed Force, their bonuses, and modifier effects on the column."""
         return column_total(self.engine.cards, self.columns[p], c) + self.bonus[p][c]
 
-    def _mark_abilities(self, c: int) -> None:
-        """Note the ships whose Force bonus counted in this comparison (for 'ability never applied' reports)."""
+    def _mark_abilities(self) -> None:
+        """Note the ships whose Force bonus counts in this battle (for 'ability never applied' reports)."""
         k = self.engine.cards
         for p in (0, 1):
-            ships = [x for x in self.columns[p][c] if not k.modifier[x]]
             battle = [y for col in self.columns[p] for y in col if not k.modifier[y]]
-            for x in ships:
-                ability = k.ability[x]
-                if ability == "none" or k.item[x] in self.applied:
-                    continue
-                mates = {"column_bonus": ships, "race_synergy_column": ships, "race_synergy_battle": battle}.get(
-                    ability
-                )
-                if mates is None:
-                    continue
-                same = ability == "column_bonus" or None
-                if any(y != x and (same or k.race[y] == k.race[x]) for y in mates):
-                    self.applied.add(k.item[x])
+            for ships in self.columns[p]:
+                for x in ships:
+                    ability = k.ability[x]
+                    if ability == "none" or k.modifier[x] or k.item[x] in self.applied:
+                        continue
+                    mates = battle if ability == "race_synergy_battle" else ships
+                    same = ability == "column_bonus"
+                    if any(y != x and not k.modifier[y] and (same or k.race[y] == k.race[x]) for y in mates):
+                        self.applied.add(k.item[x])
 
     def _send_column(self, c: int, winner: int | None) -> None:
         for p in (0, 1):
@@ -411,8 +420,11 @@ class BattlefieldState(State):
             self.columns[p][c] = []
 
     def _t_clear(self) -> None:
-        """Step 7: spent modifiers go to the Graveyard; a player with no card left has lost."""
+        """Step 7: winners to the Survivors piles, losers and spent modifiers to the Graveyards; a player with no
+        card left has lost."""
         self.step = 7
+        for c in range(COLUMNS):
+            self._send_column(c, None if self.verdict[c] == NOBODY else self.verdict[c])
         for p in (0, 1):
             self.graveyard[p].extend(m[0] for m in self.mods[p])
             self.mods[p] = []
@@ -470,15 +482,31 @@ class BattlefieldState(State):
                 bonus_mine[action] += 0.5
         pending = self.step <= 3  # before the flip, every column still gets an unseen enemy reinforcement
         expected = self.engine.mean_force if pending else 0.0
-        score = 0.0
-        for c in range(COLUMNS):
-            margin = (column_total(k, mine, c) + bonus_mine[c]) - (self.total(1 - seat, c) - self.bonus[1 - seat][c]
-                                                                  + bonus_theirs[c] + expected)  # fmt: skip
-            chance = 1.0 / (1.0 + math.exp(-margin / 1.5))
-            theirs_at_stake = sum(k.force[x] for x in self.columns[1 - seat][c]) + expected
-            mine_at_stake = sum(k.force[x] for x in mine[c])
-            score += chance * theirs_at_stake - (1.0 - chance) * mine_at_stake
-        return score
+        theirs = [
+            self.total(1 - seat, c) - self.bonus[1 - seat][c] + bonus_theirs[c] + expected for c in range(COLUMNS)
+        ]
+        at_stake = [sum(k.force[x] for x in self.columns[1 - seat][c]) + expected for c in range(COLUMNS)]
+
+        def score(columns: list[list[int]]) -> float:
+            total = 0.0
+            for c in range(COLUMNS):
+                margin = column_total(k, columns, c) + bonus_mine[c] - theirs[c]
+                chance = 1.0 / (1.0 + math.exp(-margin / 1.5))
+                total += chance * at_stake[c] - (1.0 - chance) * sum(k.force[x] for x in columns[c])
+            return total
+
+        if kind != "place" or len(self.hand[seat]) < 2:
+            return score(mine)
+        # the cards still to place after this one go where they do best: judge the whole placement, not one card
+        rest = self.hand[seat][:-1]
+        free = [c for c in range(COLUMNS) if self.facedown[seat][c] == NO_CARD and c != action]
+        best = float("-inf")
+        for spots in itertools.permutations(free, len(rest)):
+            trial = [list(col) for col in mine]
+            for card, c in zip(rest, spots, strict=True):
+                trial[c].append(card)
+            best = max(best, score(trial))
+        return best
 
 
 def column_total(k: Cards, columns: list[list[int]], c: int) -> int:
