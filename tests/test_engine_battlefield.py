@@ -254,3 +254,17 @@ def test_golden_log_replays_exactly(tmp_path):
     assert all(ok for _, ok, _ in replay(GOLDEN, DATA))
     header = json.loads(GOLDEN.read_text().splitlines()[0])
     assert header["seed"] == derive_seed(2024, 0)
+
+
+def test_engine_and_state_pickle_and_play_on_identically(engine):
+    """Workers receive engines and states by pickling: a copy must continue exactly like the original."""
+    import pickle
+
+    state = engine.new_state(2, 5)
+    copy = pickle.loads(pickle.dumps(state))
+    for _ in range(12):
+        action = state.legal_actions()[0]
+        state.apply(action)
+        copy.apply(action)
+    assert copy.chance.events == state.chance.events and copy.columns == state.columns
+    assert pickle.loads(pickle.dumps(engine)).cards == engine.cards
