@@ -435,3 +435,25 @@ def test_transparency_survives_inside_forms(demo_data, tmp_path):
     back = [f for f in forms if b"gs" in f.get_data()]
     assert back, "the back face should be a form that sets a graphics state"
     assert all("/ExtGState" in f["/Resources"] for f in back)
+
+
+def test_with_a_gutter_every_card_keeps_its_own_bleed_and_both_cut_lines_get_marks(tmp_path):
+    run = build(FIXTURES / "card_data", tmp_path, "--gutter", "6")
+    assert run.code == 0, run.err
+    from cardgen.render.imposition import MarkStyle, grid_sheet
+    from cardgen.units import Size
+
+    plan = grid_sheet(Size(*A4), Size(*POKER), BLEED, 6.0, MarkStyle())
+    for a in plan.fronts:  # bleed areas of neighbours never overlap, and each card has bleed on all four sides
+        assert a.clip.w == pytest.approx(POKER[0] + 2 * BLEED) and a.clip.h == pytest.approx(POKER[1] + 2 * BLEED)
+        for b in plan.fronts:
+            if a is not b:
+                assert a.clip.right <= b.clip.x + 1e-9 or b.clip.right <= a.clip.x + 1e-9 or \
+                    a.clip.top <= b.clip.y + 1e-9 or b.clip.top <= a.clip.y + 1e-9  # fmt: skip
+    marks = pdfcheck.mark_lines(tmp_path / "demo" / "ships.pdf")
+    columns = {round(m[0], 2) for m in marks if abs(m[0] - m[2]) < 0.01}
+    assert len(columns) == 2 * plan_columns(plan)  # two cut lines per column of cards
+
+
+def plan_columns(plan) -> int:
+    return len({round(s.trim.x, 3) for s in plan.fronts})

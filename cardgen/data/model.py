@@ -63,7 +63,8 @@ class Rulebook(Strict):
 
 
 class Icon(Strict):
-    """A vector symbol usable inline in text as `{name}` and by layouts: a shape, its colours and an optional label."""
+    """A vector symbol usable inline in text as `{name}` and by layouts: a shape, its colours and an optional label.
+    (Art that is not one of these shapes goes on a face as an `<image>`.)"""
 
     shape: Literal["circle", "square", "diamond", "hexagon", "triangle", "star", "shield", "bolt", "burst", "ring"] = (
         "circle"
@@ -72,7 +73,6 @@ class Icon(Strict):
     stroke: str | None = None
     label: str | None = Field(default=None, max_length=3)
     label_colour: str = "#ffffff"
-    image: str | None = None
     description: str | None = None
 
 
