@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from reportlab.lib.colors import Color
 
-from cardgen.render.imposition import Rect
 from cardgen.units import MM, Size
 
 SCALE_MM = 5  # the scales run from −5 to +5 mm
@@ -100,4 +99,4 @@ def _scales(canvas, x: float, y: float, font: str) -> None:
     canvas.line(x * MM, (y - SCALE_MM) * MM, x * MM, (y + SCALE_MM) * MM)
 
 
-__all__ = ["Rect", "calibration_points", "draw_calibration"]
+__all__ = ["calibration_points", "draw_calibration"]

@@ -19,7 +19,7 @@ from reportlab.pdfgen.canvas import Canvas
 from cardgen.data.model import Icon
 from cardgen.errors import DataError, did_you_mean, display_path
 from cardgen.render.fonts import FontRole, missing_characters
-from cardgen.render.icons import painter, shape_path
+from cardgen.render.icons import painter
 from cardgen.render.markup import ICON_PATTERN, Element, Face, plain_text
 from cardgen.render.textfit import Fit, TextBox, fit_text
 from cardgen.units import MM
@@ -352,4 +352,4 @@ class FaceDrawer:
         canvas.doForm(form)
 
 
-__all__ = ["FaceDrawer", "Overflow", "Palette", "PreparedFace", "shape_path"]
+__all__ = ["FaceDrawer", "Overflow", "Palette", "PreparedFace"]
