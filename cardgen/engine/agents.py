@@ -34,7 +34,8 @@ class RandomAgent(Agent):
     name = "random"
 
     def choose(self, state: State, legal: list[int]) -> int:
-        return legal[0] if len(legal) == 1 else legal[self.rng.randrange(len(legal))]
+        # random() * n is uniform enough over a handful of actions and several times cheaper than randrange
+        return legal[0] if len(legal) == 1 else legal[int(self.rng.random() * len(legal))]
 
 
 class GreedyAgent(Agent):
