@@ -457,3 +457,19 @@ def test_with_a_gutter_every_card_keeps_its_own_bleed_and_both_cut_lines_get_mar
 
 def plan_columns(plan) -> int:
     return len({round(s.trim.x, 3) for s in plan.fronts})
+
+
+def test_separate_processes_write_identical_files(tmp_path):
+    """Nothing process-specific (hash seeds, temporary paths) reaches the PDF."""
+    import os
+    import subprocess
+    import sys
+
+    outputs = []
+    for seed in ("1", "2"):
+        out = tmp_path / seed
+        args = ["--data-dir", str(FIXTURES / "card_data"), "--templates-dir", str(FIXTURES / "templates")]
+        subprocess.run([sys.executable, "-m", "cardgen", *args, "build", "--out", str(out), "-q"], check=True,
+                       capture_output=True, env={**os.environ, "PYTHONHASHSEED": seed})  # fmt: skip
+        outputs.append({p.name: p.read_bytes() for p in (out / "demo").glob("*.pdf")})
+    assert outputs[0] == outputs[1] and len(outputs[0]) == 3
