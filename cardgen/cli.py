@@ -78,7 +78,7 @@ def list_command(obj: Context, games: tuple[str, ...], as_json: bool) -> None:
         click.echo(f"{game.id}  {game.title}  ({players})")
         width = max((len(c.id) for c in game.components), default=0)
         for component in game.components:
-            note = "" if component.file else "  (contents not written yet)"
+            note = "  (not printed)" if component.kind == "pieces" else "" if component.items else "  (no contents yet)"
             click.echo(f"  {component.id:<{width}}  {component.kind:<8}  {component.count:>4}{note}")
 
 
