@@ -268,3 +268,10 @@ def test_engine_and_state_pickle_and_play_on_identically(engine):
         copy.apply(action)
     assert copy.chance.events == state.chance.events and copy.columns == state.columns
     assert pickle.loads(pickle.dumps(engine)).cards == engine.cards
+
+
+def test_results_are_the_same_whatever_the_number_of_processes():
+    spec = PlaySpec("battlefield-space", str(DATA), 2, 23, ("greedy", "random"))
+    one, two = summarise(spec, play_many(spec, 40), 1.0), summarise(spec, play_many(spec, 40, jobs=2, batch=7), 1.0)
+    one.pop("actions_per_second"), two.pop("actions_per_second")
+    assert one == two
