@@ -208,10 +208,13 @@ def crop_marks(slots: list[Slot], paper: Size, bleed: float, style: MarkStyle, s
     return lines
 
 
-def _label_spot(slots: list[Slot], paper: Size, bleed: float, style: MarkStyle | None) -> tuple[float, float, float]:
-    """Where the sheet label goes: the widest gap between bottom marks, in the bottom margin."""
+def _label_spot(
+    slots: list[Slot], paper: Size, bleed: float, style: MarkStyle | None, marks_below: bool = True
+) -> tuple[float, float, float]:
+    """Where the sheet label goes, in the bottom margin: the widest gap between bottom marks, or the whole width
+    when the bottom margin has no marks (fold sheets)."""
     bottom = min(s.trim.y for s in slots) - bleed
-    xs = sorted({s.trim.x for s in slots} | {s.trim.right for s in slots})
+    xs = sorted({s.trim.x for s in slots} | {s.trim.right for s in slots}) if marks_below else []
     edges = [style.keepout if style else 1.5, *xs, paper.width - (style.keepout if style else 1.5)]
     gaps = [(b - a, a, b) for a, b in itertools.pairwise(edges)]
     width, a, b = max(gaps)
@@ -261,7 +264,7 @@ def fold_sheet(paper: Size, face: Size, bleed: float, gutter: float, marks: Mark
         Line(marks.keepout, fold_y, marks.keepout + dash, fold_y),
         Line(oriented.width - marks.keepout - dash, fold_y, oriented.width - marks.keepout, fold_y),
     ]
-    plan.label_at = _label_spot(backs, oriented, bleed, marks)
+    plan.label_at = _label_spot(backs, oriented, bleed, marks, marks_below=False)
     return plan
 
 
