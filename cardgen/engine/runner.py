@@ -74,11 +74,12 @@ def play_game(spec: PlaySpec, index: int) -> GameResult:
     seats = [AGENTS[spec.agents[seat % len(spec.agents)]](engine, seat, seed) for seat in range(spec.players)]
     log: list[dict[str, Any]] | None = [] if spec.log else None
     if log is not None:
-        log.append({"game": spec.game_id, "players": spec.players, "seed": seed, "index": index,
-                    "root_seed": spec.root_seed, "agents": [a.name for a in seats]})  # fmt: skip
+        header = {"game": spec.game_id, "players": spec.players, "seed": seed, "index": index}
+        header |= {"root_seed": spec.root_seed, "agents": [a.name for a in seats], "chance": state.chance.events[:]}
+        log.append(header)
     violations: list[str] = []
     actions = 0
-    seen_chance = 0
+    seen_chance = len(state.chance.events)  # the setup's shuffles go in the header line
     while not state.is_terminal():
         if actions >= engine.max_actions:
             state.ending = "too long"
@@ -208,7 +209,9 @@ def _replay_one(lines: list[dict], data_dir: str) -> tuple[int, bool, str]:
     header, *steps = lines
     engine = engine_for(header["game"], data_dir)
     state = engine.new_state(header["players"], header["seed"])
-    seen = 0
+    if _jsonable(state.chance.events) != header.get("chance", []):
+        return header["index"], False, "the setup's chance events (shuffles) differ from the log"
+    seen = len(state.chance.events)
     for step in steps:
         if "end" in step:
             chance = _jsonable(state.chance.events[seen:])
