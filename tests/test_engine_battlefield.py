@@ -54,6 +54,14 @@ def arrange(engine: BattlefieldEngine, red: list[str], blue: list[str], survivor
     return state
 
 
+def add_to_column(engine: BattlefieldEngine, state: BattlefieldState, column: int, item: str) -> None:
+    """Lay one more red card face up in a column (a copy not already in red's columns or hand)."""
+    taken = {c for col in state.columns[RED] for c in col} | set(state.hand[RED])
+    index = card(engine, item, taken)
+    state.graveyard[RED].remove(index)  # it waited in the Graveyard, so every card stays accounted for
+    state.columns[RED][column].append(index)
+
+
 def names(engine, cards) -> list[str]:
     return [engine.cards.item[c] for c in cards]
 
@@ -108,8 +116,7 @@ def test_column_bonus_adds_to_every_other_own_ship_not_itself(engine):
         ["deterian-warbanner", "ktotekk-drone", "ktotekk-drone"] + ["ktotekk-drone"] * 3,
         ["quillan-current-skiff"] * 6,
     )
-    taken: set[int] = {c for col in s.columns[RED] for c in col} | set(s.hand[RED])
-    s.columns[RED][0].append(card(engine, "ktotekk-lancer", taken))
+    add_to_column(engine, s, 0, "ktotekk-lancer")
     assert s.total(RED, 0) == 2 + (3 + 1)  # the Warbanner 2, the Lancer 3 + 1
 
 
@@ -119,8 +126,7 @@ def test_race_synergy_in_the_column_and_across_the_battle(engine):
         ["deterian-phalanx", "ktotekk-striker", "ktotekk-striker"] + ["ktotekk-drone"] * 3,
         ["quillan-current-skiff"] * 6,
     )
-    taken: set[int] = {c for col in s.columns[RED] for c in col} | set(s.hand[RED])
-    s.columns[RED][0].append(card(engine, "deterian-phalanx", taken))
+    add_to_column(engine, s, 0, "deterian-phalanx")
     assert s.total(RED, 0) == (2 + 1) * 2  # each Phalanx +1 for the other Deterian in its column
     assert s.total(RED, 1) == 2 + 1  # a Striker +1 for the other K'Totekk anywhere in the battle
 

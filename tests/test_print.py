@@ -22,6 +22,14 @@ def build(data: Path, out: Path, *options: str, templates: Path = FIXTURES / "te
     return run_cli("--data-dir", data, "--templates-dir", templates, "build", "--out", out, "-q", *options)
 
 
+@pytest.fixture
+def templates(tmp_path: Path) -> Path:
+    """A writable copy of the demo game's layouts (tests/fixtures/templates)."""
+    target = tmp_path / "templates"
+    shutil.copytree(FIXTURES / "templates", target)
+    return target
+
+
 @pytest.fixture(scope="module")
 def default_build(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("build")
@@ -224,9 +232,7 @@ def _ability_sizes(pdf: Path) -> list[tuple[float]]:
         return [(c["size"],) for c in doc.pages[0].chars if c["text"] == "D" and c["size"] < 8.5]
 
 
-def test_undefined_field_names_template_and_line(demo_data, tmp_path):
-    templates = tmp_path / "templates"
-    shutil.copytree(FIXTURES / "templates", templates)
+def test_undefined_field_names_template_and_line(demo_data, tmp_path, templates):
     layout = templates / "demo" / "ship.xml.j2"
     layout.write_text(layout.read_text().replace("card.faction }}</i>", "card.fraction }}</i>"))
     run = build(demo_data, tmp_path / "out", templates=templates)
@@ -235,18 +241,14 @@ def test_undefined_field_names_template_and_line(demo_data, tmp_path):
     assert not (tmp_path / "out" / "demo" / "ships.pdf").exists()
 
 
-def test_template_syntax_error(demo_data, tmp_path):
-    templates = tmp_path / "templates"
-    shutil.copytree(FIXTURES / "templates", templates)
+def test_template_syntax_error(demo_data, tmp_path, templates):
     (templates / "demo" / "token.xml.j2").write_text("<face>\n{% if card.label %}\n</face>\n")
     run = build(demo_data, tmp_path / "out", templates=templates)
     assert run.code == 2 and "token.xml.j2:" in run.err and "syntax error" in run.err
     assert not (tmp_path / "out" / "demo" / "tokens.pdf").exists()
 
 
-def test_unknown_markup_element_and_attribute(demo_data, tmp_path):
-    templates = tmp_path / "templates"
-    shutil.copytree(FIXTURES / "templates", templates)
+def test_unknown_markup_element_and_attribute(demo_data, tmp_path, templates):
     (templates / "demo" / "token.xml.j2").write_text('<face><circel cx="1" cy="1" r="1"/></face>')
     run = build(demo_data, tmp_path / "out", templates=templates)
     assert run.code == 2 and "unknown element <circel>" in run.err and "credit-1" in run.err
@@ -418,10 +420,8 @@ def test_counts_of_faces_on_sheets(default_build):
     assert ids == {"scout": 3, "frigate": 2, "dreadnought": 1}
 
 
-def test_transparency_survives_inside_forms(demo_data, tmp_path):
+def test_transparency_survives_inside_forms(demo_data, tmp_path, templates):
     """A face drawn as a form (used twice) keeps its opacity: the form carries its own graphics states."""
-    templates = tmp_path / "templates"
-    shutil.copytree(FIXTURES / "templates", templates)
     (templates / "demo" / "token-back.xml.j2").write_text(
         '<face bg="ink"><rect x="1" y="1" w="10" h="10" fill="#ff000080"/>'
         '<circle cx="8" cy="8" r="3" fill="white" opacity="0.5"/></face>'

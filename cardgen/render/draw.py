@@ -19,7 +19,7 @@ from reportlab.pdfgen.canvas import Canvas
 from cardgen.data.model import Icon
 from cardgen.errors import DataError, did_you_mean, display_path
 from cardgen.render.fonts import FontRole, missing_characters
-from cardgen.render.icons import painter
+from cardgen.render.icons import painter, regular_polygon
 from cardgen.render.markup import ICON_PATTERN, Element, Face, plain_text
 from cardgen.render.textfit import Fit, TextBox, fit_text
 from cardgen.units import MM
@@ -267,10 +267,7 @@ class FaceDrawer:
 
     def _draw_hexagon(self, canvas: Canvas, element: Element, height: float) -> None:
         start = 0.0 if element["orient"] == "flat" else math.pi / 6
-        cx, cy, r = element["cx"], element["cy"], element["r"]
-        points = [
-            (cx + r * math.cos(start + i * math.pi / 3), cy + r * math.sin(start + i * math.pi / 3)) for i in range(6)
-        ]
+        points = regular_polygon(element["cx"], element["cy"], element["r"], 6, start)
         self._polygon(canvas, element, points, height)
 
     def _polygon(self, canvas: Canvas, element: Element, points: list[tuple[float, float]], height: float) -> None:

@@ -123,12 +123,17 @@ def shape_path(canvas: Canvas, shape: str, x: float, y: float, size: float):
     return path
 
 
+def regular_polygon(cx: float, cy: float, r: float, sides: int, start: float = 0.0) -> list[tuple[float, float]]:
+    """The corners of a regular polygon with circumradius r (a flat-topped hexagon for sides=6, start=0)."""
+    return [
+        (cx + r * math.cos(start + 2 * math.pi * i / sides), cy + r * math.sin(start + 2 * math.pi * i / sides))
+        for i in range(sides)
+    ]
+
+
 def _polygon(sides: int, start: float) -> Callable[[float, float, float], list[tuple[float, float]]]:
     def points(cx: float, cy: float, r: float) -> list[tuple[float, float]]:
-        return [
-            (cx + r * math.cos(start + 2 * math.pi * i / sides), cy + r * math.sin(start + 2 * math.pi * i / sides))
-            for i in range(sides)
-        ]
+        return regular_polygon(cx, cy, r, sides, start)
 
     return points
 

@@ -110,11 +110,13 @@ class LayoutError(ValueError):
     """A face does not fit the paper with the requested margins."""
 
 
-def _fits(paper: Size, face: Size, bleed: float, gutter: float, marks: MarkStyle | None) -> tuple[int, int]:
-    """How many columns and rows of faces fit the paper, keeping room for bleed and marks on every side."""
-    reserve = (max(marks.offset, bleed) + marks.minimum + marks.keepout) if marks else bleed + 1.0
-    usable_w = paper.width - 2 * reserve
-    usable_h = paper.height - 2 * reserve
+def _mark_reserve(bleed: float, marks: MarkStyle | None) -> float:
+    """The margin a block of faces needs on a side that carries crop marks."""
+    return (max(marks.offset, bleed) + marks.minimum + marks.keepout) if marks else bleed + 1.0
+
+
+def _grid_count(usable_w: float, usable_h: float, face: Size, gutter: float) -> tuple[int, int]:
+    """How many columns and rows of faces (with gutters between them) fit an area."""
     cols = int((usable_w + gutter + 1e-9) // (face.width + gutter)) if usable_w >= face.width else 0
     rows = int((usable_h + gutter + 1e-9) // (face.height + gutter)) if usable_h >= face.height else 0
     return cols, rows
@@ -129,11 +131,12 @@ def choose_orientation(
     """
     best: tuple[Size, int, int] | None = None
     for candidate in (paper, paper.rotated()):
-        if halves == 2:
-            half = Size(candidate.width, (candidate.height - gutter_for_fold(bleed)) / 2)
-            cols, rows = _fits_half(half, face, bleed, gutter, marks)
+        reserve = _mark_reserve(bleed, marks)
+        if halves == 2:  # a half-page has marks only on its outer side; towards the fold it needs just its bleed
+            half_height = (candidate.height - gutter_for_fold(bleed)) / 2
+            cols, rows = _grid_count(candidate.width - 2 * reserve, half_height - reserve - bleed, face, gutter)
         else:
-            cols, rows = _fits(candidate, face, bleed, gutter, marks)
+            cols, rows = _grid_count(candidate.width - 2 * reserve, candidate.height - 2 * reserve, face, gutter)
         if best is None or cols * rows > best[1] * best[2]:
             best = (candidate, cols, rows)
     assert best is not None
@@ -145,16 +148,6 @@ def choose_orientation(
 def gutter_for_fold(bleed: float) -> float:
     """The gap left across the fold line: twice the bleed, so neither half's bleed reaches the other."""
     return max(2 * bleed, 2.0)
-
-
-def _fits_half(half: Size, face: Size, bleed: float, gutter: float, marks: MarkStyle | None) -> tuple[int, int]:
-    # a half-page has marks only on its outer side; towards the fold it needs just its bleed
-    reserve = (max(marks.offset, bleed) + marks.minimum + marks.keepout) if marks else bleed + 1.0
-    usable_w = half.width - 2 * reserve
-    usable_h = half.height - reserve - bleed
-    cols = int((usable_w + gutter + 1e-9) // (face.width + gutter)) if usable_w >= face.width else 0
-    rows = int((usable_h + gutter + 1e-9) // (face.height + gutter)) if usable_h >= face.height else 0
-    return cols, rows
 
 
 def _block_slots(

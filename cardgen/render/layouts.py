@@ -30,6 +30,7 @@ from markupsafe import Markup, escape
 
 from cardgen.errors import DataError, did_you_mean, display_path
 from cardgen.paths import default_templates_dir
+from cardgen.render.icons import regular_polygon
 
 SUFFIX = ".xml.j2"
 
@@ -44,11 +45,8 @@ def rich(value: Any) -> Markup:
 
 def hex_points(cx: float, cy: float, r: float, orient: str = "flat") -> str:
     """The `points` attribute of a hexagon polygon (r is the circumradius, in mm)."""
-    start = 0.0 if orient == "flat" else math.pi / 6
-    return " ".join(
-        f"{cx + r * math.cos(start + i * math.pi / 3):.3f},{cy + r * math.sin(start + i * math.pi / 3):.3f}"
-        for i in range(6)
-    )
+    corners = regular_polygon(cx, cy, r, 6, 0.0 if orient == "flat" else math.pi / 6)
+    return " ".join(f"{x:.3f},{y:.3f}" for x, y in corners)
 
 
 def number(value: float, places: int = 2) -> str:

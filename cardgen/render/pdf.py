@@ -19,7 +19,7 @@ from reportlab.lib.colors import Color
 
 from cardgen import __version__
 from cardgen.render.draw import FaceDrawer, PreparedFace
-from cardgen.render.icons import IconCanvas
+from cardgen.render.icons import IconCanvas, regular_polygon
 from cardgen.render.imposition import Line, Rect, Slot
 from cardgen.units import MM, Size
 
@@ -165,11 +165,10 @@ def _shape_path(canvas: IconCanvas, trim: Rect, shape: str, grow: float):
         return path
     flat_top = trim.w >= trim.h
     radius = (max(trim.w, trim.h) / 2 + 2 * grow / math.sqrt(3)) * MM
-    start = 0.0 if flat_top else math.pi / 6
-    for i in range(6):
-        x = cx + radius * math.cos(start + i * math.pi / 3)
-        y = cy + radius * math.sin(start + i * math.pi / 3)
-        path.moveTo(x, y) if i == 0 else path.lineTo(x, y)
+    corners = regular_polygon(cx, cy, radius, 6, 0.0 if flat_top else math.pi / 6)
+    path.moveTo(*corners[0])
+    for corner in corners[1:]:
+        path.lineTo(*corner)
     path.close()
     return path
 

@@ -17,7 +17,9 @@ way, and damage is dealt to kill as many enemies as possible, weakest first.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from cardgen.data.games import Game
 from cardgen.engine.core import TERMINAL, GameEngine, State
@@ -38,6 +40,15 @@ HITS = {
     "dmg_ground": ("ground", None),
     "dmg_ground_striker": ("ground_striker", "ground"),
 }
+
+
+def _hit_by(candidates: list, category: Callable[[Any], str], kind: str) -> list:
+    """What damage of a kind may hit among candidates: its own category, else its fallback category (HITS)."""
+    own, fallback = HITS[kind]
+    targets = [x for x in candidates if category(x) == own]
+    if not targets and fallback:
+        targets = [x for x in candidates if category(x) == fallback]
+    return targets
 
 
 @dataclass(frozen=True)
@@ -476,12 +487,8 @@ class ScifiState(State):
 
     def _targets(self, p: int, fighting: list[list], kind: str) -> list[list]:
         """The units that damage of a kind may hit; Striker damage falls on the other units when no Striker is left."""
-        e = self.engine
-        own, fallback = HITS[kind]
-        targets = [u for u in fighting if self._alive(p, u) and e.types[u[0]].category == own]
-        if not targets and fallback:
-            targets = [u for u in fighting if self._alive(p, u) and e.types[u[0]].category == fallback]
-        return targets
+        types = self.engine.types
+        return _hit_by([u for u in fighting if self._alive(p, u)], lambda u: types[u[0]].category, kind)
 
     def _absorb(self, p: int, fighting: list[list], kind: str, amount: int) -> None:
         """Soak damage one unit at a time: the weakest unit that survives it, else the cheapest unit in the way."""
@@ -502,12 +509,9 @@ class ScifiState(State):
 
     def _strike(self, enemies: list[list], kind: str, amount: int) -> None:
         """Deal damage to kill as many enemies as possible, the weakest first."""
-        e = self.engine
-        own, fallback = HITS[kind]
+        cards = self.engine.enemies
         while amount > 0:
-            targets = [x for x in enemies if x[1] > 0 and e.enemies[x[0]][1] == own]
-            if not targets and fallback:
-                targets = [x for x in enemies if x[1] > 0 and e.enemies[x[0]][1] == fallback]
+            targets = _hit_by([x for x in enemies if x[1] > 0], lambda x: cards[x[0]][1], kind)
             if not targets:
                 return
             target = min(targets, key=lambda x: (x[1], x[0]))
