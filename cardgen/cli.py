@@ -8,6 +8,7 @@ internal error).
 from __future__ import annotations
 
 import json
+import math
 import os
 import sys
 from dataclasses import dataclass
@@ -15,8 +16,10 @@ from pathlib import Path
 
 import click
 
+from cardgen import limits
 from cardgen.data import Game, load_games
-from cardgen.errors import EXIT_INPUT, EXIT_RULE, CardgenError, display_path
+from cardgen.errors import EXIT_INPUT, EXIT_RULE, CardgenError, DataError, display_path
+from cardgen.output import all_or_nothing
 from cardgen.paths import default_data_dir, default_fonts_dir, default_templates_dir
 
 EXIT_INTERNAL = 3
@@ -42,6 +45,47 @@ class CardgenGroup(click.Group):
             ctx.exit(exc.exit_code)
 
 
+class Length(click.ParamType):
+    """A finite length in millimetres (or points) within bounds: NaN, infinities and absurd values are refused."""
+
+    name = "number"
+
+    def __init__(self, low: float, high: float, unit: str = "mm"):
+        self.low, self.high, self.unit = low, high, unit
+
+    def convert(self, value, param, ctx) -> float:
+        if isinstance(value, float):
+            number = value
+        else:
+            try:
+                number = float(value)
+            except ValueError:
+                self.fail(f"'{value}' is not a number", param, ctx)
+        if not (math.isfinite(number) and self.low <= number <= self.high):
+            self.fail(f"{value} is not between {self.low:g} and {self.high:g} {self.unit}", param, ctx)
+        return number
+
+
+class Offset(click.ParamType):
+    """X,Y in millimetres, each finite and within ±`bound`."""
+
+    name = "x,y"
+    bound = 25.0
+
+    def convert(self, value, param, ctx) -> tuple[float, float]:
+        if isinstance(value, tuple):
+            return value
+        try:
+            x, y = (float(v) for v in str(value).split(","))
+        except ValueError:
+            self.fail(f"'{value}' is not X,Y in millimetres (e.g. 0.8,-1.2)", param, ctx)
+        if not all(math.isfinite(v) and abs(v) <= self.bound for v in (x, y)):
+            self.fail(
+                f"'{value}': each offset must be a number between -{self.bound:g} and {self.bound:g} mm", param, ctx
+            )
+        return x, y
+
+
 @click.group(cls=CardgenGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option(
     "--data-dir",
@@ -55,11 +99,28 @@ class CardgenGroup(click.Group):
     default=None,
     help="Folder of layouts (one folder per game, plus _common/). Default: the bundled templates/.",
 )
+@click.option(
+    "--limit",
+    "limit_options",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="Raise one of the bounds on what a game folder may ask for (see `cardgen limits`); repeatable.",
+)
 @click.version_option(package_name="cardgen")
 @click.pass_context
-def cli(ctx: click.Context, data_dir: Path | None, templates_dir: Path | None) -> None:
+def cli(ctx: click.Context, data_dir: Path | None, templates_dir: Path | None, limit_options: tuple[str, ...]) -> None:
     """Print-and-play PDFs from YAML card data, checked against the rulebooks."""
+    limits.configure(limit_options)
     ctx.obj = Context(data_dir or default_data_dir(), templates_dir or default_templates_dir())
+
+
+@cli.command("limits")
+def limits_command() -> None:
+    """List the bounds on what a game folder may ask for, with the values in force."""
+    rows = limits.current().describe()
+    width = max(len(name) for name, _, _ in rows)
+    for name, value, doc in rows:
+        click.echo(f"{name:<{width}}  {value:>12}  {doc}")
 
 
 @cli.command("list")
@@ -130,14 +191,6 @@ def _print_notes(game: Game) -> None:
         click.echo(f"    why: {note.why}")
 
 
-def _offset(value: str) -> tuple[float, float]:
-    try:
-        x, y = (float(v) for v in value.split(","))
-    except ValueError:
-        raise click.BadParameter(f"'{value}' is not X,Y in millimetres (e.g. 0.8,-1.2)") from None
-    return x, y
-
-
 @cli.command("build")
 @click.argument("games", nargs=-1)
 @click.option(
@@ -158,6 +211,7 @@ def _offset(value: str) -> tuple[float, float]:
 )
 @click.option(
     "--back-offset",
+    type=Offset(),
     default="0,0",
     show_default=True,
     help="Shift back pages by X,Y mm (read it off `cardgen calibrate`).",
@@ -177,11 +231,19 @@ def _offset(value: str) -> tuple[float, float]:
     help="pdf: cut-ready sheets; shop-pdf: one face per page with bleed; png: one 300 dpi image per face.",
 )
 @click.option(
-    "--gutter", type=float, default=0.0, show_default=True, help="Space between cards in mm (0: shared cut lines)."
+    "--gutter",
+    type=Length(0, 50),
+    default=0.0,
+    show_default=True,
+    help="Space between cards in mm (0: shared cut lines).",
 )
-@click.option("--mark-length", type=float, default=5.0, show_default=True, help="Crop-mark length in mm.")
-@click.option("--mark-offset", type=float, default=3.0, show_default=True, help="Gap between trim and crop mark in mm.")
-@click.option("--mark-weight", type=float, default=0.3, show_default=True, help="Crop-mark line weight in points.")
+@click.option("--mark-length", type=Length(0, 30), default=5.0, show_default=True, help="Crop-mark length in mm.")
+@click.option(
+    "--mark-offset", type=Length(0, 30), default=3.0, show_default=True, help="Gap between trim and crop mark in mm."
+)
+@click.option(
+    "--mark-weight", type=Length(0.05, 5, "pt"), default=0.3, show_default=True, help="Crop-mark line weight in points."
+)
 @click.option("--allow-overflow", is_flag=True, help="Build even if text does not fit (prints warnings).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @click.option("--no-validate", is_flag=True, help="Print even if the data breaks a rule (prints a warning).")
@@ -192,7 +254,7 @@ def build_command(
     out_dir: Path,
     paper: str,
     duplex: str,
-    back_offset: str,
+    back_offset: tuple[float, float],
     layout: str | None,
     output_format: str,
     gutter: float,
@@ -211,7 +273,7 @@ def build_command(
     options = PrintOptions(
         paper=paper,
         duplex=duplex,
-        back_offset=_offset(back_offset),
+        back_offset=back_offset,
         layout=layout,
         format=output_format,
         gutter=gutter,
@@ -219,13 +281,22 @@ def build_command(
         allow_overflow=allow_overflow,
     )
     loaded = load_games(obj.data_dir, games)
-    _validate_before_build(loaded, no_validate)
+    if no_validate:
+        click.echo("cardgen: warning: the data was not checked against its rules (--no-validate)", err=True)
+    else:
+        _validate_before_build(loaded)
     layouts = Layouts(obj.templates_dir)
+    missing = [problem for game in loaded for problem in layouts.missing(game)]
+    if missing:
+        raise DataError(missing)
     total = sum(c.count for g in loaded for c in g.components if c.kind != "pieces")
     reports = []
-    with click.progressbar(
-        length=total, label="building", file=sys.stderr, hidden=quiet or not sys.stderr.isatty()
-    ) as bar:
+    with (
+        all_or_nothing(),
+        click.progressbar(
+            length=total, label="building", file=sys.stderr, hidden=quiet or not sys.stderr.isatty()
+        ) as bar,
+    ):
         for game in loaded:
             reports.append(build_game(game, layouts, default_fonts_dir(), out_dir, options, bar.update))
     overflows = [o for r in reports for o in r.overflows]
@@ -248,8 +319,11 @@ def build_command(
             sys.exit(EXIT_RULE)
 
 
-def _validate_before_build(games: list[Game], skip: bool) -> None:
-    """Refuse to print data that breaks a rule (text fitting is left to the build itself)."""
+def _validate_before_build(games: list[Game]) -> None:
+    """Refuse to print data that breaks a rule (text fitting is left to the build itself).
+
+    `--no-validate` skips this entirely: no check runs, so no code from a game folder (`checks.py`) runs either.
+    """
     from cardgen.validate import validate_game
 
     reports = [validate_game(game) for game in games]
@@ -258,22 +332,31 @@ def _validate_before_build(games: list[Game], skip: bool) -> None:
         return
     for report in broken:
         for violation in report.violations:
-            label = "warning" if skip else "error"
-            click.echo(f"cardgen: {label}: {report.game}: {violation}", err=True)
-    if skip:
-        click.echo("cardgen: warning: building anyway (--no-validate)", err=True)
-        return
+            click.echo(f"cardgen: error: {report.game}: {violation}", err=True)
     click.echo("cardgen: the data breaks the rules above; nothing was printed (--no-validate prints anyway)", err=True)
     sys.exit(EXIT_RULE)
 
 
 @cli.command("play")
 @click.argument("game")
-@click.option("--players", type=int, default=None, help="Players per game (default: the fewest the game allows).")
-@click.option("--games", "count", type=int, default=100, show_default=True)
-@click.option("--seed", type=int, default=1, show_default=True, help="Root seed; each game's seed derives from it.")
+@click.option(
+    "--players",
+    type=click.IntRange(1, 99),
+    default=None,
+    help="Players per game (default: the fewest the game allows).",
+)
+@click.option("--games", "count", type=click.IntRange(1, 100_000_000), default=100, show_default=True)
+@click.option(
+    "--seed",
+    type=click.IntRange(0, 2**63 - 1),
+    default=1,
+    show_default=True,
+    help="Root seed; each game's seed derives from it.",
+)
 @click.option("--agents", default="random", show_default=True, help="Agents by seat, comma-separated: random, greedy.")
-@click.option("--jobs", type=int, default=1, show_default=True, help="Processes to spread the games over.")
+@click.option(
+    "--jobs", type=click.IntRange(1, 256), default=1, show_default=True, help="Processes to spread the games over."
+)
 @click.option(
     "--log",
     "log_file",

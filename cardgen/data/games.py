@@ -15,6 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from cardgen import limits
 from cardgen.data.model import (
     ITEM_KEY,
     PAGE_SIZES,
@@ -209,6 +210,7 @@ def load_game(folder: Path) -> Game:
             components.append(component)
     item_ids = [(item.id, item.where) for component in components for item in component.items]
     problems.extend(_duplicates(item_ids, "id"))
+    problems.extend(_over_limits(components, doc))
     rules, rules_doc, found = _load_rules(folder)
     problems.extend(found)
     if problems:
@@ -326,6 +328,48 @@ def _expanded(raw_items: list, key: str, spec: ComponentSpec, doc: YamlDocument,
             continue
         for value in values:
             yield {**raw, "id": f"{raw.get('id')}-{value}", field_name: value}, where_path
+
+
+def _over_limits(components: list[Component], manifest_doc: YamlDocument) -> list[Problem]:
+    """Items and copies beyond the limits (`cardgen.limits`): a typo like `count: 300000000` must not hang a build."""
+    bounds = limits.current()
+    problems = []
+    for component in components:
+        where = Location(display_path(component.file or manifest_doc.path), None, component.id)
+        if len(component.items) > bounds.items_per_component:
+            problems.append(
+                Problem(
+                    where,
+                    _too_many(f"{len(component.items):,} items", bounds.items_per_component, "items_per_component"),
+                )
+            )
+        for item in component.items:
+            if item.count > bounds.copies_per_item:
+                problems.append(
+                    Problem(
+                        item.field_where("count"),
+                        _too_many(f"count {item.count:,}", bounds.copies_per_item, "copies_per_item"),
+                    )
+                )
+        if component.count > bounds.copies_per_component:
+            problems.append(
+                Problem(
+                    where, _too_many(f"{component.count:,} copies", bounds.copies_per_component, "copies_per_component")
+                )
+            )
+    total = sum(c.count for c in components)
+    if total > bounds.copies_per_game:
+        problems.append(
+            Problem(
+                manifest_doc.where(("components",)),
+                _too_many(f"{total:,} copies in all", bounds.copies_per_game, "copies_per_game"),
+            )
+        )
+    return problems
+
+
+def _too_many(what: str, bound: int, name: str) -> str:
+    return f"{what} is more than the limit of {bound:,} (raise it with --limit {name}=N if you mean it)"
 
 
 def _duplicates(entries: list[tuple[str, Location]], what: str) -> list[Problem]:

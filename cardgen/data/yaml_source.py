@@ -14,6 +14,7 @@ from typing import Any
 
 import yaml
 
+from cardgen import limits
 from cardgen.errors import DataError, Location, Problem, display_path
 
 PathKey = tuple[str | int, ...]
@@ -58,11 +59,19 @@ def read_yaml(path: Path) -> YamlDocument:
     """Parse one YAML file; raise `DataError` if it cannot be read or parsed (other problems stay on the document)."""
     shown = display_path(path)
     try:
+        size = path.stat().st_size
+        if size > limits.current().yaml_bytes:
+            raise DataError(
+                f"{shown}: file of {size:,} bytes is larger than the limit of {limits.current().yaml_bytes:,} "
+                "(raise it with --limit yaml_bytes=N)"
+            )
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise DataError(f"{shown}: file not found") from None
     except UnicodeDecodeError as exc:
         raise DataError(f"{shown}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    except IsADirectoryError:
+        raise DataError(f"{shown}: is a folder, not a YAML file") from None
     except OSError as exc:
         raise DataError(f"{shown}: cannot read ({exc.strerror})") from None
     return parse_yaml(text, path)
@@ -71,6 +80,7 @@ def read_yaml(path: Path) -> YamlDocument:
 def parse_yaml(text: str, path: Path) -> YamlDocument:
     """Parse YAML text that came from `path` (used for messages)."""
     shown = display_path(path)
+    _check_depth(text, shown)
     loader = _LOADER(text)
     try:
         node = loader.get_single_node()
@@ -93,7 +103,59 @@ def parse_yaml(text: str, path: Path) -> YamlDocument:
             doc.value = builder.build(node, ())
         except RecursionError:
             problems.append(Problem(Location(shown, 1), "YAML nests too deeply or refers to itself"))
+        except _TooManyValues as exc:
+            bound = limits.current().yaml_alias_values
+            raise DataError(
+                [
+                    Problem(
+                        Location(shown, exc.line),
+                        f"YAML aliases expand to more than {bound:,} values (an alias bomb?); "
+                        "raise the limit with --limit yaml_alias_values=N if the file is meant to",
+                    )
+                ]
+            ) from None
     return doc
+
+
+def _check_depth(text: str, shown: str) -> None:
+    """Refuse YAML nested deeper than the limit before it is composed.
+
+    libyaml's composer recurses in C for every level, so tens of thousands of levels (`[[[[…`) crash the process
+    with a segmentation fault that Python cannot catch. Its event parser does not recurse: walk the events first
+    and count the depth (about as fast as composing, a few ms for a whole bundled game).
+    """
+    bound = limits.current().yaml_depth
+    loader = _LOADER(text)
+    depth = 0
+    try:
+        while loader.check_event():
+            event = loader.get_event()
+            if isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+                if depth > bound:
+                    line = event.start_mark.line + 1 if event.start_mark else None
+                    raise DataError(
+                        [
+                            Problem(
+                                Location(shown, line),
+                                f"YAML nests deeper than {bound} levels (raise with --limit yaml_depth=N)",
+                            )
+                        ]
+                    )
+            elif isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+    except yaml.YAMLError:
+        return  # a syntax error: composing reports it with its line
+    finally:
+        loader.dispose()
+
+
+class _TooManyValues(Exception):
+    """Raised inside the builder when aliases expand past the limit."""
+
+    def __init__(self, line: int):
+        super().__init__(line)
+        self.line = line
 
 
 class _Builder:
@@ -105,8 +167,27 @@ class _Builder:
         self.problems = problems
         self.shown = display_path(doc.path)
         self.active: set[int] = set()
+        # Aliases reuse a node: a node met a second time is being expanded through an alias. Count the values built
+        # inside such expansions, so that a small file of nested aliases cannot expand to billions of values.
+        self.built: set[int] = set()
+        self.expanding = 0
+        self.expanded = 0
+        self.bound = limits.current().yaml_alias_values
 
     def build(self, node: yaml.Node, path: PathKey) -> Any:
+        again = id(node) in self.built
+        self.built.add(id(node))
+        self.expanding += again
+        try:
+            if self.expanding:
+                self.expanded += 1
+                if self.expanded > self.bound:
+                    raise _TooManyValues(node.start_mark.line + 1)
+            return self._build(node, path)
+        finally:
+            self.expanding -= again
+
+    def _build(self, node: yaml.Node, path: PathKey) -> Any:
         self.doc.lines.setdefault(path, node.start_mark.line + 1)
         if isinstance(node, yaml.ScalarNode):
             try:

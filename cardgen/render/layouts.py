@@ -9,14 +9,19 @@ template, so a template is compiled once per build however many cards use it.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import math
 import re
+import signal
+import threading
 import traceback
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 from jinja2 import (
+    BaseLoader,
     ChoiceLoader,
     FileSystemLoader,
     StrictUndefined,
@@ -28,7 +33,9 @@ from jinja2 import (
 from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup, escape
 
-from cardgen.errors import DataError, did_you_mean, display_path
+from cardgen import limits
+from cardgen.data.games import Game
+from cardgen.errors import DataError, Problem, did_you_mean, display_path
 from cardgen.paths import default_templates_dir
 from cardgen.render.icons import regular_polygon
 
@@ -54,17 +61,131 @@ def number(value: float, places: int = 2) -> str:
     return f"{value:.{places}f}".rstrip("0").rstrip(".")
 
 
+class LayoutLimitError(Exception):
+    """A layout asked for more work or memory than the limits allow (see `cardgen.limits`)."""
+
+
+def _check_size(value: Any) -> Any:
+    bound = limits.current().template_value_length
+    if isinstance(value, str | list | tuple) and len(value) > bound:
+        raise LayoutLimitError(
+            f"builds a value of {len(value):,} items, more than the limit of {bound:,} "
+            "(--limit template_value_length=N)"
+        )
+    return value
+
+
+# A run of 7 or more digits in a format string: a width or precision of a million or more.
+_HUGE_FORMAT = re.compile(r"[0-9]{7,}")
+
+
+def _check_argument(value: Any) -> None:
+    bound = limits.current().template_value_length
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > bound:
+        raise LayoutLimitError(f"passes the number {value:,}, larger than the limit of {bound:,}")
+    if isinstance(value, str) and len(value) > bound:
+        raise LayoutLimitError(f"passes a text of {len(value):,} characters, more than the limit of {bound:,}")
+
+
+def _guarded(function: Callable[..., Any]) -> Callable[..., Any]:
+    """A filter or global that refuses huge arguments and huge results (`center(10**9)`, `"%9999999s"|format`)."""
+
+    @functools.wraps(function)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        for value in (*args, *kwargs.values()):
+            _check_argument(value)
+            if isinstance(value, str) and _HUGE_FORMAT.search(value) and function.__name__ == "do_format":
+                raise LayoutLimitError("formats with a width of a million characters or more")
+        return _check_size(function(*args, **kwargs))
+
+    return call
+
+
+class BoundedEnvironment(SandboxedEnvironment):
+    """Jinja's sandbox, plus bounds on the size of what a layout builds.
+
+    The sandbox stops a layout from reaching Python's internals but not from asking for unbounded memory:
+    `"a" * 10**10` or `10**10**10` is a single operation that no time limit can interrupt. Multiplication, addition
+    and powers are checked before they run; calls refuse huge numbers and format widths. Time is bounded separately
+    (`time_limit`), memory for the whole face by the markup size (`Layouts.render`).
+    """
+
+    intercepted_binops = frozenset({"*", "**", "+"})
+
+    def call_binop(self, context: Any, operator_name: str, left: Any, right: Any) -> Any:
+        bound = limits.current().template_value_length
+        if operator_name == "*":
+            for seq, times in ((left, right), (right, left)):
+                if isinstance(seq, str | list | tuple) and isinstance(times, int) and len(seq) * times > bound:
+                    raise LayoutLimitError(
+                        f"repeats a value to {len(seq) * times:,} items, more than the limit of {bound:,}"
+                    )
+        numbers = isinstance(left, int | float) and isinstance(right, int | float)
+        if operator_name == "**" and numbers and abs(left) > 1 and right > 0 and right * math.log10(abs(left)) > 300:
+            raise LayoutLimitError(f"computes {left}**{right}, a number of more than 300 digits")
+        result = self.binop_table[operator_name](left, right)
+        return _check_size(result) if operator_name != "**" else result
+
+    def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:
+        for value in (*args, *kwargs.values()):
+            _check_argument(value)
+        owner = getattr(__obj, "__self__", None)
+        formatting = isinstance(owner, str) and getattr(__obj, "__name__", "") in {"format", "format_map"}
+        if formatting and _HUGE_FORMAT.search(owner):
+            raise LayoutLimitError("formats with a width of a million characters or more")
+        return _check_size(super().call(__context, __obj, *args, **kwargs))
+
+
+class _Timeout(Exception):
+    """Raised by the alarm signal inside a layout that runs too long."""
+
+
+@contextlib.contextmanager
+def time_limit(seconds: float) -> Iterator[None]:
+    """Raise `_Timeout` in the block after `seconds` (a no-op outside the main thread, where signals cannot go).
+
+    Rendered layouts are Python code, so an alarm interrupts even `{% for i in range(100000) %}` nested twice.
+    """
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def expire(signum: int, frame: Any) -> None:
+        raise _Timeout()
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+class _SharedOnly(BaseLoader):
+    """The bundled templates folder as a fallback for shared pieces only (`_common/`): a game's own layout missing
+    from a user's templates folder is an error, never silently the bundled game's layout."""
+
+    def __init__(self, loader: FileSystemLoader):
+        self.loader = loader
+
+    def get_source(self, environment: Any, template: str) -> tuple[str, str | None, Callable[[], bool] | None]:
+        if not template.startswith("_common/"):
+            raise TemplateNotFound(template)
+        return self.loader.get_source(environment, template)
+
+
 class Layouts:
     """The layouts of one templates folder; renders faces and turns Jinja's errors into located `DataError`s."""
 
     def __init__(self, templates_dir: Path):
         self.templates_dir = templates_dir
-        folders = [templates_dir]
+        loaders: list[BaseLoader] = [FileSystemLoader(str(templates_dir))]
         bundled = default_templates_dir()
         if bundled.resolve() != templates_dir.resolve():
-            folders.append(bundled)
-        self.env = SandboxedEnvironment(
-            loader=ChoiceLoader([FileSystemLoader(str(f)) for f in folders]),
+            loaders.append(_SharedOnly(FileSystemLoader(str(bundled))))
+        self.env = BoundedEnvironment(
+            loader=ChoiceLoader(loaders),
             undefined=StrictUndefined,
             autoescape=True,
             trim_blocks=True,
@@ -72,7 +193,29 @@ class Layouts:
             auto_reload=False,
         )
         self.env.filters.update(rich=rich, mm=number)
+        self.env.filters = {name: _guarded(f) for name, f in self.env.filters.items()}
         self.env.globals.update(hex_points=hex_points, sqrt=math.sqrt, pi=math.pi, min=min, max=max, round=round)
+
+    def missing(self, game: Game) -> list[Problem]:
+        """Every layout the game's items name that its templates folder lacks, each located at the item."""
+        problems, seen = [], set()
+        for _, item in game.items():
+            for side, layout in (("front", item.front), ("back", item.back)):
+                name = f"{game.id}/{layout}{SUFFIX}"
+                if layout is None or name in seen:
+                    continue
+                seen.add(name)
+                try:
+                    self.env.loader.get_source(self.env, name)  # type: ignore[union-attr]
+                except TemplateNotFound:
+                    missing = display_path(self.templates_dir / name)
+                    hint = did_you_mean(layout, self._known(game.id))
+                    problems.append(Problem(item.field_where(side), f"layout '{layout}' not found: {missing}{hint}"))
+        return problems
+
+    def _known(self, game_id: str) -> list[str]:
+        folder = self.templates_dir / game_id
+        return sorted(p.name.removesuffix(SUFFIX) for p in folder.glob(f"*{SUFFIX}")) if folder.is_dir() else []
 
     def render(self, game_id: str, layout: str, context: Mapping[str, Any], who: str) -> str:
         """Render one face; `who` (e.g. "demo: card 'scout' front") prefixes every error message."""
@@ -80,16 +223,25 @@ class Layouts:
         try:
             template = self.env.get_template(name)
         except TemplateNotFound:
-            folder = self.templates_dir / game_id
-            known = sorted(p.name.removesuffix(SUFFIX) for p in folder.glob(f"*{SUFFIX}")) if folder.is_dir() else []
-            missing = display_path(folder / (layout + SUFFIX))
-            raise DataError(f"{who}: layout '{layout}' not found: {missing}{did_you_mean(layout, known)}") from None
+            missing = display_path(self.templates_dir / name)
+            hint = did_you_mean(layout, self._known(game_id))
+            raise DataError(f"{who}: layout '{layout}' not found: {missing}{hint}") from None
         except TemplateSyntaxError as exc:
             raise DataError(
                 f"{display_path(exc.filename or name)}:{exc.lineno}: template syntax error: {exc.message}"
             ) from None
+        bounds = limits.current()
         try:
-            return template.render(context)
+            with time_limit(bounds.face_seconds):
+                return _collect(template.generate(context), bounds.face_markup_bytes)
+        except _Timeout:
+            raise DataError(
+                f"{display_path(self.templates_dir / name)}: {who}: the layout took more than "
+                f"{bounds.face_seconds:g} s to render (a runaway loop? --limit face_seconds=N)"
+            ) from None
+        except LayoutLimitError as exc:
+            where = _template_frame(exc) or display_path(self.templates_dir / name)
+            raise DataError(f"{where}: {who}: the layout {exc}") from None
         except TemplateSyntaxError as exc:  # an included or imported template
             raise DataError(
                 f"{display_path(exc.filename or name)}:{exc.lineno}: template syntax error: {exc.message}"
@@ -97,6 +249,19 @@ class Layouts:
         except (UndefinedError, TemplateError, TypeError, ValueError, ArithmeticError, AttributeError) as exc:
             where = _template_frame(exc) or display_path(self.templates_dir / name)
             raise DataError(f"{where}: {who}: {_describe(exc)}") from None
+
+
+def _collect(chunks: Iterator[str], bound: int) -> str:
+    """Join a template's output, refusing more than `bound` characters as soon as it passes them."""
+    parts, size = [], 0
+    for chunk in chunks:
+        size += len(chunk)
+        if size > bound:
+            raise LayoutLimitError(
+                f"renders more than {bound:,} characters of markup for one face (--limit face_markup_bytes=N)"
+            )
+        parts.append(chunk)
+    return "".join(parts)
 
 
 def _template_frame(exc: BaseException) -> str | None:

@@ -9,19 +9,19 @@ from __future__ import annotations
 
 import io
 import math
-import os
-import tempfile
 from collections import Counter
 from collections.abc import Iterable
-from pathlib import Path
 
 from reportlab.lib.colors import Color
 
 from cardgen import __version__
+from cardgen.output import write_atomic  # the writers import it from here
 from cardgen.render.draw import FaceDrawer, PreparedFace
 from cardgen.render.icons import IconCanvas, regular_polygon
 from cardgen.render.imposition import Line, Rect, Slot
 from cardgen.units import MM, Size
+
+__all__ = ["Document", "write_atomic"]
 
 MARK_COLOUR = Color(0, 0, 0)
 LABEL_COLOUR = Color(0.35, 0.35, 0.35)
@@ -171,16 +171,3 @@ def _shape_path(canvas: IconCanvas, trim: Rect, shape: str, grow: float):
         path.lineTo(*corner)
     path.close()
     return path
-
-
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write `data` to `path` via a temporary file in the same folder and a rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise

@@ -1,0 +1,91 @@
+"""Writing output files: each file atomically, and a whole command's files all or nothing.
+
+Every file cardgen writes goes through `write_atomic`: the bytes go to a hidden temporary file in the target folder,
+which is renamed over the target, so a reader never sees half a file. Inside `all_or_nothing()` (the CLI wraps each
+build in one) the renames wait until the block ends without an error: a build that fails half-way — a broken
+layout in the third component, an interrupt — leaves the output folder exactly as it was, with no partial file and
+no mix of new and old files.
+
+Files are created with the permissions the user's umask gives (as `open()` would), not the 0600 of a temporary file.
+A target that cannot be written (its folder is a file, read-only, a folder where the file should be) is a located
+`DataError`, not a traceback.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+from cardgen.errors import DataError, display_path
+
+_staged: list[tuple[Path, Path]] | None = None
+
+
+def _umask_mode() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write `data` to `path` via a temporary file in the same folder and a rename (deferred inside a transaction)."""
+    shown = display_path(path)
+    try:
+        if path.is_dir():
+            raise DataError(f"{shown}: cannot write the file: a folder of that name is in the way")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    except (FileExistsError, NotADirectoryError):
+        raise DataError(f"{shown}: cannot write: a file stands where a folder is needed on that path") from None
+    except OSError as exc:
+        raise DataError(f"{shown}: cannot write ({exc.strerror})") from None
+    temp = Path(temp_name)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.chmod(temp, _umask_mode())
+        if _staged is None:
+            os.replace(temp, path)
+        else:
+            _staged.append((temp, path))
+    except OSError as exc:
+        temp.unlink(missing_ok=True)
+        raise DataError(f"{shown}: cannot write ({exc.strerror})") from None
+    except BaseException:
+        temp.unlink(missing_ok=True)
+        raise
+
+
+@contextlib.contextmanager
+def all_or_nothing() -> Iterator[None]:
+    """Files written inside the block appear together when it ends normally, and not at all when it raises."""
+    global _staged
+    outer, _staged = _staged, []
+    staged = _staged
+    try:
+        yield
+    except BaseException:
+        for temp, _ in staged:
+            temp.unlink(missing_ok=True)
+        raise
+    finally:
+        _staged = outer
+    if outer is not None:
+        outer.extend(staged)
+        return
+    for temp, path in staged:
+        os.replace(temp, path)
+
+
+def remove_stale(path: Path) -> bool:
+    """Delete a file a previous build wrote that this build did not (its component failed); True if one was there."""
+    try:
+        path.unlink()
+    except FileNotFoundError:
+        return False
+    except IsADirectoryError:
+        return False
+    return True
