@@ -491,9 +491,19 @@ def game_summary(game: Game) -> dict:
 
 
 def main() -> None:
-    """Console-script entry point."""
+    """Console-script entry point: every outcome is an exit code and, for errors, one line per problem on stderr."""
     try:
-        cli.main(prog_name="cardgen", standalone_mode=True)
+        code = cli.main(prog_name="cardgen", standalone_mode=False)
+    except click.UsageError as exc:  # a mistyped command or option: one line, with where to look
+        command = exc.ctx.command_path if exc.ctx else "cardgen"
+        click.echo(f"cardgen: error: {exc.format_message()} (see '{command} --help')", err=True)
+        sys.exit(EXIT_INPUT)
+    except click.ClickException as exc:
+        click.echo(f"cardgen: error: {exc.format_message()}", err=True)
+        sys.exit(exc.exit_code)
+    except click.Abort:  # Ctrl-C; nothing was written (builds write all or nothing)
+        click.echo("cardgen: interrupted; nothing was written", err=True)
+        sys.exit(130)
     except CardgenError as exc:  # raised outside a command, e.g. while parsing options
         for line in exc.lines():
             click.echo(f"cardgen: error: {line}", err=True)
@@ -507,6 +517,7 @@ def main() -> None:
             err=True,
         )
         sys.exit(EXIT_INTERNAL)
+    sys.exit(code if isinstance(code, int) else 0)
 
 
 __all__ = ["EXIT_INPUT", "cli", "main"]

@@ -6,6 +6,7 @@ Layouts, data and options speak millimetres (or inches, when written with `in`);
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from fractions import Fraction
@@ -47,6 +48,8 @@ def parse_length(value: float | int | str) -> float:
     if isinstance(value, bool):
         raise ValueError(f"expected a length, got {value!r}")
     if isinstance(value, int | float):
+        if not math.isfinite(value):
+            raise ValueError(f"expected a finite length, got {value!r}")
         return float(value)
     match = _LENGTH.match(str(value))
     if not match:
@@ -99,7 +102,12 @@ def parse_size(value: str | float | int | list | tuple, named: dict[str, tuple[f
     return _checked(Size(length, length))
 
 
+LARGEST_MM = 5000.0  # five metres: larger than any table, small enough that tiling it stays a few hundred pages
+
+
 def _checked(size: Size) -> Size:
     if size.width <= 0 or size.height <= 0:
         raise ValueError(f"a size must be positive, got {size}")
+    if size.width > LARGEST_MM or size.height > LARGEST_MM:
+        raise ValueError(f"a size can be at most {LARGEST_MM:g} mm a side, got {size}")
     return size

@@ -13,7 +13,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from cardgen import limits
 from cardgen.data.model import (
@@ -92,6 +92,13 @@ class Game:
     components: tuple[Component, ...]
     rules: Rules = field(default_factory=Rules)
     rules_doc: YamlDocument | None = None
+    manifest_doc: YamlDocument | None = None
+
+    def where(self, path: tuple[str | int, ...]) -> Location:
+        """The location of a part of game.yaml: `("settings", "fonts", "body")` → `game.yaml:9: settings.fonts.body`."""
+        if self.manifest_doc is None:
+            return Location(display_path(self.folder / MANIFEST), None, ".".join(map(str, path)))
+        return self.manifest_doc.where(path)
 
     def fact(self, name: str) -> Any:
         """The value of a rules fact, or of a part of it (`line_up.units`); a `DataError` if there is none."""
@@ -193,7 +200,11 @@ def load_game(folder: Path) -> Game:
     manifest, problems = validate(Manifest, doc.value, doc)
     problems = [*doc.problems, *problems]
     if manifest is None:
-        raise DataError(problems)
+        # Read the components anyway when only other parts of game.yaml are wrong, so that one run reports the
+        # mistakes of every file (the run still fails on the manifest's own problems).
+        manifest = _salvaged(doc.value, folder)
+        if manifest is None:
+            raise DataError(problems)
     assert isinstance(manifest, Manifest)
     if manifest.id != folder.name:
         problems.append(Problem(doc.where(("id",)), f"id '{manifest.id}' must match its folder name '{folder.name}'"))
@@ -215,7 +226,26 @@ def load_game(folder: Path) -> Game:
     problems.extend(found)
     if problems:
         raise DataError(problems)
-    return Game(manifest, folder, tuple(components), rules, rules_doc)
+    return Game(manifest, folder, tuple(components), rules, rules_doc, doc)
+
+
+def _salvaged(value: dict[str, Any], folder: Path) -> Manifest | None:
+    """The manifest without its broken top-level parts (placeholders for required ones), or None if the broken parts
+    are the card types or the component list, without which the component files cannot be read."""
+    try:
+        Manifest.model_validate(value)
+    except ValidationError as exc:
+        broken = {err["loc"][0] for err in exc.errors() if err["loc"]}
+    else:
+        return None
+    if broken & {"card_types", "components"}:
+        return None
+    placeholders = {"id": folder.name, "title": folder.name, "players": [1, 99], "rulebook": {"title": folder.name}}
+    kept = {k: v for k, v in value.items() if k in Manifest.model_fields and k not in broken}
+    try:
+        return Manifest.model_validate({**placeholders, **kept})
+    except ValidationError:
+        return None
 
 
 def _load_rules(folder: Path) -> tuple[Rules, YamlDocument | None, list[Problem]]:

@@ -13,9 +13,11 @@ Nothing here knows the five bundled games: a new game is only new data.
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, Literal
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
@@ -50,7 +52,27 @@ RESERVED_ITEM_KEYS = ("id", "count", "type", "front", "back", "source")
 class Strict(BaseModel):
     """Base of every model read from YAML: unknown fields are errors, values are not coerced, models are frozen."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
+
+
+MAX_BLEED_MM = 20.0
+
+
+def _bleed_length(value: float) -> float:
+    """Bleed in mm: not negative, and at most 20 mm (print shops ask for 3 mm; more only wastes paper)."""
+    parse_length(value)
+    if not 0 <= value <= MAX_BLEED_MM:
+        raise ValueError(f"bleed must lie between 0 and {MAX_BLEED_MM:g} mm")
+    return value
+
+
+def _colour(value: str) -> str:
+    if not re.match(COLOUR_PATTERN, value):
+        raise ValueError(f"'{value}' is not a colour (write #rrggbb, #rrggbbaa or a colour name such as white)")
+    return value
+
+
+Colour = Annotated[str, AfterValidator(_colour)]
 
 
 class Rulebook(Strict):
@@ -69,10 +91,10 @@ class Icon(Strict):
     shape: Literal["circle", "square", "diamond", "hexagon", "triangle", "star", "shield", "bolt", "burst", "ring"] = (
         "circle"
     )
-    fill: str = "#000000"
-    stroke: str | None = None
+    fill: Colour = "#000000"
+    stroke: Colour | None = None
     label: str | None = Field(default=None, max_length=3)
-    label_colour: str = "#ffffff"
+    label_colour: Colour = "#ffffff"
     description: str | None = None
 
 
@@ -82,7 +104,7 @@ class Settings(Strict):
     card_size: str = "poker"
     back: str | None = None
     bleed: float = 3.0
-    colours: dict[str, Annotated[str, Field(pattern=COLOUR_PATTERN)]] = Field(default_factory=dict)
+    colours: dict[str, Colour] = Field(default_factory=dict)
     fonts: dict[str, str] = Field(default_factory=dict)
     icons: dict[Id, Icon] = Field(default_factory=dict)
 
@@ -91,6 +113,11 @@ class Settings(Strict):
     def _known_size(cls, value: str) -> str:
         parse_size(value)
         return value
+
+    @field_validator("bleed")
+    @classmethod
+    def _bleed(cls, value: float) -> float:
+        return _bleed_length(value)
 
 
 FieldType = Literal["str", "text", "int", "number", "bool", "list", "any"]
@@ -113,6 +140,17 @@ class CardType(Strict):
 
     description: str | None = None
     fields: dict[Id, FieldSpec] = Field(default_factory=dict)
+
+    @field_validator("fields")
+    @classmethod
+    def _not_reserved(cls, value: dict[str, FieldSpec]) -> dict[str, FieldSpec]:
+        reserved = sorted(set(value) & set(RESERVED_ITEM_KEYS))
+        if reserved:
+            raise ValueError(
+                f"'{reserved[0]}' is reserved for every item ({', '.join(RESERVED_ITEM_KEYS)}); "
+                "give the field another name"
+            )
+        return value
 
 
 class ComponentRef(Strict):
@@ -176,11 +214,7 @@ class ComponentSpec(Strict):
     @field_validator("bleed")
     @classmethod
     def _bleed(cls, value: float | None) -> float | None:
-        if value is not None:
-            parse_length(value)
-            if value < 0:
-                raise ValueError("bleed cannot be negative")
-        return value
+        return None if value is None else _bleed_length(value)
 
 
 def spec_model(kind: str) -> type[ComponentSpec]:
@@ -229,4 +263,5 @@ def item_model(type_name: str | None, card_type: CardType | None) -> type[BaseMo
         else:
             fields[name] = (annotation | None, spec.default)
     model_name = f"Card_{type_name or 'untyped'}".replace("-", "_").replace(".", "_")
-    return create_model(model_name, __config__=ConfigDict(extra="forbid", frozen=True), **fields)
+    config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+    return create_model(model_name, __config__=config, **fields)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from cardgen.data.games import Component, Game, Item
 from cardgen.errors import DataError
-from cardgen.render.draw import FaceDrawer, Palette, PreparedFace
+from cardgen.render.draw import FaceDrawer, Palette, PreparedFace, check_labels
 from cardgen.render.fonts import load_roles
 from cardgen.render.imposition import (
     LayoutError,
@@ -119,7 +119,10 @@ class GameRenderer:
         self.layouts = layouts
         settings = game.manifest.settings
         self.palette = Palette(settings.colours)
-        self.roles = load_roles(settings.fonts, fonts_dir, game.folder)
+        self.roles = load_roles(
+            settings.fonts, fonts_dir, game.folder, lambda role: game.where(("settings", "fonts", role))
+        )
+        check_labels(game, self.roles)
         self.drawer = FaceDrawer(self.palette, self.roles, settings.icons, game.folder)
         self.body_font = self.roles["body"].regular
         self.facts = {name: fact.value for name, fact in game.rules.facts.items()}

@@ -12,15 +12,19 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, BinaryIO
 
 from reportlab.lib.colors import Color, toColor
 from reportlab.pdfgen.canvas import Canvas
 
+from cardgen import limits
+from cardgen.data.games import Game
 from cardgen.data.model import Icon
-from cardgen.errors import DataError, did_you_mean, display_path
-from cardgen.render.fonts import FontRole, missing_characters
+from cardgen.errors import DataError, Problem, did_you_mean, display_path
+from cardgen.render.fonts import FontRole, no_glyph
 from cardgen.render.icons import painter, regular_polygon
-from cardgen.render.markup import ICON_PATTERN, Element, Face, plain_text
+from cardgen.render.markup import ICON_PATTERN, Element, Face, colour_literal, plain_text
+from cardgen.render.svgrefs import check_svg_references
 from cardgen.render.textfit import Fit, TextBox, fit_text
 from cardgen.units import MM
 
@@ -43,6 +47,8 @@ class Palette:
         if name in ("none", "transparent"):
             return None
         value = self.named.get(name, name)
+        if not colour_literal(value):
+            raise ValueError(f"'{value}' is not a colour")
         if value.startswith("#") and len(value) == 9:
             base = toColor(value[:7])
             return Color(base.red, base.green, base.blue, int(value[7:], 16) / 255)
@@ -96,7 +102,7 @@ class ImageStore:
         if not path.is_file():
             raise DataError(f"{shown}: image not found")
         if path.suffix.lower() == ".svg":
-            self.svg[src] = _read_svg(path)
+            self.svg[src] = _read_svg(path, self.game_dir)
         else:
             _check_bitmap(path)
         self.checked[src] = path
@@ -107,22 +113,69 @@ def _check_bitmap(path: Path) -> None:
     from PIL import Image, UnidentifiedImageError
 
     try:
-        with Image.open(path) as image:
+        with open_unchecked(path) as image:
+            check_pixels(image.size, display_path(path))
             image.verify()
-    except (UnidentifiedImageError, OSError, SyntaxError) as exc:
+    except (UnidentifiedImageError, OSError, SyntaxError, Image.DecompressionBombError) as exc:
         raise DataError(f"{display_path(path)}: cannot decode image ({exc})") from None
 
 
-def _read_svg(path: Path) -> object:
+def open_unchecked(source: Path | BinaryIO) -> Any:
+    """Open an image lazily (header only) without Pillow's own bomb check, so `check_pixels` can apply cardgen's
+    limit with cardgen's message (Pillow would refuse above 179 megapixels with its own, or warn above 89)."""
+    from PIL import Image
+
+    saved = Image.MAX_IMAGE_PIXELS
+    Image.MAX_IMAGE_PIXELS = None
+    try:
+        return Image.open(source)
+    finally:
+        Image.MAX_IMAGE_PIXELS = saved
+
+
+def check_pixels(size: tuple[int, int], shown: str) -> None:
+    """Refuse an image larger than the pixel limit before it is decoded (a 400 kB PNG can hold 400 megapixels)."""
+    bound = limits.current().image_pixels
+    pixels = size[0] * size[1]
+    if pixels > bound:
+        raise DataError(
+            f"{shown}: image of {size[0]:,} × {size[1]:,} = {pixels:,} pixels is more than the limit of {bound:,} "
+            "(--limit image_pixels=N)"
+        )
+
+
+def _read_svg(path: Path, game_dir: Path) -> object:
+    check_svg_references(path, game_dir)
     try:
         from svglib.svglib import svg2rlg
 
-        drawing = svg2rlg(str(path))
+        drawing = svg2rlg(str(path), external_reference_root=str(game_dir))
     except Exception as exc:  # svglib raises many kinds of errors for broken files
         raise DataError(f"{display_path(path)}: cannot read SVG ({type(exc).__name__}: {exc})") from None
-    if drawing is None:
-        raise DataError(f"{display_path(path)}: cannot read SVG")
+    if drawing is None or not (drawing.width > 0 and drawing.height > 0):
+        raise DataError(f"{display_path(path)}: cannot read SVG (no drawing of a positive width and height)")
     return drawing
+
+
+def label_role(roles: Mapping[str, FontRole]) -> FontRole:
+    """The font that draws icon labels."""
+    return roles["heading"] if "heading" in roles else roles["body"]
+
+
+def check_labels(game: Game, roles: Mapping[str, FontRole]) -> None:
+    """Text cardgen draws from game.yaml itself — icon labels, the titles in sheet margins — must have its glyphs,
+    as card text must: a missing glyph would print as nothing."""
+    problems = []
+    for name, icon in game.manifest.settings.icons.items():
+        if icon.label and (missing := no_glyph(icon.label, label_role(roles))):
+            problems.append(Problem(game.where(("settings", "icons", name, "label")), missing))
+    if missing := no_glyph(game.title, roles["body"]):
+        problems.append(Problem(game.where(("title",)), missing))
+    for index, component in enumerate(game.components):
+        if missing := no_glyph(component.title, roles["body"]):
+            problems.append(Problem(game.where(("components", index, "title")), missing))
+    if problems:
+        raise DataError(problems)
 
 
 class FaceDrawer:
@@ -133,7 +186,7 @@ class FaceDrawer:
         self.roles = roles
         self.icons = icons
         self.images = ImageStore(game_dir)
-        label_font = roles["heading"].regular if "heading" in roles else roles["body"].regular
+        label_font = label_role(roles).regular
         self.painters = {name: painter(icon, palette.get, label_font) for name, icon in icons.items()}
 
     # -- preparing -----------------------------------------------------------------------------------------------
@@ -169,11 +222,9 @@ class FaceDrawer:
         content = element.content
         for name in ICON_PATTERN.findall(content):
             self._check_icon(name, who)
-        missing = missing_characters(plain_text(content), role)
+        missing = no_glyph(plain_text(content), role)
         if missing:
-            chars = ", ".join(f"'{c}' (U+{ord(c):04X})" for c in missing)
-            where = element["field"] or "text"
-            raise DataError(f"{who}: {where}: the font of '{role.name}' has no glyph for {chars}")
+            raise DataError(f"{who}: {element['field'] or 'text'}: {missing}")
         size = element["size"]
         min_size = element["min-size"] if element["min-size"] is not None else min(size, 6.0)
         width, height = element["w"] * MM, element["h"] * MM

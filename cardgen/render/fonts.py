@@ -8,13 +8,14 @@ box in print.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
-from cardgen.errors import DataError, did_you_mean, display_path
+from cardgen.errors import DataError, Location, Problem, did_you_mean, display_path
 
 DEFAULT_ROLES = {
     "body": "NotoSans-Regular.ttf",
@@ -65,10 +66,27 @@ def register_file(path: Path) -> tuple[str, frozenset[int]]:
     return _REGISTERED[path]
 
 
-def load_roles(settings_fonts: dict[str, str], fonts_dir: Path, game_dir: Path) -> dict[str, FontRole]:
-    """Register every font role a game uses (the defaults plus its own), looking in the game folder then `fonts/`."""
+def load_roles(
+    settings_fonts: dict[str, str],
+    fonts_dir: Path,
+    game_dir: Path,
+    where: Callable[[str], Location] | None = None,
+) -> dict[str, FontRole]:
+    """Register every font role a game uses (the defaults plus its own), looking in the game folder then `fonts/`.
+
+    `where(role)` locates the line of game.yaml that asks for a role's font, for the errors of the game's own roles.
+    """
     roles = {**DEFAULT_ROLES, **settings_fonts}
-    return {role: _role(role, file, fonts_dir, game_dir) for role, file in roles.items()}
+    result, problems = {}, []
+    for role, file in roles.items():
+        try:
+            result[role] = _role(role, file, fonts_dir, game_dir)
+        except DataError as exc:
+            located = where(role) if where and role in settings_fonts else None
+            problems.extend(Problem(located or p.where, p.message) for p in exc.problems)
+    if problems:
+        raise DataError(problems)
+    return result
 
 
 def _locate(file: str, fonts_dir: Path, game_dir: Path) -> Path:
@@ -99,3 +117,12 @@ def _role(role: str, file: str, fonts_dir: Path, game_dir: Path) -> FontRole:
 def missing_characters(text: str, role: FontRole) -> list[str]:
     """The characters of `text` the role's font cannot draw (whitespace and controls excluded)."""
     return sorted({ch for ch in text if ord(ch) not in role.covered and not ch.isspace()})
+
+
+def no_glyph(text: str, role: FontRole) -> str | None:
+    """'the font of 'body' has no glyph for '☃' (U+2603)', or None when the role's font draws all of `text`."""
+    missing = missing_characters(text, role)
+    if not missing:
+        return None
+    chars = ", ".join(f"'{c}' (U+{ord(c):04X})" for c in missing)
+    return f"the font of '{role.name}' has no glyph for {chars}"

@@ -129,11 +129,15 @@ class BoundedEnvironment(SandboxedEnvironment):
     def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:
         for value in (*args, *kwargs.values()):
             _check_argument(value)
-        owner = getattr(__obj, "__self__", None)
-        formatting = isinstance(owner, str) and getattr(__obj, "__name__", "") in {"format", "format_map"}
+        return _check_size(super().call(__context, __obj, *args, **kwargs))
+
+    def wrap_str_format(self, value: Any) -> Callable[..., str] | None:
+        """`"{:>999999999}".format(1)` allocates before any result can be checked: refuse such widths up front."""
+        owner = getattr(value, "__self__", None)
+        formatting = isinstance(owner, str) and getattr(value, "__name__", "") in {"format", "format_map"}
         if formatting and _HUGE_FORMAT.search(owner):
             raise LayoutLimitError("formats with a width of a million characters or more")
-        return _check_size(super().call(__context, __obj, *args, **kwargs))
+        return super().wrap_str_format(value)
 
 
 class _Timeout(Exception):

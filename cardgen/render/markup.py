@@ -18,6 +18,7 @@ with its template and element instead of being drawn wrongly.
 
 from __future__ import annotations
 
+import math
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Mapping
@@ -35,7 +36,34 @@ class MarkupError(ValueError):
 
 
 def _number(value: str) -> float:
-    return float(value)
+    """A finite number: NaN and infinities would reach the PDF as garbage or crash the drawing."""
+    number = float(value)
+    if not math.isfinite(number):
+        raise ValueError(f"expected a finite number, got '{value}'")
+    return number
+
+
+def _length(value: str) -> float:
+    """A size that cannot be negative (widths, heights, radii, line widths)."""
+    number = _number(value)
+    if number < 0:
+        raise ValueError(f"cannot be negative, got '{value}'")
+    return number
+
+
+def _positive(value: str) -> float:
+    """A size that must be above zero (font sizes, line spacing)."""
+    number = _number(value)
+    if number <= 0:
+        raise ValueError(f"must be above zero, got '{value}'")
+    return number
+
+
+def _fraction(value: str) -> float:
+    number = _number(value)
+    if not 0 <= number <= 1:
+        raise ValueError(f"must lie between 0 and 1, got '{value}'")
+    return number
 
 
 def _bool(value: str) -> bool:
@@ -51,7 +79,7 @@ def _points(value: str) -> tuple[tuple[float, float], ...]:
     pairs = []
     for chunk in value.split():
         x, y = chunk.split(",")
-        pairs.append((float(x), float(y)))
+        pairs.append((_number(x), _number(y)))
     if len(pairs) < 3:
         raise ValueError("a polygon needs at least three 'x,y' points")
     return tuple(pairs)
@@ -67,14 +95,20 @@ def _choice(*options: str) -> Callable[[str], str]:
 
 
 def _dash(value: str) -> tuple[float, ...]:
-    return tuple(float(v) for v in value.split())
+    """Dash and gap lengths; all zero would draw nothing forever (reportlab loops or the viewer chokes)."""
+    lengths = tuple(_length(v) for v in value.split())
+    if lengths and not any(lengths):
+        raise ValueError("dash lengths cannot all be zero")
+    if len(lengths) > 16:
+        raise ValueError("at most 16 dash lengths")
+    return lengths
 
 
 COLOUR = "colour"
 TEXT = str
 REQUIRED = object()
 
-_STROKE = {"stroke": (COLOUR, "none"), "stroke-width": (_number, 0.3), "dash": (_dash, ()), "opacity": (_number, 1.0)}
+_STROKE = {"stroke": (COLOUR, "none"), "stroke-width": (_length, 0.3), "dash": (_dash, ()), "opacity": (_fraction, 1.0)}
 _SHAPE = {"fill": (COLOUR, "none"), **_STROKE}
 
 # Each element: attribute → (parser, default); REQUIRED marks attributes without a default.
@@ -83,9 +117,9 @@ SCHEMA: dict[str, dict[str, tuple[Any, Any]]] = {
     "rect": {
         "x": (_number, REQUIRED),
         "y": (_number, REQUIRED),
-        "w": (_number, REQUIRED),
-        "h": (_number, REQUIRED),
-        "radius": (_number, 0.0),
+        "w": (_length, REQUIRED),
+        "h": (_length, REQUIRED),
+        "radius": (_length, 0.0),
         "bleed": (_bool, False),
         **_SHAPE,
     },
@@ -97,37 +131,42 @@ SCHEMA: dict[str, dict[str, tuple[Any, Any]]] = {
         **_STROKE,
         "stroke": (COLOUR, "black"),
     },
-    "circle": {"cx": (_number, REQUIRED), "cy": (_number, REQUIRED), "r": (_number, REQUIRED), **_SHAPE},
+    "circle": {"cx": (_number, REQUIRED), "cy": (_number, REQUIRED), "r": (_length, REQUIRED), **_SHAPE},
     "polygon": {"points": (_points, REQUIRED), **_SHAPE},
     "hexagon": {
         "cx": (_number, REQUIRED),
         "cy": (_number, REQUIRED),
-        "r": (_number, REQUIRED),
+        "r": (_length, REQUIRED),
         "orient": (_choice("flat", "pointy"), "flat"),
         **_SHAPE,
     },
     "text": {
         "x": (_number, REQUIRED),
         "y": (_number, REQUIRED),
-        "w": (_number, REQUIRED),
-        "h": (_number, REQUIRED),
-        "size": (_number, 8.0),
-        "min-size": (_number, None),
+        "w": (_length, REQUIRED),
+        "h": (_length, REQUIRED),
+        "size": (_positive, 8.0),
+        "min-size": (_positive, None),
         "font": (TEXT, "body"),
         "colour": (COLOUR, "black"),
         "align": (_choice("left", "center", "right", "justify"), "left"),
         "valign": (_choice("top", "middle", "bottom"), "top"),
-        "leading": (_number, 1.2),
+        "leading": (_positive, 1.2),
         "field": (TEXT, None),
         "rotate": (_choice("0", "90", "180", "270"), "0"),
     },
-    "icon": {"name": (TEXT, REQUIRED), "x": (_number, REQUIRED), "y": (_number, REQUIRED), "size": (_number, REQUIRED)},
+    "icon": {
+        "name": (TEXT, REQUIRED),
+        "x": (_number, REQUIRED),
+        "y": (_number, REQUIRED),
+        "size": (_positive, REQUIRED),
+    },
     "image": {
         "src": (TEXT, REQUIRED),
         "x": (_number, REQUIRED),
         "y": (_number, REQUIRED),
-        "w": (_number, REQUIRED),
-        "h": (_number, REQUIRED),
+        "w": (_length, REQUIRED),
+        "h": (_length, REQUIRED),
         "fit": (_choice("contain", "cover", "stretch"), "contain"),
     },
 }
@@ -159,6 +198,10 @@ class Face:
 
 def parse_face(markup: str, is_colour: Callable[[str], bool]) -> Face:
     """Parse and check one face's markup; raise `MarkupError` naming the element and attribute at fault."""
+    if "<!DOCTYPE" in markup or "<!ENTITY" in markup:
+        # Entities are the only way XML reaches files or expands exponentially; card data is escaped, so only a
+        # layout can write them, and no layout needs them.
+        raise MarkupError("a layout may not declare a DOCTYPE or entities")
     try:
         root = ET.fromstring(markup)
     except ET.ParseError as exc:
@@ -209,7 +252,7 @@ def _attributes(node: ET.Element, is_colour: Callable[[str], bool]) -> dict[str,
             continue
         if parser == COLOUR:
             if not is_colour(raw):
-                raise MarkupError(f"<{node.tag} {name}='{raw}'>: unknown colour (use a game colour, #rrggbb or none)")
+                raise MarkupError(f"<{node.tag} {name}='{raw}'>: not a colour (use a game colour, #rrggbb or none)")
             values[name] = raw
             continue
         try:
@@ -217,6 +260,31 @@ def _attributes(node: ET.Element, is_colour: Callable[[str], bool]) -> dict[str,
         except ValueError as exc:
             raise MarkupError(f"<{node.tag} {name}='{raw}'>: {exc}") from None
     return values
+
+
+COLOUR_LITERAL = re.compile(r"^(#[0-9A-Fa-f]{6}|#[0-9A-Fa-f]{8}|[a-z]+)$")
+
+
+def colour_literal(value: str) -> bool:
+    """Whether `value` is a colour written out: `#rrggbb`, `#rrggbbaa` or a standard name reportlab knows.
+
+    reportlab itself is lenient (`#12` is a dark blue to it, `rgb(…)` parses); a layout that writes `#12` almost
+    surely meant something else, so only these three forms are accepted.
+    """
+    from reportlab.lib.colors import toColor
+
+    if not COLOUR_LITERAL.match(value):
+        return False
+    try:
+        toColor(value[:7])
+    except (ValueError, TypeError):
+        return False
+    return True
+
+
+def _paragraph_colour(value: str) -> bool:
+    """Whether reportlab's paragraphs understand the colour (they do not know the game's colour names)."""
+    return colour_literal(value) and len(value) != 9
 
 
 def inline_markup(node: ET.Element) -> str:
@@ -235,6 +303,16 @@ def _inline(node: ET.Element) -> str:
     extra = set(node.attrib) - allowed
     if extra:
         raise MarkupError(f"<{node.tag}> inside <text> cannot take '{sorted(extra)[0]}'")
+    colour = node.attrib.get("color")
+    if colour is not None and not _paragraph_colour(colour):
+        raise MarkupError(f"<{node.tag} color='{colour}'> inside <text>: not a colour (use #rrggbb or a standard name)")
+    if "size" in node.attrib:
+        try:
+            size = _positive(node.attrib["size"])
+        except ValueError as exc:
+            raise MarkupError(f"<{node.tag} size='{node.attrib['size']}'> inside <text>: {exc}") from None
+        if size > 200:
+            raise MarkupError(f"<{node.tag} size='{node.attrib['size']}'> inside <text>: at most 200 pt")
     attrs = "".join(f" {k}={quoteattr(v)}" for k, v in sorted(node.attrib.items()))
     if node.tag == "br":
         return "<br/>"

@@ -10,8 +10,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cardgen.data.games import Component, Game
-from cardgen.errors import DataError, Location, Problem, display_path
-from cardgen.validate.checks import CHECKS, Context, Violation
+from cardgen.data.rules import Check
+from cardgen.errors import DataError, Location, Problem, did_you_mean, display_path
+from cardgen.validate.checks import CHECKS, Context, Violation, records
 
 
 @dataclass
@@ -37,15 +38,59 @@ def validate_game(game: Game, templates_dir: Path | None = None, fonts_dir: Path
     report = GameReport(game.id)
     problems = []
     for index, check in enumerate(game.rules.checks):
+        where = _check_location(game, index)
         try:
-            report.violations.extend(CHECKS[check.check](ctx, check))
+            named = _named_fields(game, check, str(where or game.id))
+            report.violations.extend(named or CHECKS[check.check](ctx, check))
         except DataError as exc:
-            where = _check_location(game, index)
-            problems.extend(Problem(where, f"check '{check.rule}': {p.message}") for p in exc.problems)
+            problems.extend(Problem(p.where or where, f"check '{check.rule}': {p.message}") for p in exc.problems)
+        except (TypeError, ValueError, KeyError, AttributeError, ArithmeticError) as exc:
+            # a value of the wrong type in the check itself (`min: "abc"`), met while comparing
+            problems.append(Problem(where, f"check '{check.rule}' cannot be evaluated: {type(exc).__name__}: {exc}"))
         report.checks += 1
     if problems:
         raise DataError(problems)
     return report
+
+
+# Kinds whose check means nothing when it selects no item: "every cost lies in 1..12" over no card holds vacuously,
+# which is how a misspelt `where:` value used to pass unnoticed. (`count` may rightly expect zero.)
+_NEED_ITEMS = {"composition", "range", "required", "unique", "reference"}
+
+
+def _named_fields(game: Game, check: Check, where: str) -> list[Violation]:
+    """Violations for a check that names a field its items do not have, or that selects nothing to check."""
+    names = [check.component] if check.component else (check.components or [c.id for c in game.components])
+    components = [game.component(name) for name in names]
+    known = {"id", "type", "count", "front", "back"}
+    for component in components:
+        known |= _fields_of(game, component)
+    cite = check.cite or "cardgen: a check names fields its items have"
+    out = []
+    asked = [(name, "field") for name in [check.field, *(check.fields or [])] if name]
+    asked += [(name, "'where' names") for name in (check.where or {})]
+    for name, role in asked:
+        if name not in known:
+            hint = did_you_mean(name, sorted(known))
+            label = f"{role} unknown field" if role != "field" else "unknown field"
+            out.append(Violation(check.rule, cite, "a field of the checked items", f"{label} '{name}'{hint}", where))
+    if check.target and check.target.component and not check.target.fact:
+        target_fields = {"id", "type", "count"} | _fields_of(game, game.component(check.target.component))
+        if check.target.field not in target_fields:
+            hint = did_you_mean(check.target.field, sorted(target_fields))
+            actual = f"target names unknown field '{check.target.field}'{hint}"
+            out.append(Violation(check.rule, cite, "a field of the target's items", actual, where))
+    if not out and check.check in _NEED_ITEMS and next(records(game, check), None) is None:
+        out.append(Violation(check.rule, cite, "at least one item to check", "selects no items", where))
+    return out
+
+
+def _fields_of(game: Game, component: Component) -> set[str]:
+    fields: set[str] = set()
+    for item in component.items:
+        card_type = game.manifest.card_types.get(item.type) if item.type else None
+        fields |= set(card_type.fields) if card_type else set(item.fields)
+    return fields
 
 
 def _check_location(game: Game, index: int) -> Location | None:

@@ -7,17 +7,19 @@ what was found, and where in the data.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.util
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from cardgen.data.games import Component, Game, Item
 from cardgen.data.rules import Check
-from cardgen.errors import DataError, display_path
+from cardgen.errors import DataError, did_you_mean, display_path
 
 
 @dataclass(frozen=True)
@@ -279,18 +281,58 @@ def check_text_fits(ctx: Context, check: Check) -> list[Violation]:
 
 
 def check_custom(ctx: Context, check: Check) -> list[Violation]:
+    """Run a function of the game's `checks.py`; whatever it does wrong is reported against checks.py, never as a
+    crash of cardgen, and it cannot end the process (`sys.exit` in a check is caught and reported)."""
     game = ctx.game
-    function = custom_function(game, check.function or "")
+    name = check.function or ""
+    function = custom_function(game, name)
     cite = citation(game, check)
     out = []
-    for found in function(game, check) or ():
-        if isinstance(found, Violation):
-            out.append(found)
-        else:
-            out.append(
-                Violation(check.rule, cite, found.get("expected"), found.get("actual"), str(found.get("where", "")))
-            )
+    with _guest_code(game, f"custom check '{name}' failed"):
+        for found in function(game, check) or ():
+            if isinstance(found, Violation):
+                out.append(found)
+            elif isinstance(found, dict):
+                where = str(found.get("where", ""))
+                out.append(Violation(check.rule, cite, found.get("expected"), found.get("actual"), where))
+            else:
+                raise DataError(
+                    f"{display_path(game.folder / 'checks.py')}: custom check '{name}' yielded {found!r:.60}; a check "
+                    "yields mappings with 'expected', 'actual' and 'where'"
+                )
     return out
+
+
+@contextlib.contextmanager
+def _guest_code(game: Game, failure: str) -> Iterator[None]:
+    """Run code from a game folder: its exceptions and exits become a `DataError` at the line of checks.py at fault."""
+    path = game.folder / "checks.py"
+    try:
+        yield
+    except DataError:
+        raise
+    except SyntaxError as exc:
+        raise DataError(f"{display_path(path)}:{exc.lineno}: cannot load custom checks: {exc.msg}") from None
+    except SystemExit:
+        raise DataError(
+            f"{_guest_line(path, sys.exc_info()[2])}: the game's checks.py tried to end cardgen (sys.exit); "
+            "a check reports problems by yielding them"
+        ) from None
+    except Exception as exc:
+        where = _guest_line(path, exc.__traceback__)
+        raise DataError(f"{where}: {failure}: {type(exc).__name__}: {exc}") from None
+
+
+def _guest_line(path: Path, tb: Any) -> str:
+    """`checks.py:LINE` of the innermost frame of the game's checks.py in a traceback."""
+    import traceback
+
+    resolved = str(path.resolve())
+    line = None
+    for frame in traceback.extract_tb(tb):
+        if frame.filename == resolved or frame.filename == str(path):
+            line = frame.lineno
+    return f"{display_path(path)}:{line}" if line else display_path(path)
 
 
 def custom_function(game: Game, name: str) -> Callable[[Game, Check], Iterable[Violation | dict]]:
@@ -303,17 +345,16 @@ def custom_function(game: Game, name: str) -> Callable[[Game, Check], Iterable[V
     module_name = f"cardgen_checks_{hashlib.sha1(stamp.encode()).hexdigest()[:16]}"
     module = sys.modules.get(module_name)
     if module is None:
-        spec = importlib.util.spec_from_file_location(module_name, path)
+        spec = importlib.util.spec_from_file_location(module_name, path.resolve())
         assert spec and spec.loader
         module = importlib.util.module_from_spec(spec)
-        try:
+        with _guest_code(game, "cannot load custom checks"):
             spec.loader.exec_module(module)
-        except Exception as exc:
-            raise DataError(f"{display_path(path)}: cannot load custom checks ({type(exc).__name__}: {exc})") from None
         sys.modules[module_name] = module
     function = getattr(module, name, None)
     if not callable(function):
-        raise DataError(f"{display_path(path)}: no check function '{name}'")
+        known = [n for n, v in vars(module).items() if callable(v) and not n.startswith("_")]
+        raise DataError(f"{display_path(path)}: no check function '{name}'{did_you_mean(name, known)}")
     return function
 
 

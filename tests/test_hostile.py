@@ -1,0 +1,800 @@
+"""Hostile and broken input, through the real command line: never a hang, a crash, an escape or a traceback.
+
+Every case runs `python -m cardgen` in a subprocess on a copy of the demo game that one edit has broken (or on
+options a user mistyped) and asserts what the README promises: exit 2 for input that cannot be read (1 for data that
+breaks a rule), a located one-line error, no traceback and no "internal error", no file outside the output folder
+touched, nothing partial or stale left in it, under 10 s and 500 MB.
+"""
+
+from __future__ import annotations
+
+import io
+import struct
+import zlib
+from pathlib import Path
+
+import pytest
+from hostile import MEGABYTES, SECONDS, Case, Workspace, make_workspace, run_cardgen
+
+VALIDATE = ("validate", "demo")
+LIST = ("list", "demo")
+BUILD = ("build", "demo", "--out", "out", "--quiet")
+
+
+def _png(width: int, height: int) -> bytes:
+    """A valid PNG header (and a tiny compressed body) claiming `width` × `height` pixels: a decompression bomb."""
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
+    body = zlib.compress(b"\0" * 1024, 9)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", body) + chunk(b"IEND", b"")
+
+
+def _small_png() -> bytes:
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    Image.new("RGB", (4, 4), "red").save(buffer, "PNG")
+    return buffer.getvalue()
+
+
+BOMB = "\n".join(
+    ['a0: &a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    + [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9)}]" for i in range(1, 9)]
+)
+
+
+def ship_layout(ws: Workspace, snippet: str) -> None:
+    """Put `snippet` into the ship layout, just inside <face>."""
+    ws.edit("templates/demo/ship.xml.j2", '<face bg="paper">', '<face bg="paper">\n' + snippet)
+
+
+def ship_field(ws: Workspace, old: str, new: str) -> None:
+    ws.edit("data/demo/ships.yaml", old, new)
+
+
+def game_field(ws: Workspace, old: str, new: str) -> None:
+    ws.edit("data/demo/game.yaml", old, new)
+
+
+def rules_add_check(ws: Workspace, check: str) -> None:
+    ws.edit("data/demo/rules.yaml", "checks:\n", f"checks:\n  - {check}\n")
+
+
+def svg(ws: Workspace, body: str) -> None:
+    ws.write(
+        "data/demo/art.svg",
+        '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="10" height="10">'
+        f"{body}</svg>",
+    )
+    ship_layout(ws, '<image src="art.svg" x="1" y="1" w="5" h="5"/>')
+
+
+def image(ws: Workspace, name: str, content: bytes) -> None:
+    ws.write(f"data/demo/{name}", content)
+    ship_layout(ws, f'<image src="{name}" x="1" y="1" w="5" h="5"/>')
+
+
+CASES = [
+    # --- YAML that would exhaust memory, crash libyaml or lie ---------------------------------------------------
+    Case("yaml-alias-bomb", lambda ws: ws.write("data/demo/ships.yaml", BOMB), LIST, 2, "aliases expand"),
+    Case(
+        "yaml-alias-bomb-manifest", lambda ws: ws.write("data/demo/game.yaml", BOMB), LIST, 2, "data/demo/game.yaml:1"
+    ),
+    Case(
+        "yaml-deep-flow",
+        lambda ws: ws.write("data/demo/ships.yaml", "a: " + "[" * 60000 + "]" * 60000),
+        LIST,
+        2,
+        "nests deeper than 100",
+    ),
+    Case(
+        "yaml-deep-mappings",
+        lambda ws: ws.write("data/demo/ships.yaml", "a: " + "{b: " * 20000 + "1" + "}" * 20000),
+        LIST,
+        2,
+        "nests deeper",
+    ),
+    Case(
+        "yaml-deep-rules",
+        lambda ws: ws.write("data/demo/rules.yaml", "facts: " + "[" * 5000 + "]" * 5000),
+        VALIDATE,
+        2,
+        "data/demo/rules.yaml:1",
+    ),
+    Case("yaml-self-alias", lambda ws: ws.write("data/demo/ships.yaml", "cards: &c [*c]\n"), LIST, 2, "ships.yaml"),
+    Case("yaml-too-large", None, ("--limit", "yaml_bytes=500", *LIST), 2, "larger than the limit"),
+    Case(
+        "yaml-duplicate-key",
+        lambda ws: ship_field(ws, "    cost: 2\n", "    cost: 2\n    cost: 3\n"),
+        LIST,
+        2,
+        "duplicate key 'cost' (first written on line 7)",
+    ),
+    Case("yaml-tab-indent", lambda ws: ship_field(ws, "    cost: 2\n", "\tcost: 2\n"), LIST, 2, "ships.yaml:7"),
+    Case("yaml-not-utf8", lambda ws: ws.write("data/demo/ships.yaml", b"cards: [\xff\xfe]\n"), LIST, 2, "not UTF-8"),
+    Case(
+        "yaml-binary-manifest",
+        lambda ws: ws.write("data/demo/game.yaml", bytes(range(256)) * 4),
+        LIST,
+        2,
+        "data/demo/game.yaml",
+    ),
+    Case("yaml-empty-manifest", lambda ws: ws.write("data/demo/game.yaml", ""), LIST, 2, "must be a mapping"),
+    Case("yaml-manifest-list", lambda ws: ws.write("data/demo/game.yaml", "- a\n- b\n"), LIST, 2, "must be a mapping"),
+    Case(
+        "yaml-python-tag",
+        lambda ws: ship_field(ws, "name: Scout", "name: !!python/object/apply:os.system [id]"),
+        LIST,
+        2,
+        "ships.yaml:6",
+    ),
+    Case(
+        "yaml-bad-merge",
+        lambda ws: ship_field(ws, "    cost: 2\n", "    <<: 5\n    cost: 2\n"),
+        LIST,
+        2,
+        "invalid merge",
+    ),
+    Case("yaml-unclosed-quote", lambda ws: ship_field(ws, "name: Scout", 'name: "Scout'), LIST, 2, "ships.yaml"),
+    Case(
+        "yaml-ships-not-mapping",
+        lambda ws: ws.write("data/demo/ships.yaml", "just text\n"),
+        LIST,
+        2,
+        "must be a mapping",
+    ),
+    # --- files outside the game folder, missing, or of the wrong kind -------------------------------------------
+    Case(
+        "file-escape-relative",
+        lambda ws: game_field(ws, "file: ships.yaml", "file: ../../outside/game.yaml"),
+        LIST,
+        2,
+        "lies outside the game folder",
+    ),
+    Case(
+        "file-escape-absolute",
+        lambda ws: game_field(ws, "file: ships.yaml", "file: /etc/hostname"),
+        LIST,
+        2,
+        "lies outside the game folder",
+    ),
+    Case(
+        "file-escape-symlink",
+        lambda ws: ((ws.game / "ships.yaml").unlink(), (ws.game / "ships.yaml").symlink_to(ws.outside / "game.yaml")),
+        LIST,
+        2,
+        "lies outside the game folder",
+    ),
+    Case("file-missing", lambda ws: (ws.game / "ships.yaml").unlink(), LIST, 2, "ships.yaml: file not found"),
+    Case(
+        "file-is-folder",
+        lambda ws: ((ws.game / "ships.yaml").unlink(), (ws.game / "ships.yaml").mkdir()),
+        LIST,
+        2,
+        "is a folder",
+    ),
+    Case("unknown-game", None, ("list", "dem"), 2, "unknown game 'dem' (did you mean 'demo'?)"),
+    Case("data-dir-missing", None, ("--data-dir", "nowhere", "list"), 2, "data folder not found"),
+    # --- counts and sizes that ask for unbounded work ------------------------------------------------------------
+    Case(
+        "count-300-million",
+        lambda ws: ship_field(ws, "count: 3", "count: 300000000"),
+        BUILD,
+        2,
+        "ships.yaml:5: scout.count: count 300,000,000 is more than the limit",
+    ),
+    Case(
+        "count-10-to-20",
+        lambda ws: ship_field(ws, "count: 3", "count: 100000000000000000000"),
+        LIST,
+        2,
+        "is more than the limit",
+    ),
+    Case("count-negative", lambda ws: ship_field(ws, "count: 3", "count: -1"), LIST, 2, "ships.yaml:5"),
+    Case("count-fraction", lambda ws: ship_field(ws, "count: 3", "count: 1.5"), LIST, 2, "expected a whole number"),
+    Case("count-text", lambda ws: ship_field(ws, "count: 3", 'count: "3"'), LIST, 2, "expected a whole number"),
+    Case("items-over-limit", None, ("--limit", "items_per_component=2", *LIST), 2, "3 items is more than the limit"),
+    Case("copies-over-game-limit", None, ("--limit", "copies_per_game=10", *LIST), 2, "copies in all"),
+    Case("limit-unknown", None, ("--limit", "copies=5", *LIST), 2, "unknown limit 'copies'"),
+    Case("limit-not-number", None, ("--limit", "yaml_depth=deep", *LIST), 2, "is not a number"),
+    Case("limit-negative", None, ("--limit", "yaml_depth=-3", *LIST), 2, "must be a positive number"),
+    Case(
+        "size-negative",
+        lambda ws: ws.edit("data/demo/tokens.yaml", "size: 5/8in", "size: -5"),
+        LIST,
+        2,
+        "tokens.yaml:2",
+    ),
+    Case(
+        "size-nan", lambda ws: ws.edit("data/demo/tokens.yaml", "size: 5/8in", "size: .nan"), LIST, 2, "tokens.yaml:2"
+    ),
+    Case(
+        "size-zero",
+        lambda ws: ws.edit("data/demo/tokens.yaml", "size: 5/8in", "size: 0x0"),
+        LIST,
+        2,
+        "must be positive",
+    ),
+    Case(
+        "size-huge-board",
+        lambda ws: ws.edit("data/demo/board.yaml", "size: 400x280", "size: 100000x100000"),
+        LIST,
+        2,
+        "at most 5000 mm",
+    ),
+    Case(
+        "bleed-negative",
+        lambda ws: ws.edit("data/demo/tokens.yaml", "shape: round", "shape: round\nbleed: -2"),
+        LIST,
+        2,
+        "bleed",
+    ),
+    Case(
+        "bleed-nan",
+        lambda ws: game_field(ws, "card_size: poker", "card_size: poker\n  bleed: .nan"),
+        LIST,
+        2,
+        "game.yaml:9",
+    ),
+    Case(
+        "bleed-huge",
+        lambda ws: game_field(ws, "card_size: poker", "card_size: poker\n  bleed: 500"),
+        LIST,
+        2,
+        "between 0 and 20",
+    ),
+    Case(
+        "field-nan",
+        lambda ws: (
+            game_field(ws, "attack: {type: int, min: 0}", "attack: {type: number, min: 0}"),
+            ship_field(ws, "attack: 1", "attack: .nan"),
+        ),
+        LIST,
+        2,
+        "finite number",
+    ),
+    Case(
+        "field-inf",
+        lambda ws: (
+            game_field(ws, "attack: {type: int, min: 0}", "attack: {type: number}"),
+            ship_field(ws, "attack: 1", "attack: .inf"),
+        ),
+        LIST,
+        2,
+        "finite number",
+    ),
+    Case("players-zero", lambda ws: game_field(ws, "players: [2, 4]", "players: [0, 4]"), LIST, 2, "game.yaml:4"),
+    Case("players-reversed", lambda ws: game_field(ws, "players: [2, 4]", "players: [4, 2]"), LIST, 2, "1 ≤ min ≤ max"),
+    Case(
+        "for-each-empty",
+        lambda ws: ws.edit("data/demo/tokens.yaml", "shape: round", "shape: round\nfor_each: {colour: []}"),
+        LIST,
+        2,
+        "for_each",
+    ),
+    Case("id-with-slash", lambda ws: ship_field(ws, "id: scout", "id: ../scout"), LIST, 2, "is not a valid id"),
+    Case("id-too-long", lambda ws: ship_field(ws, "id: scout", "id: " + "s" * 200), LIST, 2, "ships.yaml:4"),
+    # --- manifest mistakes -------------------------------------------------------------------------------------
+    Case(
+        "colour-short-hex", lambda ws: game_field(ws, 'ink: "#1b1f2a"', 'ink: "#12"'), LIST, 2, "'#12' is not a colour"
+    ),
+    Case(
+        "colour-javascript",
+        lambda ws: game_field(ws, 'ink: "#1b1f2a"', 'ink: "javascript:alert(1)"'),
+        LIST,
+        2,
+        "is not a colour",
+    ),
+    Case("icon-colour-bad", lambda ws: game_field(ws, 'fill: "#c0392b"', 'fill: "red;"'), LIST, 2, "is not a colour"),
+    Case(
+        "card-size-unknown",
+        lambda ws: game_field(ws, "card_size: poker", "card_size: pokr"),
+        LIST,
+        2,
+        "did you mean 'poker'",
+    ),
+    Case(
+        "reserved-field",
+        lambda ws: game_field(ws, "      name: {type: str}", "      name: {type: str}\n      count: {type: int}"),
+        LIST,
+        2,
+        "'count' is reserved",
+    ),
+    Case(
+        "field-type-unknown",
+        lambda ws: game_field(ws, "cost: {type: int,", "cost: {type: integer,"),
+        LIST,
+        2,
+        "game.yaml:22",
+    ),
+    Case(
+        "field-min-text",
+        lambda ws: game_field(ws, "cost: {type: int, min: 0", 'cost: {type: int, min: "abc"'),
+        LIST,
+        2,
+        "game.yaml:22",
+    ),
+    Case(
+        "manifest-and-component-errors",
+        lambda ws: (
+            game_field(ws, "title: Demo Skirmish", "title: Demo Skirmish\nsubtitle: oops"),
+            ship_field(ws, "hull: 1", "hul: 1"),
+        ),
+        LIST,
+        2,
+        "did you mean 'hull'",
+    ),
+    Case(
+        "font-missing",
+        lambda ws: game_field(ws, "  card_size: poker", "  card_size: poker\n  fonts: {body: Nope.ttf}"),
+        BUILD,
+        2,
+        "game.yaml:9: settings.fonts.body: font 'Nope.ttf' not found",
+    ),
+    Case(
+        "font-escape",
+        lambda ws: game_field(
+            ws, "  card_size: poker", "  card_size: poker\n  fonts: {body: ../../outside/secret.txt}"
+        ),
+        BUILD,
+        2,
+        "game.yaml:9",
+    ),
+    Case(
+        "font-not-a-font",
+        lambda ws: (
+            ws.write("data/demo/Fake.ttf", "not a font"),
+            game_field(ws, "  card_size: poker", "  card_size: poker\n  fonts: {body: Fake.ttf}"),
+        ),
+        BUILD,
+        2,
+        "Fake.ttf",
+    ),
+    Case(
+        "icon-label-glyph",
+        lambda ws: game_field(ws, 'label: "C"', 'label: "☃"'),
+        BUILD,
+        2,
+        "game.yaml:15: settings.icons.credits.label",
+    ),
+    Case(
+        "title-glyph",
+        lambda ws: game_field(ws, "title: Demo Skirmish", "title: Demo ☃ Skirmish"),
+        BUILD,
+        2,
+        "game.yaml:3: title",
+    ),
+    # --- layouts that would run forever, eat memory, or step out of the sandbox ---------------------------------
+    Case(
+        "layout-nested-loops",
+        lambda ws: ship_layout(ws, "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}"),
+        BUILD,
+        2,
+        "took more than 3 s",
+    ),
+    Case("layout-string-bomb", lambda ws: ship_layout(ws, '{{ "a" * 10**10 }}'), BUILD, 2, "ship.xml.j2:4"),
+    Case("layout-power-bomb", lambda ws: ship_layout(ws, "{{ 10**(10**10) }}"), BUILD, 2, "more than 300 digits"),
+    Case("layout-list-bomb", lambda ws: ship_layout(ws, "{% set x = [1] * 10**9 %}"), BUILD, 2, "repeats a value"),
+    Case("layout-center-bomb", lambda ws: ship_layout(ws, '{{ "x"|center(10**9) }}'), BUILD, 2, "passes the number"),
+    Case(
+        "layout-format-bomb",
+        lambda ws: ship_layout(ws, '{{ "{:>999999999}".format(1) }}'),
+        BUILD,
+        2,
+        "width of a million",
+    ),
+    Case(
+        "layout-printf-bomb",
+        lambda ws: ship_layout(ws, '{{ "%999999999s"|format("x") }}'),
+        BUILD,
+        2,
+        "width of a million",
+    ),
+    Case(
+        "layout-markup-flood",
+        lambda ws: ship_layout(
+            ws,
+            '{% for i in range(99999) %}<rect x="1" y="1" w="1" h="1" fill="red"/>'
+            '<rect x="1" y="1" w="1" h="1"/>{% endfor %}',
+        ),
+        BUILD,
+        2,
+        "characters of markup",
+    ),
+    Case(
+        "layout-doubling",
+        lambda ws: ship_layout(
+            ws, '{% set ns = namespace(s="ab") %}{% for i in range(40) %}{% set ns.s = ns.s + ns.s %}{% endfor %}'
+        ),
+        BUILD,
+        2,
+        "more than the limit of 1,000,000",
+    ),
+    Case(
+        "layout-sandbox-class",
+        lambda ws: ship_layout(ws, "{{ ''.__class__.__mro__[1].__subclasses__() }}"),
+        BUILD,
+        2,
+        "ship.xml.j2:4",
+    ),
+    Case(
+        "layout-sandbox-globals",
+        lambda ws: ship_layout(ws, "{{ cycler.__init__.__globals__.os }}"),
+        BUILD,
+        2,
+        "ship.xml.j2",
+    ),
+    Case("layout-undefined", lambda ws: ship_layout(ws, "{{ card.speed }}"), BUILD, 2, "'speed' is undefined"),
+    Case("layout-syntax", lambda ws: ship_layout(ws, "{% if %}"), BUILD, 2, "template syntax error"),
+    Case(
+        "layout-include-escape",
+        lambda ws: ship_layout(ws, '{% include "../../outside/secret.txt" %}'),
+        BUILD,
+        2,
+        "ship.xml.j2",
+    ),
+    Case(
+        "layout-include-absolute", lambda ws: ship_layout(ws, '{% include "/etc/hostname" %}'), BUILD, 2, "ship.xml.j2"
+    ),
+    Case(
+        "layout-missing-two",
+        lambda ws: ((ws.layouts / "ship.xml.j2").unlink(), (ws.layouts / "token.xml.j2").unlink()),
+        BUILD,
+        2,
+        "layout 'ship' not found",
+    ),
+    Case(
+        "layout-not-in-own-folder",
+        lambda ws: (ws.layouts / "board.xml.j2").unlink(),
+        BUILD,
+        2,
+        "layout 'board' not found: templates/demo/board.xml.j2",
+    ),
+    # --- markup the layouts produce ------------------------------------------------------------------------------
+    Case(
+        "markup-nan",
+        lambda ws: ship_layout(ws, '<rect x="nan" y="1" w="5" h="5"/>'),
+        BUILD,
+        2,
+        "expected a finite number",
+    ),
+    Case("markup-inf", lambda ws: ship_layout(ws, '<circle cx="1" cy="inf" r="5"/>'), BUILD, 2, "finite number"),
+    Case(
+        "markup-negative-width",
+        lambda ws: ship_layout(ws, '<rect x="1" y="1" w="-5" h="5"/>'),
+        BUILD,
+        2,
+        "cannot be negative",
+    ),
+    Case(
+        "markup-dash-zero",
+        lambda ws: ship_layout(ws, '<line x1="1" y1="1" x2="5" y2="5" dash="0 0"/>'),
+        BUILD,
+        2,
+        "cannot all be zero",
+    ),
+    Case(
+        "markup-colour-javascript",
+        lambda ws: ship_layout(ws, '<rect x="1" y="1" w="5" h="5" fill="javascript:x"/>'),
+        BUILD,
+        2,
+        "not a colour",
+    ),
+    Case(
+        "markup-colour-short",
+        lambda ws: ship_layout(ws, '<rect x="1" y="1" w="5" h="5" fill="#12"/>'),
+        BUILD,
+        2,
+        "not a colour",
+    ),
+    Case(
+        "markup-inline-colour",
+        lambda ws: ship_layout(ws, '<text x="1" y="1" w="9" h="5"><font color="javascript:">x</font></text>'),
+        BUILD,
+        2,
+        "not a colour",
+    ),
+    Case(
+        "markup-text-size-zero",
+        lambda ws: ship_layout(ws, '<text x="1" y="1" w="9" h="5" size="0">x</text>'),
+        BUILD,
+        2,
+        "must be above zero",
+    ),
+    Case(
+        "markup-opacity",
+        lambda ws: ship_layout(ws, '<rect x="1" y="1" w="5" h="5" opacity="7"/>'),
+        BUILD,
+        2,
+        "between 0 and 1",
+    ),
+    Case("markup-unknown-element", lambda ws: ship_layout(ws, '<script src="x"/>'), BUILD, 2, "unknown element"),
+    Case(
+        "markup-unknown-attribute",
+        lambda ws: ship_layout(ws, '<rect x="1" y="1" w="5" h="5" onload="x"/>'),
+        BUILD,
+        2,
+        "unknown attribute 'onload'",
+    ),
+    Case(
+        "markup-xxe",
+        lambda ws: ws.edit(
+            "templates/demo/ship.xml.j2",
+            '<face bg="paper">',
+            '<!DOCTYPE face [<!ENTITY x SYSTEM "file:///etc/hostname">]>'
+            '<face bg="paper"><text x="1" y="1" w="9" h="5">&x;</text>',
+        ),
+        BUILD,
+        2,
+        "card 'scout' front: layout 'ship': a layout may not declare a DOCTYPE",
+    ),
+    Case(
+        "markup-entity-bomb",
+        lambda ws: ws.edit(
+            "templates/demo/ship.xml.j2",
+            '<face bg="paper">',
+            '<!DOCTYPE face [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]><face bg="paper">',
+        ),
+        BUILD,
+        2,
+        "may not declare a DOCTYPE or entities",
+    ),
+    Case("markup-broken-xml", lambda ws: ship_layout(ws, '<rect x="1"'), BUILD, 2, "invalid XML"),
+    Case(
+        "markup-unknown-icon",
+        lambda ws: ship_layout(ws, '<icon name="rocket" x="1" y="1" size="5"/>'),
+        BUILD,
+        2,
+        "rocket",
+    ),
+    # --- images and SVG art ----------------------------------------------------------------------------------------
+    Case(
+        "image-escape",
+        lambda ws: ship_layout(ws, '<image src="../../outside/secret.txt" x="1" y="1" w="5" h="5"/>'),
+        BUILD,
+        2,
+        "lies outside the game folder",
+    ),
+    Case(
+        "image-absolute",
+        lambda ws: ship_layout(ws, '<image src="/etc/hostname.png" x="1" y="1" w="5" h="5"/>'),
+        BUILD,
+        2,
+        "lies outside the game folder",
+    ),
+    Case(
+        "image-missing",
+        lambda ws: ship_layout(ws, '<image src="nope.png" x="1" y="1" w="5" h="5"/>'),
+        BUILD,
+        2,
+        "image not found",
+    ),
+    Case("image-gif", lambda ws: image(ws, "art.gif", b"GIF89a"), BUILD, 2, "must be PNG, JPEG or SVG"),
+    Case("image-corrupt", lambda ws: image(ws, "art.png", b"\x89PNG\r\n\x1a\nbroken"), BUILD, 2, "cannot decode"),
+    Case("image-bomb", lambda ws: image(ws, "bomb.png", _png(20000, 20000)), BUILD, 2, "400,000,000 pixels"),
+    Case(
+        "image-bomb-raised",
+        lambda ws: image(ws, "bomb.png", _png(20000, 20000)),
+        ("--limit", "image_pixels=1000", *BUILD),
+        2,
+        "more than the limit of 1,000",
+    ),
+    Case(
+        "svg-image-escape",
+        lambda ws: svg(ws, '<image xlink:href="../../outside/secret.png" width="5" height="5"/>'),
+        BUILD,
+        2,
+        "art.svg:1: <image> refers to '../../outside/secret.png'",
+    ),
+    Case("svg-use-absolute", lambda ws: svg(ws, '<use href="/etc/x.svg#a"/>'), BUILD, 2, "absolute"),
+    Case(
+        "svg-remote",
+        lambda ws: svg(ws, '<image href="http://example.com/x.png" width="5" height="5"/>'),
+        BUILD,
+        2,
+        "remote",
+    ),
+    Case(
+        "svg-file-scheme",
+        lambda ws: svg(ws, '<image href="file:///etc/passwd" width="5" height="5"/>'),
+        BUILD,
+        2,
+        "svg",
+    ),
+    Case(
+        "svg-css-import", lambda ws: svg(ws, '<style>@import url("../../outside/x.css");</style>'), BUILD, 2, "art.svg"
+    ),
+    Case(
+        "svg-broken",
+        lambda ws: (
+            ws.write("data/demo/art.svg", "<svg"),
+            ship_layout(ws, '<image src="art.svg" x="1" y="1" w="5" h="5"/>'),
+        ),
+        BUILD,
+        2,
+        "art.svg",
+    ),
+    Case(
+        "svg-data-bomb",
+        lambda ws: svg(
+            ws,
+            '<image href="data:image/png;base64,'
+            + __import__("base64").b64encode(_png(20000, 20000)).decode()
+            + '" width="5" height="5"/>',
+        ),
+        BUILD,
+        2,
+        "pixels",
+    ),
+    # --- rules.yaml and checks.py ------------------------------------------------------------------------------------
+    Case(
+        "check-min-text",
+        lambda ws: rules_add_check(ws, '{rule: R, check: range, component: ships, field: cost, min: "abc"}'),
+        VALIDATE,
+        2,
+        "rules.yaml:11: checks[0]: check 'R' cannot be evaluated",
+    ),
+    Case(
+        "check-unknown-kind",
+        lambda ws: rules_add_check(ws, "{rule: R, check: cont, component: ships}"),
+        VALIDATE,
+        2,
+        "did you mean 'count'",
+    ),
+    Case(
+        "check-misspelt-field",
+        lambda ws: rules_add_check(ws, "{rule: R, check: range, component: ships, field: cots, min: 0}"),
+        VALIDATE,
+        1,
+        "unknown field 'cots'",
+    ),
+    Case(
+        "check-where-unknown",
+        lambda ws: rules_add_check(ws, "{rule: R, check: count, component: ships, where: {fation: Union}, expect: 4}"),
+        VALIDATE,
+        1,
+        "'where' names unknown field 'fation'",
+    ),
+    Case(
+        "check-selects-nothing",
+        lambda ws: rules_add_check(
+            ws, "{rule: R, check: range, component: ships, where: {faction: Empire}, field: cost, min: 0}"
+        ),
+        VALIDATE,
+        1,
+        "selects no items",
+    ),
+    Case(
+        "check-unknown-fact",
+        lambda ws: rules_add_check(ws, "{rule: R, check: count, component: ships, expect: {fact: deck_sise}}"),
+        VALIDATE,
+        2,
+        "did you mean 'deck_size'",
+    ),
+    Case(
+        "check-unknown-component",
+        lambda ws: rules_add_check(ws, "{rule: R, check: count, component: shps, expect: 3}"),
+        VALIDATE,
+        2,
+        "did you mean 'ships'",
+    ),
+    Case(
+        "checks-py-exit",
+        lambda ws: ws.write("data/demo/checks.py", "import sys\nsys.exit(0)\n"),
+        VALIDATE,
+        2,
+        "checks.py:2: the game's checks.py tried to end cardgen",
+    ),
+    Case(
+        "checks-py-syntax",
+        lambda ws: ws.write("data/demo/checks.py", "def token_values(:\n"),
+        VALIDATE,
+        2,
+        "checks.py:1",
+    ),
+    Case(
+        "checks-py-raises",
+        lambda ws: ws.write("data/demo/checks.py", "def token_values(game, check):\n    raise KeyError('oops')\n"),
+        VALIDATE,
+        2,
+        "checks.py:2: custom check 'token_values' failed: KeyError",
+    ),
+    Case(
+        "checks-py-wrong-yield",
+        lambda ws: ws.write("data/demo/checks.py", "def token_values(game, check):\n    yield 42\n"),
+        VALIDATE,
+        2,
+        "custom check 'token_values' yielded 42",
+    ),
+    Case(
+        "checks-py-missing-function",
+        lambda ws: ws.write("data/demo/checks.py", "def token_value(game, check):\n    return []\n"),
+        VALIDATE,
+        2,
+        "did you mean 'token_value'",
+    ),
+    Case(
+        "checks-py-exit-in-check",
+        lambda ws: ws.write("data/demo/checks.py", "import sys\ndef token_values(game, check):\n    sys.exit(0)\n"),
+        VALIDATE,
+        2,
+        "tried to end cardgen",
+    ),
+    Case(
+        "rules-unknown-key",
+        lambda ws: ws.edit("data/demo/rules.yaml", "facts:", "fact_list: []\nfacts:"),
+        VALIDATE,
+        2,
+        "unknown field 'fact_list'",
+    ),
+    # --- options ---------------------------------------------------------------------------------------------------
+    Case("option-gutter-negative", None, (*BUILD, "--gutter", "-50"), 2, "--gutter"),
+    Case("option-gutter-nan", None, (*BUILD, "--gutter", "nan"), 2, "--gutter"),
+    Case("option-offset-nan", None, (*BUILD, "--back-offset", "nan,0"), 2, "--back-offset"),
+    Case("option-offset-one", None, (*BUILD, "--back-offset", "1"), 2, "is not X,Y"),
+    Case("option-mark-weight-inf", None, (*BUILD, "--mark-weight", "inf"), 2, "--mark-weight"),
+    Case("option-mark-offset-nan", None, (*BUILD, "--mark-offset", "nan"), 2, "--mark-offset"),
+    Case("option-paper", None, (*BUILD, "--paper", "a5"), 2, "--paper"),
+    Case("option-unknown", None, (*BUILD, "--colour"), 2, "No such option"),
+    Case("option-players-zero", None, ("play", "demo", "--players", "0"), 2, "--players"),
+    Case("option-games-negative", None, ("play", "demo", "--games", "-1"), 2, "--games"),
+    Case("option-jobs-zero", None, ("play", "demo", "--jobs", "0"), 2, "--jobs"),
+    Case(
+        "out-below-a-file",
+        lambda ws: ws.write("blocker", "x"),
+        ("build", "demo", "--out", "blocker/sub", "--quiet"),
+        2,
+        "cannot write",
+    ),
+    Case(
+        "out-pdf-is-folder",
+        lambda ws: (ws.out / "demo" / "ships.pdf").mkdir(parents=True),
+        BUILD,
+        2,
+        "a folder of that name is in the way",
+    ),
+    Case("out-proc", None, ("build", "demo", "--out", "/proc/cardgen-test", "--quiet"), 2, "cannot write"),
+    Case(
+        "calibrate-below-a-file",
+        lambda ws: ws.write("blocker", "x"),
+        ("calibrate", "--out", "blocker/c.pdf"),
+        2,
+        "cannot write",
+    ),
+    # --- nothing half-done ---------------------------------------------------------------------------------------
+    Case(
+        "late-layout-error-writes-nothing",
+        lambda ws: ws.edit("templates/demo/board.xml.j2", "{{ card.title }}", "{{ card.nope }}"),
+        BUILD,
+        2,
+        "'nope' is undefined",
+    ),
+]
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Workspace:
+    return make_workspace(tmp_path / "ws")
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_hostile_input(case: Case, workspace: Workspace) -> None:
+    if case.edit is not None:
+        case.edit(workspace)
+    outcome = run_cardgen(workspace, list(case.args))
+    shown = f"exit {outcome.code}\nstdout: {outcome.out[-1500:]}\nstderr: {outcome.err[-1500:]}"
+    assert outcome.code == case.code, shown
+    assert "Traceback" not in outcome.err and "internal error" not in outcome.err, shown
+    assert case.expect in (outcome.err if case.code == 2 else outcome.out + outcome.err), shown
+    if case.code == 2:
+        errors = [line for line in outcome.err.splitlines() if line.startswith("cardgen: error: ")]
+        assert errors and len(errors) == len(outcome.err.strip().splitlines()), shown
+    touched = [c for c in outcome.changed_outside_out if not c.startswith(("blocker", "data/demo/__pycache__"))]
+    assert touched == [], f"files outside the output folder changed: {touched}"
+    assert outcome.files_in_out == list(case.outputs), f"output left behind: {outcome.files_in_out}"
+    assert outcome.seconds < SECONDS, f"took {outcome.seconds:.1f} s"
+    assert outcome.peak_mb < MEGABYTES, f"peak {outcome.peak_mb:.0f} MB"
+    assert "TOP-SECRET" not in outcome.out + outcome.err
