@@ -21,7 +21,8 @@ from pathlib import Path
 
 from cardgen.errors import DataError, display_path
 
-_staged: list[tuple[Path, Path]] | None = None
+# (temporary file, target) to rename, or (None, target) to delete, when the transaction commits
+_staged: list[tuple[Path | None, Path]] | None = None
 
 
 def _umask_mode() -> int:
@@ -69,7 +70,8 @@ def all_or_nothing() -> Iterator[None]:
         yield
     except BaseException:
         for temp, _ in staged:
-            temp.unlink(missing_ok=True)
+            if temp is not None:
+                temp.unlink(missing_ok=True)
         raise
     finally:
         _staged = outer
@@ -77,15 +79,18 @@ def all_or_nothing() -> Iterator[None]:
         outer.extend(staged)
         return
     for temp, path in staged:
-        os.replace(temp, path)
+        if temp is None:
+            path.unlink(missing_ok=True)
+        else:
+            os.replace(temp, path)
 
 
-def remove_stale(path: Path) -> bool:
-    """Delete a file a previous build wrote that this build did not (its component failed); True if one was there."""
-    try:
-        path.unlink()
-    except FileNotFoundError:
-        return False
-    except IsADirectoryError:
-        return False
-    return True
+def remove_stale(path: Path) -> None:
+    """Delete the file an earlier build wrote for a component this build did not write (its text overflowed), so
+    that no out-of-date PDF is left looking current (deferred, like writes, inside a transaction)."""
+    if not path.is_file():
+        return
+    if _staged is None:
+        path.unlink(missing_ok=True)
+    else:
+        _staged.append((None, path))

@@ -766,6 +766,18 @@ CASES = [
     ),
     # --- nothing half-done ---------------------------------------------------------------------------------------
     Case(
+        "overflow-removes-stale-file",
+        lambda ws: (
+            ws.write("out/demo/ships.pdf", "an earlier build"),
+            ship_field(ws, 'ability: "Draw a card when revealed.', 'ability: "' + "Long words here. " * 80),
+        ),
+        BUILD,
+        1,
+        "overflows its box",
+        outputs=("demo/board.pdf", "demo/tokens.pdf"),
+    ),
+    Case("pages-limit", None, ("--limit", "pages_per_file=1", *BUILD), 2, "more than 1 pages in one file"),
+    Case(
         "late-layout-error-writes-nothing",
         lambda ws: ws.edit("templates/demo/board.xml.j2", "{{ card.title }}", "{{ card.nope }}"),
         BUILD,
@@ -773,6 +785,31 @@ CASES = [
         "'nope' is undefined",
     ),
 ]
+
+
+def test_interrupted_build_writes_nothing(tmp_path: Path) -> None:
+    """Ctrl-C half-way through a build: exit 130, a one-line message, no file (finished or partial) in the output."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from cardgen.paths import default_data_dir
+
+    out = tmp_path / "out"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "cardgen", "--data-dir", str(default_data_dir()), "build", "--out", str(out), "-q"],
+        stderr=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 30
+    while not any(out.rglob("*.part")) and time.monotonic() < deadline:  # wait until files are being written
+        time.sleep(0.05)
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=30)
+    assert process.returncode == 130, err
+    assert err.decode().strip().splitlines()[-1] == "cardgen: interrupted; nothing was written"
+    assert [p for p in out.rglob("*") if p.is_file()] == []
 
 
 @pytest.fixture

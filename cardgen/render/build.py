@@ -16,6 +16,7 @@ from pathlib import Path
 
 from cardgen.data.games import Component, Game, Item
 from cardgen.errors import DataError
+from cardgen.output import remove_stale
 from cardgen.render.draw import FaceDrawer, Palette, PreparedFace, check_labels
 from cardgen.render.fonts import load_roles
 from cardgen.render.imposition import (
@@ -232,6 +233,8 @@ def build_game(
         faces, entries = renderer.collect(component, options, report)
         blocked = [o for o in report.overflows if o.game == game.id and o.component == component.id]
         if blocked and not options.allow_overflow:
+            stale = target / ("shop" if options.format == "shop-pdf" else "") / f"{component.id}.pdf"
+            remove_stale(stale)  # an earlier build's file must not pass for this one's
             continue
         if options.format == "pdf":
             path = target / f"{component.id}.pdf"

@@ -14,7 +14,8 @@ from collections.abc import Iterable
 
 from reportlab.lib.colors import Color
 
-from cardgen import __version__
+from cardgen import __version__, limits
+from cardgen.errors import DataError
 from cardgen.output import write_atomic  # the writers import it from here
 from cardgen.render.draw import FaceDrawer, PreparedFace
 from cardgen.render.icons import IconCanvas, regular_polygon
@@ -43,6 +44,7 @@ class Document:
             pdfVersion=(1, 6),
         )
         self.canvas.use_icons(drawer.painters)
+        self.title = title
         self.canvas.setTitle(title)
         self.canvas.setCreator(f"cardgen {__version__}")
         self.canvas.setProducer(f"cardgen {__version__} (reportlab)")
@@ -53,6 +55,9 @@ class Document:
 
     def start_page(self, paper: Size, trim: Rect | None = None, bleed: Rect | None = None) -> None:
         """Begin a page of the given size; TrimBox and BleedBox are set only when given (single-face pages)."""
+        bound = limits.current().pages_per_file
+        if self.pages >= bound:
+            raise DataError(f"{self.title}: more than {bound:,} pages in one file (--limit pages_per_file=N)")
         self.canvas.setPageSize(paper.points)
         self.canvas.setTrimBox(_box(trim))
         self.canvas.setBleedBox(_box(bleed))
