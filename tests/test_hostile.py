@@ -835,3 +835,31 @@ def test_hostile_input(case: Case, workspace: Workspace) -> None:
     assert outcome.seconds < SECONDS, f"took {outcome.seconds:.1f} s"
     assert outcome.peak_mb < MEGABYTES, f"peak {outcome.peak_mb:.0f} MB"
     assert "TOP-SECRET" not in outcome.out + outcome.err
+
+
+def test_readme_lists_every_limit() -> None:
+    """The README's limits table is the one `cardgen limits` prints (regenerate it from cardgen/limits.py)."""
+    from cardgen.limits import Limits
+
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    table = readme.split("<!-- limits:begin")[1].split("<!-- limits:end")[0]
+    rows = [f"| `{name}` | {value} | {doc} |" for name, value, doc in Limits().describe()]
+    assert [line for line in table.splitlines() if line.startswith("| `")] == rows
+
+
+def test_limits_from_environment_and_option(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`CARDGEN_LIMITS` sets limits for a shell; `--limit` overrides it for one run; both are validated."""
+    from cardgen import limits
+    from cardgen.errors import DataError
+
+    monkeypatch.setenv("CARDGEN_LIMITS", "face_seconds=9, copies_per_game=1e6")
+    try:
+        assert limits.configure().copies_per_game == 1_000_000
+        assert limits.configure(["face_seconds=1.5"]).face_seconds == 1.5
+        assert limits.current().copies_per_game == 1_000_000
+        monkeypatch.setenv("CARDGEN_LIMITS", "face_secs=9")
+        with pytest.raises(DataError, match="CARDGEN_LIMITS: unknown limit 'face_secs' \\(did you mean 'face_seconds'"):
+            limits.configure()
+    finally:
+        monkeypatch.delenv("CARDGEN_LIMITS")
+        limits.configure()

@@ -86,6 +86,11 @@ class ImageStore:
     """Images a game's layouts use: checked once (inside the game folder, present, decodable), embedded once."""
 
     def __init__(self, game_dir: Path):
+        from PIL import Image
+
+        # Pillow's own bomb guard (a warning above its limit, an error at twice it) follows cardgen's limit, which is
+        # checked first with a located message; raising `--limit image_pixels` then works for reportlab's reads too.
+        Image.MAX_IMAGE_PIXELS = limits.current().image_pixels
         self.game_dir = game_dir.resolve()
         self.checked: dict[str, Path] = {}
         self.svg: dict[str, object] = {}
