@@ -147,5 +147,5 @@ class Case:
     edit: Callable[[Workspace], object] | None
     args: tuple[str, ...]
     code: int
-    expect: str
+    expect: str | tuple[str, ...]  # text the error (or, for exit 0/1, the output) must contain
     outputs: tuple[str, ...] = ()  # files the run may leave in out/ (a rule violation that still built others)
