@@ -19,7 +19,7 @@ import click
 from cardgen import limits
 from cardgen.data import Game, load_games
 from cardgen.errors import EXIT_INPUT, EXIT_RULE, CardgenError, DataError, display_path
-from cardgen.output import all_or_nothing
+from cardgen.output import all_or_nothing, check_writable
 from cardgen.paths import default_data_dir, default_fonts_dir, default_templates_dir
 
 EXIT_INTERNAL = 3
@@ -385,6 +385,8 @@ def play_command(
     from cardgen.engine.agents import AGENTS
     from cardgen.engine.runner import PlaySpec, engine_for, play_many, summarise, write_log
 
+    if log_file is not None:
+        check_writable(log_file, "--log")
     names = tuple(a.strip() for a in agents.split(","))
     unknown = [a for a in names if a not in AGENTS]
     if unknown:

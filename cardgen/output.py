@@ -94,3 +94,20 @@ def remove_stale(path: Path) -> None:
         path.unlink(missing_ok=True)
     else:
         _staged.append((None, path))
+
+
+def check_writable(path: Path, option: str) -> None:
+    """Fail before a long job, not after it: `path` must be a file that can be created (its folder made if needed)."""
+    shown = display_path(path)
+    if path.is_dir():
+        raise DataError(f"{option} {shown}: is a folder, not a file")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=path.parent):
+            pass
+    except (FileExistsError, NotADirectoryError):
+        raise DataError(
+            f"{option} {shown}: cannot write: a file stands where a folder is needed on that path"
+        ) from None
+    except OSError as exc:
+        raise DataError(f"{option} {shown}: cannot write ({exc.strerror})") from None

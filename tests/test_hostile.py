@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from hostile import MEGABYTES, SECONDS, Case, Workspace, make_workspace, run_cardgen
 
+BUNDLED = Path(__file__).parent.parent / "card_data"
 VALIDATE = ("validate", "demo")
 LIST = ("list", "demo")
 BUILD = ("build", "demo", "--out", "out", "--quiet")
