@@ -143,19 +143,34 @@ def list_command(obj: Context, games: tuple[str, ...], as_json: bool) -> None:
             click.echo(f"  {component.id:<{width}}  {component.kind:<8}  {component.count:>4}{note}")
 
 
+TRUST_CODE = click.option(
+    "--trust-code",
+    is_flag=True,
+    help="Run the game's own checks.py (Python). Bundled games are trusted; others are not unless you say so.",
+)
+
+
 @cli.command("validate")
 @click.argument("games", nargs=-1)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 @click.option(
-    "--notes", is_flag=True, help="List each game's rulebook contradictions and gaps, and the reading followed."
+    "--notes",
+    is_flag=True,
+    help="List each game's rulebook contradictions and gaps with the reading followed, and its unchecked facts.",
 )
+@click.option(
+    "--allow-unchecked", is_flag=True, help="Exit 0 for a game that has no rules.yaml or no checks (default: 1)."
+)
+@TRUST_CODE
 @click.pass_obj
-def validate_command(obj: Context, games: tuple[str, ...], as_json: bool, notes: bool) -> None:
-    """Check card data against the rulebooks' facts (exit 1 when a rule is broken)."""
+def validate_command(
+    obj: Context, games: tuple[str, ...], as_json: bool, notes: bool, allow_unchecked: bool, trust_code: bool
+) -> None:
+    """Check card data and rules facts against the rulebooks (exit 1 when a rule is broken or nothing is checked)."""
     from cardgen.validate import validate_game
 
     loaded = load_games(obj.data_dir, games)
-    reports = [validate_game(game, obj.templates_dir, default_fonts_dir()) for game in loaded]
+    reports = [validate_game(game, obj.templates_dir, default_fonts_dir(), trust_code) for game in loaded]
     if as_json:
         payload: dict = {"games": {r.game: r.as_json() for r in reports}}
         if notes:
@@ -165,22 +180,30 @@ def validate_command(obj: Context, games: tuple[str, ...], as_json: bool, notes:
         for game, report in zip(loaded, reports, strict=True):
             _print_report(report)
             if notes:
-                _print_notes(game)
-    if any(not r.ok for r in reports):
+                _print_notes(game, report)
+    if any(not r.ok or (r.unchecked and not allow_unchecked) for r in reports):
         sys.exit(EXIT_RULE)
 
 
 def _print_report(report) -> None:
+    if report.unchecked:
+        why = "it has no rules.yaml" if not report.has_rules else "its rules.yaml has no checks"
+        click.echo(f"{report.game}: NOT CHECKED — {why} (--allow-unchecked accepts that)")
+    facts = f"{report.facts_checked} facts agree with their sources"
+    if report.facts_unchecked:
+        facts += f" ({len(report.facts_unchecked)} designed or unchecked: --notes)"
+    skipped = f"; {len(report.skipped)} skipped ({report.skipped[0].reason})" if report.skipped else ""
     if report.ok:
-        click.echo(f"{report.game}: {report.checks} checks, all hold")
+        if not report.unchecked:
+            click.echo(f"{report.game}: {report.checks} checks, all hold{skipped}; {facts}")
         return
-    click.echo(f"{report.game}: {report.checks} checks, {len(report.violations)} violation(s)")
+    click.echo(f"{report.game}: {report.checks} checks, {len(report.violations)} violation(s){skipped}")
     for v in report.violations:
         click.echo(f"  {v.where}: {v.rule}")
         click.echo(f"      expected {v.expected}; found {v.actual}  [{v.citation}]")
 
 
-def _print_notes(game: Game) -> None:
+def _print_notes(game: Game, report) -> None:
     if not game.rules.contradictions:
         click.echo(f"  (no contradictions or gaps recorded for {game.id})")
     for note in game.rules.contradictions:
@@ -189,6 +212,10 @@ def _print_notes(game: Game) -> None:
             click.echo(f"    - {reading.text}  [{reading.cite}]")
         click.echo(f"    followed: {note.followed}")
         click.echo(f"    why: {note.why}")
+    for name in report.facts_unchecked:
+        fact = game.rules.facts[name]
+        why = "designed" if fact.origin == "designed" else f"unchecked: {fact.reason}"
+        click.echo(f"  fact {name}: {why}")
 
 
 @cli.command("build")
@@ -246,7 +273,10 @@ def _print_notes(game: Game) -> None:
 )
 @click.option("--allow-overflow", is_flag=True, help="Build even if text does not fit (prints warnings).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-@click.option("--no-validate", is_flag=True, help="Print even if the data breaks a rule (prints a warning).")
+@click.option(
+    "--no-validate", is_flag=True, help="Print without checking the data (no check runs, no checks.py is imported)."
+)
+@TRUST_CODE
 @click.pass_obj
 def build_command(
     obj: Context,
@@ -264,6 +294,7 @@ def build_command(
     allow_overflow: bool,
     quiet: bool,
     no_validate: bool,
+    trust_code: bool,
 ) -> None:
     """Print games into cut-ready PDFs (all bundled games when none is named)."""
     from cardgen.render.build import PrintOptions, build_game
@@ -284,7 +315,7 @@ def build_command(
     if no_validate:
         click.echo("cardgen: warning: the data was not checked against its rules (--no-validate)", err=True)
     else:
-        _validate_before_build(loaded)
+        _validate_before_build(loaded, trust_code)
     layouts = Layouts(obj.templates_dir)
     missing = [problem for game in loaded for problem in layouts.missing(game)]
     if missing:
@@ -319,14 +350,20 @@ def build_command(
             sys.exit(EXIT_RULE)
 
 
-def _validate_before_build(games: list[Game]) -> None:
+def _validate_before_build(games: list[Game], trust_code: bool) -> None:
     """Refuse to print data that breaks a rule (text fitting is left to the build itself).
 
     `--no-validate` skips this entirely: no check runs, so no code from a game folder (`checks.py`) runs either.
     """
+    from cardgen.validate import SKIPPED_CODE as SKIPPED
     from cardgen.validate import validate_game
 
-    reports = [validate_game(game) for game in games]
+    reports = [validate_game(game, trust_code=trust_code) for game in games]
+    for report in reports:
+        if report.skipped:
+            click.echo(f"cardgen: note: {report.game}: {len(report.skipped)} check(s) skipped: {SKIPPED}", err=True)
+        if report.unchecked:
+            click.echo(f"cardgen: warning: {report.game}: no rules checks (rules.yaml missing or empty)", err=True)
     broken = [r for r in reports if not r.ok]
     if not broken:
         return

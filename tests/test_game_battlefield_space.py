@@ -170,7 +170,7 @@ def test_breaking_a_rule_fails_validation_naming_it(tmp_path: Path, name: str):
     text = path.read_text()
     assert text.count(old) == 1, f"mutation '{name}' no longer matches {file}"
     path.write_text(text.replace(old, new))
-    result = run_cli("--data-dir", copy, "validate", GAME)
+    result = run_cli("--data-dir", copy, "validate", GAME, "--trust-code")
     assert result.exception is None, result.exception
     assert result.code == 1, result.out + result.err
     assert rule in result.out + result.err

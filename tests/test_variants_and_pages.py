@@ -41,7 +41,7 @@ sheets:
   - {id: rules, heading: Quick reference}
 """
 RULES = """facts:
-  hand_limit: {value: 8, cite: "Rules p. 3"}
+  hand_limit: {value: 8, cite: "Rules p. 3", quote: "a hand limit of 8 cards"}
 """
 MARKER_LAYOUT = """<face bg="{{ card.player }}">
   <text x="1" y="4" w="13.875" h="8" size="12" align="center" field="value">{{ card.value }}</text>

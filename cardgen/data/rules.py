@@ -26,18 +26,32 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 
 from cardgen.data.model import Id, Strict
 
 
 class Fact(Strict):
-    """One figure (or table) a rulebook fixes, with its citation; `origin: designed` marks our own decisions."""
+    """One figure (or table) a rulebook fixes, with its citation; `origin: designed` marks our own decisions.
+
+    A rulebook fact is checked against its quote (`quote:`, or the 'quoted words' in `cite`); `check: none` with a
+    `reason` says why it cannot be; `derive:` recomputes it from other facts (see `cardgen.validate.facts`).
+    """
 
     value: Any
     cite: str
+    quote: str | dict[str | int, str] | None = None
+    check: Literal["quote", "none"] = "quote"
+    reason: str | None = None
+    derive: str | None = None
     note: str | None = None
     origin: Literal["rulebook", "designed", "facts"] = "rulebook"
+
+    @model_validator(mode="after")
+    def _reason_given(self) -> Fact:
+        if self.check == "none" and not (self.reason and self.reason.strip()):
+            raise ValueError("a fact with check: none needs a reason saying why its quote cannot show its value")
+        return self
 
 
 class Target(Strict):
@@ -52,7 +66,23 @@ class Check(Strict):
     """One declarative check. Which keys matter depends on `check` (see README: 'Rules and checks')."""
 
     rule: str
-    check: Literal["count", "composition", "range", "required", "unique", "reference", "line-up", "text-fits", "custom"]
+    check: Literal[
+        "count",
+        "composition",
+        "range",
+        "required",
+        "unique",
+        "reference",
+        "line-up",
+        "text-fits",
+        "custom",
+        "implies",
+        "any-of",
+        "per-player",
+        "sum",
+        "matches",
+        "table",
+    ]
     cite: str | None = None
     component: Id | None = None
     components: list[Id] | None = None
@@ -66,6 +96,9 @@ class Check(Strict):
     line_up: Any = None
     held: Any = None
     function: str | None = None
+    then: dict[str, Any] | None = None
+    pattern: str | None = None
+    per_player: Any = None
     args: dict[str, Any] = Field(default_factory=dict)
 
     @field_validator("rule")

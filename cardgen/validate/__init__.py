@@ -1,56 +1,135 @@
 """`cardgen validate`: checks a game's card data against its rules facts (rules.yaml).
 
-`validate_game` runs every check a game declares and returns a `GameReport`; it never prints. A check that refers
-to a missing component or fact is a data error (exit 2), not a violation: the rules file itself is broken.
+`validate_game` runs every check a game declares and returns a `GameReport`; it never prints. Each check runs isolated:
+one that cannot run (a missing component or fact, a value of the wrong type, a crash in a custom check) becomes a
+violation naming its cause, and the others still run. Facts are checked against their quotes (`facts`).
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from cardgen.data.games import Component, Game
 from cardgen.data.rules import Check
-from cardgen.errors import DataError, Location, Problem, did_you_mean, display_path
+from cardgen.errors import DataError, Location, did_you_mean, display_path
+from cardgen.paths import default_data_dir
 from cardgen.validate.checks import CHECKS, Context, Violation, records
+from cardgen.validate.facts import check_facts
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """How one check went: `holds`, `violated`, `failed` (it could not run: its cause is a violation too) or
+    `skipped` (custom code from a folder not trusted), with how long it took."""
+
+    rule: str
+    kind: str
+    citation: str
+    status: str
+    seconds: float
+    reason: str | None = None
+
+    def as_json(self) -> dict:
+        found = {"rule": self.rule, "kind": self.kind, "citation": self.citation, "status": self.status}
+        return {**found, "seconds": round(self.seconds, 4), **({"reason": self.reason} if self.reason else {})}
 
 
 @dataclass
 class GameReport:
-    """The outcome of validating one game."""
+    """The outcome of validating one game: every check's result, the violations, and the facts checked."""
 
     game: str
-    checks: int = 0
+    results: list[CheckResult] = field(default_factory=list)
     violations: list[Violation] = field(default_factory=list)
+    facts_checked: int = 0
+    facts_unchecked: list[str] = field(default_factory=list)
+    has_rules: bool = True
+
+    @property
+    def checks(self) -> int:
+        return len(self.results)
+
+    @property
+    def unchecked(self) -> bool:
+        """True when nothing was checked at all: no rules.yaml, or no check in it. Not the same as "all hold"."""
+        return not self.has_rules or not self.results
+
+    @property
+    def skipped(self) -> list[CheckResult]:
+        return [r for r in self.results if r.status == "skipped"]
 
     @property
     def ok(self) -> bool:
         return not self.violations
 
     def as_json(self) -> dict:
-        return {"ok": self.ok, "checks": self.checks, "violations": [v.as_json() for v in self.violations]}
+        return {
+            "ok": self.ok and not self.unchecked,
+            "checks": self.checks,
+            "unchecked": self.unchecked,
+            "violations": [v.as_json() for v in self.violations],
+            "results": [r.as_json() for r in self.results],
+            "facts": {"checked": self.facts_checked, "unchecked": self.facts_unchecked},
+        }
 
 
-def validate_game(game: Game, templates_dir: Path | None = None, fonts_dir: Path | None = None) -> GameReport:
-    """Run every check of a game. Text-fit checks need the layouts (`templates_dir`); without them they are skipped."""
+def validate_game(
+    game: Game, templates_dir: Path | None = None, fonts_dir: Path | None = None, trust_code: bool = False
+) -> GameReport:
+    """Run every check of a game, each isolated: one that fails to run is reported as a violation naming its cause,
+    and every other check still runs. Text-fit checks need the layouts (`templates_dir`); without them they are
+    skipped. Custom checks (Python in the game's checks.py) run only for bundled games or with `trust_code`."""
     overflows = _overflow_finder(game, templates_dir, fonts_dir) if templates_dir and fonts_dir else None
     ctx = Context(game, overflows)
-    report = GameReport(game.id)
-    problems = []
+    report = GameReport(game.id, has_rules=game.rules_doc is not None)
+    trusted = trust_code or is_bundled(game)
     for index, check in enumerate(game.rules.checks):
-        where = _check_location(game, index)
-        try:
-            named = _named_fields(game, check, str(where or game.id))
-            report.violations.extend(named or CHECKS[check.check](ctx, check))
-        except DataError as exc:
-            problems.extend(Problem(p.where or where, f"check '{check.rule}': {p.message}") for p in exc.problems)
-        except (TypeError, ValueError, KeyError, AttributeError, ArithmeticError) as exc:
-            # a value of the wrong type in the check itself (`min: "abc"`), met while comparing
-            problems.append(Problem(where, f"check '{check.rule}' cannot be evaluated: {type(exc).__name__}: {exc}"))
-        report.checks += 1
-    if problems:
-        raise DataError(problems)
+        report.results.append(_run(ctx, check, index, trusted, report.violations))
+    try:
+        violations, unchecked = check_facts(game)
+    except DataError as exc:
+        violations, unchecked = [_failure(game, "facts", "facts", exc.problems[0].message, None)], []
+    report.violations.extend(violations)
+    report.facts_unchecked = unchecked
+    report.facts_checked = len(game.rules.facts) - len(unchecked)
     return report
+
+
+def is_bundled(game: Game) -> bool:
+    """Whether a game ships with cardgen (its code is cardgen's own, so trusted)."""
+    return game.folder.resolve().parent == default_data_dir().resolve()
+
+
+SKIPPED_CODE = "checks.py is code from the game folder: pass --trust-code to run it"
+
+
+def _run(ctx: Context, check: Check, index: int, trusted: bool, violations: list[Violation]) -> CheckResult:
+    game = ctx.game
+    where = _check_location(game, index)
+    cite = check.cite or "designed (no rulebook citation)"
+    if check.check == "custom" and not trusted:
+        return CheckResult(check.rule, check.check, cite, "skipped", 0.0, SKIPPED_CODE)
+    start = time.perf_counter()
+    status = "holds"
+    try:
+        found = _named_fields(game, check, str(where or game.id)) or CHECKS[check.check](ctx, check)
+        if found:
+            status = "violated"
+        violations.extend(found)
+    except DataError as exc:
+        status = "failed"
+        violations.extend(_failure(game, check.rule, cite, p.message, p.where or where) for p in exc.problems)
+    except (TypeError, ValueError, KeyError, AttributeError, ArithmeticError, LookupError) as exc:
+        # a value of the wrong type in the check itself (`min: "abc"`), met while comparing
+        status = "failed"
+        violations.append(_failure(game, check.rule, cite, f"{type(exc).__name__}: {exc}", where))
+    return CheckResult(check.rule, check.check, cite, status, time.perf_counter() - start)
+
+
+def _failure(game: Game, rule: str, cite: str, cause: str, where: Location | None) -> Violation:
+    return Violation(rule, cite, "the check runs", f"it cannot: {cause}", str(where or game.id))
 
 
 # Kinds whose check means nothing when it selects no item: "every cost lies in 1..12" over no card holds vacuously,
@@ -121,4 +200,4 @@ def _overflow_finder(game: Game, templates_dir: Path, fonts_dir: Path):
     return overflows
 
 
-__all__ = ["GameReport", "Violation", "validate_game"]
+__all__ = ["CheckResult", "GameReport", "Violation", "is_bundled", "validate_game"]

@@ -358,6 +358,118 @@ def custom_function(game: Game, name: str) -> Callable[[Game, Check], Iterable[V
     return function
 
 
+def _satisfies(item: Item, wanted: dict[str, Any], game: Game) -> list[str]:
+    """The `field = value` conditions of `wanted` the item fails (a list value means any of them)."""
+    failed = []
+    for name, value in wanted.items():
+        value = resolve(game, value)
+        have = field_value(item, name)
+        ok = have in value if isinstance(value, list) else have == value
+        if not ok:
+            failed.append(f"{name} = {have!r}")
+    return failed
+
+
+def check_implies(ctx: Context, check: Check) -> list[Violation]:
+    """Every item that matches `where` must also match `then` (`where: {type: bay}, then: {capacity: [1, 2]}`)."""
+    game = ctx.game
+    if not check.then:
+        raise DataError("an implies check needs 'then: {field: value}'")
+    cite = citation(game, check)
+    out = []
+    for _, item in records(game, check):
+        for failed in _satisfies(item, check.then, game):
+            name = failed.split(" = ")[0]
+            expected = {k: resolve(game, v) for k, v in check.then.items()}
+            out.append(Violation(check.rule, cite, expected, failed, _located(item, name)))
+    return out
+
+
+def check_any_of(ctx: Context, check: Check) -> list[Violation]:
+    """Every item sets at least one of `fields` (non-empty)."""
+    game = ctx.game
+    names = check.fields or []
+    cite = citation(game, check)
+    out = []
+    for _, item in records(game, check):
+        if all(field_value(item, name) in (None, "", [], 0) for name in names):
+            out.append(Violation(check.rule, cite, f"one of {', '.join(names)} set", "none", _located(item, names[0])))
+    return out
+
+
+def check_per_player(ctx: Context, check: Check) -> list[Violation]:
+    """The items, copies included, number `per_player` × players (the most players the game seats, or `args.players`);
+    `args.at_least: true` accepts more."""
+    game = ctx.game
+    each = _number(resolve(game, check.per_player), "per_player")
+    players = int(check.args.get("players", game.players[1]))
+    found = sum(item.count for _, item in records(game, check))
+    wanted = each * players
+    cite = citation(game, check, check.per_player)
+    where = _where_of(game.component(check.component)) if check.component else "all components"
+    short = found < wanted if check.args.get("at_least") else found != wanted
+    if not short:
+        return []
+    expected = f"{'at least ' if check.args.get('at_least') else ''}{wanted:g} ({each:g} × {players} players)"
+    return [Violation(check.rule, cite, expected, found, where)]
+
+
+def check_sum(ctx: Context, check: Check) -> list[Violation]:
+    """The total of a numeric field over the items (each copy counted unless `args.copies_count: false`)."""
+    game = ctx.game
+    name = check.field or ""
+    copies = check.args.get("copies_count", True)
+    total = 0.0
+    for _, item in records(game, check):
+        value = field_value(item, name)
+        if value is not None:
+            total += _number(value, f"{item.id}.{name}") * (item.count if copies else 1)
+    cite = citation(game, check, check.expect, check.min, check.max)
+    where = _where_of(game.component(check.component)) if check.component else "all components"
+    out = []
+    if check.expect is not None and total != (expected := _number(resolve(game, check.expect), "expect")):
+        out.append(Violation(check.rule, cite, f"{name} totals {expected:g}", f"{total:g}", where))
+    if check.min is not None and total < (low := _number(resolve(game, check.min), "min")):
+        out.append(Violation(check.rule, cite, f"{name} totals at least {low:g}", f"{total:g}", where))
+    if check.max is not None and total > (high := _number(resolve(game, check.max), "max")):
+        out.append(Violation(check.rule, cite, f"{name} totals at most {high:g}", f"{total:g}", where))
+    return out
+
+
+def check_matches(ctx: Context, check: Check) -> list[Violation]:
+    """Every value of a field (each element of a list field) matches a regular expression `pattern` in full."""
+    import re
+
+    game = ctx.game
+    try:
+        pattern = re.compile(str(resolve(game, check.pattern)))
+    except re.error as exc:
+        raise DataError(f"pattern '{check.pattern}' is not a regular expression ({exc})") from None
+    cite = citation(game, check, check.pattern)
+    name = check.field or ""
+    out = []
+    for _, item in records(game, check):
+        value = field_value(item, name)
+        for single in value if isinstance(value, list) else [value]:
+            if single is not None and not pattern.fullmatch(str(single)):
+                out.append(
+                    Violation(check.rule, cite, f"{name} matches {pattern.pattern}", single, _located(item, name))
+                )
+    return out
+
+
+def _number(value: Any, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise DataError(f"{what} must be a number, got {value!r}")
+    return float(value)
+
+
+def _check_table(ctx: Context, check: Check) -> list[Violation]:
+    from cardgen.validate.facts import check_table
+
+    return check_table(ctx, check)
+
+
 CHECKS: dict[str, Callable[[Context, Check], list[Violation]]] = {
     "count": check_count,
     "composition": check_composition,
@@ -368,4 +480,10 @@ CHECKS: dict[str, Callable[[Context, Check], list[Violation]]] = {
     "line-up": check_line_up,
     "text-fits": check_text_fits,
     "custom": check_custom,
+    "implies": check_implies,
+    "any-of": check_any_of,
+    "per-player": check_per_player,
+    "sum": check_sum,
+    "matches": check_matches,
+    "table": _check_table,
 }
