@@ -637,7 +637,7 @@ CASES = [
         lambda ws: rules_add_check(ws, '{rule: R, check: range, component: ships, field: cost, min: "abc"}'),
         TRUSTED,
         1,
-        ("rules.yaml:11: checks[0]: R", "it cannot: TypeError: '<' not supported"),
+        ("rules.yaml:12: checks[0]: R", "it cannot: TypeError: '<' not supported"),
     ),
     Case(
         "check-unknown-kind",

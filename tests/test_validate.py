@@ -32,7 +32,7 @@ def edit(path: Path, old: str, new: str) -> None:
 def test_demo_data_passes_every_check():
     run = validate(FIXTURES / "card_data")
     assert run.code == 0, run.out + run.err
-    assert "demo: 10 checks, all hold" in run.out
+    assert "demo: 17 checks, all hold" in run.out
 
 
 def test_json_shape():
@@ -40,12 +40,12 @@ def test_json_shape():
     demo = json.loads(run.out)["games"]["demo"]
     assert {k: demo[k] for k in ("ok", "checks", "unchecked", "violations")} == {
         "ok": True,
-        "checks": 10,
+        "checks": 17,
         "unchecked": False,
         "violations": [],
     }
-    assert demo["facts"] == {"checked": 7, "unchecked": []}
-    assert [r["status"] for r in demo["results"]] == ["holds"] * 10
+    assert demo["facts"] == {"checked": 8, "unchecked": []}
+    assert [r["status"] for r in demo["results"]] == ["holds"] * 17
     assert {"rule", "kind", "citation", "status", "seconds"} <= set(demo["results"][0])
     assert demo["results"][9]["kind"] == "custom" and demo["results"][9]["rule"] == "Token values are 1 or 5"
 
@@ -153,17 +153,17 @@ def test_a_check_naming_a_missing_fact_fails_alone(demo_data):
     assert run.code == 1
     demo = json.loads(run.out)["games"]["demo"]
     statuses = [r["status"] for r in demo["results"]]
-    assert statuses.count("failed") == 2 and statuses.count("violated") == 1 and statuses.count("holds") == 7
+    assert statuses.count("failed") == 2 and statuses.count("violated") == 2 and statuses.count("holds") == 13
     causes = " ".join(str(v["actual"]) for v in demo["violations"])
     assert "no rules fact 'deck_sise' (did you mean 'deck_size'?)" in causes
     assert "no component 'shps' (did you mean 'ships'?)" in causes
-    assert any(v["where"].endswith("rules.yaml:11: checks[0]") for v in demo["violations"])
+    assert any(v["where"].endswith("rules.yaml:12: checks[0]") for v in demo["violations"])
 
 
 def test_an_unknown_check_kind_is_a_data_error(demo_data):
     edit(demo_data / "demo" / "rules.yaml", "check: count, component: ships", "check: cuont, component: ships")
     run = validate(demo_data)
-    assert run.code == 2 and "rules.yaml:11" in run.err and "cuont" in run.err
+    assert run.code == 2 and "rules.yaml:12" in run.err and "cuont" in run.err
 
 
 def test_a_fact_without_citation_is_a_data_error(demo_data):
@@ -202,3 +202,22 @@ def test_a_game_without_rules_is_not_all_hold(demo_data):
     (demo_data / "demo" / "rules.yaml").write_text("facts: {}\n")
     run = validate(demo_data, "--json")
     assert run.code == 1 and json.loads(run.out)["games"]["demo"]["unchecked"] is True
+
+
+NEW_KINDS = [
+    ("ships.yaml", "    attack: 3\n", "    attack: 4\n", "Syndicate ships attack for 3", "attack = 4"),
+    ("ships.yaml", "    attack: 3\n", "    attack: 0\n", "Every ship attacks or has an ability", "none"),
+    ("tokens.yaml", "count: 10", "count: 11", "Seven credit tokens a player for two", 15),
+    ("ships.yaml", "    hull: 5\n", "    hull: 6\n", "The fleet's hulls total 12", "13"),
+    ("ships.yaml", "  - id: dreadnought", "  - id: Dreadnought-2", "Ids are lower-case words", "Dreadnought-2"),
+    ("rules.yaml", "hit: [4, 6]", "hit: [5, 6]", "The damage roll covers the die", "missing [4]"),
+    ("rules.yaml", "{2: 2, 3: 2, 4: 2}", "{2: 2, 3: 3, 4: 2}", "Line-ups by player count", "3 then 2"),
+]
+
+
+@pytest.mark.parametrize(("file", "old", "new", "rule", "actual"), NEW_KINDS, ids=[k[3] for k in NEW_KINDS])
+def test_new_check_kinds_fail_on_a_mutation(demo_data, file, old, new, rule, actual):
+    edit(demo_data / "demo" / file, old, new)
+    found = [v for v in violations(demo_data) if v["rule"] == rule]
+    assert found, f"'{rule}' still holds"
+    assert str(actual) in str(found[0]["actual"])

@@ -90,6 +90,11 @@ def missing_from(value: Any, quote: str) -> list[str]:
         return [] if float(value) in numbers_in(quote) else [f"{value:g}"]
     if isinstance(value, str):
         return [] if _states(quote, value) else [repr(value)]
+    bounds = _as_range(value)
+    if bounds is not None and _RANGE.search(quote):
+        # a [low, high] pair (or {min, max}) must be one of the quote's ranges, not just two numbers inside them
+        stated = {(int(a), int(b)) for a, b in _RANGE.findall(quote)}
+        return [] if bounds in stated else [f"{bounds[0]}–{bounds[1]}"]
     if isinstance(value, list | tuple):
         return [part for element in value for part in missing_from(element, quote)]
     if isinstance(value, dict):
@@ -101,6 +106,16 @@ def missing_from(value: Any, quote: str) -> list[str]:
             *(p for v in value.values() for p in missing_from(v, quote)),
         ]
     return [repr(value)]
+
+
+def _as_range(value: Any) -> tuple[int, int] | None:
+    """`[1, 6]` or `{min: 1, max: 6}` as (1, 6); None for anything else."""
+    if isinstance(value, dict) and set(value) == {"min", "max"}:
+        value = [value["min"], value["max"]]
+    if isinstance(value, list | tuple) and len(value) == 2 and all(type(v) is int for v in value):
+        low, high = value
+        return (low, high) if low < high else None
+    return None
 
 
 def check_facts(game: Game) -> tuple[list[Violation], list[str]]:

@@ -1,0 +1,124 @@
+"""Facts checked against their own citations: a wrong number in rules.yaml is caught, not printed and played.
+
+The quote check reads the sentence a fact comes from; these tests pin how it reads numbers and words, and mutate the
+facts of every bundled game (numbers off by one, the rulebook's own examples of plausible mistakes) to measure how
+many `validate` catches.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cardgen.data import load_games
+from cardgen.paths import default_data_dir
+from cardgen.validate.facts import check_facts, missing_from, numbers_in
+
+from conftest import REPO, run_cli
+
+GAMES = ["battlefield-space", "scifi-domains", "space-empires-4x", "star-commander"]
+
+
+def test_numbers_are_read_as_a_reader_would():
+    assert numbers_in("Each player is given 3 credits") >= {3.0}
+    assert numbers_in("three Domain decks of 30 cards each") >= {3.0, 30.0}
+    assert numbers_in("a Black Hole: 1-6 survives") >= {1.0, 2.0, 3.0, 4.0, 5.0, 6.0}
+    assert numbers_in("6 Warp Points (3x1, 3x2)") >= {6.0, 3.0, 1.0, 2.0}
+    assert numbers_in("twice per round, half the cost") >= {2.0, 0.5}
+    assert 7.0 not in numbers_in("hold no more than 8 cards")
+
+
+def test_values_must_be_stated_by_the_quote():
+    assert missing_from(8, "hold no more than 8 cards") == []
+    assert missing_from(7, "hold no more than 8 cards") == ["7"]
+    assert missing_from(["deterian", "central-confederation"], "The Deterians and Central Confederation ships") == []
+    assert missing_from(["A", "B", "E"], "ship Class (A through E)") == []
+    assert missing_from(["A", "F"], "ship Class (A through E)") == ["'F'"]
+    assert missing_from("highest_first", "The highest-numbered card will be resolved first") == []
+    assert missing_from("lowest_first", "The highest-numbered card will be resolved first, down to the lowest") == [
+        "'lowest_first'"
+    ]
+    assert missing_from({2: 10, 4: 14}, "2 players: Units 10 … 4 players: Units 14") == []
+    assert missing_from(True, "anything")  # a yes/no value cannot be shown by a sentence
+
+
+def _mutated(value: Any) -> tuple[Any, bool]:
+    """The value with its first number raised by one (True), or unchanged (False) when it holds no number."""
+    if isinstance(value, bool):
+        return value, False
+    if isinstance(value, int | float):
+        return value + 1, True
+    if isinstance(value, list):
+        for index, element in enumerate(value):
+            new, done = _mutated(element)
+            if done:
+                return [*value[:index], new, *value[index + 1 :]], True
+    if isinstance(value, dict):
+        for key, element in value.items():
+            new, done = _mutated(element)
+            if done:
+                return {**value, key: new}, True
+    return value, False
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_numeric_fact_mutations_are_caught(game_id):
+    """Raise one number of every quote-checked fact by one: `validate` catches at least 90 % of such mistakes."""
+    (game,) = load_games(default_data_dir(), [game_id])
+    assert check_facts(game)[0] == []
+    tried, missed = 0, []
+    for name, fact in game.rules.facts.items():
+        if fact.origin == "designed" or fact.check == "none" or fact.derive is not None:
+            continue
+        value, done = _mutated(fact.value)
+        if not done:
+            continue
+        facts = {**game.rules.facts, name: fact.model_copy(update={"value": value})}
+        broken = dataclasses.replace(game, rules=game.rules.model_copy(update={"facts": facts}))
+        tried += 1
+        if not any(f"fact '{name}'" in v.rule for v in check_facts(broken)[0]):
+            missed.append(name)
+    assert tried >= 10, f"only {tried} numeric facts to mutate"
+    assert len(missed) <= tried // 10, f"{len(missed)} of {tried} mutations passed: {missed}"
+
+
+# Mistakes of the kind a person makes when copying a rulebook: each names the fact that must be reported.
+NAMED = [
+    ("star-commander", "  hand_limit:\n    value: 8", "  hand_limit:\n    value: 7", "fact 'hand_limit'"),
+    (
+        "star-commander",
+        "  starting_credits:\n    value: 3",
+        "  starting_credits:\n    value: 4",
+        "fact 'starting_credits'",
+    ),
+    ("battlefield-space", "  columns:\n    value: 3", "  columns:\n    value: 4", "fact 'columns'"),
+    (
+        "battlefield-space",
+        "  resolution_order:\n    value: highest_first",
+        "  resolution_order:\n    value: lowest_first",
+        "fact 'resolution_order'",
+    ),
+    ("scifi-domains", "4 players: Units 14", "4 players: Units 16", "fact 'line_up_units'"),
+    (
+        "space-empires-4x",
+        "value: {survives: [1, 6], destroyed: [7, 10]}",
+        "value: {survives: [1, 7], destroyed: [7, 10]}",
+        "black_hole_roll",
+    ),
+]
+
+
+@pytest.mark.parametrize(("game", "old", "new", "named"), NAMED, ids=[n[3] for n in NAMED])
+def test_named_fact_mistakes_fail_validate(tmp_path: Path, game: str, old: str, new: str, named: str):
+    data = tmp_path / "card_data"
+    shutil.copytree(REPO / "card_data" / game, data / game)
+    rules = data / game / "rules.yaml"
+    text = rules.read_text()
+    assert old in text
+    rules.write_text(text.replace(old, new, 1))
+    run = run_cli("--data-dir", data, "validate", game, "--trust-code")
+    assert run.code == 1 and named in run.out, run.out + run.err
