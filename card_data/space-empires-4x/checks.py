@@ -202,20 +202,6 @@ def movement_table(game, check) -> Iterator[Violation]:
         previous = moves
 
 
-def die_table(game, check) -> Iterator[Violation]:
-    """A d10 table: its ranges cover every face of the die exactly once."""
-    name = check.args["fact"]
-    faces = Counter()
-    for low, high in game.fact(name).values():
-        faces.update(range(low, high + 1))
-    expected = set(range(1, game.fact("die_faces") + 1))
-    if set(faces) != expected or any(n != 1 for n in faces.values()):
-        doubled = sorted(f for f, n in faces.items() if n > 1)
-        yield {"expected": f"faces 1-{len(expected)} once each",
-               "actual": f"missing {sorted(expected - set(faces))}, twice {doubled}",
-               "where": _facts_where(game, name)}  # fmt: skip
-
-
 def wreck_technologies(game, check) -> Iterator[Violation]:
     """Each Space Wreck result is a technology with a maximum (so 'already maxed out' can be judged)."""
     research, upgrades = game.fact("research"), game.fact("technology_upgrades")
