@@ -374,6 +374,36 @@ def _validate_before_build(games: list[Game], trust_code: bool) -> None:
     sys.exit(EXIT_RULE)
 
 
+@cli.command("export-items")
+@click.argument("game")
+@click.argument("component")
+@click.option("--format", "table_format", type=click.Choice(["csv", "xlsx"]), default="csv", show_default=True)
+@click.option(
+    "--out",
+    "out_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="File to write (default: output/GAME/COMPONENT.csv or .xlsx).",
+)
+@click.pass_obj
+def export_items_command(obj: Context, game: str, component: str, table_format: str, out_file: Path | None) -> None:
+    """Write a component's items as a spreadsheet that reads back unchanged (cards: {file: ...})."""
+    from cardgen.data.tables import component_rows, write_table
+    from cardgen.output import write_atomic
+
+    (loaded,) = load_games(obj.data_dir, [game])
+    part = loaded.component(component)
+    if part.kind == "pieces" or part.spec is None:
+        raise DataError(f"{game}: component '{component}' has no items to export")
+    default_back = loaded.manifest.settings.back if part.kind == "deck" else None
+    rows = component_rows(part, loaded.manifest.card_types, default_back)
+    target = out_file or Path("output") / game / f"{component}.{table_format}"
+    if target.suffix.lower() != f".{table_format}":
+        raise DataError(f"--out {display_path(target)}: a {table_format} file must end in .{table_format}")
+    write_atomic(target, write_table(target, rows, component))
+    click.echo(f"{display_path(target)}  {len(rows) - 1} item{'' if len(rows) == 2 else 's'}, {len(rows[0])} columns")
+
+
 @cli.command("play")
 @click.argument("game")
 @click.option(

@@ -22,13 +22,15 @@ from cardgen.data.model import (
     RESERVED_ITEM_KEYS,
     ComponentRef,
     ComponentSpec,
+    ItemTable,
     Manifest,
     item_model,
     spec_model,
 )
 from cardgen.data.rules import Fact, Rules
+from cardgen.data.tables import TABLE_SUFFIXES, read_table
 from cardgen.data.validation_errors import validate
-from cardgen.data.yaml_source import YamlDocument, read_yaml
+from cardgen.data.yaml_source import PathKey, YamlDocument, read_yaml
 from cardgen.errors import DataError, Location, Problem, did_you_mean, display_path
 from cardgen.units import Size, parse_size
 
@@ -286,21 +288,27 @@ def _load_component(
     assert isinstance(spec, ComponentSpec)
     size_text = spec.size if spec.size is not None else (manifest.settings.card_size if ref.kind == "deck" else None)
     size = parse_size(size_text) if size_text is not None and size_text not in PAGE_SIZES else None
-    items, item_problems = _load_items(manifest, ref, spec, doc)
+    items, item_problems = _load_items(folder, manifest, ref, spec, doc)
     return Component(ref, spec, tuple(items), path, size), [*problems, *item_problems]
 
 
 def _load_items(
-    manifest: Manifest, ref: ComponentRef, spec: ComponentSpec, doc: YamlDocument
+    folder: Path, manifest: Manifest, ref: ComponentRef, spec: ComponentSpec, doc: YamlDocument
 ) -> tuple[list[Item], list[Problem]]:
     key = ITEM_KEY[ref.kind]
     problems: list[Problem] = []
     if spec.type is not None and spec.type not in manifest.card_types:
         hint = did_you_mean(spec.type, list(manifest.card_types))
         problems.append(Problem(doc.where(("type",)), f"unknown card type '{spec.type}'{hint}"))
+    source = getattr(spec, key)
+    if isinstance(source, ItemTable):
+        entries, doc, found = _table_entries(folder, source, key, spec, manifest, doc)
+        problems.extend(found)
+    else:
+        entries = [(raw, (key, index)) for index, raw in enumerate(source)]
     models: dict[str | None, type[BaseModel]] = {}
     items = []
-    for raw, where_path in _expanded(getattr(spec, key), key, spec, doc, problems):
+    for raw, where_path in _expanded(entries, key, spec, doc, problems):
         type_name = raw.get("type", spec.type) if isinstance(raw.get("type", spec.type), str | None) else spec.type
         if type_name is not None and type_name not in manifest.card_types:
             if type_name != spec.type:
@@ -311,6 +319,8 @@ def _load_items(
             models[type_name] = item_model(type_name, manifest.card_types.get(type_name) if type_name else None)
         label = raw.get("id") if isinstance(raw.get("id"), str) else ""
         parsed, found = validate(models[type_name], raw, doc, where_path, label)
+        if isinstance(source, ItemTable):  # "cards[14] (scout).cost" → "column 'cost' (scout)": rows, not indices
+            found = [_in_column(p, label) for p in found]
         problems.extend(found)
         if parsed is None:
             continue
@@ -340,11 +350,39 @@ def _load_items(
     return items, problems
 
 
-def _expanded(raw_items: list, key: str, spec: ComponentSpec, doc: YamlDocument, problems: list[Problem]):
+def _in_column(problem: Problem, label: str) -> Problem:
+    where = problem.where
+    if where is None or not where.field or ")." not in where.field:
+        return problem
+    column = where.field.split(").", 1)[1]
+    return Problem(Location(where.file, where.line, f"column '{column}' ({label})"), problem.message)
+
+
+def _table_entries(
+    folder: Path, table: ItemTable, key: str, spec: ComponentSpec, manifest: Manifest, doc: YamlDocument
+) -> tuple[list[tuple[Any, PathKey]], YamlDocument, list[Problem]]:
+    """The raw items of a CSV or XLSX table (inside the game folder), with a document locating them by row."""
+    path = (folder / table.file).resolve()
+    where = doc.where((key, "file"))
+    if folder.resolve() not in path.parents:
+        return [], doc, [Problem(where, f"'{table.file}' lies outside the game folder")]
+    if path.suffix.lower() not in TABLE_SUFFIXES:
+        return [], doc, [Problem(where, f"'{table.file}': items can come from .csv or .xlsx files")]
+    if not path.is_file():
+        return [], doc, [Problem(where, f"'{table.file}': file not found")]
+    try:
+        entries, table_doc, problems = read_table(path, table.sheet, key, spec.type, manifest.card_types)
+    except DataError as exc:
+        return [], doc, exc.problems
+    return entries, table_doc, problems
+
+
+def _expanded(
+    entries: list[tuple[Any, PathKey]], key: str, spec: ComponentSpec, doc: YamlDocument, problems: list[Problem]
+):
     """The items of a file, each repeated once per value of `for_each` (id suffixed with the value, field set)."""
     field_name, values = next(iter(spec.for_each.items())) if spec.for_each else (None, [None])
-    for index, raw in enumerate(raw_items):
-        where_path = (key, index)
+    for raw, where_path in entries:
         if not isinstance(raw, dict):
             problems.append(
                 Problem(doc.where(where_path), f"each entry of '{key}' must be a mapping with at least an id")

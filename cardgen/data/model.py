@@ -217,6 +217,13 @@ class ComponentSpec(Strict):
         return None if value is None else _bleed_length(value)
 
 
+class ItemTable(Strict):
+    """Items kept in a spreadsheet: `cards: {file: units.csv}` or `{file: units.xlsx, sheet: Units}`."""
+
+    file: str
+    sheet: str | None = None
+
+
 def spec_model(kind: str) -> type[ComponentSpec]:
     """The component-file model for a kind: `ComponentSpec` plus the list of items under `cards`/`counters`/…"""
     return _SPEC_MODELS[kind]
@@ -226,7 +233,7 @@ _SPEC_MODELS: dict[str, type[ComponentSpec]] = {
     kind: create_model(
         f"{kind.title()}File",
         __base__=ComponentSpec,
-        **{key: (list[dict[str, Any]], Field(default_factory=list))},
+        **{key: (list[dict[str, Any]] | ItemTable, Field(default_factory=list))},
     )
     for kind, key in ITEM_KEY.items()
 }

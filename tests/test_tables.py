@@ -1,0 +1,144 @@
+"""Items from spreadsheets: every bundled component goes to CSV (and XLSX) and back unchanged; mistakes in a table
+name the file, the row and the column."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from cardgen.data import load_games
+from cardgen.data.model import ITEM_KEY
+from cardgen.data.tables import component_rows, write_table
+
+from conftest import REPO, run_cli
+
+GAMES = ["battlefield-space", "scifi-domains", "space-empires-4x", "star-commander"]
+
+
+def _as_table(game_dir: Path, component, manifest, suffix: str) -> None:
+    """Move a component's items out of its YAML file into a table next to it."""
+    default_back = manifest.settings.back if component.kind == "deck" else None
+    rows = component_rows(component, manifest.card_types, default_back)
+    table = game_dir / f"{component.id}{suffix}"
+    table.write_bytes(write_table(table, rows, component.id))
+    spec = yaml.safe_load(component.file.read_text())
+    spec[ITEM_KEY[component.kind]] = {"file": table.name}
+    (game_dir / component.file.name).write_text(yaml.safe_dump(spec, allow_unicode=True, sort_keys=False))
+
+
+def _items(game) -> dict[str, list[tuple]]:
+    return {
+        c.id: [(i.id, i.count, i.type, i.front, i.back, i.source, dict(i.fields)) for i in c.items]
+        for c in game.components
+    }
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_every_component_round_trips_through_csv(tmp_path, game_id):
+    (original,) = load_games(REPO / "card_data", [game_id])
+    data = tmp_path / "card_data"
+    shutil.copytree(REPO / "card_data" / game_id, data / game_id)
+    moved = [c for c in original.components if c.items and c.kind != "pieces"]
+    for component in moved:
+        _as_table(data / game_id, component, original.manifest, ".csv")
+    (again,) = load_games(data, [game_id])
+    assert _items(again) == _items(original)
+    assert all(c.items[0].where.file.endswith(".csv") for c in again.components if c.id in {m.id for m in moved})
+
+
+def test_xlsx_round_trip_and_sheets(tmp_path):
+    (original,) = load_games(REPO / "card_data", ["scifi-domains"])
+    data = tmp_path / "card_data"
+    shutil.copytree(REPO / "card_data" / "scifi-domains", data / "scifi-domains")
+    for name in ("units", "techs"):
+        _as_table(data / "scifi-domains", original.component(name), original.manifest, ".xlsx")
+    (again,) = load_games(data, ["scifi-domains"])
+    assert _items(again) == _items(original)
+
+
+@pytest.fixture
+def table_game(demo_data: Path) -> Path:
+    """The demo game with its ships in ships.csv."""
+    ships = demo_data / "demo" / "ships.yaml"
+    ships.write_text("type: ship\nfront: ship\ncards: {file: ships.csv}\n")
+    (demo_data / "demo" / "ships.csv").write_text(
+        "id,count,name,cost,attack,hull,faction,ability\n"
+        "scout,3,Scout,2,1,1,Union,Draw a card.\n"
+        'frigate,2,"<Ships & Stations>",5,3,2,Syndicate,\n'
+        'dreadnought,,Dreadnought,12,7,5,Union,"Gains +1 {attack}\nfor each other ship."\n'
+    )
+    return demo_data
+
+
+def test_a_csv_deck_loads_typed(table_game):
+    (game,) = load_games(table_game, ["demo"])
+    ships = {i.id: i for i in game.component("ships").items}
+    assert ships["scout"].count == 3 and ships["scout"].fields["cost"] == 2
+    assert ships["frigate"].fields["ability"] == ""  # an empty cell takes the default
+    assert ships["dreadnought"].count == 1 and "\nfor each" in ships["dreadnought"].fields["ability"]
+    assert ships["dreadnought"].where.line == 4  # the row it was written on
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        ("scout,3,Scout,2,", "scout,3,Scout,x,", "ships.csv:2: column 'cost': 'x' is not a whole number"),
+        ("scout,3,", "scout,three,", "ships.csv:2: column 'count': 'three' is not a whole number"),
+        (
+            "id,count,name,cost,",
+            "id,count,name,cots,",
+            "ships.csv:1: column 'cots': unknown field (did you mean 'cost'?)",
+        ),
+        ("id,count,", "ident,count,", "ships.csv:1: no 'id' column"),
+        ("Syndicate,\n", "Empire,\n", "ships.csv:3: column 'faction' (frigate): 'Empire' is not one of"),
+        (
+            "scout,3,Scout,2,1,1,Union,Draw a card.",
+            "scout,3,Scout,2,1,1,Union,Draw a card.,extra",
+            "ships.csv:2: 9 cells",
+        ),
+        ("frigate,2,", "scout,2,", "duplicate id 'scout'"),
+    ],
+)
+def test_table_mistakes_name_file_row_and_column(table_game, old, new, message):
+    table = table_game / "demo" / "ships.csv"
+    text = table.read_text()
+    assert old in text
+    table.write_text(text.replace(old, new, 1))
+    run = run_cli("--data-dir", table_game, "list")
+    assert run.code == 2 and message in run.err, run.err
+
+
+def test_table_outside_the_game_folder_or_missing(table_game):
+    ships = table_game / "demo" / "ships.yaml"
+    ships.write_text("type: ship\nfront: ship\ncards: {file: ../../secret.csv}\n")
+    run = run_cli("--data-dir", table_game, "list")
+    assert run.code == 2 and "ships.yaml:3: cards.file: '../../secret.csv' lies outside the game folder" in run.err
+    ships.write_text("type: ship\nfront: ship\ncards: {file: ships.xlsx, sheet: Fleet}\n")
+    run = run_cli("--data-dir", table_game, "list")
+    assert run.code == 2 and "'ships.xlsx': file not found" in run.err
+
+
+def test_xlsx_sheet_is_named(table_game, tmp_path):
+    from cardgen.data.tables import read_rows
+
+    rows = [r.split(",") for r in (table_game / "demo" / "ships.csv").read_text().splitlines()[:3]]
+    book = table_game / "demo" / "ships.xlsx"
+    book.write_bytes(write_table(book, rows, "Fleet"))
+    assert read_rows(book, "Fleet")[1][1][0] == "scout"
+    ships = table_game / "demo" / "ships.yaml"
+    ships.write_text("type: ship\nfront: ship\ncards: {file: ships.xlsx, sheet: Flet}\n")
+    run = run_cli("--data-dir", table_game, "list")
+    assert run.code == 2 and "ships.xlsx: no sheet 'Flet' (did you mean 'Fleet'?)" in run.err
+
+
+def test_export_items_command(tmp_path):
+    out = tmp_path / "units.csv"
+    run = run_cli("export-items", "scifi-domains", "units", "--out", out)
+    assert run.code == 0 and "10 items" in run.out
+    header = out.read_text().splitlines()[0]
+    assert header.startswith("id,count,source,name,unit_type")
+    run = run_cli("export-items", "scifi-domains", "unit", "--out", out)
+    assert run.code == 2 and "did you mean 'units'" in run.err
