@@ -27,10 +27,14 @@ EXIT_INTERNAL = 3
 
 @dataclass(frozen=True)
 class Context:
-    """What every command needs: where the games and their layouts are."""
+    """What every command needs: where the games and their layouts are, and which games may run their own code."""
 
     data_dir: Path
     templates_dir: Path
+    trust: tuple[str, ...] = ()
+
+    def trusted(self, game: Game, trust_code: bool) -> bool:
+        return trust_code or game.id in self.trust
 
 
 class CardgenGroup(click.Group):
@@ -106,12 +110,51 @@ class Offset(click.ParamType):
     metavar="NAME=VALUE",
     help="Raise one of the bounds on what a game folder may ask for (see `cardgen limits`); repeatable.",
 )
+@click.option(
+    "--project",
+    "project_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Project file naming the data and templates folders (default: ./cardgen.toml when there is one).",
+)
 @click.version_option(package_name="cardgen")
 @click.pass_context
-def cli(ctx: click.Context, data_dir: Path | None, templates_dir: Path | None, limit_options: tuple[str, ...]) -> None:
+def cli(
+    ctx: click.Context,
+    data_dir: Path | None,
+    templates_dir: Path | None,
+    limit_options: tuple[str, ...],
+    project_file: Path | None,
+) -> None:
     """Print-and-play PDFs from YAML card data, checked against the rulebooks."""
+    from cardgen import project
+
     limits.configure(limit_options)
-    ctx.obj = Context(data_dir or default_data_dir(), templates_dir or default_templates_dir())
+    found = project.find(project_file)
+    ctx.obj = Context(
+        data_dir or found.data or default_data_dir(),
+        templates_dir or found.templates or default_templates_dir(),
+        found.trust,
+    )
+
+
+@cli.command("new")
+@click.argument("game_id")
+@click.option(
+    "--into",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("."),
+    show_default=True,
+    help="Folder to create the game in (card_data/ and templates/ below it).",
+)
+def new_command(game_id: str, into: Path) -> None:
+    """Start a new game that lists, validates and builds as it is: manifest, a deck, rules, layouts."""
+    from cardgen.scaffold import new_game
+
+    for path in new_game(game_id, into):
+        click.echo(f"created {display_path(path)}")
+    where = "" if into.resolve() == Path.cwd().resolve() else f" (in {display_path(into.resolve())})"
+    click.echo(f"next: cardgen validate {game_id} && cardgen build {game_id}{where}")
 
 
 @cli.command("limits")
@@ -170,7 +213,9 @@ def validate_command(
     from cardgen.validate import validate_game
 
     loaded = load_games(obj.data_dir, games)
-    reports = [validate_game(game, obj.templates_dir, default_fonts_dir(), trust_code) for game in loaded]
+    reports = [
+        validate_game(game, obj.templates_dir, default_fonts_dir(), obj.trusted(game, trust_code)) for game in loaded
+    ]
     if as_json:
         payload: dict = {"games": {r.game: r.as_json() for r in reports}}
         if notes:
@@ -276,6 +321,12 @@ def _print_notes(game: Game, report) -> None:
 @click.option(
     "--no-validate", is_flag=True, help="Print without checking the data (no check runs, no checks.py is imported)."
 )
+@click.option(
+    "--only",
+    default=None,
+    metavar="COMPONENT[,COMPONENT]",
+    help="Build only these components (the whole game is still validated).",
+)
 @TRUST_CODE
 @click.pass_obj
 def build_command(
@@ -294,6 +345,7 @@ def build_command(
     allow_overflow: bool,
     quiet: bool,
     no_validate: bool,
+    only: str | None,
     trust_code: bool,
 ) -> None:
     """Print games into cut-ready PDFs (all bundled games when none is named)."""
@@ -315,7 +367,9 @@ def build_command(
     if no_validate:
         click.echo("cardgen: warning: the data was not checked against its rules (--no-validate)", err=True)
     else:
-        _validate_before_build(loaded, trust_code)
+        _validate_before_build(loaded, [obj.trusted(game, trust_code) for game in loaded])
+    if only is not None:
+        loaded = _only(loaded, [name.strip() for name in only.split(",") if name.strip()])
     layouts = Layouts(obj.templates_dir)
     missing = [problem for game in loaded for problem in layouts.missing(game)]
     if missing:
@@ -350,7 +404,21 @@ def build_command(
             sys.exit(EXIT_RULE)
 
 
-def _validate_before_build(games: list[Game], trust_code: bool) -> None:
+def _only(games: list[Game], names: list[str]) -> list[Game]:
+    """The games with only the named components (each name must be a component of at least one of them)."""
+    import dataclasses
+
+    from cardgen.errors import did_you_mean
+
+    known = {c.id for game in games for c in game.components}
+    for name in names:
+        if name not in known:
+            raise click.BadParameter(f"no component '{name}'{did_you_mean(name, sorted(known))}", param_hint="--only")
+    chosen = [dataclasses.replace(g, components=tuple(c for c in g.components if c.id in names)) for g in games]
+    return [game for game in chosen if game.components]
+
+
+def _validate_before_build(games: list[Game], trusted: list[bool]) -> None:
     """Refuse to print data that breaks a rule (text fitting is left to the build itself).
 
     `--no-validate` skips this entirely: no check runs, so no code from a game folder (`checks.py`) runs either.
@@ -358,7 +426,7 @@ def _validate_before_build(games: list[Game], trust_code: bool) -> None:
     from cardgen.validate import SKIPPED_CODE as SKIPPED
     from cardgen.validate import validate_game
 
-    reports = [validate_game(game, trust_code=trust_code) for game in games]
+    reports = [validate_game(game, trust_code=trust) for game, trust in zip(games, trusted, strict=True)]
     for report in reports:
         if report.skipped:
             click.echo(f"cardgen: note: {report.game}: {len(report.skipped)} check(s) skipped: {SKIPPED}", err=True)

@@ -213,9 +213,16 @@ class Layouts:
                     self.env.loader.get_source(self.env, name)  # type: ignore[union-attr]
                 except TemplateNotFound:
                     missing = display_path(self.templates_dir / name)
-                    hint = did_you_mean(layout, self._known(game.id))
+                    hint = did_you_mean(layout, self._known(game.id)) or self._where_hint(game)
                     problems.append(Problem(item.field_where(side), f"layout '{layout}' not found: {missing}{hint}"))
         return problems
+
+    def _where_hint(self, game: Game) -> str:
+        """A game of your own looked up among the bundled layouts: say which option points at yours."""
+        bundled = default_templates_dir().resolve()
+        if self.templates_dir.resolve() == bundled and not (bundled / game.id).is_dir():
+            return " (the bundled layouts were searched: pass --templates-dir, or name it in cardgen.toml)"
+        return ""
 
     def _known(self, game_id: str) -> list[str]:
         folder = self.templates_dir / game_id

@@ -1,0 +1,61 @@
+"""A designer's own game outside the repository: scaffold, project file, building parts of a game."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pdfcheck
+import pytest
+
+from conftest import FIXTURES, run_cli
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_new_game_lists_validates_and_builds(project: Path):
+    run = run_cli("new", "star-trader")
+    assert run.code == 0 and "created cardgen.toml" in run.out, run.err
+    assert (project / "card_data" / "star-trader" / "game.yaml").is_file()
+    assert run_cli("list").out.startswith("star-trader  Star Trader  (2–4 players)")
+    run = run_cli("validate", "star-trader")
+    assert run.code == 0 and "3 checks, all hold; 2 facts agree" in run.out, run.out
+    run = run_cli("build", "star-trader", "-q")
+    assert run.code == 0, run.err
+    pdf = project / "output" / "star-trader" / "cards.pdf"
+    assert len(pdfcheck.page_sizes(pdf)) == 4  # 12 poker cards: two A4 sheets of 9, fronts and backs
+    again = run_cli("new", "star-trader")
+    assert again.code == 2 and "already exists" in again.err
+    assert run_cli("new", "../escape").code == 2
+
+
+def test_project_file_names_folders_and_trust(project: Path):
+    shutil.copytree(FIXTURES / "card_data", project / "games")
+    shutil.copytree(FIXTURES / "templates", project / "layouts")
+    (project / "cardgen.toml").write_text('data = "games"\ntemplates = "layouts"\n')
+    run = run_cli("validate", "demo")
+    assert run.code == 0 and "1 skipped (checks.py is code from the game folder" in run.out
+    (project / "cardgen.toml").write_text('data = "games"\ntemplates = "layouts"\ntrust = ["demo"]\n')
+    run = run_cli("validate", "demo")
+    assert run.code == 0 and "skipped" not in run.out
+    (project / "cardgen.toml").write_text('dta = "games"\n')
+    run = run_cli("list")
+    assert run.code == 2 and "cardgen.toml: unknown key 'dta' (did you mean 'data'?)" in run.err
+
+
+def test_layouts_of_your_own_game_say_which_option_to_add(project: Path):
+    shutil.copytree(FIXTURES / "card_data", project / "games")
+    run = run_cli("--data-dir", project / "games", "build", "demo", "-q", "--trust-code")
+    assert run.code == 2 and "pass --templates-dir, or name it in cardgen.toml" in run.err
+
+
+def test_only_builds_the_named_components(tmp_path: Path):
+    run = run_cli("build", "scifi-domains", "--only", "techs,start-player-marker", "--out", tmp_path, "-q")
+    assert run.code == 0, run.err
+    assert sorted(p.name for p in (tmp_path / "scifi-domains").iterdir()) == ["start-player-marker.pdf", "techs.pdf"]
+    run = run_cli("build", "scifi-domains", "--only", "tech", "--out", tmp_path, "-q")
+    assert run.code == 2 and "no component 'tech' (did you mean 'techs'?)" in run.err
