@@ -18,7 +18,7 @@ from typing import Any
 
 from cardgen.engine.agents import AGENTS
 from cardgen.engine.core import GameEngine, IllegalAction, derive_seed
-from cardgen.errors import DataError
+from cardgen.errors import DataError, display_path
 
 
 @dataclass(frozen=True)
@@ -62,6 +62,9 @@ def engine_for(game_id: str, data_dir: str) -> GameEngine:
         from cardgen.engine.registry import build_engine
 
         (game,) = load_games(Path(data_dir), [game_id])
+        empty = [c.id for c in game.components if c.kind == "deck" and c.file is not None and c.count == 0]
+        if empty:
+            raise DataError(f"{game_id}: cannot play: the deck '{empty[0]}' has no cards")
         _ENGINES[key] = build_engine(game)
     return _ENGINES[key]
 
@@ -181,38 +184,80 @@ def summarise(spec: PlaySpec, results: list[GameResult], seconds: float, ability
 
 
 def write_log(path: Path, results: list[GameResult]) -> None:
-    """All games' logs as JSON lines, game after game."""
-    with path.open("w", encoding="utf-8") as handle:
-        for result in results:
-            for line in result.log or []:
-                handle.write(json.dumps(line, separators=(",", ":")) + "\n")
+    """All games' logs as JSON lines, game after game (written whole, like every output file)."""
+    from cardgen.output import write_atomic
+
+    lines = (json.dumps(line, separators=(",", ":")) for result in results for line in result.log or [])
+    write_atomic(path, "".join(f"{line}\n" for line in lines).encode("utf-8"))
+
+
+# What each kind of log line must carry, and of which type: a damaged log is named line by line, never a crash.
+_HEADER = {"game": str, "players": int, "seed": int, "index": int}
+_STEP = {"action": int, "n": int, "chance": list}
+_END = {"end": (str, type(None)), "scores": list, "chance": list, "actions": int}
 
 
 def replay(path: Path, data_dir: Path) -> list[tuple[int, bool, str]]:
-    """Replay every game of a log: re-seed, re-apply each logged action, compare chance events and the end."""
-    games: list[list[dict]] = []
-    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+    """Replay every game of a log: re-seed, re-apply each logged action, compare chance events and the end.
+
+    A log that cannot be read (not JSON, a line missing a field, an unknown game) is a `DataError` naming the file
+    and line; a readable log that does not reproduce is a game reported as differing, with the first difference.
+    """
+    shown = display_path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise DataError(f"{shown}: not a game log (not UTF-8 text at byte {exc.start})") from None
+    except OSError as exc:
+        raise DataError(f"{shown}: cannot read ({exc.strerror})") from None
+    games: list[list[tuple[int, dict]]] = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        if not raw.strip():
+            continue
         try:
             line = json.loads(raw)
-        except json.JSONDecodeError as exc:
-            raise DataError(f"{path}:{number}: not a JSON line ({exc.msg})") from None
+        except (json.JSONDecodeError, RecursionError) as exc:
+            raise DataError(f"{shown}:{number}: not a JSON line ({getattr(exc, 'msg', 'nested too deeply')})") from None
+        if not isinstance(line, dict):
+            raise DataError(f"{shown}:{number}: not a log line (expected a JSON object, got {type(line).__name__})")
         if "game" in line:
-            games.append([line])
+            _require(line, _HEADER, shown, number)
+            games.append([(number, line)])
         elif not games:
-            raise DataError(f"{path}:{number}: a log must start with a game header line")
+            raise DataError(f"{shown}:{number}: a log must start with a game header line")
         else:
-            games[-1].append(line)
-    return [_replay_one(lines, str(data_dir)) for lines in games]
+            _require(line, _END if "end" in line else _STEP, shown, number)
+            games[-1].append((number, line))
+    if not games:
+        raise DataError(f"{shown}: the log holds no game (write one with cardgen play --log)")
+    return [_replay_one(lines, str(data_dir), shown) for lines in games]
 
 
-def _replay_one(lines: list[dict], data_dir: str) -> tuple[int, bool, str]:
-    header, *steps = lines
-    engine = engine_for(header["game"], data_dir)
+def _require(line: dict, fields: dict[str, Any], shown: str, number: int) -> None:
+    for name, kind in fields.items():
+        if name not in line:
+            raise DataError(f"{shown}:{number}: the line has no '{name}'")
+        value = line[name]
+        if isinstance(value, bool) or not isinstance(value, kind):
+            raise DataError(f"{shown}:{number}: '{name}' has the wrong type ({json.dumps(value)[:40]})")
+
+
+def _replay_one(lines: list[tuple[int, dict]], data_dir: str, shown: str) -> tuple[int, bool, str]:
+    (number, header), *steps = lines
+    try:
+        engine = engine_for(header["game"], data_dir)
+    except DataError as exc:
+        raise DataError(f"{shown}:{number}: {exc.problems[0]}") from None
+    if not engine.min_players <= header["players"] <= engine.max_players:
+        raise DataError(
+            f"{shown}:{number}: {header['players']} players, but {header['game']} is for "
+            f"{engine.min_players}–{engine.max_players}"
+        )
     state = engine.new_state(header["players"], header["seed"])
     if _jsonable(state.chance.events) != header.get("chance", []):
         return header["index"], False, "the setup's chance events (shuffles) differ from the log"
     seen = len(state.chance.events)
-    for step in steps:
+    for _, step in steps:
         if "end" in step:
             chance = _jsonable(state.chance.events[seen:])
             if chance != step["chance"]:
@@ -228,6 +273,8 @@ def _replay_one(lines: list[dict], data_dir: str) -> tuple[int, bool, str]:
                 True,
                 f"{step['actions']} actions and their chance events match, scores {step['scores']}",
             )
+        if state.is_terminal() or step["action"] not in state.legal_actions():
+            return header["index"], False, f"action {step['n']}: {step['action']} is not a legal action here"
         try:
             state.apply(step["action"])
         except IllegalAction as exc:
