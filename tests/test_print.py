@@ -62,6 +62,7 @@ def expected_cuts(paper: tuple[float, float], cols: int = 3, rows: int = 3) -> t
 
 def test_crop_marks_sit_on_every_cut_line_outside_the_bleed(default_build):
     xs, ys = expected_cuts(A4)
+    ys = ys[:3]  # six ships fill two of the three rows: no marks for the empty third row
     marks = pdfcheck.mark_lines(default_build / "ships.pdf")
     vertical = [m for m in marks if abs(m[0] - m[2]) < 0.01]
     horizontal = [m for m in marks if abs(m[1] - m[3]) < 0.01]

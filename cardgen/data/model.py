@@ -189,6 +189,7 @@ class ComponentSpec(Strict):
 
     size: str | float | None = None
     shape: Literal["rect", "round", "hex"] = "rect"
+    orient: Literal["flat", "pointy"] = "flat"  # hex tiles: flat sides top and bottom, or points
     type: Id | None = None
     front: Id | None = None
     back: Id | None = None

@@ -20,6 +20,7 @@ from cardgen.output import remove_stale
 from cardgen.render.draw import FaceDrawer, Palette, PreparedFace, check_labels
 from cardgen.render.fonts import load_roles
 from cardgen.render.imposition import (
+    HEX_RATIO,
     LayoutError,
     MarkStyle,
     SheetPlan,
@@ -142,7 +143,7 @@ class GameRenderer:
 
     def face_size(self, component: Component, options: PrintOptions) -> Size:
         if component.size is not None:
-            return component.size
+            return hex_box(component) if component.spec and component.spec.shape == "hex" else component.size
         landscape = component.spec is not None and component.spec.size == "page-landscape"
         return options.paper_size.rotated() if landscape else options.paper_size
 
@@ -256,21 +257,34 @@ def build_game(
     return report
 
 
-def plan_for(component: Component, face: Size, bleed: float, options: PrintOptions) -> SheetPlan:
-    """The sheet plan of a component under the options (fold for double-sided counters unless told otherwise)."""
+def hex_box(component: Component) -> Size:
+    """A hex tile's bounding box: `size` is the distance across the flats (one length), turned by `orient`; a size
+    written as W×H is taken as the box itself."""
+    assert component.size is not None and component.spec is not None
+    size = component.size
+    if abs(size.width - size.height) > 1e-9:
+        return size
+    across_corners = size.width * HEX_RATIO
+    return Size(across_corners, size.width) if component.spec.orient == "flat" else Size(size.width, across_corners)
+
+
+def plan_for(
+    component: Component, face: Size, bleed: float, options: PrintOptions, filled: int | None = None
+) -> SheetPlan:
+    """The sheet plan of a component under the options (fold for double-sided counters unless told otherwise);
+    `filled` plans a partial last sheet."""
     shape = component.spec.shape if component.spec else "rect"
     has_back = any(item.back for item in component.items)
     if shape == "hex":
-        return hex_sheet(
-            options.paper_size, min(face.width, face.height), bleed, options.marks, pointy=face.height > face.width
-        )
+        flat, pointy = min(face.width, face.height), face.height > face.width
+        return hex_sheet(options.paper_size, flat, bleed, options.marks, pointy, options.duplex)
     layout = options.layout or (component.spec.layout if component.spec else None)
     if layout is None:
         layout = "fold" if component.kind == "counters" and has_back else "grid"
     gutter = max(options.gutter, 2 * bleed) if shape == "round" else options.gutter
     if layout == "fold" and has_back:
-        return fold_sheet(options.paper_size, face, bleed, gutter, options.marks)
-    return grid_sheet(options.paper_size, face, bleed, gutter, options.marks, options.duplex)
+        return fold_sheet(options.paper_size, face, bleed, gutter, options.marks, filled)
+    return grid_sheet(options.paper_size, face, bleed, gutter, options.marks, options.duplex, filled)
 
 
 def _fits_paper(face: Size, bleed: float, options: PrintOptions) -> bool:
@@ -319,7 +333,10 @@ def _impose(
     chunks = [entries[i : i + plan.capacity] for i in range(0, len(entries), plan.capacity)]
     title = f"{renderer.game.title} · {component.id}"
     backs_later: list[tuple[int, list[Entry]]] = []
+    full = plan
     for number, chunk in enumerate(chunks, 1):
+        # a partial last sheet: bleed towards the empty slots, marks only at the filled ones
+        plan = full if len(chunk) == full.capacity else plan_for(component, face, bleed, options, len(chunk))
         doc.start_page(plan.paper)
         _place_all(doc, faces, [(e.front, s) for e, s in zip(chunk, plan.fronts, strict=False)], bleed, shape)
         if plan.backs_on_front_page:
@@ -338,6 +355,7 @@ def _impose(
                     doc, faces, plan, chunk, bleed, shape, options, f"{title} · sheet {number}/{len(chunks)} · back"
                 )
     for number, chunk in backs_later:
+        plan = full if len(chunk) == full.capacity else plan_for(component, face, bleed, options, len(chunk))
         _back_page(doc, faces, plan, chunk, bleed, shape, options, f"{title} · sheet {number}/{len(chunks)} · backs")
 
 

@@ -132,9 +132,9 @@ def choose_orientation(
     best: tuple[Size, int, int] | None = None
     for candidate in (paper, paper.rotated()):
         reserve = _mark_reserve(bleed, marks)
-        if halves == 2:  # a half-page has marks only on its outer side; towards the fold it needs just its bleed
+        if halves == 2:  # a half-page has marks only on its outer side; towards the fold, the fold gap holds its bleed
             half_height = (candidate.height - gutter_for_fold(bleed)) / 2
-            cols, rows = _grid_count(candidate.width - 2 * reserve, half_height - reserve - bleed, face, gutter)
+            cols, rows = _grid_count(candidate.width - 2 * reserve, half_height - reserve, face, gutter)
         else:
             cols, rows = _grid_count(candidate.width - 2 * reserve, candidate.height - 2 * reserve, face, gutter)
         if best is None or cols * rows > best[1] * best[2]:
@@ -151,27 +151,51 @@ def gutter_for_fold(bleed: float) -> float:
 
 
 def _block_slots(
-    origin_x: float, origin_y: float, face: Size, cols: int, rows: int, bleed: float, gutter: float
+    origin_x: float,
+    origin_y: float,
+    face: Size,
+    cols: int,
+    rows: int,
+    bleed: float,
+    gutter: float,
+    filled: int | None = None,
 ) -> list[Slot]:
     """Slots of a cols × rows block whose top-left trim corner is at (origin_x, origin_y); filled row by row from
-    the top. Butting faces keep bleed only on the block's outer edges."""
+    the top. An edge on the block's outside — or facing a slot left empty on a partial last sheet (`filled`) — keeps
+    the whole bleed; an edge facing a neighbour keeps at most half the gutter, so no face paints into the next."""
+    filled = cols * rows if filled is None else filled
+    inner = min(bleed, gutter / 2)
     slots = []
     for r in range(rows):
         for c in range(cols):
+            index = r * cols + c
             x = origin_x + c * (face.width + gutter)
             y = origin_y - (r + 1) * face.height - r * gutter
             trim = Rect(x, y, face.width, face.height)
-            if gutter > 0:
-                clip = trim.grown(bleed, bleed, bleed, bleed)
-            else:
-                clip = trim.grown(
-                    bleed if c == 0 else 0,
-                    bleed if r == rows - 1 else 0,
-                    bleed if c == cols - 1 else 0,
-                    bleed if r == 0 else 0,
-                )
+            clip = trim.grown(
+                bleed if c == 0 else inner,
+                bleed if r == rows - 1 or index + cols >= filled else inner,
+                bleed if c == cols - 1 or index + 1 >= filled else inner,
+                bleed if r == 0 else inner,
+            )
             slots.append(Slot(trim, clip))
     return slots
+
+
+def backs_for(fronts: list[Slot], paper: Size, duplex: str) -> list[Slot]:
+    """Where each front's back goes on the reverse page.
+
+    A duplexer turns the sheet about the paper's long edge (long-edge) or short edge (short-edge). On a portrait page
+    the long edge is vertical: backs mirror left–right. On a landscape page it is horizontal: backs mirror top–bottom
+    and are turned 180°, so that a cut piece turned over left-to-right shows its back upright. `off`: backs on pages
+    of their own, in the fronts' positions."""
+    if duplex == "off":
+        return list(fronts)
+    landscape = paper.width > paper.height
+    if (duplex == "long-edge") != landscape:
+        return [Slot(s.trim.mirrored_x(paper.width), s.clip.mirrored_x(paper.width)) for s in fronts]
+    axis = paper.height / 2
+    return [Slot(s.trim.mirrored_y(axis), s.clip.mirrored_y(axis), 180) for s in fronts]
 
 
 def crop_marks(slots: list[Slot], paper: Size, bleed: float, style: MarkStyle, sides: str = "tblr") -> list[Line]:
@@ -216,31 +240,33 @@ def _label_spot(
 
 
 def grid_sheet(
-    paper: Size, face: Size, bleed: float, gutter: float, marks: MarkStyle, duplex: str = "long-edge"
+    paper: Size,
+    face: Size,
+    bleed: float,
+    gutter: float,
+    marks: MarkStyle,
+    duplex: str = "long-edge",
+    filled: int | None = None,
 ) -> SheetPlan:
-    """A sheet of faces in a grid, centred on the paper, with backs placed for the chosen duplex mode."""
+    """A sheet of faces in a grid, centred on the paper, with backs placed for the chosen duplex mode; `filled`
+    plans a partial last sheet (bleed towards the empty slots, marks only for the filled ones)."""
     oriented, cols, rows = choose_orientation(paper, face, bleed, gutter, marks)
     block_w = cols * face.width + (cols - 1) * gutter
     block_h = rows * face.height + (rows - 1) * gutter
     left = (oriented.width - block_w) / 2
     top = (oriented.height + block_h) / 2
-    fronts = _block_slots(left, top, face, cols, rows, bleed, gutter)
-    if duplex == "long-edge":
-        backs = [Slot(s.trim.mirrored_x(oriented.width), s.clip.mirrored_x(oriented.width)) for s in fronts]
-    elif duplex == "short-edge":
-        backs = [
-            Slot(s.trim.mirrored_y(oriented.height / 2), s.clip.mirrored_y(oriented.height / 2), 180) for s in fronts
-        ]
-    else:
-        backs = list(fronts)
-    plan = SheetPlan(oriented, fronts, backs, marks=crop_marks(fronts, oriented, bleed, marks))
+    fronts = _block_slots(left, top, face, cols, rows, bleed, gutter, filled)
+    backs = backs_for(fronts, oriented, duplex)
+    plan = SheetPlan(oriented, fronts, backs, marks=crop_marks(fronts[:filled], oriented, bleed, marks))
     if duplex == "off":
         plan.back_marks = plan.marks
     plan.label_at = _label_spot(fronts, oriented, bleed, marks)
     return plan
 
 
-def fold_sheet(paper: Size, face: Size, bleed: float, gutter: float, marks: MarkStyle) -> SheetPlan:
+def fold_sheet(
+    paper: Size, face: Size, bleed: float, gutter: float, marks: MarkStyle, filled: int | None = None
+) -> SheetPlan:
     """Fronts on the upper half, backs mirrored across the fold line on the lower half, turned 180°."""
     oriented, cols, rows = choose_orientation(paper, face, bleed, gutter, marks, halves=2)
     fold_y = oriented.height / 2
@@ -248,10 +274,10 @@ def fold_sheet(paper: Size, face: Size, bleed: float, gutter: float, marks: Mark
     block_w = cols * face.width + (cols - 1) * gutter
     left = (oriented.width - block_w) / 2
     top = fold_y + gap / 2 + rows * face.height + (rows - 1) * gutter
-    fronts = _block_slots(left, top, face, cols, rows, bleed, gutter)
+    fronts = _block_slots(left, top, face, cols, rows, bleed, gutter, filled)
     backs = [Slot(s.trim.mirrored_y(fold_y), s.clip.mirrored_y(fold_y), 180) for s in fronts]
     plan = SheetPlan(oriented, fronts, backs, backs_on_front_page=True)
-    plan.marks = crop_marks(fronts, oriented, bleed, marks, sides="tlr")
+    plan.marks = crop_marks(fronts[:filled], oriented, bleed, marks, sides="tlr")
     dash = 4.0
     plan.fold_marks = [
         Line(marks.keepout, fold_y, marks.keepout + dash, fold_y),
@@ -261,7 +287,9 @@ def fold_sheet(paper: Size, face: Size, bleed: float, gutter: float, marks: Mark
     return plan
 
 
-def hex_sheet(paper: Size, flat: float, bleed: float, marks: MarkStyle, pointy: bool = False) -> SheetPlan:
+def hex_sheet(
+    paper: Size, flat: float, bleed: float, marks: MarkStyle, pointy: bool = False, duplex: str = "long-edge"
+) -> SheetPlan:
     """Hex tiles in offset rows, spaced by twice the bleed so no bleed reaches a neighbour; cut along die-lines."""
     gap = 2 * bleed
     width, height = (flat, flat * HEX_RATIO) if pointy else (flat * HEX_RATIO, flat)
@@ -277,8 +305,7 @@ def hex_sheet(paper: Size, flat: float, bleed: float, marks: MarkStyle, pointy: 
     if not rects:
         raise LayoutError(f"a hex of {flat:g} mm across the flats does not fit on {paper} paper")
     fronts = [Slot(r, r.grown(bleed, bleed, bleed, bleed)) for r in rects]
-    backs = [Slot(s.trim.mirrored_x(oriented.width), s.clip.mirrored_x(oriented.width)) for s in fronts]
-    plan = SheetPlan(oriented, fronts, backs)
+    plan = SheetPlan(oriented, fronts, backs_for(fronts, oriented, duplex))
     plan.label_at = (oriented.width / 2, max(reserve / 2, 1.0), oriented.width / 2)
     return plan
 

@@ -87,7 +87,8 @@ class Document:
         if slot.rotate == 180:
             c.translate(trim.w * MM, trim.h * MM)
             c.rotate(180)
-        self.draw(key, face, bleed)
+        # a hexagon grown by the bleed reaches bleed / sin 60° beyond its corners: paint that far, the clip trims
+        self.draw(key, face, bleed * 2 / math.sqrt(3) if shape == "hex" else bleed)
         c.restoreState()
 
     def draw(self, key: str, face: PreparedFace, bleed: float) -> None:

@@ -1,0 +1,183 @@
+"""Print geometry measured on the page: partial sheets keep their bleed, gutters split the bleed between
+neighbours, landscape sheets turn their backs about the long edge, hex tiles fill their true box.
+
+Each test renders a page to pixels (8 px/mm) and measures colours where a cutter would cut; none reads cardgen's
+own plan back.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pypdfium2
+import pytest
+
+from conftest import FIXTURES, run_cli
+
+PX = 8  # pixels per millimetre
+TEMPLATES = FIXTURES / "templates"
+
+
+def render(pdf: Path, page: int):
+    document = pypdfium2.PdfDocument(str(pdf))
+    image = document[page].render(scale=PX * 25.4 / 72).to_pil().convert("RGB")
+    document.close()
+    return image
+
+
+def colour_at(image, x_mm: float, y_mm_from_top: float) -> tuple[int, int, int]:
+    return image.getpixel((round(x_mm * PX), round(y_mm_from_top * PX)))
+
+
+def region(image, rgb: tuple[int, int, int], tolerance: int = 12) -> tuple[float, float, float, float]:
+    """The bounding box (left, top, right, bottom, in mm from the top-left) of the pixels of one colour."""
+    xs, ys = [], []
+    pixels = image.load()
+    for y in range(0, image.height, 2):
+        for x in range(0, image.width, 2):
+            p = pixels[x, y]
+            if all(abs(p[i] - rgb[i]) <= tolerance for i in range(3)):
+                xs.append(x)
+                ys.append(y)
+    assert xs, f"no pixel of {rgb}"
+    return min(xs) / PX, min(ys) / PX, max(xs) / PX, max(ys) / PX
+
+
+def near(a: tuple[int, int, int], b: tuple[int, int, int], tolerance: int = 12) -> bool:
+    return all(abs(x - y) <= tolerance for x, y in zip(a, b, strict=True))
+
+
+PAPER = (0xF4, 0xF1, 0xE8)  # the demo's card background
+RED_BAR = (0x8E, 0x2C, 0x2C)  # a Syndicate ship's title bar
+BLUE_BAR = (0x2F, 0x6D, 0xB5)  # a Union ship's title bar
+WHITE = (255, 255, 255)
+POKER_W, POKER_H = 63.5, 88.9
+
+
+def test_a_partial_last_sheet_keeps_bleed_towards_its_empty_slots(tmp_path):
+    """Six ships on a sheet of nine: the second row's bottom edge faces empty slots and must carry bleed."""
+    run = run_cli("--data-dir", FIXTURES / "card_data", "--templates-dir", TEMPLATES, "build", "--out", tmp_path, "-q",
+                  "--trust-code")  # fmt: skip
+    assert run.code == 0, run.err
+    page = render(tmp_path / "demo" / "ships.pdf", 0)
+    left = (210 - 3 * POKER_W) / 2
+    top = (297 - 3 * POKER_H) / 2
+    below_second_row = top + 2 * POKER_H + 1.5
+    assert near(colour_at(page, left + POKER_W / 2, below_second_row), PAPER)  # bleed, not bare paper
+    assert near(colour_at(page, left + POKER_W / 2, below_second_row + 3.0), WHITE)  # and no more than the bleed
+
+
+def test_a_narrow_gutter_splits_the_bleed_between_neighbours(tmp_path):
+    """With a 2 mm gutter and 3 mm bleed, each card paints 1 mm into the gutter, never into its neighbour's half."""
+    run = run_cli("--data-dir", FIXTURES / "card_data", "--templates-dir", TEMPLATES, "build", "--out", tmp_path, "-q",
+                  "--gutter", "2", "--trust-code")  # fmt: skip
+    assert run.code == 0, run.err
+    page = render(tmp_path / "demo" / "ships.pdf", 0)
+    gutter = 2.0
+    left = (210 - 3 * POKER_W - 2 * gutter) / 2
+    top = (297 - 3 * POKER_H - 2 * gutter) / 2
+    bar_y = top + POKER_H + gutter + 5  # the title bars of the second row: frigate (red) beside dreadnought (blue)
+    frigate_right = left + 2 * POKER_W + gutter
+    assert near(colour_at(page, frigate_right + 0.5, bar_y), RED_BAR)  # the frigate's half of the gutter
+    assert near(colour_at(page, frigate_right + gutter - 0.5, bar_y), BLUE_BAR)  # the dreadnought's half
+
+
+MINI_GAME = """id: probe
+title: Probe
+players: [2, 2]
+rulebook: {title: Probe rules}
+settings:
+  card_size: mini
+  back: back
+  colours: {ink: "#101010"}
+card_types:
+  card: {fields: {n: {type: int}}}
+  tile: {fields: {n: {type: int}}}
+components:
+  - {id: minis, kind: deck, title: Mini deck, file: minis.yaml}
+  - {id: hexes, kind: tiles, title: Hex tiles, file: hexes.yaml}
+"""
+MINIS = "type: card\nfront: front\ncards:\n" + "".join(f"  - {{id: c{n:02}, n: {n}}}\n" for n in range(1, 19))
+HEXES = "type: tile\nsize: 50\nshape: hex\nfront: hex\nback: hex-back\ntiles:\n  - {id: h1, n: 1}\n"
+FRONT = '<face bg="white"><text x="2" y="2" w="30" h="8" size="14" field="n">F{{ card.n }}</text></face>'
+BACK = '<face bg="white"><text x="2" y="2" w="30" h="8" size="14" field="id">B{{ card.n }}</text></face>'
+HEX = '<face bg="#20a040"></face>'
+HEX_BACK = '<face bg="#a02040"></face>'
+
+
+@pytest.fixture
+def probe(tmp_path: Path) -> tuple[Path, Path]:
+    data, layouts = tmp_path / "data" / "probe", tmp_path / "layouts" / "probe"
+    data.mkdir(parents=True)
+    layouts.mkdir(parents=True)
+    for name, text in {"game.yaml": MINI_GAME, "minis.yaml": MINIS, "hexes.yaml": HEXES}.items():
+        (data / name).write_text(text)
+    for name, text in {"front": FRONT, "back": BACK, "hex": HEX, "hex-back": HEX_BACK}.items():
+        (layouts / f"{name}.xml.j2").write_text(text.replace("B{{ card.n }}", "B{{ card.n }}"))
+    (layouts / "back.xml.j2").write_text(BACK)
+    return tmp_path / "data", tmp_path / "layouts"
+
+
+def _words(pdf: Path, page: int) -> tuple[dict[str, dict], tuple[float, float]]:
+    """Each word's box in mm from the page's top-left (a word turned 180° is read back to front: both keys kept)."""
+    import pdfplumber
+
+    with pdfplumber.open(pdf) as document:
+        p = document.pages[page]
+        found = {}
+        for w in p.extract_words():
+            box = {k: float(w[k]) * 25.4 / 72 for k in ("x0", "x1", "top", "bottom")}
+            found[w["text"]] = found[w["text"][::-1]] = box
+        return found, (float(p.width) * 25.4 / 72, float(p.height) * 25.4 / 72)
+
+
+@pytest.mark.parametrize("duplex", ["long-edge", "short-edge"])
+def test_landscape_backs_land_behind_their_fronts(probe, tmp_path, duplex):
+    """Eighteen mini cards print on a landscape A4 sheet. Turned about the long edge (top–bottom on a landscape
+    page: backs mirrored top to bottom and turned 180°) or the short edge (left–right), each back lands behind its
+    own front. Each face writes its number 2 mm in from its top-left corner."""
+    data, layouts = probe
+    run = run_cli("--data-dir", data, "--templates-dir", layouts, "build", "probe", "--out", tmp_path / "out", "-q",
+                  "--duplex", duplex)  # fmt: skip
+    assert run.code == 0, run.err
+    pdf = tmp_path / "out" / "probe" / "minis.pdf"
+    (fronts, (width, height)), (backs, _) = _words(pdf, 0), _words(pdf, 1)
+    assert width > height  # landscape
+    card_w = 44.45
+    for n in range(1, 19):
+        front, back = fronts[f"F{n}"], backs[f"B{n}"]
+        if duplex == "long-edge":  # same column, mirrored row, upside down on the page
+            assert back["x1"] == pytest.approx(front["x0"] - 2 + card_w - 2, abs=1.0), n
+            assert back["bottom"] == pytest.approx(height - front["top"], abs=1.0), n
+        else:  # mirrored column, same row, upright
+            assert back["x0"] == pytest.approx(width - (front["x0"] - 2 + card_w) + 2, abs=1.0), n
+            assert back["top"] == pytest.approx(front["top"], abs=1.0), n
+
+
+def test_a_hex_tile_fills_its_true_box_and_its_bleed(probe, tmp_path):
+    """`size: 50` is across the flats: the art fills a 57.7 × 50 mm hexagon plus 3 mm bleed on every side."""
+    data, layouts = probe
+    run = run_cli("--data-dir", data, "--templates-dir", layouts, "build", "probe", "--out", tmp_path / "out", "-q")
+    assert run.code == 0, run.err
+    page = render(tmp_path / "out" / "probe" / "hexes.pdf", 0)
+    left, top, right, bottom = region(page, (0x20, 0xA0, 0x40))
+    across_corners = 50 * 2 / 3**0.5 + 2 * 3 * 2 / 3**0.5  # the hex grown by the bleed, perpendicular to its sides
+    assert right - left == pytest.approx(across_corners, abs=0.6)
+    assert bottom - top == pytest.approx(50 + 2 * 3, abs=0.6)
+
+
+def test_hex_backs_follow_short_edge_duplex(probe, tmp_path):
+    data, layouts = probe
+    run = run_cli("--data-dir", data, "--templates-dir", layouts, "build", "probe", "--out", tmp_path / "out", "-q",
+                  "--duplex", "short-edge")  # fmt: skip
+    assert run.code == 0, run.err
+    pdf = tmp_path / "out" / "probe" / "hexes.pdf"
+    front = region(render(pdf, 0), (0x20, 0xA0, 0x40))
+    back = region(render(pdf, 1), (0xA0, 0x20, 0x40))
+    page = render(pdf, 0)
+    width_mm, height_mm = page.width / PX, page.height / PX
+    front_centre = ((front[0] + front[2]) / 2, (front[1] + front[3]) / 2)
+    back_centre = ((back[0] + back[2]) / 2, (back[1] + back[3]) / 2)
+    expected = (front_centre[0], height_mm - front_centre[1]) if width_mm < height_mm else (
+        width_mm - front_centre[0], front_centre[1])  # fmt: skip
+    assert back_centre == pytest.approx(expected, abs=0.6)
