@@ -311,7 +311,11 @@ def _print_notes(game: Game, report) -> None:
 )
 @click.option("--mark-length", type=Length(0, 30), default=5.0, show_default=True, help="Crop-mark length in mm.")
 @click.option(
-    "--mark-offset", type=Length(0, 30), default=3.0, show_default=True, help="Gap between trim and crop mark in mm."
+    "--mark-offset",
+    type=Length(0, 30),
+    default=3.0,
+    show_default=True,
+    help="Gap between trim and crop mark in mm (marks never start inside the bleed: a smaller gap becomes the bleed).",
 )
 @click.option(
     "--mark-weight", type=Length(0.05, 5, "pt"), default=0.3, show_default=True, help="Crop-mark line weight in points."
@@ -370,6 +374,13 @@ def build_command(
         _validate_before_build(loaded, [obj.trusted(game, trust_code) for game in loaded])
     if only is not None:
         loaded = _only(loaded, [name.strip() for name in only.split(",") if name.strip()])
+    widest = max((_widest_bleed(game) for game in loaded), default=0.0)
+    if mark_offset < widest:
+        click.echo(
+            f"cardgen: note: --mark-offset {mark_offset:g} mm is less than the bleed ({widest:g} mm); "
+            "crop marks start at the bleed's edge so they are never printed over art",
+            err=True,
+        )
     layouts = Layouts(obj.templates_dir)
     missing = [problem for game in loaded for problem in layouts.missing(game)]
     if missing:
@@ -402,6 +413,11 @@ def build_command(
                 err=True,
             )
             sys.exit(EXIT_RULE)
+
+
+def _widest_bleed(game: Game) -> float:
+    bleeds = [c.spec.bleed for c in game.components if c.spec is not None and c.spec.bleed is not None]
+    return max([game.manifest.settings.bleed, *bleeds])
 
 
 def _only(games: list[Game], names: list[str]) -> list[Game]:
@@ -591,13 +607,16 @@ def replay_command(obj: Context, log_file: Path) -> None:
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
 @click.option("--duplex", type=click.Choice(["long-edge", "short-edge"]), default="long-edge", show_default=True)
 @click.option(
+    "--landscape", is_flag=True, help="A landscape sheet, for layouts that print landscape (mini cards, hexes)."
+)
+@click.option(
     "--out",
     "out_file",
     type=click.Path(dir_okay=False, path_type=Path),
     default=Path("output") / "calibration.pdf",
     show_default=True,
 )
-def calibrate_command(paper: str, duplex: str, out_file: Path) -> None:
+def calibrate_command(paper: str, duplex: str, landscape: bool, out_file: Path) -> None:
     """Print a duplex calibration sheet to measure your printer's back-side offset."""
     import io
 
@@ -611,7 +630,8 @@ def calibrate_command(paper: str, duplex: str, out_file: Path) -> None:
     font, _ = register_file(default_fonts_dir() / DEFAULT_ROLES["body"])
     buffer = io.BytesIO()
     canvas = Canvas(buffer, invariant=1, initialFontName=font)
-    draw_calibration(canvas, Size(*PAPER_SIZES_MM[paper]), font, duplex)
+    size = Size(*PAPER_SIZES_MM[paper])
+    draw_calibration(canvas, size.rotated() if landscape else size, font, duplex)
     canvas.save()
     write_atomic(out_file, buffer.getvalue())
     click.echo(f"{display_path(out_file)}  2 pages — print double-sided ({duplex}), at actual size")

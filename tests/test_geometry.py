@@ -181,3 +181,34 @@ def test_hex_backs_follow_short_edge_duplex(probe, tmp_path):
     expected = (front_centre[0], height_mm - front_centre[1]) if width_mm < height_mm else (
         width_mm - front_centre[0], front_centre[1])  # fmt: skip
     assert back_centre == pytest.approx(expected, abs=0.6)
+
+
+@pytest.mark.parametrize("landscape", [False, True])
+def test_calibration_scales_never_print_over_each_other(tmp_path, landscape):
+    """The back page's numbers stand apart (the X and Y scales of one target used to overprint: "-4" over "+4")."""
+    import itertools
+
+    import pdfplumber
+
+    args = ["calibrate", "--out", tmp_path / "c.pdf", *(["--landscape"] if landscape else [])]
+    assert run_cli(*args).code == 0
+    with pdfplumber.open(tmp_path / "c.pdf") as document:
+        page = document.pages[1]
+        assert (page.width > page.height) == landscape
+        labels = [w for w in page.extract_words(x_tolerance=1) if w["text"].lstrip("+-−").isdigit()]
+    assert len(labels) == 5 * 2 * 5  # five targets, two scales, −4 … +4 every 2 mm
+    for a, b in itertools.combinations(labels, 2):
+        apart = a["x1"] <= b["x0"] or b["x1"] <= a["x0"] or a["bottom"] <= b["top"] or b["bottom"] <= a["top"]
+        assert apart, (a["text"], b["text"])
+
+
+def test_a_mark_offset_inside_the_bleed_is_raised_and_said(tmp_path):
+    run = run_cli("--data-dir", FIXTURES / "card_data", "--templates-dir", TEMPLATES, "build", "--out", tmp_path, "-q",
+                  "--mark-offset", "1", "--trust-code")  # fmt: skip
+    assert run.code == 0 and "--mark-offset 1 mm is less than the bleed (3 mm)" in run.err
+    import pdfcheck
+
+    left = (210 - 3 * POKER_W) / 2
+    marks = pdfcheck.mark_lines(tmp_path / "demo" / "ships.pdf")
+    left_marks = [m for m in marks if abs(m[1] - m[3]) < 0.01 and m[2] < left]
+    assert left_marks and all(m[2] == pytest.approx(left - 3.0, abs=0.02) for m in left_marks)  # at the bleed

@@ -1,7 +1,9 @@
 """The duplex calibration sheet: marks on both sides at known positions, from which a user reads the back offset.
 
-Page 1 (front) has crosses at five known points. Page 2 (back) has, at the place where each cross should land after a
-long-edge flip, a pair of millimetre scales. Print both pages double-sided at actual size, pierce the centre of each
+Page 1 (front) has crosses at five known points. Page 2 (back) has, at the place where each cross should land after
+the flip (about the paper's long or short edge, portrait or landscape, as `imposition.backs_for` places card backs),
+a target and a pair of millimetre scales: an X scale below it and a Y scale to its left, apart so they never cross.
+Print both pages double-sided at actual size, pierce the centre of each
 front cross with a pin (or hold the sheet against a light), and read on the back where the holes land: the X and Y
 values read there are the offset to pass as `--back-offset X,Y` (back pages are moved by that much).
 """
@@ -13,6 +15,7 @@ from reportlab.lib.colors import Color
 from cardgen.units import MM, Size
 
 SCALE_MM = 5  # the scales run from −5 to +5 mm
+SCALE_GAP = 7.0  # mm between the target and each scale's line, so the X and Y scales never overlap
 INK = Color(0, 0, 0)
 
 
@@ -58,8 +61,9 @@ def draw_calibration(canvas, paper: Size, font: str, duplex: str = "long-edge") 
             "Use the average as: cardgen build --back-offset X,Y",
         ],
     )
+    about_vertical = (duplex == "long-edge") != (paper.width > paper.height)
     for x, y in points:
-        bx, by = (paper.width - x, y) if duplex == "long-edge" else (x, paper.height - y)
+        bx, by = (paper.width - x, y) if about_vertical else (x, paper.height - y)
         _scales(canvas, bx, by, font)
     canvas.showPage()
 
@@ -80,23 +84,27 @@ def _cross(canvas, x: float, y: float) -> None:
 
 
 def _scales(canvas, x: float, y: float, font: str) -> None:
-    """Millimetre scales centred on (x, y): ticks every 0.5 mm, numbered every millimetre, positive right and up."""
+    """A target at (x, y), an X scale on a line below it and a Y scale on a line to its left: ticks every 0.5 mm,
+    numbered every 2 mm, positive right and up. Read a hole's X straight down on the X scale, its Y straight left."""
     canvas.setStrokeColor(INK)
     canvas.setFillColor(INK)
     canvas.setFont(font, 4.5)
-    steps = SCALE_MM * 2
-    for i in range(-steps, steps + 1):
+    canvas.setLineWidth(0.2)
+    canvas.circle(x * MM, y * MM, 1.0 * MM, stroke=1, fill=0)
+    x_line, y_line = y - SCALE_GAP, x - SCALE_GAP
+    for i in range(-SCALE_MM * 2, SCALE_MM * 2 + 1):
         value = i / 2
         tick = 2.5 if i % 2 == 0 else 1.2
         canvas.setLineWidth(0.3 if i else 0.6)
-        canvas.line((x + value) * MM, y * MM, (x + value) * MM, (y + tick) * MM)  # X scale above the line
-        canvas.line(x * MM, (y + value) * MM, (x - tick) * MM, (y + value) * MM)  # Y scale left of the line
-        if i % 2 == 0 and i % 4 == 0:
-            canvas.drawCentredString((x + value) * MM, (y + 3.2) * MM, f"{value:+g}" if value else "0")
-            canvas.drawRightString((x - 3) * MM, (y + value - 0.6) * MM, f"{value:+g}" if value else "0")
+        canvas.line((x + value) * MM, x_line * MM, (x + value) * MM, (x_line + tick) * MM)  # X: ticks up
+        canvas.line(y_line * MM, (y + value) * MM, (y_line + tick) * MM, (y + value) * MM)  # Y: ticks right
+        if i % 4 == 0:
+            label = f"{value:g}"  # no plus sign: labels 2 mm apart must not touch
+            canvas.drawCentredString((x + value) * MM, (x_line - 2.0) * MM, label)
+            canvas.drawRightString((y_line - 0.8) * MM, (y + value - 0.6) * MM, label)
     canvas.setLineWidth(0.3)
-    canvas.line((x - SCALE_MM) * MM, y * MM, (x + SCALE_MM) * MM, y * MM)
-    canvas.line(x * MM, (y - SCALE_MM) * MM, x * MM, (y + SCALE_MM) * MM)
+    canvas.line((x - SCALE_MM) * MM, x_line * MM, (x + SCALE_MM) * MM, x_line * MM)
+    canvas.line(y_line * MM, (y - SCALE_MM) * MM, y_line * MM, (y + SCALE_MM) * MM)
 
 
 __all__ = ["calibration_points", "draw_calibration"]
