@@ -131,14 +131,15 @@ def _words(pdf: Path, page: int) -> tuple[dict[str, dict], tuple[float, float]]:
         return found, (float(p.width) * 25.4 / 72, float(p.height) * 25.4 / 72)
 
 
+@pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize("duplex", ["long-edge", "short-edge"])
-def test_landscape_backs_land_behind_their_fronts(probe, tmp_path, duplex):
+def test_landscape_backs_land_behind_their_fronts(probe, tmp_path, duplex, paper):
     """Eighteen mini cards print on a landscape A4 sheet. Turned about the long edge (top–bottom on a landscape
     page: backs mirrored top to bottom and turned 180°) or the short edge (left–right), each back lands behind its
     own front. Each face writes its number 2 mm in from its top-left corner."""
     data, layouts = probe
     run = run_cli("--data-dir", data, "--templates-dir", layouts, "build", "probe", "--out", tmp_path / "out", "-q",
-                  "--duplex", duplex)  # fmt: skip
+                  "--duplex", duplex, "--paper", paper)  # fmt: skip
     assert run.code == 0, run.err
     pdf = tmp_path / "out" / "probe" / "minis.pdf"
     (fronts, (width, height)), (backs, _) = _words(pdf, 0), _words(pdf, 1)
@@ -212,3 +213,19 @@ def test_a_mark_offset_inside_the_bleed_is_raised_and_said(tmp_path):
     marks = pdfcheck.mark_lines(tmp_path / "demo" / "ships.pdf")
     left_marks = [m for m in marks if abs(m[1] - m[3]) < 0.01 and m[2] < left]
     assert left_marks and all(m[2] == pytest.approx(left - 3.0, abs=0.02) for m in left_marks)  # at the bleed
+
+
+def test_hex_tiles_have_the_same_size_in_shop_pdf_and_png(probe, tmp_path):
+    """The print shop's TrimBox and the 300 dpi image are the tile's true box, 57.7 × 50 mm, plus the bleed."""
+    import pdfcheck
+    from PIL import Image
+
+    data, layouts = probe
+    base = ["--data-dir", data, "--templates-dir", layouts, "build", "probe", "--out", tmp_path / "out", "-q"]
+    assert run_cli(*base, "--format", "shop-pdf").code == 0
+    box = pdfcheck.boxes(tmp_path / "out" / "probe" / "shop" / "hexes.pdf")[0]["TrimBox"]
+    assert (box[2] - box[0], box[3] - box[1]) == pytest.approx((50 * 2 / 3**0.5, 50.0), abs=0.02)
+    assert run_cli(*base, "--format", "png").code == 0
+    (image,) = sorted((tmp_path / "out" / "probe" / "hexes").glob("h1-front*.png"))
+    width, height = Image.open(image).size
+    assert (width, height) == pytest.approx(((57.735 + 6) * 300 / 25.4, 56 * 300 / 25.4), abs=2)
