@@ -229,3 +229,55 @@ def test_hex_tiles_have_the_same_size_in_shop_pdf_and_png(probe, tmp_path):
     (image,) = sorted((tmp_path / "out" / "probe" / "hexes").glob("h1-front*.png"))
     width, height = Image.open(image).size
     assert (width, height) == pytest.approx(((57.735 + 6) * 300 / 25.4, 56 * 300 / 25.4), abs=2)
+
+
+PROBE = FIXTURES / "probe"
+
+
+def _labels(pdf: Path) -> dict[str, tuple[int, float, float, float, float]]:
+    """Every face label (F-id, B-id) → (page, centre x, centre y, page width, page height), in mm from the top-left;
+    a label turned 180° reads back to front and is turned round again."""
+    import pdfplumber
+
+    found = {}
+    with pdfplumber.open(pdf) as document:
+        for number, page in enumerate(document.pages):
+            width, height = float(page.width) * 25.4 / 72, float(page.height) * 25.4 / 72
+            for w in page.extract_words(x_tolerance=1):
+                text = w["text"] if w["text"][:2] in ("F-", "B-") else w["text"][::-1]
+                if text[:2] in ("F-", "B-"):
+                    x = (float(w["x0"]) + float(w["x1"])) / 2 * 25.4 / 72
+                    y = (float(w["top"]) + float(w["bottom"])) / 2 * 25.4 / 72
+                    found[text] = (number, x, y, width, height)
+    return found
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("duplex", ["long-edge", "short-edge", "off"])
+def test_every_back_lands_behind_its_front(tmp_path, duplex, paper):
+    """The probe game (landscape minis, flat and pointy hexes, round grid counters, fold counters, a tiled board),
+    in every duplex mode on both papers: each piece's back is found where turning the sheet puts it."""
+    run = run_cli("--data-dir", PROBE / "card_data", "--templates-dir", PROBE / "templates", "build", "probe",
+                  "--out", tmp_path, "-q", "--duplex", duplex, "--paper", paper)  # fmt: skip
+    assert run.code == 0, run.err
+    checked = 0
+    for component in ("minis", "flat-hexes", "pointy-hexes", "round-counters", "fold-counters"):
+        labels = _labels(tmp_path / "probe" / f"{component}.pdf")
+        fronts = {k[2:]: v for k, v in labels.items() if k.startswith("F-")}
+        assert fronts, component
+        for piece, (page, x, y, width, height) in fronts.items():
+            back_page, bx, by, _, _ = labels[f"B-{piece}"]
+            if component == "fold-counters":  # backs below the fold on the same page, mirrored across it
+                expected = (page, x, height - y)
+            elif duplex == "off":  # backs on pages of their own, where their fronts are
+                assert back_page > page
+                expected = (back_page, x, y)
+            elif (duplex == "long-edge") != (width > height):  # turned about a vertical edge
+                expected = (page + 1, width - x, y)
+            else:  # turned about a horizontal edge
+                expected = (page + 1, x, height - y)
+            assert back_page == expected[0], (component, piece)
+            assert (bx, by) == pytest.approx(expected[1:], abs=1.0), (component, piece)
+            checked += 1
+    assert checked == 20 + 7 + 7 + 10 + 30
+    assert len(_labels(tmp_path / "probe" / "board.pdf")) >= 1  # the board tiles, its label on a page
