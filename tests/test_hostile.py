@@ -134,6 +134,9 @@ CASES = [
         "ships.yaml:6",
     ),
     Case(
+        "yaml-tagged-key", lambda ws: ws.write("data/demo/ships.yaml", "!0 :\n"), LIST, 2, "ships.yaml:1: invalid key"
+    ),
+    Case(
         "yaml-bad-merge",
         lambda ws: ship_field(ws, "    cost: 2\n", "    <<: 5\n    cost: 2\n"),
         LIST,

@@ -167,6 +167,7 @@ class _Builder:
         self.problems = problems
         self.shown = display_path(doc.path)
         self.active: set[int] = set()
+        self.bad_keys: set[int] = set()
         # Aliases reuse a node: a node met a second time is being expanded through an alias. Count the values built
         # inside such expansions, so that a small file of nested aliases cannot expand to billions of values.
         self.built: set[int] = set()
@@ -210,7 +211,7 @@ class _Builder:
         seen: dict[Any, int] = {}
         for key_node, _ in node.value:
             if isinstance(key_node, yaml.ScalarNode) and key_node.tag != "tag:yaml.org,2002:merge":
-                key = self.loader.construct_object(key_node)
+                key = self._key(key_node, path)
                 line = key_node.start_mark.line + 1
                 if _hashable(key) and key in seen:
                     self._problem(
@@ -227,7 +228,7 @@ class _Builder:
             if not isinstance(key_node, yaml.ScalarNode):
                 self._problem(key_node, path, "a mapping key must be a plain value, not a list or a mapping")
                 continue
-            key = self.loader.construct_object(key_node)
+            key = self._key(key_node, path)
             if not _hashable(key):
                 self._problem(key_node, path, f"unusable mapping key {key!r}")
                 continue
@@ -235,6 +236,17 @@ class _Builder:
             self.doc.lines[key_path] = key_node.start_mark.line + 1
             result[key] = self.build(value_node, key_path)
         return result
+
+    def _key(self, node: yaml.Node, path: PathKey) -> Any:
+        """A mapping key's value; a key of a type YAML cannot build (`!tag key:`) is a problem, kept as its text."""
+        if id(node) in self.bad_keys:
+            return getattr(node, "value", None)
+        try:
+            return self.loader.construct_object(node)
+        except yaml.YAMLError as exc:
+            self.bad_keys.add(id(node))
+            self._problem(node, path, f"invalid key: {' '.join(str(getattr(exc, 'problem', exc)).split())}")
+            return getattr(node, "value", None)
 
     def _problem(self, node: yaml.Node, path: PathKey, message: str) -> None:
         self.problems.append(Problem(Location(self.shown, node.start_mark.line + 1, dotted(path) or None), message))
