@@ -354,6 +354,7 @@ def build_command(
 ) -> None:
     """Print games into cut-ready PDFs (all bundled games when none is named)."""
     from cardgen.render.build import PrintOptions, build_game
+    from cardgen.render.guide import write_guide
     from cardgen.render.imposition import MarkStyle
     from cardgen.render.layouts import Layouts
 
@@ -393,8 +394,12 @@ def build_command(
             length=total, label="building", file=sys.stderr, hidden=quiet or not sys.stderr.isatty()
         ) as bar,
     ):
+        guides = []
         for game in loaded:
-            reports.append(build_game(game, layouts, default_fonts_dir(), out_dir, options, bar.update))
+            report = build_game(game, layouts, default_fonts_dir(), out_dir, options, bar.update)
+            reports.append(report)
+            if output_format == "pdf" and report.files:
+                guides += write_guide(game, report.files, options, out_dir / game.id, _guide_font())
     overflows = [o for r in reports for o in r.overflows]
     for report in reports:
         for note in report.notes:
@@ -402,6 +407,18 @@ def build_command(
         for file in report.files:
             unit = "image" if output_format == "png" else "page"
             click.echo(f"{display_path(file.path)}  {file.pages} {unit}{'' if file.pages == 1 else 's'}")
+    files = [f for r in reports for f in r.files]
+    if output_format == "pdf" and files:
+        from cardgen.render.guide import sheets_of_paper
+
+        for guide in guides:
+            click.echo(f"{display_path(guide)}  how to print")
+        duplex = sum(f.sides in ("long-edge", "short-edge") for f in files)
+        paper_name = options.paper.upper() if options.paper == "a4" else options.paper.title()
+        click.echo(
+            f"{len(files)} files, {sum(f.pages for f in files)} pages on {sum(map(sheets_of_paper, files))} sheets "
+            f"of {paper_name} paper; {duplex} to print double-sided — see PRINT.md in each game's folder"
+        )
     if overflows:
         prefix = "warning" if allow_overflow else "error"
         for overflow in overflows:
@@ -413,6 +430,12 @@ def build_command(
                 err=True,
             )
             sys.exit(EXIT_RULE)
+
+
+def _guide_font() -> str:
+    from cardgen.render.fonts import DEFAULT_ROLES, register_file
+
+    return register_file(default_fonts_dir() / DEFAULT_ROLES["body"])[0]
 
 
 def _widest_bleed(game: Game) -> float:

@@ -56,6 +56,11 @@ def test_layouts_of_your_own_game_say_which_option_to_add(project: Path):
 def test_only_builds_the_named_components(tmp_path: Path):
     run = run_cli("build", "scifi-domains", "--only", "techs,start-player-marker", "--out", tmp_path, "-q")
     assert run.code == 0, run.err
-    assert sorted(p.name for p in (tmp_path / "scifi-domains").iterdir()) == ["start-player-marker.pdf", "techs.pdf"]
+    assert sorted(p.name for p in (tmp_path / "scifi-domains").iterdir()) == [
+        "PRINT.md",
+        "print-guide.pdf",
+        "start-player-marker.pdf",
+        "techs.pdf",
+    ]
     run = run_cli("build", "scifi-domains", "--only", "tech", "--out", tmp_path, "-q")
     assert run.code == 2 and "no component 'tech' (did you mean 'techs'?)" in run.err

@@ -741,7 +741,7 @@ CASES = [
         ("build", "demo", "--out", "out", "--quiet", "--no-validate"),
         0,
         "was not checked",
-        outputs=("demo/board.pdf", "demo/ships.pdf", "demo/tokens.pdf"),
+        outputs=("demo/PRINT.md", "demo/board.pdf", "demo/print-guide.pdf", "demo/ships.pdf", "demo/tokens.pdf"),
     ),
     Case(
         "untrusted-checks-py-not-run",
@@ -794,7 +794,7 @@ CASES = [
         BUILD,
         1,
         "overflows its box",
-        outputs=("demo/board.pdf", "demo/tokens.pdf"),
+        outputs=("demo/PRINT.md", "demo/board.pdf", "demo/print-guide.pdf", "demo/tokens.pdf"),
     ),
     Case("pages-limit", None, ("--limit", "pages_per_file=1", *BUILD), 2, "more than 1 pages in one file"),
     Case(

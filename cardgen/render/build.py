@@ -61,10 +61,14 @@ class PrintOptions:
 
 @dataclass(frozen=True)
 class OutputFile:
-    """One file written, with its page count (or image count for PNG folders)."""
+    """One file written, with its page count (or image count for PNG folders) and how to print it: `sides` is
+    `long-edge`/`short-edge` (double-sided, turned on that edge), `single`, `fold` (single-sided, fold and glue),
+    `backs-after` (backs on pages of their own) or `tiled` (a board over several pages)."""
 
     path: Path
     pages: int
+    component: str = ""
+    sides: str = "single"
 
 
 @dataclass(frozen=True)
@@ -239,8 +243,8 @@ def build_game(
             continue
         if options.format == "pdf":
             path = target / f"{component.id}.pdf"
-            pages = _write_print_pdf(renderer, component, faces, entries, options, path)
-            report.files.append(OutputFile(path, pages))
+            pages, sides = _write_print_pdf(renderer, component, faces, entries, options, path)
+            report.files.append(OutputFile(path, pages, component.id, sides))
         else:
             from cardgen.render.shop import write_png_faces, write_shop_pdf
 
@@ -302,16 +306,36 @@ def _write_print_pdf(
     entries: list[Entry],
     options: PrintOptions,
     path: Path,
-) -> int:
+) -> tuple[int, str]:
+    """Write one component's sheets; return the pages and how they print (see `OutputFile.sides`)."""
     face = renderer.face_size(component, options)
     bleed = renderer.bleed(component)
     doc = Document(renderer.drawer, f"{renderer.game.title} — {component.title}", renderer.body_font, faces.uses)
     if component.kind == "sheets" and (component.size is None or not _fits_paper(face, bleed, options)):
         write_boards(doc, renderer, component, faces, entries, options)
+        sides = "tiled" if doc.pages > len(entries) else "single"
     else:
-        _impose(doc, renderer, component, faces, entries, options, face, bleed)
+        plan = _impose(doc, renderer, component, faces, entries, options, face, bleed)
+        has_back = any(e.back for e in entries)
+        if not has_back:
+            sides = "single"
+        elif plan.backs_on_front_page:
+            sides = "fold"
+        else:
+            sides = "backs-after" if options.duplex == "off" else options.duplex
+    doc.print_hints(sides, f"{component.title}: {SIDES_NOTE[sides]}")
     write_atomic(path, doc.finish())
-    return doc.pages
+    return doc.pages, sides
+
+
+SIDES_NOTE = {
+    "long-edge": "print double-sided, flip on the long edge, at actual size",
+    "short-edge": "print double-sided, flip on the short edge, at actual size",
+    "single": "print single-sided at actual size",
+    "fold": "print single-sided at actual size, fold along the line and glue",
+    "backs-after": "print single-sided at actual size; backs follow on pages of their own",
+    "tiled": "print single-sided at actual size; trim and join the pages along the crosshairs",
+}
 
 
 def _impose(
@@ -323,7 +347,7 @@ def _impose(
     options: PrintOptions,
     face: Size,
     bleed: float,
-) -> None:
+) -> SheetPlan:
     try:
         plan = plan_for(component, face, bleed, options)
     except LayoutError as exc:
@@ -357,6 +381,7 @@ def _impose(
     for number, chunk in backs_later:
         plan = full if len(chunk) == full.capacity else plan_for(component, face, bleed, options, len(chunk))
         _back_page(doc, faces, plan, chunk, bleed, shape, options, f"{title} · sheet {number}/{len(chunks)} · backs")
+    return full
 
 
 def _back_page(

@@ -53,6 +53,14 @@ class Document:
         self.forms: set[str] = set()
         self.pages = 0
 
+    def print_hints(self, sides: str, subject: str) -> None:
+        """Tell the print dialog what this file needs: actual size (never "fit to page", which would shrink every
+        card), and one- or two-sided printing turned on the right edge."""
+        duplex = {"long-edge": "DuplexFlipLongEdge", "short-edge": "DuplexFlipShortEdge"}.get(sides, "Simplex")
+        self.canvas.setViewerPreference("PrintScaling", "None")
+        self.canvas.setViewerPreference("Duplex", duplex)
+        self.canvas.setSubject(subject)
+
     def start_page(self, paper: Size, trim: Rect | None = None, bleed: Rect | None = None) -> None:
         """Begin a page of the given size; TrimBox and BleedBox are set only when given (single-face pages)."""
         bound = limits.current().pages_per_file

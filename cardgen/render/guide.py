@@ -1,0 +1,138 @@
+"""The print guide: `output/<game>/PRINT.md` and `print-guide.pdf`, telling a player how to print what was built.
+
+A folder of PDFs does not say which ones need double-sided printing, which are folded, what to buy, or in what order
+to cut. The guide lists every file with its pages, sheets of paper and how to print it (from the way each was
+imposed, `OutputFile.sides`), the pieces to buy, and the order to cut and assemble.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from cardgen.data.games import Game
+from cardgen.output import write_atomic
+from cardgen.render.build import SIDES_NOTE, OutputFile, PrintOptions
+
+HOW = {
+    "long-edge": "double-sided, flip on the long edge",
+    "short-edge": "double-sided, flip on the short edge",
+    "single": "single-sided",
+    "fold": "single-sided; fold and glue",
+    "backs-after": "single-sided; backs on their own pages",
+    "tiled": "single-sided; a board over several pages",
+}
+
+
+def sheets_of_paper(file: OutputFile) -> int:
+    return (file.pages + 1) // 2 if file.sides in ("long-edge", "short-edge") else file.pages
+
+
+def guide_lines(game: Game, files: list[OutputFile], options: PrintOptions) -> list[str]:
+    """The guide as Markdown lines."""
+    paper = options.paper.upper() if options.paper == "a4" else options.paper.title()
+    duplex = [f for f in files if f.sides in ("long-edge", "short-edge")]
+    lines = [
+        f"# How to print {game.title}",
+        "",
+        f'Paper: {paper}. Print every file at **actual size** (100 %, never "fit to page": that shrinks every '
+        "piece). Each file holds every copy the game needs: print each once.",
+        "",
+        "| file | pages | sheets of paper | how to print |",
+        "|---|---|---|---|",
+    ]
+    lines += [f"| {f.path.name} | {f.pages} | {sheets_of_paper(f)} | {HOW[f.sides]} |" for f in files]
+    total = sum(sheets_of_paper(f) for f in files)
+    lines += ["", f"In all: {len(files)} files, {sum(f.pages for f in files)} pages, {total} sheets of paper."]
+    pieces = [c for c in game.components if c.kind == "pieces"]
+    if pieces:
+        lines += ["", "## Pieces to buy or borrow (not printed)", ""]
+        lines += [f"- {c.title}" + (f": {c.ref.description}" if c.ref.description else "") for c in pieces]
+    lines += ["", "## Cut and assemble, in this order", ""]
+    steps = []
+    if duplex:
+        steps.append(
+            "Before the double-sided files, print `cardgen calibrate` (the same paper and flip) and read your "
+            "printer's offset; rebuild with `--back-offset X,Y` so backs land behind their fronts."
+        )
+    steps.append("Print each file as the table says.")
+    if any(f.sides == "fold" for f in files):
+        steps.append(
+            "Fold-and-glue sheets: fold along the dashed line first, glue the two halves together (a thin even coat, "
+            "or spray glue), press flat and let dry; cut only then, so fronts and backs stay together."
+        )
+    if any(f.sides == "backs-after" for f in files):
+        steps.append("Backs on their own pages: glue each back page behind its front page before cutting.")
+    steps.append(
+        "Cut along the crop marks in the margins: first every cut that runs across the whole sheet, then the short "
+        "ones. Round and hex pieces: cut along their outline."
+    )
+    if any(f.sides == "tiled" for f in files):
+        steps.append("Boards: trim each page to its crosshairs, lay the pages edge to edge and tape them from behind.")
+    lines += [f"{n}. {step}" for n, step in enumerate(steps, 1)]
+    return lines
+
+
+def write_guide(game: Game, files: list[OutputFile], options: PrintOptions, folder: Path, font: str) -> list[Path]:
+    """Write PRINT.md and a print-guide.pdf of the same text into `folder`; return their paths."""
+    lines = guide_lines(game, files, options)
+    markdown = folder / "PRINT.md"
+    write_atomic(markdown, ("\n".join(lines) + "\n").encode("utf-8"))
+    pdf = folder / "print-guide.pdf"
+    write_atomic(pdf, _pdf(game, lines, options, font))
+    return [markdown, pdf]
+
+
+def _pdf(game: Game, lines: list[str], options: PrintOptions, font: str) -> bytes:
+    """The guide as a page or two of text and one table, set with the game's body font."""
+    from xml.sax.saxutils import escape
+
+    from reportlab.lib import colors
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+
+    from cardgen.units import MM
+
+    body = ParagraphStyle("body", fontName=font, bulletFontName=font, fontSize=10, leading=13, spaceAfter=4)
+    heading = ParagraphStyle("heading", parent=body, fontSize=15, leading=19, spaceAfter=8)
+    sub = ParagraphStyle("sub", parent=body, fontSize=12, leading=16, spaceBefore=8)
+
+    def inline(text: str) -> str:
+        text = escape(text)
+        while "**" in text:
+            text = text.replace("**", "<b>", 1).replace("**", "</b>", 1)
+        while "`" in text:  # commands in bold: a monospace font would be one more (unembedded) font
+            text = text.replace("`", "<b>", 1).replace("`", "</b>", 1)
+        return text
+
+    story: list = []
+    rows: list[list[str]] = []
+    for line in lines:
+        if line.startswith("| ") and not line.startswith("|---"):
+            rows.append([cell.strip() for cell in line.strip("|").split("|")])
+            continue
+        if rows:
+            widths = [w * (options.paper_size.width - 36) * MM for w in (0.36, 0.12, 0.18, 0.34)]
+            table = Table([[Paragraph(inline(c), body) for c in row] for row in rows], widths, repeatRows=1)
+            rules = [
+                ("FONTNAME", (0, 0), (-1, -1), font),  # else Table sets an unembedded Helvetica
+                ("LINEBELOW", (0, 0), (-1, 0), 0.6, colors.black),
+                ("LINEBELOW", (0, 1), (-1, -1), 0.2, colors.grey),
+            ]
+            table.setStyle(TableStyle(rules))
+            story += [table, Spacer(1, 6)]
+            rows = []
+        if line.startswith("# "):
+            story.append(Paragraph(f"<b>{inline(line[2:])}</b>", heading))
+        elif line.startswith("## "):
+            story.append(Paragraph(f"<b>{inline(line[3:])}</b>", sub))
+        elif line and not line.startswith("|---"):
+            story.append(Paragraph(inline(line), body))
+    buffer = io.BytesIO()
+    size = options.paper_size.points
+    document = SimpleDocTemplate(buffer, pagesize=size, leftMargin=18 * MM, rightMargin=18 * MM, topMargin=18 * MM,
+                                 bottomMargin=18 * MM, title=f"{game.title} — how to print",
+                                 subject=SIDES_NOTE["single"], creator="cardgen", invariant=1,
+                                 initialFontName=font)  # fmt: skip
+    document.build(story)
+    return buffer.getvalue()

@@ -1,0 +1,77 @@
+"""The print guide and the hints each PDF gives the print dialog: checked against the files actually built."""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from pathlib import Path
+
+import pdfcheck
+import pytest
+from pypdf import PdfReader
+
+from conftest import run_cli
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("out")
+    run = run_cli("build", "scifi-domains", "space-empires-4x", "--out", out, "-q")
+    assert run.code == 0, run.err
+    assert re.search(r"\d+ files, \d+ pages on \d+ sheets of A4 paper; \d+ to print double-sided", run.out)
+    return out
+
+
+@pytest.mark.parametrize("game", ["scifi-domains", "space-empires-4x"])
+def test_the_guide_lists_every_file_with_its_pages(built: Path, game: str):
+    guide = (built / game / "PRINT.md").read_text()
+    pdfs = sorted(p for p in (built / game).glob("*.pdf") if p.name != "print-guide.pdf")
+    rows = {m[0]: (int(m[1]), int(m[2]), m[3]) for m in re.findall(r"^\| (\S+\.pdf) \| (\d+) \| (\d+) \| (.+) \|$",
+                                                                      guide, re.M)}  # fmt: skip
+    assert sorted(rows) == [p.name for p in pdfs]
+    for pdf in pdfs:
+        pages, sheets, how = rows[pdf.name]
+        assert pages == len(pdfcheck.page_sizes(pdf))
+        assert sheets == ((pages + 1) // 2 if how.startswith("double-sided") else pages)
+    assert "actual size" in guide and "Cut and assemble" in guide
+    assert (built / game / "print-guide.pdf").is_file()
+
+
+def test_the_guide_says_what_to_buy_and_how_to_fold(built: Path):
+    guide = (built / "space-empires-4x" / "PRINT.md").read_text()
+    assert "## Pieces to buy or borrow" in guide and "Ten-sided dice" in guide
+    assert "| deep-space-markers.pdf | 1 | 1 | single-sided; fold and glue |" in guide
+    assert "fold along the dashed line first" in guide
+
+
+@pytest.mark.parametrize(
+    ("game", "file", "duplex"),
+    [
+        ("scifi-domains", "units.pdf", "/DuplexFlipLongEdge"),
+        ("scifi-domains", "reference.pdf", "/Simplex"),
+        ("space-empires-4x", "ship-counters.pdf", "/Simplex"),  # fold and glue: one side
+    ],
+)
+def test_pdfs_ask_for_actual_size_and_the_right_duplex(built: Path, game: str, file: str, duplex: str):
+    reader = PdfReader(built / game / file)
+    preferences = reader.trailer["/Root"]["/ViewerPreferences"]
+    assert preferences["/PrintScaling"] == "/None" and preferences["/Duplex"] == duplex
+    assert "actual size" in reader.metadata.subject
+
+
+def test_short_edge_builds_say_so(tmp_path: Path):
+    assert (
+        run_cli("build", "scifi-domains", "--only", "techs", "--duplex", "short-edge", "--out", tmp_path, "-q").code
+        == 0
+    )
+    preferences = PdfReader(tmp_path / "scifi-domains" / "techs.pdf").trailer["/Root"]["/ViewerPreferences"]
+    assert preferences["/Duplex"] == "/DuplexFlipShortEdge"
+
+
+def test_files_are_readable_by_others(built: Path):
+    """Modes follow the umask, as any tool's files do (temporary files are created 0600)."""
+    mask = os.umask(0)
+    os.umask(mask)
+    for path in (built / "scifi-domains").iterdir():
+        assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~mask, path
