@@ -273,7 +273,7 @@ def _print_notes(game: Game, report) -> None:
     show_default=True,
     help="Folder to write into; each game gets a subfolder.",
 )
-@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@click.option("--paper", type=click.Choice(["a4", "letter"], case_sensitive=False), default="a4", show_default=True)
 @click.option(
     "--duplex",
     type=click.Choice(["long-edge", "short-edge", "off"]),
@@ -416,7 +416,8 @@ def build_command(
         duplex = sum(f.sides in ("long-edge", "short-edge") for f in files)
         paper_name = options.paper.upper() if options.paper == "a4" else options.paper.title()
         click.echo(
-            f"{len(files)} files, {sum(f.pages for f in files)} pages on {sum(map(sheets_of_paper, files))} sheets "
+            f"{_count(len(files), 'file')}, {_count(sum(f.pages for f in files), 'page')} on "
+            f"{_count(sum(map(sheets_of_paper, files)), 'sheet')} "
             f"of {paper_name} paper; {duplex} to print double-sided — see PRINT.md in each game's folder"
         )
     if overflows:
@@ -430,6 +431,10 @@ def build_command(
                 err=True,
             )
             sys.exit(EXIT_RULE)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def _guide_font() -> str:
@@ -627,7 +632,7 @@ def replay_command(obj: Context, log_file: Path) -> None:
 
 
 @cli.command("calibrate")
-@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@click.option("--paper", type=click.Choice(["a4", "letter"], case_sensitive=False), default="a4", show_default=True)
 @click.option("--duplex", type=click.Choice(["long-edge", "short-edge"]), default="long-edge", show_default=True)
 @click.option(
     "--landscape", is_flag=True, help="A landscape sheet, for layouts that print landscape (mini cards, hexes)."
@@ -675,6 +680,9 @@ def main() -> None:
     try:
         code = cli.main(prog_name="cardgen", standalone_mode=False)
     except click.UsageError as exc:  # a mistyped command or option: one line, with where to look
+        if type(exc).__name__ == "NoArgsIsHelpError":  # a bare `cardgen`: the help, as asked
+            click.echo(exc.ctx.get_help() if exc.ctx else "")
+            sys.exit(0)
         command = exc.ctx.command_path if exc.ctx else "cardgen"
         click.echo(f"cardgen: error: {exc.format_message()} (see '{command} --help')", err=True)
         sys.exit(EXIT_INPUT)

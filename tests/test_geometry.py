@@ -281,3 +281,29 @@ def test_every_back_lands_behind_its_front(tmp_path, duplex, paper):
             checked += 1
     assert checked == 20 + 7 + 7 + 10 + 30
     assert len(_labels(tmp_path / "probe" / "board.pdf")) >= 1  # the board tiles, its label on a page
+
+
+def test_round_counters_get_their_cut_circle_and_fold_sheets_a_full_fold_line(tmp_path):
+    import pdfplumber
+
+    run = run_cli("--data-dir", FIXTURES / "card_data", "--templates-dir", TEMPLATES, "build", "--out", tmp_path, "-q",
+                  "--paper", "A4", "--trust-code")  # fmt: skip
+    assert run.code == 0, run.err
+    pdf = tmp_path / "demo" / "tokens.pdf"
+    with pdfplumber.open(pdf) as document:
+        page = document.pages[0]
+        width, height = float(page.width), float(page.height)
+        folds = [ln for ln in page.lines if abs(ln["top"] - height / 2) < 0.5 and ln["x1"] - ln["x0"] > width * 0.9]
+        grey = [
+            c for c in page.curves if c.get("stroking_color") and all(abs(v - 0.55) < 0.02 for v in c["stroking_color"])
+        ]
+    assert folds, "no fold line across the sheet"
+    assert len(grey) == 14  # one cut circle per credit token (fronts; the backs are cut with them after gluing)
+
+
+def test_bare_cardgen_shows_help():
+    import subprocess
+    import sys
+
+    run = subprocess.run([sys.executable, "-m", "cardgen"], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0 and run.stdout.startswith("Usage: cardgen") and run.stderr == ""

@@ -420,7 +420,7 @@ def _place_all(
 
 def _guides(doc: Document, plan: SheetPlan, chunk: list[Entry], shape: str, options: PrintOptions, marks) -> None:
     doc.lines(marks, options.marks.weight)
-    if shape == "hex":
+    if shape in ("hex", "round"):  # pieces that are not cut with straight lines get their cut outline
         for slot in plan.fronts[: len(chunk)]:
             doc.outline(slot, shape)
 

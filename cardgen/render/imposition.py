@@ -278,10 +278,8 @@ def fold_sheet(
     backs = [Slot(s.trim.mirrored_y(fold_y), s.clip.mirrored_y(fold_y), 180) for s in fronts]
     plan = SheetPlan(oriented, fronts, backs, backs_on_front_page=True)
     plan.marks = crop_marks(fronts[:filled], oriented, bleed, marks, sides="tlr")
-    dash = 4.0
-    plan.fold_marks = [
-        Line(marks.keepout, fold_y, marks.keepout + dash, fold_y),
-        Line(oriented.width - marks.keepout - dash, fold_y, oriented.width - marks.keepout, fold_y),
+    plan.fold_marks = [  # the whole fold line, so it can be scored with a ruler
+        Line(marks.keepout, fold_y, oriented.width - marks.keepout, fold_y),
     ]
     plan.label_at = _label_spot(backs, oriented, bleed, marks, marks_below=False)
     return plan
