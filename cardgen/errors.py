@@ -71,6 +71,17 @@ class RuleError(CardgenError):
     exit_code = EXIT_RULE
 
 
+def read_text(path: Path, what: str, encoding: str = "utf-8") -> str:
+    """A user's text file, or a `DataError` naming it: `what` says what it should be ("a game log", "a CSV file")."""
+    shown = display_path(path)
+    try:
+        return path.read_text(encoding=encoding)
+    except UnicodeDecodeError as exc:
+        raise DataError(f"{shown}: not {what}: not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
+    except OSError as exc:
+        raise DataError(f"{shown}: cannot read ({exc.strerror})") from None
+
+
 def display_path(path: Path | str) -> str:
     """A path as a user wants to read it: relative to the working directory when it lies below it."""
     p = Path(path)

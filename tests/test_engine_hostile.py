@@ -67,7 +67,7 @@ def _damaged(lines: list[str], how: str) -> str | bytes:
 
 
 CASES = [
-    ("battlefield-space", "random-bytes", 2, "not a game log (not UTF-8"),
+    ("battlefield-space", "random-bytes", 2, "not a game log: not UTF-8 text"),
     ("battlefield-space", "empty", 2, "the log holds no game"),
     ("battlefield-space", "null-line", 2, "x.jsonl:2: not a log line (expected a JSON object, got NoneType)"),
     ("battlefield-space", "no-seed", 2, "x.jsonl:1: the line has no 'seed'"),

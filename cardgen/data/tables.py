@@ -28,7 +28,7 @@ from typing import Any
 
 from cardgen.data.model import RESERVED_ITEM_KEYS, CardType, FieldSpec
 from cardgen.data.yaml_source import PathKey, YamlDocument
-from cardgen.errors import DataError, Location, Problem, did_you_mean, display_path
+from cardgen.errors import DataError, Location, Problem, did_you_mean, display_path, read_text
 
 LIST_SEPARATOR = ";"
 TABLE_SUFFIXES = (".csv", ".xlsx")
@@ -42,12 +42,7 @@ def read_rows(path: Path, sheet: str | None) -> list[tuple[int, list[str]]]:
     if path.suffix.lower() == ".csv":
         if sheet is not None:
             raise DataError(f"{shown}: a CSV file has no sheets (sheet: is for .xlsx)")
-        try:
-            text = path.read_text(encoding="utf-8-sig")
-        except UnicodeDecodeError as exc:
-            raise DataError(f"{shown}: not UTF-8 text (byte {exc.start}); save the CSV as UTF-8") from None
-        except OSError as exc:
-            raise DataError(f"{shown}: cannot read ({exc.strerror})") from None
+        text = read_text(path, "a CSV table", encoding="utf-8-sig")
         numbered = _csv_rows(text, shown)
     elif path.suffix.lower() == ".xlsx":
         numbered = _xlsx_rows(path, sheet)

@@ -18,7 +18,7 @@ from typing import Any
 
 from cardgen.engine.agents import AGENTS
 from cardgen.engine.core import GameEngine, IllegalAction, derive_seed
-from cardgen.errors import DataError, display_path
+from cardgen.errors import DataError, display_path, read_text
 
 
 @dataclass(frozen=True)
@@ -204,12 +204,7 @@ def replay(path: Path, data_dir: Path) -> list[tuple[int, bool, str]]:
     and line; a readable log that does not reproduce is a game reported as differing, with the first difference.
     """
     shown = display_path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise DataError(f"{shown}: not a game log (not UTF-8 text at byte {exc.start})") from None
-    except OSError as exc:
-        raise DataError(f"{shown}: cannot read ({exc.strerror})") from None
+    text = read_text(path, "a game log")
     games: list[list[tuple[int, dict]]] = []
     for number, raw in enumerate(text.splitlines(), 1):
         if not raw.strip():
