@@ -166,7 +166,7 @@ MUTATIONS = [
         "enemies.yaml",
         "name: Raider Swarm, group: striker",
         "name: Raider Swarm, group: space",
-        "Each enemy's group matches its category",
+        "Striker enemies are in the striker group",
     ),
     (
         "command-ships.yaml",

@@ -14,10 +14,7 @@ from typing import Any
 
 DAMAGE = ("dmg_space", "dmg_space_striker", "dmg_ground", "dmg_ground_striker")
 CAPACITY = ("striker_capacity", "drop_capacity")
-GROUP_OF_CATEGORY = {"space_striker": "striker", "ground_striker": "striker", "space": "space", "ground": "ground"}
 BAY_FOR_CAPACITY = {"striker_capacity": "striker_bay", "drop_capacity": "drop_bay"}
-PRINTED = ("units", "techs", "rewards", "enemies", "command-ships", "start-player-marker", "resource-tokens",
-           "player-aid", "reference")  # fmt: skip
 
 Found = Iterator[dict[str, Any]]
 
@@ -162,22 +159,6 @@ def only_bays_carry(game, check) -> Found:
                        "where": str(unit.field_where(field))}  # fmt: skip
 
 
-def space_types_are_space(game, check) -> Found:
-    """The Battlecruiser, the bays and Command Ships are Space units (fact space_unit_types)."""
-    space_types = set(game.fact("space_unit_types"))
-    for unit in _all_units(game):
-        if unit.fields["unit_type"] in space_types and unit.fields["category"] != "space":
-            yield {"expected": "category space", "actual": unit.fields["category"],
-                   "where": str(unit.field_where("category"))}  # fmt: skip
-
-
-def units_do_something(game, check) -> Found:
-    """Every unit deals damage of some type or carries other units."""
-    for unit in _all_units(game):
-        if not any(unit.fields[f] for f in DAMAGE + CAPACITY):
-            yield {"expected": "some damage or capacity", "actual": "none", "where": str(unit.where)}
-
-
 def unit_type_lists_agree(game, check) -> Found:
     """buildable_unit_types = single_tech_types + stacking_tech_types = the unit types in the Units deck."""
     buildable = set(game.fact("buildable_unit_types"))
@@ -228,22 +209,6 @@ def reward_units_named(game, check) -> Found:
                    "where": str(reward.field_where("unit_type"))}  # fmt: skip
 
 
-def enemy_group_matches_category(game, check) -> Found:
-    """Strikers (Space or Ground) in the striker group, other Space enemies in space, other Ground ones in ground."""
-    for enemy in _items(game, "enemies"):
-        wanted = GROUP_OF_CATEGORY[enemy.fields["category"]]
-        if enemy.fields["group"] != wanted:
-            expected = f"group {wanted} for a {enemy.fields['category']} enemy"
-            yield {"expected": expected, "actual": enemy.fields["group"], "where": str(enemy.field_where("group"))}
-
-
-def enemies_deal_damage(game, check) -> Found:
-    """Every enemy deals damage of some type."""
-    for enemy in _items(game, "enemies"):
-        if not any(enemy.fields[f] for f in DAMAGE):
-            yield {"expected": "some damage", "actual": "none", "where": str(enemy.where)}
-
-
 def token_supply(game, check) -> Found:
     """The tokens of each resource add up to at least the starting amount of every player at the most players."""
     start = game.fact("start_resources")
@@ -259,13 +224,3 @@ def token_supply(game, check) -> Found:
                    "where": "resource-tokens.yaml"}  # fmt: skip
 
 
-def sources_given(game, check) -> Found:
-    """Every printed item says where its values come from (`source:`)."""
-    for name in PRINTED:
-        for item in _items(game, name):
-            if not item.source:
-                yield {
-                    "expected": "source: designed or a rulebook citation",
-                    "actual": "none",
-                    "where": str(item.where),
-                }

@@ -141,7 +141,7 @@ def _named_fields(game: Game, check: Check, where: str) -> list[Violation]:
     """Violations for a check that names a field its items do not have, or that selects nothing to check."""
     names = [check.component] if check.component else (check.components or [c.id for c in game.components])
     components = [game.component(name) for name in names]
-    known = {"id", "type", "count", "front", "back"}
+    known = {"id", "type", "count", "front", "back", "source"}
     for component in components:
         known |= _fields_of(game, component)
     cite = check.cite or "cardgen: a check names fields its items have"

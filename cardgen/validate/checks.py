@@ -69,7 +69,7 @@ def citation(game: Game, check: Check, *values: Any) -> str:
 
 
 def field_value(item: Item, name: str) -> Any:
-    if name in ("id", "type", "count", "front", "back"):
+    if name in ("id", "type", "count", "front", "back", "source"):
         return getattr(item, name)
     return item.fields.get(name)
 
