@@ -516,6 +516,46 @@ def export_items_command(obj: Context, game: str, component: str, table_format: 
     click.echo(f"{display_path(target)}  {len(rows) - 1} item{'' if len(rows) == 2 else 's'}, {len(rows[0])} columns")
 
 
+@cli.command("preview")
+@click.argument("game")
+@click.argument("item", required=False)
+@click.option("--side", type=click.Choice(["front", "back"]), default="front", show_default=True)
+@click.option("--dpi", type=click.IntRange(30, 600), default=150, show_default=True)
+@click.option("--grid", "grid", default=None, metavar="COMPONENT", help="A contact sheet of a component's faces.")
+@click.option(
+    "--out",
+    "out_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="PNG to write (default: output/GAME/preview/ITEM-SIDE.png).",
+)
+@click.pass_obj
+def preview_command(
+    obj: Context, game: str, item: str | None, side: str, dpi: int, grid: str | None, out_file: Path | None
+) -> None:
+    """Render one card's face (or a component's faces with --grid) to a PNG, in well under a second."""
+    import time
+
+    from cardgen.render.build import GameRenderer
+    from cardgen.render.layouts import Layouts
+    from cardgen.render.preview import preview_grid, preview_item
+
+    if (item is None) == (grid is None):
+        raise click.UsageError("name an ITEM, or a component with --grid")
+    start = time.perf_counter()
+    (loaded,) = load_games(obj.data_dir, [game])
+    renderer = GameRenderer(loaded, Layouts(obj.templates_dir), default_fonts_dir())
+    folder = Path("output") / game / "preview"
+    if grid is not None:
+        path, report = preview_grid(renderer, grid, dpi, out_file or folder / f"{grid}-grid.png")
+    else:
+        assert item is not None
+        path, report = preview_item(renderer, item, side, dpi, out_file or folder / f"{item}-{side}.png")
+    for overflow in report.overflows:
+        click.echo(f"cardgen: warning: {overflow}", err=True)
+    click.echo(f"{display_path(path)}  ({time.perf_counter() - start:.2f} s)")
+
+
 @cli.command("play")
 @click.argument("game")
 @click.option(

@@ -64,3 +64,31 @@ def test_only_builds_the_named_components(tmp_path: Path):
     ]
     run = run_cli("build", "scifi-domains", "--only", "tech", "--out", tmp_path, "-q")
     assert run.code == 2 and "no component 'tech' (did you mean 'techs'?)" in run.err
+
+
+def test_preview_renders_one_face_at_its_size(tmp_path: Path):
+    from PIL import Image
+
+    out = tmp_path / "scout.png"
+    base = ["--data-dir", FIXTURES / "card_data", "--templates-dir", FIXTURES / "templates", "preview", "demo"]
+    run = run_cli(*base, "scout", "--dpi", "100", "--out", out)
+    assert run.code == 0 and "scout.png" in run.out, run.err
+    width, height = Image.open(out).size
+    assert (width, height) == pytest.approx(((63.5 + 6) / 25.4 * 100, (88.9 + 6) / 25.4 * 100), abs=1.5)
+    back = tmp_path / "back.png"
+    assert run_cli(*base, "scout", "--side", "back", "--dpi", "100", "--out", back).code == 0
+    assert Image.open(back).getpixel((width // 2, 10)) != Image.open(out).getpixel((width // 2, 10))
+    missing = run_cli(*base, "scuot")
+    assert missing.code == 2 and "no item 'scuot' (did you mean 'scout'?)" in missing.err
+
+
+def test_preview_grid_shows_each_distinct_face_once(tmp_path: Path):
+    from PIL import Image
+
+    out = tmp_path / "grid.png"
+    base = ["--data-dir", FIXTURES / "card_data", "--templates-dir", FIXTURES / "templates", "preview", "demo"]
+    run = run_cli(*base, "--grid", "ships", "--dpi", "50", "--out", out)
+    assert run.code == 0, run.err
+    cell = (63.5 + 6) / 25.4 * 50 + 8
+    assert Image.open(out).width == pytest.approx(3 * cell, abs=3)  # scout, frigate, dreadnought: one row of three
+    assert run_cli(*base).code == 2

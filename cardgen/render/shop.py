@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from cardgen.render.imposition import Rect, Slot
 from cardgen.render.pdf import Document, write_atomic
@@ -47,27 +47,32 @@ def write_shop_pdf(
     return doc.pages
 
 
-def write_png_faces(renderer: GameRenderer, component: Component, faces: FaceSet, folder: Path, dpi: int) -> int:
-    """One PNG per face of each card (not per copy) and a counts.csv; returns the number of images."""
+def face_images(renderer: GameRenderer, component: Component, faces: FaceSet, keys: list[str], dpi: int) -> list[Any]:
+    """Each face `key` rendered alone, bleed included, as a PIL image at `dpi` (one PDF page per face, rasterised)."""
     import pypdfium2 as pdfium
 
     doc = _document(renderer, component, faces)
     bleed = renderer.bleed(component)
     shape = component.spec.shape if component.spec else "rect"
+    for key in keys:
+        face = faces.faces[key]
+        _face_page(doc, key, faces, face.width, face.height, bleed, shape)
+    pdf = pdfium.PdfDocument(doc.finish())
+    # pdfium rounds the pixel size up; shave a hair off the scale so 69.85 mm at 300 dpi is 825 px, not 826
+    return [pdf[index].render(scale=dpi / 72 * (1 - 1e-6)).to_pil() for index in range(len(keys))]
+
+
+def write_png_faces(renderer: GameRenderer, component: Component, faces: FaceSet, folder: Path, dpi: int) -> int:
+    """One PNG per face of each card (not per copy) and a counts.csv; returns the number of images."""
     names: list[str] = []
-    seen: dict[str, tuple[str, str | None]] = {}
-    for item in component.items:
-        seen[item.id] = faces.item_faces[item.id]
+    keys: list[str] = []
+    seen: dict[str, tuple[str, str | None]] = {item.id: faces.item_faces[item.id] for item in component.items}
     for item_id, (front, back) in seen.items():
         for side, key in (("front", front), ("back", back)):
             if key:
-                face = faces.faces[key]
-                _face_page(doc, key, faces, face.width, face.height, bleed, shape)
+                keys.append(key)
                 names.append(f"{item_id}-{side}.png")
-    pdf = pdfium.PdfDocument(doc.finish())
-    for index, name in enumerate(names):
-        # pdfium rounds the pixel size up; shave a hair off the scale so 69.85 mm at 300 dpi is 825 px, not 826
-        image = pdf[index].render(scale=dpi / 72 * (1 - 1e-6)).to_pil()
+    for name, image in zip(names, face_images(renderer, component, faces, keys, dpi), strict=True):
         buffer = io.BytesIO()
         image.save(buffer, "PNG", dpi=(dpi, dpi))
         write_atomic(folder / name, buffer.getvalue())
