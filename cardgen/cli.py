@@ -325,6 +325,7 @@ def _print_notes(game: Game, report) -> None:
 @click.option(
     "--no-validate", is_flag=True, help="Print without checking the data (no check runs, no checks.py is imported)."
 )
+@click.option("--proof", is_flag=True, help="Also write proof.pdf: every distinct face once, with id, copies, status.")
 @click.option(
     "--only",
     default=None,
@@ -349,6 +350,7 @@ def build_command(
     allow_overflow: bool,
     quiet: bool,
     no_validate: bool,
+    proof: bool,
     only: str | None,
     trust_code: bool,
 ) -> None:
@@ -400,6 +402,8 @@ def build_command(
             reports.append(report)
             if output_format == "pdf" and report.files:
                 guides += write_guide(game, report.files, options, out_dir / game.id, _guide_font())
+            if proof:
+                guides.append(_proof(game, layouts, out_dir, None if no_validate else obj.trusted(game, trust_code)))
     overflows = [o for r in reports for o in r.overflows]
     for report in reports:
         for note in report.notes:
@@ -412,7 +416,7 @@ def build_command(
         from cardgen.render.guide import sheets_of_paper
 
         for guide in guides:
-            click.echo(f"{display_path(guide)}  how to print")
+            click.echo(f"{display_path(guide)}  {'proof sheet' if guide.name == 'proof.pdf' else 'how to print'}")
         duplex = sum(f.sides in ("long-edge", "short-edge") for f in files)
         paper_name = options.paper.upper() if options.paper == "a4" else options.paper.title()
         click.echo(
@@ -431,6 +435,18 @@ def build_command(
                 err=True,
             )
             sys.exit(EXIT_RULE)
+
+
+def _proof(game: Game, layouts, out_dir: Path, trusted: bool | None) -> Path:
+    """The proof sheet; `trusted` None: not validated (--no-validate), so only text fitting is shown."""
+    from cardgen.render.build import GameRenderer
+    from cardgen.render.proof import write_proof
+    from cardgen.validate import validate_game
+
+    violations = [] if trusted is None else validate_game(game, trust_code=trusted).violations
+    target = out_dir / game.id / "proof.pdf"
+    write_proof(GameRenderer(game, layouts, default_fonts_dir()), violations, target)
+    return target
 
 
 def _count(n: int, noun: str) -> str:

@@ -92,3 +92,21 @@ def test_preview_grid_shows_each_distinct_face_once(tmp_path: Path):
     cell = (63.5 + 6) / 25.4 * 50 + 8
     assert Image.open(out).width == pytest.approx(3 * cell, abs=3)  # scout, frigate, dreadnought: one row of three
     assert run_cli(*base).code == 2
+
+
+def test_proof_sheet_shows_each_face_with_its_status(demo_data: Path, tmp_path: Path):
+    import pdfcheck as check
+
+    ships = demo_data / "demo" / "ships.yaml"
+    ships.write_text(ships.read_text().replace("Draw a card when revealed.", "Draw a card when revealed. " * 60))
+    run = run_cli("--data-dir", demo_data, "--templates-dir", FIXTURES / "templates", "build", "--out", tmp_path, "-q",
+                  "--proof", "--allow-overflow", "--trust-code")  # fmt: skip
+    assert run.code == 0, run.err
+    proof = tmp_path / "demo" / "proof.pdf"
+    words = check.words(proof, 0)
+    text = " ".join(w["text"] for w in words)
+    assert "scout ×3" in text and "frigate ×2" in text and "dreadnought ×1" in text
+    scout = next(w for w in words if w["text"] == "scout")
+    status = [w["text"] for w in words if 2 < w["y"] - scout["y"] < 4 and abs(w["x"] - scout["x"]) < 30]
+    assert " ".join(status).startswith("text overflows: ability"), status
+    assert text.count(" ok") == 2
