@@ -321,7 +321,7 @@ def _print_notes(game: Game, report) -> None:
     "--mark-weight", type=Length(0.05, 5, "pt"), default=0.3, show_default=True, help="Crop-mark line weight in points."
 )
 @click.option("--allow-overflow", is_flag=True, help="Build even if text does not fit (prints warnings).")
-@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.option("--quiet", "-q", is_flag=True, help="Print nothing but warnings and errors (no progress, no file list).")
 @click.option(
     "--no-validate", is_flag=True, help="Print without checking the data (no check runs, no checks.py is imported)."
 )
@@ -374,13 +374,13 @@ def build_command(
     if no_validate:
         click.echo("cardgen: warning: the data was not checked against its rules (--no-validate)", err=True)
     else:
-        _validate_before_build(loaded, [obj.trusted(game, trust_code) for game in loaded])
+        _validate_before_build(loaded, [obj.trusted(game, trust_code) for game in loaded], quiet)
     if only is not None:
         loaded = _only(loaded, [name.strip() for name in only.split(",") if name.strip()])
     widest = max((_widest_bleed(game) for game in loaded), default=0.0)
     if mark_offset < widest:
         click.echo(
-            f"cardgen: note: --mark-offset {mark_offset:g} mm is less than the bleed ({widest:g} mm); "
+            f"cardgen: warning: --mark-offset {mark_offset:g} mm is less than the bleed ({widest:g} mm); "
             "crop marks start at the bleed's edge so they are never printed over art",
             err=True,
         )
@@ -405,14 +405,14 @@ def build_command(
             if proof:
                 guides.append(_proof(game, layouts, out_dir, None if no_validate else obj.trusted(game, trust_code)))
     overflows = [o for r in reports for o in r.overflows]
-    for report in reports:
+    for report in reports if not quiet else []:  # --quiet: errors and warnings only
         for note in report.notes:
             click.echo(f"note: {note}", err=True)
         for file in report.files:
             unit = "image" if output_format == "png" else "page"
             click.echo(f"{display_path(file.path)}  {file.pages} {unit}{'' if file.pages == 1 else 's'}")
     files = [f for r in reports for f in r.files]
-    if output_format == "pdf" and files:
+    if output_format == "pdf" and files and not quiet:
         from cardgen.render.guide import sheets_of_paper
 
         for guide in guides:
@@ -478,7 +478,7 @@ def _only(games: list[Game], names: list[str]) -> list[Game]:
     return [game for game in chosen if game.components]
 
 
-def _validate_before_build(games: list[Game], trusted: list[bool]) -> None:
+def _validate_before_build(games: list[Game], trusted: list[bool], quiet: bool = False) -> None:
     """Refuse to print data that breaks a rule (text fitting is left to the build itself).
 
     `--no-validate` skips this entirely: no check runs, so no code from a game folder (`checks.py`) runs either.
@@ -488,7 +488,7 @@ def _validate_before_build(games: list[Game], trusted: list[bool]) -> None:
 
     reports = [validate_game(game, trust_code=trust) for game, trust in zip(games, trusted, strict=True)]
     for report in reports:
-        if report.skipped:
+        if report.skipped and not quiet:
             click.echo(f"cardgen: note: {report.game}: {len(report.skipped)} check(s) skipped: {SKIPPED}", err=True)
         if report.unchecked:
             click.echo(f"cardgen: warning: {report.game}: no rules checks (rules.yaml missing or empty)", err=True)

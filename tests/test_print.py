@@ -39,7 +39,8 @@ def default_build(tmp_path_factory) -> Path:
 
 
 def test_build_reports_each_file_with_page_count(tmp_path):
-    run = build(FIXTURES / "card_data", tmp_path)
+    data, templates = FIXTURES / "card_data", FIXTURES / "templates"
+    run = run_cli("--data-dir", data, "--templates-dir", templates, "build", "--out", tmp_path, "--trust-code")
     assert run.code == 0, run.err
     lines = run.out.strip().splitlines()
     assert any(line.endswith("ships.pdf  2 pages") for line in lines), lines
@@ -474,3 +475,8 @@ def test_separate_processes_write_identical_files(tmp_path):
                        capture_output=True, env={**os.environ, "PYTHONHASHSEED": seed})  # fmt: skip
         outputs.append({p.name: p.read_bytes() for p in (out / "demo").glob("*.pdf")})
     assert outputs[0] == outputs[1] and len(outputs[0]) == 4  # three components and the print guide
+
+
+def test_quiet_prints_nothing_but_problems(tmp_path):
+    run = build(FIXTURES / "card_data", tmp_path)
+    assert run.code == 0 and run.out == "" and run.err == ""

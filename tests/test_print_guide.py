@@ -17,7 +17,7 @@ from conftest import run_cli
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("out")
-    run = run_cli("build", "scifi-domains", "space-empires-4x", "--out", out, "-q")
+    run = run_cli("build", "scifi-domains", "space-empires-4x", "--out", out)
     assert run.code == 0, run.err
     assert re.search(r"\d+ files, \d+ pages on \d+ sheets of A4 paper; \d+ to print double-sided", run.out)
     return out
