@@ -65,7 +65,8 @@ def make_game(folder: Path, cards: int) -> None:
 def run_cardgen(folder: Path) -> int:
     from cardgen.data import load_games
     from cardgen.paths import default_fonts_dir
-    from cardgen.render.build import PrintOptions, build_game
+    from cardgen.render.build import build_game
+    from cardgen.render.jobs import PrintOptions
     from cardgen.render.layouts import Layouts
 
     (game,) = load_games(folder / "data")

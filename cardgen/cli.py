@@ -355,9 +355,10 @@ def build_command(
     trust_code: bool,
 ) -> None:
     """Print games into cut-ready PDFs (all bundled games when none is named)."""
-    from cardgen.render.build import PrintOptions, build_game
+    from cardgen.render.build import build_game
     from cardgen.render.guide import write_guide
     from cardgen.render.imposition import MarkStyle
+    from cardgen.render.jobs import PrintOptions
     from cardgen.render.layouts import Layouts
 
     options = PrintOptions(
@@ -388,7 +389,7 @@ def build_command(
     missing = [problem for game in loaded for problem in layouts.missing(game)]
     if missing:
         raise DataError(missing)
-    total = sum(c.count for g in loaded for c in g.components if c.kind != "pieces")
+    total = sum(c.count for g in loaded for c in g.components if c.printed)
     reports = []
     with (
         all_or_nothing(),

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
+HEX_RATIO = 2 / math.sqrt(3)  # a regular hexagon's point-to-point ÷ flat-to-flat
 MM = 72 / 25.4  # points per millimetre
 INCH_MM = 25.4
 

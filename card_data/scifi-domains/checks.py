@@ -222,5 +222,3 @@ def token_supply(game, check) -> Found:
         if totals.get(resource, 0) < wanted:
             yield {"expected": f"{resource} tokens worth at least {wanted}", "actual": totals.get(resource, 0),
                    "where": "resource-tokens.yaml"}  # fmt: skip
-
-

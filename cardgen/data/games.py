@@ -32,7 +32,7 @@ from cardgen.data.tables import TABLE_SUFFIXES, read_table
 from cardgen.data.validation_errors import validate
 from cardgen.data.yaml_source import PathKey, YamlDocument, read_yaml
 from cardgen.errors import DataError, Location, Problem, did_you_mean, display_path
-from cardgen.units import Size, parse_size
+from cardgen.units import HEX_RATIO, Size, parse_size
 
 MANIFEST = "game.yaml"
 RULES = "rules.yaml"
@@ -83,6 +83,36 @@ class Component:
     def count(self) -> int:
         """Items including copies."""
         return sum(item.count for item in self.items)
+
+    @property
+    def shape(self) -> str:
+        """`rect`, `round` or `hex`: how the face is cut."""
+        return self.spec.shape if self.spec else "rect"
+
+    @property
+    def printed(self) -> bool:
+        """Whether a build prints anything for it: pieces are bought, not printed; an empty component has nothing."""
+        return self.kind != "pieces" and bool(self.items)
+
+    @property
+    def has_backs(self) -> bool:
+        return any(item.back for item in self.items)
+
+    @property
+    def landscape(self) -> bool:
+        """A sheet as large as the paper, turned (`size: page-landscape`)."""
+        return self.spec is not None and self.spec.size == "page-landscape"
+
+    @property
+    def box(self) -> Size | None:
+        """The face's bounding box in mm (None for pieces and page-sized sheets). A hex tile's `size` is the distance
+        across the flats (one length), turned by `orient`; a hex size written as W×H is taken as the box itself."""
+        size = self.size
+        if size is None or self.shape != "hex" or abs(size.width - size.height) > 1e-9:
+            return size
+        across_corners = size.width * HEX_RATIO
+        flat = self.spec is None or self.spec.orient == "flat"
+        return Size(across_corners, size.width) if flat else Size(size.width, across_corners)
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from cardgen.data.games import Game
 from cardgen.output import write_atomic
-from cardgen.render.build import SIDES_NOTE, OutputFile, PrintOptions
+from cardgen.render.jobs import SIDES_NOTE, OutputFile, PrintOptions
 
 HOW = {
     "long-edge": "double-sided, flip on the long edge",

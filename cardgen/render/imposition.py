@@ -22,9 +22,8 @@ import itertools
 import math
 from dataclasses import dataclass, field
 
-from cardgen.units import Size
+from cardgen.units import HEX_RATIO, Size
 
-HEX_RATIO = 2 / math.sqrt(3)  # point-to-point ÷ flat-to-flat
 SIN60 = math.sqrt(3) / 2
 
 

@@ -49,7 +49,7 @@ class Document:
         self.canvas.setCreator(f"cardgen {__version__}")
         self.canvas.setProducer(f"cardgen {__version__} (reportlab)")
         self.body_font = body_font
-        self.uses = uses or Counter()
+        self.uses = Counter(uses or ())  # a copy: a writer may raise counts (boards drawn on several pages)
         self.forms: set[str] = set()
         self.pages = 0
 

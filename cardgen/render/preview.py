@@ -9,11 +9,13 @@ from __future__ import annotations
 import dataclasses
 import io
 from pathlib import Path
+from typing import Any
 
 from cardgen.data.games import Component, Game, Item
 from cardgen.errors import DataError, did_you_mean
 from cardgen.output import write_atomic
-from cardgen.render.build import BuildReport, GameRenderer, PrintOptions
+from cardgen.render.build import GameRenderer
+from cardgen.render.jobs import BuildReport, PrintOptions
 from cardgen.render.shop import face_images
 
 GRID_COLUMNS = 6
@@ -34,9 +36,9 @@ def preview_item(renderer: GameRenderer, item_id: str, side: str, dpi: int, targ
         raise DataError(f"{renderer.game.id}: '{item_id}' has no back")
     alone = dataclasses.replace(component, items=(item,))
     report = BuildReport()
-    faces, _ = renderer.collect(alone, PrintOptions(), report)
-    front, back = faces.item_faces[item.id]
-    (image,) = face_images(renderer, alone, faces, [front if side == "front" else back], dpi)
+    job = renderer.job(alone, PrintOptions(), report)
+    front, back = job.faces.item_faces[item.id]
+    (image,) = face_images(job, [back if side == "back" and back else front], dpi)
     _save(image, target, dpi)
     return target, report
 
@@ -49,14 +51,14 @@ def preview_grid(renderer: GameRenderer, component_id: str, dpi: int, target: Pa
     from cardgen.render.fonts import DEFAULT_ROLES
 
     component = renderer.game.component(component_id)
-    if not component.items or component.kind == "pieces":
+    if not component.printed:
         raise DataError(f"{renderer.game.id}: component '{component_id}' has nothing to preview")
     report = BuildReport()
-    faces, _ = renderer.collect(component, PrintOptions(), report)
+    job = renderer.job(component, PrintOptions(), report)
     firsts: dict[str, Item] = {}
     for item in component.items:
-        firsts.setdefault(faces.item_faces[item.id][0], item)
-    images = face_images(renderer, component, faces, list(firsts), dpi)
+        firsts.setdefault(job.faces.item_faces[item.id][0], item)
+    images = face_images(job, list(firsts), dpi)
     cell_w = max(i.width for i in images) + 8
     cell_h = max(i.height for i in images) + 24
     rows = (len(images) + GRID_COLUMNS - 1) // GRID_COLUMNS
@@ -71,7 +73,7 @@ def preview_grid(renderer: GameRenderer, component_id: str, dpi: int, target: Pa
     return target, report
 
 
-def _save(image, target: Path, dpi: int) -> None:
+def _save(image: Any, target: Path, dpi: int) -> None:
     buffer = io.BytesIO()
     image.save(buffer, "PNG", dpi=(dpi, dpi))
     write_atomic(target, buffer.getvalue())

@@ -10,9 +10,10 @@ from __future__ import annotations
 import io
 from collections import defaultdict
 
-from cardgen.data.games import Game
+from cardgen.data.games import Game, Item
 from cardgen.output import write_atomic
-from cardgen.render.build import BuildReport, GameRenderer, PrintOptions
+from cardgen.render.build import GameRenderer
+from cardgen.render.jobs import BuildReport, PrintOptions
 from cardgen.render.shop import face_images
 from cardgen.units import MM
 
@@ -48,16 +49,15 @@ def write_proof(renderer: GameRenderer, violations: list, target) -> int:
     canvas = Canvas(buffer, pagesize=paper.points, invariant=1, initialFontName=renderer.body_font)
     canvas.setTitle(f"{game.title} — proof")
     pages = 0
-    for component in game.components:
-        if component.kind == "pieces" or not component.items:
-            continue
+    for component in filter(lambda c: c.printed, game.components):
         report = BuildReport()
-        faces, _ = renderer.collect(component, options, report)
+        job = renderer.job(component, options, report)
+        faces = job.faces
         status = item_status(game, violations, report)
-        firsts: dict[str, object] = {}
+        firsts: dict[str, Item] = {}
         for item in component.items:
             firsts.setdefault(faces.item_faces[item.id][0], item)
-        images = face_images(renderer, component, faces, list(firsts), DPI)
+        images = face_images(job, list(firsts), DPI)
         width = max(i.width for i in images) / DPI * 25.4
         height = max(i.height for i in images) / DPI * 25.4
         # small: at least four faces across (a face larger than a quarter of the page is shrunk to fit)

@@ -7,41 +7,30 @@ board positions on both pages: cut one page along the line, lay it over the othe
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from reportlab.lib.colors import Color
 
+from cardgen.render.draw import PreparedFace
 from cardgen.render.imposition import Line, Rect, Slot, Tile, tile_board
+from cardgen.render.jobs import ComponentJob
+from cardgen.render.pdf import Document
 from cardgen.units import MM
-
-if TYPE_CHECKING:
-    from cardgen.data.games import Component
-    from cardgen.render.build import Entry, FaceSet, GameRenderer, PrintOptions
-    from cardgen.render.pdf import Document
 
 TILE_MARGIN = 10.0  # mm kept clear at the paper's edge on tiled pages
 GUIDE = Color(0.2, 0.2, 0.2)
 
 
-def write_boards(
-    doc: Document,
-    renderer: GameRenderer,
-    component: Component,
-    faces: FaceSet,
-    entries: list[Entry],
-    options: PrintOptions,
-) -> None:
+def write_boards(doc: Document, job: ComponentJob) -> None:
     """Every sheet of a component: full pages, or boards tiled over pages."""
+    component, entries = job.component, job.entries
     for number, entry in enumerate(entries, 1):
-        face = faces.faces[entry.front]
+        face = job.faces.faces[entry.front]
         if component.size is None:  # size: page or page-landscape
-            paper = renderer.face_size(component, options)
-            trim = Rect(0, 0, paper.width, paper.height)
-            doc.start_page(paper)
+            trim = Rect(0, 0, job.face.width, job.face.height)
+            doc.start_page(job.face)
             doc.place(entry.front, face, Slot(trim, trim), 0.0)
             doc.end_page()
             continue
-        paper, tiles = tile_board(options.paper_size, component.size, options.overlap, TILE_MARGIN)
+        paper, tiles = tile_board(job.options.paper_size, component.size, job.options.overlap, TILE_MARGIN)
         doc.uses[entry.front] = max(doc.uses[entry.front], 2)  # drawn on several pages: draw it once, as a form
         rows = max(t.row for t in tiles) + 1
         cols = max(t.col for t in tiles) + 1
@@ -50,14 +39,14 @@ def write_boards(
             _draw_part(doc, entry.front, face, tile)
             _alignment_guides(doc, tile, tiles)
             label = (
-                f"{renderer.game.title} · {component.id} {number}/{len(entries)} · part {tile.row + 1},{tile.col + 1} "
+                f"{job.game_title} · {component.id} {number}/{len(entries)} · part {tile.row + 1},{tile.col + 1} "
                 f"of {rows}×{cols} · cut along a dashed line and line up the crosshairs"
             )
             doc.label(label, (paper.width / 2, TILE_MARGIN / 2, paper.width - 2 * TILE_MARGIN))
             doc.end_page()
 
 
-def _draw_part(doc: Document, key: str, face, tile: Tile) -> None:
+def _draw_part(doc: Document, key: str, face: PreparedFace, tile: Tile) -> None:
     c = doc.canvas
     c.saveState()
     path = c.beginPath()
@@ -76,7 +65,8 @@ def _alignment_guides(doc: Document, tile: Tile, tiles: list[Tile]) -> None:
     def to_page(x: float, y: float) -> tuple[float, float]:
         return place.x + x - window.x, place.y + y - window.y
 
-    lines, crosses = [], []
+    lines: list[Line] = []
+    crosses: list[tuple[float, float]] = []
     for other in tiles:
         if other.row == tile.row and abs(other.col - tile.col) == 1:
             left, right = (tile, other) if other.col > tile.col else (other, tile)

@@ -9,83 +9,69 @@ from __future__ import annotations
 
 import csv
 import io
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import Any
 
+from cardgen.output import write_atomic
 from cardgen.render.imposition import Rect, Slot
-from cardgen.render.pdf import Document, write_atomic
-
-if TYPE_CHECKING:
-    from pathlib import Path
-
-    from cardgen.data.games import Component
-    from cardgen.render.build import Entry, FaceSet, GameRenderer
+from cardgen.render.jobs import ComponentJob, OutputFile
+from cardgen.render.pdf import Document
+from cardgen.units import Size
 
 
-def _face_page(doc: Document, key: str, faces: FaceSet, width: float, height: float, bleed: float, shape: str) -> None:
-    trim = Rect(bleed, bleed, width, height)
-    page = Rect(0, 0, width + 2 * bleed, height + 2 * bleed)
-    from cardgen.units import Size
-
+def _face_page(doc: Document, job: ComponentJob, key: str) -> None:
+    face = job.faces.faces[key]
+    bleed = job.bleed
+    trim = Rect(bleed, bleed, face.width, face.height)
+    page = Rect(0, 0, face.width + 2 * bleed, face.height + 2 * bleed)
     doc.start_page(Size(page.w, page.h), trim=trim, bleed=page)
-    doc.place(key, faces.faces[key], Slot(trim, page), bleed, "rect" if shape == "rect" else shape)
+    doc.place(key, face, Slot(trim, page), bleed, job.shape)
     doc.end_page()
 
 
-def write_shop_pdf(
-    renderer: GameRenderer, component: Component, faces: FaceSet, entries: list[Entry], path: Path
-) -> int:
+def write_shop_pdf(job: ComponentJob, path: Path) -> OutputFile:
     """Every copy's front then back, one face per page."""
-    doc = _document(renderer, component, faces)
-    first = faces.faces[entries[0].front]
-    bleed = renderer.bleed(component)
-    shape = component.spec.shape if component.spec else "rect"
-    for entry in entries:
-        _face_page(doc, entry.front, faces, first.width, first.height, bleed, shape)
+    doc = job.document()
+    for entry in job.entries:
+        _face_page(doc, job, entry.front)
         if entry.back:
-            _face_page(doc, entry.back, faces, first.width, first.height, bleed, shape)
+            _face_page(doc, job, entry.back)
     write_atomic(path, doc.finish())
-    return doc.pages
+    return OutputFile(path, doc.pages, job.component.id)
 
 
-def face_images(renderer: GameRenderer, component: Component, faces: FaceSet, keys: list[str], dpi: int) -> list[Any]:
+def face_images(job: ComponentJob, keys: list[str], dpi: int) -> list[Any]:
     """Each face `key` rendered alone, bleed included, as a PIL image at `dpi` (one PDF page per face, rasterised)."""
     import pypdfium2 as pdfium
 
-    doc = _document(renderer, component, faces)
-    bleed = renderer.bleed(component)
-    shape = component.spec.shape if component.spec else "rect"
+    doc = job.document()
     for key in keys:
-        face = faces.faces[key]
-        _face_page(doc, key, faces, face.width, face.height, bleed, shape)
+        _face_page(doc, job, key)
     pdf = pdfium.PdfDocument(doc.finish())
     # pdfium rounds the pixel size up; shave a hair off the scale so 69.85 mm at 300 dpi is 825 px, not 826
     return [pdf[index].render(scale=dpi / 72 * (1 - 1e-6)).to_pil() for index in range(len(keys))]
 
 
-def write_png_faces(renderer: GameRenderer, component: Component, faces: FaceSet, folder: Path, dpi: int) -> int:
-    """One PNG per face of each card (not per copy) and a counts.csv; returns the number of images."""
+def write_png_faces(job: ComponentJob, folder: Path) -> OutputFile:
+    """One PNG per face of each card (not per copy) and a counts.csv; the file's `pages` counts the images."""
     names: list[str] = []
     keys: list[str] = []
-    seen: dict[str, tuple[str, str | None]] = {item.id: faces.item_faces[item.id] for item in component.items}
-    for item_id, (front, back) in seen.items():
+    component = job.component
+    for item in component.items:
+        front, back = job.faces.item_faces[item.id]
         for side, key in (("front", front), ("back", back)):
             if key:
                 keys.append(key)
-                names.append(f"{item_id}-{side}.png")
-    for name, image in zip(names, face_images(renderer, component, faces, keys, dpi), strict=True):
+                names.append(f"{item.id}-{side}.png")
+    for name, image in zip(names, face_images(job, keys, job.options.dpi), strict=True):
         buffer = io.BytesIO()
-        image.save(buffer, "PNG", dpi=(dpi, dpi))
+        image.save(buffer, "PNG", dpi=(job.options.dpi,) * 2)
         write_atomic(folder / name, buffer.getvalue())
     table = io.StringIO()
     writer = csv.writer(table, lineterminator="\n")
     writer.writerow(["card", "count", "front", "back"])
     for item in component.items:
-        front, back = seen[item.id]
+        back = job.faces.item_faces[item.id][1]
         writer.writerow([item.id, item.count, f"{item.id}-front.png", f"{item.id}-back.png" if back else ""])
     write_atomic(folder / "counts.csv", table.getvalue().encode())
-    return len(names)
-
-
-def _document(renderer: GameRenderer, component: Component, faces: FaceSet) -> Document:
-    uses = faces.uses
-    return Document(renderer.drawer, f"{renderer.game.title} — {component.title}", renderer.body_font, uses)
+    return OutputFile(folder, len(names), component.id)

@@ -8,8 +8,10 @@ violation naming its cause, and the others still run. Facts are checked against 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cardgen.data.games import Component, Game
 from cardgen.data.rules import Check
@@ -17,6 +19,9 @@ from cardgen.errors import DataError, Location, did_you_mean, display_path
 from cardgen.paths import default_data_dir
 from cardgen.validate.checks import CHECKS, Context, Violation, records
 from cardgen.validate.facts import check_facts
+
+if TYPE_CHECKING:
+    from cardgen.render.jobs import OverflowReport
 
 
 @dataclass(frozen=True)
@@ -81,7 +86,7 @@ def validate_game(
     """Run every check of a game, each isolated: one that fails to run is reported as a violation naming its cause,
     and every other check still runs. Text-fit checks need the layouts (`templates_dir`); without them they are
     skipped. Custom checks (Python in the game's checks.py) run only for bundled games or with `trust_code`."""
-    overflows = _overflow_finder(game, templates_dir, fonts_dir) if templates_dir and fonts_dir else None
+    overflows = _text_fit(game, templates_dir, fonts_dir) if templates_dir and fonts_dir else None
     ctx = Context(game, overflows)
     report = GameReport(game.id, has_rules=game.rules_doc is not None)
     trusted = trust_code or is_bundled(game)
@@ -179,25 +184,13 @@ def _check_location(game: Game, index: int) -> Location | None:
     return Location(display_path(doc.path), doc.line_of(("checks", index)), f"checks[{index}]")
 
 
-def _overflow_finder(game: Game, templates_dir: Path, fonts_dir: Path):
-    """Text fitting through the print pipeline: the overflows of a component's faces, computed once per component."""
-    from cardgen.render.build import BuildReport, GameRenderer, PrintOptions
+def _text_fit(game: Game, templates_dir: Path, fonts_dir: Path) -> Callable[[Component], list[OverflowReport]]:
+    """Text fitting through the print pipeline (imported on use: a validation without `fits` checks never loads the
+    renderer)."""
+    from cardgen.render.build import text_fit
     from cardgen.render.layouts import Layouts
 
-    renderer: GameRenderer | None = None
-    cache: dict[str, list] = {}
-
-    def overflows(component: Component) -> list:
-        nonlocal renderer
-        if component.id not in cache:
-            if renderer is None:
-                renderer = GameRenderer(game, Layouts(templates_dir), fonts_dir)
-            report = BuildReport()
-            renderer.collect(component, PrintOptions(), report)
-            cache[component.id] = report.overflows
-        return cache[component.id]
-
-    return overflows
+    return text_fit(game, Layouts(templates_dir), fonts_dir)
 
 
 __all__ = ["CheckResult", "GameReport", "Violation", "is_bundled", "validate_game"]

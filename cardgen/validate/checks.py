@@ -269,7 +269,7 @@ def check_text_fits(ctx: Context, check: Check) -> list[Violation]:
     out = []
     for name in names:
         component = game.component(name)
-        if component.kind == "pieces" or not component.items:
+        if not component.printed:
             continue
         items = {item.id: item for item in component.items}
         for overflow in ctx.overflows(component):

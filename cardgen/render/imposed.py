@@ -1,0 +1,136 @@
+"""The print PDF (`--format pdf`, the default): faces imposed on sheets of paper with crop marks, backs behind their
+fronts (duplex), beside them (fold) or on pages of their own; boards and page-sized sheets go to `sheets`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from cardgen.data.games import Component
+from cardgen.errors import DataError
+from cardgen.output import write_atomic
+from cardgen.render.imposition import (
+    LayoutError,
+    Line,
+    SheetPlan,
+    Slot,
+    choose_orientation,
+    fold_sheet,
+    grid_sheet,
+    hex_sheet,
+)
+from cardgen.render.jobs import SIDES_NOTE, ComponentJob, Entry, OutputFile, PrintOptions
+from cardgen.render.pdf import Document
+from cardgen.render.sheets import write_boards
+from cardgen.units import Size
+
+
+def write_print_pdf(job: ComponentJob, path: Path) -> OutputFile:
+    """Write one component's sheets to `path`."""
+    component, options = job.component, job.options
+    doc = job.document()
+    if component.kind == "sheets" and (component.size is None or not _fits_paper(job.face, job.bleed, options)):
+        write_boards(doc, job)
+        sides = "tiled" if doc.pages > len(job.entries) else "single"
+    else:
+        plan = _impose(doc, job)
+        if not any(e.back for e in job.entries):
+            sides = "single"
+        elif plan.backs_on_front_page:
+            sides = "fold"
+        else:
+            sides = "backs-after" if options.duplex == "off" else options.duplex
+    doc.print_hints(sides, f"{component.title}: {SIDES_NOTE[sides]}")
+    write_atomic(path, doc.finish())
+    return OutputFile(path, doc.pages, component.id, sides)
+
+
+def plan_for(
+    component: Component, face: Size, bleed: float, options: PrintOptions, filled: int | None = None
+) -> SheetPlan:
+    """The sheet plan of a component under the options (fold for double-sided counters unless told otherwise);
+    `filled` plans a partial last sheet."""
+    if component.shape == "hex":
+        flat, pointy = min(face.width, face.height), face.height > face.width
+        return hex_sheet(options.paper_size, flat, bleed, options.marks, pointy, options.duplex)
+    layout = options.layout or (component.spec.layout if component.spec else None)
+    if layout is None:
+        layout = "fold" if component.kind == "counters" and component.has_backs else "grid"
+    gutter = max(options.gutter, 2 * bleed) if component.shape == "round" else options.gutter
+    if layout == "fold" and component.has_backs:
+        return fold_sheet(options.paper_size, face, bleed, gutter, options.marks, filled)
+    return grid_sheet(options.paper_size, face, bleed, gutter, options.marks, options.duplex, filled)
+
+
+def _fits_paper(face: Size, bleed: float, options: PrintOptions) -> bool:
+    try:
+        choose_orientation(options.paper_size, face, bleed, options.gutter, options.marks)
+    except LayoutError:
+        return False
+    return True
+
+
+def _impose(doc: Document, job: ComponentJob) -> SheetPlan:
+    component, options, entries = job.component, job.options, job.entries
+    try:
+        full = plan_for(component, job.face, job.bleed, options)
+    except LayoutError as exc:
+        raise DataError(f"{job.game_id}: {component.id}: {exc}") from None
+    has_back = any(e.back for e in entries)
+    chunks = [entries[i : i + full.capacity] for i in range(0, len(entries), full.capacity)]
+    title = f"{job.game_title} · {component.id}"
+    backs_later: list[tuple[int, SheetPlan, list[Entry]]] = []
+    for number, chunk in enumerate(chunks, 1):
+        # a partial last sheet: bleed towards the empty slots, marks only at the filled ones
+        plan = full if len(chunk) == full.capacity else plan_for(component, job.face, job.bleed, options, len(chunk))
+        sheet = f"{title} · sheet {number}/{len(chunks)}"
+        doc.start_page(plan.paper)
+        _place_all(doc, job, [(e.front, s) for e, s in zip(chunk, plan.fronts, strict=False)])
+        if plan.backs_on_front_page:
+            _place_all(doc, job, _backs(chunk, plan))
+            doc.lines(plan.fold_marks, options.marks.weight, dash=(2, 2))
+        _guides(doc, job, plan, len(chunk), plan.marks)
+        doc.label(f"{sheet} · {'fronts and backs (fold)' if plan.backs_on_front_page else 'front'}", plan.label_at)
+        doc.end_page()
+        if has_back and not plan.backs_on_front_page:
+            if options.duplex == "off":
+                backs_later.append((number, plan, chunk))
+            else:
+                _back_page(doc, job, plan, chunk, f"{sheet} · back")
+    for number, plan, chunk in backs_later:
+        _back_page(doc, job, plan, chunk, f"{title} · sheet {number}/{len(chunks)} · backs")
+    return full
+
+
+def _backs(chunk: list[Entry], plan: SheetPlan) -> list[tuple[str, Slot]]:
+    return [(e.back, s) for e, s in zip(chunk, plan.backs, strict=False) if e.back]
+
+
+def _back_page(doc: Document, job: ComponentJob, plan: SheetPlan, chunk: list[Entry], label: str) -> None:
+    options = job.options
+    doc.start_page(plan.paper)
+    shift = options.back_offset if options.duplex != "off" else (0.0, 0.0)
+    _place_all(doc, job, _backs(chunk, plan), shift)
+    if options.duplex == "off":
+        _guides(doc, job, plan, len(chunk), plan.back_marks)
+    x, y, room = plan.label_at
+    doc.label(label, (plan.paper.width - x, y, room))
+    doc.end_page()
+
+
+def _place_all(
+    doc: Document, job: ComponentJob, placements: Sequence[tuple[str, Slot]], shift: tuple[float, float] = (0.0, 0.0)
+) -> None:
+    for key, slot in placements:
+        doc.place(key, job.faces.faces[key], slot, job.bleed, job.shape, shift)
+
+
+def _guides(doc: Document, job: ComponentJob, plan: SheetPlan, filled: int, marks: Sequence[Line]) -> None:
+    doc.lines(marks, job.options.marks.weight)
+    if job.shape in ("hex", "round"):  # pieces that are not cut with straight lines get their cut outline
+        for slot in plan.fronts[:filled]:
+            doc.outline(slot, job.shape)
+
+
+__all__ = ["plan_for", "write_print_pdf"]

@@ -1,0 +1,143 @@
+"""The values a build passes between its stages: print options, a component's prepared faces, the job a writer gets,
+and what the build reports.
+
+`build` (the orchestrator) renders and prepares a component's faces into a `ComponentJob`; a writer (`imposed` for
+print PDFs, `shop` for print-shop PDFs and PNGs, `sheets` for boards) turns the job into a file. Writers depend on
+this module, never on `build`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from cardgen.data.games import Component, Item
+from cardgen.render.draw import FaceDrawer, PreparedFace
+from cardgen.render.imposition import MarkStyle
+from cardgen.render.pdf import Document
+from cardgen.units import PAPER_SIZES_MM, Size
+
+
+@dataclass(frozen=True)
+class PrintOptions:
+    """How to print: paper, duplex, back offset, imposition and output format. Lengths in mm."""
+
+    paper: str = "a4"
+    duplex: str = "long-edge"  # long-edge | short-edge | off
+    back_offset: tuple[float, float] = (0.0, 0.0)
+    layout: str | None = None  # None: each component's default; grid | fold
+    format: str = "pdf"  # pdf | shop-pdf | png
+    gutter: float = 0.0
+    marks: MarkStyle = field(default_factory=MarkStyle)
+    allow_overflow: bool = False
+    overlap: float = 10.0
+    dpi: int = 300
+
+    @property
+    def paper_size(self) -> Size:
+        return Size(*PAPER_SIZES_MM[self.paper])
+
+
+def face_size(component: Component, paper: Size) -> Size:
+    """The trim size of one face: the component's box, or the paper itself for page-sized sheets."""
+    if component.box is not None:
+        return component.box
+    return paper.rotated() if component.landscape else paper
+
+
+# How each kind of file prints, as the PDF's subject and the print guide say it.
+SIDES_NOTE = {
+    "long-edge": "print double-sided, flip on the long edge, at actual size",
+    "short-edge": "print double-sided, flip on the short edge, at actual size",
+    "single": "print single-sided at actual size",
+    "fold": "print single-sided at actual size, fold along the line and glue",
+    "backs-after": "print single-sided at actual size; backs follow on pages of their own",
+    "tiled": "print single-sided at actual size; trim and join the pages along the crosshairs",
+}
+
+
+@dataclass(frozen=True)
+class OutputFile:
+    """One file written, with its page count (or image count for PNG folders) and how to print it: `sides` is
+    `long-edge`/`short-edge` (double-sided, turned on that edge), `single`, `fold` (single-sided, fold and glue),
+    `backs-after` (backs on pages of their own) or `tiled` (a board over several pages) — the keys of SIDES_NOTE."""
+
+    path: Path
+    pages: int
+    component: str = ""
+    sides: str = "single"
+
+
+@dataclass(frozen=True)
+class OverflowReport:
+    """Text that did not fit its box at the minimum size."""
+
+    game: str
+    component: str
+    item: str
+    side: str
+    field: str
+    overflow_mm: float
+    size: float
+
+    def __str__(self) -> str:
+        return (
+            f"{self.game}: {self.component}: card '{self.item}' {self.side}: field '{self.field}' overflows "
+            f"its box by {self.overflow_mm:.1f} mm even at {self.size:g} pt"
+        )
+
+
+@dataclass
+class BuildReport:
+    """What a build wrote and what it found."""
+
+    files: list[OutputFile] = field(default_factory=list)
+    overflows: list[OverflowReport] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class FaceSet:
+    """The distinct faces of a component: markup hash → prepared face, with how often each is drawn."""
+
+    faces: dict[str, PreparedFace] = field(default_factory=dict)
+    uses: Counter[str] = field(default_factory=Counter)
+    item_faces: dict[str, tuple[str, str | None]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One physical copy of an item: its front face and its back face (if any)."""
+
+    item: Item
+    front: str
+    back: str | None
+
+
+@dataclass(frozen=True)
+class ComponentJob:
+    """Everything a writer needs to print one component: its faces, its copies, how to print, and how to draw."""
+
+    game_id: str
+    game_title: str
+    component: Component
+    faces: FaceSet
+    entries: list[Entry]
+    options: PrintOptions
+    drawer: FaceDrawer
+    body_font: str
+    face: Size  # trim size of one face, mm
+    bleed: float  # mm
+
+    @property
+    def shape(self) -> str:
+        return self.component.shape
+
+    @property
+    def title(self) -> str:
+        return f"{self.game_title} — {self.component.title}"
+
+    def document(self) -> Document:
+        """A new PDF for this component, drawing repeated faces once as forms."""
+        return Document(self.drawer, self.title, self.body_font, self.faces.uses)
