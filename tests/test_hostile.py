@@ -859,16 +859,6 @@ def test_hostile_input(case: Case, workspace: Workspace) -> None:
     assert "TOP-SECRET" not in outcome.out + outcome.err
 
 
-def test_readme_lists_every_limit() -> None:
-    """The README's limits table is the one `cardgen limits` prints (regenerate it from cardgen/limits.py)."""
-    from cardgen.limits import Limits
-
-    readme = (Path(__file__).parent.parent / "README.md").read_text()
-    table = readme.split("<!-- limits:begin")[1].split("<!-- limits:end")[0]
-    rows = [f"| `{name}` | {value} | {doc} |" for name, value, doc in Limits().describe()]
-    assert [line for line in table.splitlines() if line.startswith("| `")] == rows
-
-
 def test_limits_from_environment_and_option(monkeypatch: pytest.MonkeyPatch) -> None:
     """`CARDGEN_LIMITS` sets limits for a shell; `--limit` overrides it for one run; both are validated."""
     from cardgen import limits

@@ -31,7 +31,7 @@ from cardgen.render.jobs import (
     face_size,
 )
 from cardgen.render.layouts import Layouts
-from cardgen.render.markup import MarkupError, parse_face
+from cardgen.render.markup import MarkupError
 from cardgen.render.shop import write_png_faces, write_shop_pdf
 
 Progress = Callable[[int], None]
@@ -132,7 +132,7 @@ class GameRenderer:
         key = hashlib.sha1(markup.encode()).hexdigest()[:16]
         if key not in faces.faces:
             try:
-                face = parse_face(markup, self.palette.is_colour)
+                face = self.drawer.parse(markup)
             except MarkupError as exc:
                 line = f" (line {exc.line} of the rendered markup)" if exc.line else ""
                 raise DataError(f"{who}: layout '{layout}'{line}: {exc}") from None

@@ -35,38 +35,38 @@ class MarkupError(ValueError):
         self.line = line
 
 
-def _number(value: str) -> float:
+def number(value: str) -> float:
     """A finite number: NaN and infinities would reach the PDF as garbage or crash the drawing."""
-    number = float(value)
-    if not math.isfinite(number):
+    found = float(value)
+    if not math.isfinite(found):
         raise ValueError(f"expected a finite number, got '{value}'")
-    return number
+    return found
 
 
-def _length(value: str) -> float:
+def length(value: str) -> float:
     """A size that cannot be negative (widths, heights, radii, line widths)."""
-    number = _number(value)
-    if number < 0:
+    found = number(value)
+    if found < 0:
         raise ValueError(f"cannot be negative, got '{value}'")
-    return number
+    return found
 
 
-def _positive(value: str) -> float:
+def positive(value: str) -> float:
     """A size that must be above zero (font sizes, line spacing)."""
-    number = _number(value)
-    if number <= 0:
+    found = number(value)
+    if found <= 0:
         raise ValueError(f"must be above zero, got '{value}'")
-    return number
+    return found
 
 
-def _fraction(value: str) -> float:
-    number = _number(value)
-    if not 0 <= number <= 1:
+def fraction(value: str) -> float:
+    found = number(value)
+    if not 0 <= found <= 1:
         raise ValueError(f"must lie between 0 and 1, got '{value}'")
-    return number
+    return found
 
 
-def _bool(value: str) -> bool:
+def boolean(value: str) -> bool:
     lowered = value.strip().lower()
     if lowered in ("true", "yes", "1"):
         return True
@@ -75,28 +75,29 @@ def _bool(value: str) -> bool:
     raise ValueError(f"expected true or false, got '{value}'")
 
 
-def _points(value: str) -> tuple[tuple[float, float], ...]:
+def points(value: str) -> tuple[tuple[float, float], ...]:
     pairs = []
     for chunk in value.split():
         x, y = chunk.split(",")
-        pairs.append((_number(x), _number(y)))
+        pairs.append((number(x), number(y)))
     if len(pairs) < 3:
         raise ValueError("a polygon needs at least three 'x,y' points")
     return tuple(pairs)
 
 
-def _choice(*options: str) -> Callable[[str], str]:
+def choice(*options: str) -> Callable[[str], str]:
     def parse(value: str) -> str:
         if value not in options:
             raise ValueError(f"expected one of {', '.join(options)}, got '{value}'")
         return value
 
+    parse.options = options  # type: ignore[attr-defined]  # read by Attr.shown
     return parse
 
 
-def _dash(value: str) -> tuple[float, ...]:
+def dash(value: str) -> tuple[float, ...]:
     """Dash and gap lengths; all zero would draw nothing forever (reportlab loops or the viewer chokes)."""
-    lengths = tuple(_length(v) for v in value.split())
+    lengths = tuple(length(v) for v in value.split())
     if lengths and not any(lengths):
         raise ValueError("dash lengths cannot all be zero")
     if len(lengths) > 16:
@@ -104,72 +105,35 @@ def _dash(value: str) -> tuple[float, ...]:
     return lengths
 
 
-COLOUR = "colour"
+COLOUR = "colour"  # parsed against the game's palette, which only the caller knows
 TEXT = str
 REQUIRED = object()
 
-_STROKE = {"stroke": (COLOUR, "none"), "stroke-width": (_length, 0.3), "dash": (_dash, ()), "opacity": (_fraction, 1.0)}
-_SHAPE = {"fill": (COLOUR, "none"), **_STROKE}
 
-# Each element: attribute → (parser, default); REQUIRED marks attributes without a default.
-SCHEMA: dict[str, dict[str, tuple[Any, Any]]] = {
-    "face": {"bg": (COLOUR, "none")},
-    "rect": {
-        "x": (_number, REQUIRED),
-        "y": (_number, REQUIRED),
-        "w": (_length, REQUIRED),
-        "h": (_length, REQUIRED),
-        "radius": (_length, 0.0),
-        "bleed": (_bool, False),
-        **_SHAPE,
-    },
-    "line": {
-        "x1": (_number, REQUIRED),
-        "y1": (_number, REQUIRED),
-        "x2": (_number, REQUIRED),
-        "y2": (_number, REQUIRED),
-        **_STROKE,
-        "stroke": (COLOUR, "black"),
-    },
-    "circle": {"cx": (_number, REQUIRED), "cy": (_number, REQUIRED), "r": (_length, REQUIRED), **_SHAPE},
-    "polygon": {"points": (_points, REQUIRED), **_SHAPE},
-    "hexagon": {
-        "cx": (_number, REQUIRED),
-        "cy": (_number, REQUIRED),
-        "r": (_length, REQUIRED),
-        "orient": (_choice("flat", "pointy"), "flat"),
-        **_SHAPE,
-    },
-    "text": {
-        "x": (_number, REQUIRED),
-        "y": (_number, REQUIRED),
-        "w": (_length, REQUIRED),
-        "h": (_length, REQUIRED),
-        "size": (_positive, 8.0),
-        "min-size": (_positive, None),
-        "font": (TEXT, "body"),
-        "colour": (COLOUR, "black"),
-        "align": (_choice("left", "center", "right", "justify"), "left"),
-        "valign": (_choice("top", "middle", "bottom"), "top"),
-        "leading": (_positive, 1.2),
-        "field": (TEXT, None),
-        "rotate": (_choice("0", "90", "180", "270"), "0"),
-    },
-    "icon": {
-        "name": (TEXT, REQUIRED),
-        "x": (_number, REQUIRED),
-        "y": (_number, REQUIRED),
-        "size": (_positive, REQUIRED),
-    },
-    "image": {
-        "src": (TEXT, REQUIRED),
-        "x": (_number, REQUIRED),
-        "y": (_number, REQUIRED),
-        "w": (_length, REQUIRED),
-        "h": (_length, REQUIRED),
-        "fit": (_choice("contain", "cover", "stretch"), "contain"),
-    },
+@dataclass(frozen=True)
+class Attr:
+    """One attribute of an element: how its text is parsed (a function, `COLOUR` or `TEXT`) and its default
+    (`REQUIRED` when it has none)."""
+
+    parse: Any
+    default: Any = REQUIRED
+
+    def shown(self, name: str) -> str:
+        """The attribute as the README's element table writes it: `orient=flat|pointy` for a choice."""
+        options = getattr(self.parse, "options", None)
+        return f"{name}={'|'.join(options)}" if options else name
+
+
+Schema = Mapping[str, Attr]
+
+STROKE: dict[str, Attr] = {
+    "stroke": Attr(COLOUR, "none"),
+    "stroke-width": Attr(length, 0.3),
+    "dash": Attr(dash, ()),
+    "opacity": Attr(fraction, 1.0),
 }
+SHAPE: dict[str, Attr] = {"fill": Attr(COLOUR, "none"), **STROKE}
+FACE: Schema = {"bg": Attr(COLOUR, "none")}
 
 INLINE_TAGS = {"b", "i", "u", "strike", "br", "font", "sup", "sub", "span"}
 INLINE_ATTRS = {"font": {"color", "size"}, "span": {"color"}}
@@ -196,8 +160,9 @@ class Face:
     elements: tuple[Element, ...]
 
 
-def parse_face(markup: str, is_colour: Callable[[str], bool]) -> Face:
-    """Parse and check one face's markup; raise `MarkupError` naming the element and attribute at fault."""
+def parse_face(markup: str, is_colour: Callable[[str], bool], schemas: Mapping[str, Schema]) -> Face:
+    """Parse and check one face's markup against the elements' `schemas` (tag → attributes); raise `MarkupError`
+    naming the element and attribute at fault."""
     if "<!DOCTYPE" in markup or "<!ENTITY" in markup:
         # Entities are the only way XML reaches files or expands exponentially; card data is escaped, so only a
         # layout can write them, and no layout needs them.
@@ -212,20 +177,19 @@ def parse_face(markup: str, is_colour: Callable[[str], bool]) -> Face:
         ) from None
     if root.tag != "face":
         raise MarkupError(f"a layout must produce one <face> element, not <{root.tag}>")
-    face_attrs = _attributes(root, is_colour)
-    elements = tuple(_element(child, is_colour) for child in root)
+    face_attrs = _attributes(root, FACE, is_colour)
+    elements = tuple(_element(child, schemas, is_colour) for child in root)
     if (root.text or "").strip():
         raise MarkupError(f"text outside a <text> box: '{root.text.strip()[:40]}'")
     return Face(face_attrs["bg"], elements)
 
 
-def _element(node: ET.Element, is_colour: Callable[[str], bool]) -> Element:
-    if node.tag not in SCHEMA or node.tag == "face":
-        known = ", ".join(sorted(t for t in SCHEMA if t != "face"))
-        raise MarkupError(f"unknown element <{node.tag}> (known: {known})")
+def _element(node: ET.Element, schemas: Mapping[str, Schema], is_colour: Callable[[str], bool]) -> Element:
+    if node.tag not in schemas:
+        raise MarkupError(f"unknown element <{node.tag}> (known: {', '.join(sorted(schemas))})")
     if (node.tail or "").strip():
         raise MarkupError(f"text outside a <text> box after <{node.tag}>: '{node.tail.strip()[:40]}'")
-    attrs = _attributes(node, is_colour)
+    attrs = _attributes(node, schemas[node.tag], is_colour)
     content = ""
     if node.tag == "text":
         content = inline_markup(node)
@@ -234,8 +198,7 @@ def _element(node: ET.Element, is_colour: Callable[[str], bool]) -> Element:
     return Element(node.tag, attrs, content)
 
 
-def _attributes(node: ET.Element, is_colour: Callable[[str], bool]) -> dict[str, Any]:
-    schema = SCHEMA[node.tag]
+def _attributes(node: ET.Element, schema: Schema, is_colour: Callable[[str], bool]) -> dict[str, Any]:
     unknown = set(node.attrib) - set(schema)
     if unknown:
         from cardgen.errors import did_you_mean
@@ -243,7 +206,8 @@ def _attributes(node: ET.Element, is_colour: Callable[[str], bool]) -> dict[str,
         name = sorted(unknown)[0]
         raise MarkupError(f"<{node.tag}> has unknown attribute '{name}'{did_you_mean(name, list(schema))}")
     values: dict[str, Any] = {}
-    for name, (parser, default) in schema.items():
+    for name, attr in schema.items():
+        parser, default = attr.parse, attr.default
         raw = node.attrib.get(name)
         if raw is None:
             if default is REQUIRED:
@@ -308,7 +272,7 @@ def _inline(node: ET.Element) -> str:
         raise MarkupError(f"<{node.tag} color='{colour}'> inside <text>: not a colour (use #rrggbb or a standard name)")
     if "size" in node.attrib:
         try:
-            size = _positive(node.attrib["size"])
+            size = positive(node.attrib["size"])
         except ValueError as exc:
             raise MarkupError(f"<{node.tag} size='{node.attrib['size']}'> inside <text>: {exc}") from None
         if size > 200:

@@ -77,7 +77,7 @@ def _embedded_image(ref: str) -> str | None:
     """Check an embedded base64 image's size before anything decodes it."""
     from PIL import Image, UnidentifiedImageError
 
-    from cardgen.render.draw import check_pixels, open_unchecked
+    from cardgen.render.bitmaps import check_pixels, open_unchecked
 
     try:
         data = base64.b64decode(ref.split(",", 1)[1], validate=False)

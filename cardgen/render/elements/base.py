@@ -1,0 +1,31 @@
+"""What every markup element is: its attributes (parsed and checked by `markup`), what it checks before drawing
+(`prepare`), and how it draws. One element is one class in one module of this package; `cardgen.render.elements`
+finds them all, so adding an element is adding a file."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from cardgen.render.kit import Kit, Overflow, Surface
+from cardgen.render.markup import Attr, Element
+
+
+class ElementKind:
+    """One element of the face markup. Subclasses set `tag`, `summary` (the README's description) and `attributes`,
+    and implement `draw`; `prepare` checks what can be checked before drawing and returns what `draw` needs."""
+
+    tag: ClassVar[str]
+    summary: ClassVar[str] = ""
+    attributes: ClassVar[dict[str, Attr]]
+    has_content: ClassVar[bool] = False  # paragraph markup between the tags (only <text>)
+
+    def prepare(self, element: Element, kit: Kit, who: str) -> Any:
+        """Check the element against the game (fonts, icons, images); `who` names the card in error messages."""
+        return None
+
+    def overflow(self, element: Element, prepared: Any, index: int) -> Overflow | None:
+        """What did not fit, if anything (text boxes)."""
+        return None
+
+    def draw(self, element: Element, surface: Surface, prepared: Any) -> None:
+        raise NotImplementedError

@@ -1,0 +1,39 @@
+"""`<icon>`: one of the game's vector icons (`settings.icons`), its top-left corner at x, y."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from cardgen.errors import DataError, did_you_mean
+from cardgen.render.elements.base import ElementKind
+from cardgen.render.kit import Kit, Surface
+from cardgen.render.markup import TEXT, Attr, Element, number, positive
+from cardgen.units import MM
+
+
+def check_icon(name: str, kit: Kit, who: str) -> None:
+    """An icon the game defines, or an error naming the card and the icons it has."""
+    if name not in kit.painters:
+        hint = did_you_mean(name, list(kit.painters))
+        raise DataError(
+            f"{who}: unknown icon '{{{name}}}'{hint}; the game's icons: {', '.join(kit.painters) or 'none'}"
+        )
+
+
+class Icon(ElementKind):
+    tag = "icon"
+    summary = "a vector icon from the game's `settings.icons`, `size` mm square"
+    attributes: ClassVar[dict[str, Attr]] = {
+        "name": Attr(TEXT),
+        "x": Attr(number),
+        "y": Attr(number),
+        "size": Attr(positive),
+    }
+
+    def prepare(self, element: Element, kit: Kit, who: str) -> Any:
+        check_icon(element["name"], kit, who)
+
+    def draw(self, element: Element, surface: Surface, prepared: Any) -> None:
+        size = element["size"] * MM
+        paint = surface.kit.painters[element["name"]]
+        paint(surface.canvas, element["x"] * MM, surface.y(element["y"]) - size, size)

@@ -1,0 +1,109 @@
+"""`<text>`: a text box that wraps, shrinks down to its minimum size, and reports what still does not fit.
+
+Its content is paragraph markup (`<b>`, `<i>`, `<font color>`, …, checked by `markup.inline_markup`) with `{icon}`
+placeholders for the game's icons at the text size.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from cardgen.errors import DataError, did_you_mean
+from cardgen.render.elements.base import ElementKind
+from cardgen.render.elements.icon import check_icon
+from cardgen.render.fonts import FontRole, no_glyph
+from cardgen.render.kit import Kit, Overflow, Surface
+from cardgen.render.markup import (
+    COLOUR,
+    ICON_PATTERN,
+    TEXT,
+    Attr,
+    Element,
+    choice,
+    length,
+    number,
+    plain_text,
+    positive,
+)
+from cardgen.render.textfit import Fit, TextBox, fit_text
+from cardgen.units import MM
+
+DEFAULT_MIN_SIZE = 6.0  # pt: the smallest a box shrinks to unless its layout sets `min-size`
+
+
+class Text(ElementKind):
+    tag = "text"
+    summary = (
+        "a text box: wraps, shrinks down to `min-size` (default 6 pt), and reports overflow naming `field`; "
+        "`rotate` turns it a quarter at a time"
+    )
+    has_content = True
+    attributes: ClassVar[dict[str, Attr]] = {
+        "x": Attr(number),
+        "y": Attr(number),
+        "w": Attr(length),
+        "h": Attr(length),
+        "size": Attr(positive, 8.0),
+        "min-size": Attr(positive, None),
+        "font": Attr(TEXT, "body"),
+        "colour": Attr(COLOUR, "black"),
+        "align": Attr(choice("left", "center", "right", "justify"), "left"),
+        "valign": Attr(choice("top", "middle", "bottom"), "top"),
+        "leading": Attr(positive, 1.2),
+        "field": Attr(TEXT, None),
+        "rotate": Attr(choice("0", "90", "180", "270"), "0"),
+    }
+
+    def prepare(self, element: Element, kit: Kit, who: str) -> Fit:
+        """Fit the text (after checking its font role, icons and glyphs)."""
+        role = _role(element, kit, who)
+        content = element.content
+        for name in ICON_PATTERN.findall(content):
+            check_icon(name, kit, who)
+        if missing := no_glyph(plain_text(content), role):
+            raise DataError(f"{who}: {element['field'] or 'text'}: {missing}")
+        size = element["size"]
+        min_size = element["min-size"] if element["min-size"] is not None else min(size, DEFAULT_MIN_SIZE)
+        width, height = element["w"] * MM, element["h"] * MM
+        if element["rotate"] in ("90", "270"):
+            width, height = height, width
+        colour = kit.palette.get(element["colour"])
+        leading, align = element["leading"], element["align"]
+        box = TextBox(content, role.regular, colour, width, height, size, min_size, leading, align)
+        return fit_text(box)
+
+    def overflow(self, element: Element, prepared: Fit, index: int) -> Overflow | None:
+        if prepared.fits:
+            return None
+        return Overflow(element["field"] or f"text box {index + 1}", prepared.overflow_mm, prepared.size)
+
+    def draw(self, element: Element, surface: Surface, prepared: Fit) -> None:
+        canvas = surface.canvas
+        left, top = element["x"] * MM, surface.y(element["y"])
+        w, h = element["w"] * MM, element["h"] * MM
+        rotate = int(element["rotate"])
+        # move the origin so that the paragraph's top-left corner is at (0, 0) and its lines run along local x
+        origin = {0: (left, top), 90: (left, top - h), 180: (left + w, top - h), 270: (left + w, top)}[rotate]
+        canvas.translate(*origin)
+        canvas.rotate(rotate if rotate != 270 else -90)
+        box_w, box_h = (h, w) if rotate in (90, 270) else (w, h)
+        slack = max(box_h - prepared.height, 0)
+        drop = {"top": 0.0, "middle": slack / 2, "bottom": slack}[element["valign"]]
+        if prepared.paragraph is not None:
+            prepared.paragraph.drawOn(canvas, 0, -prepared.height - drop)
+            return
+        # plain one-line text: the baseline sits one font size below the line's top, as in a paragraph
+        canvas.setFont(surface.kit.roles[element["font"]].regular, prepared.size)
+        if (colour := surface.kit.palette.get(element["colour"])) is not None:
+            canvas.setFillColor(colour)
+        free = box_w - prepared.line_width
+        x = {"left": 0.0, "justify": 0.0, "center": free / 2, "right": free}[element["align"]]
+        canvas.drawString(x, -prepared.size - drop, prepared.line)
+
+
+def _role(element: Element, kit: Kit, who: str) -> FontRole:
+    role = kit.roles.get(element["font"])
+    if role is None:
+        hint = did_you_mean(element["font"], list(kit.roles))
+        raise DataError(f"{who}: unknown font role '{element['font']}'{hint}; known: {', '.join(kit.roles)}")
+    return role

@@ -1,0 +1,177 @@
+"""What the elements of a face draw with: the game's palette, font roles, icon painters and images, and the surface
+(canvas and face geometry) a face is drawn on.
+
+Images are checked once when first used (inside the game folder, a known format, decodable, within the pixel limit)
+and embedded once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from reportlab.lib.colors import Color, toColor
+
+from cardgen import limits
+from cardgen.errors import DataError, display_path
+from cardgen.render.bitmaps import check_pixels, open_unchecked
+from cardgen.render.fonts import FontRole
+from cardgen.render.markup import colour_literal
+from cardgen.render.svgrefs import check_svg_references
+from cardgen.units import MM
+
+IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".svg"}
+
+Painter = Callable[[Any, float, float, float], None]  # canvas, x, y, size (points)
+
+
+class Palette:
+    """Colour names → reportlab colours: the game's own names first, then `#rrggbb`/`#rrggbbaa` and standard names."""
+
+    def __init__(self, named: Mapping[str, str]):
+        self.named = dict(named)
+        self._cache: dict[str, Color | None] = {}
+
+    def get(self, name: str) -> Color | None:
+        if name not in self._cache:
+            self._cache[name] = self._resolve(name)
+        return self._cache[name]
+
+    def _resolve(self, name: str) -> Color | None:
+        if name in ("none", "transparent"):
+            return None
+        value = self.named.get(name, name)
+        if not colour_literal(value):
+            raise ValueError(f"'{value}' is not a colour")
+        if value.startswith("#") and len(value) == 9:
+            base = toColor(value[:7])
+            return Color(base.red, base.green, base.blue, int(value[7:], 16) / 255)
+        return toColor(value)
+
+    def is_colour(self, name: str) -> bool:
+        try:
+            self.get(name)
+        except (ValueError, TypeError):
+            return False
+        return True
+
+
+@dataclass
+class Overflow:
+    """Text that did not fit even at its minimum size."""
+
+    field: str
+    overflow_mm: float
+    size: float
+
+
+class ImageStore:
+    """Images a game's layouts use: checked once (inside the game folder, present, decodable), embedded once."""
+
+    def __init__(self, game_dir: Path):
+        from PIL import Image
+
+        # Pillow's own bomb guard (a warning above its limit, an error at twice it) follows cardgen's limit, which is
+        # checked first with a located message; raising `--limit image_pixels` then works for reportlab's reads too.
+        Image.MAX_IMAGE_PIXELS = limits.current().image_pixels
+        self.game_dir = game_dir.resolve()
+        self.checked: dict[str, Path] = {}
+        self.svg: dict[str, Any] = {}
+
+    def resolve(self, src: str) -> Path:
+        if src in self.checked:
+            return self.checked[src]
+        path = (self.game_dir / src).resolve()
+        shown = display_path(path)
+        if self.game_dir not in path.parents:
+            raise DataError(f"image '{src}' lies outside the game folder {display_path(self.game_dir)}")
+        if path.suffix.lower() not in IMAGE_SUFFIXES:
+            raise DataError(f"{shown}: images must be PNG, JPEG or SVG")
+        if not path.is_file():
+            raise DataError(f"{shown}: image not found")
+        if path.suffix.lower() == ".svg":
+            self.svg[src] = _read_svg(path, self.game_dir)
+        else:
+            _check_bitmap(path)
+        self.checked[src] = path
+        return path
+
+
+def _check_bitmap(path: Path) -> None:
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with open_unchecked(path) as image:
+            check_pixels(image.size, display_path(path))
+            image.verify()
+    except (UnidentifiedImageError, OSError, SyntaxError, Image.DecompressionBombError) as exc:
+        raise DataError(f"{display_path(path)}: cannot decode image ({exc})") from None
+
+
+def _read_svg(path: Path, game_dir: Path) -> Any:
+    check_svg_references(path, game_dir)
+    try:
+        from svglib.svglib import svg2rlg
+
+        drawing = svg2rlg(str(path), external_reference_root=str(game_dir))
+    except Exception as exc:  # svglib raises many kinds of errors for broken files
+        raise DataError(f"{display_path(path)}: cannot read SVG ({type(exc).__name__}: {exc})") from None
+    if drawing is None or not (drawing.width > 0 and drawing.height > 0):
+        raise DataError(f"{display_path(path)}: cannot read SVG (no drawing of a positive width and height)")
+    return drawing
+
+
+@dataclass(frozen=True)
+class Kit:
+    """One game's means of drawing, shared by all its faces."""
+
+    palette: Palette
+    roles: Mapping[str, FontRole]
+    painters: Mapping[str, Painter]
+    images: ImageStore
+
+
+@dataclass(frozen=True)
+class Surface:
+    """Where one face is being drawn: the canvas (origin at the trim's bottom-left corner, in points), the face's
+    trim size and bleed in mm, and the kit. Markup measures y downwards from the top; `y` converts."""
+
+    canvas: Any
+    kit: Kit
+    width: float
+    height: float
+    bleed: float
+
+    def y(self, mm_from_top: float) -> float:
+        """A markup y (mm from the top) as a canvas y (points from the bottom)."""
+        return (self.height - mm_from_top) * MM
+
+    def paint(self, element: Mapping[str, Any]) -> tuple[int, int]:
+        """Set fill, stroke, line width, dash and opacity from a shape's attributes; return (stroke, fill) flags
+        for reportlab's drawing calls."""
+        canvas, palette = self.canvas, self.kit.palette
+        fill = palette.get(element.get("fill", "none"))
+        stroke = palette.get(element["stroke"])
+        if fill is not None:
+            canvas.setFillColor(fill)
+        if stroke is not None:
+            canvas.setStrokeColor(stroke)
+            canvas.setLineWidth(element["stroke-width"] * MM)
+            if element["dash"]:
+                canvas.setDash([d * MM for d in element["dash"]])
+        if element["opacity"] < 1:  # after the colours: setting a colour resets the alpha to the colour's own
+            canvas.setFillAlpha(element["opacity"] * (fill.alpha if fill is not None else 1))
+            canvas.setStrokeAlpha(element["opacity"] * (stroke.alpha if stroke is not None else 1))
+        return (1 if stroke is not None else 0), (1 if fill is not None else 0)
+
+    def polygon(self, element: Mapping[str, Any], points: list[tuple[float, float]]) -> None:
+        """A closed, painted path through points given in markup mm."""
+        stroke, fill = self.paint(element)
+        path = self.canvas.beginPath()
+        path.moveTo(points[0][0] * MM, self.y(points[0][1]))
+        for x, y in points[1:]:
+            path.lineTo(x * MM, self.y(y))
+        path.close()
+        self.canvas.drawPath(path, stroke=stroke, fill=fill)

@@ -1,0 +1,31 @@
+"""The README's generated tables agree with the code, and the markup's elements are what the renderer draws."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cardgen.reference import regenerate
+from cardgen.render.elements import ELEMENTS, SCHEMAS
+
+README = Path(__file__).parent.parent / "README.md"
+
+
+def test_readme_tables_are_generated_from_the_code() -> None:
+    """Limits and elements in the README are what `python -m cardgen.reference` writes (run it after a change)."""
+    text = README.read_text(encoding="utf-8")
+    assert regenerate(text) == text, "README's generated tables are stale: run python -m cardgen.reference"
+
+
+def test_a_changed_limit_or_element_makes_the_readme_stale(monkeypatch) -> None:
+    """The comparison above can fail: change one element's summary and the README no longer matches."""
+    text = README.read_text(encoding="utf-8")
+    monkeypatch.setattr(type(ELEMENTS["circle"]), "summary", "a different summary")
+    assert regenerate(text) != text
+
+
+def test_every_element_is_one_module_with_its_schema() -> None:
+    """Each module of cardgen/render/elements/ (but base) defines one element, registered under its tag."""
+    folder = Path(__file__).parent.parent / "cardgen" / "render" / "elements"
+    modules = {p.stem for p in folder.glob("*.py")} - {"__init__", "base"}
+    assert modules == set(ELEMENTS)
+    assert all(SCHEMAS[tag] is kind.attributes for tag, kind in ELEMENTS.items())
