@@ -18,6 +18,8 @@ import argparse
 import time
 from pathlib import Path
 
+import figures  # benchmarks/figures.py, beside this script
+
 from cardgen.engine.agents import RandomAgent
 from cardgen.engine.core import derive_seed
 from cardgen.engine.runner import engine_for
@@ -73,6 +75,8 @@ def openspiel_gin_rummy(seconds: float = 10.0) -> dict[str, float] | None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--scale", type=float, default=1.0, help="multiply the number of games")
+    parser.add_argument("--no-openspiel", action="store_true", help="skip the OpenSpiel comparison")
+    figures.add_option(parser)
     args = parser.parse_args()
     results = {}
     for game, players, games in RUNS:
@@ -82,9 +86,10 @@ def main() -> None:
             f"{game:>18} ({players}p, {count} games): {r['games/s']:8,.0f} games/s  {r['actions/s']:9,.0f} actions/s  "
             f"{r['steps/s']:9,.0f} steps/s with chance events"
         )
-    gin = openspiel_gin_rummy()
+    figures.write(args.json, "engine_speed", {f"{game} {players}p": r for (game, players), r in results.items()})
+    gin = None if args.no_openspiel else openspiel_gin_rummy()
     if gin is None:
-        print("OpenSpiel is not installed: no same-run comparison (pip install open_spiel)")
+        print("no same-run comparison with OpenSpiel (not installed, or --no-openspiel)")
         return
     print(
         f"{'OpenSpiel gin_rummy':>18} (2p, 10 s):      {gin['games/s']:8,.0f} games/s  "

@@ -16,12 +16,15 @@ import tempfile
 import time
 from pathlib import Path
 
+import figures  # benchmarks/figures.py, beside this script
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("game", nargs="?", default="scifi-domains")
     parser.add_argument("item", nargs="?", default="destroyer")
     parser.add_argument("--runs", type=int, default=5)
+    figures.add_option(parser)
     args = parser.parse_args()
     out = Path(tempfile.mkdtemp()) / "preview.png"
     whole = []
@@ -47,6 +50,8 @@ def main() -> None:
             warm.append(time.perf_counter() - start)
     print(f"preview {args.game} {args.item}: whole process {statistics.median(whole):.3f} s, "
           f"warm in-process {statistics.median(warm) * 1000:.1f} ms (median of {args.runs})")  # fmt: skip
+    measured = {"whole_process_s": statistics.median(whole), "warm_ms": statistics.median(warm) * 1000}
+    figures.write(args.json, "preview_speed", {**measured, "runs": args.runs})
 
 
 if __name__ == "__main__":

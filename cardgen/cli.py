@@ -18,7 +18,7 @@ import click
 
 from cardgen import limits
 from cardgen.data import Game, load_games
-from cardgen.errors import EXIT_INPUT, EXIT_RULE, CardgenError, DataError, display_path
+from cardgen.errors import EXIT_INPUT, CardgenError, DataError, Problem, RuleError, display_path
 from cardgen.output import all_or_nothing, check_writable
 from cardgen.paths import default_data_dir, default_fonts_dir, default_templates_dir
 
@@ -226,8 +226,9 @@ def validate_command(
             _print_report(report)
             if notes:
                 _print_notes(game, report)
-    if any(not r.ok or (r.unchecked and not allow_unchecked) for r in reports):
-        sys.exit(EXIT_RULE)
+    failed = [r.game for r in reports if not r.ok or (r.unchecked and not allow_unchecked)]
+    if failed:
+        raise RuleError(f"{', '.join(failed)}: not valid (see the report above)")
 
 
 def _print_report(report) -> None:
@@ -402,7 +403,7 @@ def build_command(
             report = build_game(game, layouts, default_fonts_dir(), out_dir, options, bar.update)
             reports.append(report)
             if output_format == "pdf" and report.files:
-                guides += write_guide(game, report.files, options, out_dir / game.id, _guide_font())
+                guides += write_guide(game, report.files, options, out_dir / game.id, _bundled_body_font())
             if proof:
                 guides.append(_proof(game, layouts, out_dir, None if no_validate else obj.trusted(game, trust_code)))
     overflows = [o for r in reports for o in r.overflows]
@@ -430,12 +431,10 @@ def build_command(
         for overflow in overflows:
             click.echo(f"cardgen: {prefix}: {overflow}", err=True)
         if not allow_overflow:
-            click.echo(
-                f"cardgen: {len(overflows)} text box(es) overflow; components with overflowing text were not "
-                "written (fix the text or the layout, or use --allow-overflow)",
-                err=True,
+            raise RuleError(
+                f"{len(overflows)} text box(es) overflow; components with overflowing text were not written "
+                "(fix the text or the layout, or use --allow-overflow)"
             )
-            sys.exit(EXIT_RULE)
 
 
 def _proof(game: Game, layouts, out_dir: Path, trusted: bool | None) -> Path:
@@ -454,7 +453,7 @@ def _count(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
-def _guide_font() -> str:
+def _bundled_body_font() -> str:
     from cardgen.render.fonts import DEFAULT_ROLES, register_file
 
     return register_file(default_fonts_dir() / DEFAULT_ROLES["body"])[0]
@@ -493,14 +492,10 @@ def _validate_before_build(games: list[Game], trusted: list[bool], quiet: bool =
             click.echo(f"cardgen: note: {report.game}: {len(report.skipped)} check(s) skipped: {SKIPPED}", err=True)
         if report.unchecked:
             click.echo(f"cardgen: warning: {report.game}: no rules checks (rules.yaml missing or empty)", err=True)
-    broken = [r for r in reports if not r.ok]
-    if not broken:
-        return
-    for report in broken:
-        for violation in report.violations:
-            click.echo(f"cardgen: error: {report.game}: {violation}", err=True)
-    click.echo("cardgen: the data breaks the rules above; nothing was printed (--no-validate prints anyway)", err=True)
-    sys.exit(EXIT_RULE)
+    problems = [Problem(None, f"{r.game}: {violation}") for r in reports for violation in r.violations]
+    if problems:
+        last = "the data breaks the rules above; nothing was printed (--no-validate prints anyway)"
+        raise RuleError([*problems, Problem(None, last)])
 
 
 @cli.command("export-items")
@@ -646,7 +641,7 @@ def play_command(
     else:
         _print_play(summary)
     if summary["invariant_violations"]:
-        sys.exit(EXIT_RULE)
+        raise RuleError(f"{summary['invariant_violations']} invariant violation(s) (see above)")
 
 
 def _require_game(obj: Context, game: str) -> Path:
@@ -684,8 +679,11 @@ def replay_command(obj: Context, log_file: Path) -> None:
     outcomes = replay(log_file, obj.data_dir)
     for index, ok, detail in outcomes:
         click.echo(f"game {index}: {'reproduced' if ok else 'DIFFERS'} — {detail}")
-    if not outcomes or not all(ok for _, ok, _ in outcomes):
-        sys.exit(EXIT_RULE)
+    differ = sum(not ok for _, ok, _ in outcomes)
+    if not outcomes or differ:
+        raise RuleError(
+            f"{differ} of {len(outcomes)} logged games did not reproduce" if outcomes else "no games in the log"
+        )
 
 
 @cli.command("calibrate")
@@ -703,22 +701,11 @@ def replay_command(obj: Context, log_file: Path) -> None:
 )
 def calibrate_command(paper: str, duplex: str, landscape: bool, out_file: Path) -> None:
     """Print a duplex calibration sheet to measure your printer's back-side offset."""
-    import io
-
-    from reportlab.pdfgen.canvas import Canvas
-
-    from cardgen.render.calibrate import draw_calibration
-    from cardgen.render.fonts import DEFAULT_ROLES, register_file
-    from cardgen.render.pdf import write_atomic
+    from cardgen.render.calibrate import write_calibration
     from cardgen.units import PAPER_SIZES_MM, Size
 
-    font, _ = register_file(default_fonts_dir() / DEFAULT_ROLES["body"])
-    buffer = io.BytesIO()
-    canvas = Canvas(buffer, invariant=1, initialFontName=font)
     size = Size(*PAPER_SIZES_MM[paper])
-    draw_calibration(canvas, size.rotated() if landscape else size, font, duplex)
-    canvas.save()
-    write_atomic(out_file, buffer.getvalue())
+    write_calibration(out_file, size.rotated() if landscape else size, _bundled_body_font(), duplex)
     click.echo(f"{display_path(out_file)}  2 pages — print double-sided ({duplex}), at actual size")
 
 

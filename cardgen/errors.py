@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-EXIT_OK = 0
 EXIT_RULE = 1
 EXIT_INPUT = 2
 
@@ -26,10 +25,6 @@ class Location:
     def __str__(self) -> str:
         text = self.file if self.line is None else f"{self.file}:{self.line}"
         return f"{text}: {self.field}" if self.field else text
-
-    @classmethod
-    def of(cls, path: Path | str, line: int | None = None, field: str | None = None) -> Location:
-        return cls(display_path(path), line, field)
 
 
 @dataclass(frozen=True)

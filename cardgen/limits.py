@@ -85,7 +85,7 @@ def configure(options: list[str] | tuple[str, ...] = ()) -> Limits:
     env = [p for p in os.environ.get(ENVIRONMENT, "").split(",") if p.strip()]
     overrides = parse_overrides(env, ENVIRONMENT)
     overrides.update(parse_overrides(options, "--limit"))
-    _active = replace(Limits(), **overrides)
+    _active = replace(Limits(), **overrides)  # type: ignore[arg-type]  # each value has its field's kind
     return _active
 
 

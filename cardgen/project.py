@@ -20,7 +20,7 @@ from pathlib import Path
 from cardgen.errors import DataError, did_you_mean, display_path
 
 FILE_NAME = "cardgen.toml"
-_KEYS = {"data": str, "templates": str, "trust": list}
+_KEYS: dict[str, type] = {"data": str, "templates": str, "trust": list}
 
 
 @dataclass(frozen=True)
@@ -56,7 +56,8 @@ def read(path: Path) -> Project:
             raise DataError(
                 f"{shown}: unknown key '{key}'{did_you_mean(key, list(_KEYS))}; known: data, templates, trust"
             )
-        if not isinstance(value, _KEYS[key]) or (key == "trust" and not all(isinstance(v, str) for v in value)):
+        wrong_trust = key == "trust" and not (isinstance(value, list) and all(isinstance(v, str) for v in value))
+        if not isinstance(value, _KEYS[key]) or wrong_trust:
             kind = "a list of game ids" if key == "trust" else "a folder path in quotes"
             raise DataError(f"{shown}: '{key}' must be {kind}")
     base = path.resolve().parent

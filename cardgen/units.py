@@ -10,6 +10,7 @@ import math
 import re
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 HEX_RATIO = 2 / math.sqrt(3)  # a regular hexagon's point-to-point ÷ flat-to-flat
 MM = 72 / 25.4  # points per millimetre
@@ -78,7 +79,9 @@ class Size:
         return f"{self.width:g}×{self.height:g} mm"
 
 
-def parse_size(value: str | float | int | list | tuple, named: dict[str, tuple[float, float]] | None = None) -> Size:
+def parse_size(
+    value: str | float | int | list[Any] | tuple[Any, ...], named: dict[str, tuple[float, float]] | None = None
+) -> Size:
     """A size from a name (`poker`, `a4`), `WxH` (`63.5x88.9`, `2.5inx3.5in`), a pair, or one length (a square)."""
     names = {**CARD_SIZES_MM, **PAPER_SIZES_MM, **(named or {})}
     if isinstance(value, list | tuple):

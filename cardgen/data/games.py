@@ -409,7 +409,7 @@ def _table_entries(
 
 def _expanded(
     entries: list[tuple[Any, PathKey]], key: str, spec: ComponentSpec, doc: YamlDocument, problems: list[Problem]
-):
+) -> Iterator[tuple[Any, PathKey]]:
     """The items of a file, each repeated once per value of `for_each` (id suffixed with the value, field set)."""
     field_name, values = next(iter(spec.for_each.items())) if spec.for_each else (None, [None])
     for raw, where_path in entries:

@@ -200,7 +200,7 @@ class ComponentSpec(Strict):
 
     @field_validator("for_each")
     @classmethod
-    def _one_field(cls, value: dict | None) -> dict | None:
+    def _one_field(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
         if value is not None and (len(value) != 1 or not next(iter(value.values()))):
             raise ValueError("for_each names one field and a non-empty list of its values, e.g. {player: [red, blue]}")
         return value
@@ -231,7 +231,7 @@ def spec_model(kind: str) -> type[ComponentSpec]:
 
 
 _SPEC_MODELS: dict[str, type[ComponentSpec]] = {
-    kind: create_model(
+    kind: create_model(  # type: ignore[call-overload]  # pydantic's overloads cannot see a field name in a variable
         f"{kind.title()}File",
         __base__=ComponentSpec,
         **{key: (list[dict[str, Any]] | ItemTable, Field(default_factory=list))},
@@ -263,7 +263,7 @@ def item_model(type_name: str | None, card_type: CardType | None) -> type[BaseMo
     for name, spec in (card_type.fields if card_type else {}).items():
         annotation = _PY_TYPES[spec.type]
         if spec.choices is not None:
-            annotation = Literal[tuple(spec.choices)]  # type: ignore[valid-type]
+            annotation = Literal[tuple(spec.choices)]
         elif spec.min is not None or spec.max is not None:
             annotation = Annotated[annotation, Field(ge=spec.min, le=spec.max)]
         if spec.required and spec.default is None:

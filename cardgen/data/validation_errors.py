@@ -11,6 +11,7 @@ import typing
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
+from pydantic_core import ErrorDetails
 
 from cardgen.data.yaml_source import PathKey, YamlDocument, dotted
 from cardgen.errors import Location, Problem, did_you_mean, display_path
@@ -39,7 +40,7 @@ def validate(
         return None, [to_problem(err, model, doc, base, label) for err in exc.errors(include_url=False)]
 
 
-def to_problem(err: dict[str, Any], model: type[BaseModel], doc: YamlDocument, base: PathKey, label: str) -> Problem:
+def to_problem(err: ErrorDetails, model: type[BaseModel], doc: YamlDocument, base: PathKey, label: str) -> Problem:
     """One pydantic error as a `Problem` located in `doc`."""
     loc = tuple(part for part in err["loc"] if not _is_union_tag(part))
     path = (*base, *loc)
@@ -50,7 +51,7 @@ def to_problem(err: dict[str, Any], model: type[BaseModel], doc: YamlDocument, b
     return Problem(where, _message(err, model, loc))
 
 
-def _message(err: dict[str, Any], model: type[BaseModel], loc: tuple[Any, ...]) -> str:
+def _message(err: ErrorDetails, model: type[BaseModel], loc: tuple[Any, ...]) -> str:
     kind = err["type"]
     given = err.get("input")
     if kind == "extra_forbidden":

@@ -203,6 +203,7 @@ class _Builder:
         try:
             if isinstance(node, yaml.SequenceNode):
                 return [self.build(item, (*path, i)) for i, item in enumerate(node.value)]
+            assert isinstance(node, yaml.MappingNode)  # scalars returned above
             return self._mapping(node, path)
         finally:
             self.active.discard(id(node))

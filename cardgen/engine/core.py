@@ -109,11 +109,6 @@ class State(ABC):
         self.rng.shuffle(cards)
         self.chance.record("shuffle", [name, list(cards)])
 
-    def roll(self, sides: int, why: str) -> int:
-        value = self.rng.randint(1, sides)
-        self.chance.record("roll", [why, value])
-        return value
-
     def problem(self, text: str) -> None:
         """A data problem met while playing (a line-up that could not be refilled, a deck drawn out…)."""
         if text not in self.problems:

@@ -17,7 +17,7 @@ from typing import Any
 from cardgen.data.games import Component, Game, Item
 from cardgen.errors import DataError
 from cardgen.output import remove_stale
-from cardgen.render.draw import FaceDrawer, Palette, check_labels
+from cardgen.render.draw import FaceDrawer, check_labels
 from cardgen.render.fonts import load_roles
 from cardgen.render.imposed import write_print_pdf
 from cardgen.render.jobs import (
@@ -30,6 +30,7 @@ from cardgen.render.jobs import (
     PrintOptions,
     face_size,
 )
+from cardgen.render.kit import Palette
 from cardgen.render.layouts import Layouts
 from cardgen.render.markup import MarkupError
 from cardgen.render.shop import write_png_faces, write_shop_pdf

@@ -10,8 +10,13 @@ values read there are the offset to pass as `--back-offset X,Y` (back pages are 
 
 from __future__ import annotations
 
+import io
+from pathlib import Path
+from typing import Any
+
 from reportlab.lib.colors import Color
 
+from cardgen.output import write_atomic
 from cardgen.units import MM, Size
 
 SCALE_MM = 5  # the scales run from −5 to +5 mm
@@ -31,7 +36,7 @@ def calibration_points(paper: Size) -> list[tuple[float, float]]:
     ]
 
 
-def draw_calibration(canvas, paper: Size, font: str, duplex: str = "long-edge") -> None:
+def draw_calibration(canvas: Any, paper: Size, font: str, duplex: str = "long-edge") -> None:
     """Draw the two pages on a canvas whose page size is `paper`."""
     points = calibration_points(paper)
     canvas.setPageSize(paper.points)
@@ -68,14 +73,14 @@ def draw_calibration(canvas, paper: Size, font: str, duplex: str = "long-edge") 
     canvas.showPage()
 
 
-def _text(canvas, font: str, paper: Size, lines: list[str]) -> None:
+def _text(canvas: Any, font: str, paper: Size, lines: list[str]) -> None:
     canvas.setFillColor(INK)
     for i, line in enumerate(lines):
         canvas.setFont(font, 11 if i == 0 else 8)
         canvas.drawCentredString(paper.width / 2 * MM, (paper.height - 15 - i * 5) * MM, line)
 
 
-def _cross(canvas, x: float, y: float) -> None:
+def _cross(canvas: Any, x: float, y: float) -> None:
     canvas.setStrokeColor(INK)
     canvas.setLineWidth(0.25)
     canvas.line((x - 8) * MM, y * MM, (x + 8) * MM, y * MM)
@@ -83,7 +88,7 @@ def _cross(canvas, x: float, y: float) -> None:
     canvas.circle(x * MM, y * MM, 3 * MM, stroke=1, fill=0)
 
 
-def _scales(canvas, x: float, y: float, font: str) -> None:
+def _scales(canvas: Any, x: float, y: float, font: str) -> None:
     """A target at (x, y), an X scale on a line below it and a Y scale on a line to its left: ticks every 0.5 mm,
     numbered every 2 mm, positive right and up. Read a hole's X straight down on the X scale, its Y straight left."""
     canvas.setStrokeColor(INK)
@@ -107,4 +112,15 @@ def _scales(canvas, x: float, y: float, font: str) -> None:
     canvas.line(y_line * MM, (y - SCALE_MM) * MM, y_line * MM, (y + SCALE_MM) * MM)
 
 
-__all__ = ["calibration_points", "draw_calibration"]
+def write_calibration(path: Path, paper: Size, font: str, duplex: str) -> None:
+    """The two-page calibration sheet, written atomically to `path`."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, invariant=1, initialFontName=font)
+    draw_calibration(canvas, paper, font, duplex)
+    canvas.save()
+    write_atomic(path, buffer.getvalue())
+
+
+__all__ = ["calibration_points", "draw_calibration", "write_calibration"]

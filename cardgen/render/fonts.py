@@ -35,11 +35,6 @@ class FontRole:
     bold_italic: str
     covered: frozenset[int]
 
-    def face(self, bold: bool = False, italic: bool = False) -> str:
-        if bold and italic:
-            return self.bold_italic
-        return self.bold if bold else self.italic if italic else self.regular
-
 
 _REGISTERED: dict[Path, tuple[str, frozenset[int]]] = {}
 
@@ -77,7 +72,8 @@ def load_roles(
     `where(role)` locates the line of game.yaml that asks for a role's font, for the errors of the game's own roles.
     """
     roles = {**DEFAULT_ROLES, **settings_fonts}
-    result, problems = {}, []
+    result: dict[str, FontRole] = {}
+    problems: list[Problem] = []
     for role, file in roles.items():
         try:
             result[role] = _role(role, file, fonts_dir, game_dir)

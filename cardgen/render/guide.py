@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
+from typing import Any
 
 from cardgen.data.games import Game
 from cardgen.output import write_atomic
@@ -105,7 +106,7 @@ def _pdf(game: Game, lines: list[str], options: PrintOptions, font: str) -> byte
             text = text.replace("`", "<b>", 1).replace("`", "</b>", 1)
         return text
 
-    story: list = []
+    story: list[Any] = []
     rows: list[list[str]] = []
     for line in lines:
         if line.startswith("| ") and not line.startswith("|---"):

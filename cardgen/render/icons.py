@@ -12,8 +12,9 @@ import atexit
 import math
 import shutil
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 from PIL import Image
 from reportlab.lib.colors import Color
@@ -39,20 +40,21 @@ def placeholder(name: str) -> str:
     return _PLACEHOLDERS[name]
 
 
-class IconCanvas(Canvas):
+Painter = Callable[[Any, float, float, float], None]  # draws an icon: canvas, x, y, size (points)
+
+
+class IconCanvas(Canvas):  # type: ignore[misc]  # reportlab has no type hints
     """A canvas that draws vector icons where paragraphs place icon placeholders, and whose forms keep their
     transparency (reportlab writes a form's graphics states, used by `opacity` and `#rrggbbaa`, only into pages)."""
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.icon_painters: dict[str, Callable[[Canvas, float, float, float], None]] = {}
-        self._by_file = {}
+        self._by_file: dict[str, Painter] = {}
 
-    def use_icons(self, painters: dict[str, Callable[[Canvas, float, float, float], None]]) -> None:
-        self.icon_painters = painters
+    def use_icons(self, painters: Mapping[str, Painter]) -> None:
         self._by_file = {placeholder(name): painter for name, painter in painters.items()}
 
-    def endForm(self, **extra_attributes):
+    def endForm(self, **extra_attributes: Any) -> None:
         name = self._formData[0]
         super().endForm(**extra_attributes)
         form = self._doc.idToObject[pdfdoc.xObjectName(name)]
@@ -65,17 +67,19 @@ class IconCanvas(Canvas):
             resources.ExtGState = form.ExtGState
             form.Resources = resources
 
-    def drawImage(self, image, x, y, width=None, height=None, *args, **kwargs):
-        painter = self._by_file.get(getattr(image, "fileName", None))
+    def drawImage(  # reportlab's name
+        self, image: Any, x: float, y: float, width: float | None = None, height: float | None = None, *args: Any,
+        **kwargs: Any,
+    ) -> Any:  # fmt: skip
+        painter = self._by_file.get(getattr(image, "fileName", ""))
         if painter is not None:
+            assert width is not None and height is not None  # paragraphs size their images
             painter(self, x, y, min(width, height))
             return (width, height)
         return super().drawImage(image, x, y, width, height, *args, **kwargs)
 
 
-def painter(
-    icon: Icon, colour: Callable[[str], Color | None], label_font: str
-) -> Callable[[Canvas, float, float, float], None]:
+def painter(icon: Icon, colour: Callable[[str], Color | None], label_font: str) -> Painter:
     """A function drawing `icon` in a square of `size` points whose bottom-left corner is (x, y)."""
     fill = colour(icon.fill)
     stroke = colour(icon.stroke) if icon.stroke else None
@@ -105,7 +109,7 @@ def painter(
     return paint
 
 
-def shape_path(canvas: Canvas, shape: str, x: float, y: float, size: float):
+def shape_path(canvas: Canvas, shape: str, x: float, y: float, size: float) -> Any:
     """The outline of an icon shape inside the square (x, y, size)."""
     cx, cy, r = x + size / 2, y + size / 2, size / 2
     path = canvas.beginPath()

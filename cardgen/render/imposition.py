@@ -53,9 +53,6 @@ class Rect:
     def mirrored_y(self, axis_y: float) -> Rect:
         return Rect(self.x, 2 * axis_y - self.y - self.h, self.w, self.h)
 
-    def shifted(self, dx: float, dy: float) -> Rect:
-        return Rect(self.x + dx, self.y + dy, self.w, self.h)
-
 
 @dataclass(frozen=True)
 class Line:

@@ -7,7 +7,7 @@ and embedded once.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -18,13 +18,12 @@ from cardgen import limits
 from cardgen.errors import DataError, display_path
 from cardgen.render.bitmaps import check_pixels, open_unchecked
 from cardgen.render.fonts import FontRole
+from cardgen.render.icons import Painter
 from cardgen.render.markup import colour_literal
 from cardgen.render.svgrefs import check_svg_references
 from cardgen.units import MM
 
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".svg"}
-
-Painter = Callable[[Any, float, float, float], None]  # canvas, x, y, size (points)
 
 
 class Palette:

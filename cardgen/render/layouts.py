@@ -135,7 +135,7 @@ class BoundedEnvironment(SandboxedEnvironment):
         """`"{:>999999999}".format(1)` allocates before any result can be checked: refuse such widths up front."""
         owner = getattr(value, "__self__", None)
         formatting = isinstance(owner, str) and getattr(value, "__name__", "") in {"format", "format_map"}
-        if formatting and _HUGE_FORMAT.search(owner):
+        if formatting and _HUGE_FORMAT.search(str(owner)):
             raise LayoutLimitError("formats with a width of a million characters or more")
         return super().wrap_str_format(value)
 

@@ -179,16 +179,16 @@ def parse_face(markup: str, is_colour: Callable[[str], bool], schemas: Mapping[s
         raise MarkupError(f"a layout must produce one <face> element, not <{root.tag}>")
     face_attrs = _attributes(root, FACE, is_colour)
     elements = tuple(_element(child, schemas, is_colour) for child in root)
-    if (root.text or "").strip():
-        raise MarkupError(f"text outside a <text> box: '{root.text.strip()[:40]}'")
+    if stray := (root.text or "").strip():
+        raise MarkupError(f"text outside a <text> box: '{stray[:40]}'")
     return Face(face_attrs["bg"], elements)
 
 
 def _element(node: ET.Element, schemas: Mapping[str, Schema], is_colour: Callable[[str], bool]) -> Element:
     if node.tag not in schemas:
         raise MarkupError(f"unknown element <{node.tag}> (known: {', '.join(sorted(schemas))})")
-    if (node.tail or "").strip():
-        raise MarkupError(f"text outside a <text> box after <{node.tag}>: '{node.tail.strip()[:40]}'")
+    if stray := (node.tail or "").strip():
+        raise MarkupError(f"text outside a <text> box after <{node.tag}>: '{stray[:40]}'")
     attrs = _attributes(node, schemas[node.tag], is_colour)
     content = ""
     if node.tag == "text":

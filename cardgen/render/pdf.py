@@ -11,6 +11,7 @@ import io
 import math
 from collections import Counter
 from collections.abc import Iterable
+from typing import Any
 
 from reportlab.lib.colors import Color
 
@@ -113,7 +114,9 @@ class Document:
             self.forms.add(name)
         self.canvas.doForm(name)
 
-    def lines(self, lines: Iterable[Line], weight: float, colour: Color = MARK_COLOUR, dash: tuple = ()) -> None:
+    def lines(
+        self, lines: Iterable[Line], weight: float, colour: Color = MARK_COLOUR, dash: tuple[float, ...] = ()
+    ) -> None:
         c = self.canvas
         c.saveState()
         c.setStrokeColor(colour)
@@ -167,7 +170,7 @@ def _clip(canvas: IconCanvas, slot: Slot, shape: str, bleed: float) -> None:
     canvas.clipPath(path, stroke=0, fill=0)
 
 
-def _shape_path(canvas: IconCanvas, trim: Rect, shape: str, grow: float):
+def _shape_path(canvas: IconCanvas, trim: Rect, shape: str, grow: float) -> Any:
     """The outline of a round or hex face, grown outward by `grow` mm."""
     path = canvas.beginPath()
     cx, cy = (trim.x + trim.w / 2) * MM, (trim.y + trim.h / 2) * MM

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 from collections import defaultdict
+from pathlib import Path
 
 from cardgen.data.games import Game, Item
 from cardgen.output import write_atomic
@@ -16,6 +17,7 @@ from cardgen.render.build import GameRenderer
 from cardgen.render.jobs import BuildReport, PrintOptions
 from cardgen.render.shop import face_images
 from cardgen.units import MM
+from cardgen.validate.checks import Violation
 
 DPI = 100
 MARGIN = 12.0  # mm
@@ -23,7 +25,7 @@ CELL_TEXT = 9.0  # mm under each face for its labels
 PER_ROW = 4
 
 
-def item_status(game: Game, violations: list, report: BuildReport) -> dict[str, list[str]]:
+def item_status(game: Game, violations: list[Violation], report: BuildReport) -> dict[str, list[str]]:
     """What is wrong with each item, by id: overflowing text and the rules whose violations name it."""
     found: dict[str, list[str]] = defaultdict(list)
     for overflow in report.overflows:
@@ -36,7 +38,7 @@ def item_status(game: Game, violations: list, report: BuildReport) -> dict[str, 
     return found
 
 
-def write_proof(renderer: GameRenderer, violations: list, target) -> int:
+def write_proof(renderer: GameRenderer, violations: list[Violation], target: Path) -> int:
     """Write the proof sheet; return its page count."""
     from reportlab.lib.colors import Color
     from reportlab.lib.utils import ImageReader

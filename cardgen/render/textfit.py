@@ -6,6 +6,7 @@ uses it to check card text against layout boxes without drawing anything.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -62,7 +63,7 @@ def with_icons(content: str, size: float) -> str:
     """Paragraph markup with every `{icon}` replaced by an icon placeholder of the text's size."""
     side = size * ICON_SCALE
 
-    def image(match) -> str:
+    def image(match: re.Match[str]) -> str:
         source = placeholder(match.group(1))
         return f'<img src="{source}" width="{side:.2f}" height="{side:.2f}" valign="{-side * 0.2:.2f}"/>'
 

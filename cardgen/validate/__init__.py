@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from cardgen.data.games import Component, Game
 from cardgen.data.rules import Check
@@ -36,7 +36,7 @@ class CheckResult:
     seconds: float
     reason: str | None = None
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         found = {"rule": self.rule, "kind": self.kind, "citation": self.citation, "status": self.status}
         return {**found, "seconds": round(self.seconds, 4), **({"reason": self.reason} if self.reason else {})}
 
@@ -69,7 +69,7 @@ class GameReport:
     def ok(self) -> bool:
         return not self.violations
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {
             "ok": self.ok and not self.unchecked,
             "checks": self.checks,

@@ -15,11 +15,14 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardgen.data.games import Component, Game, Item
 from cardgen.data.rules import Check
 from cardgen.errors import DataError, did_you_mean, display_path
+
+if TYPE_CHECKING:
+    from cardgen.render.jobs import OverflowReport
 
 
 @dataclass(frozen=True)
@@ -45,7 +48,7 @@ class Context:
     """What a check needs besides the game: the text-fitting hook (absent when layouts are not checked)."""
 
     game: Game
-    overflows: Callable[[Component], list] | None = None
+    overflows: Callable[[Component], list[OverflowReport]] | None = None
 
 
 Record = tuple[Component, Item]
@@ -141,6 +144,14 @@ def check_composition(ctx: Context, check: Check) -> list[Violation]:
     return out
 
 
+def _fields(check: Check) -> list[str]:
+    """The field names a check reads (`fields`, or its one `field`); the rules model requires one of them."""
+    names = check.fields or ([check.field] if check.field else [])
+    if not names:
+        raise DataError(f"check '{check.rule}': a {check.check} check needs 'field' or 'fields'")
+    return names
+
+
 def _located(item: Item, name: str) -> str:
     where = item.field_where(name)
     return f"{where.file}:{where.line} ({item.id}.{name})"
@@ -150,7 +161,7 @@ def check_range(ctx: Context, check: Check) -> list[Violation]:
     game = ctx.game
     low, high = resolve(game, check.min), resolve(game, check.max)
     cite = citation(game, check, check.min, check.max)
-    names = check.fields or [check.field]
+    names = _fields(check)
     out = []
     for _, item in records(game, check):
         for name in names:
@@ -172,7 +183,7 @@ def check_required(ctx: Context, check: Check) -> list[Violation]:
     cite = citation(game, check)
     out = []
     for _, item in records(game, check):
-        for name in check.fields or [check.field]:
+        for name in _fields(check):
             if field_value(item, name) in (None, "", []):
                 out.append(Violation(check.rule, cite, f"{name} set", "missing or empty", _located(item, name)))
     return out
@@ -181,18 +192,19 @@ def check_required(ctx: Context, check: Check) -> list[Violation]:
 def check_unique(ctx: Context, check: Check) -> list[Violation]:
     game = ctx.game
     cite = citation(game, check)
+    (name,) = _fields(check)
     seen: dict[Any, Item] = {}
     out = []
     for _, item in records(game, check):
-        value = field_value(item, check.field)
+        value = field_value(item, name)
         if value is None:
             continue
         if value in seen:
-            out.append(Violation(check.rule, cite, f"{check.field} unique", f"'{value}' also on '{seen[value].id}'",
-                                 _located(item, check.field)))  # fmt: skip
+            out.append(Violation(check.rule, cite, f"{name} unique", f"'{value}' also on '{seen[value].id}'",
+                                 _located(item, name)))  # fmt: skip
         elif item.count > 1 and check.args.get("copies_count", True):
-            out.append(Violation(check.rule, cite, f"{check.field} unique", f"'{value}' on {item.count} copies",
-                                 _located(item, check.field)))  # fmt: skip
+            out.append(Violation(check.rule, cite, f"{name} unique", f"'{value}' on {item.count} copies",
+                                 _located(item, name)))  # fmt: skip
         seen.setdefault(value, item)
     return out
 
@@ -208,7 +220,7 @@ def _targets(game: Game, check: Check) -> set[Any]:
     values: set[Any] = set()
     for component in components:
         for item in component.items:
-            value = field_value(item, target.field)
+            value = field_value(item, target.field or "")
             values.update(value if isinstance(value, list) else [value])
     return values - {None}
 
@@ -218,19 +230,15 @@ def check_reference(ctx: Context, check: Check) -> list[Violation]:
     known = _targets(game, check)
     cite = citation(game, check)
     target = check.target
-    describe = (
-        f"fact {target.fact}"
-        if target and target.fact
-        else f"a {target.field} of {target.component or 'any component'}"
-    )
+    assert target is not None  # _targets refused a check without one
+    describe = f"fact {target.fact}" if target.fact else f"a {target.field} of {target.component or 'any component'}"
+    (name,) = _fields(check)
     out = []
     for _, item in records(game, check):
-        value = field_value(item, check.field)
+        value = field_value(item, name)
         for single in value if isinstance(value, list) else [value]:
             if single is not None and single not in known:
-                out.append(
-                    Violation(check.rule, cite, f"{check.field} names {describe}", single, _located(item, check.field))
-                )
+                out.append(Violation(check.rule, cite, f"{name} names {describe}", single, _located(item, name)))
     return out
 
 
@@ -335,7 +343,7 @@ def _guest_line(path: Path, tb: Any) -> str:
     return f"{display_path(path)}:{line}" if line else display_path(path)
 
 
-def custom_function(game: Game, name: str) -> Callable[[Game, Check], Iterable[Violation | dict]]:
+def custom_function(game: Game, name: str) -> Callable[[Game, Check], Iterable[Violation | dict[str, Any]]]:
     """A check function from the game's own `checks.py` (the escape hatch for checks YAML cannot express)."""
     path = game.folder / "checks.py"
     if not path.is_file():
@@ -355,7 +363,7 @@ def custom_function(game: Game, name: str) -> Callable[[Game, Check], Iterable[V
     if not callable(function):
         known = [n for n, v in vars(module).items() if callable(v) and not n.startswith("_")]
         raise DataError(f"{display_path(path)}: no check function '{name}'{did_you_mean(name, known)}")
-    return function
+    return function  # type: ignore[no-any-return]  # a guest's function: its results are checked on use
 
 
 def _satisfies(item: Item, wanted: dict[str, Any], game: Game) -> list[str]:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from cardgen.data.games import Game
@@ -166,7 +167,7 @@ def _missing_by_row(value: Any, quote: str | dict[Any, str], partial: bool = Fal
         return missing_from(value, " ".join(map(str, quote.values())))
     missing = []
     for key, row in value.items():
-        sentence = quote.get(key, quote.get(str(key)))  # type: ignore[call-overload]
+        sentence = quote.get(key, quote.get(str(key)))
         if sentence is None:
             if not partial:
                 missing.append(f"row {key} (no quote for it)")
@@ -247,7 +248,7 @@ def _covers(check: Check, cite: str, where: str, table: Any, low: int, high: int
     return [Violation(check.rule, cite, f"every number {low}–{high} exactly once", found, where)]
 
 
-_ORDERS = {
+_ORDERS: dict[str, Callable[[Any, Any], bool]] = {
     "increasing": lambda a, b: a < b,
     "non-decreasing": lambda a, b: a <= b,
     "decreasing": lambda a, b: a > b,

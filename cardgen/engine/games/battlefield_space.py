@@ -278,9 +278,6 @@ class BattlefieldState(State):
         else:
             self.decision = ("extra", p, drawn)
 
-    def _t_noop(self) -> None:
-        return
-
     def _destroy_weakest(self, victim: int) -> bool:
         k = self.engine.cards
         best = None

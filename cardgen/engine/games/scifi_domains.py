@@ -30,7 +30,6 @@ RESEARCH = 2000  # + line-up slot
 REWARD = 3000  # + line-up slot
 AGRO = 4000  # + group (0 Strikers, 1 Space, 2 Ground)
 DAMAGE = ("dmg_space", "dmg_space_striker", "dmg_ground", "dmg_ground_striker")
-CATEGORIES = ("space", "space_striker", "ground", "ground_striker")
 STATS = ("hp", *DAMAGE, "striker_capacity", "drop_capacity", "metal_cost")
 # which category each kind of damage hits, and where it falls when none of that category is left
 # (rules.yaml contradictions: 'Damage for Strikers when there are none')

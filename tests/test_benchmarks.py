@@ -1,0 +1,49 @@
+"""Benchmark smoke runs: each script in benchmarks/ runs on a small job and writes its figures.
+
+They assert nothing about speed (machines here are shared and noisy; the figures that matter are ratios from a full
+run, see docs/DEVELOPING.md) — only that the benchmarks still run against today's code and measure something.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCHMARKS = Path(__file__).parent.parent / "benchmarks"
+
+SMALL = {
+    "build_speed.py": ["--cards", "40"],
+    "engine_speed.py": ["--scale", "0.002", "--no-openspiel"],
+    "preview_speed.py": ["--runs", "1"],
+}
+
+
+def test_every_benchmark_has_a_smoke_run() -> None:
+    scripts = {p.name for p in BENCHMARKS.glob("*_speed.py")}
+    assert scripts == set(SMALL)
+
+
+@pytest.mark.parametrize("script", sorted(SMALL))
+def test_benchmark_runs_and_writes_its_figures(script: str, tmp_path: Path) -> None:
+    target = tmp_path / "figures.json"
+    run = subprocess.run(
+        [sys.executable, str(BENCHMARKS / script), *SMALL[script], "--json", str(target)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    figures = json.loads(target.read_text())
+    assert figures["benchmark"] == script.removesuffix(".py")
+    numbers = [v for v in _leaves(figures) if isinstance(v, int | float) and not isinstance(v, bool)]
+    assert numbers and all(v >= 0 for v in numbers) and any(v > 0 for v in numbers), figures
+
+
+def _leaves(value: object) -> list[object]:
+    if isinstance(value, dict):
+        return [leaf for v in value.values() for leaf in _leaves(v)]
+    return [value]
