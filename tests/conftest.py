@@ -1,4 +1,5 @@
-"""Shared test helpers: running the command line in-process and copying the demo game to play with."""
+"""Shared test helpers: running the command line in-process, and one factory for "a game copied to a temporary
+folder and mutated" (`copy_game`, or the `demo_data` fixture for the demo game)."""
 
 from __future__ import annotations
 
@@ -30,9 +31,48 @@ def run_cli(*args: str | Path) -> Run:
     return Run(result.exit_code, result.stdout, result.stderr, exception)
 
 
+@dataclass(frozen=True)
+class GameCopy:
+    """A writable copy of one game's data folder, alone in its own `card_data` folder."""
+
+    data: Path  # the card_data folder (pass it as --data-dir)
+    game: str
+
+    @property
+    def folder(self) -> Path:
+        return self.data / self.game
+
+    def edit(self, file: str, old: str, new: str, count: int | None = None) -> None:
+        """Replace the first `old` in one of the game's files; `old` must be there (exactly `count` times if given),
+        so a mutation that no longer matches its file fails loudly instead of testing nothing."""
+        path = self.folder / file
+        text = path.read_text(encoding="utf-8")
+        found = text.count(old)
+        assert found if count is None else found == count, f"{old!r} found {found} times in {file}"
+        path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+    def validate(self, *args: str) -> Run:
+        """`cardgen validate` of the copy, its own checks.py trusted."""
+        return run_cli("--data-dir", self.data, "validate", self.game, "--trust-code", *args)
+
+    def broken_rules(self) -> set[str]:
+        """The rules the copy breaks, from `validate --json` (which must exit 1)."""
+        import json
+
+        run = self.validate("--json")
+        assert run.exception is None, run.exception
+        assert run.code == 1, (run.code, run.out, run.err)
+        return {v["rule"] for v in json.loads(run.out)["games"][self.game]["violations"]}
+
+
+def copy_game(game: str, tmp_path: Path, source: Path = REPO / "card_data") -> GameCopy:
+    """Copy one game (a bundled one by default) into `tmp_path/card_data/` to mutate."""
+    data = tmp_path / "card_data"
+    shutil.copytree(source / game, data / game)
+    return GameCopy(data, game)
+
+
 @pytest.fixture
 def demo_data(tmp_path: Path) -> Path:
     """A writable copy of the demo game's data folder (tests/fixtures/card_data)."""
-    target = tmp_path / "card_data"
-    shutil.copytree(FIXTURES / "card_data", target)
-    return target
+    return copy_game("demo", tmp_path, FIXTURES / "card_data").data

@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from conftest import REPO
+from conftest import copy_game
 
 
 def cardgen(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -106,10 +105,9 @@ def test_an_intact_log_reproduces(tmp_path: Path, logs):
 
 
 def test_an_empty_deck_refuses_to_play(tmp_path: Path):
-    data = tmp_path / "card_data"
-    shutil.copytree(REPO / "card_data" / "battlefield-space", data / "battlefield-space")
-    deck = data / "battlefield-space" / "red-deck.yaml"
+    copy = copy_game("battlefield-space", tmp_path)
+    deck = copy.folder / "red-deck.yaml"
     text = deck.read_text()
     deck.write_text(text[: text.index("cards:")] + "cards: []\n")
-    run = cardgen("--data-dir", data, "play", "battlefield-space", "--games", "2", cwd=tmp_path)
+    run = cardgen("--data-dir", copy.data, "play", "battlefield-space", "--games", "2", cwd=tmp_path)
     assert run.returncode == 2 and "cannot play: the deck 'red-deck' has no cards" in run.stderr, run.stderr

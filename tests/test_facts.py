@@ -8,7 +8,6 @@ many `validate` catches.
 from __future__ import annotations
 
 import dataclasses
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +17,7 @@ from cardgen.data import load_games
 from cardgen.paths import default_data_dir
 from cardgen.validate.facts import check_facts, missing_from, numbers_in
 
-from conftest import REPO, run_cli
+from conftest import copy_game
 
 GAMES = ["battlefield-space", "scifi-domains", "space-empires-4x", "star-commander"]
 
@@ -114,11 +113,7 @@ NAMED = [
 
 @pytest.mark.parametrize(("game", "old", "new", "named"), NAMED, ids=[n[3] for n in NAMED])
 def test_named_fact_mistakes_fail_validate(tmp_path: Path, game: str, old: str, new: str, named: str):
-    data = tmp_path / "card_data"
-    shutil.copytree(REPO / "card_data" / game, data / game)
-    rules = data / game / "rules.yaml"
-    text = rules.read_text()
-    assert old in text
-    rules.write_text(text.replace(old, new, 1))
-    run = run_cli("--data-dir", data, "validate", game, "--trust-code")
+    copy = copy_game(game, tmp_path)
+    copy.edit("rules.yaml", old, new)
+    run = copy.validate()
     assert run.code == 1 and named in run.out, run.out + run.err

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from pathlib import Path
 
 import pdfcheck
 import pytest
 
-from conftest import REPO, run_cli
+from conftest import copy_game, run_cli
 
 GAME = "scifi-domains"
 
@@ -53,28 +52,6 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     assert result.exception is None, result.exception
     assert result.code == 0, result.err
     return out / GAME, result.out + result.err
-
-
-def copy_game(tmp_path: Path) -> Path:
-    """A writable copy of the game's data (only this game) to mutate."""
-    data = tmp_path / "card_data"
-    shutil.copytree(REPO / "card_data" / GAME, data / GAME)
-    return data
-
-
-def edit(data: Path, file: str, old: str, new: str) -> None:
-    path = data / GAME / file
-    text = path.read_text(encoding="utf-8")
-    assert old in text, f"{old!r} not in {file}"
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
-
-
-def violated_rules(data: Path) -> list[str]:
-    result = run_cli("--data-dir", data, "validate", GAME, "--json", "--trust-code")
-    assert result.exception is None, result.exception
-    assert result.code == 1, (result.code, result.out, result.err)
-    report = json.loads(result.out)["games"][GAME]
-    return [v["rule"] for v in report["violations"]]
 
 
 def test_component_counts_include_copies():
@@ -199,9 +176,9 @@ MUTATIONS = [
     ("file", "old", "new", "rule"), MUTATIONS, ids=[m[3][:40] + f"-{i}" for i, m in enumerate(MUTATIONS)]
 )
 def test_validate_names_the_broken_rule(tmp_path: Path, file: str, old: str, new: str, rule: str):
-    data = copy_game(tmp_path)
-    edit(data, file, old, new)
-    assert rule in violated_rules(data)
+    game = copy_game(GAME, tmp_path)
+    game.edit(file, old, new)
+    assert rule in game.broken_rules()
 
 
 def test_build_writes_every_component(built):

@@ -7,7 +7,6 @@ counter sheets (each back behind its front), a tiled map and page-sized charts a
 from __future__ import annotations
 
 import json
-import shutil
 from collections import Counter
 from pathlib import Path
 
@@ -16,7 +15,7 @@ import pytest
 
 from cardgen.data import load_games
 
-from conftest import REPO, run_cli
+from conftest import REPO, GameCopy, copy_game, run_cli
 
 GAME = "space-empires-4x"
 DATA = REPO / "card_data"
@@ -40,23 +39,9 @@ def built(tmp_path_factory) -> Path:
 
 
 @pytest.fixture
-def data_copy(tmp_path) -> Path:
-    """A writable copy of this game's data alone (other games are being written by others)."""
-    target = tmp_path / "card_data"
-    shutil.copytree(DATA / GAME, target / GAME)
-    return target
-
-
-def edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text()
-    assert old in text, f"{old!r} not in {path.name}"
-    path.write_text(text.replace(old, new, 1))
-
-
-def broken_rules(data: Path) -> set[str]:
-    run = run_cli("--data-dir", data, "validate", GAME, "--json", "--trust-code")
-    assert run.code == 1, run.out + run.err
-    return {v["rule"] for v in json.loads(run.out)["games"][GAME]["violations"]}
+def copy(tmp_path) -> GameCopy:
+    """A writable copy of this game's data alone."""
+    return copy_game(GAME, tmp_path)
 
 
 # --- counts ------------------------------------------------------------------------------------------------------
@@ -143,52 +128,54 @@ def test_validate_passes():
     assert "all hold" in run.out
 
 
-def test_one_danger_marker_fewer_fails(data_copy):
-    edit(
-        data_copy / GAME / "deep-space-markers.yaml",
+def test_one_danger_marker_fewer_fails(copy):
+    copy.edit(
+        "deep-space-markers.yaml",
         "count: 26, set: deep, kind: danger",
         "count: 25, set: deep, kind: danger",
     )
-    assert {"Deep Space set has 102 markers", "Deep Space contents"} <= broken_rules(data_copy)
+    assert {"Deep Space set has 102 markers", "Deep Space contents"} <= copy.broken_rules()
 
 
-def test_a_fifth_dreadnought_fails(data_copy):
-    path = data_copy / GAME / "ship-counters.yaml"
-    line = next(ln for ln in path.read_text().splitlines() if "id: dn2," in ln)
+def test_a_fifth_dreadnought_fails(copy):
+    lines = (copy.folder / "ship-counters.yaml").read_text().splitlines()
+    line = next(ln for ln in lines if "id: dn2," in ln)
     extra = "".join("\n" + line.replace("dn2", f"dn{n}").replace("group: 2", f"group: {n}") for n in (3, 4, 5))
-    edit(path, line, line + extra)
-    broken = broken_rules(data_copy)
+    copy.edit("ship-counters.yaml", line, line + extra)
+    broken = copy.broken_rules()
     assert {f"{p.title()} has exactly the counter limits" for p in PLAYERS} <= broken
     assert "Group numbers run from 1 to the counter limit" in broken
 
 
-def test_a_misprinted_statistic_and_a_short_home_system_fail(data_copy):
-    game_dir = data_copy / GAME
-    edit(
-        game_dir / "ship-counters.yaml",
+def test_a_misprinted_statistic_and_a_short_home_system_fail(copy):
+    copy.edit(
+        "ship-counters.yaml",
         "unit: DD, group: 1, class: D, attack: 4",
         "unit: DD, group: 1, class: D, attack: 5",
     )
-    edit(game_dir / "home-system-markers.yaml", "count: 11, set: home", "count: 10, set: home")
-    broken = broken_rules(data_copy)
+    copy.edit("home-system-markers.yaml", "count: 11, set: home", "count: 10, set: home")
+    broken = copy.broken_rules()
     assert "Counters carry the Ship Technology chart's statistics" in broken
     assert {"Red Home System has 25 markers", "Red Home System contents"} <= broken
 
 
-def test_broken_tables_and_map_fail(data_copy):
-    rules = data_copy / GAME / "rules.yaml"
-    edit(rules, "value: {survives: [1, 6], destroyed: [7, 10]}", "value: {survives: [1, 5], destroyed: [7, 10]}")
-    edit(rules, '        - "rrrrr.....bbbbb"', '        - "rrrrr....-bbbbb"')
-    edit(rules, "ship-yard: 2, terraforming: 1", "ship-yard: 1, terraforming: 1")  # the summary's "1 upgrade"
-    broken = broken_rules(data_copy)
+def test_broken_tables_and_map_fail(copy):
+    copy.edit(
+        "rules.yaml", "value: {survives: [1, 6], destroyed: [7, 10]}", "value: {survives: [1, 5], destroyed: [7, 10]}"
+    )
+    copy.edit("rules.yaml", '        - "rrrrr.....bbbbb"', '        - "rrrrr....-bbbbb"')
+    copy.edit(
+        "rules.yaml", "ship-yard: 2, terraforming: 1", "ship-yard: 1, terraforming: 1"
+    )  # the summary's "1 upgrade"
+    broken = copy.broken_rules()
     assert "Black-hole roll covers every die face once" in broken
     assert "The map holds every marker" in broken
     assert "Research levels match the technology maximums" in broken
 
 
-def test_text_that_no_longer_fits_fails(data_copy):
-    edit(data_copy / GAME / "rules.yaml", "{minerals: Minerals,", "{minerals: Minerals of the Ancient Precursors,")
-    assert "All text fits at 6 pt or more" in broken_rules(data_copy)
+def test_text_that_no_longer_fits_fails(copy):
+    copy.edit("rules.yaml", "{minerals: Minerals,", "{minerals: Minerals of the Ancient Precursors,")
+    assert "All text fits at 6 pt or more" in copy.broken_rules()
 
 
 # --- printing ----------------------------------------------------------------------------------------------------

@@ -9,7 +9,6 @@ cross, and text that no longer fits.
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pdfcheck
@@ -18,7 +17,7 @@ import pytest
 from cardgen.data.games import load_games
 from cardgen.render.layouts import Layouts
 
-from conftest import REPO, run_cli
+from conftest import REPO, copy_game, run_cli
 
 GAME = "star-commander"
 DATA = REPO / "card_data"
@@ -59,26 +58,6 @@ def built(tmp_path_factory) -> tuple[Path, object]:
     out = tmp_path_factory.mktemp("star-commander-build")
     run = run_cli("build", GAME, "--out", out, "-q")
     return out / GAME, run
-
-
-def _copy(tmp_path: Path) -> Path:
-    data = tmp_path / "card_data"
-    shutil.copytree(DATA / GAME, data / GAME)
-    return data
-
-
-def _edit(data: Path, file: str, old: str, new: str) -> None:
-    path = data / GAME / file
-    text = path.read_text()
-    assert old in text, f"{old!r} not in {file}"
-    path.write_text(text.replace(old, new, 1))
-
-
-def _violated_rules(data: Path) -> tuple[int, set[str]]:
-    run = run_cli("--data-dir", data, "validate", GAME, "--json", "--trust-code")
-    assert run.exception is None, run.exception
-    payload = json.loads(run.out)["games"][GAME]
-    return run.code, {v["rule"] for v in payload["violations"]}
 
 
 # --- the inventory ---------------------------------------------------------------------------------------------
@@ -227,11 +206,9 @@ MUTATIONS = [
 
 @pytest.mark.parametrize(("file", "old", "new", "rule"), MUTATIONS, ids=[m[3] for m in MUTATIONS])
 def test_validate_fails_on_a_mutation_naming_the_rule(tmp_path, file, old, new, rule):
-    data = _copy(tmp_path)
-    _edit(data, file, old, new)
-    code, rules = _violated_rules(data)
-    assert code == 1
-    assert rule in rules
+    game = copy_game(GAME, tmp_path)
+    game.edit(file, old, new)
+    assert rule in game.broken_rules()  # and validate exited 1
 
 
 # --- the print ---------------------------------------------------------------------------------------------------

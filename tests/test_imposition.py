@@ -149,7 +149,7 @@ def test_fold_backs_mirror_their_fronts_across_the_fold(paper: Size, face: Size,
     assert fold.x1 == pytest.approx(MARKS.keepout) and fold.x2 == pytest.approx(sheet.width - MARKS.keepout)
     # crop marks above and at the sides only: none in the lower (back) half
     assert plan.marks and all(min(m.y1, m.y2) > fold_y for m in plan.marks)
-    label_x, label_y, room = plan.label_at
+    _x, label_y, room = plan.label_at
     assert label_y < min(s.trim.y for s in plan.backs) and room > 0
 
 

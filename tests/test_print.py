@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pdfcheck
 import pytest
-from PIL import Image, ImageChops, ImageStat
+from PIL import Image
 
 from conftest import FIXTURES, run_cli
 
@@ -370,28 +370,6 @@ def test_poker_png_with_eighth_inch_bleed_is_825_by_1125(demo_data, tmp_path):
     assert run.code == 0, run.err
     with Image.open(tmp_path / "demo" / "ships" / "scout-front.png") as image:
         assert image.size == (825, 1125)
-
-
-REFERENCE = FIXTURES / "reference"
-
-
-@pytest.mark.parametrize(("pdf", "page"), [("ships.pdf", 0), ("ships.pdf", 1), ("tokens.pdf", 0), ("board.pdf", 0)])
-def test_pages_look_like_the_reference_images(default_build, pdf, page):
-    """Rendered pages match committed reference images (regenerate with CARDGEN_UPDATE_REFERENCE=1)."""
-    import os
-
-    image = pdfcheck.render(default_build / pdf, page, dpi=40)
-    reference = REFERENCE / f"{Path(pdf).stem}-{page + 1}.png"
-    if os.environ.get("CARDGEN_UPDATE_REFERENCE") or not reference.exists():
-        reference.parent.mkdir(exist_ok=True)
-        image.save(reference)
-        if not os.environ.get("CARDGEN_UPDATE_REFERENCE"):
-            pytest.fail(f"no reference image yet: wrote {reference}; look at it, then commit it")
-    with Image.open(reference) as expected:
-        assert expected.size == image.size
-        diff = ImageChops.difference(expected.convert("RGB"), image)
-        mean = sum(ImageStat.Stat(diff).mean) / 3
-        assert mean < 2.0, f"{pdf} page {page + 1} differs from {reference.name} by {mean:.2f} on average"
 
 
 def test_calibration_sheet(tmp_path):

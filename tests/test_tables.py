@@ -3,7 +3,6 @@ name the file, the row and the column."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -13,7 +12,7 @@ from cardgen.data import load_games
 from cardgen.data.model import ITEM_KEY
 from cardgen.data.tables import component_rows, write_table
 
-from conftest import REPO, run_cli
+from conftest import REPO, copy_game, run_cli
 
 GAMES = ["battlefield-space", "scifi-domains", "space-empires-4x", "star-commander"]
 
@@ -39,8 +38,7 @@ def _items(game) -> dict[str, list[tuple]]:
 @pytest.mark.parametrize("game_id", GAMES)
 def test_every_component_round_trips_through_csv(tmp_path, game_id):
     (original,) = load_games(REPO / "card_data", [game_id])
-    data = tmp_path / "card_data"
-    shutil.copytree(REPO / "card_data" / game_id, data / game_id)
+    data = copy_game(game_id, tmp_path).data
     moved = [c for c in original.components if c.items and c.kind != "pieces"]
     for component in moved:
         _as_table(data / game_id, component, original.manifest, ".csv")
@@ -51,8 +49,7 @@ def test_every_component_round_trips_through_csv(tmp_path, game_id):
 
 def test_xlsx_round_trip_and_sheets(tmp_path):
     (original,) = load_games(REPO / "card_data", ["scifi-domains"])
-    data = tmp_path / "card_data"
-    shutil.copytree(REPO / "card_data" / "scifi-domains", data / "scifi-domains")
+    data = copy_game("scifi-domains", tmp_path).data
     for name in ("units", "techs"):
         _as_table(data / "scifi-domains", original.component(name), original.manifest, ".xlsx")
     (again,) = load_games(data, ["scifi-domains"])
