@@ -13,6 +13,7 @@ import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -90,18 +91,28 @@ class Offset(click.ParamType):
         return x, y
 
 
+FOLDER = click.Path(file_okay=False, path_type=Path)
+FILE = click.Path(dir_okay=False, path_type=Path)
+PAPERS = ["a4", "letter"]
+
+
+def _option(name: str, kind: Any, default: Any, help: str = "", dest: str | None = None) -> Any:
+    """An option with a type and a default (shown by --help unless None); a list of words is a choice of them,
+    in any case (`--paper A4`)."""
+    if isinstance(kind, list):
+        kind = click.Choice(kind, case_sensitive=False)
+    names = (name, dest) if dest else (name,)
+    return click.option(*names, type=kind, default=default, show_default=default is not None, help=help)
+
+
+def _flag(name: str, help: str, *more: str) -> Any:
+    return click.option(name, *more, is_flag=True, help=help)
+
+
 @click.group(cls=CardgenGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.option(
-    "--data-dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Folder of games (one folder per game). Default: the bundled card_data/.",
-)
-@click.option(
-    "--templates-dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Folder of layouts (one folder per game, plus _common/). Default: the bundled templates/.",
+@_option("--data-dir", FOLDER, None, "Folder of games (one folder per game). Default: the bundled card_data/.")
+@_option(
+    "--templates-dir", FOLDER, None, "Folder of layouts (one per game, plus _common/). Default: bundled templates/."
 )
 @click.option(
     "--limit",
@@ -110,12 +121,8 @@ class Offset(click.ParamType):
     metavar="NAME=VALUE",
     help="Raise one of the bounds on what a game folder may ask for (see `cardgen limits`); repeatable.",
 )
-@click.option(
-    "--project",
-    "project_file",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="Project file naming the data and templates folders (default: ./cardgen.toml when there is one).",
+@_option(
+    "--project", FILE, None, "Project file naming data and templates folders (default: ./cardgen.toml).", "project_file"
 )
 @click.version_option(package_name="cardgen")
 @click.pass_context
@@ -140,13 +147,7 @@ def cli(
 
 @cli.command("new")
 @click.argument("game_id")
-@click.option(
-    "--into",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=Path("."),
-    show_default=True,
-    help="Folder to create the game in (card_data/ and templates/ below it).",
-)
+@_option("--into", FOLDER, Path("."), "Folder to create the game in (card_data/ and templates/ below it).")
 def new_command(game_id: str, into: Path) -> None:
     """Start a new game that lists, validates and builds as it is: manifest, a deck, rules, layouts."""
     from cardgen.scaffold import new_game
@@ -186,24 +187,16 @@ def list_command(obj: Context, games: tuple[str, ...], as_json: bool) -> None:
             click.echo(f"  {component.id:<{width}}  {component.kind:<8}  {component.count:>4}{note}")
 
 
-TRUST_CODE = click.option(
-    "--trust-code",
-    is_flag=True,
-    help="Run the game's own checks.py (Python). Bundled games are trusted; others are not unless you say so.",
+TRUST_CODE = _flag(
+    "--trust-code", "Run the game's own checks.py (Python). Bundled games are trusted; others only if you say."
 )
 
 
 @cli.command("validate")
 @click.argument("games", nargs=-1)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
-@click.option(
-    "--notes",
-    is_flag=True,
-    help="List each game's rulebook contradictions and gaps with the reading followed, and its unchecked facts.",
-)
-@click.option(
-    "--allow-unchecked", is_flag=True, help="Exit 0 for a game that has no rules.yaml or no checks (default: 1)."
-)
+@_flag("--notes", "List each game's rulebook contradictions and gaps with the reading followed, and unchecked facts.")
+@_flag("--allow-unchecked", "Exit 0 for a game that has no rules.yaml or no checks (default: 1).")
 @TRUST_CODE
 @click.pass_obj
 def validate_command(
@@ -266,73 +259,26 @@ def _print_notes(game: Game, report) -> None:
 
 @cli.command("build")
 @click.argument("games", nargs=-1)
-@click.option(
-    "--out",
-    "out_dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=Path("output"),
-    show_default=True,
-    help="Folder to write into; each game gets a subfolder.",
-)
-@click.option("--paper", type=click.Choice(["a4", "letter"], case_sensitive=False), default="a4", show_default=True)
-@click.option(
-    "--duplex",
-    type=click.Choice(["long-edge", "short-edge", "off"]),
-    default="long-edge",
-    show_default=True,
-    help="Where backs go: behind their fronts for a long- or short-edge flip, or on pages of their own.",
-)
-@click.option(
-    "--back-offset",
-    type=Offset(),
-    default="0,0",
-    show_default=True,
-    help="Shift back pages by X,Y mm (read it off `cardgen calibrate`).",
-)
-@click.option(
-    "--layout",
-    type=click.Choice(["grid", "fold"]),
-    default=None,
-    help="Impose every component this way (default: fold for double-sided counters, grid otherwise).",
-)
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["pdf", "shop-pdf", "png"]),
-    default="pdf",
-    show_default=True,
-    help="pdf: cut-ready sheets; shop-pdf: one face per page with bleed; png: one 300 dpi image per face.",
-)
-@click.option(
-    "--gutter",
-    type=Length(0, 50),
-    default=0.0,
-    show_default=True,
-    help="Space between cards in mm (0: shared cut lines).",
-)
-@click.option("--mark-length", type=Length(0, 30), default=5.0, show_default=True, help="Crop-mark length in mm.")
-@click.option(
-    "--mark-offset",
-    type=Length(0, 30),
-    default=3.0,
-    show_default=True,
-    help="Gap between trim and crop mark in mm (marks never start inside the bleed: a smaller gap becomes the bleed).",
-)
-@click.option(
-    "--mark-weight", type=Length(0.05, 5, "pt"), default=0.3, show_default=True, help="Crop-mark line weight in points."
-)
-@click.option("--allow-overflow", is_flag=True, help="Build even if text does not fit (prints warnings).")
-@click.option("--quiet", "-q", is_flag=True, help="Print nothing but warnings and errors (no progress, no file list).")
-@click.option(
-    "--no-validate", is_flag=True, help="Print without checking the data (no check runs, no checks.py is imported)."
-)
-@click.option("--proof", is_flag=True, help="Also write proof.pdf: every distinct face once, with id, copies, status.")
-@click.option(
-    "--only",
-    default=None,
-    metavar="COMPONENT[,COMPONENT]",
-    help="Build only these components (the whole game is still validated).",
-)
+@_option("--out", FOLDER, Path("output"), "Folder to write into; each game gets a subfolder.", "out_dir")
+@_option("--paper", PAPERS, "a4")
+@_option("--duplex", ["long-edge", "short-edge", "off"], "long-edge", "Where backs go: behind their fronts for a "
+         "long- or short-edge flip, or on pages of their own.")  # fmt: skip
+@_option("--back-offset", Offset(), "0,0", "Shift back pages by X,Y mm (read it off `cardgen calibrate`).")
+@_option("--layout", ["grid", "fold"], None, "Impose every component this way (default: fold for double-sided "
+         "counters, grid otherwise).")  # fmt: skip
+@_option("--format", ["pdf", "shop-pdf", "png"], "pdf", "pdf: cut-ready sheets; shop-pdf: one face per page with "
+         "bleed; png: one 300 dpi image per face.", "output_format")  # fmt: skip
+@_option("--gutter", Length(0, 50), 0.0, "Space between cards in mm (0: shared cut lines).")
+@_option("--mark-length", Length(0, 30), 5.0, "Crop-mark length in mm.")
+@_option("--mark-offset", Length(0, 30), 3.0, "Gap between trim and crop mark in mm (marks never start inside the "
+         "bleed: a smaller gap becomes the bleed).")  # fmt: skip
+@_option("--mark-weight", Length(0.05, 5, "pt"), 0.3, "Crop-mark line weight in points.")
+@_flag("--allow-overflow", "Build even if text does not fit (prints warnings).")
+@_flag("--quiet", "Print nothing but warnings and errors (no progress, no file list).", "-q")
+@_flag("--no-validate", "Print without checking the data (no check runs, no checks.py is imported).")
+@_flag("--proof", "Also write proof.pdf: every distinct face once, with id, copies, status.")
+@click.option("--only", default=None, metavar="COMPONENT[,COMPONENT]", help="Build only these components "
+              "(the whole game is still validated).")  # fmt: skip
 @TRUST_CODE
 @click.pass_obj
 def build_command(
@@ -501,14 +447,8 @@ def _validate_before_build(games: list[Game], trusted: list[bool], quiet: bool =
 @cli.command("export-items")
 @click.argument("game")
 @click.argument("component")
-@click.option("--format", "table_format", type=click.Choice(["csv", "xlsx"]), default="csv", show_default=True)
-@click.option(
-    "--out",
-    "out_file",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="File to write (default: output/GAME/COMPONENT.csv or .xlsx).",
-)
+@_option("--format", ["csv", "xlsx"], "csv", dest="table_format")
+@_option("--out", FILE, None, "File to write (default: output/GAME/COMPONENT.csv or .xlsx).", "out_file")
 @click.pass_obj
 def export_items_command(obj: Context, game: str, component: str, table_format: str, out_file: Path | None) -> None:
     """Write a component's items as a spreadsheet that reads back unchanged (cards: {file: ...})."""
@@ -531,16 +471,10 @@ def export_items_command(obj: Context, game: str, component: str, table_format: 
 @cli.command("preview")
 @click.argument("game")
 @click.argument("item", required=False)
-@click.option("--side", type=click.Choice(["front", "back"]), default="front", show_default=True)
-@click.option("--dpi", type=click.IntRange(30, 600), default=150, show_default=True)
+@_option("--side", ["front", "back"], "front")
+@_option("--dpi", click.IntRange(30, 600), 150)
 @click.option("--grid", "grid", default=None, metavar="COMPONENT", help="A contact sheet of a component's faces.")
-@click.option(
-    "--out",
-    "out_file",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="PNG to write (default: output/GAME/preview/ITEM-SIDE.png).",
-)
+@_option("--out", FILE, None, "PNG to write (default: output/GAME/preview/ITEM-SIDE.png).", "out_file")
 @click.pass_obj
 def preview_command(
     obj: Context, game: str, item: str | None, side: str, dpi: int, grid: str | None, out_file: Path | None
@@ -570,33 +504,14 @@ def preview_command(
 
 @cli.command("play")
 @click.argument("game")
-@click.option(
-    "--players",
-    type=click.IntRange(1, 99),
-    default=None,
-    help="Players per game (default: the fewest the game allows).",
-)
-@click.option("--games", "count", type=click.IntRange(1, 100_000_000), default=100, show_default=True)
-@click.option(
-    "--seed",
-    type=click.IntRange(0, 2**63 - 1),
-    default=1,
-    show_default=True,
-    help="Root seed; each game's seed derives from it.",
-)
-@click.option("--agents", default="random", show_default=True, help="Agents by seat, comma-separated: random, greedy.")
-@click.option(
-    "--jobs", type=click.IntRange(1, 256), default=1, show_default=True, help="Processes to spread the games over."
-)
-@click.option(
-    "--log",
-    "log_file",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="Write every action and chance event as JSON lines.",
-)
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@click.option("--check", is_flag=True, help="Check the invariants after every action.")
+@_option("--players", click.IntRange(1, 99), None, "Players per game (default: the fewest the game allows).")
+@_option("--games", click.IntRange(1, 100_000_000), 100, dest="count")
+@_option("--seed", click.IntRange(0, 2**63 - 1), 1, "Root seed; each game's seed derives from it.")
+@_option("--agents", str, "random", "Agents by seat, comma-separated: random, greedy.")
+@_option("--jobs", click.IntRange(1, 256), 1, "Processes to spread the games over.")
+@_option("--log", FILE, None, "Write every action and chance event as JSON lines.", "log_file")
+@_flag("--json", "Print one JSON object.", "as_json")
+@_flag("--check", "Check the invariants after every action.")
 @click.pass_obj
 def play_command(
     obj: Context,
@@ -687,18 +602,10 @@ def replay_command(obj: Context, log_file: Path) -> None:
 
 
 @cli.command("calibrate")
-@click.option("--paper", type=click.Choice(["a4", "letter"], case_sensitive=False), default="a4", show_default=True)
-@click.option("--duplex", type=click.Choice(["long-edge", "short-edge"]), default="long-edge", show_default=True)
-@click.option(
-    "--landscape", is_flag=True, help="A landscape sheet, for layouts that print landscape (mini cards, hexes)."
-)
-@click.option(
-    "--out",
-    "out_file",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=Path("output") / "calibration.pdf",
-    show_default=True,
-)
+@_option("--paper", PAPERS, "a4")
+@_option("--duplex", ["long-edge", "short-edge"], "long-edge")
+@_flag("--landscape", "A landscape sheet, for layouts that print landscape (mini cards, hexes).")
+@_option("--out", FILE, Path("output") / "calibration.pdf", dest="out_file")
 def calibrate_command(paper: str, duplex: str, landscape: bool, out_file: Path) -> None:
     """Print a duplex calibration sheet to measure your printer's back-side offset."""
     from cardgen.render.calibrate import write_calibration

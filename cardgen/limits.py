@@ -29,14 +29,19 @@ def _limit(default: float, doc: str) -> Any:
 class Limits:
     """The active bounds; every field is a documented default that can be raised."""
 
+    # reading YAML: a small file can expand without bound through nesting or aliases
     yaml_bytes: int = _limit(20_000_000, "Bytes in one YAML file (game.yaml, rules.yaml or a component file).")
     yaml_depth: int = _limit(100, "Levels YAML lists and mappings may nest (libyaml crashes on thousands).")
     yaml_alias_values: int = _limit(100_000, "Values one YAML file may produce through aliases (`*name`).")
+
+    # what a game asks to print: a `count` of a billion is one line of YAML
     items_per_component: int = _limit(20_000, "Items listed in one component, after `for_each`.")
     copies_per_item: int = _limit(10_000, "The `count` of one item.")
     copies_per_component: int = _limit(50_000, "Copies of all the items of one component.")
     copies_per_game: int = _limit(200_000, "Copies of all the items of one game.")
     pages_per_file: int = _limit(5_000, "Pages of one PDF.")
+
+    # running layouts: a template is a program, and so is an image file's header
     face_seconds: float = _limit(3.0, "Time one layout may take to render one face.")
     face_markup_bytes: int = _limit(2_000_000, "Size of the markup one layout renders for one face.")
     template_value_length: int = _limit(1_000_000, "Length of a string or list a layout builds with `*` or `+`.")

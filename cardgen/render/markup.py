@@ -133,6 +133,9 @@ STROKE: dict[str, Attr] = {
     "opacity": Attr(fraction, 1.0),
 }
 SHAPE: dict[str, Attr] = {"fill": Attr(COLOUR, "none"), **STROKE}
+AT: dict[str, Attr] = {"x": Attr(number), "y": Attr(number)}  # a top-left corner, mm from the trim's top-left
+BOX: dict[str, Attr] = {**AT, "w": Attr(length), "h": Attr(length)}
+CENTRE: dict[str, Attr] = {"cx": Attr(number), "cy": Attr(number), "r": Attr(length)}
 FACE: Schema = {"bg": Attr(COLOUR, "none")}
 
 INLINE_TAGS = {"b", "i", "u", "strike", "br", "font", "sup", "sub", "span"}

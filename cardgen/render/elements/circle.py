@@ -6,14 +6,14 @@ from typing import Any, ClassVar
 
 from cardgen.render.elements.base import ElementKind
 from cardgen.render.kit import Surface
-from cardgen.render.markup import SHAPE, Attr, Element, length, number
+from cardgen.render.markup import CENTRE, SHAPE, Attr, Element
 from cardgen.units import MM
 
 
 class Circle(ElementKind):
     tag = "circle"
     summary = "a circle"
-    attributes: ClassVar[dict[str, Attr]] = {"cx": Attr(number), "cy": Attr(number), "r": Attr(length), **SHAPE}
+    attributes: ClassVar[dict[str, Attr]] = {**CENTRE, **SHAPE}
 
     def draw(self, element: Element, surface: Surface, prepared: Any) -> None:
         stroke, fill = surface.paint(element.attrs)

@@ -8,16 +8,14 @@ from typing import Any, ClassVar
 from cardgen.render.elements.base import ElementKind
 from cardgen.render.icons import regular_polygon
 from cardgen.render.kit import Surface
-from cardgen.render.markup import SHAPE, Attr, Element, choice, length, number
+from cardgen.render.markup import CENTRE, SHAPE, Attr, Element, choice
 
 
 class Hexagon(ElementKind):
     tag = "hexagon"
     summary = "a regular hexagon, `r` from centre to corner, flat sides or points at the top"
     attributes: ClassVar[dict[str, Attr]] = {
-        "cx": Attr(number),
-        "cy": Attr(number),
-        "r": Attr(length),
+        **CENTRE,
         "orient": Attr(choice("flat", "pointy"), "flat"),
         **SHAPE,
     }

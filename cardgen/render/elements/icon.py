@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 from cardgen.errors import DataError, did_you_mean
 from cardgen.render.elements.base import ElementKind
 from cardgen.render.kit import Kit, Surface
-from cardgen.render.markup import TEXT, Attr, Element, number, positive
+from cardgen.render.markup import AT, TEXT, Attr, Element, positive
 from cardgen.units import MM
 
 
@@ -23,12 +23,7 @@ def check_icon(name: str, kit: Kit, who: str) -> None:
 class Icon(ElementKind):
     tag = "icon"
     summary = "a vector icon from the game's `settings.icons`, `size` mm square"
-    attributes: ClassVar[dict[str, Attr]] = {
-        "name": Attr(TEXT),
-        "x": Attr(number),
-        "y": Attr(number),
-        "size": Attr(positive),
-    }
+    attributes: ClassVar[dict[str, Attr]] = {"name": Attr(TEXT), **AT, "size": Attr(positive)}
 
     def prepare(self, element: Element, kit: Kit, who: str) -> Any:
         check_icon(element["name"], kit, who)

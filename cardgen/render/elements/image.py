@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 from cardgen.errors import DataError
 from cardgen.render.elements.base import ElementKind
 from cardgen.render.kit import Kit, Surface
-from cardgen.render.markup import TEXT, Attr, Element, choice, length, number
+from cardgen.render.markup import BOX, TEXT, Attr, Element, choice
 from cardgen.units import MM
 
 
@@ -20,10 +20,7 @@ class Image(ElementKind):
     summary = "PNG, JPEG or SVG inside the game's folder, embedded once"
     attributes: ClassVar[dict[str, Attr]] = {
         "src": Attr(TEXT),
-        "x": Attr(number),
-        "y": Attr(number),
-        "w": Attr(length),
-        "h": Attr(length),
+        **BOX,
         "fit": Attr(choice("contain", "cover", "stretch"), "contain"),
     }
 

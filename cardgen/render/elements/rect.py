@@ -6,7 +6,7 @@ from typing import Any, ClassVar
 
 from cardgen.render.elements.base import ElementKind
 from cardgen.render.kit import Surface
-from cardgen.render.markup import SHAPE, Attr, Element, boolean, length, number
+from cardgen.render.markup import BOX, SHAPE, Attr, Element, boolean, length
 from cardgen.units import MM
 
 ON_TRIM = 0.01  # mm: an edge this close to the trim counts as on it
@@ -16,10 +16,7 @@ class Rect(ElementKind):
     tag = "rect"
     summary = 'a rectangle, its corners rounded by `radius`; with `bleed="true"` edges on the trim run into the bleed'
     attributes: ClassVar[dict[str, Attr]] = {
-        "x": Attr(number),
-        "y": Attr(number),
-        "w": Attr(length),
-        "h": Attr(length),
+        **BOX,
         "radius": Attr(length, 0.0),
         "bleed": Attr(boolean, False),
         **SHAPE,

@@ -14,14 +14,13 @@ from cardgen.render.elements.icon import check_icon
 from cardgen.render.fonts import FontRole, no_glyph
 from cardgen.render.kit import Kit, Overflow, Surface
 from cardgen.render.markup import (
+    BOX,
     COLOUR,
     ICON_PATTERN,
     TEXT,
     Attr,
     Element,
     choice,
-    length,
-    number,
     plain_text,
     positive,
 )
@@ -39,10 +38,7 @@ class Text(ElementKind):
     )
     has_content = True
     attributes: ClassVar[dict[str, Attr]] = {
-        "x": Attr(number),
-        "y": Attr(number),
-        "w": Attr(length),
-        "h": Attr(length),
+        **BOX,
         "size": Attr(positive, 8.0),
         "min-size": Attr(positive, None),
         "font": Attr(TEXT, "body"),
