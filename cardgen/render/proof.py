@@ -17,7 +17,7 @@ from cardgen.render.build import GameRenderer
 from cardgen.render.jobs import BuildReport, PrintOptions
 from cardgen.render.shop import face_images
 from cardgen.units import MM
-from cardgen.validate.checks import Violation
+from cardgen.validate.base import Violation
 
 DPI = 100
 MARGIN = 12.0  # mm

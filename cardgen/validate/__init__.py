@@ -17,7 +17,8 @@ from cardgen.data.games import Component, Game
 from cardgen.data.rules import Check
 from cardgen.errors import DataError, Location, did_you_mean, display_path
 from cardgen.paths import default_data_dir
-from cardgen.validate.checks import CHECKS, Context, Violation, records
+from cardgen.validate.base import Context, Violation
+from cardgen.validate.checks import CHECKS, records
 from cardgen.validate.facts import check_facts
 
 if TYPE_CHECKING:

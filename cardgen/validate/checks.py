@@ -13,62 +13,16 @@ import importlib.util
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from cardgen.data.games import Component, Game, Item
 from cardgen.data.rules import Check
 from cardgen.errors import DataError, did_you_mean, display_path
-
-if TYPE_CHECKING:
-    from cardgen.render.jobs import OverflowReport
-
-
-@dataclass(frozen=True)
-class Violation:
-    """A rule the data breaks: the rule, its rulebook citation, expected and actual values, and where."""
-
-    rule: str
-    citation: str
-    expected: Any
-    actual: Any
-    where: str
-
-    def as_json(self) -> dict[str, Any]:
-        return {"rule": self.rule, "citation": self.citation, "expected": self.expected, "actual": self.actual,
-                "where": self.where}  # fmt: skip
-
-    def __str__(self) -> str:
-        return f"{self.where}: {self.rule}: expected {self.expected}, found {self.actual} [{self.citation}]"
-
-
-@dataclass(frozen=True)
-class Context:
-    """What a check needs besides the game: the text-fitting hook (absent when layouts are not checked)."""
-
-    game: Game
-    overflows: Callable[[Component], list[OverflowReport]] | None = None
-
+from cardgen.validate.base import Context, Violation, citation, resolve
+from cardgen.validate.facts import check_table
 
 Record = tuple[Component, Item]
-
-
-def resolve(game: Game, value: Any) -> Any:
-    """A check value, with `{fact: name}` replaced by the fact's value."""
-    if isinstance(value, dict) and set(value) == {"fact"}:
-        return game.fact(str(value["fact"]))
-    return value
-
-
-def citation(game: Game, check: Check, *values: Any) -> str:
-    """The check's own citation, else the citation of the first fact it refers to."""
-    if check.cite:
-        return check.cite
-    for value in values:
-        if isinstance(value, dict) and set(value) == {"fact"}:
-            return game.cite(str(value["fact"]))
-    return "designed (no rulebook citation)"
 
 
 def field_value(item: Item, name: str) -> Any:
@@ -472,12 +426,6 @@ def _number(value: Any, what: str) -> float:
     return float(value)
 
 
-def _check_table(ctx: Context, check: Check) -> list[Violation]:
-    from cardgen.validate.facts import check_table
-
-    return check_table(ctx, check)
-
-
 CHECKS: dict[str, Callable[[Context, Check], list[Violation]]] = {
     "count": check_count,
     "composition": check_composition,
@@ -493,5 +441,5 @@ CHECKS: dict[str, Callable[[Context, Check], list[Violation]]] = {
     "per-player": check_per_player,
     "sum": check_sum,
     "matches": check_matches,
-    "table": _check_table,
+    "table": check_table,
 }

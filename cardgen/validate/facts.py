@@ -25,7 +25,7 @@ from typing import Any
 from cardgen.data.games import Game
 from cardgen.data.rules import Check, Fact
 from cardgen.errors import DataError
-from cardgen.validate.checks import Context, Violation, citation, resolve
+from cardgen.validate.base import Context, Violation, citation, resolve
 
 _QUOTED = re.compile(r"(?:^|[\s(—:,;\[])'(.+?)'(?=$|[\s).,;:\]…—])")
 _SPELLED = (
