@@ -15,7 +15,9 @@ from cardgen.render.imposition import (
     Rect,
     Slot,
     backs_for,
+    choose_orientation,
     fold_sheet,
+    grid_sheet,
     gutter_for_fold,
     hex_sheet,
     tile_board,
@@ -39,6 +41,101 @@ def inside(rect: Rect, paper: Size, margin: float) -> bool:
         and rect.right <= paper.width - margin + EPS
         and rect.top <= paper.height - margin + EPS
     )
+
+
+# -- grid sheets ----------------------------------------------------------------------------------------------------
+
+RESERVE = MARKS.offset + MARKS.minimum + MARKS.keepout  # 6 mm: the margin a side with crop marks needs
+
+
+@pytest.mark.parametrize("gutter", [0.0, 2.5])
+def test_faces_that_fit_exactly_are_all_placed_and_a_hair_more_is_one_fewer(gutter: float) -> None:
+    """Paper exactly 3 faces (and 2 gutters) wide plus the mark margins holds 3 across; half a millimetre less, 2."""
+    face = Size(50, 70)
+    exact = Size(2 * RESERVE + 3 * 50 + 2 * gutter, 2 * RESERVE + 2 * 70 + gutter)
+    assert choose_orientation(exact, face, 0.0, gutter, MARKS) == (exact, 3, 2)
+    short = Size(exact.width - 0.5, exact.height)
+    assert choose_orientation(short, face, 0.0, gutter, MARKS) == (short, 2, 2)  # a tie with landscape: portrait
+    with pytest.raises(LayoutError, match="does not fit"):
+        choose_orientation(Size(2 * RESERVE + 49, 2 * RESERVE + 49), face, 0.0, gutter, MARKS)
+
+
+def test_the_bleed_widens_the_margin_when_it_is_wider_than_the_mark_offset() -> None:
+    face = Size(50, 50)
+    paper = Size(2 * (5.0 + MARKS.minimum + MARKS.keepout) + 100, 400)
+    assert choose_orientation(paper, face, 5.0, 0.0, MARKS)[1] == 2  # the 5 mm bleed sets the margin
+    assert choose_orientation(Size(paper.width - 0.1, 400), face, 5.0, 0.0, MARKS)[1] == 1
+
+
+def test_portrait_wins_a_tie_and_the_orientation_holding_more_wins_otherwise() -> None:
+    square = Size(2 * RESERVE + 100, 2 * RESERVE + 100)
+    assert choose_orientation(square, Size(50, 50), 0.0, 0.0, MARKS)[0] == square
+    tall = Size(2 * RESERVE + 100, 2 * RESERVE + 160)  # 2 × 2 portrait, 3 × 1 landscape for 50 × 80 faces
+    oriented, cols, rows = choose_orientation(tall, Size(50, 80), 0.0, 0.0, MARKS)
+    assert (oriented, cols, rows) == (tall, 2, 2)
+    wide_face = Size(80, 45)  # portrait: 1 × 3 = 3; landscape: 2 × 2 = 4
+    oriented, cols, rows = choose_orientation(tall, wide_face, 0.0, 0.0, MARKS)
+    assert oriented == tall.rotated() and (cols, rows) == (2, 2)
+
+
+@pytest.mark.parametrize("gutter", [0.0, 4.0])
+@pytest.mark.parametrize("bleed", [0.0, 3.0])
+def test_a_grid_is_centred_with_its_gutters_and_marks_at_every_cut(gutter: float, bleed: float) -> None:
+    face = Size(63.5, 88.9)
+    plan = grid_sheet(A4, face, bleed, gutter, MARKS)
+    xs = sorted({round(s.trim.x, 6) for s in plan.fronts})
+    ys = sorted({round(s.trim.y, 6) for s in plan.fronts})
+    assert all(b - a == pytest.approx(face.width + gutter) for a, b in itertools.pairwise(xs))
+    assert all(b - a == pytest.approx(face.height + gutter) for a, b in itertools.pairwise(ys))
+    left, right = xs[0], plan.paper.width - (xs[-1] + face.width)
+    bottom, top = ys[0], plan.paper.height - (ys[-1] + face.height)
+    assert left == pytest.approx(right) and bottom == pytest.approx(top)
+    cuts = {round(v, 4) for x in xs for v in (x, x + face.width)}
+    vertical = {round(m.x1, 4) for m in plan.marks if m.x1 == m.x2}
+    assert vertical == cuts
+    # an edge between neighbours keeps half the gutter of bleed at most; an outer edge the whole bleed
+    first = plan.fronts[0]
+    assert first.clip.x == pytest.approx(first.trim.x - bleed)
+    assert first.clip.right == pytest.approx(first.trim.right + min(bleed, gutter / 2))
+    assert first.clip.top == pytest.approx(first.trim.top + bleed)
+    assert first.clip.y == pytest.approx(first.trim.y - min(bleed, gutter / 2))
+    last = plan.fronts[-1]
+    assert last.clip.right == pytest.approx(last.trim.right + bleed)
+    assert last.clip.y == pytest.approx(last.trim.y - bleed)
+    assert plan.back_marks == []  # duplex: backs are cut along the fronts' marks
+
+
+def test_duplex_off_repeats_the_marks_on_the_backs_page() -> None:
+    plan = grid_sheet(A4, Size(63.5, 88.9), 3.0, 0.0, MARKS, duplex="off")
+    assert plan.back_marks == plan.marks and [b.trim for b in plan.backs] == [f.trim for f in plan.fronts]
+
+
+def test_a_partial_grid_sheet_bleeds_towards_its_empty_slots() -> None:
+    """Five of nine slots filled: the fifth face's right edge and the second and third faces' bottom edges face
+    empty slots, so their bleed runs the whole way; marks only at the filled columns and rows."""
+    full = grid_sheet(A4, Size(63.5, 88.9), 3.0, 0.0, MARKS)
+    part = grid_sheet(A4, Size(63.5, 88.9), 3.0, 0.0, MARKS, filled=5)
+    assert full.capacity == part.capacity == 9
+    slots = part.fronts
+    assert slots[4].clip.right == pytest.approx(slots[4].trim.right + 3.0)
+    assert slots[3].clip.right == pytest.approx(slots[3].trim.right)  # faces slot 4: no bleed into it
+    assert slots[1].clip.y == pytest.approx(slots[1].trim.y)  # slot 4 below it is filled
+    assert slots[2].clip.y == pytest.approx(slots[2].trim.y - 3.0)  # slot 5 below it is empty
+    assert slots[0].clip.x == pytest.approx(slots[0].trim.x - 3.0)
+    assert slots[4].clip.x == pytest.approx(slots[4].trim.x)
+    rows_used = {round(v, 4) for s in slots[:5] for v in (s.trim.y, s.trim.top)}
+    assert {round(m.y1, 4) for m in part.marks if m.y1 == m.y2} == rows_used
+
+
+def test_the_sheet_label_sits_in_the_widest_gap_of_the_bottom_margin() -> None:
+    style = MarkStyle(keepout=4.0)
+    plan = grid_sheet(A4, Size(63.5, 88.9), 0.0, 0.0, style)
+    x, y, room = plan.label_at
+    xs = sorted({s.trim.x for s in plan.fronts} | {s.trim.right for s in plan.fronts})
+    edges = [4.0, *xs, A4.width - 4.0]
+    width, a, b = max((b - a, a, b) for a, b in itertools.pairwise(edges))
+    assert (x, room) == (pytest.approx((a + b) / 2), pytest.approx(width - 2.0))
+    assert y == pytest.approx(min(s.trim.y for s in plan.fronts) / 2)
 
 
 # -- hex sheets ------------------------------------------------------------------------------------------------------
@@ -112,6 +209,23 @@ def test_known_honeycomb_counts() -> None:
     assert counts == {(25.4, 0.0, False): 84, (25.4, 3.0, False): 56, (38.0, 3.0, True): 30, (60.0, 1.5, False): 12}
 
 
+def test_hex_sheets_choose_portrait_on_a_tie_and_label_in_the_margin() -> None:
+    from cardgen.render.imposition import _hex_positions
+
+    reserve = 1.0 + MARKS.keepout + 2.0
+    ties = 0
+    for flat in [x / 2 for x in range(30, 160)]:
+        plan = hex_sheet(A4, flat, 1.0, MARKS)
+        box = Size(flat * HEX_RATIO, flat)
+        counts = [len(_hex_positions(paper, box, 2.0, reserve, False)) for paper in (A4, A4.rotated())]
+        assert plan.capacity == max(counts)
+        if counts[0] == counts[1]:
+            ties += 1
+            assert plan.paper == A4
+        assert plan.label_at == (plan.paper.width / 2, reserve / 2, plan.paper.width / 2)
+    assert ties > 0
+
+
 def test_a_hex_larger_than_the_paper_is_refused() -> None:
     with pytest.raises(LayoutError, match="across the flats"):
         hex_sheet(A4, 300.0, 3.0, MARKS)
@@ -150,7 +264,8 @@ def test_fold_backs_mirror_their_fronts_across_the_fold(paper: Size, face: Size,
     # crop marks above and at the sides only: none in the lower (back) half
     assert plan.marks and all(min(m.y1, m.y2) > fold_y for m in plan.marks)
     _x, label_y, room = plan.label_at
-    assert label_y < min(s.trim.y for s in plan.backs) and room > 0
+    assert label_y < min(s.trim.y for s in plan.backs)
+    assert room == pytest.approx(sheet.width - 2 * MARKS.keepout - 2.0)  # no marks below: the whole width
 
 
 def test_a_partial_fold_sheet_marks_only_its_filled_slots() -> None:
@@ -227,6 +342,14 @@ def test_tiles_cover_the_board_with_the_overlap_on_the_fewest_pages(board: Size,
         assert len(tiles) <= max(fewest, 1)
 
 
-def test_paper_too_small_for_the_overlap_is_refused() -> None:
+@pytest.mark.parametrize("paper", [Size(30, 30), Size(30, 300), Size(300, 30), Size(29, 300)])
+def test_paper_too_small_for_the_overlap_is_refused(paper: Size) -> None:
+    """Printable area no wider (or taller) than the overlap cannot advance: refused, in either orientation."""
     with pytest.raises(LayoutError, match="too small to tile"):
-        tile_board(Size(30, 30), Size(400, 400), 10.0, 10.0)
+        tile_board(paper, Size(400, 400), 10.0, 10.0)
+
+
+def test_tiling_takes_portrait_on_a_tie() -> None:
+    sheet, tiles = tile_board(A4, Size(400, 400), 10.0, 10.0)
+    _, rotated_tiles = tile_board(A4.rotated(), Size(400, 400), 10.0, 10.0)
+    assert len(tiles) == len(rotated_tiles) and sheet == A4

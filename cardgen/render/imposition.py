@@ -106,9 +106,9 @@ class LayoutError(ValueError):
     """A face does not fit the paper with the requested margins."""
 
 
-def _mark_reserve(bleed: float, marks: MarkStyle | None) -> float:
+def _mark_reserve(bleed: float, marks: MarkStyle) -> float:
     """The margin a block of faces needs on a side that carries crop marks."""
-    return (max(marks.offset, bleed) + marks.minimum + marks.keepout) if marks else bleed + 1.0
+    return max(marks.offset, bleed) + marks.minimum + marks.keepout
 
 
 def _grid_count(usable_w: float, usable_h: float, face: Size, gutter: float) -> tuple[int, int]:
@@ -119,7 +119,7 @@ def _grid_count(usable_w: float, usable_h: float, face: Size, gutter: float) -> 
 
 
 def choose_orientation(
-    paper: Size, face: Size, bleed: float, gutter: float, marks: MarkStyle | None, halves: int = 1
+    paper: Size, face: Size, bleed: float, gutter: float, marks: MarkStyle, halves: int = 1
 ) -> tuple[Size, int, int]:
     """The paper orientation that holds the most faces (portrait on a tie), with its columns and rows.
 
@@ -222,13 +222,13 @@ def crop_marks(slots: list[Slot], paper: Size, bleed: float, style: MarkStyle, s
 
 
 def _label_spot(
-    slots: list[Slot], paper: Size, bleed: float, style: MarkStyle | None, marks_below: bool = True
+    slots: list[Slot], paper: Size, bleed: float, style: MarkStyle, marks_below: bool = True
 ) -> tuple[float, float, float]:
     """Where the sheet label goes, in the bottom margin: the widest gap between bottom marks, or the whole width
     when the bottom margin has no marks (fold sheets)."""
     bottom = min(s.trim.y for s in slots) - bleed
     xs = sorted({s.trim.x for s in slots} | {s.trim.right for s in slots}) if marks_below else []
-    edges = [style.keepout if style else 1.5, *xs, paper.width - (style.keepout if style else 1.5)]
+    edges = [style.keepout, *xs, paper.width - style.keepout]
     gaps = [(b - a, a, b) for a, b in itertools.pairwise(edges)]
     width, a, b = max(gaps)
     y = max(bottom / 2, 1.0)
