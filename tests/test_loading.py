@@ -183,3 +183,44 @@ def test_load_games_raises_located_problems(demo_data):
         load_games(demo_data)
     (problem,) = [p for p in caught.value.problems if "atack" in p.message]
     assert problem.where.line == 8
+
+
+def _problems(data) -> list[str]:
+    with pytest.raises(DataError) as caught:
+        load_games(data)
+    return [str(p) for p in caught.value.problems]
+
+
+def test_a_broken_manifest_field_is_reported_with_the_component_files_mistakes(demo_data):
+    """A bad `players` (or title, rulebook…) does not hide the mistakes of the component files: the manifest is
+    salvaged with placeholders so that the files can still be read, and everything is reported together."""
+    edit(demo_data / "demo" / "game.yaml", "players: [2, 4]", "players: [0, 4]")
+    edit(demo_data / "demo" / "ships.yaml", "    attack: 1\n", "    atack: 1\n")
+    found = _problems(demo_data)
+    assert any("game.yaml:4: players" in p and "1 ≤ min ≤ max" in p for p in found), found
+    assert any("ships.yaml:8" in p and "'atack'" in p for p in found), found
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "where"),
+    [
+        ("title: Demo Skirmish", "title: [Demo]", "game.yaml:3: title"),
+        ("rulebook:\n  title: cardgen's own demo rules", "rulebook:\n  titel: x", "game.yaml:5: rulebook.title"),
+        ("id: demo\n", "id: Demo Game!\n", "game.yaml:2: id"),
+    ],
+)
+def test_each_salvageable_manifest_part_keeps_the_files_readable(demo_data, old, new, where):
+    edit(demo_data / "demo" / "game.yaml", old, new)
+    edit(demo_data / "demo" / "ships.yaml", "    attack: 1\n", "    atack: 1\n")
+    found = _problems(demo_data)
+    assert any(f"demo/{where}" in p for p in found), found
+    assert any("ships.yaml:8" in p for p in found), found
+
+
+def test_broken_card_types_stop_before_the_component_files(demo_data):
+    """Without valid card types (or component list) the files cannot be read: only the manifest's problems."""
+    edit(demo_data / "demo" / "game.yaml", "      cost: {type: int, min: 0, max: 20}", "      cost: {type: integer}")
+    edit(demo_data / "demo" / "ships.yaml", "    attack: 1\n", "    atack: 1\n")
+    found = _problems(demo_data)
+    assert found and all("game.yaml" in p for p in found), found
+    assert any("cost.type" in p and "'integer'" in p for p in found), found

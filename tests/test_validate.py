@@ -221,3 +221,48 @@ def test_new_check_kinds_fail_on_a_mutation(demo_data, file, old, new, rule, act
     found = [v for v in violations(demo_data) if v["rule"] == rule]
     assert found, f"'{rule}' still holds"
     assert str(actual) in str(found[0]["actual"])
+
+
+# --- exact reports (in-process, so that mutation testing sees what each check says) ----------------------------------
+
+
+def _report(data: Path):
+    from cardgen.data import load_games
+    from cardgen.validate import validate_game
+
+    (game,) = load_games(data, ["demo"])
+    return validate_game(game, TEMPLATES, None, trust_code=True)
+
+
+def test_per_player_reports_the_product_it_expected(demo_data):
+    rules = demo_data / "demo" / "rules.yaml"
+    edit(demo_data / "demo" / "tokens.yaml", "count: 10", "count: 11")
+    (v,) = [v for v in _report(demo_data).violations if v.rule == "Seven credit tokens a player for two"]
+    assert (v.expected, v.actual) == ("14 (7 × 2 players)", 15)
+    assert v.where.endswith("tokens.yaml:7")  # the first item of the component
+    edit(rules, "per_player: 7, args: {players: 2}", "per_player: 7, args: {players: 2, at_least: true}")
+    assert not [v for v in _report(demo_data).violations if v.rule == "Seven credit tokens a player for two"]
+    edit(rules, "per_player: 7, args: {players: 2, at_least: true}", "per_player: 4, args: {at_least: true}")
+    (v,) = [v for v in _report(demo_data).violations if v.rule == "Seven credit tokens a player for two"]
+    assert (v.expected, v.actual) == ("at least 16 (4 × 4 players)", 15)  # the most players the game seats
+
+
+def test_every_check_result_is_reported_with_its_kind_and_status(demo_data):
+    edit(demo_data / "demo" / "ships.yaml", "    hull: 5\n", "    hull: 6\n")
+    report = _report(demo_data)
+    results = {r.rule: r.as_json() for r in report.results}
+    summed = results["The fleet's hulls total 12"]
+    assert {k: summed[k] for k in ("kind", "status")} == {"kind": "sum", "status": "violated"}
+    assert summed["seconds"] >= 0 and "reason" not in summed
+    assert results["The ship deck has six cards"]["status"] == "holds"
+    assert report.as_json()["ok"] is False and report.as_json()["checks"] == len(report.results)
+
+
+def test_a_check_that_cannot_run_is_a_violation_naming_the_cause(demo_data):
+    edit(demo_data / "demo" / "rules.yaml", "field: hull, expect: 12", "field: hull, expect: twelve")
+    report = _report(demo_data)
+    (v,) = [v for v in report.violations if v.rule == "The fleet's hulls total 12"]
+    assert v.expected == "the check runs" and v.actual.startswith("it cannot: ")
+    assert "twelve" in v.actual
+    (result,) = [r for r in report.results if r.rule == "The fleet's hulls total 12"]
+    assert result.status == "failed"
