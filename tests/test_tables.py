@@ -139,3 +139,82 @@ def test_export_items_command(tmp_path):
     assert header.startswith("id,count,source,name,unit_type")
     run = run_cli("export-items", "scifi-domains", "unit", "--out", out)
     assert run.code == 2 and "did you mean 'units'" in run.err
+
+
+# --- cells to values, in-process (exact values and row numbers) ----------------------------------------------------
+
+SPECS = {
+    "unit": __import__("cardgen.data.model", fromlist=["CardType"]).CardType.model_validate(
+        {
+            "fields": {
+                "name": {"type": "str"},
+                "cost": {"type": "int"},
+                "speed": {"type": "number"},
+                "fast": {"type": "bool"},
+                "tags": {"type": "list"},
+                "extra": {"type": "any"},
+            }
+        }
+    )
+}
+
+
+def _read(tmp_path, name: str, rows: list[list[object]]):
+    from cardgen.data.tables import read_table
+
+    path = tmp_path / name
+    if name.endswith(".csv"):
+        import csv
+
+        with path.open("w", newline="") as handle:
+            csv.writer(handle).writerows(rows)
+    else:
+        from openpyxl import Workbook
+
+        book = Workbook()
+        sheet = book.active
+        for row in rows:
+            sheet.append(row)
+        book.save(path)
+    return read_table(path, None, "cards", "unit", SPECS)
+
+
+@pytest.mark.parametrize("name", ["units.csv", "units.xlsx"])
+def test_cells_become_typed_values(tmp_path, name):
+    header = ["id", "count", "name", "cost", "speed", "fast", "tags", "extra"]
+    rows = [
+        header,
+        ["scout", 2, " Scout ", 3, 1.5, True, "a; 2; 3.5", "[1, 2]"],
+        ["frigate", 1, "Frigate", 4.0 if name.endswith(".xlsx") else 4, 2, False, '["x", "y"]', "7"],
+        ["raider", 1, "Raider", 1, "2e1", "yes", "", '{"k": 1}'],
+    ]
+    entries, doc, problems = _read(tmp_path, name, rows)
+    assert problems == []
+    values = [raw for raw, _ in entries]
+    assert values[0] == {"id": "scout", "count": 2, "name": " Scout ", "cost": 3, "speed": 1.5, "fast": True,
+                         "tags": ["a", 2, 3.5], "extra": [1, 2]}  # fmt: skip
+    assert values[1]["cost"] == 4 and values[1]["fast"] is False and values[1]["tags"] == ["x", "y"]
+    assert values[1]["extra"] == 7 and values[1]["speed"] == 2
+    assert values[2]["speed"] == 20.0 and values[2]["fast"] is True and values[2].get("tags", []) == []
+    assert values[2]["extra"] == {"k": 1}
+    assert [path for _, path in entries] == [("cards", 2), ("cards", 3), ("cards", 4)]
+    assert doc.line_of(("cards", 3, "cost")) == 3
+
+
+@pytest.mark.parametrize("name", ["units.csv", "units.xlsx"])
+def test_bad_cells_name_their_row_and_column(tmp_path, name):
+    rows = [
+        ["id", "cost", "fast", "speed", "tags"],
+        ["scout", "three", "maybe", "fast", "[1, "],
+        ["frigate", 1, "true", 1, "a"],
+        ["raider", 1, "true", 1, "a", *(["surplus"] if name.endswith(".csv") else [])],
+    ]
+    _, _, problems = _read(tmp_path, name, rows)
+    shown = [str(p).split(name, 1)[1] for p in problems]
+    assert shown[:4] == [
+        ":2: column 'cost': 'three' is not a whole number",
+        ":2: column 'fast': 'maybe' is not true or false",
+        ":2: column 'speed': 'fast' is not a number",
+        ":2: column 'tags': '[1,' is not a JSON list (Expecting value)",
+    ]
+    assert shown[4:] == ([":4: 6 cells but only 5 column headers"] if name.endswith(".csv") else [])

@@ -148,3 +148,43 @@ def test_allowed_fields_walks_the_model() -> None:
     assert allowed_fields(Deck, ("nope",)) == []
     assert allowed_fields(Deck, ("title", "x")) == []
     assert allowed_fields(Deck, ("cards", 0, "tags")) == []
+
+
+class Anything(Strict):
+    value: int | float | bool | list[int] | dict[str, int] | str = 0
+    stats: list[Annotated[Stat, Field(description="one")]] = Field(default_factory=list)
+    maybe: list[Stat] | None = None
+    exact: Literal["a"] = "a"
+
+
+def test_every_union_member_name_is_dropped_from_the_path() -> None:
+    found = problems("value: ~\n", Anything)
+    assert len(found) == 6  # one per member: int, float, bool, list[int], dict[str,int], str
+    assert all(p.startswith("deck.yaml:1: value: ") for p in found), found
+
+
+def test_hints_see_through_annotated_members_and_optional_lists() -> None:
+    assert problems("stats: [{hul: 1}]\n", Anything) == [
+        "deck.yaml:1: stats[0].hul: unknown field 'hul' (did you mean 'hull'?)"
+    ]
+    assert problems("maybe: [{atack: 1}]\n", Anything) == [
+        "deck.yaml:1: maybe[0].atack: unknown field 'atack' (did you mean 'attack'?)"
+    ]
+    assert allowed_fields(Anything, ("stats", 0)) == ["attack", "hull"]
+    assert allowed_fields(Anything, ("maybe", 0)) == ["attack", "hull"]
+    assert allowed_fields(Anything, ("value",)) == []
+
+
+def test_a_message_that_already_says_what_it_got_is_not_repeated() -> None:
+    class Players(Strict):
+        players: list[int]
+
+        @field_validator("players")
+        @classmethod
+        def _two(cls, value: list[int]) -> list[int]:
+            raise ValueError(f"players must be [min, max], got {value}")
+
+    assert problems("players: [1, 2, 3]\n", Players) == [
+        "deck.yaml:1: players: players must be [min, max], got [1, 2, 3]"
+    ]
+    assert problems("exact: b\n", Anything) == ["deck.yaml:1: exact: 'b' is not one of 'a'"]

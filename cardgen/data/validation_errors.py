@@ -55,15 +55,15 @@ def _message(err: ErrorDetails, model: type[BaseModel], loc: tuple[Any, ...]) ->
     kind = err["type"]
     given = err.get("input")
     if kind == "extra_forbidden":
-        name = loc[-1] if loc else "?"
+        name = loc[-1]  # an unknown field always has a place
         allowed = allowed_fields(model, loc[:-1])
-        hint = did_you_mean(str(name), allowed) if allowed else ""
+        hint = did_you_mean(str(name), allowed)
         known = f"; known fields: {', '.join(sorted(allowed))}" if allowed and not hint else ""
         return f"unknown field '{name}'{hint}{known}"
     if kind == "missing":
-        return f"missing required field '{loc[-1]}'" if loc else "missing required value"
+        return f"missing required field '{loc[-1]}'"
     if kind == "literal_error":
-        expected = err.get("ctx", {}).get("expected", "")
+        expected = err["ctx"]["expected"]
         options = [o.strip().strip("'") for o in expected.replace(" or ", ",").split(",") if o.strip()]
         return f"'{given}' is not one of {expected}{did_you_mean(str(given), options)}"
     if kind in _TYPE_WORDS:
