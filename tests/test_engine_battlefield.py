@@ -163,6 +163,24 @@ def test_higher_resolution_number_resolves_first_and_can_cancel(engine):
     assert "red-counter-intelligence" in s.applied
 
 
+def test_destroy_weakest_takes_the_ship_revealed_last_among_equals(engine):
+    """rules.yaml `modifier_effects.destroy_weakest_enemy`: among equal ships, the one revealed last goes — not the
+    one in the rightmost column. Red's three Drones (Force 1) form columns 1–3; the Drone of column 1 is then revealed
+    again later (as a card landing from an extra draw would be), so it is the one destroyed."""
+    s = arrange(engine, ["ktotekk-drone"] * 6, ["quillan-current-skiff"] * 6)
+    first, _, last = (col[0] for col in s.columns[RED])
+    assert s.revealed[last] > s.revealed[first]  # formed left to right
+    assert s._destroy_weakest(RED) and last not in s.columns[RED][2]  # the last revealed goes
+    s.columns[RED][2].append(last)
+    s.graveyard[RED].remove(last)
+    s.revealed[first] = s.clock  # column 1's Drone turns face up again, after the others
+    s.clock += 1
+    assert s._destroy_weakest(RED)
+    assert s.columns[RED][0] == [] and s.graveyard[RED][-1] == first
+    clone = s.clone()
+    assert clone.revealed == s.revealed and clone.revealed is not s.revealed and clone.clock == s.clock
+
+
 def test_losers_go_to_the_graveyard_and_winners_to_the_survivors(engine):
     # more cards behind, so the next battle stops at its first placement and this battle's results stay visible
     s = arrange(

@@ -71,12 +71,30 @@ def test_building_pays_metal_takes_from_the_line_up_and_refills_it(engine):
     s = fresh(engine)
     p = s.turn
     kind = engine.unit_cards[s.lines["units"][0]]
-    action = BUILD + engine.type_names.index(kind) * 10 + 1
+    action = BUILD + engine.type_names.index(kind) * engine.build_stride + 1
     metal = s.metal[p]
     s.apply(action)
     assert s.metal[p] == metal - s.build_cost(p, kind, 1)
     assert s.units[p][-1][0] == kind and s.units[p][-1][3] == 1  # bought this round
     assert len(s.lines["units"]) == 10
+
+
+def test_any_number_of_one_type_can_be_built_at_once(engine):
+    """The rulebook sets no cap on how many units of a type one build takes: a line-up holding ten Frigates (two
+    players keep ten cards) offers building all ten, and it costs what the multi-build price says."""
+    s = fresh(engine)
+    p = s.turn
+    frigates = [c for c in s.decks["units"] + s.lines["units"] if engine.unit_cards[c] == "frigate"][:10]
+    assert len(frigates) == 10, "the data holds fewer than ten Frigate cards"
+    others = [c for c in s.lines["units"] if c not in frigates]
+    s.decks["units"] = [c for c in s.decks["units"] if c not in frigates] + others
+    s.lines["units"] = frigates
+    s.metal[p] = 10_000
+    ten = BUILD + engine.type_names.index("frigate") * engine.build_stride + 10
+    assert ten in s.legal_actions() and s.action_label(ten) == "build 10 frigate"
+    s.apply(ten)
+    assert sum(u[0] == "frigate" for u in s.units[p]) >= 10
+    assert s.metal[p] == 10_000 - s.build_cost(p, "frigate", 10)
 
 
 def test_a_replaced_tech_costs_the_difference_plus_one(engine):
@@ -99,6 +117,16 @@ def test_passing_ends_building_for_the_round(engine):
     assert s.turn != first and s.phase == 3
     s.apply(PASS)
     assert s.phase == 4  # everyone passed: agro enemies
+
+
+@pytest.mark.parametrize("action", [AGRO + 99, REWARD + 50, BUILD + 999, -5, 10**9])
+def test_an_action_that_names_nothing_is_rejected_with_the_reason(engine, action):
+    """An out-of-range action (a corrupted log) is an illegal action with a reason, never an IndexError."""
+    from cardgen.engine.core import IllegalAction
+
+    s = fresh(engine)
+    with pytest.raises(IllegalAction, match=r"is not legal now \(legal: pass, build 1 "):
+        s.apply(action)
 
 
 def test_agro_order_strikers_then_space_then_ground(engine):

@@ -101,8 +101,15 @@ class State(ABC):
         legal = self.legal_actions()
         if action not in legal:
             shown = ", ".join(self.action_label(a) for a in legal[:8])
-            raise IllegalAction(f"action {self.action_label(action)} is not legal now (legal: {shown})")
+            raise IllegalAction(f"action {self._label(action)} is not legal now (legal: {shown})")
         self._apply(action)
+
+    def _label(self, action: int) -> str:
+        """An action's label, or its number when it names nothing in this game (a corrupted log, a wrong index)."""
+        try:
+            return self.action_label(action)
+        except (IndexError, KeyError, ValueError, TypeError):
+            return f"#{action} (no such action)"
 
     def shuffle(self, cards: list, name: str) -> None:
         """Shuffle in place with the state's generator and record the resulting order as a chance event."""

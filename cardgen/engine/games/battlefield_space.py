@@ -12,8 +12,9 @@ at, and where an extra card lands — every action is a column number (0–2). P
 in the state (plain tuples), so a state clones cheaply even in the middle of a chain of play-another cards.
 
 Readings the engine adds where the facts leave a choice to a player it does not model (recorded for the reference
-sheet and the closing notes): among enemy ships of equal lowest Force, `destroy_weakest_enemy` takes the most
-recently revealed; cards drawn while breaking a tie stay in the tied column (a Battle Modifier there counts 0).
+sheet and the closing notes): among enemy ships of equal lowest Force, `destroy_weakest_enemy` takes the one revealed
+last (each card's reveal is stamped by a clock; cards flipped together are stamped in seat order, red's columns
+1–3 then blue's); cards drawn while breaking a tie stay in the tied column (a Battle Modifier there counts 0).
 """
 
 from __future__ import annotations
@@ -112,6 +113,8 @@ class BattlefieldState(State):
         s.bonus = [[0] * COLUMNS for _ in (0, 1)]
         s.tie_wins = [[0] * COLUMNS for _ in (0, 1)]
         s.immediate: list[int] = []
+        s.revealed = [-1] * len(engine.cards.item)  # when each card last turned face up in a column (a clock tick)
+        s.clock = 0
         s.tasks: list[tuple] = []
         s.decision: tuple | None = None
         s.step = 2
@@ -169,6 +172,8 @@ class BattlefieldState(State):
         o.bonus = [list(x) for x in self.bonus]
         o.tie_wins = [list(x) for x in self.tie_wins]
         o.immediate = list(self.immediate)
+        o.revealed = list(self.revealed)
+        o.clock = self.clock
         o.tasks = list(self.tasks)
         o.decision = self.decision
         o.step = self.step
@@ -226,6 +231,8 @@ class BattlefieldState(State):
             self._place_modifier(p, card, replace=("form", p, c))
             return
         self.columns[p][c].append(card)
+        self.revealed[card] = self.clock
+        self.clock += 1
         if not k.modifier[card] and k.ability[card] == "play_another":
             self.applied.add(k.item[card])
             self._push(*[("form", p, c)] * k.value[card])
@@ -279,16 +286,15 @@ class BattlefieldState(State):
             self.decision = ("extra", p, drawn)
 
     def _destroy_weakest(self, victim: int) -> bool:
+        """The enemy ship of lowest Force goes to the Graveyard; among equals, the one revealed last (rules.yaml
+        `modifier_effects.destroy_weakest_enemy`)."""
         k = self.engine.cards
-        best = None
-        for c in range(COLUMNS):
-            for i, card in enumerate(self.columns[victim][c]):
-                if not k.modifier[card] and (best is None or k.force[card] <= best[0]):
-                    best = (k.force[card], c, i)
-        if best is None:
+        ships = [(c, card) for c in range(COLUMNS) for card in self.columns[victim][c] if not k.modifier[card]]
+        if not ships:
             return False
-        _, c, i = best
-        self.graveyard[victim].append(self.columns[victim][c].pop(i))
+        c, card = min(ships, key=lambda placed: (k.force[placed[1]], -self.revealed[placed[1]]))
+        self.columns[victim][c].remove(card)
+        self.graveyard[victim].append(card)
         return True
 
     def _t_reinforce(self) -> None:

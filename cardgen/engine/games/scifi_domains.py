@@ -23,9 +23,10 @@ from typing import Any
 
 from cardgen.data.games import Game
 from cardgen.engine.core import TERMINAL, GameEngine, State
+from cardgen.errors import DataError
 
 PASS = 0
-BUILD = 1000  # + type index × 10 + how many
+BUILD = 1000  # + type index × build_stride + how many (any number the line-up holds)
 RESEARCH = 2000  # + line-up slot
 REWARD = 3000  # + line-up slot
 AGRO = 4000  # + group (0 Strikers, 1 Space, 2 Ground)
@@ -88,6 +89,11 @@ class ScifiEngine(GameEngine):
         ships = game.component("command-ships").items
         self._add_type(ships[0])
         self.type_names = sorted(t for t in self.types if t != "command_ship")
+        # one build action per type and count: counts run to the largest Units line-up (no cap of 9), so the stride is
+        # that size plus one; the build actions must stay below RESEARCH
+        self.build_stride = max(self.line_up["units"].values()) + 1
+        if len(self.type_names) * self.build_stride >= RESEARCH - BUILD:
+            raise DataError(f"{game.id}: too many unit types × line-up size for the engine's build actions")
         self.techs = [
             (i.fields["unit_type"], i.fields["research_cost"], i.fields["bonus_stat"], i.fields["bonus_value"], i.id)
             for i in game.component("techs").items
@@ -200,7 +206,7 @@ class ScifiState(State):
             return f"reward slot {action - REWARD + 1}"
         if action >= RESEARCH:
             return f"research slot {action - RESEARCH + 1}"
-        kind, count = divmod(action - BUILD, 10)
+        kind, count = divmod(action - BUILD, self.engine.build_stride)
         return f"build {count} {self.engine.type_names[kind]}"
 
     def _apply(self, action: int) -> None:
@@ -211,7 +217,7 @@ class ScifiState(State):
             elif action >= RESEARCH:
                 self._research(p, action - RESEARCH)
             else:
-                kind, count = divmod(action - BUILD, 10)
+                kind, count = divmod(action - BUILD, self.engine.build_stride)
                 self._build(p, self.engine.type_names[kind], count)
             self._next_builder()
         elif self.phase == 4:
@@ -357,9 +363,9 @@ class ScifiState(State):
             kind = self.engine.unit_cards[card]
             in_line[kind] = in_line.get(kind, 0) + 1
         for index, kind in enumerate(self.engine.type_names):
-            for count in range(1, min(in_line.get(kind, 0), 9) + 1):
+            for count in range(1, in_line.get(kind, 0) + 1):
                 if self.build_cost(p, kind, count) <= self.metal[p]:
-                    actions.append(BUILD + index * 10 + count)
+                    actions.append(BUILD + index * self.engine.build_stride + count)
         return actions
 
     def _build(self, p: int, unit_type: str, count: int) -> None:
