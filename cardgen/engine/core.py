@@ -2,20 +2,25 @@
 
 - A `GameEngine` holds the rules and the data (immutable, built once from a loaded `Game` and its facts).
 - A `State` holds what changes. It clones cheaply (each game writes `clone`, copying its own containers — no
-  `deepcopy`), owns its seeded random generator, and records every shuffle, draw or roll as a chance event in its
-  log, so a game replays exactly from its log.
+  `deepcopy`), owns its seeded counter-based random generator (`engine/rng.py`: two integers to copy), and records
+  every shuffle, draw or roll as a chance event in its log, so a game replays exactly from its log.
 - Every state answers: whose turn it is (`current_player`), the legal actions in a deterministic order, `apply`
   (illegal actions are rejected with a reason), whether the game is over, the scores, and its invariants.
+- Hidden information: `observation(player)` is what that player may see, and `determinize(player, rng)` a full
+  state consistent with it (hidden cards dealt at random); agents that search decide from determinizations only.
+- Chance: a game may stop at an explicit chance node (`is_chance_node`, `chance_outcomes` with probabilities,
+  `apply_chance`) where a search wants to see the odds, e.g. dice; otherwise the state's generator decides.
 """
 
 from __future__ import annotations
 
 import hashlib
-import random
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from cardgen.engine.rng import CounterRng
 
 TERMINAL = -1
 
@@ -46,13 +51,13 @@ class ChanceLog:
 class State(ABC):
     """What changes during one game. Subclasses keep their fields plain (lists, ints) so `clone` stays cheap."""
 
-    rng: random.Random
+    rng: CounterRng
     chance: ChanceLog
     turns: int
     ending: str | None
 
     def __init__(self, seed: int):
-        self.rng = random.Random(seed)
+        self.rng = CounterRng(seed)
         self.chance = ChanceLog()
         self.turns = 0
         self.ending = None
@@ -123,8 +128,7 @@ class State(ABC):
 
     def _copy_base(self, other: State) -> None:
         """Copy the shared fields into a fresh clone (subclasses call this from `clone`)."""
-        other.rng = random.Random()
-        other.rng.setstate(self.rng.getstate())
+        other.rng = self.rng.clone()
         other.chance = self.chance.copy()
         other.turns = self.turns
         other.ending = self.ending
