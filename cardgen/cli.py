@@ -507,7 +507,7 @@ def preview_command(
 @_option("--players", click.IntRange(1, 99), None, "Players per game (default: the fewest the game allows).")
 @_option("--games", click.IntRange(1, 100_000_000), 100, dest="count")
 @_option("--seed", click.IntRange(0, 2**63 - 1), 1, "Root seed; each game's seed derives from it.")
-@_option("--agents", str, "random", "Agents by seat, comma-separated: random, greedy.")
+@_option("--agents", str, "random", "Agents by seat, comma-separated: random, greedy, mcts (mcts:N: N iterations).")
 @_option("--jobs", click.IntRange(1, 256), 1, "Processes to spread the games over.")
 @_option("--log", FILE, None, "Write every action and chance event as JSON lines.", "log_file")
 @_flag("--json", "Print one JSON object.", "as_json")
@@ -528,15 +528,14 @@ def play_command(
     """Play test games with the reference engine and report how they went."""
     import time
 
-    from cardgen.engine.agents import AGENTS
+    from cardgen.engine.agents import check_agent
     from cardgen.engine.runner import PlaySpec, engine_for, play_many, summarise, write_log
 
     if log_file is not None:
         check_writable(log_file, "--log")
     names = tuple(a.strip() for a in agents.split(","))
-    unknown = [a for a in names if a not in AGENTS]
-    if unknown:
-        raise click.BadParameter(f"unknown agent '{unknown[0]}' (agents: {', '.join(AGENTS)})", param_hint="--agents")
+    for problem in filter(None, map(check_agent, names)):
+        raise click.BadParameter(problem, param_hint="--agents")
     engine = engine_for(game, str(_require_game(obj, game)))
     seats = players or engine.min_players
     if not engine.min_players <= seats <= engine.max_players:

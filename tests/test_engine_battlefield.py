@@ -299,3 +299,33 @@ def test_results_are_the_same_whatever_the_number_of_processes():
     one, two = summarise(spec, play_many(spec, 40), 1.0), summarise(spec, play_many(spec, 40, jobs=2, batch=7), 1.0)
     one.pop("actions_per_second"), two.pop("actions_per_second")
     assert one == two
+
+
+def test_determinizations_agree_with_what_the_player_sees_and_vary_what_it_does_not(engine):
+    """At every decision of seeded games: a determinization for either player keeps that player's observation,
+    accounts for every card, leaves the real game untouched, and deals the opponent's unseen ships differently."""
+    from cardgen.engine.rng import CounterRng
+
+    rng = CounterRng(11)
+    varied = 0
+    for seed in range(4):
+        state = BattlefieldState.deal(engine, seed)
+        while not state.is_terminal():
+            for player in (RED, BLUE):
+                seen = state.observation(player)
+                deals = [state.determinize(player, rng) for _ in range(3)]
+                assert all(d.observation(player) == seen for d in deals)
+                assert all(d.invariant_violations() == [] for d in deals)
+                assert state.observation(player) == seen and state.invariant_violations() == []
+                hidden = {tuple(d.hand[1 - player]) + tuple(d.facedown[1 - player]) for d in deals}
+                varied += len(hidden) > 1
+            legal = state.legal_actions()
+            state.apply(legal[rng.randbelow(len(legal))])
+    assert varied > 20
+    # the opponent's hand is part of what a player cannot see; their own is not
+    state = BattlefieldState.deal(engine, 1)
+    while not (state.hand[BLUE] and state.decision and state.decision[0] == "place"):
+        state.apply(state.legal_actions()[0])
+    other = state.clone()
+    other.hand[BLUE] = list(reversed(other.hand[BLUE])) if len(set(other.hand[BLUE])) > 1 else other.hand[BLUE]
+    assert other.observation(RED) == state.observation(RED)

@@ -14,7 +14,7 @@ import pytest
 from cardgen.data import load_games
 from cardgen.engine import registry
 from cardgen.engine.agents import GreedyAgent, RandomAgent
-from cardgen.engine.core import TERMINAL, GameEngine, IllegalAction, State, derive_seed
+from cardgen.engine.core import CHANCE, TERMINAL, GameEngine, IllegalAction, State, derive_seed
 from cardgen.engine.runner import PlaySpec, play_game, play_many, replay, summarise, write_log
 
 from conftest import FIXTURES, run_cli
@@ -218,3 +218,144 @@ def test_play_rejects_unknown_agents_and_games():
     assert run.code == 2 and "unknown agent 'smart'" in run.err
     run = run_cli("play", "rift-domination")
     assert run.code == 2 and "no reference engine for 'rift-domination'" in run.err
+
+
+# --- chance nodes and the search agent, on a dice game --------------------------------------------------------------
+
+GOAL = 12
+HOLD, ROLL = 0, 1
+
+
+class PigState(State):
+    """Pig to 12: on your turn roll a die as often as you like, adding the pips to your turn total; a 1 loses the turn
+    total, holding banks it. The die is an explicit chance node, so a search sees the odds."""
+
+    def __init__(self, seed: int):
+        super().__init__(seed)
+        self.banked = [0, 0]
+        self.pot = 0
+        self.player = 0
+        self.rolling = False
+
+    def current_player(self) -> int:
+        if max(self.banked) >= GOAL:
+            return TERMINAL
+        return CHANCE if self.rolling else self.player
+
+    def legal_actions(self) -> list[int]:
+        return [HOLD, ROLL]
+
+    def _apply(self, action: int) -> None:
+        if action == ROLL:
+            self.rolling = True
+            return
+        self.banked[self.player] += self.pot
+        self.pot, self.player = 0, 1 - self.player
+        self.turns += 1
+
+    def is_chance_node(self) -> bool:
+        return self.rolling and max(self.banked) < GOAL
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return [(pips, 1 / 6) for pips in range(1, 7)]
+
+    def apply_chance(self, outcome: int) -> None:
+        self.rolling = False
+        if outcome == 1:
+            self.pot, self.player = 0, 1 - self.player
+            self.turns += 1
+        else:
+            self.pot += outcome
+            if self.banked[self.player] + self.pot >= GOAL:  # reaching the goal wins at once
+                self.banked[self.player] += self.pot
+                self.pot = 0
+
+    def returns(self) -> list[float]:
+        if max(self.banked) < GOAL:
+            return [0.0, 0.0]
+        return [1.0, 0.0] if self.banked[0] >= GOAL else [0.0, 1.0]
+
+    def clone(self) -> PigState:
+        other = PigState.__new__(PigState)
+        self._copy_base(other)
+        other.banked, other.pot, other.player, other.rolling = list(self.banked), self.pot, self.player, self.rolling
+        return other
+
+    def observation(self, player: int) -> tuple:
+        return (player, tuple(self.banked), self.pot, self.player, self.rolling)
+
+
+class Pig(GameEngine):
+    id = "demo"
+    min_players = max_players = 2
+    max_actions = 2_000
+
+    def __init__(self, game=None):
+        pass
+
+    def new_state(self, players: int, seed: int) -> PigState:
+        return PigState(seed)
+
+
+@pytest.fixture
+def pig(monkeypatch):
+    monkeypatch.setitem(registry.ENGINES, "demo", Pig)
+    from cardgen.engine import runner
+
+    runner._ENGINES.clear()
+    yield Pig()
+    runner._ENGINES.clear()
+
+
+def test_a_chance_node_is_resolved_by_the_states_generator_and_logged(pig):
+    state = pig.new_state(2, 3)
+    assert sum(p for _, p in state.chance_outcomes()) == pytest.approx(1.0)
+    state.apply(ROLL)  # apply resolves the die at once
+    assert not state.is_chance_node() and state.chance.events[-1][0] == "chance"
+    assert state.chance.events[-1][1] in range(1, 7)
+    twin = pig.new_state(2, 3)
+    twin.apply(ROLL)
+    assert twin.chance.events == state.chance.events  # the same seed rolls the same
+
+
+def test_a_game_without_chance_nodes_refuses_chance_outcomes(engine):
+    state = engine.new_state(2, 5)
+    assert not state.is_chance_node()
+    with pytest.raises(IllegalAction, match="not a chance node"):
+        state.apply_chance(3)
+    with pytest.raises(IllegalAction, match="not a chance node"):
+        state.chance_outcomes()
+
+
+def test_games_with_chance_nodes_log_and_replay(pig, tmp_path):
+    results = play_many(spec(agents=("random",), log=True), 5)
+    path = tmp_path / "pig.jsonl"
+    write_log(path, results)
+    rolls = [e for r in results for line in r.log for e in line.get("chance", []) if e[0] == "chance"]
+    assert rolls and all(1 <= e[1] <= 6 for e in rolls)
+    assert all(ok for _, ok, _ in replay(path, FIXTURES / "card_data"))
+
+
+def test_determinize_never_foresees_the_games_own_draws(engine):
+    """A search's copy rolls its own dice: its generator comes from the searcher, not from the game."""
+    from cardgen.engine.rng import CounterRng
+
+    state = engine.new_state(2, 5)
+    state.observation = lambda player: None  # the toy has no hidden cards to deal
+    copy = State.determinize(state, 0, CounterRng(1))
+    assert copy.rng.state() != state.rng.state()
+    assert copy.decks == state.decks  # nothing hidden to redeal in the default
+
+
+def test_mcts_beats_random_at_pig_and_finds_the_winning_roll(pig):
+    """A game with real decisions (when to stop rolling): 100 iterations a move win most games against random
+    from either seat; and with 11 banked of 12 and a pot of 0, rolling (any pip but 1 wins) is preferred."""
+    from cardgen.engine.agents import MctsAgent
+
+    first = play_many(spec(agents=("mcts:100", "random")), 30)
+    second = play_many(spec(agents=("random", "mcts:100")), 30)
+    mcts_wins = sum(r.winners == [0] for r in first) + sum(r.winners == [1] for r in second)
+    assert mcts_wins >= 45, mcts_wins  # of 60; random against random is even
+    state = pig.new_state(2, 1)
+    state.banked = [11, 5]
+    assert MctsAgent(pig, 0, 1, 200).choose(state, state.legal_actions()) == ROLL

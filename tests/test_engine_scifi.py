@@ -233,3 +233,23 @@ def test_golden_log_replays_exactly(tmp_path):
     assert fresh_log.read_text() == GOLDEN.read_text()
     assert all(ok for _, ok, _ in replay(GOLDEN, DATA))
     assert json.loads(GOLDEN.read_text().splitlines()[0])["players"] == 3
+
+
+def test_determinizations_reorder_only_the_face_down_decks(engine):
+    from cardgen.engine.rng import CounterRng
+
+    rng = CounterRng(5)
+    for seed in range(3):
+        state = fresh(engine, 2, seed)
+        while not state.is_terminal():
+            for player in range(2):
+                seen = state.observation(player)
+                deal = state.determinize(player, rng)
+                assert deal.observation(player) == seen and deal.invariant_violations() == []
+                assert state.observation(player) == seen
+                assert deal.rng.state() != state.rng.state()  # a search never draws the real game's future
+            legal = state.legal_actions()
+            state.apply(legal[rng.randbelow(len(legal))])
+    state = fresh(engine, 2, 1)
+    deal = state.determinize(0, rng)
+    assert deal.decks["units"] != state.decks["units"] and sorted(deal.decks["units"]) == sorted(state.decks["units"])

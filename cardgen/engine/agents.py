@@ -1,4 +1,5 @@
-"""Agents choose among legal actions: `random` (uniform) and `greedy` (one-step look-ahead on the game's heuristic).
+"""Agents choose among legal actions: `random` (uniform), `greedy` (one-step look-ahead on the game's heuristic)
+and `mcts` (information-set Monte Carlo tree search, `mcts:400` for 400 iterations a decision).
 
 An agent's randomness comes from its own generator, seeded from the game's seed and its seat, so games replay
 exactly and do not depend on how many processes ran them.
@@ -6,11 +7,15 @@ exactly and do not depend on how many processes ran them.
 
 from __future__ import annotations
 
+import math
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from cardgen.engine.core import GameEngine, State, derive_seed
+from cardgen.engine.rng import CounterRng
+from cardgen.errors import DataError
 
 
 class Agent(ABC):
@@ -57,4 +62,107 @@ class GreedyAgent(Agent):
         return best[0] if len(best) == 1 else best[self.rng.randrange(len(best))]
 
 
-AGENTS: dict[str, Callable[[GameEngine, int, int], Agent]] = {"random": RandomAgent, "greedy": GreedyAgent}
+@dataclass
+class Node:
+    """One node of the search tree: statistics of the move that led here, by the player who made it."""
+
+    player: int = -1
+    visits: int = 0
+    available: int = 0  # how often the move was legal when its parent was visited (information sets differ)
+    reward: float = 0.0
+    children: dict[int, Node] = field(default_factory=dict)
+
+
+class MctsAgent(Agent):
+    """Single-observer information-set MCTS (Cowling, Powley and Whitehouse, 2012): each iteration deals a
+    determinization of what the agent cannot see, walks the one tree of its information set choosing moves by UCB
+    among those legal in that deal (availability counts instead of parent visits), adds one node, plays the rest at
+    random and backs up each player's result. It never sees hidden cards or the game's future draws: states come
+    from `determinize`, whose generator is the agent's. The move played is the most visited."""
+
+    name = "mcts"
+    iterations = 200
+    exploration = 0.7  # results lie in [0, 1]: a constant below √2 suits games this noisy
+
+    def __init__(self, engine: GameEngine, seat: int, seed: int, iterations: int | None = None):
+        super().__init__(engine, seat, seed)
+        self.search_rng = CounterRng(derive_seed(seed, "mcts", seat))
+        if iterations is not None:
+            self.iterations = iterations
+
+    def choose(self, state: State, legal: list[int]) -> int:
+        if len(legal) == 1:
+            return legal[0]
+        root = Node()
+        for _ in range(self.iterations):
+            self._iterate(root, state.determinize(self.seat, self.search_rng))
+        return max(legal, key=lambda a: (root.children[a].visits, -legal.index(a)) if a in root.children else (-1, 0))
+
+    def _iterate(self, root: Node, game: State) -> None:
+        node, path = root, [root]
+        while not game.is_terminal():
+            actions = game.legal_actions()
+            player = game.current_player()
+            untried = [a for a in actions if a not in node.children]
+            for a in actions:
+                if a in node.children:
+                    node.children[a].available += 1
+            if untried:  # expand one move not tried in this information set, then roll out
+                action = untried[self.search_rng.randbelow(len(untried))]
+                child = node.children[action] = Node(player, available=1)
+                game._apply(action)
+                game.resolve_chance()
+                path.append(child)
+                break
+            action = max(actions, key=lambda a: self._ucb(node.children[a]))
+            node = node.children[action]
+            game._apply(action)
+            game.resolve_chance()
+            path.append(node)
+        result = self._rollout(game)
+        for visited in path:
+            visited.visits += 1
+            if visited.player >= 0:
+                visited.reward += result[visited.player]
+
+    def _ucb(self, child: Node) -> float:
+        mean = child.reward / child.visits
+        return mean + self.exploration * math.sqrt(math.log(max(child.available, 1)) / child.visits)
+
+    def _rollout(self, game: State) -> list[float]:
+        """Play on at random to the end (or the game's action bound) and score each seat in [0, 1]."""
+        rng = self.search_rng
+        steps = 0
+        while not game.is_terminal() and steps < self.engine.max_actions:
+            actions = game.legal_actions()
+            game._apply(actions[rng.randbelow(len(actions))] if len(actions) > 1 else actions[0])
+            game.resolve_chance()
+            steps += 1
+        if not game.is_terminal():
+            return [0.5] * len(game.returns())
+        return game.returns()
+
+
+AGENTS: dict[str, Callable[[GameEngine, int, int], Agent]] = {
+    "random": RandomAgent,
+    "greedy": GreedyAgent,
+    "mcts": MctsAgent,
+}
+
+
+def make_agent(spec: str, engine: GameEngine, seat: int, seed: int) -> Agent:
+    """An agent from its name, with a budget for search agents: `mcts` or `mcts:400` (iterations a decision)."""
+    if (problem := check_agent(spec)) is not None:
+        raise DataError(problem)
+    name, _, budget = spec.partition(":")
+    return MctsAgent(engine, seat, seed, int(budget)) if budget else AGENTS[name](engine, seat, seed)
+
+
+def check_agent(spec: str) -> str | None:
+    """Why an agent spec is wrong, or None (for the command line's one-line errors)."""
+    name, _, budget = spec.partition(":")
+    if name not in AGENTS:
+        return f"unknown agent '{name}' (agents: {', '.join(AGENTS)}; mcts:N for N iterations a decision)"
+    if budget and (name != "mcts" or not budget.isdigit() or not 1 <= int(budget) <= 1_000_000):
+        return f"agent '{spec}': only mcts takes a budget, a number of iterations from 1 to 1,000,000"
+    return None

@@ -23,6 +23,7 @@ from typing import Any
 from cardgen.engine.rng import CounterRng
 
 TERMINAL = -1
+CHANCE = -2  # `current_player` of a state waiting for a chance outcome (a die roll) rather than a player
 
 
 class IllegalAction(ValueError):
@@ -94,6 +95,48 @@ class State(ABC):
         """Broken invariants (card conservation, limits…); empty when all hold."""
         return []
 
+    # -- hidden information ---------------------------------------------------------------------------------------
+
+    def observation(self, player: int) -> Any:
+        """Everything `player` may see, as a comparable value: two states that differ only in what the player cannot
+        see (the order of a deck, an opponent's hand) give equal observations."""
+        raise NotImplementedError(f"{type(self).__name__} does not say what a player sees")
+
+    def determinize(self, player: int, rng: CounterRng) -> State:
+        """A full state consistent with `player`'s observation: what the player cannot see is dealt at random from
+        what it could be, with `rng` (the searching agent's, never the game's). The copy gets a generator of its own,
+        so a search never learns the game's future shuffles. The default suits a game without hidden cards."""
+        return self.reseeded(rng)
+
+    def reseeded(self, rng: CounterRng) -> State:
+        """A clone whose generator is drawn from `rng` (a search's copy must not foresee the real game's chance)."""
+        copy = self.clone()
+        copy.rng = CounterRng(rng.next64())
+        return copy
+
+    # -- chance nodes ---------------------------------------------------------------------------------------------
+
+    def is_chance_node(self) -> bool:
+        """Whether the state waits for a chance outcome (its `current_player` is CHANCE). Most games draw from their
+        generator inside `apply` instead; a game exposes a chance node where a search should see the odds."""
+        return False
+
+    def chance_outcomes(self) -> list[tuple[Any, float]]:
+        """The outcomes of the chance node and their probabilities (summing to 1), in a fixed order."""
+        raise IllegalAction("not a chance node")
+
+    def apply_chance(self, outcome: Any) -> None:
+        """Apply one outcome of the chance node."""
+        raise IllegalAction("not a chance node")
+
+    def resolve_chance(self) -> None:
+        """Sample chance nodes with the state's own generator until a player (or the end) is to act; each outcome is
+        recorded as a chance event, so logs replay."""
+        while self.is_chance_node():
+            outcome = sample(self.chance_outcomes(), self.rng)
+            self.chance.record("chance", outcome)
+            self.apply_chance(outcome)
+
     # -- shared behaviour -----------------------------------------------------------------------------------------
 
     def is_terminal(self) -> bool:
@@ -108,6 +151,7 @@ class State(ABC):
             shown = ", ".join(self.action_label(a) for a in legal[:8])
             raise IllegalAction(f"action {self._label(action)} is not legal now (legal: {shown})")
         self._apply(action)
+        self.resolve_chance()
 
     def _label(self, action: int) -> str:
         """An action's label, or its number when it names nothing in this game (a corrupted log, a wrong index)."""
@@ -162,3 +206,18 @@ class GameEngine(ABC):
     def abilities(self) -> Sequence[str]:
         """Ids of cards with an ability the engine tracks (for 'ability never applied' reports)."""
         return ()
+
+
+def sample(outcomes: Sequence[tuple[Any, float]], rng: CounterRng) -> Any:
+    """One outcome drawn by its probability (the last absorbs rounding)."""
+    point = rng.random()
+    for outcome, probability in outcomes:
+        point -= probability
+        if point < 0:
+            return outcome
+    return outcomes[-1][0]
+
+
+def frozen(value: object) -> object:
+    """Nested lists and tuples as nested tuples, so observations compare and hash."""
+    return tuple(frozen(v) for v in value) if isinstance(value, list | tuple) else value

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cardgen.engine.agents import AGENTS
+from cardgen.engine.agents import make_agent
 from cardgen.engine.core import GameEngine, IllegalAction, derive_seed
 from cardgen.errors import DataError, display_path, read_text
 
@@ -74,11 +74,13 @@ def play_game(spec: PlaySpec, index: int) -> GameResult:
     engine = engine_for(spec.game_id, spec.data_dir)
     seed = derive_seed(spec.root_seed, index)
     state = engine.new_state(spec.players, seed)
-    seats = [AGENTS[spec.agents[seat % len(spec.agents)]](engine, seat, seed) for seat in range(spec.players)]
+    state.resolve_chance()
+    seats = [make_agent(spec.agents[seat % len(spec.agents)], engine, seat, seed) for seat in range(spec.players)]
     log: list[dict[str, Any]] | None = [] if spec.log else None
     if log is not None:
         header = {"game": spec.game_id, "players": spec.players, "seed": seed, "index": index}
-        header |= {"root_seed": spec.root_seed, "agents": [a.name for a in seats], "chance": state.chance.events[:]}
+        agents = [spec.agents[seat % len(spec.agents)] for seat in range(spec.players)]
+        header |= {"root_seed": spec.root_seed, "agents": agents, "chance": state.chance.events[:]}
         log.append(header)
     violations: list[str] = []
     actions = 0
@@ -95,7 +97,8 @@ def play_game(spec: PlaySpec, index: int) -> GameResult:
             state.ending = "stuck"
             break
         action = seats[player].choose(state, legal)
-        state._apply(action)
+        state._apply(action)  # legal by construction: skip `apply`'s check
+        state.resolve_chance()
         actions += 1
         if log is not None:
             log.append({"n": actions, "player": player, "action": action, "label": state.action_label(action),
@@ -249,6 +252,7 @@ def _replay_one(lines: list[tuple[int, dict]], data_dir: str, shown: str) -> tup
             f"{engine.min_players}–{engine.max_players}"
         )
     state = engine.new_state(header["players"], header["seed"])
+    state.resolve_chance()
     if _jsonable(state.chance.events) != header.get("chance", []):
         return header["index"], False, "the setup's chance events (shuffles) differ from the log"
     seen = len(state.chance.events)

@@ -24,7 +24,8 @@ import math
 from dataclasses import dataclass
 
 from cardgen.data.games import Game
-from cardgen.engine.core import TERMINAL, GameEngine, State
+from cardgen.engine.core import TERMINAL, GameEngine, State, frozen
+from cardgen.engine.rng import CounterRng
 
 COLUMNS = 3
 NO_CARD = -1
@@ -180,6 +181,68 @@ class BattlefieldState(State):
         o.winner = self.winner
         o.verdict = list(self.verdict)
         return o
+
+    # -- hidden information -----------------------------------------------------------------------------------------
+
+    def observation(self, player: int) -> tuple:
+        """What a player sees: everything face up (columns, modifiers, piles but the decks' order), their own hand
+        and face-down reinforcements, and of the opponent's only how many cards lie in hand, deck and face down."""
+        opp = 1 - player
+        hidden = self._hidden_slots(opp)
+        tasks = tuple(t[:3] if t[0] == "reveal" and t[1] == opp else t for t in self.tasks)
+        decision = self.decision
+        if decision is not None and decision[0] == "extra" and decision[1] == opp:
+            decision = decision[:2]
+        return (
+            player, self.step, decision, tasks, self.winner, self.ending, self.turns,
+            frozen(self.columns), frozen(self.mods), frozen(self.bonus), frozen(self.tie_wins),
+            tuple(sorted(self.survivors[0])), tuple(sorted(self.survivors[1])),
+            tuple(sorted(self.graveyard[0])), tuple(sorted(self.graveyard[1])), tuple(self.immediate),
+            tuple(self.hand[player]), tuple(self.facedown[player]), tuple(sorted(self.deck[player])),
+            len(self.deck[opp]), len(hidden), tuple(c != NO_CARD for c in self.facedown[opp]),
+        )  # fmt: skip
+
+    def determinize(self, player: int, rng: CounterRng) -> BattlefieldState:
+        """The opponent's unseen ships (hand, face down, on their way to a column) dealt at random from their unseen
+        cards, the rest of those cards shuffled into their deck, and the player's own deck shuffled: a state the
+        player cannot tell from the real one."""
+        s = self.reseeded(rng)
+        assert isinstance(s, BattlefieldState)
+        opp = 1 - player
+        rng.shuffle(s.deck[player])
+        slots = s._hidden_slots(opp)
+        pool = s.deck[opp] + [card for _, card in slots]
+        modifier = self.engine.cards.modifier
+        ships = [c for c in pool if not modifier[c]]
+        rng.shuffle(ships)
+        dealt, rest = ships[: len(slots)], ships[len(slots) :] + [c for c in pool if modifier[c]]
+        rng.shuffle(rest)
+        s.deck[opp] = rest
+        for (where, _), card in zip(slots, dealt, strict=True):
+            s._put(where, card)
+        return s
+
+    def _hidden_slots(self, p: int) -> list[tuple[tuple, int]]:
+        """Where player p's cards lie face down to the other player: (place, card) for each."""
+        slots: list[tuple[tuple, int]] = [(("hand", i), card) for i, card in enumerate(self.hand[p])]
+        slots += [(("facedown", c), card) for c, card in enumerate(self.facedown[p]) if card != NO_CARD]
+        slots += [(("task", i), t[3]) for i, t in enumerate(self.tasks) if t[0] == "reveal" and t[1] == p]
+        if self.decision is not None and self.decision[0] == "extra" and self.decision[1] == p:
+            slots.append((("decision",), self.decision[2]))
+        return slots
+
+    def _put(self, where: tuple, card: int) -> None:
+        p = self.engine.cards.owner[card]
+        if where[0] == "hand":
+            self.hand[p][where[1]] = card
+        elif where[0] == "facedown":
+            self.facedown[p][where[1]] = card
+        elif where[0] == "task":
+            task = self.tasks[where[1]]
+            self.tasks[where[1]] = (*task[:3], card)
+        else:
+            assert self.decision is not None
+            self.decision = (*self.decision[:2], card)
 
     def invariant_violations(self) -> list[str]:
         """Every card in exactly one place (a card being revealed counts where it is going); at most 3 in hand."""

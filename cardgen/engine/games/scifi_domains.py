@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardgen.data.games import Game
-from cardgen.engine.core import TERMINAL, GameEngine, State
+from cardgen.engine.core import TERMINAL, GameEngine, State, frozen
+from cardgen.engine.rng import CounterRng
 from cardgen.errors import DataError
 
 PASS = 0
@@ -268,6 +269,30 @@ class ScifiState(State):
         o.agroed = [list(x) for x in self.agroed]
         o.starter, o.round, o.phase, o.turn = self.starter, self.round, self.phase, self.turn
         return o
+
+    # -- hidden information -----------------------------------------------------------------------------------------
+
+    def observation(self, player: int) -> tuple:
+        """Everything but the order of the face-down decks and enemy piles (their contents can be counted)."""
+        public = ("metal", "research", "metal_prod", "research_prod", "overflow", "points", "lost_ships", "stage",
+                  "active", "units", "techs", "rewards", "enemy_discard", "agroed")  # fmt: skip
+        return (
+            player, self.round, self.phase, self.turn, self.starter, self.turns, self.ending,
+            *(frozen(getattr(self, name)) for name in public),
+            frozen(sorted(self.lines.items())), frozen(sorted(self.discards.items())),
+            tuple((name, tuple(sorted(deck))) for name, deck in sorted(self.decks.items())),
+            tuple(tuple(sorted(pile)) for pile in self.piles),
+        )  # fmt: skip
+
+    def determinize(self, player: int, rng: CounterRng) -> ScifiState:
+        """The same state with every face-down deck and enemy pile in a new random order."""
+        s = self.reseeded(rng)
+        assert isinstance(s, ScifiState)
+        for name in sorted(s.decks):
+            rng.shuffle(s.decks[name])
+        for pile in s.piles:
+            rng.shuffle(pile)
+        return s
 
     # -- round structure --------------------------------------------------------------------------------------------
 
