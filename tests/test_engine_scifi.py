@@ -139,6 +139,28 @@ def test_agro_order_strikers_then_space_then_ground(engine):
     assert s.turn == p and AGRO not in s.legal_actions()
 
 
+def test_each_player_draws_enemies_from_an_unlimited_pile_of_their_own(engine):
+    """rules.yaml agro_enemies: 'each player draws as if from their own pile' (the rulebook: 'effectively unlimited
+    ... each player accesses it independently'). One player's draws leave the other's pile as it was; a player can
+    agro more of a group than the set prints (their pile is reshuffled whole), and only enemies out at once beyond
+    the printed set are reported, as a shortage of printed cards at that player count."""
+    s = fresh(engine, players=2, seed=4)
+    other = [list(pile) for pile in s.piles[1]]
+    printed = len(engine.group_cards[0])
+    for _ in range(printed + 3):  # more Strikers than the set holds, for one player
+        s._agro(0, 0)
+        assert s.piles[1] == other  # the other player's pile is untouched
+        if len(s.agroed[0]) >= printed:
+            s.agroed[0] = []  # fought and gone: the pile refills with the whole group
+    assert not any("printed" in p for p in s.problems)
+    assert s.invariant_violations() == []
+    s.agroed = [[], []]
+    for _ in range(printed // 2 + 1):
+        s._agro(0, 0)
+        s._agro(1, 0)
+    assert f"at 2 players more striker enemies were out at once than the {printed} printed" in s.problems
+
+
 def battle(engine, units: list[str], enemies: list[str], bought: int = 0) -> tuple[ScifiState, list[list]]:
     s = fresh(engine)
     s.units[0] = [s.units[0][0]]  # the Command Ship (6 hp; 2 Space, 1 Space Striker damage)
@@ -146,7 +168,7 @@ def battle(engine, units: list[str], enemies: list[str], bought: int = 0) -> tup
     taken: set[int] = set()
     s.agroed[0] = [enemy(engine, name, taken) for name in enemies]
     for card in s.agroed[0]:
-        s.piles[engine.enemies[card][0]].remove(card)
+        s.piles[0][engine.enemies[card][0]].remove(card)
     s._battle(0)
     return s, mine
 

@@ -116,6 +116,7 @@ class ScifiEngine(GameEngine):
             for i in game.component("enemies").items
             for _ in range(i.count)
         ]
+        self.group_cards = [[c for c, enemy in enumerate(self.enemies) if enemy[0] == g] for g in range(3)]
 
     @classmethod
     def from_game(cls, game: Game) -> ScifiEngine:
@@ -171,11 +172,13 @@ class ScifiState(State):
         s.discards = {name: [] for name in s.decks}
         for name in s.decks:
             s.shuffle(s.decks[name], name)
-        s.piles = [[i for i, e in enumerate(engine.enemies) if e[0] == g] for g in range(3)]
-        for g, pile in enumerate(s.piles):
-            s.shuffle(pile, f"enemies {engine.agro_order[g]}")
-        s.enemy_discard: list[list[int]] = [[], [], []]
         s.agroed = [[] for _ in range(players)]
+        # rules.yaml agro_enemies: 'each player draws as if from their own pile' — an effectively unlimited deck
+        # per player and group (piles[player][group]), reshuffled whole when it runs out
+        s.piles = [[[] for _ in range(3)] for _ in range(players)]
+        for p in range(players):
+            for g in range(3):
+                s._refill_pile(p, g)
         s.stage = [0] * players
         s.starter = s.rng.randrange(players)
         s.chance.record("start player", s.starter)
@@ -193,7 +196,7 @@ class ScifiState(State):
         if self.phase == 3:
             return [PASS, *self._builds(p), *self._researches(p)]
         if self.phase == 4:
-            return [PASS, *(AGRO + g for g in range(self.stage[p], 3) if self.piles[g] or self.enemy_discard[g])]
+            return [PASS, *(AGRO + g for g in range(self.stage[p], 3))]
         if self.phase == 6:
             return [REWARD + i for i in range(len(self.lines["rewards"]))]
         return []
@@ -264,8 +267,7 @@ class ScifiState(State):
         o.decks = {k: list(v) for k, v in self.decks.items()}
         o.lines = {k: list(v) for k, v in self.lines.items()}
         o.discards = {k: list(v) for k, v in self.discards.items()}
-        o.piles = [list(x) for x in self.piles]
-        o.enemy_discard = [list(x) for x in self.enemy_discard]
+        o.piles = [[list(g) for g in piles] for piles in self.piles]
         o.agroed = [list(x) for x in self.agroed]
         o.starter, o.round, o.phase, o.turn = self.starter, self.round, self.phase, self.turn
         return o
@@ -275,13 +277,13 @@ class ScifiState(State):
     def observation(self, player: int) -> tuple:
         """Everything but the order of the face-down decks and enemy piles (their contents can be counted)."""
         public = ("metal", "research", "metal_prod", "research_prod", "overflow", "points", "lost_ships", "stage",
-                  "active", "units", "techs", "rewards", "enemy_discard", "agroed")  # fmt: skip
+                  "active", "units", "techs", "rewards", "agroed")  # fmt: skip
         return (
             player, self.round, self.phase, self.turn, self.starter, self.turns, self.ending,
             *(frozen(getattr(self, name)) for name in public),
             frozen(sorted(self.lines.items())), frozen(sorted(self.discards.items())),
             tuple((name, tuple(sorted(deck))) for name, deck in sorted(self.decks.items())),
-            tuple(tuple(sorted(pile)) for pile in self.piles),
+            tuple(tuple(sorted(pile)) for piles in self.piles for pile in piles),
         )  # fmt: skip
 
     def determinize(self, player: int, rng: CounterRng) -> ScifiState:
@@ -290,8 +292,9 @@ class ScifiState(State):
         assert isinstance(s, ScifiState)
         for name in sorted(s.decks):
             rng.shuffle(s.decks[name])
-        for pile in s.piles:
-            rng.shuffle(pile)
+        for piles in s.piles:
+            for pile in piles:
+                rng.shuffle(pile)
         return s
 
     # -- round structure --------------------------------------------------------------------------------------------
@@ -447,15 +450,34 @@ class ScifiState(State):
 
     # -- agro and battle --------------------------------------------------------------------------------------------
 
+    def _refill_pile(self, p: int, group: int) -> None:
+        """A player's own pile of a group: every enemy card of the group not already in front of them, shuffled."""
+        in_front = set(self.agroed[p])
+        pile = [c for c in self.engine.group_cards[group] if c not in in_front]
+        self.shuffle(pile, f"enemies {self.engine.agro_order[group]} for seat {p}")
+        self.piles[p][group] = pile
+
     def _agro(self, p: int, group: int) -> None:
-        if not self.piles[group]:
-            self.piles[group], self.enemy_discard[group] = self.enemy_discard[group], []
-            self.shuffle(self.piles[group], f"enemies {self.engine.agro_order[group]} discards")
-            self.problem(f"the {self.engine.agro_order[group]} enemy pile ran out and was reshuffled")
-        card = self.piles[group].pop()
+        if not self.piles[p][group]:
+            self._refill_pile(p, group)
+            if not self.piles[p][group]:
+                self.problem(f"a player agroed every printed {self.engine.agro_order[group]} enemy at once")
+                return
+        card = self.piles[p][group].pop()
         self.chance.events.append(("agro", (p, card)))
         self.agroed[p].append(card)
         self.stage[p] = group
+        self._check_printed(group)
+
+    def _check_printed(self, group: int) -> None:
+        """Players draw as if from piles of their own, but the table holds one printed set: when the enemies of a
+        group in front of all players at once outnumber the printed cards, a game at this player count needs a
+        second set (the rulebook's 'consider creating two or three sets')."""
+        printed = len(self.engine.group_cards[group])
+        out = sum(1 for cards in self.agroed for c in cards if self.engine.enemies[c][0] == group)
+        if out > printed:
+            name = self.engine.agro_order[group]
+            self.problem(f"at {self.n} players more {name} enemies were out at once than the {printed} printed")
 
     def _battle(self, p: int) -> None:
         """Combat phases 1-7 for one player against the enemies they agroed."""
@@ -480,9 +502,7 @@ class ScifiState(State):
             if not any(e.enemies[x[0]][1] == "ground" and x[1] > 0 for x in enemies):
                 points += e.clear_bonus
         self.points[p] += points
-        for card in self.agroed[p]:
-            self.enemy_discard[e.enemies[card][0]].append(card)
-        self.agroed[p] = []
+        self.agroed[p] = []  # back to the player's own effectively unlimited piles
         for unit in [u for u in self.units[p] if not self._alive(p, u)]:
             self._destroy(p, unit)
 
@@ -658,13 +678,12 @@ class ScifiState(State):
                 + self.discards["rewards"]
                 + [r for rs in self.rewards for r in rs],
             ),
-            "enemies": (
-                len(e.enemies),
-                [c for g in self.piles for c in g]
-                + [c for g in self.enemy_discard for c in g]
-                + [c for a in self.agroed for c in a],
-            ),
         }
+        for p in range(self.n):
+            for g, pile in enumerate(self.piles[p]):
+                ours = pile + [c for c in self.agroed[p] if e.enemies[c][0] == g]
+                if len(ours) != len(set(ours)) or not set(ours) <= set(e.group_cards[g]):
+                    out.append(f"seat {p}: enemy pile {e.agro_order[g]} holds a card twice or one of another group")
         for name, (total, cards) in zones.items():
             if sorted(cards) != list(range(total)):
                 out.append(
