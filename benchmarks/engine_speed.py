@@ -42,7 +42,19 @@ def measure(game: str, players: int, games: int) -> dict[str, float]:
             actions += 1
         chance += len(state.chance.events)
     seconds = time.perf_counter() - start
-    return {"games/s": games / seconds, "actions/s": actions / seconds, "steps/s": (actions + chance) / seconds}
+    return {"games/s": games / seconds, "actions/s": actions / seconds, "steps/s": (actions + chance) / seconds,
+            "clones/s": clones_per_second(engine, players)}  # fmt: skip
+
+
+def clones_per_second(engine: object, players: int, count: int = 20_000) -> float:
+    """Clones of a state a few actions into a game (what a search agent does thousands of times a decision)."""
+    state = engine.new_state(players, 1)  # type: ignore[attr-defined]
+    for _ in range(10):
+        state.apply(state.legal_actions()[0])
+    start = time.perf_counter()
+    for _ in range(count):
+        state.clone()
+    return count / (time.perf_counter() - start)
 
 
 def openspiel_gin_rummy(seconds: float = 10.0) -> dict[str, float] | None:
@@ -84,7 +96,7 @@ def main() -> None:
         r = results[(game, players)] = measure(game, players, count)
         print(
             f"{game:>18} ({players}p, {count} games): {r['games/s']:8,.0f} games/s  {r['actions/s']:9,.0f} actions/s  "
-            f"{r['steps/s']:9,.0f} steps/s with chance events"
+            f"{r['steps/s']:9,.0f} steps/s with chance events  {r['clones/s']:9,.0f} clones/s"
         )
     figures.write(args.json, "engine_speed", {f"{game} {players}p": r for (game, players), r in results.items()})
     gin = None if args.no_openspiel else openspiel_gin_rummy()
