@@ -15,6 +15,7 @@ sampling with a counter-based generator, reported as such with its standard erro
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -99,7 +100,7 @@ class Odds:
         if self.exact or not self.samples:
             return 0.0
         p = self.attacker_wins
-        return (p * (1 - p) / self.samples) ** 0.5
+        return math.sqrt(p * (1 - p) / self.samples)
 
 
 class TooManyStates(Exception):
