@@ -1,0 +1,131 @@
+"""Boards the engines share: hex maps, square grids moved on diagonally, and graphs of points joined by lanes.
+
+Hexes use axial coordinates (q, r) with the third cube coordinate s = −q − r implied (Amit Patel's "Hexagonal
+Grids", redblobgames.com): six neighbours, distance max(|dq|, |dr|, |ds|). A printed map is read in offset
+coordinates (column, row) — "odd-q" for flat-topped hexes whose odd columns sit half a hex lower, "odd-r" for
+pointy-topped ones whose odd rows sit half a hex to the right — and converted both ways.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Literal
+
+Hex = tuple[int, int]  # axial (q, r)
+Square = tuple[int, int]  # (column, row)
+Layout = Literal["odd-q", "even-q", "odd-r", "even-r"]
+
+HEX_DIRECTIONS: tuple[Hex, ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+
+
+def hex_neighbours(cell: Hex) -> list[Hex]:
+    q, r = cell
+    return [(q + dq, r + dr) for dq, dr in HEX_DIRECTIONS]
+
+
+def hex_distance(a: Hex, b: Hex) -> int:
+    dq, dr = a[0] - b[0], a[1] - b[1]
+    return max(abs(dq), abs(dr), abs(dq + dr))
+
+
+def hex_ring(centre: Hex, radius: int) -> list[Hex]:
+    """The hexes exactly `radius` steps away, going round once (6 × radius of them; the centre for radius 0)."""
+    if radius == 0:
+        return [centre]
+    q, r = centre[0] + HEX_DIRECTIONS[4][0] * radius, centre[1] + HEX_DIRECTIONS[4][1] * radius
+    ring = []
+    for dq, dr in HEX_DIRECTIONS:
+        for _ in range(radius):
+            ring.append((q, r))
+            q, r = q + dq, r + dr
+    return ring
+
+
+def hexes_within(centre: Hex, radius: int) -> list[Hex]:
+    """Every hex at most `radius` steps away (1 + 3·radius·(radius + 1) of them)."""
+    return [cell for k in range(radius + 1) for cell in hex_ring(centre, k)]
+
+
+def offset_to_axial(column: int, row: int, layout: Layout = "odd-q") -> Hex:
+    """A printed map's (column, row) as axial coordinates."""
+    if layout in ("odd-q", "even-q"):
+        shift = (column & 1) if layout == "odd-q" else -(column & 1)
+        return column, row - (column - shift) // 2
+    shift = (row & 1) if layout == "odd-r" else -(row & 1)
+    return column - (row - shift) // 2, row
+
+
+def axial_to_offset(cell: Hex, layout: Layout = "odd-q") -> tuple[int, int]:
+    """Axial coordinates as a printed map's (column, row)."""
+    q, r = cell
+    if layout in ("odd-q", "even-q"):
+        shift = (q & 1) if layout == "odd-q" else -(q & 1)
+        return q, r + (q - shift) // 2
+    shift = (r & 1) if layout == "odd-r" else -(r & 1)
+    return q + (r - shift) // 2, r
+
+
+def diagonal_neighbours(cell: Square, columns: int, rows: int) -> list[Square]:
+    """On a square grid moved on diagonally only (like a draughts board): the four diagonal squares on the board."""
+    c, r = cell
+    around = ((c + 1, r + 1), (c + 1, r - 1), (c - 1, r + 1), (c - 1, r - 1))
+    return [(x, y) for x, y in around if 0 <= x < columns and 0 <= y < rows]
+
+
+def diagonal_distance(a: Square, b: Square) -> int | None:
+    """Diagonal steps between two squares on an open grid, or None when they are on squares of different colours
+    (a diagonal move keeps the colour, so those can never be reached)."""
+    dc, dr = abs(a[0] - b[0]), abs(a[1] - b[1])
+    if (dc + dr) % 2:
+        return None
+    return max(dc, dr)
+
+
+class PointGraph:
+    """Named points joined by lanes (undirected), read from a game's data: `{point: [neighbour, …]}`."""
+
+    def __init__(self, lanes: Mapping[str, Iterable[str]]):
+        self.lanes: dict[str, set[str]] = {point: set() for point in lanes}
+        for point, others in lanes.items():
+            for other in others:
+                if other == point:
+                    raise ValueError(f"point '{point}' has a lane to itself")
+                self.lanes.setdefault(other, set())
+                self.lanes[point].add(other)
+                self.lanes[other].add(point)
+
+    def neighbours(self, point: str) -> list[str]:
+        return sorted(self.lanes[point])
+
+    def distances(self, start: str) -> dict[str, int]:
+        """Lanes to cross from `start` to every point it can reach (breadth first)."""
+        seen = {start: 0}
+        queue = deque([start])
+        while queue:
+            point = queue.popleft()
+            for other in sorted(self.lanes[point]):
+                if other not in seen:
+                    seen[other] = seen[point] + 1
+                    queue.append(other)
+        return seen
+
+    def distance(self, a: str, b: str) -> int | None:
+        return self.distances(a).get(b)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(sorted(self.lanes))
+
+
+__all__ = [
+    "HEX_DIRECTIONS",
+    "PointGraph",
+    "axial_to_offset",
+    "diagonal_distance",
+    "diagonal_neighbours",
+    "hex_distance",
+    "hex_neighbours",
+    "hex_ring",
+    "hexes_within",
+    "offset_to_axial",
+]

@@ -1,0 +1,87 @@
+"""Shared boards: hex distances and rings, offset maps both ways, diagonal grids and point graphs."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from cardgen.engine.boards import (
+    PointGraph,
+    axial_to_offset,
+    diagonal_distance,
+    diagonal_neighbours,
+    hex_distance,
+    hex_neighbours,
+    hex_ring,
+    hexes_within,
+    offset_to_axial,
+)
+
+AREA = [(q, r) for q in range(-4, 5) for r in range(-4, 5)]
+
+
+def test_every_hex_has_six_neighbours_one_step_away() -> None:
+    for cell in AREA:
+        around = hex_neighbours(cell)
+        assert len(set(around)) == 6 and all(hex_distance(cell, n) == 1 for n in around)
+
+
+def test_hex_distance_is_a_metric() -> None:
+    for a, b, c in itertools.islice(itertools.product(AREA, repeat=3), 0, 40_000, 7):
+        assert hex_distance(a, b) == hex_distance(b, a)
+        assert hex_distance(a, c) <= hex_distance(a, b) + hex_distance(b, c)
+    assert hex_distance((0, 0), (3, -1)) == 3 and hex_distance((0, 0), (2, 2)) == 4
+
+
+def test_hex_distance_is_the_fewest_steps() -> None:
+    """Breadth-first search over neighbours agrees with the formula."""
+    seen = {(0, 0): 0}
+    frontier = [(0, 0)]
+    while frontier:
+        nxt = []
+        for cell in frontier:
+            for other in hex_neighbours(cell):
+                if other not in seen and hex_distance((0, 0), other) <= 5:
+                    seen[other] = seen[cell] + 1
+                    nxt.append(other)
+        frontier = nxt
+    assert all(steps == hex_distance((0, 0), cell) for cell, steps in seen.items())
+    assert len(seen) == 1 + 3 * 5 * 6
+
+
+@pytest.mark.parametrize("radius", [0, 1, 2, 5])
+def test_rings_and_areas_have_the_right_sizes(radius: int) -> None:
+    ring = hex_ring((2, -1), radius)
+    assert len(ring) == len(set(ring)) == max(1, 6 * radius)
+    assert all(hex_distance((2, -1), cell) == radius for cell in ring)
+    assert len(set(hexes_within((2, -1), radius))) == 1 + 3 * radius * (radius + 1)
+
+
+@pytest.mark.parametrize("layout", ["odd-q", "even-q", "odd-r", "even-r"])
+def test_offset_maps_convert_both_ways(layout: str) -> None:
+    for column, row in itertools.product(range(-3, 9), range(-3, 9)):
+        assert axial_to_offset(offset_to_axial(column, row, layout), layout) == (column, row)
+
+
+def test_odd_q_neighbours_on_a_printed_map() -> None:
+    """Flat-topped hexes, odd columns half a hex lower: (1, 1) touches (0, 1), (0, 2), (1, 0), (1, 2), (2, 1), (2, 2)."""
+    centre = offset_to_axial(1, 1, "odd-q")
+    around = {axial_to_offset(cell, "odd-q") for cell in hex_neighbours(centre)}
+    assert around == {(0, 1), (0, 2), (1, 0), (1, 2), (2, 1), (2, 2)}
+
+
+def test_diagonal_grids_keep_the_colour() -> None:
+    assert sorted(diagonal_neighbours((0, 0), 8, 8)) == [(1, 1)]
+    assert len(diagonal_neighbours((3, 3), 8, 8)) == 4
+    assert diagonal_distance((0, 0), (3, 3)) == 3 and diagonal_distance((0, 0), (4, 2)) == 4
+    assert diagonal_distance((0, 0), (1, 0)) is None
+
+
+def test_point_graphs_are_undirected_with_breadth_first_distances() -> None:
+    graph = PointGraph({"home": ["rift"], "rift": ["far", "near"], "near": ["far"], "island": []})
+    assert graph.neighbours("far") == ["near", "rift"]
+    assert graph.distances("home") == {"home": 0, "rift": 1, "far": 2, "near": 2}
+    assert graph.distance("home", "island") is None and list(graph) == ["far", "home", "island", "near", "rift"]
+    with pytest.raises(ValueError, match="lane to itself"):
+        PointGraph({"a": ["a"]})
