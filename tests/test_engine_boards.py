@@ -65,7 +65,7 @@ def test_offset_maps_convert_both_ways(layout: str) -> None:
 
 
 def test_odd_q_neighbours_on_a_printed_map() -> None:
-    """Flat-topped hexes, odd columns half a hex lower: (1, 1) touches (0, 1), (0, 2), (1, 0), (1, 2), (2, 1), (2, 2)."""
+    """Flat-topped hexes, odd columns half a hex lower: (1, 1) touches (0, 1), (0, 2), (1, 0), (1, 2), (2, 1), (2, 2)"""
     centre = offset_to_axial(1, 1, "odd-q")
     around = {axial_to_offset(cell, "odd-q") for cell in hex_neighbours(centre)}
     assert around == {(0, 1), (0, 2), (1, 0), (1, 2), (2, 1), (2, 2)}
