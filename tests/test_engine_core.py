@@ -69,6 +69,13 @@ class HighShipState(State):
         other.player, other.round = self.player, self.round
         return other
 
+    def determinize(self, player: int, rng) -> HighShipState:
+        """Every deck's order is hidden, the player's own included."""
+        copy = self.reseeded(rng)
+        for deck in copy.decks:
+            rng.shuffle(deck)
+        return copy
+
     def invariant_violations(self) -> list[str]:
         out = []
         for seat in range(len(self.decks)):
@@ -218,6 +225,21 @@ def test_play_rejects_unknown_agents_and_games():
     assert run.code == 2 and "unknown agent 'smart'" in run.err
     run = run_cli("play", "rift-domination")
     assert run.code == 2 and "no reference engine for 'rift-domination'" in run.err
+    for wrong in ("mcts:0", "greedy:5", "mcts:lots", "mcts:2000000"):
+        run = run_cli("--data-dir", FIXTURES / "card_data", "play", "demo", "--agents", f"random,{wrong}")
+        assert run.code == 2 and "only mcts takes a budget" in run.err, (wrong, run.err)
+
+
+def test_play_with_a_search_agent_from_the_command_line(tmp_path):
+    log = tmp_path / "mcts.jsonl"
+    args = ("--data-dir", FIXTURES / "card_data", "play", "demo", "--agents", "mcts:20,random", "--games", "4")
+    run = run_cli(*args, "--json", "--log", log)
+    assert run.code == 0, run.err
+    summary = json.loads(run.out)
+    assert summary["agents"] == ["mcts:20", "random"] and set(summary["wins"]) >= {"agent mcts:20", "agent random"}
+    header = json.loads(log.read_text().splitlines()[0])
+    assert header["agents"] == ["mcts:20", "random"]
+    assert run_cli("--data-dir", FIXTURES / "card_data", "replay", log).code == 0
 
 
 # --- chance nodes and the search agent, on a dice game --------------------------------------------------------------
@@ -229,6 +251,8 @@ HOLD, ROLL = 0, 1
 class PigState(State):
     """Pig to 12: on your turn roll a die as often as you like, adding the pips to your turn total; a 1 loses the turn
     total, holding banks it. The die is an explicit chance node, so a search sees the odds."""
+
+    perfect_information = True
 
     def __init__(self, seed: int):
         super().__init__(seed)
@@ -341,10 +365,11 @@ def test_determinize_never_foresees_the_games_own_draws(engine):
     from cardgen.engine.rng import CounterRng
 
     state = engine.new_state(2, 5)
-    state.observation = lambda player: None  # the toy has no hidden cards to deal
-    copy = State.determinize(state, 0, CounterRng(1))
+    copy = state.determinize(0, CounterRng(1))
     assert copy.rng.state() != state.rng.state()
-    assert copy.decks == state.decks  # nothing hidden to redeal in the default
+    assert sorted(copy.decks[1]) == sorted(state.decks[1]) and copy.decks != state.decks  # hidden order redealt
+    with pytest.raises(NotImplementedError, match="hidden information but no determinize"):
+        State.determinize(state, 0, CounterRng(1))  # the default refuses a game with hidden cards
 
 
 def test_mcts_beats_random_at_pig_and_finds_the_winning_roll(pig):

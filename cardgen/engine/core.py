@@ -54,6 +54,7 @@ class State(ABC):
 
     rng: CounterRng
     chance: ChanceLog
+    perfect_information = False  # a game whose players see everything but future chance sets this
     turns: int
     ending: str | None
 
@@ -105,7 +106,10 @@ class State(ABC):
     def determinize(self, player: int, rng: CounterRng) -> State:
         """A full state consistent with `player`'s observation: what the player cannot see is dealt at random from
         what it could be, with `rng` (the searching agent's, never the game's). The copy gets a generator of its own,
-        so a search never learns the game's future shuffles. The default suits a game without hidden cards."""
+        so a search never learns the game's future shuffles. The default serves only games that declare
+        `perfect_information`: anywhere else a search would see hidden cards."""
+        if not self.perfect_information:
+            raise NotImplementedError(f"{type(self).__name__} has hidden information but no determinize")
         return self.reseeded(rng)
 
     def reseeded(self, rng: CounterRng) -> State:
