@@ -11,7 +11,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Protocol
 
 from pydantic import BaseModel, ValidationError
 
@@ -57,8 +57,29 @@ class Item:
         return Location(self.where.file, self.field_lines.get(name, self.where.line), f"{self.id}.{name}")
 
 
+class Described(Protocol):
+    id: str
+    title: str
+
+
+class Named:
+    """`id` and `title`, taken from the part of the data that describes the object (its manifest entry)."""
+
+    @property
+    def described(self) -> Described:
+        raise NotImplementedError
+
+    @property
+    def id(self) -> str:
+        return self.described.id
+
+    @property
+    def title(self) -> str:
+        return self.described.title
+
+
 @dataclass(frozen=True)
-class Component:
+class Component(Named):
     """A deck, counter set, tile set or set of sheets: its reference in the manifest, its file and its items."""
 
     ref: ComponentRef
@@ -68,16 +89,12 @@ class Component:
     size: Size | None  # None for pieces and for sheets as large as the paper (size: page)
 
     @property
-    def id(self) -> str:
-        return self.ref.id
+    def described(self) -> Described:
+        return self.ref
 
     @property
     def kind(self) -> str:
         return self.ref.kind
-
-    @property
-    def title(self) -> str:
-        return self.ref.title
 
     @property
     def count(self) -> int:
@@ -116,7 +133,7 @@ class Component:
 
 
 @dataclass(frozen=True)
-class Game:
+class Game(Named):
     """A loaded game: its manifest, its folder, its components and its rules facts (rules.yaml)."""
 
     manifest: Manifest
@@ -154,12 +171,8 @@ class Game:
         return self.rules.facts[head]
 
     @property
-    def id(self) -> str:
-        return self.manifest.id
-
-    @property
-    def title(self) -> str:
-        return self.manifest.title
+    def described(self) -> Described:
+        return self.manifest
 
     @property
     def players(self) -> tuple[int, int]:
