@@ -14,7 +14,7 @@ import os
 import pytest
 
 from cardgen.data import load_games
-from cardgen.engine.games.scifi_domains import AGRO, BUILD, PASS, REWARD, ScifiEngine, ScifiState
+from cardgen.engine.games.scifi_domains import PASS, Agro, Build, Research, Reward, ScifiEngine, ScifiState
 from cardgen.engine.runner import PlaySpec, play_game, play_many, replay, summarise, write_log
 
 from conftest import FIXTURES, REPO
@@ -71,7 +71,7 @@ def test_building_pays_metal_takes_from_the_line_up_and_refills_it(engine):
     s = fresh(engine)
     p = s.turn
     kind = engine.unit_cards[s.lines["units"][0]]
-    action = BUILD + engine.type_names.index(kind) * engine.build_stride + 1
+    action = Build(kind, 1)
     metal = s.metal[p]
     s.apply(action)
     assert s.metal[p] == metal - s.build_cost(p, kind, 1)
@@ -90,7 +90,7 @@ def test_any_number_of_one_type_can_be_built_at_once(engine):
     s.decks["units"] = [c for c in s.decks["units"] if c not in frigates] + others
     s.lines["units"] = frigates
     s.metal[p] = 10_000
-    ten = BUILD + engine.type_names.index("frigate") * engine.build_stride + 10
+    ten = Build("frigate", 10)
     assert ten in s.legal_actions() and s.action_label(ten) == "build 10 frigate"
     s.apply(ten)
     assert sum(u[0] == "frigate" for u in s.units[p]) >= 10
@@ -119,9 +119,9 @@ def test_passing_ends_building_for_the_round(engine):
     assert s.phase == 4  # everyone passed: agro enemies
 
 
-@pytest.mark.parametrize("action", [AGRO + 99, REWARD + 50, BUILD + 999, -5, 10**9])
+@pytest.mark.parametrize("action", [Agro(99), Reward(50), Build("warp-gate", 999), Research(-5), 10**9, "pass"])
 def test_an_action_that_names_nothing_is_rejected_with_the_reason(engine, action):
-    """An out-of-range action (a corrupted log) is an illegal action with a reason, never an IndexError."""
+    """An action that names nothing in this game is an illegal action with a reason, never an IndexError."""
     from cardgen.engine.core import IllegalAction
 
     s = fresh(engine)
@@ -133,10 +133,10 @@ def test_agro_order_strikers_then_space_then_ground(engine):
     s = fresh(engine)
     s.apply(PASS), s.apply(PASS)
     p = s.turn
-    assert s.legal_actions() == [PASS, AGRO, AGRO + 1, AGRO + 2]
-    s.apply(AGRO + 1)  # a Space enemy: no more Strikers for this player
+    assert s.legal_actions() == [PASS, Agro(0), Agro(1), Agro(2)]
+    s.apply(Agro(1))  # a Space enemy: no more Strikers for this player
     s.apply(PASS)  # the other player stops
-    assert s.turn == p and AGRO not in s.legal_actions()
+    assert s.turn == p and Agro(0) not in s.legal_actions()
 
 
 def test_each_player_draws_enemies_from_an_unlimited_pile_of_their_own(engine):
@@ -207,8 +207,8 @@ def test_rewards_are_taken_up_to_the_cap_then_points_become_vp(engine):
     s.phase, s.points = 6, [3, 0]
     s.rewards[0] = [s.decks["rewards"].pop() for _ in range(7)]
     s._next_reward_turn(start=True)
-    assert s.turn == 0 and s.legal_actions() == [REWARD + i for i in range(len(s.lines["rewards"]))]
-    s.apply(REWARD)
+    assert s.turn == 0 and s.legal_actions() == [Reward(i) for i in range(len(s.lines["rewards"]))]
+    s.apply(Reward(0))
     assert len(s.rewards[0]) == 8 and s.overflow[0] == 2  # at the cap the last 2 points are 2 VP
     assert s.phase == 3 and s.round == 2  # the round is over: round 2 begins
 

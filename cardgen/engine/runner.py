@@ -97,11 +97,12 @@ def play_game(spec: PlaySpec, index: int) -> GameResult:
             state.ending = "stuck"
             break
         action = seats[player].choose(state, legal)
+        label = state.action_label(action) if log is not None else ""
         state._apply(action)  # legal by construction: skip `apply`'s check
         state.resolve_chance()
         actions += 1
-        if log is not None:
-            log.append({"n": actions, "player": player, "action": action, "label": state.action_label(action),
+        if log is not None:  # an action is logged by its place in the legal list, with its label to check it by
+            log.append({"n": actions, "player": player, "action": legal.index(action), "label": label,
                         "chance": state.chance.events[seen_chance:]})  # fmt: skip
             seen_chance = len(state.chance.events)
         if spec.check:
@@ -272,10 +273,15 @@ def _replay_one(lines: list[tuple[int, dict]], data_dir: str, shown: str) -> tup
                 True,
                 f"{step['actions']} actions and their chance events match, scores {step['scores']}",
             )
-        if state.is_terminal() or step["action"] not in state.legal_actions():
-            return header["index"], False, f"action {step['n']}: {step['action']} is not a legal action here"
+        legal = [] if state.is_terminal() else state.legal_actions()
+        if not 0 <= step["action"] < len(legal):
+            return header["index"], False, f"action {step['n']}: no legal action number {step['action']} here"
+        action = legal[step["action"]]
+        if "label" in step and state.action_label(action) != step["label"]:
+            shown = state.action_label(action)
+            return header["index"], False, f"action {step['n']}: the log says '{step['label']}', here it is '{shown}'"
         try:
-            state.apply(step["action"])
+            state.apply(action)
         except IllegalAction as exc:
             return header["index"], False, f"action {step['n']}: {exc}"
         chance = _jsonable(state.chance.events[seen:])

@@ -8,10 +8,11 @@ then Ground; 5 each player's battle runs combat steps 1–7 (`combat_phases`); 6
 points on Reward/Gain cards, at the cap of 8 cards each point is 1 VP. After round 3 the VP formula and the tiebreak
 (`end_vp`, `tiebreak`) decide. The readings of the rulebook's gaps are those recorded in rules.yaml.
 
-Player decisions are actions (see the constants below). Inside a battle the engine plays the owner's side by fixed,
-documented choices the rulebook leaves to the player (`deploy`, `absorb`, `strike`): all units a bay can carry deploy,
-damage is soaked by a unit that survives it if there is one (the weakest such), otherwise by the cheapest unit in the
-way, and damage is dealt to kill as many enemies as possible, weakest first.
+Player decisions are typed actions (`Pass`, `Build`, `Research`, `Agro`, `Reward` below). Inside a battle the engine
+plays the owner's side by fixed, documented choices the rulebook leaves to the player (`deploy`, `absorb`, `strike`;
+recorded as a reading in rules.yaml): all units a bay can carry deploy, damage is soaked by a unit that survives it if
+there is one (the weakest such), otherwise by the cheapest unit in the way, and damage is dealt to kill as many
+enemies as possible, weakest first.
 """
 
 from __future__ import annotations
@@ -19,18 +20,44 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from cardgen.data.games import Game
 from cardgen.engine.core import TERMINAL, GameEngine, State, frozen
 from cardgen.engine.rng import CounterRng
-from cardgen.errors import DataError
 
-PASS = 0
-BUILD = 1000  # + type index × build_stride + how many (any number the line-up holds)
-RESEARCH = 2000  # + line-up slot
-REWARD = 3000  # + line-up slot
-AGRO = 4000  # + group (0 Strikers, 1 Space, 2 Ground)
+
+class Pass(NamedTuple):
+    """Stop building and researching, or stop agroing, for this round."""
+
+
+class Build(NamedTuple):
+    """Build `count` units of one type from the Units line-up (any number it holds)."""
+
+    kind: str
+    count: int
+
+
+class Research(NamedTuple):
+    """Research the tech in a slot of the Techs line-up."""
+
+    slot: int
+
+
+class Agro(NamedTuple):
+    """Agro the next enemy of a group: 0 Strikers, 1 Space, 2 Ground."""
+
+    group: int
+
+
+class Reward(NamedTuple):
+    """Spend a Reward point on the card in a slot of the Rewards line-up."""
+
+    slot: int
+
+
+Action = Pass | Build | Research | Agro | Reward
+PASS = Pass()
 DAMAGE = ("dmg_space", "dmg_space_striker", "dmg_ground", "dmg_ground_striker")
 STATS = ("hp", *DAMAGE, "striker_capacity", "drop_capacity", "metal_cost")
 # which category each kind of damage hits, and where it falls when none of that category is left
@@ -90,11 +117,6 @@ class ScifiEngine(GameEngine):
         ships = game.component("command-ships").items
         self._add_type(ships[0])
         self.type_names = sorted(t for t in self.types if t != "command_ship")
-        # one build action per type and count: counts run to the largest Units line-up (no cap of 9), so the stride is
-        # that size plus one; the build actions must stay below RESEARCH
-        self.build_stride = max(self.line_up["units"].values()) + 1
-        if len(self.type_names) * self.build_stride >= RESEARCH - BUILD:
-            raise DataError(f"{game.id}: too many unit types × line-up size for the engine's build actions")
         self.techs = [
             (i.fields["unit_type"], i.fields["research_cost"], i.fields["bonus_stat"], i.fields["bonus_value"], i.id)
             for i in game.component("techs").items
@@ -137,9 +159,9 @@ class ScifiEngine(GameEngine):
         assert isinstance(state, ScifiState)
         return state.outlook(player)
 
-    def action_value(self, state: State, action: int, player: int) -> float:
+    def action_value(self, state: State, action: Any, player: int) -> float:
         assert isinstance(state, ScifiState)
-        if action >= AGRO or (action == PASS and state.phase == 4):
+        if isinstance(action, Agro) or (action == PASS and state.phase == 4):
             return state.agro_value(player, action)  # judged without peeking at the enemy pile
         return super().action_value(state, action, player)
 
@@ -191,47 +213,48 @@ class ScifiState(State):
     def current_player(self) -> int:
         return TERMINAL if self.phase == 0 else self.turn
 
-    def legal_actions(self) -> list[int]:
+    def legal_actions(self) -> list[Action]:
         p = self.turn
         if self.phase == 3:
             return [PASS, *self._builds(p), *self._researches(p)]
         if self.phase == 4:
-            return [PASS, *(AGRO + g for g in range(self.stage[p], 3))]
+            return [PASS, *(Agro(g) for g in range(self.stage[p], 3))]
         if self.phase == 6:
-            return [REWARD + i for i in range(len(self.lines["rewards"]))]
+            return [Reward(i) for i in range(len(self.lines["rewards"]))]
         return []
 
-    def action_label(self, action: int) -> str:
-        if action == PASS:
-            return "pass"
-        if action >= AGRO:
-            return f"agro {self.engine.agro_order[action - AGRO]}"
-        if action >= REWARD:
-            return f"reward slot {action - REWARD + 1}"
-        if action >= RESEARCH:
-            return f"research slot {action - RESEARCH + 1}"
-        kind, count = divmod(action - BUILD, self.engine.build_stride)
-        return f"build {count} {self.engine.type_names[kind]}"
+    def action_label(self, action: Any) -> str:
+        match action:
+            case Pass():
+                return "pass"
+            case Build(kind, count):
+                return f"build {count} {kind}"
+            case Research(slot):
+                return f"research slot {slot + 1}"
+            case Agro(group):
+                return f"agro {self.engine.agro_order[group]}"
+            case Reward(slot):
+                return f"reward slot {slot + 1}"
+        raise ValueError(f"not a Scifi Domains action: {action!r}")
 
-    def _apply(self, action: int) -> None:
+    def _apply(self, action: Any) -> None:
         p = self.turn
-        if self.phase == 3:
-            if action == PASS:
+        match action:
+            case Pass():
                 self.active[p] = False
-            elif action >= RESEARCH:
-                self._research(p, action - RESEARCH)
-            else:
-                kind, count = divmod(action - BUILD, self.engine.build_stride)
-                self._build(p, self.engine.type_names[kind], count)
+            case Build(kind, count):
+                self._build(p, kind, count)
+            case Research(slot):
+                self._research(p, slot)
+            case Agro(group):
+                self._agro(p, group)
+            case Reward(slot):
+                self._take_reward(p, slot)
+        if self.phase == 3:
             self._next_builder()
         elif self.phase == 4:
-            if action == PASS:
-                self.active[p] = False
-            else:
-                self._agro(p, action - AGRO)
             self._next_agro()
         elif self.phase == 6:
-            self._take_reward(p, action - REWARD)
             self._next_reward_turn()
 
     def returns(self) -> list[float]:
@@ -384,16 +407,16 @@ class ScifiState(State):
         each = max(self.stat(p, unit_type, "metal_cost"), 1)
         return math.ceil(each + (count - 1) * each * self.engine.extra_price)
 
-    def _builds(self, p: int) -> list[int]:
+    def _builds(self, p: int) -> list[Build]:
         actions = []
         in_line: dict[str, int] = {}
         for card in self.lines["units"]:
             kind = self.engine.unit_cards[card]
             in_line[kind] = in_line.get(kind, 0) + 1
-        for index, kind in enumerate(self.engine.type_names):
+        for kind in self.engine.type_names:
             for count in range(1, in_line.get(kind, 0) + 1):
                 if self.build_cost(p, kind, count) <= self.metal[p]:
-                    actions.append(BUILD + index * self.engine.build_stride + count)
+                    actions.append(Build(kind, count))
         return actions
 
     def _build(self, p: int, unit_type: str, count: int) -> None:
@@ -414,12 +437,12 @@ class ScifiState(State):
             return cost
         return abs(cost - self.engine.techs[held[0]][1]) + self.engine.surcharge
 
-    def _researches(self, p: int) -> list[int]:
+    def _researches(self, p: int) -> list[Research]:
         out = []
         for slot, card in enumerate(self.lines["techs"]):
             cost = self.tech_cost(p, card)
             if cost is not None and cost <= self.research[p]:
-                out.append(RESEARCH + slot)
+                out.append(Research(slot))
         return out
 
     def _research(self, p: int, slot: int) -> None:
@@ -640,13 +663,13 @@ class ScifiState(State):
         rounds_left = self.engine.rounds - self.round + 1
         return self.victory_points(p) + 0.25 * power * rounds_left / self.engine.rounds + 0.9 * self.points[p]
 
-    def agro_value(self, p: int, action: int) -> float:
+    def agro_value(self, p: int, action: Any) -> float:
         """Agro another enemy while the player's units can still kill the enemies in front of them with room to
         spare and soak what they deal; stop otherwise. Judged from the group's average enemy, never the pile."""
         if action == PASS:
             return 0.0
         e = self.engine
-        group = action - AGRO
+        group = action.group
         cards = [c for c in range(len(e.enemies)) if e.enemies[c][0] == group]
         avg_hp = sum(e.enemies[c][2] for c in cards) / len(cards)
         avg_dmg = sum(sum(e.enemies[c][3]) for c in cards) / len(cards)
