@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from cardgen.data.games import Game
 from cardgen.engine.core import TERMINAL, GameEngine, State, frozen
+from cardgen.engine.registry import engine
 from cardgen.engine.rng import CounterRng
 
 COLUMNS = 3
@@ -49,6 +50,7 @@ class Cards:
     effect: tuple[str, ...]
 
 
+@engine("battlefield-space")
 class BattlefieldEngine(GameEngine):
     """The rules and both decks; `new_state` deals a game."""
 

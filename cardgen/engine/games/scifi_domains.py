@@ -24,6 +24,7 @@ from typing import Any, NamedTuple
 
 from cardgen.data.games import Game
 from cardgen.engine.core import TERMINAL, GameEngine, State, frozen
+from cardgen.engine.registry import engine
 from cardgen.engine.rng import CounterRng
 
 
@@ -87,6 +88,7 @@ class UnitType:
     stats: tuple[int, ...]  # STATS order
 
 
+@engine("scifi-domains")
 class ScifiEngine(GameEngine):
     """The rules facts and every card of Scifi Domains."""
 
