@@ -16,6 +16,8 @@ from cardgen.engine import registry
 from cardgen.engine.agents import GreedyAgent, RandomAgent
 from cardgen.engine.core import CHANCE, TERMINAL, GameEngine, IllegalAction, State, derive_seed
 from cardgen.engine.runner import PlaySpec, play_game, play_many, replay, summarise, write_log
+from cardgen.engine.tasks import PASS as PASS_RESPONSE
+from cardgen.engine.tasks import TaskStack
 
 from conftest import FIXTURES, run_cli
 
@@ -384,3 +386,82 @@ def test_mcts_beats_random_at_pig_and_finds_the_winning_roll(pig):
     state = pig.new_state(2, 1)
     state.banked = [11, 5]
     assert MctsAgent(pig, 0, 1, 200).choose(state, state.legal_actions()) == ROLL
+
+
+# --- the task stack and response windows --------------------------------------------------------------------------
+
+
+class CounterState(TaskStack, State):
+    """A spell is cast; every other player, in turn order, may answer it with a counter from their hand, and a
+    counter may itself be countered. A counter that resolves cancels what it answers. Last in, first out."""
+
+    perfect_information = True
+
+    def __init__(self, seed: int, counters: list[int]):
+        super().__init__(seed)
+        self.n, self.counters = len(counters), list(counters)
+        self.cancel: set = set()
+        self.resolved: list = []
+        self.start_tasks(("cast",))
+        self.run()
+
+    def _t_cast(self) -> None:
+        self.open_window(("spell", 0), 0, self.n)
+
+    def responses(self, player: int, item) -> list:
+        return [("counter", player, item)] if self.counters[player] else []
+
+    def cancelled(self) -> set:
+        return self.cancel
+
+    def _resolve(self, item) -> None:
+        self.resolved.append(item)
+        if item[0] == "counter":
+            self.cancel.add(item[2])
+
+    def current_player(self) -> int:
+        return TERMINAL if self.decision is None else self.decision[1]
+
+    def legal_actions(self) -> list:
+        _kind, player, item = self.decision
+        return [PASS_RESPONSE, *self.responses(player, item)]
+
+    def _apply(self, action) -> None:
+        player = self.decision[1]
+        if action != PASS_RESPONSE:
+            self.counters[player] -= 1
+        self.answer(player, action, self.n)
+
+    def returns(self) -> list[float]:
+        return [1.0 if ("spell", 0) in self.resolved else 0.0] + [0.0] * (self.n - 1)
+
+    def clone(self) -> CounterState:
+        other = CounterState.__new__(CounterState)
+        self._copy_base(other)
+        other.n, other.counters, other.cancel = self.n, list(self.counters), set(self.cancel)
+        other.resolved, other.tasks, other.decision = list(self.resolved), list(self.tasks), self.decision
+        return other
+
+
+def test_a_response_window_asks_in_turn_order_and_resolves_last_in_first_out():
+    state = CounterState(1, counters=[0, 1, 1])
+    spell = ("spell", 0)
+    assert state.decision == ("respond", 1, spell)  # player 0 has nothing to answer with: not asked
+    state.apply(("counter", 1, spell))
+    first = ("counter", 1, spell)
+    assert state.decision == ("respond", 2, first)  # the counter opens its own window above the spell's
+    twin = state.clone()
+    state.apply(("counter", 2, first))  # countering the counter
+    assert state.is_terminal()
+    assert state.resolved == [("counter", 2, first), spell]  # the last played resolved first; the countered never
+    assert state.returns()[0] == 1.0
+    twin.apply(PASS_RESPONSE)  # a clone taken mid-window goes on by itself: this time the counter stands,
+    assert twin.resolved == [first]  # resolves first, and the spell's window goes on with the next player
+    assert twin.decision == ("respond", 2, spell)
+    twin.apply(PASS_RESPONSE)
+    assert twin.is_terminal() and twin.resolved == [first] and twin.returns()[0] == 0.0  # the spell was cancelled
+
+
+def test_a_window_with_no_possible_response_closes_at_once():
+    state = CounterState(1, counters=[0, 0, 0])
+    assert state.is_terminal() and state.resolved == [("spell", 0)]

@@ -27,6 +27,7 @@ from cardgen.data.games import Game
 from cardgen.engine.core import TERMINAL, GameEngine, State, frozen
 from cardgen.engine.registry import engine
 from cardgen.engine.rng import CounterRng
+from cardgen.engine.tasks import TaskStack
 
 COLUMNS = 3
 NO_CARD = -1
@@ -96,7 +97,7 @@ class BattlefieldEngine(GameEngine):
         return state.visible_margin(seat, action)
 
 
-class BattlefieldState(State):
+class BattlefieldState(TaskStack, State):
     """Piles, columns and the task queue of one game of Battlefield: Space."""
 
     def __init__(self, engine: BattlefieldEngine, seed: int):
@@ -267,22 +268,15 @@ class BattlefieldState(State):
     # -- the task queue ---------------------------------------------------------------------------------------------
 
     def run(self) -> None:
-        """Carry out tasks until one needs a player's decision or the game ends."""
-        tasks, handlers = self.tasks, _HANDLERS
-        while self.decision is None and tasks:
-            task = tasks.pop()
-            handlers[task[0]](self, *task[1:])
+        """Carry out tasks until one needs a player's decision or the game ends (`TaskStack`)."""
+        super().run()
         if self.decision is None and not self.tasks and self.ending is None:
             self.ending = "no more battles"
-
-    def _push(self, *tasks: tuple) -> None:
-        """Queue tasks to run in the order given (the queue is a stack)."""
-        self.tasks.extend(reversed(tasks))
 
     def _t_battle(self) -> None:
         self.turns += 1
         self.step = 2
-        self._push(*[("form", p, c) for p in (0, 1) for c in range(COLUMNS)], ("end_step",), ("reinforce",))
+        self.push(*[("form", p, c) for p in (0, 1) for c in range(COLUMNS)], ("end_step",), ("reinforce",))
 
     def _t_form(self, p: int, c: int) -> None:
         card = self._draw(p)
@@ -300,7 +294,7 @@ class BattlefieldState(State):
         self.clock += 1
         if not k.modifier[card] and k.ability[card] == "play_another":
             self.applied.add(k.item[card])
-            self._push(*[("form", p, c)] * k.value[card])
+            self.push(*[("form", p, c)] * k.value[card])
 
     def _place_modifier(self, p: int, card: int, replace: tuple) -> None:
         k = self.engine.cards
@@ -310,7 +304,7 @@ class BattlefieldState(State):
         tasks = [replace]
         if k.effect[card] in TARGETED:
             tasks.insert(0, ("ask", "target", p, len(self.mods[p]) - 1))
-        self._push(*tasks)
+        self.push(*tasks)
 
     def _t_ask(self, kind: str, p: int, *rest) -> None:
         self.decision = (kind, p, *rest)
@@ -322,7 +316,7 @@ class BattlefieldState(State):
         k = self.engine.cards
         card = max(self.immediate, key=lambda x: k.resolution[x])
         self.immediate.remove(card)
-        self._push(("immediate", card), ("end_step",))
+        self.push(("immediate", card), ("end_step",))
 
     def _t_immediate(self, card: int) -> None:
         k = self.engine.cards
@@ -336,7 +330,7 @@ class BattlefieldState(State):
                 if self._destroy_weakest(1 - p):
                     self.applied.add(k.item[card])
         elif k.effect[card] == "extra_card":
-            self._push(*[("extra_draw", p, card)] * k.value[card])
+            self.push(*[("extra_draw", p, card)] * k.value[card])
 
     def _t_extra_draw(self, p: int, source: int) -> None:
         """One card of an extra_card effect: drawn now, placed where its owner chooses."""
@@ -367,7 +361,7 @@ class BattlefieldState(State):
         draws = []
         for p in (0, 1):
             draws += [("hand", p)] * COLUMNS
-        self._push(*draws, ("place", 0), ("place", 1), ("flip",), ("end_step",), ("modifiers",))
+        self.push(*draws, ("place", 0), ("place", 1), ("flip",), ("end_step",), ("modifiers",))
 
     def _t_hand(self, p: int) -> None:
         card = self._draw(p)
@@ -391,7 +385,7 @@ class BattlefieldState(State):
                 if self.facedown[p][c] != NO_CARD:
                     reveals.append(("reveal", p, c, self.facedown[p][c]))
                     self.facedown[p][c] = NO_CARD
-        self._push(*reveals)
+        self.push(*reveals)
 
     def _t_modifiers(self) -> None:
         """Step 4: beside modifiers of both players resolve, highest resolution number first."""
@@ -423,7 +417,7 @@ class BattlefieldState(State):
                     self.applied.add(k.item[card])
             if effect != "cancel_modifier":
                 self.applied.add(k.item[card])
-        self._push(("decide",))
+        self.push(("decide",))
 
     def _t_decide(self) -> None:
         """Step 5: every column's totals are compared at once; tied columns go to step 6. Cards stay on the
@@ -431,7 +425,7 @@ class BattlefieldState(State):
         self.step = 5
         self._mark_abilities()
         self.verdict = [self._verdict(c) for c in range(COLUMNS)]
-        self._push(*[("tie", c) for c in range(COLUMNS) if self.verdict[c] is None], ("clear",))
+        self.push(*[("tie", c) for c in range(COLUMNS) if self.verdict[c] is None], ("clear",))
 
     def _verdict(self, c: int) -> int | None:
         """0 or 1 for the column's winner, NOBODY when both sides go to the Graveyard, None while tied."""
@@ -455,12 +449,12 @@ class BattlefieldState(State):
         if not any(self.deck[p] or self.survivors[p] for p in (0, 1)):
             self.verdict[c] = NOBODY  # unbreakable_tie: neither player can add a card
             return
-        self._push(("form", 0, c), ("form", 1, c), ("recheck", c))
+        self.push(("form", 0, c), ("form", 1, c), ("recheck", c))
 
     def _t_recheck(self, c: int) -> None:
         self.verdict[c] = self._verdict(c)
         if self.verdict[c] is None:
-            self._push(("tie", c))
+            self.push(("tie", c))
 
     def total(self, p: int, c: int) -> int:
         """A player's total in a column: ships' printed Force, their bonuses, and modifier effects on the column."""
@@ -500,7 +494,7 @@ class BattlefieldState(State):
             self.tie_wins[p] = [0] * COLUMNS
         alive = [bool(self.deck[p] or self.survivors[p]) for p in (0, 1)]
         if alive[0] and alive[1]:
-            self._push(("battle",))
+            self.push(("battle",))
             return
         if alive[0] or alive[1]:
             self.winner = 0 if alive[0] else 1
@@ -593,6 +587,3 @@ def column_total(k: Cards, columns: list[list[int]], c: int) -> int:
                 1 for col in columns for y in col if y != x and not k.modifier[y] and k.race[y] == race
             )
     return total
-
-
-_HANDLERS = {name[3:]: function for name, function in vars(BattlefieldState).items() if name.startswith("_t_")}

@@ -1,0 +1,98 @@
+"""Sub-phases and interrupts: a stack of small tasks kept in the state, with ask/resume and response windows.
+
+A game's turn is rarely one function: a battle is a sequence of steps, a card asks its owner where it goes, a
+response interrupts the card it answers. `TaskStack` keeps what is left to do as plain tuples `(name, *arguments)` in
+the state (so a state in the middle of a chain clones, pickles and logs like any other), carries them out with the
+state's `_t_<name>` methods, and stops when one of them `ask`s a player something. The player's answer is applied by
+the game and `run` resumes the stack.
+
+A response window (`open_window`) asks the players, one at a time in turn order after the one who acted, whether
+they answer a played card or effect. A response opens its own window above the one it answers; the last played
+resolves first (last in, first out); when everyone has passed on an item, it resolves and the window below continues
+with the next player. A cancelled item (`cancel`) resolves as nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+PASS = "pass"
+
+
+class TaskStack:
+    """A mixin for `State`s run by tasks. Subclasses define `_t_<name>(self, *arguments)` methods and, for response
+    windows, `responses(player, item)` (the responses a player may make to `item`) and `_resolve(item)`."""
+
+    tasks: list[tuple[Any, ...]]
+    decision: tuple[Any, ...] | None
+    _handlers: ClassVar[dict[str, Callable[..., None]]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        handlers: dict[str, Callable[..., None]] = {}
+        for klass in reversed(cls.__mro__):
+            handlers.update({n[3:]: f for n, f in vars(klass).items() if n.startswith("_t_") and callable(f)})
+        cls._handlers = handlers
+
+    def start_tasks(self, *tasks: tuple[Any, ...]) -> None:
+        self.tasks, self.decision = [], None
+        self.push(*tasks)
+
+    def push(self, *tasks: tuple[Any, ...]) -> None:
+        """Tasks to run next, in the order given (the first given runs first)."""
+        self.tasks.extend(reversed(tasks))
+
+    def ask(self, kind: str, player: int, *rest: Any) -> None:
+        """Stop the stack until `player` answers (the state's `current_player` is then that player)."""
+        self.decision = (kind, player, *rest)
+
+    def run(self) -> None:
+        """Carry out tasks until one asks a player something or none are left."""
+        tasks, handlers = self.tasks, self._handlers
+        while self.decision is None and tasks:
+            task = tasks.pop()
+            handlers[task[0]](self, *task[1:])
+
+    # -- response windows -----------------------------------------------------------------------------------------
+
+    def open_window(self, item: Any, actor: int, players: int) -> None:
+        """Offer every other player, in turn order after `actor`, a response to `item`; then resolve it."""
+        order = [(actor + step) % players for step in range(1, players)]
+        self.push(("window", item, tuple(order)), ("resolve_item", item))
+
+    def _t_window(self, item: Any, waiting: tuple[int, ...]) -> None:
+        if not waiting:
+            return
+        player, rest = waiting[0], waiting[1:]
+        if not self.responses(player, item):
+            self.push(("window", item, rest))
+            return
+        self.tasks.append(("window", item, rest))  # the players still to be asked, after this one answers
+        self.ask("respond", player, item)
+
+    def answer(self, player: int, response: Any, players: int) -> None:
+        """Apply a `respond` decision: PASS, or a response that goes above the item it answers."""
+        self.decision = None
+        if response != PASS:
+            self.open_window(response, player, players)
+        self.run()
+
+    def _t_resolve_item(self, item: Any) -> None:
+        if item in self.cancelled():
+            return
+        self._resolve(item)
+
+    def cancelled(self) -> set[Any]:
+        """Items cancelled while waiting on the stack (a game keeps them in its state)."""
+        return set()
+
+    def responses(self, player: int, item: Any) -> list[Any]:
+        """The responses `player` may make to `item` (none by default: windows close at once)."""
+        return []
+
+    def _resolve(self, item: Any) -> None:
+        raise NotImplementedError(f"{type(self).__name__} opens response windows but does not resolve items")
+
+
+__all__ = ["PASS", "TaskStack"]
