@@ -465,3 +465,55 @@ def test_a_response_window_asks_in_turn_order_and_resolves_last_in_first_out():
 def test_a_window_with_no_possible_response_closes_at_once():
     state = CounterState(1, counters=[0, 0, 0])
     assert state.is_terminal() and state.resolved == [("spell", 0)]
+
+
+class CappedPig(Pig):
+    """Pig stopped after four turns and judged by the points banked: an adjudicated ending, not a failure."""
+
+    turn_cap = 4
+
+    def adjudicate(self, state: State) -> list[float]:
+        banked = state.banked
+        if banked[0] == banked[1]:
+            return [0.5, 0.5]
+        return [1.0, 0.0] if banked[0] > banked[1] else [0.0, 1.0]
+
+
+def test_a_turn_cap_ends_games_with_an_adjudicated_result_apart_from_failures(monkeypatch, tmp_path):
+    monkeypatch.setitem(registry.ENGINES, "demo", CappedPig)
+    from cardgen.engine import runner
+
+    runner._ENGINES.clear()
+    results = play_many(spec(agents=("random",), log=True), 20)
+    endings = {r.ending for r in results}
+    assert CappedPig.ADJUDICATED in endings
+    capped = [r for r in results if r.ending == CappedPig.ADJUDICATED]
+    assert all(r.turns == 4 and not r.violations for r in capped)
+    assert all(r.winners == [seat for seat, s in enumerate(r.scores) if s == max(r.scores)] for r in capped)
+    summary = summarise(spec(agents=("random",)), results, 1.0)
+    assert summary["invariant_violations"] == 0 and summary["endings"][CappedPig.ADJUDICATED] == len(capped)
+    path = tmp_path / "capped.jsonl"
+    write_log(path, results)
+    assert all(ok for _, ok, _ in replay(path, FIXTURES / "card_data"))
+    runner._ENGINES.clear()
+
+
+def test_sealed_commitments_stay_hidden_until_all_are_in():
+    from cardgen.engine.rng import CounterRng
+    from cardgen.engine.tasks import Sealed
+
+    bids = Sealed(3)
+    bids.commit(0, 4)
+    assert bids.waiting() == [1, 2] and not bids.complete
+    assert bids.seen_by(1) == ("committed", None, None) and bids.seen_by(0) == (4, None, None)
+    other = Sealed(3)
+    other.commit(0, 1)
+    assert other.seen_by(1) == bids.seen_by(1)  # seat 1 cannot tell a bid of 4 from a bid of 1
+    with pytest.raises(ValueError, match="already committed"):
+        bids.commit(0, 2)
+    dealt = {bids.redealt(1, lambda seat: [0, 1, 2, 3, 4, 5], CounterRng(seed)).choices[0] for seed in range(30)}
+    assert len(dealt) > 3 and bids.choices[0] == 4  # redealt copies vary; the real commitment stays
+    assert bids.redealt(0, lambda seat: [0], CounterRng(1)).choices == [4, None, None]  # own choice kept
+    bids.commit(1, 2), bids.commit(2, 0)
+    assert bids.complete and bids.seen_by(1) == (4, 2, 0)  # revealed together
+    assert bids.redealt(1, lambda seat: [5], CounterRng(1)).choices == [4, 2, 0]  # nothing hidden once revealed

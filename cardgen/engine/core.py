@@ -191,10 +191,22 @@ class GameEngine(ABC):
     min_players: int
     max_players: int
     max_actions: int = 20_000  # a game longer than this is reported as a failure, never a hang
+    # A game that may run long by its rules (a scenario's turn limit) is stopped after `turn_cap` turns and judged by
+    # `adjudicate`: an ending of its own, reported apart from a game that failed to end (`max_actions`).
+    turn_cap: int | None = None
+    ADJUDICATED = "turn cap (adjudicated)"
 
     @abstractmethod
     def new_state(self, players: int, seed: int) -> State:
         """The starting state for a number of players, with its random generator seeded."""
+
+    def adjudicate(self, state: State) -> list[float]:
+        """The result of a game stopped at the turn cap; by default a draw among all seats."""
+        seats = len(state.returns())
+        return [1.0 / seats] * seats
+
+    def capped(self, state: State) -> bool:
+        return self.turn_cap is not None and state.turns >= self.turn_cap and not state.is_terminal()
 
     def heuristic(self, state: State, player: int) -> float:
         """How good a state looks for a player; higher is better."""

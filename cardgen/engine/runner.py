@@ -86,6 +86,9 @@ def play_game(spec: PlaySpec, index: int) -> GameResult:
     actions = 0
     seen_chance = len(state.chance.events)  # the setup's shuffles go in the header line
     while not state.is_terminal():
+        if engine.capped(state):
+            state.ending = engine.ADJUDICATED
+            break
         if actions >= engine.max_actions:
             state.ending = "too long"
             violations.append(f"game {index}: no end after {engine.max_actions} actions")
@@ -107,7 +110,7 @@ def play_game(spec: PlaySpec, index: int) -> GameResult:
             seen_chance = len(state.chance.events)
         if spec.check:
             violations.extend(f"game {index} action {actions}: {v}" for v in state.invariant_violations())
-    scores = state.returns()
+    scores = engine.adjudicate(state) if state.ending == engine.ADJUDICATED else state.returns()
     best = max(scores) if scores else 0
     winners = (
         [seat for seat, score in enumerate(scores) if score == best]
@@ -262,12 +265,11 @@ def _replay_one(lines: list[tuple[int, dict]], data_dir: str, shown: str) -> tup
             chance = _jsonable(state.chance.events[seen:])
             if chance != step["chance"]:
                 return header["index"], False, "chance events after the last action differ"
-            if state.returns() != step["scores"] or state.ending != step["end"]:
-                return (
-                    header["index"],
-                    False,
-                    f"ended {state.ending} {state.returns()}, log says {step['end']} {step['scores']}",
-                )
+            if engine.capped(state):
+                state.ending = engine.ADJUDICATED
+            scores = engine.adjudicate(state) if state.ending == engine.ADJUDICATED else state.returns()
+            if scores != step["scores"] or state.ending != step["end"]:
+                return header["index"], False, f"ended {state.ending} {scores}, log says {step['end']} {step['scores']}"
             return (
                 header["index"],
                 True,

@@ -95,4 +95,50 @@ class TaskStack:
         raise NotImplementedError(f"{type(self).__name__} opens response windows but does not resolve items")
 
 
-__all__ = ["PASS", "TaskStack"]
+class Sealed:
+    """Simultaneous choices made one seat at a time (sealed bids, face-down orders): each commitment stays hidden
+    from the other players until every seat has committed, then all are revealed together. Keep one in the state;
+    `seen_by` goes into observations and `redealt` into determinizations."""
+
+    __slots__ = ("choices",)
+
+    def __init__(self, players: int):
+        self.choices: list[Any] = [None] * players
+
+    def commit(self, player: int, choice: Any) -> None:
+        if self.choices[player] is not None:
+            raise ValueError(f"seat {player} has already committed")
+        self.choices[player] = choice
+
+    def waiting(self) -> list[int]:
+        """The seats still to commit, in seat order."""
+        return [seat for seat, choice in enumerate(self.choices) if choice is None]
+
+    @property
+    def complete(self) -> bool:
+        return all(choice is not None for choice in self.choices)
+
+    def seen_by(self, player: int) -> tuple[Any, ...]:
+        """What `player` knows: everything once complete; before, their own choice and who else has committed."""
+        if self.complete:
+            return tuple(self.choices)
+        return tuple(c if seat == player or c is None else "committed" for seat, c in enumerate(self.choices))
+
+    def redealt(self, player: int, options: Callable[[int], list[Any]], rng: Any) -> Sealed:
+        """A copy with the other seats' hidden commitments replaced by random choices from `options(seat)` (for a
+        determinization: the player cannot know them)."""
+        copy = self.copy()
+        if not self.complete:
+            for seat, choice in enumerate(self.choices):
+                if seat != player and choice is not None:
+                    choices = options(seat)
+                    copy.choices[seat] = choices[rng.randbelow(len(choices))]
+        return copy
+
+    def copy(self) -> Sealed:
+        other = Sealed.__new__(Sealed)
+        other.choices = list(self.choices)
+        return other
+
+
+__all__ = ["PASS", "Sealed", "TaskStack"]
