@@ -353,3 +353,43 @@ def test_tiling_takes_portrait_on_a_tie() -> None:
     sheet, tiles = tile_board(A4, Size(400, 400), 10.0, 10.0)
     _, rotated_tiles = tile_board(A4.rotated(), Size(400, 400), 10.0, 10.0)
     assert len(tiles) == len(rotated_tiles) and sheet == A4
+
+
+# -- crop marks ------------------------------------------------------------------------------------------------------
+
+
+def test_crop_marks_start_off_the_bleed_and_run_outward_on_each_requested_side() -> None:
+    from cardgen.render.imposition import crop_marks
+
+    slots = [Slot(Rect(20 + 50 * c, 30 + 80 * r, 50, 80), Rect(17 + 50 * c, 27 + 80 * r, 56, 86))
+             for r in range(2) for c in range(2)]  # fmt: skip
+    style = MarkStyle(length=5.0, offset=2.0, keepout=1.5, minimum=1.5)
+    marks = crop_marks(slots, A4, 3.0, style)  # the 3 mm bleed pushes the marks out past the 2 mm offset
+    xs, ys = [20.0, 70.0, 120.0], [30.0, 110.0, 190.0]
+    top = sorted((m.x1, m.y1, m.y2) for m in marks if m.x1 == m.x2 and m.y1 > 190)
+    bottom = sorted((m.x1, m.y1, m.y2) for m in marks if m.x1 == m.x2 and m.y1 < 30)
+    left = sorted((m.y1, m.x1, m.x2) for m in marks if m.y1 == m.y2 and m.x1 < 20)
+    right = sorted((m.y1, m.x1, m.x2) for m in marks if m.y1 == m.y2 and m.x1 > 120)
+    assert top == [(x, 193.0, 198.0) for x in xs]
+    assert bottom == [(x, 27.0, 22.0) for x in xs]
+    assert left == [(y, 17.0, 12.0) for y in ys]
+    assert right == [(y, 123.0, 128.0) for y in ys]
+    assert len(marks) == 12
+    only_top_and_right = crop_marks(slots, A4, 3.0, style, sides="tr")
+    assert sorted(only_top_and_right, key=repr) == sorted([m for m in marks if m.y1 > 190 or m.x1 > 120], key=repr)
+    assert crop_marks([], A4, 3.0, style) == []
+
+
+def test_crop_marks_shorten_near_the_paper_edge_and_vanish_below_the_minimum() -> None:
+    from cardgen.render.imposition import crop_marks
+
+    style = MarkStyle(length=5.0, offset=2.0, keepout=1.5, minimum=1.5)
+    near_left = [Slot(Rect(7.0, 50, 50, 80), Rect(7.0, 50, 50, 80))]  # 7 − 2 offset − 1.5 keep-out: 3.5 mm of mark
+    marks = crop_marks(near_left, A4, 0.0, style, sides="l")
+    assert {(m.x1, m.x2) for m in marks} == {(5.0, 1.5)}
+    exactly = [Slot(Rect(5.0, 50, 50, 80), Rect(5.0, 50, 50, 80))]  # room for exactly the minimum: drawn
+    assert {round(m.x1 - m.x2, 6) for m in crop_marks(exactly, A4, 0.0, style, sides="l")} == {1.5}
+    too_close = [Slot(Rect(4.9, 50, 50, 80), Rect(4.9, 50, 50, 80))]
+    assert crop_marks(too_close, A4, 0.0, style, sides="l") == []
+    nearly = [Slot(Rect(20.00002, 50, 50, 80), Rect(20, 50, 50, 80)), Slot(Rect(70, 50, 50, 80), Rect(70, 50, 50, 80))]
+    assert len({m.x1 for m in crop_marks(nearly, A4, 0.0, style, sides="t")}) == 3  # lines 20 nm apart are one cut
