@@ -164,7 +164,7 @@ class State(ABC):
         except (IndexError, KeyError, ValueError, TypeError):
             return f"#{action} (no such action)"
 
-    def shuffle(self, cards: list, name: str) -> None:
+    def shuffle(self, cards: list[Any], name: str) -> None:
         """Shuffle in place with the state's generator and record the resulting order as a chance event."""
         self.rng.shuffle(cards)
         self.chance.record("shuffle", [name, list(cards)])

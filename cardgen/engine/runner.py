@@ -159,14 +159,16 @@ def _stats(values: Iterable[float]) -> dict[str, float]:
     return {"mean": round(sum(values) / len(values), 3), "min": min(values), "max": max(values)}
 
 
-def summarise(spec: PlaySpec, results: list[GameResult], seconds: float, ability_cards: Iterable[str] = ()) -> dict:
+def summarise(
+    spec: PlaySpec, results: list[GameResult], seconds: float, ability_cards: Iterable[str] = ()
+) -> dict[str, Any]:
     """The `cardgen play --json` object: everything but `actions_per_second` depends only on the seed."""
-    wins: Counter[str] = Counter()
+    wins: dict[str, float] = {}
     for result in results:
         for seat in result.winners:
             share = 1 / len(result.winners)
-            wins[f"seat {seat}"] += share
-            wins[f"agent {spec.agents[seat % len(spec.agents)]}"] += share
+            for key in (f"seat {seat}", f"agent {spec.agents[seat % len(spec.agents)]}"):
+                wins[key] = wins.get(key, 0.0) + share
     endings = Counter(r.ending for r in results)
     problems = Counter(p for r in results for p in r.problems)
     applied = {card for r in results for card in r.applied}
@@ -212,7 +214,7 @@ def replay(path: Path, data_dir: Path) -> list[tuple[int, bool, str]]:
     """
     shown = display_path(path)
     text = read_text(path, "a game log")
-    games: list[list[tuple[int, dict]]] = []
+    games: list[list[tuple[int, dict[str, Any]]]] = []
     for number, raw in enumerate(text.splitlines(), 1):
         if not raw.strip():
             continue
@@ -235,7 +237,7 @@ def replay(path: Path, data_dir: Path) -> list[tuple[int, bool, str]]:
     return [_replay_one(lines, str(data_dir), shown) for lines in games]
 
 
-def _require(line: dict, fields: dict[str, Any], shown: str, number: int) -> None:
+def _require(line: dict[str, Any], fields: dict[str, Any], shown: str, number: int) -> None:
     for name, kind in fields.items():
         if name not in line:
             raise DataError(f"{shown}:{number}: the line has no '{name}'")
@@ -244,7 +246,7 @@ def _require(line: dict, fields: dict[str, Any], shown: str, number: int) -> Non
             raise DataError(f"{shown}:{number}: '{name}' has the wrong type ({json.dumps(value)[:40]})")
 
 
-def _replay_one(lines: list[tuple[int, dict]], data_dir: str, shown: str) -> tuple[int, bool, str]:
+def _replay_one(lines: list[tuple[int, dict[str, Any]]], data_dir: str, shown: str) -> tuple[int, bool, str]:
     (number, header), *steps = lines
     try:
         engine = engine_for(header["game"], data_dir)
