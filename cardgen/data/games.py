@@ -7,6 +7,7 @@ frozen: later stages (the print pipeline, the validator, the engines) only read 
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -62,12 +63,13 @@ class Described(Protocol):
     title: str
 
 
-class Named:
+class Named(ABC):
     """`id` and `title`, taken from the part of the data that describes the object (its manifest entry)."""
 
     @property
+    @abstractmethod
     def described(self) -> Described:
-        raise NotImplementedError
+        """The manifest entry (or manifest) that names the object."""
 
     @property
     def id(self) -> str:

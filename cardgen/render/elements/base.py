@@ -4,13 +4,14 @@ finds them all, so adding an element is adding a file."""
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from typing import Any, ClassVar
 
 from cardgen.render.kit import Kit, Overflow, Surface
 from cardgen.render.markup import Attr, Element
 
 
-class ElementKind:
+class ElementKind(ABC):
     """One element of the face markup. Subclasses set `tag`, `summary` (the README's description) and `attributes`,
     and implement `draw`; `prepare` checks what can be checked before drawing and returns what `draw` needs."""
 
@@ -27,5 +28,6 @@ class ElementKind:
         """What did not fit, if anything (text boxes)."""
         return None
 
+    @abstractmethod
     def draw(self, element: Element, surface: Surface, prepared: Any) -> None:
-        raise NotImplementedError
+        """Draw the element on the surface (its canvas state is saved and restored around the call)."""
