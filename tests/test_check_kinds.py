@@ -1,0 +1,229 @@
+"""Every check kind reports exactly what it expected, what it found and where (in-process, so that mutation testing
+sees the checks): one rules.yaml check at a time on the demo game, each breaking the rule one way.
+
+The expectations were worked out by hand against the demo data (ships: 3 Scouts, 2 Frigates, 1 Dreadnought;
+hulls 1, 2, 5; costs 2, 5, 12; tokens: ten 1s and four 5s; the game seats 2 to 4)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from cardgen.data import load_games
+from cardgen.validate import validate_game
+
+from conftest import FIXTURES
+
+DESIGNED = "designed (no rulebook citation)"
+
+HOLDING = [  # at the boundaries: a check that holds exactly there must not report
+    "{rule: R, check: sum, component: ships, field: hull, expect: 12}",
+    "{rule: R, check: sum, component: ships, field: hull, min: 12, max: 12}",
+    "{rule: R, check: sum, component: ships, field: hull, expect: 8, args: {copies_count: false}}",
+    "{rule: R, check: range, component: ships, field: cost, min: 2, max: 12}",
+    "{rule: R, check: per-player, component: tokens, per_player: 7, args: {players: 2, at_least: true}}",
+    "{rule: R, check: per-player, component: tokens, per_player: 3.5}",
+    "{rule: R, check: count, component: ships, expect: 6}",
+    "{rule: R, check: line-up, component: ships, line_up: {2: 4, 3: 3, 4: 2}, held: 1}",
+    "{rule: R, check: table, args: {fact: damage_roll, covers: [1, 6]}}",
+    "{rule: R, check: table, args: {fact: line_up, keys: [2, 3, 4], monotone: non-increasing}}",
+    "{rule: R, check: composition, component: ships, field: faction, expect: {Union: 4, Syndicate: 2}}",
+    "{rule: R, check: implies, component: ships, where: {faction: Syndicate}, then: {attack: 3, hull: 2}}",
+]
+
+CASES = [
+    (
+        "{rule: R, check: sum, component: ships, field: hull, expect: 13}",
+        [DESIGNED],
+        [("hull totals 13", "12", "demo/ships.yaml:4")],
+    ),
+    (
+        "{rule: R, check: sum, component: ships, field: hull, min: 20}",
+        [DESIGNED],
+        [("hull totals at least 20", "12", "demo/ships.yaml:4")],
+    ),
+    (
+        "{rule: R, check: sum, component: ships, field: hull, max: 10}",
+        [DESIGNED],
+        [("hull totals at most 10", "12", "demo/ships.yaml:4")],
+    ),
+    (
+        "{rule: R, check: sum, component: ships, field: hull, expect: 12, args: {copies_count: false}}",
+        [DESIGNED],
+        [("hull totals 12", "8", "demo/ships.yaml:4")],
+    ),
+    (
+        "{rule: R, check: sum, component: ships, field: cost, expect: {fact: deck_size}}",
+        ["Demo rules §1 — 'a deck of six ships'"],
+        [("cost totals 6", "28", "demo/ships.yaml:4")],
+    ),
+    (
+        "{rule: R, check: sum, field: value, expect: 1}",
+        [DESIGNED],
+        [("value totals 1", "30", "all components")],
+    ),
+    (
+        "{rule: R, check: composition, component: ships, field: faction, expect: {Union: 3, Syndicate: 3}}",
+        [DESIGNED],
+        [
+            ({"faction = Syndicate": 3}, {"faction = Syndicate": 2}, "demo/ships.yaml:18"),
+            ({"faction = Union": 3}, {"faction = Union": 4}, "demo/ships.yaml:10"),
+        ],
+    ),
+    (
+        "{rule: R, check: composition, component: ships, field: faction, expect: {Union: 4, Syndicate: 2, Empire: 1}}",
+        [DESIGNED],
+        [({"faction = Empire": 1}, {"faction = Empire": 0}, "demo/ships.yaml:4")],
+    ),
+    (
+        "{rule: R, check: unique, component: ships, field: faction}",
+        [DESIGNED],
+        [
+            ("faction unique", "'Union' on 3 copies", "demo/ships.yaml:10 (scout.faction)"),
+            ("faction unique", "'Syndicate' on 2 copies", "demo/ships.yaml:18 (frigate.faction)"),
+            ("faction unique", "'Union' also on 'scout'", "demo/ships.yaml:24 (dreadnought.faction)"),
+        ],
+    ),
+    (
+        "{rule: R, check: unique, component: ships, field: name}",
+        [DESIGNED],
+        [
+            ("name unique", "'Scout' on 3 copies", "demo/ships.yaml:6 (scout.name)"),
+            ("name unique", "'<Ships & Stations>' on 2 copies", "demo/ships.yaml:14 (frigate.name)"),
+        ],
+    ),
+    (
+        "{rule: R, check: unique, component: ships, field: name, args: {copies_count: false}}",
+        [],
+        [],
+    ),
+    (
+        "{rule: R, check: line-up, component: ships, line_up: {2: 5, 3: 2}, held: 1}",
+        [DESIGNED],
+        [
+            ("at least 7 cards at 2 players (line-up 5 + 2 × 1 held)", 6, "demo/ships.yaml:4"),
+            ("a line-up size for 4 players", "none", "demo/ships.yaml:4"),
+        ],
+    ),
+    (
+        "{rule: R, check: line-up, component: ships, line_up: {2: 2}, held: 3}",
+        [DESIGNED],
+        [
+            ("at least 8 cards at 2 players (line-up 2 + 2 × 3 held)", 6, "demo/ships.yaml:4"),
+            ("a line-up size for 3 players", "none", "demo/ships.yaml:4"),
+            ("a line-up size for 4 players", "none", "demo/ships.yaml:4"),
+        ],
+    ),
+    (
+        "{rule: R, check: implies, component: ships, where: {faction: Union}, then: {attack: 1}}",
+        [DESIGNED],
+        [({"attack": 1}, "attack = 7", "demo/ships.yaml:22 (dreadnought.attack)")],
+    ),
+    (
+        "{rule: R, check: any-of, component: ships, fields: [ability]}",
+        [DESIGNED],
+        [("one of ability set", "none", "demo/ships.yaml:12 (frigate.ability)")],
+    ),
+    (
+        "{rule: R, check: per-player, component: tokens, per_player: 3}",
+        [DESIGNED],
+        [("12 (3 × 4 players)", 14, "demo/tokens.yaml:7")],
+    ),
+    (
+        "{rule: R, check: per-player, component: tokens, per_player: 8, args: {players: 2, at_least: true}}",
+        [DESIGNED],
+        [("at least 16 (8 × 2 players)", 14, "demo/tokens.yaml:7")],
+    ),
+    (
+        "{rule: R, check: matches, component: ships, field: name, pattern: '[A-Z][a-z]+'}",
+        [DESIGNED],
+        [("name matches [A-Z][a-z]+", "<Ships & Stations>", "demo/ships.yaml:14 (frigate.name)")],
+    ),
+    (
+        "{rule: R, check: table, args: {fact: damage_roll, covers: [1, 8]}}",
+        [DESIGNED],
+        [("every number 1–8 exactly once", "missing [7, 8], more than once [], outside []", "demo/rules.yaml:10")],
+    ),
+    (
+        "{rule: R, check: table, args: {fact: damage_roll, covers: [0, 6]}}",
+        [DESIGNED],
+        [("every number 0–6 exactly once", "missing [0], more than once [], outside []", "demo/rules.yaml:10")],
+    ),
+    (
+        "{rule: R, check: table, args: {fact: line_up, keys: [2, 3, 4, 5]}}",
+        [DESIGNED],
+        [("keys ['2', '3', '4', '5']", ["2", "3", "4"], "demo/rules.yaml:7")],
+    ),
+    (
+        "{rule: R, check: table, args: {fact: line_up, keys: [2, 3], monotone: increasing}}",
+        [DESIGNED],
+        [
+            ("values increasing", "2 then 2", "demo/rules.yaml:7"),
+            ("values increasing", "2 then 2", "demo/rules.yaml:7"),
+            ("keys ['2', '3']", ["2", "3", "4"], "demo/rules.yaml:7"),
+        ],
+    ),
+    (
+        "{rule: R, check: table, args: {fact: line_up, monotone: decreasing}}",
+        [DESIGNED],
+        [
+            ("values decreasing", "2 then 2", "demo/rules.yaml:7"),
+            ("values decreasing", "2 then 2", "demo/rules.yaml:7"),
+        ],
+    ),
+    (
+        "{rule: R, check: count, component: ships, expect: 7}",
+        [DESIGNED],
+        [(7, 6, "demo/ships.yaml:4")],
+    ),
+    (
+        "{rule: R, check: range, component: ships, field: cost, min: 3, max: 10}",
+        [DESIGNED],
+        [
+            ("cost within [3, 10]", 2, "demo/ships.yaml:7 (scout.cost)"),
+            ("cost within [3, 10]", 12, "demo/ships.yaml:21 (dreadnought.cost)"),
+        ],
+    ),
+    (
+        "{rule: R, check: required, component: ships, fields: [ability]}",
+        [DESIGNED],
+        [("ability set", "missing or empty", "demo/ships.yaml:12 (frigate.ability)")],
+    ),
+    (
+        "{rule: R, check: reference, component: ships, field: faction, target: {fact: cost_range}}",
+        [DESIGNED],
+        [
+            ("faction names fact cost_range", "Union", "demo/ships.yaml:10 (scout.faction)"),
+            ("faction names fact cost_range", "Syndicate", "demo/ships.yaml:18 (frigate.faction)"),
+            ("faction names fact cost_range", "Union", "demo/ships.yaml:24 (dreadnought.faction)"),
+        ],
+    ),
+]
+
+
+def report(tmp_path: Path, check: str):
+    folder = tmp_path / "demo"
+    shutil.copytree(FIXTURES / "card_data" / "demo", folder)
+    rules = folder / "rules.yaml"
+    text = rules.read_text()
+    rules.write_text(text[: text.index("\nchecks:") + 1] + "checks:\n  - " + check + "\n")
+    (game,) = load_games(tmp_path, ["demo"])
+    return validate_game(game, FIXTURES / "templates", None, trust_code=True)
+
+
+@pytest.mark.parametrize("check", HOLDING, ids=[c[23:70] for c in HOLDING])
+def test_a_check_holding_at_its_boundary_reports_nothing(tmp_path: Path, check: str) -> None:
+    found = report(tmp_path, check)
+    assert found.violations == [] and [r.status for r in found.results] == ["holds"]
+
+
+@pytest.mark.parametrize(("check", "citations", "violations"), CASES, ids=[c[0][23:70] for c in CASES])
+def test_each_check_kind_reports_exactly(tmp_path: Path, check: str, citations: list[str], violations: list) -> None:
+    found = report(tmp_path, check)
+    shown = [(v.expected, v.actual, v.where.replace(f"{tmp_path}/", "")) for v in found.violations]
+    assert shown == violations
+    assert sorted({v.citation for v in found.violations}) == citations
+    assert all(v.rule == "R" for v in found.violations)
+    assert [r.status for r in found.results] == (["violated"] if violations else ["holds"])
