@@ -302,6 +302,12 @@ def build_command(
     trust_code: bool,
 ) -> None:
     """Print games into cut-ready PDFs (all bundled games when none is named)."""
+    loaded = load_games(obj.data_dir, games)
+    if no_validate:
+        click.echo("cardgen: warning: the data was not checked against its rules (--no-validate)", err=True)
+    else:
+        _validate_before_build(loaded, [obj.trusted(game, trust_code) for game in loaded], quiet)
+    # the renderer (reportlab, fonts) loads only for data that can be printed: a mistake in it is reported sooner
     from cardgen.render.build import build_game
     from cardgen.render.guide import write_guide
     from cardgen.render.imposition import MarkStyle
@@ -318,11 +324,6 @@ def build_command(
         marks=MarkStyle(length=mark_length, offset=mark_offset, weight=mark_weight),
         allow_overflow=allow_overflow,
     )
-    loaded = load_games(obj.data_dir, games)
-    if no_validate:
-        click.echo("cardgen: warning: the data was not checked against its rules (--no-validate)", err=True)
-    else:
-        _validate_before_build(loaded, [obj.trusted(game, trust_code) for game in loaded], quiet)
     if only is not None:
         loaded = _only(loaded, [name.strip() for name in only.split(",") if name.strip()])
     widest = max((_widest_bleed(game) for game in loaded), default=0.0)

@@ -46,19 +46,19 @@ def _load_with(file_name: str, text: str) -> None:
                 assert "\n" not in line and line.strip()
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=yaml_text, file_name=st.sampled_from(["game.yaml", "ships.yaml", "tokens.yaml"]))
 def test_random_text_never_raises_anything_but_data_error(text, file_name):
     _load_with(file_name, text)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(value=values, file_name=st.sampled_from(["game.yaml", "ships.yaml", "board.yaml"]))
 def test_random_documents_never_raise_anything_but_data_error(value, file_name):
     _load_with(file_name, yaml.safe_dump(value, allow_unicode=True))
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_mutated_real_files_never_raise_anything_but_data_error(data):
     name = data.draw(st.sampled_from(["game.yaml", "ships.yaml", "tokens.yaml"]))
