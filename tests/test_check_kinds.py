@@ -203,14 +203,16 @@ CASES = [
 ]
 
 
-def report(tmp_path: Path, check: str):
+def report(tmp_path: Path, check: str, checks_py: str | None = None, trusted: bool = True):
     folder = tmp_path / "demo"
     shutil.copytree(FIXTURES / "card_data" / "demo", folder)
+    if checks_py is not None:
+        (folder / "checks.py").write_text(checks_py)
     rules = folder / "rules.yaml"
     text = rules.read_text()
     rules.write_text(text[: text.index("\nchecks:") + 1] + "checks:\n  - " + check + "\n")
     (game,) = load_games(tmp_path, ["demo"])
-    return validate_game(game, FIXTURES / "templates", None, trust_code=True)
+    return validate_game(game, FIXTURES / "templates", None, trust_code=trusted)
 
 
 @pytest.mark.parametrize("check", HOLDING, ids=[c[23:70] for c in HOLDING])
@@ -227,3 +229,247 @@ def test_each_check_kind_reports_exactly(tmp_path: Path, check: str, citations: 
     assert sorted({v.citation for v in found.violations}) == citations
     assert all(v.rule == "R" for v in found.violations)
     assert [r.status for r in found.results] == (["violated"] if violations else ["holds"])
+
+
+# --- counts, custom checks from checks.py, and checks that cannot run (the isolation in validate._run) -------------
+
+CHECKS_PY = """
+from cardgen.validate.base import Violation
+
+def as_dicts(game, check):
+    yield {"expected": "an even count", "actual": 3, "where": "ships.yaml"}
+    yield {"actual": 1}
+
+def as_violations(game, check):
+    return [Violation(check.rule, "own citation", "x", "y", "here")]
+
+def nothing(game, check):
+    return None
+
+def garbage(game, check):
+    yield 42
+
+def crashes(game, check):
+    return 1 / 0
+"""
+
+MORE = [
+    (
+        "{rule: R, check: count, component: ships, min: 7}",
+        True,
+        [("designed (no rulebook citation)", "at least 7", 6, "demo/ships.yaml:4")],
+        [("violated", "designed (no rulebook citation)", None)],
+    ),
+    (
+        "{rule: R, check: count, component: ships, max: 5}",
+        True,
+        [("designed (no rulebook citation)", "at most 5", 6, "demo/ships.yaml:4")],
+        [("violated", "designed (no rulebook citation)", None)],
+    ),
+    (
+        "{rule: R, check: count, component: ships, min: 2, max: 9, expect: 6}",
+        True,
+        [],
+        [("holds", "designed (no rulebook citation)", None)],
+    ),
+    (
+        "{rule: R, check: count, component: ships, where: {faction: Union}, expect: 3}",
+        True,
+        [("designed (no rulebook citation)", 3, 4, "demo/ships.yaml:4")],
+        [("violated", "designed (no rulebook citation)", None)],
+    ),
+    (
+        "{rule: R, check: count, expect: {fact: deck_size}}",
+        True,
+        [("Demo rules §1 — 'a deck of six ships'", 6, 21, "all components")],
+        [("violated", "designed (no rulebook citation)", None)],
+    ),
+    (
+        "{rule: R, check: count, component: ships, where: {faction: Syndicate}, max: {fact: held}, cite: Rule 9}",
+        True,
+        [("Rule 9", "at most 1", 2, "demo/ships.yaml:4")],
+        [("violated", "Rule 9", None)],
+    ),
+    (
+        "{rule: R, check: custom, function: as_dicts, cite: Rule 7}",
+        True,
+        [("Rule 7", "an even count", 3, "ships.yaml"), ("Rule 7", None, 1, "")],
+        [("violated", "Rule 7", None)],
+    ),
+    (
+        "{rule: R, check: custom, function: as_dicts, cite: Rule 7}",
+        False,
+        [],
+        [("skipped", "Rule 7", "checks.py is code from the game folder: pass --trust-code to run it")],
+    ),
+    (
+        "{rule: R, check: custom, function: as_violations}",
+        True,
+        [("own citation", "x", "y", "here")],
+        [("violated", "designed (no rulebook citation)", None)],
+    ),
+    (
+        "{rule: R, check: custom, function: as_violations}",
+        False,
+        [],
+        [
+            (
+                "skipped",
+                "designed (no rulebook citation)",
+                "checks.py is code from the game folder: pass --trust-code to run it",
+            )
+        ],
+    ),
+    ("{rule: R, check: custom, function: nothing}", True, [], [("holds", "designed (no rulebook citation)", None)]),
+    (
+        "{rule: R, check: custom, function: nothing}",
+        False,
+        [],
+        [
+            (
+                "skipped",
+                "designed (no rulebook citation)",
+                "checks.py is code from the game folder: pass --trust-code to run it",
+            )
+        ],
+    ),
+    (
+        "{rule: R, check: custom, function: garbage}",
+        True,
+        [
+            (
+                "designed (no rulebook citation)",
+                "the check runs",
+                "it cannot: demo/checks.py: custom check 'garbage' yielded 42"
+                "; a check yields mappings with 'expected', 'actual' and 'where'",
+                "demo/rules.yaml:12: checks[0]",
+            )
+        ],
+        [("failed", "designed (no rulebook citation)", None)],
+    ),
+    (
+        "{rule: R, check: custom, function: garbage}",
+        False,
+        [],
+        [
+            (
+                "skipped",
+                "designed (no rulebook citation)",
+                "checks.py is code from the game folder: pass --trust-code to run it",
+            )
+        ],
+    ),
+    (
+        "{rule: R, check: custom, function: crashes}",
+        True,
+        [
+            (
+                "designed (no rulebook citation)",
+                "the check runs",
+                "it cannot: demo/checks.py:18: custom check 'crashes' failed: ZeroDivisionError: division by zero",
+                "demo/rules.yaml:12: checks[0]",
+            )
+        ],
+        [("failed", "designed (no rulebook citation)", None)],
+    ),
+    (
+        "{rule: R, check: custom, function: crashes}",
+        False,
+        [],
+        [
+            (
+                "skipped",
+                "designed (no rulebook citation)",
+                "checks.py is code from the game folder: pass --trust-code to run it",
+            )
+        ],
+    ),
+    (
+        "{rule: R, check: custom, function: missing_one}",
+        True,
+        [
+            (
+                "designed (no rulebook citation)",
+                "the check runs",
+                "it cannot: demo/checks.py: no check function 'missing_one'",
+                "demo/rules.yaml:12: checks[0]",
+            )
+        ],
+        [("failed", "designed (no rulebook citation)", None)],
+    ),
+    (
+        "{rule: R, check: custom, function: missing_one}",
+        False,
+        [],
+        [
+            (
+                "skipped",
+                "designed (no rulebook citation)",
+                "checks.py is code from the game folder: pass --trust-code to run it",
+            )
+        ],
+    ),
+    (
+        "{rule: R, check: range, component: ships, field: cost, min: abc}",
+        True,
+        [
+            (
+                "designed (no rulebook citation)",
+                "the check runs",
+                "it cannot: TypeError: '<' not supported between instances of 'int' and 'str'",
+                "demo/rules.yaml:12: checks[0]",
+            )
+        ],
+        [("failed", "designed (no rulebook citation)", None)],
+    ),
+    (
+        "{rule: R, check: range, component: ships, field: speed, min: 1}",
+        True,
+        [
+            (
+                "cardgen: a check names fields its items have",
+                "a field of the checked items",
+                "unknown field 'speed'",
+                "demo/rules.yaml:12: checks[0]",
+            )
+        ],
+        [("violated", "designed (no rulebook citation)", None)],
+    ),
+    (
+        "{rule: R, check: count, component: ships, expect: {fact: no_such_fact}}",
+        True,
+        [
+            (
+                "designed (no rulebook citation)",
+                "the check runs",
+                "it cannot: game 'demo' has no rules fact 'no_such_fact'",
+                "demo/rules.yaml:12: checks[0]",
+            )
+        ],
+        [("failed", "designed (no rulebook citation)", None)],
+    ),
+    (
+        "{rule: R, check: range, component: ships, where: {faction: Empire}, field: cost, min: 1}",
+        True,
+        [
+            (
+                "cardgen: a check names fields its items have",
+                "at least one item to check",
+                "selects no items",
+                "demo/rules.yaml:12: checks[0]",
+            )
+        ],
+        [("violated", "designed (no rulebook citation)", None)],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("check", "trusted", "violations", "results"), MORE, ids=[f"{c[0][15:60]}-{c[1]}" for c in MORE]
+)
+def test_counts_custom_checks_and_failures_report_exactly(tmp_path: Path, check, trusted, violations, results) -> None:
+    found = report(tmp_path, check, checks_py=CHECKS_PY, trusted=trusted)
+    norm = lambda value: value.replace(f"{tmp_path}/", "") if isinstance(value, str) else value  # noqa: E731
+    shown = [(v.citation, v.expected, norm(v.actual), norm(v.where)) for v in found.violations]
+    assert shown == violations
+    assert [(r.status, r.citation, r.reason) for r in found.results] == results
