@@ -188,3 +188,10 @@ def test_a_message_that_already_says_what_it_got_is_not_repeated() -> None:
         "deck.yaml:1: players: players must be [min, max], got [1, 2, 3]"
     ]
     assert problems("exact: b\n", Anything) == ["deck.yaml:1: exact: 'b' is not one of 'a'"]
+
+
+def test_a_key_that_is_only_a_bracket_is_an_unknown_field_not_a_union_tag() -> None:
+    """Found by the fuzz test: `'[': null` in game.yaml once crashed the message (the key was taken for a union tag)."""
+    assert problems("title: F\n'[': ~\n") == [
+        "deck.yaml:2: [: unknown field '['; known fields: by_name, cards, extra, source, title"
+    ]

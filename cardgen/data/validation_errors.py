@@ -6,6 +6,7 @@ unknown field gets a did-you-mean hint drawn from the fields the model allows at
 
 from __future__ import annotations
 
+import re
 import types
 import typing
 from typing import Any
@@ -55,7 +56,7 @@ def _message(err: ErrorDetails, model: type[BaseModel], loc: tuple[Any, ...]) ->
     kind = err["type"]
     given = err.get("input")
     if kind == "extra_forbidden":
-        name = loc[-1]  # an unknown field always has a place
+        name = loc[-1] if loc else "?"  # a location made only of union tags names no field
         allowed = allowed_fields(model, loc[:-1])
         hint = did_you_mean(str(name), allowed)
         known = f"; known fields: {', '.join(sorted(allowed))}" if allowed and not hint else ""
@@ -86,9 +87,13 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
+_UNION_TAG = re.compile(r"^(str|int|float|bool|list|dict|[A-Za-z_][\w.]*\[.*\])$")
+
+
 def _is_union_tag(part: Any) -> bool:
-    # pydantic inserts the union member's type name into a location, e.g. ('source', 'str'); drop those
-    return isinstance(part, str) and (part in {"str", "int", "float", "bool", "list", "dict"} or "[" in part)
+    """pydantic inserts a union member's type into a location, e.g. ('source', 'str') or ('value', 'list[int]');
+    those are dropped. A user's own key that merely contains a bracket (`'[': 1`) is not one."""
+    return isinstance(part, str) and bool(_UNION_TAG.match(part))
 
 
 def allowed_fields(model: Any, loc: tuple[Any, ...]) -> list[str]:
