@@ -255,6 +255,133 @@ def crashes(game, check):
 
 MORE = [
     (
+        "{rule: R, check: range, component: ships, field: costs, min: 1}",
+        True,
+        [
+            (
+                "cardgen: a check names fields its items have",
+                "a field of the checked items",
+                "unknown field 'costs' (did you mean 'cost'?)",
+                "demo/rules.yaml:12: checks[0]",
+            )
+        ],
+        [("violated", "designed (no rulebook citation)", None)],
+    ),
+    (
+        "{rule: R, check: required, component: ships, fields: [name, hul]}",
+        True,
+        [
+            (
+                "cardgen: a check names fields its items have",
+                "a field of the checked items",
+                "unknown field 'hul' (did you mean 'hull'?)",
+                "demo/rules.yaml:12: checks[0]",
+            )
+        ],
+        [("violated", "designed (no rulebook citation)", None)],
+    ),
+    (
+        "{rule: R, check: implies, component: ships, where: {factoin: Union}, then: {attack: 1}}",
+        True,
+        [
+            (
+                "cardgen: a check names fields its items have",
+                "a field of the checked items",
+                "'where' names unknown field 'factoin' (did you mean 'faction'?)",
+                "demo/rules.yaml:12: checks[0]",
+            )
+        ],
+        [("violated", "designed (no rulebook citation)", None)],
+    ),
+    (
+        "{rule: R, check: range, components: [ships, tokens], field: value, min: 1, cite: Rule 3}",
+        True,
+        [],
+        [("holds", "Rule 3", None)],
+    ),
+    (
+        "{rule: R, check: range, field: label, min: 0}",
+        True,
+        [
+            ("designed (no rulebook citation)", "label within [0, ]", "1", "demo/tokens.yaml:7 (credit-1.label)"),
+            ("designed (no rulebook citation)", "label within [0, ]", "5", "demo/tokens.yaml:8 (credit-5.label)"),
+        ],
+        [("violated", "designed (no rulebook citation)", None)],
+    ),
+    (
+        "{rule: R, check: reference, component: ships, field: faction, target: {component: tokens, field: valeu}}",
+        True,
+        [
+            (
+                "cardgen: a check names fields its items have",
+                "a field of the target's items",
+                "target names unknown field 'valeu' (did you mean 'value'?)",
+                "demo/rules.yaml:12: checks[0]",
+            )
+        ],
+        [("violated", "designed (no rulebook citation)", None)],
+    ),
+    (
+        "{rule: R, check: reference, component: ships, field: id, target: {component: tokens, field: label}}",
+        True,
+        [
+            ("designed (no rulebook citation)", "id names a label of tokens", "scout", "demo/ships.yaml:4 (scout.id)"),
+            (
+                "designed (no rulebook citation)",
+                "id names a label of tokens",
+                "frigate",
+                "demo/ships.yaml:12 (frigate.id)",
+            ),
+            (
+                "designed (no rulebook citation)",
+                "id names a label of tokens",
+                "dreadnought",
+                "demo/ships.yaml:19 (dreadnought.id)",
+            ),
+        ],
+        [("violated", "designed (no rulebook citation)", None)],
+    ),
+    (
+        "{rule: R, check: unique, component: ships, field: count}",
+        True,
+        [
+            ("designed (no rulebook citation)", "count unique", "'3' on 3 copies", "demo/ships.yaml:5 (scout.count)"),
+            (
+                "designed (no rulebook citation)",
+                "count unique",
+                "'2' on 2 copies",
+                "demo/ships.yaml:13 (frigate.count)",
+            ),
+        ],
+        [("violated", "designed (no rulebook citation)", None)],
+    ),
+    (
+        "{rule: R, check: required, component: ships, field: source}",
+        True,
+        [
+            ("designed (no rulebook citation)", "source set", "missing or empty", "demo/ships.yaml:4 (scout.source)"),
+            (
+                "designed (no rulebook citation)",
+                "source set",
+                "missing or empty",
+                "demo/ships.yaml:12 (frigate.source)",
+            ),
+            (
+                "designed (no rulebook citation)",
+                "source set",
+                "missing or empty",
+                "demo/ships.yaml:19 (dreadnought.source)",
+            ),
+        ],
+        [("violated", "designed (no rulebook citation)", None)],
+    ),
+    (
+        "{rule: R, check: count, component: ships, where: {faction: Empire}, expect: 0}",
+        True,
+        [],
+        [("holds", "designed (no rulebook citation)", None)],
+    ),
+    (
         "{rule: R, check: count, component: ships, min: 7}",
         True,
         [("designed (no rulebook citation)", "at least 7", 6, "demo/ships.yaml:4")],
