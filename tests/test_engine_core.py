@@ -39,7 +39,7 @@ class HighShipState(State):
     def current_player(self) -> int:
         return TERMINAL if self.round >= ROUNDS else self.player
 
-    def legal_actions(self) -> list[int]:
+    def _legal_actions(self) -> list[int]:
         return [0, 1] if len(self.decks[self.player]) >= 2 else [0]
 
     def _apply(self, action: int) -> None:
@@ -268,7 +268,7 @@ class PigState(State):
             return TERMINAL
         return CHANCE if self.rolling else self.player
 
-    def legal_actions(self) -> list[int]:
+    def _legal_actions(self) -> list[int]:
         return [HOLD, ROLL]
 
     def _apply(self, action: int) -> None:
@@ -422,7 +422,7 @@ class CounterState(TaskStack, State):
     def current_player(self) -> int:
         return TERMINAL if self.decision is None else self.decision[1]
 
-    def legal_actions(self) -> list:
+    def _legal_actions(self) -> list:
         _kind, player, item = self.decision
         return [PASS_RESPONSE, *self.responses(player, item)]
 

@@ -13,7 +13,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from cardgen.engine.core import GameEngine, State, derive_seed
+from cardgen.engine.core import Action, GameEngine, State, derive_seed
 from cardgen.engine.rng import CounterRng
 from cardgen.errors import DataError
 
@@ -29,7 +29,7 @@ class Agent(ABC):
         self.rng = random.Random(derive_seed(seed, "agent", seat))
 
     @abstractmethod
-    def choose(self, state: State, legal: list[int]) -> int:
+    def choose(self, state: State, legal: list[Action]) -> Action:
         """One of `legal` for the current state."""
 
 
@@ -38,7 +38,7 @@ class RandomAgent(Agent):
 
     name = "random"
 
-    def choose(self, state: State, legal: list[int]) -> int:
+    def choose(self, state: State, legal: list[Action]) -> Action:
         # random() * n is uniform enough over a handful of actions and several times cheaper than randrange
         return legal[0] if len(legal) == 1 else legal[int(self.rng.random() * len(legal))]
 
@@ -48,10 +48,10 @@ class GreedyAgent(Agent):
 
     name = "greedy"
 
-    def choose(self, state: State, legal: list[int]) -> int:
+    def choose(self, state: State, legal: list[Action]) -> Action:
         if len(legal) == 1:
             return legal[0]
-        best: list[int] = []
+        best: list[Action] = []
         best_value = float("-inf")
         for action in legal:
             value = self.engine.action_value(state, action, self.seat)
@@ -70,7 +70,7 @@ class Node:
     visits: int = 0
     available: int = 0  # how often the move was legal when its parent was visited (information sets differ)
     reward: float = 0.0
-    children: dict[int, Node] = field(default_factory=dict)
+    children: dict[Action, Node] = field(default_factory=dict)
 
 
 class MctsAgent(Agent):
@@ -90,7 +90,7 @@ class MctsAgent(Agent):
         if iterations is not None:
             self.iterations = iterations
 
-    def choose(self, state: State, legal: list[int]) -> int:
+    def choose(self, state: State, legal: list[Action]) -> Action:
         if len(legal) == 1:
             return legal[0]
         root = Node()
@@ -110,14 +110,12 @@ class MctsAgent(Agent):
             if untried:  # expand one move not tried in this information set, then roll out
                 action = untried[self.search_rng.randbelow(len(untried))]
                 child = node.children[action] = Node(player, available=1)
-                game._apply(action)
-                game.resolve_chance()
+                game.do(action)
                 path.append(child)
                 break
             action = max(actions, key=lambda a: self._ucb(node.children[a]))
             node = node.children[action]
-            game._apply(action)
-            game.resolve_chance()
+            game.do(action)
             path.append(node)
         result = self._rollout(game)
         for visited in path:
@@ -135,12 +133,11 @@ class MctsAgent(Agent):
         steps = 0
         while not game.is_terminal() and steps < self.engine.max_actions:
             actions = game.legal_actions()
-            game._apply(actions[rng.randbelow(len(actions))] if len(actions) > 1 else actions[0])
-            game.resolve_chance()
+            game.do(actions[rng.randbelow(len(actions))] if len(actions) > 1 else actions[0])
             steps += 1
         if not game.is_terminal():
             return [0.5] * len(game.returns())
-        return game.returns()
+        return self.engine.team_returns(game.returns())
 
 
 AGENTS: dict[str, Callable[[GameEngine, int, int], Agent]] = {

@@ -4,8 +4,15 @@
 - A `State` holds what changes. It clones cheaply (each game writes `clone`, copying its own containers — no
   `deepcopy`), owns its seeded counter-based random generator (`engine/rng.py`: two integers to copy), and records
   every shuffle, draw or roll as a chance event in its log, so a game replays exactly from its log.
-- Every state answers: whose turn it is (`current_player`), the legal actions in a deterministic order, `apply`
-  (illegal actions are rejected with a reason), whether the game is over, the scores, and its invariants.
+- Every state answers: whose turn it is (`current_player`), the legal actions in a deterministic order (computed
+  once per state by the game's `_legal_actions` and cached), `apply` (illegal actions are rejected with the reason
+  by `illegal`, which a game may answer without listing every action), whether the game is over, the scores, and its
+  invariants. `do` applies an action already known to be legal (agents, searches and the runner use it).
+- Actions are small typed values (NamedTuples, ints, strings): hashable, compared by value, and logged by their
+  place in the legal list with their label. A compound choice (which units deploy) is a series of single steps
+  ending in a "done" action, never one action per subset.
+- Players and endings: seats can be eliminated (`eliminate`, `alive`, `next_alive`) and play on around them;
+  `GameEngine.teams` groups seats whose results are shared; a one-player game is a game with `min_players = 1`.
 - Hidden information: `observation(player)` is what that player may see, and `determinize(player, rng)` a full
   state consistent with it (hidden cards dealt at random); agents that search decide from determinizations only.
 - Chance: a game may stop at an explicit chance node (`is_chance_node`, `chance_outcomes` with probabilities,
@@ -21,6 +28,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cardgen.engine.rng import CounterRng
+
+Action = Any  # a hashable value: the game's own NamedTuples, ints or strings
 
 TERMINAL = -1
 CHANCE = -2  # `current_player` of a state waiting for a chance outcome (a die roll) rather than a player
@@ -65,6 +74,8 @@ class State(ABC):
         self.ending = None
         self.problems: list[str] = []
         self.applied: set[str] = set()  # cards whose ability took effect at least once
+        self.out: dict[int, str] = {}  # eliminated seats and why, in the order they went out
+        self._legal: list[Action] | None = None
 
     # -- the surface every game implements ------------------------------------------------------------------------
 
@@ -73,12 +84,12 @@ class State(ABC):
         """The seat to act, or TERMINAL."""
 
     @abstractmethod
-    def legal_actions(self) -> list[int]:
+    def _legal_actions(self) -> list[Action]:
         """The legal actions, in a fixed order (the same state always lists them the same way)."""
 
     @abstractmethod
-    def _apply(self, action: int) -> None:
-        """Apply a legal action (called by `apply` after the legality check)."""
+    def _apply(self, action: Action) -> None:
+        """Apply a legal action (called by `do`; `apply` checks legality first)."""
 
     @abstractmethod
     def returns(self) -> list[float]:
@@ -88,7 +99,7 @@ class State(ABC):
     def clone(self) -> State:
         """An independent copy (random generator state and chance log included)."""
 
-    def action_label(self, action: int) -> str:
+    def action_label(self, action: Action) -> str:
         """A short human-readable name of an action, for logs."""
         return str(action)
 
@@ -116,6 +127,7 @@ class State(ABC):
         """A clone whose generator is drawn from `rng` (a search's copy must not foresee the real game's chance)."""
         copy = self.clone()
         copy.rng = CounterRng(rng.next64())
+        copy._legal = None  # a determinization re-deals hidden cards: its legal list is its own
         return copy
 
     # -- chance nodes ---------------------------------------------------------------------------------------------
@@ -139,6 +151,7 @@ class State(ABC):
         while self.is_chance_node():
             outcome = sample(self.chance_outcomes(), self.rng)
             self.chance.record("chance", outcome)
+            self._legal = None
             self.apply_chance(outcome)
 
     # -- shared behaviour -----------------------------------------------------------------------------------------
@@ -146,18 +159,57 @@ class State(ABC):
     def is_terminal(self) -> bool:
         return self.current_player() == TERMINAL
 
-    def apply(self, action: int) -> None:
-        """Apply an action, rejecting an illegal one with the reason."""
-        if self.is_terminal():
-            raise IllegalAction("the game is over")
-        legal = self.legal_actions()
-        if action not in legal:
-            shown = ", ".join(self.action_label(a) for a in legal[:8])
-            raise IllegalAction(f"action {self._label(action)} is not legal now (legal: {shown})")
-        self._apply(action)
-        self.resolve_chance()
+    def legal_actions(self) -> list[Action]:
+        """The legal actions of this state, computed once (callers must not change the list)."""
+        if self._legal is None:
+            self._legal = self._legal_actions()
+        return self._legal
 
-    def _label(self, action: int) -> str:
+    def illegal(self, action: Action) -> str | None:
+        """Why `action` is not legal now, or None when it is. The default looks it up in the legal list; a game
+        with many actions may check one directly (the validator must agree with `_legal_actions`)."""
+        if self.is_terminal():
+            return "the game is over"
+        legal = self.legal_actions()
+        if action in legal:
+            return None
+        shown = ", ".join(self.action_label(a) for a in legal[:8])
+        return f"action {self._label(action)} is not legal now (legal: {shown})"
+
+    def apply(self, action: Action) -> None:
+        """Apply an action, rejecting an illegal one with the reason."""
+        if (reason := self.illegal(action)) is not None:
+            raise IllegalAction(reason)
+        self.do(action)
+
+    def do(self, action: Action, chance: bool = True) -> None:
+        """Apply an action known to be legal, then (unless `chance` is False) the chance nodes it leads to."""
+        self._legal = None
+        self._apply(action)
+        if chance:
+            self.resolve_chance()
+
+    # -- players ----------------------------------------------------------------------------------------------------
+
+    def eliminate(self, player: int, why: str) -> None:
+        """Take a seat out of the game (it gets no more turns); the reason goes into the log's ending."""
+        if player not in self.out:
+            self.out[player] = why
+            self._legal = None
+
+    def alive(self, players: int) -> list[int]:
+        """The seats still in the game, in seat order."""
+        return [p for p in range(players) if p not in self.out]
+
+    def next_alive(self, after: int, players: int) -> int | None:
+        """The next seat still in the game after `after`, in turn order (None when none is left)."""
+        for step in range(1, players + 1):
+            seat = (after + step) % players
+            if seat not in self.out:
+                return seat
+        return None
+
+    def _label(self, action: Action) -> str:
         """An action's label, or its number when it names nothing in this game (a corrupted log, a wrong index)."""
         try:
             return self.action_label(action)
@@ -182,6 +234,8 @@ class State(ABC):
         other.ending = self.ending
         other.problems = list(self.problems)
         other.applied = set(self.applied)
+        other.out = dict(self.out)
+        other._legal = self._legal  # never changed in place, so a clone may share it
 
 
 class GameEngine(ABC):
@@ -200,6 +254,23 @@ class GameEngine(ABC):
     def new_state(self, players: int, seed: int) -> State:
         """The starting state for a number of players, with its random generator seeded."""
 
+    def teams(self, players: int) -> list[int] | None:
+        """The team of each seat when seats share results (None: every seat plays for itself)."""
+        return None
+
+    def final_scores(self, state: State) -> list[float]:
+        """A finished (or capped) game's result per seat: adjudicated at a turn cap, shared within teams."""
+        scores = self.adjudicate(state) if state.ending == self.ADJUDICATED else state.returns()
+        return self.team_returns(scores)
+
+    def team_returns(self, scores: list[float]) -> list[float]:
+        """Each seat's result with its team's: every member scores the best result of its team."""
+        teams = self.teams(len(scores))
+        if teams is None:
+            return scores
+        best = {team: max(s for s, t in zip(scores, teams, strict=True) if t == team) for team in set(teams)}
+        return [best[team] for team in teams]
+
     def adjudicate(self, state: State) -> list[float]:
         """The result of a game stopped at the turn cap; by default a draw among all seats."""
         seats = len(state.returns())
@@ -212,11 +283,11 @@ class GameEngine(ABC):
         """How good a state looks for a player; higher is better."""
         return state.returns()[player] if state.is_terminal() else 0.0
 
-    def action_value(self, state: State, action: int, player: int) -> float:
+    def action_value(self, state: State, action: Action, player: int) -> float:
         """How good an action looks to the greedy agent. By default: apply it to a clone and ask the heuristic.
         Games with hidden information override this so the agent judges only by what the player can see."""
         trial = state.clone()
-        trial._apply(action)
+        trial.do(action, chance=False)  # a chance node after it stays open: the agent must not see the roll
         return self.heuristic(trial, player)
 
     def abilities(self) -> Sequence[str]:

@@ -101,8 +101,7 @@ def play_game(spec: PlaySpec, index: int) -> GameResult:
             break
         action = seats[player].choose(state, legal)
         label = state.action_label(action) if log is not None else ""
-        state._apply(action)  # legal by construction: skip `apply`'s check
-        state.resolve_chance()
+        state.do(action)  # legal by construction: skip `apply`'s check
         actions += 1
         if log is not None:  # an action is logged by its place in the legal list, with its label to check it by
             log.append({"n": actions, "player": player, "action": legal.index(action), "label": label,
@@ -110,7 +109,7 @@ def play_game(spec: PlaySpec, index: int) -> GameResult:
             seen_chance = len(state.chance.events)
         if spec.check:
             violations.extend(f"game {index} action {actions}: {v}" for v in state.invariant_violations())
-    scores = engine.adjudicate(state) if state.ending == engine.ADJUDICATED else state.returns()
+    scores = engine.final_scores(state)
     best = max(scores) if scores else 0
     winners = (
         [seat for seat, score in enumerate(scores) if score == best]
@@ -269,7 +268,7 @@ def _replay_one(lines: list[tuple[int, dict[str, Any]]], data_dir: str, shown: s
                 return header["index"], False, "chance events after the last action differ"
             if engine.capped(state):
                 state.ending = engine.ADJUDICATED
-            scores = engine.adjudicate(state) if state.ending == engine.ADJUDICATED else state.returns()
+            scores = engine.final_scores(state)
             if scores != step["scores"] or state.ending != step["end"]:
                 return header["index"], False, f"ended {state.ending} {scores}, log says {step['end']} {step['scores']}"
             return (

@@ -133,7 +133,7 @@ class BattlefieldState(TaskStack, State):
     def current_player(self) -> int:
         return TERMINAL if self.decision is None else self.decision[1]
 
-    def legal_actions(self) -> list[int]:
+    def _legal_actions(self) -> list[int]:
         if self.decision is None:
             return []
         kind, player = self.decision[0], self.decision[1]

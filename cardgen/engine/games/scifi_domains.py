@@ -215,7 +215,7 @@ class ScifiState(State):
     def current_player(self) -> int:
         return TERMINAL if self.phase == 0 else self.turn
 
-    def legal_actions(self) -> list[Action]:
+    def _legal_actions(self) -> list[Action]:
         p = self.turn
         if self.phase == 3:
             return [PASS, *self._builds(p), *self._researches(p)]
