@@ -14,7 +14,22 @@ import os
 import pytest
 
 from cardgen.data import load_games
-from cardgen.engine.games.scifi_domains import PASS, Agro, Build, Research, Reward, ScifiEngine, ScifiState
+from cardgen.engine.games.scifi_domains import (
+    DONE,
+    PASS,
+    Absorb,
+    Agro,
+    Build,
+    Deploy,
+    Phase,
+    Research,
+    Reward,
+    Sacrifice,
+    ScifiEngine,
+    ScifiState,
+    Source,
+    Unit,
+)
 from cardgen.engine.runner import PlaySpec, play_game, play_many, replay, summarise, write_log
 
 from conftest import FIXTURES, REPO
@@ -33,7 +48,7 @@ def fresh(engine: ScifiEngine, players: int = 2, seed: int = 3) -> ScifiState:
 
 
 def enemy(engine: ScifiEngine, item: str, taken: set[int]) -> int:
-    index = next(i for i, e in enumerate(engine.enemies) if e[4] == item and i not in taken)
+    index = next(i for i, e in enumerate(engine.enemies) if e.item == item and i not in taken)
     taken.add(index)
     return index
 
@@ -45,8 +60,8 @@ def unit_card(engine: ScifiEngine, state: ScifiState, unit_type: str) -> int:
     return card
 
 
-def give(engine, state, p: int, unit_type: str, bought: int = 0) -> list:
-    unit = [unit_type, "u", unit_card(engine, state, unit_type), bought, 0]
+def give(engine, state, p: int, unit_type: str, bought: int = 0) -> Unit:
+    unit = Unit(unit_type, Source.CARD, unit_card(engine, state, unit_type), bought)
     state.units[p].append(unit)
     return unit
 
@@ -56,7 +71,7 @@ def test_setup_follows_the_facts(engine):
         s = fresh(engine, players)
         assert [len(s.lines[k]) for k in ("units", "techs", "rewards")] == [units, techs, rewards]
         assert s.metal == [6 + 3] * players and s.research == [4 + 3] * players  # production paid in round 1
-        assert all(u[0] == "command_ship" for us in s.units for u in us)
+        assert all(u.kind == "command_ship" for us in s.units for u in us)
         assert s.phase == 3 and s.turn == s.starter and s.invariant_violations() == []
 
 
@@ -75,7 +90,7 @@ def test_building_pays_metal_takes_from_the_line_up_and_refills_it(engine):
     metal = s.metal[p]
     s.apply(action)
     assert s.metal[p] == metal - s.build_cost(p, kind, 1)
-    assert s.units[p][-1][0] == kind and s.units[p][-1][3] == 1  # bought this round
+    assert s.units[p][-1].kind == kind and s.units[p][-1].bought == 1  # bought this round
     assert len(s.lines["units"]) == 10
 
 
@@ -93,21 +108,22 @@ def test_any_number_of_one_type_can_be_built_at_once(engine):
     ten = Build("frigate", 10)
     assert ten in s.legal_actions() and s.action_label(ten) == "build 10 frigate"
     s.apply(ten)
-    assert sum(u[0] == "frigate" for u in s.units[p]) >= 10
+    assert sum(u.kind == "frigate" for u in s.units[p]) >= 10
     assert s.metal[p] == 10_000 - s.build_cost(p, "frigate", 10)
 
 
 def test_a_replaced_tech_costs_the_difference_plus_one(engine):
     s = fresh(engine)
     techs = engine.techs
-    frigate = [i for i, t in enumerate(techs) if t[0] == "frigate"]
-    cheap, dear = sorted(frigate[:2], key=lambda i: techs[i][1])[0], max(frigate, key=lambda i: techs[i][1])
+    frigate = [i for i, t in enumerate(techs) if t.unit_type == "frigate"]
+    cheap, dear = sorted(frigate[:2], key=lambda i: techs[i].cost)[0], max(frigate, key=lambda i: techs[i].cost)
     s.decks["techs"].remove(cheap)
     s.techs[0].append(cheap)
-    assert s.tech_cost(0, dear) == abs(techs[dear][1] - techs[cheap][1]) + 1
-    battlecruiser = next(i for i, t in enumerate(techs) if t[0] == "battlecruiser")
-    assert s.tech_cost(0, battlecruiser) == techs[battlecruiser][1]  # Battlecruiser techs stack at full price
-    assert max(t[1] for t in techs if t[0] == "battlecruiser") < min(t[1] for t in techs if t[0] != "battlecruiser")
+    assert s.tech_cost(0, dear) == abs(techs[dear].cost - techs[cheap].cost) + 1
+    battlecruiser = next(i for i, t in enumerate(techs) if t.unit_type == "battlecruiser")
+    assert s.tech_cost(0, battlecruiser) == techs[battlecruiser].cost  # Battlecruiser techs stack at full price
+    cruisers = [t.cost for t in techs if t.unit_type == "battlecruiser"]
+    assert max(cruisers) < min(t.cost for t in techs if t.unit_type != "battlecruiser")
 
 
 def test_passing_ends_building_for_the_round(engine):
@@ -161,38 +177,59 @@ def test_each_player_draws_enemies_from_an_unlimited_pile_of_their_own(engine):
     assert f"at 2 players more striker enemies were out at once than the {printed} printed" in s.problems
 
 
-def battle(engine, units: list[str], enemies: list[str], bought: int = 0) -> tuple[ScifiState, list[list]]:
+def fight(engine, units: list[str], enemies: list[str], bought: int = 0) -> tuple[ScifiState, list[Unit]]:
+    """A 2-player state at seat 0's battle, stopped at its first decision: the Command Ship (6 hp; 2 Space, 1 Space
+    Striker damage) and `units`, against `enemies`."""
     s = fresh(engine)
-    s.units[0] = [s.units[0][0]]  # the Command Ship (6 hp; 2 Space, 1 Space Striker damage)
+    s.units[0] = [s.units[0][0]]
     mine = [give(engine, s, 0, kind, bought) for kind in units]
     taken: set[int] = set()
     s.agroed[0] = [enemy(engine, name, taken) for name in enemies]
     for card in s.agroed[0]:
-        s.piles[0][engine.enemies[card][0]].remove(card)
-    s._battle(0)
+        s.piles[0][engine.enemies[card].group].remove(card)
+    s.phase = Phase.BATTLE
+    s.start_tasks(("battle", 0))
+    s.run()
     return s, mine
+
+
+def finish(s: ScifiState) -> ScifiState:
+    """Play the battle's remaining choices the default way."""
+    while s.decision is not None:
+        s.apply(s.default_choice())
+    return s
+
+
+def battle(engine, units: list[str], enemies: list[str], bought: int = 0) -> tuple[ScifiState, list[Unit]]:
+    s, mine = fight(engine, units, enemies, bought)
+    return finish(s), mine
 
 
 def test_space_damage_is_soaked_by_a_unit_that_survives_it(engine):
     s, mine = battle(engine, ["frigate"], ["enemy-corvette"])  # the Corvette deals 2 Space damage, has 3 hp
-    assert s.units[0][0][4] == 2 or mine[0][4] == 2  # one unit took all of it
+    assert s.units[0][0].damage == 2 or mine[0].damage == 2  # one unit took all of it
     assert s.points[0] == 1  # Command Ship 2 + Frigate 1 Space damage kill it: 1 point per enemy destroyed
 
 
 def test_striker_damage_falls_on_space_units_when_no_striker_is_left(engine):
     s, _ = battle(engine, [], ["enemy-raiders"])  # 2 Space Striker damage, no Striker to take it
-    assert s.units[0][0][4] == 2  # the Command Ship took it
+    assert s.units[0][0].damage == 2  # the Command Ship took it
 
 
 def test_older_strikers_need_a_bay_and_ground_units_need_a_space_unit(engine):
-    s, mine = battle(engine, ["interceptor", "interceptor"], [], bought=0)
-    # bought before this round: without a Striker Bay neither Interceptor may deploy, and both stay home unharmed
-    assert all(u in s.units[0] for u in mine)
+    s, mine = fight(engine, ["interceptor", "interceptor"], [], bought=0)
+    # bought before this round: without a Striker Bay neither Interceptor may deploy
+    assert s.legal_actions() == [Deploy(0), DONE]  # only the Command Ship
+    finish(s)
+    assert all(u in s.units[0] for u in mine)  # both stayed home unharmed
     s2 = fresh(engine)
     s2.units[0] = []  # no Space unit at all (the Command Ship is gone)
     s2.lost_ships.append(0)
     trooper = give(engine, s2, 0, "trooper", bought=s2.round)
-    s2._battle(0)
+    s2.phase = Phase.BATTLE
+    s2.start_tasks(("battle", 0))
+    s2.run()
+    finish(s2)
     assert trooper not in s2.units[0]  # stranded: every non-Striker Ground unit is lost
 
 
@@ -202,9 +239,44 @@ def test_ground_units_alive_earn_extra_reward_points(engine):
     assert s.points[0] == 3
 
 
+def test_deploying_is_the_players_choice_one_unit_at_a_time_ending_in_done(engine):
+    """Combat phase 1: 'the player chooses which Units to deploy'. Units are offered in one order (Space units
+    first, strongest first), each set reached by one sequence of choices; a unit kept home neither fights nor
+    takes damage."""
+    s, (frigate,) = fight(engine, ["frigate"], ["enemy-corvette"])
+    assert s.current_player() == 0 and s.legal_actions() == [Deploy(0), Deploy(1), DONE]
+    assert [s.action_label(a) for a in s.legal_actions()] == ["deploy command_ship #1", "deploy frigate #2", "done"]
+    s.apply(Deploy(1))  # the Frigate alone: the Command Ship, earlier in the order, is no longer offered
+    assert s.decision is None  # nothing left to offer: deployment ends, and the one target absorbs without asking
+    assert frigate.damage == 2 and s.units[0][0].damage == 0 and s.points[0] == 0  # 1 damage does not kill
+    s, _ = fight(engine, ["frigate"], ["enemy-corvette"])
+    s.apply(DONE)  # nobody fights: nothing is damaged, nothing destroyed
+    assert s.decision is None and all(u.damage == 0 for u in s.units[0]) and s.points[0] == 0
+
+
+def test_the_player_picks_which_unit_absorbs_and_may_sacrifice_a_carried_unit(engine):
+    """Phases 2 and 3: two Striker Bays carry two older Interceptors; the player lets a bay absorb the Dreadmaw's
+    4 Space damage (it absorbs its 3 hp, the Command Ship the last 1), and with one bay left must sacrifice one
+    Interceptor, choosing which."""
+    s, (bay1, bay2, int1, int2) = fight(engine, ["striker_bay", "striker_bay", "interceptor", "interceptor"],
+                                         ["enemy-dreadmaw"])  # fmt: skip
+    while isinstance(s.legal_actions()[0], Deploy):
+        s.apply(s.legal_actions()[0])  # deploy everything: once all are in, deployment ends by itself
+    assert s.decision[0] == "absorb" and s.legal_actions() == [Absorb(0), Absorb(1), Absorb(2)]
+    assert s.default_choice() == Absorb(0)  # the Command Ship survives the 4 damage: the careful default
+    s.apply(Absorb(1))
+    assert bay1.damage == 3 and s.decision[0] == "absorb" and s.decision[3] == 1
+    s.apply(Absorb(0))
+    assert s.units[0][0].damage == 1
+    assert s.decision[0] == "sacrifice" and s.legal_actions() == [Sacrifice(3), Sacrifice(4)]
+    s.apply(Sacrifice(3))
+    finish(s)
+    assert int1 not in s.units[0] and int2 in s.units[0] and bay1 not in s.units[0] and bay2 in s.units[0]
+
+
 def test_rewards_are_taken_up_to_the_cap_then_points_become_vp(engine):
     s = fresh(engine)
-    s.phase, s.points = 6, [3, 0]
+    s.phase, s.points = Phase.REWARDS, [3, 0]
     s.rewards[0] = [s.decks["rewards"].pop() for _ in range(7)]
     s._next_reward_turn(start=True)
     assert s.turn == 0 and s.legal_actions() == [Reward(i) for i in range(len(s.lines["rewards"]))]

@@ -1,0 +1,96 @@
+"""Scifi Domains' fixed rules and cards, read once from `card_data/scifi-domains`: every number from rules.yaml
+(`game.fact`), every card from the card data that gets printed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cardgen.data.games import Game
+from cardgen.engine.core import GameEngine, State
+from cardgen.engine.games.scifi_domains import view
+from cardgen.engine.games.scifi_domains.model import (
+    COMMAND_SHIP,
+    DAMAGE,
+    STATS,
+    EnemyCard,
+    RewardCard,
+    TechCard,
+    UnitType,
+)
+from cardgen.engine.games.scifi_domains.state import ScifiState
+from cardgen.engine.registry import engine
+
+
+@engine("scifi-domains")
+class ScifiEngine(GameEngine):
+    """The rules facts and every card of Scifi Domains."""
+
+    id = "scifi-domains"
+    max_actions = 20_000
+
+    def __init__(self, game: Game):
+        f = game.fact
+        self.min_players, self.max_players = game.players
+        self.rounds: int = f("rounds")
+        self.start: dict[str, int] = f("start_resources")
+        self.line_up: dict[str, dict[int, int]] = {
+            "units": f("line_up_units"),
+            "techs": f("line_up_techs"),
+            "rewards": f("line_up_rewards"),
+        }
+        self.reward_cap: int = f("reward_cap")
+        self.overflow_vp: int = f("overflow_vp_per_reward_point")
+        self.extra_price: float = f("multi_build_extra_price")
+        self.surcharge: int = f("tech_replacement_surcharge")
+        self.stacking: set[str] = set(f("stacking_tech_types"))
+        self.agro_order: list[str] = list(f("agro_order"))
+        self.kill_points: int = f("reward_points_per_kill")
+        self.hold_bonus: int = f("ground_hold_bonus")
+        self.clear_bonus: int = f("ground_clear_bonus")
+        self.vp_divisor: int = f("end_vp")["divisor"]
+        self.types: dict[str, UnitType] = {}
+        self.unit_cards: list[str] = []
+        for item in game.component("units").items:
+            self._add_type(item.fields)
+            self.unit_cards += [item.fields["unit_type"]] * item.count
+        self._add_type(game.component("command-ships").items[0].fields)
+        self.type_names = sorted(t for t in self.types if t != COMMAND_SHIP)
+        self.techs = [
+            TechCard(i.fields["unit_type"], i.fields["research_cost"], i.fields["bonus_stat"],
+                     i.fields["bonus_value"], i.id)
+            for i in game.component("techs").items
+            for _ in range(i.count)
+        ]  # fmt: skip
+        self.rewards = [
+            RewardCard(i.fields["effect"], i.fields["value"], i.fields.get("unit_type"), i.id)
+            for i in game.component("rewards").items
+            for _ in range(i.count)
+        ]
+        self.enemies = [
+            EnemyCard(self.agro_order.index(i.fields["group"]), i.fields["category"], i.fields["hp"],
+                      tuple(i.fields[d] for d in DAMAGE), i.id)
+            for i in game.component("enemies").items
+            for _ in range(i.count)
+        ]  # fmt: skip
+        self.group_cards = [[c for c, e in enumerate(self.enemies) if e.group == g] for g in range(3)]
+
+    @classmethod
+    def from_game(cls, game: Game) -> ScifiEngine:
+        return cls(game)
+
+    def _add_type(self, f: dict[str, Any]) -> None:
+        self.types[f["unit_type"]] = UnitType(f["unit_type"], f["category"], f["metal_cost"], tuple(f[s] for s in STATS))
+
+    def new_state(self, players: int, seed: int) -> ScifiState:
+        return ScifiState.setup(self, players, seed)
+
+    def abilities(self) -> list[str]:
+        return sorted({t.item for t in self.techs} | {r.item for r in self.rewards})
+
+    def heuristic(self, state: State, player: int) -> float:
+        assert isinstance(state, ScifiState)
+        return view.outlook(state, player)
+
+    def action_value(self, state: State, action: Any, player: int) -> float:
+        assert isinstance(state, ScifiState)
+        return view.action_value(state, action, player)

@@ -1,0 +1,486 @@
+"""What changes in a game of Scifi Domains: resources, units, tableaus, line-ups, enemy piles, whose turn it is.
+
+Each round (rules.yaml `round_phases`): 1 repair units, pass the Start Player Marker (from round 2), collect
+production (fact `production_phase`); 2 refresh the three line-ups; 3 in turn order each player builds Units of one
+type (the first at full price, the others at half, the total rounded up), researches a Tech (a replacement costs the
+size of the difference plus 1), or passes for the round; 4 players agro enemies one at a time, Strikers, then Space,
+then Ground; 5 each player's battle runs combat steps 1–7 (`combat_phases`, in `battle.py`); 6 in turn order players
+spend Reward points on Reward/Gain cards, at the cap of 8 cards each point is 1 VP. After round 3 the VP formula and
+the tiebreak (`end_vp`, `tiebreak`) decide. The readings of the rulebook's gaps are those recorded in rules.yaml.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from cardgen.engine.core import TERMINAL, State, frozen
+from cardgen.engine.games.scifi_domains.actions import (
+    PASS,
+    Absorb,
+    Action,
+    Agro,
+    Build,
+    Deploy,
+    Done,
+    Pass,
+    Research,
+    Reward,
+    Sacrifice,
+)
+from cardgen.engine.games.scifi_domains.battle import Battle
+from cardgen.engine.games.scifi_domains.model import COMMAND_SHIP, STATS, Phase, Source, Unit, build_cost, end_vp
+from cardgen.engine.games.scifi_domains.model import replacement_cost
+from cardgen.engine.rng import CounterRng
+
+if TYPE_CHECKING:
+    from cardgen.engine.games.scifi_domains.rules import ScifiEngine
+
+LINES = ("units", "techs", "rewards")
+
+
+class ScifiState(Battle, State):
+    """One game of Scifi Domains. Fields are plain lists and small records so `clone` stays cheap."""
+
+    engine: ScifiEngine
+    n: int
+    metal: list[int]
+    research: list[int]
+    metal_prod: list[int]
+    research_prod: list[int]
+    overflow: list[int]  # VP from Reward points spent at the cap
+    points: list[int]  # unspent Reward points
+    units: list[list[Unit]]
+    techs: list[list[int]]
+    rewards: list[list[int]]
+    lost_ships: list[int]  # seats whose Command Ship was destroyed
+    decks: dict[str, list[int]]
+    lines: dict[str, list[int]]
+    discards: dict[str, list[int]]
+    agroed: list[list[int]]
+    piles: list[list[list[int]]]  # piles[player][group]: a player's own, effectively unlimited, enemy pile
+    stage: list[int]  # the agro group each player has reached
+    active: list[bool]
+    starter: int
+    round: int
+    phase: Phase
+    turn: int
+
+    @classmethod
+    def setup(cls, engine: ScifiEngine, players: int, seed: int) -> ScifiState:
+        s = cls(seed)
+        s.engine, s.n = engine, players
+        start = engine.start
+        s.metal = [start["metal"]] * players
+        s.research = [start["research"]] * players
+        s.metal_prod = [start["metal_production"]] * players
+        s.research_prod = [start["research_production"]] * players
+        s.overflow = [0] * players
+        s.points = [0] * players
+        s.units = [[Unit(COMMAND_SHIP, Source.SHIP, p, 0)] for p in range(players)]
+        s.techs = [[] for _ in range(players)]
+        s.rewards = [[] for _ in range(players)]
+        s.lost_ships = []
+        s.decks = {
+            "units": list(range(len(engine.unit_cards))),
+            "techs": list(range(len(engine.techs))),
+            "rewards": list(range(len(engine.rewards))),
+        }
+        s.lines = {name: [] for name in LINES}
+        s.discards = {name: [] for name in LINES}
+        for name in LINES:
+            s.shuffle(s.decks[name], name)
+        s.agroed = [[] for _ in range(players)]
+        # rules.yaml agro_enemies: 'each player draws as if from their own pile' — an effectively unlimited deck
+        # per player and group, reshuffled whole when it runs out
+        s.piles = [[[] for _ in range(3)] for _ in range(players)]
+        for p in range(players):
+            for g in range(3):
+                s._refill_pile(p, g)
+        s.stage = [0] * players
+        s.starter = s.rng.randrange(players)
+        s.chance.record("start player", s.starter)
+        s.round, s.phase, s.turn, s.active = 0, Phase.OVER, 0, [True] * players
+        s.tasks, s.decision, s.fight = [], None, None
+        s.next_round()
+        return s
+
+    # -- the engine surface -----------------------------------------------------------------------------------------
+
+    def current_player(self) -> int:
+        if self.phase == Phase.OVER:
+            return TERMINAL
+        if self.phase == Phase.BATTLE:
+            return self.decision[1] if self.decision else TERMINAL
+        return self.turn
+
+    def _legal_actions(self) -> list[Action]:
+        p = self.turn
+        if self.phase == Phase.BUILD:
+            return [PASS, *self._builds(p), *self._researches(p)]
+        if self.phase == Phase.AGRO:
+            return [PASS, *(Agro(g) for g in range(self.stage[p], 3))]
+        if self.phase == Phase.REWARDS:
+            return [Reward(i) for i in range(len(self.lines["rewards"]))]
+        if self.phase == Phase.BATTLE:
+            return self.battle_choices()
+        return []
+
+    def action_label(self, action: Any) -> str:
+        match action:
+            case Pass():
+                return "pass"
+            case Build(kind, count):
+                return f"build {count} {kind}"
+            case Research(slot):
+                return f"research slot {slot + 1}"
+            case Agro(group):
+                return f"agro {self.engine.agro_order[group]}"
+            case Reward(slot):
+                return f"reward slot {slot + 1}"
+            case Deploy(unit) | Absorb(unit) | Sacrifice(unit):
+                verb = type(action).__name__.lower()
+                return f"{verb} {self.units[self.fight_player][unit].kind} #{unit + 1}"
+            case Done():
+                return "done"
+        raise ValueError(f"not a Scifi Domains action: {action!r}")
+
+    def _apply(self, action: Any) -> None:
+        p = self.turn
+        match action:
+            case Pass():
+                self.active[p] = False
+            case Build(kind, count):
+                self._build(p, kind, count)
+            case Research(slot):
+                self._research(p, slot)
+            case Agro(group):
+                self._agro(p, group)
+            case Reward(slot):
+                self._take_reward(p, slot)
+            case Deploy() | Done() | Absorb() | Sacrifice():
+                self.battle_choice(action)
+                return
+        if self.phase == Phase.BUILD:
+            self._next_builder()
+        elif self.phase == Phase.AGRO:
+            self._next_agro()
+        elif self.phase == Phase.REWARDS:
+            self._next_reward_turn()
+
+    def returns(self) -> list[float]:
+        if self.phase != Phase.OVER:
+            return [0.0] * self.n
+        vp = [self.victory_points(p) for p in range(self.n)]
+        best = max(vp)
+        leaders = [p for p in range(self.n) if vp[p] == best]
+        breaks = {p: self.tiebreak(p) for p in leaders}
+        top = max(breaks.values())
+        return [1.0 if p in leaders and breaks[p] == top else 0.0 for p in range(self.n)]
+
+    def clone(self) -> ScifiState:
+        o = ScifiState.__new__(ScifiState)
+        self._copy_base(o)
+        o.engine, o.n = self.engine, self.n
+        o.metal, o.research = list(self.metal), list(self.research)
+        o.metal_prod, o.research_prod = list(self.metal_prod), list(self.research_prod)
+        o.overflow, o.points, o.lost_ships = list(self.overflow), list(self.points), list(self.lost_ships)
+        o.stage, o.active = list(self.stage), list(self.active)
+        o.units = [[u.copy() for u in us] for us in self.units]
+        o.techs = [list(t) for t in self.techs]
+        o.rewards = [list(r) for r in self.rewards]
+        o.decks = {k: list(v) for k, v in self.decks.items()}
+        o.lines = {k: list(v) for k, v in self.lines.items()}
+        o.discards = {k: list(v) for k, v in self.discards.items()}
+        o.piles = [[list(g) for g in piles] for piles in self.piles]
+        o.agroed = [list(x) for x in self.agroed]
+        o.starter, o.round, o.phase, o.turn = self.starter, self.round, self.phase, self.turn
+        o.tasks, o.decision = list(self.tasks), self.decision
+        o.fight = self.fight.copy() if self.fight else None
+        return o
+
+    # -- hidden information -----------------------------------------------------------------------------------------
+
+    def observation(self, player: int) -> tuple[object, ...]:
+        """Everything but the order of the face-down decks and enemy piles (their contents can be counted)."""
+        public = ("metal", "research", "metal_prod", "research_prod", "overflow", "points", "lost_ships", "stage",
+                  "active", "techs", "rewards", "agroed")  # fmt: skip
+        return (
+            player, self.round, int(self.phase), self.turn, self.starter, self.turns, self.ending,
+            *(frozen(getattr(self, name)) for name in public),
+            tuple(tuple(u.key() for u in us) for us in self.units),
+            frozen(sorted(self.lines.items())), frozen(sorted(self.discards.items())),
+            tuple((name, tuple(sorted(deck))) for name, deck in sorted(self.decks.items())),
+            tuple(tuple(sorted(pile)) for piles in self.piles for pile in piles),
+            tuple(self.tasks), self.decision, self.fight.key() if self.fight else None,
+        )  # fmt: skip
+
+    def determinize(self, player: int, rng: CounterRng) -> ScifiState:
+        """The same state with every face-down deck and enemy pile in a new random order."""
+        s = self.reseeded(rng)
+        assert isinstance(s, ScifiState)
+        for name in sorted(s.decks):
+            rng.shuffle(s.decks[name])
+        for piles in s.piles:
+            for pile in piles:
+                rng.shuffle(pile)
+        return s
+
+    # -- round structure --------------------------------------------------------------------------------------------
+
+    def next_round(self) -> None:
+        """Phases 1 and 2, then the first Build decision (or the end of the game after the last round)."""
+        if self.round == self.engine.rounds:
+            self.phase = Phase.OVER
+            self.ending = f"{self.engine.rounds} rounds played"
+            return
+        self.round += 1
+        self.turns += 1
+        for p in range(self.n):
+            for unit in self.units[p]:
+                unit.damage = 0  # repaired
+            self.metal[p] += self.metal_prod[p]
+            self.research[p] += self.research_prod[p]
+        if self.round > 1:
+            self.starter = (self.starter + 1) % self.n
+        for name in LINES:
+            self.decks[name] += self.lines[name] + self.discards[name]
+            self.lines[name], self.discards[name] = [], []
+            self.shuffle(self.decks[name], name)
+            self._refill(name)
+        self.phase, self.active, self.turn = Phase.BUILD, [True] * self.n, self.starter
+
+    def order(self) -> list[int]:
+        """The seats in turn order this round, from the start player."""
+        return [(self.starter + i) % self.n for i in range(self.n)]
+
+    def _next_active(self, after: int) -> int | None:
+        for i in range(1, self.n + 1):
+            p = (after + i) % self.n
+            if self.active[p]:
+                return p
+        return None
+
+    def _next_builder(self) -> None:
+        nxt = self._next_active(self.turn)
+        if nxt is not None:
+            self.turn = nxt
+            return
+        self.phase, self.active, self.stage = Phase.AGRO, [True] * self.n, [0] * self.n
+        self.turn = self.starter
+
+    def _next_agro(self) -> None:
+        nxt = self._next_active(self.turn)
+        if nxt is not None:
+            self.turn = nxt
+            return
+        self.phase = Phase.BATTLE
+        self.start_tasks(*[("battle", p) for p in self.order()], ("rewards",))
+        self.run()
+
+    def _t_rewards(self) -> None:
+        self.phase, self.turn = Phase.REWARDS, self.starter
+        self._next_reward_turn(start=True)
+
+    def _next_reward_turn(self, start: bool = False) -> None:
+        """The next player (in turn order) with Reward points; points beyond the cap become VP at once."""
+        order = self.order()
+        begin = 0 if start else (order.index(self.turn) + 1) % self.n
+        for _ in range(2 * self.n * (1 + max(self.points, default=0))):
+            if not any(self.points):
+                break
+            p = order[begin]
+            begin = (begin + 1) % self.n
+            if self.points[p] == 0:
+                continue
+            if len(self.rewards[p]) >= self.engine.reward_cap:
+                self.overflow[p] += self.points[p] * self.engine.overflow_vp
+                self.points[p] = 0
+                continue
+            if not self.lines["rewards"]:
+                self.problem("the Rewards line-up was empty while a player still had Reward points")
+                self.points[p] = 0
+                continue
+            self.turn = p
+            return
+        self.next_round()
+
+    # -- building and research ------------------------------------------------------------------------------------
+
+    def stat(self, p: int, unit_type: str, name: str) -> int:
+        """A unit type's stat for a player: the printed value plus the player's techs for that type."""
+        base = self.engine.types[unit_type].stats[STATS.index(name)]
+        techs = self.engine.techs
+        return base + sum(techs[t].value for t in self.techs[p] if techs[t].unit_type == unit_type and techs[t].stat == name)
+
+    def build_cost(self, p: int, unit_type: str, count: int) -> int:
+        return build_cost(self.stat(p, unit_type, "metal_cost"), count, self.engine.extra_price)
+
+    def _builds(self, p: int) -> list[Build]:
+        actions = []
+        in_line: dict[str, int] = {}
+        for card in self.lines["units"]:
+            kind = self.engine.unit_cards[card]
+            in_line[kind] = in_line.get(kind, 0) + 1
+        for kind in self.engine.type_names:
+            for count in range(1, in_line.get(kind, 0) + 1):
+                if self.build_cost(p, kind, count) > self.metal[p]:
+                    break
+                actions.append(Build(kind, count))
+        return actions
+
+    def _build(self, p: int, unit_type: str, count: int) -> None:
+        self.metal[p] -= self.build_cost(p, unit_type, count)
+        for _ in range(count):
+            card = next(c for c in self.lines["units"] if self.engine.unit_cards[c] == unit_type)
+            self.lines["units"].remove(card)
+            self.units[p].append(Unit(unit_type, Source.CARD, card, self.round))
+        self._refill("units")
+
+    def tech_cost(self, p: int, card: int) -> int:
+        """What a tech from the line-up costs a player (a replacement costs the difference plus the surcharge)."""
+        tech = self.engine.techs[card]
+        if tech.unit_type in self.engine.stacking:
+            return tech.cost
+        held = [t for t in self.techs[p] if self.engine.techs[t].unit_type == tech.unit_type]
+        if not held:
+            return tech.cost
+        return replacement_cost(tech.cost, self.engine.techs[held[0]].cost, self.engine.surcharge)
+
+    def _researches(self, p: int) -> list[Research]:
+        return [Research(slot) for slot, card in enumerate(self.lines["techs"]) if self.tech_cost(p, card) <= self.research[p]]
+
+    def _research(self, p: int, slot: int) -> None:
+        card = self.lines["techs"].pop(slot)
+        self.research[p] -= self.tech_cost(p, card)
+        kind = self.engine.techs[card].unit_type
+        if kind not in self.engine.stacking:
+            for old in [t for t in self.techs[p] if self.engine.techs[t].unit_type == kind]:
+                self.techs[p].remove(old)
+                self.discards["techs"].append(old)
+        self.techs[p].append(card)
+        self.applied.add(self.engine.techs[card].item)
+        self._refill("techs")
+
+    def _refill(self, name: str) -> None:
+        """Deal the line-up full; a deck that runs out is rebuilt from its shuffled discards."""
+        size = self.engine.line_up[name][self.n]
+        line, deck = self.lines[name], self.decks[name]
+        while len(line) < size:
+            if not deck:
+                if not self.discards[name]:
+                    self.problem(f"the {name.title()} line-up could not be refilled at {self.n} players")
+                    return
+                deck += self.discards[name]
+                self.discards[name] = []
+                self.shuffle(deck, f"{name} discards")
+            line.append(deck.pop())
+
+    # -- agro -----------------------------------------------------------------------------------------------------
+
+    def _refill_pile(self, p: int, group: int) -> None:
+        """A player's own pile of a group: every enemy card of the group not already in front of them, shuffled."""
+        in_front = set(self.agroed[p])
+        pile = [c for c in self.engine.group_cards[group] if c not in in_front]
+        self.shuffle(pile, f"enemies {self.engine.agro_order[group]} for seat {p}")
+        self.piles[p][group] = pile
+
+    def _agro(self, p: int, group: int) -> None:
+        if not self.piles[p][group]:
+            self._refill_pile(p, group)
+            if not self.piles[p][group]:
+                self.problem(f"a player agroed every printed {self.engine.agro_order[group]} enemy at once")
+                return
+        card = self.piles[p][group].pop()
+        self.chance.events.append(("agro", (p, card)))
+        self.agroed[p].append(card)
+        self.stage[p] = group
+        self._check_printed(group)
+
+    def _check_printed(self, group: int) -> None:
+        """Players draw as if from piles of their own, but the table holds one printed set: when the enemies of a
+        group in front of all players at once outnumber the printed cards, a game at this player count needs a
+        second set (the rulebook's 'consider creating two or three sets')."""
+        printed = len(self.engine.group_cards[group])
+        out = sum(1 for cards in self.agroed for c in cards if self.engine.enemies[c].group == group)
+        if out > printed:
+            name = self.engine.agro_order[group]
+            self.problem(f"at {self.n} players more {name} enemies were out at once than the {printed} printed")
+
+    # -- rewards and the end ------------------------------------------------------------------------------------------
+
+    def _take_reward(self, p: int, slot: int) -> None:
+        card = self.lines["rewards"].pop(slot)
+        self.points[p] -= 1
+        self.rewards[p].append(card)
+        reward = self.engine.rewards[card]
+        if reward.effect == "metal":
+            self.metal[p] += reward.value
+        elif reward.effect == "research":
+            self.research[p] += reward.value
+        elif reward.effect == "metal_production":
+            self.metal_prod[p] += reward.value
+        elif reward.effect == "research_production":
+            self.research_prod[p] += reward.value
+        elif reward.effect == "unit" and reward.unit_type:
+            self.units[p].append(Unit(reward.unit_type, Source.REWARD, card, self.round))
+        self.applied.add(reward.item)
+        self._refill("rewards")
+
+    def destroy(self, p: int, unit: Unit) -> None:
+        """A destroyed unit leaves play: its card to its discards, a Command Ship counted as lost."""
+        self.units[p].remove(unit)
+        if unit.source is Source.CARD:
+            self.discards["units"].append(unit.card)
+        elif unit.source is Source.REWARD:
+            self.rewards[p].remove(unit.card)
+            self.discards["rewards"].append(unit.card)
+        else:
+            self.lost_ships.append(p)
+
+    def units_metal(self, p: int) -> int:
+        """The printed Metal cost of a player's surviving units (Command Ships count nothing)."""
+        return sum(self.engine.types[u.kind].cost for u in self.units[p] if u.source is not Source.SHIP)
+
+    def victory_points(self, p: int) -> float:
+        rewards = self.engine.rewards
+        cards = sum(rewards[c].value for c in self.rewards[p] if rewards[c].effect == "vp")
+        wealth = self.units_metal(p) + self.metal[p] + self.research[p]
+        return end_vp(cards, self.overflow[p], wealth, self.engine.vp_divisor)
+
+    def tiebreak(self, p: int) -> int:
+        return self.metal[p] + self.units_metal(p)
+
+    def invariant_violations(self) -> list[str]:
+        e, out = self.engine, []
+        held_units = [u.card for us in self.units for u in us if u.source is Source.CARD]
+        techs = [t for ts in self.techs for t in ts]
+        rewards = [r for rs in self.rewards for r in rs]
+        zones = {
+            "units": (len(e.unit_cards), held_units),
+            "techs": (len(e.techs), techs),
+            "rewards": (len(e.rewards), rewards),
+        }
+        for name, (total, held) in zones.items():
+            cards = self.decks[name] + self.lines[name] + self.discards[name] + held
+            if sorted(cards) != list(range(total)):
+                out.append(f"{name}: {len(cards)} cards accounted for ({len(set(cards))} distinct), {total} in the deck")
+        for p in range(self.n):
+            for g, pile in enumerate(self.piles[p]):
+                ours = pile + [c for c in self.agroed[p] if e.enemies[c].group == g]
+                if len(ours) != len(set(ours)) or not set(ours) <= set(e.group_cards[g]):
+                    out.append(f"seat {p}: enemy pile {e.agro_order[g]} holds a card twice or one of another group")
+            if min(self.metal[p], self.research[p], self.points[p], self.metal_prod[p], self.research_prod[p]) < 0:
+                out.append(f"seat {p}: a negative resource")
+            if len(self.rewards[p]) > e.reward_cap:
+                out.append(f"seat {p}: {len(self.rewards[p])} Reward/Gain cards, above the cap of {e.reward_cap}")
+            kinds = [e.techs[t].unit_type for t in self.techs[p] if e.techs[t].unit_type not in e.stacking]
+            if len(kinds) != len(set(kinds)):
+                out.append(f"seat {p}: two techs for one unit type")
+        for name, line in self.lines.items():
+            if len(line) > e.line_up[name][self.n]:
+                out.append(f"the {name} line-up holds {len(line)} cards, above {e.line_up[name][self.n]}")
+        ships = sum(1 for us in self.units for u in us if u.source is Source.SHIP) + len(self.lost_ships)
+        if ships != self.n:
+            out.append(f"{ships} Command Ships accounted for, {self.n} players")
+        out += self.battle_violations()
+        return out
