@@ -10,10 +10,10 @@ class Pass(NamedTuple):
 
 
 class Build(NamedTuple):
-    """Build `count` units of one type from the Units line-up (any number it holds)."""
+    """Build `number` units of one type from the Units line-up (any number it holds)."""
 
     kind: str
-    count: int
+    number: int
 
 
 class Research(NamedTuple):

@@ -95,7 +95,7 @@ class Source(Enum):
 class Unit:
     """One of a player's units: its type, its card, the round it was bought and the damage it has taken."""
 
-    __slots__ = ("kind", "source", "card", "bought", "damage")
+    __slots__ = ("bought", "card", "damage", "kind", "source")
 
     def __init__(self, kind: str, source: Source, card: int, bought: int, damage: int = 0):
         self.kind, self.source, self.card, self.bought, self.damage = kind, source, card, bought, damage
@@ -128,7 +128,7 @@ class Fight:
     deployment, how far down the deployment order the player has gone (units are offered in that order, so each set
     of deployed units is reached by one sequence of choices)."""
 
-    __slots__ = ("player", "foes", "deployed", "cursor")
+    __slots__ = ("cursor", "deployed", "foes", "player")
 
     def __init__(self, player: int, foes: list[Foe], deployed: list[int], cursor: int = 0):
         self.player, self.foes, self.deployed, self.cursor = player, foes, deployed, cursor

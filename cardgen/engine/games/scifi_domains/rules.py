@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from cardgen.data.games import Game
@@ -78,8 +79,10 @@ class ScifiEngine(GameEngine):
     def from_game(cls, game: Game) -> ScifiEngine:
         return cls(game)
 
-    def _add_type(self, f: dict[str, Any]) -> None:
-        self.types[f["unit_type"]] = UnitType(f["unit_type"], f["category"], f["metal_cost"], tuple(f[s] for s in STATS))
+    def _add_type(self, f: Mapping[str, Any]) -> None:
+        self.types[f["unit_type"]] = UnitType(
+            f["unit_type"], f["category"], f["metal_cost"], tuple(f[s] for s in STATS)
+        )
 
     def new_state(self, players: int, seed: int) -> ScifiState:
         return ScifiState.setup(self, players, seed)

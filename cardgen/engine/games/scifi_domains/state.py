@@ -28,8 +28,16 @@ from cardgen.engine.games.scifi_domains.actions import (
     Sacrifice,
 )
 from cardgen.engine.games.scifi_domains.battle import Battle
-from cardgen.engine.games.scifi_domains.model import COMMAND_SHIP, STATS, Phase, Source, Unit, build_cost, end_vp
-from cardgen.engine.games.scifi_domains.model import replacement_cost
+from cardgen.engine.games.scifi_domains.model import (
+    COMMAND_SHIP,
+    STATS,
+    Phase,
+    Source,
+    Unit,
+    build_cost,
+    end_vp,
+    replacement_cost,
+)
 from cardgen.engine.rng import CounterRng
 
 if TYPE_CHECKING:
@@ -310,7 +318,9 @@ class ScifiState(Battle, State):
         """A unit type's stat for a player: the printed value plus the player's techs for that type."""
         base = self.engine.types[unit_type].stats[STATS.index(name)]
         techs = self.engine.techs
-        return base + sum(techs[t].value for t in self.techs[p] if techs[t].unit_type == unit_type and techs[t].stat == name)
+        return base + sum(
+            techs[t].value for t in self.techs[p] if techs[t].unit_type == unit_type and techs[t].stat == name
+        )
 
     def build_cost(self, p: int, unit_type: str, count: int) -> int:
         return build_cost(self.stat(p, unit_type, "metal_cost"), count, self.engine.extra_price)
@@ -347,7 +357,11 @@ class ScifiState(Battle, State):
         return replacement_cost(tech.cost, self.engine.techs[held[0]].cost, self.engine.surcharge)
 
     def _researches(self, p: int) -> list[Research]:
-        return [Research(slot) for slot, card in enumerate(self.lines["techs"]) if self.tech_cost(p, card) <= self.research[p]]
+        return [
+            Research(slot)
+            for slot, card in enumerate(self.lines["techs"])
+            if self.tech_cost(p, card) <= self.research[p]
+        ]
 
     def _research(self, p: int, slot: int) -> None:
         card = self.lines["techs"].pop(slot)
@@ -463,7 +477,9 @@ class ScifiState(Battle, State):
         for name, (total, held) in zones.items():
             cards = self.decks[name] + self.lines[name] + self.discards[name] + held
             if sorted(cards) != list(range(total)):
-                out.append(f"{name}: {len(cards)} cards accounted for ({len(set(cards))} distinct), {total} in the deck")
+                out.append(
+                    f"{name}: {len(cards)} cards accounted for ({len(set(cards))} distinct), {total} in the deck"
+                )
         for p in range(self.n):
             for g, pile in enumerate(self.piles[p]):
                 ours = pile + [c for c in self.agroed[p] if e.enemies[c].group == g]

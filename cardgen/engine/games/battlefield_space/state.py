@@ -1,104 +1,37 @@
-"""Battlefield: Space, played from the two alliance decks and the rules facts of `card_data/battlefield-space`.
-
-The battle sequence (rules.yaml `battle_sequence`): 2 form three columns from the top of each deck; 3 each player
-draws three reinforcements and places them face down, one per column, then both are revealed; 4 Battle Modifiers
-beside the battlefield resolve, highest resolution number first; 5 each column's totals are compared; 6 tied columns
-take one more card from each player until they differ; 7 losers go to the Graveyard, winners to the Survivors pile.
-An empty draw deck is rebuilt by shuffling the Survivors pile; the last fleet with cards left wins. Ship abilities
-and modifier effects follow the facts `abilities`, `modifier_timings` and `modifier_effects` word for word.
-
-Decisions are the player's: which column each reinforcement goes to, which column a targeted Battle Modifier aims
-at, and where an extra card lands — every action is a column number (0–2). Play runs as a queue of small tasks kept
-in the state (plain tuples), so a state clones cheaply even in the middle of a chain of play-another cards.
-
-Readings the engine adds where the facts leave a choice to a player it does not model (recorded for the reference
-sheet and the closing notes): among enemy ships of equal lowest Force, `destroy_weakest_enemy` takes the one revealed
-last (each card's reveal is stamped by a clock; cards flipped together are stamped in seat order, red's columns
-1–3 then blue's); cards drawn while breaking a tie stay in the tied column (a Battle Modifier there counts 0).
-"""
+"""What changes in a game of Battlefield: Space: piles, columns, modifiers and the task stack of the battle."""
 
 from __future__ import annotations
 
-import itertools
-import math
-from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
-from cardgen.data.games import Game
-from cardgen.engine.core import TERMINAL, GameEngine, State, frozen
-from cardgen.engine.registry import engine
+from cardgen.engine.core import TERMINAL, State, frozen
+from cardgen.engine.games.battlefield_space.model import COLUMNS, NO_CARD, NOBODY, TARGETED, Mod, Status, column_total
 from cardgen.engine.rng import CounterRng
 from cardgen.engine.tasks import TaskStack
 
-COLUMNS = 3
-NO_CARD = -1
-NOBODY = 2  # a column neither player wins: both sides go to the Graveyard
-TARGETED = {"column_force_plus": "own", "opponent_column_force_minus": "enemy", "win_ties": "own"}
-
-
-@dataclass(frozen=True)
-class Cards:
-    """Every physical card of both decks as parallel tuples indexed by card number (copies are separate cards)."""
-
-    item: tuple[str, ...]
-    owner: tuple[int, ...]
-    modifier: tuple[bool, ...]
-    force: tuple[int, ...]
-    race: tuple[str, ...]
-    ability: tuple[str, ...]
-    value: tuple[int, ...]
-    resolution: tuple[int, ...]
-    timing: tuple[str, ...]
-    effect: tuple[str, ...]
-
-
-@engine("battlefield-space")
-class BattlefieldEngine(GameEngine):
-    """The rules and both decks; `new_state` deals a game."""
-
-    id = "battlefield-space"
-    min_players = max_players = 2
-    max_actions = 5_000
-
-    def __init__(self, cards: Cards, decks: tuple[str, str], columns: int):
-        self.cards = cards
-        self.decks = decks
-        self.columns = columns
-        self.owned = tuple(tuple(i for i, o in enumerate(cards.owner) if o == p) for p in (0, 1))
-        ships = [f for f, m in zip(cards.force, cards.modifier, strict=True) if not m]
-        self.mean_force = sum(ships) / len(ships) if ships else 0.0  # what an unseen reinforcement is worth on average
-
-    @classmethod
-    def from_game(cls, game: Game) -> BattlefieldEngine:
-        columns = game.fact("columns")
-        if columns != COLUMNS:
-            raise ValueError(f"the engine plays {COLUMNS} columns; rules.yaml says {columns}")
-        decks = tuple(game.fact("deck_alliance"))  # red-deck, blue-deck: seat 0 plays red
-        rows: list[tuple] = []
-        for seat, deck in enumerate(decks):
-            for item in game.component(deck).items:
-                f = item.fields
-                modifier = item.type == "modifier"
-                row = (item.id, seat, modifier, 0 if modifier else f["force"], f.get("race") or "",
-                       f.get("ability") or "none", f.get("ability_value") or f.get("effect_value") or 0,
-                       f.get("resolution") or 0, f.get("timing") or "", f.get("effect") or "")  # fmt: skip
-                rows.extend([row] * item.count)
-        return cls(Cards(*map(tuple, zip(*rows, strict=True))), decks, columns)  # type: ignore[arg-type]
-
-    def new_state(self, players: int, seed: int) -> BattlefieldState:
-        return BattlefieldState.deal(self, seed)
-
-    def abilities(self) -> list[str]:
-        c = self.cards
-        return sorted({c.item[i] for i in range(len(c.item)) if c.modifier[i] or c.ability[i] != "none"})
-
-    def action_value(self, state: State, action: int, seat: int) -> float:
-        """What the greedy agent sees: the visible column margins after the choice, never hidden cards or the deck."""
-        assert isinstance(state, BattlefieldState)
-        return state.visible_margin(seat, action)
+if TYPE_CHECKING:
+    from cardgen.engine.games.battlefield_space.rules import BattlefieldEngine
 
 
 class BattlefieldState(TaskStack, State):
-    """Piles, columns and the task queue of one game of Battlefield: Space."""
+    """Piles, columns and the task queue of one game of Battlefield: Space. Cards are numbers (`engine.cards`)."""
+
+    engine: BattlefieldEngine
+    deck: list[list[int]]
+    survivors: list[list[int]]
+    graveyard: list[list[int]]
+    hand: list[list[int]]
+    columns: list[list[list[int]]]  # columns[player][column]: the cards face up there
+    facedown: list[list[int]]  # facedown[player][column]: a reinforcement placed face down, or NO_CARD
+    mods: list[list[Mod]]
+    bonus: list[list[int]]
+    tie_wins: list[list[int]]
+    immediate: list[int]  # immediate modifiers drawn in the current step
+    revealed: list[int]  # when each card last turned face up in a column (a clock tick)
+    clock: int
+    step: int  # the battle sequence's step (rules.yaml `battle_sequence`)
+    winner: int | None
+    verdict: list[int | None]
 
     def __init__(self, engine: BattlefieldEngine, seed: int):
         super().__init__(seed)
@@ -113,17 +46,16 @@ class BattlefieldState(TaskStack, State):
         s.survivors, s.graveyard, s.hand = [[], []], [[], []], [[], []]
         s.columns = [[[] for _ in range(COLUMNS)] for _ in (0, 1)]
         s.facedown = [[NO_CARD] * COLUMNS for _ in (0, 1)]
-        s.mods: list[list[list[int]]] = [[], []]  # [card, target column or -1, state: 0 waiting, 1 done, 2 cancelled]
+        s.mods = [[], []]
         s.bonus = [[0] * COLUMNS for _ in (0, 1)]
         s.tie_wins = [[0] * COLUMNS for _ in (0, 1)]
-        s.immediate: list[int] = []
-        s.revealed = [-1] * len(engine.cards.item)  # when each card last turned face up in a column (a clock tick)
+        s.immediate = []
+        s.revealed = [-1] * len(engine.cards.item)
         s.clock = 0
-        s.tasks: list[tuple] = []
-        s.decision: tuple | None = None
+        s.decision = None
         s.step = 2
         s.winner = None
-        s.verdict: list[int | None] = [None] * COLUMNS
+        s.verdict = [None] * COLUMNS
         s.tasks = [("battle",)]
         s.run()
         return s
@@ -141,18 +73,19 @@ class BattlefieldState(TaskStack, State):
             return [c for c in range(COLUMNS) if self.facedown[player][c] == NO_CARD]
         return list(range(COLUMNS))
 
-    def action_label(self, action: int) -> str:
+    def action_label(self, action: Any) -> str:
         kind = self.decision[0] if self.decision else "none"
         return f"{kind} column {action + 1}"
 
-    def _apply(self, action: int) -> None:
+    def _apply(self, action: Any) -> None:
+        assert self.decision is not None
         kind, player, *rest = self.decision
         self.decision = None
         if kind == "place":
             card = self.hand[player].pop()
             self.facedown[player][action] = card
         elif kind == "target":
-            self.mods[player][rest[0]][1] = action
+            self.mods[player][rest[0]].target = action
         else:  # "extra": the card drawn for an extra_card effect lands in the chosen column
             self.tasks.append(("reveal", player, action, rest[0]))
         self.run()
@@ -172,7 +105,7 @@ class BattlefieldState(TaskStack, State):
         o.hand = [list(x) for x in self.hand]
         o.columns = [[list(c) for c in cols] for cols in self.columns]
         o.facedown = [list(x) for x in self.facedown]
-        o.mods = [[list(m) for m in ms] for ms in self.mods]
+        o.mods = [[m.copy() for m in ms] for ms in self.mods]
         o.bonus = [list(x) for x in self.bonus]
         o.tie_wins = [list(x) for x in self.tie_wins]
         o.immediate = list(self.immediate)
@@ -187,7 +120,7 @@ class BattlefieldState(TaskStack, State):
 
     # -- hidden information -----------------------------------------------------------------------------------------
 
-    def observation(self, player: int) -> tuple:
+    def observation(self, player: int) -> tuple[object, ...]:
         """What a player sees: everything face up (columns, modifiers, piles but the decks' order), their own hand
         and face-down reinforcements, and of the opponent's only how many cards lie in hand, deck and face down."""
         opp = 1 - player
@@ -198,7 +131,8 @@ class BattlefieldState(TaskStack, State):
             decision = decision[:2]
         return (
             player, self.step, decision, tasks, self.winner, self.ending, self.turns,
-            frozen(self.columns), frozen(self.mods), frozen(self.bonus), frozen(self.tie_wins),
+            frozen(self.columns), tuple(tuple(m.key() for m in ms) for ms in self.mods), frozen(self.bonus),
+            frozen(self.tie_wins),
             tuple(sorted(self.survivors[0])), tuple(sorted(self.survivors[1])),
             tuple(sorted(self.graveyard[0])), tuple(sorted(self.graveyard[1])), tuple(self.immediate),
             tuple(self.hand[player]), tuple(self.facedown[player]), tuple(sorted(self.deck[player])),
@@ -225,16 +159,16 @@ class BattlefieldState(TaskStack, State):
             s._put(where, card)
         return s
 
-    def _hidden_slots(self, p: int) -> list[tuple[tuple, int]]:
+    def _hidden_slots(self, p: int) -> list[tuple[tuple[Any, ...], int]]:
         """Where player p's cards lie face down to the other player: (place, card) for each."""
-        slots: list[tuple[tuple, int]] = [(("hand", i), card) for i, card in enumerate(self.hand[p])]
+        slots: list[tuple[tuple[Any, ...], int]] = [(("hand", i), card) for i, card in enumerate(self.hand[p])]
         slots += [(("facedown", c), card) for c, card in enumerate(self.facedown[p]) if card != NO_CARD]
         slots += [(("task", i), t[3]) for i, t in enumerate(self.tasks) if t[0] == "reveal" and t[1] == p]
         if self.decision is not None and self.decision[0] == "extra" and self.decision[1] == p:
             slots.append((("decision",), self.decision[2]))
         return slots
 
-    def _put(self, where: tuple, card: int) -> None:
+    def _put(self, where: tuple[Any, ...], card: int) -> None:
         p = self.engine.cards.owner[card]
         if where[0] == "hand":
             self.hand[p][where[1]] = card
@@ -256,7 +190,7 @@ class BattlefieldState(TaskStack, State):
             moving.append(self.decision[2])
         for p in (0, 1):
             zones = self.deck[p] + self.survivors[p] + self.graveyard[p] + self.hand[p]
-            zones += [c for col in self.columns[p] for c in col] + [m[0] for m in self.mods[p]]
+            zones += [c for col in self.columns[p] for c in col] + [m.card for m in self.mods[p]]
             zones += [c for c in self.facedown[p] if c != NO_CARD] + [c for c in moving if k.owner[c] == p]
             if sorted(zones) != list(self.engine.owned[p]):
                 name, have, want = self.engine.decks[p], len(zones), len(self.engine.owned[p])
@@ -296,9 +230,9 @@ class BattlefieldState(TaskStack, State):
             self.applied.add(k.item[card])
             self.push(*[("form", p, c)] * k.value[card])
 
-    def _place_modifier(self, p: int, card: int, replace: tuple) -> None:
+    def _place_modifier(self, p: int, card: int, replace: tuple[Any, ...]) -> None:
         k = self.engine.cards
-        self.mods[p].append([card, -1, 0])
+        self.mods[p].append(Mod(card))
         if k.timing[card] == "immediate":
             self.immediate.append(card)
         tasks = [replace]
@@ -306,7 +240,7 @@ class BattlefieldState(TaskStack, State):
             tasks.insert(0, ("ask", "target", p, len(self.mods[p]) - 1))
         self.push(*tasks)
 
-    def _t_ask(self, kind: str, p: int, *rest) -> None:
+    def _t_ask(self, kind: str, p: int, *rest: Any) -> None:
         self.decision = (kind, p, *rest)
 
     def _t_end_step(self) -> None:
@@ -321,10 +255,10 @@ class BattlefieldState(TaskStack, State):
     def _t_immediate(self, card: int) -> None:
         k = self.engine.cards
         p = k.owner[card]
-        entry = next(m for m in self.mods[p] if m[0] == card)
-        if entry[2] != 0:
+        entry = next(m for m in self.mods[p] if m.card == card)
+        if entry.status is not Status.WAITING:
             return
-        entry[2] = 1
+        entry.status = Status.DONE
         if k.effect[card] == "destroy_weakest_enemy":
             for _ in range(k.value[card]):
                 if self._destroy_weakest(1 - p):
@@ -392,15 +326,15 @@ class BattlefieldState(TaskStack, State):
         self.step = 4
         k = self.engine.cards
         waiting = sorted(
-            (m for p in (0, 1) for m in self.mods[p] if m[2] == 0 and k.timing[m[0]] == "beside"),
-            key=lambda m: -k.resolution[m[0]],
+            (m for p in (0, 1) for m in self.mods[p] if m.status is Status.WAITING and k.timing[m.card] == "beside"),
+            key=lambda m: -k.resolution[m.card],
         )
         for entry in waiting:
-            if entry[2] != 0:
+            if entry.status is not Status.WAITING:
                 continue
-            entry[2] = 1
-            card = entry[0]
-            p, effect, value, target = k.owner[card], k.effect[card], k.value[card], entry[1]
+            entry.status = Status.DONE
+            card = entry.card
+            p, effect, value, target = k.owner[card], k.effect[card], k.value[card], entry.target
             if effect == "column_force_plus":
                 self.bonus[p][target] += value
             elif effect == "opponent_column_force_minus":
@@ -411,9 +345,9 @@ class BattlefieldState(TaskStack, State):
             elif effect == "win_ties":
                 self.tie_wins[p][target] += 1
             elif effect == "cancel_modifier":
-                others = [m for m in self.mods[1 - p] if m[2] == 0 and k.timing[m[0]] == "beside"]
-                for victim in sorted(others, key=lambda m: -k.resolution[m[0]])[:value]:
-                    victim[2] = 2
+                others = [m for m in self.mods[1 - p] if m.status is Status.WAITING and k.timing[m.card] == "beside"]
+                for victim in sorted(others, key=lambda m: -k.resolution[m.card])[:value]:
+                    victim.status = Status.CANCELLED
                     self.applied.add(k.item[card])
             if effect != "cancel_modifier":
                 self.applied.add(k.item[card])
@@ -488,7 +422,7 @@ class BattlefieldState(TaskStack, State):
         for c in range(COLUMNS):
             self._send_column(c, None if self.verdict[c] == NOBODY else self.verdict[c])
         for p in (0, 1):
-            self.graveyard[p].extend(m[0] for m in self.mods[p])
+            self.graveyard[p].extend(m.card for m in self.mods[p])
             self.mods[p] = []
             self.bonus[p] = [0] * COLUMNS
             self.tie_wins[p] = [0] * COLUMNS
@@ -512,78 +446,3 @@ class BattlefieldState(TaskStack, State):
         card = self.deck[p].pop()
         self.chance.events.append(("draw", (p, card)))
         return card
-
-    # -- what the greedy agent may see -----------------------------------------------------------------------------
-
-    def visible_margin(self, seat: int, action: int) -> float:
-        """What `seat` expects from choosing `action`, judged only by what that player can see.
-
-        Its own columns include its face-down reinforcements and the card being placed; the opponent's include only
-        face-up cards plus, before the reveal, the average Force of a ship. A column won sends the enemy's Force to
-        the Graveyard, a column lost sends one's own: the score is the expected Force destroyed minus Force lost,
-        with a smooth chance of winning each column.
-        """
-        k = self.engine.cards
-        kind = self.decision[0] if self.decision else None
-        mine = [list(col) for col in self.columns[seat]]
-        for c in range(COLUMNS):
-            if self.facedown[seat][c] != NO_CARD:
-                mine[c].append(self.facedown[seat][c])
-        if kind == "place":
-            mine[action].append(self.hand[seat][-1])
-        elif kind == "extra":
-            mine[action].append(self.decision[2])
-        bonus_mine, bonus_theirs = list(self.bonus[seat]), list(self.bonus[1 - seat])
-        if kind == "target":
-            card = self.mods[seat][self.decision[2]][0]
-            if k.effect[card] == "column_force_plus":
-                bonus_mine[action] += k.value[card]
-            elif k.effect[card] == "opponent_column_force_minus":
-                bonus_theirs[action] -= k.value[card]
-            elif k.effect[card] == "win_ties":
-                bonus_mine[action] += 0.5
-        pending = self.step <= 3  # before the flip, every column still gets an unseen enemy reinforcement
-        expected = self.engine.mean_force if pending else 0.0
-        theirs = [
-            self.total(1 - seat, c) - self.bonus[1 - seat][c] + bonus_theirs[c] + expected for c in range(COLUMNS)
-        ]
-        at_stake = [sum(k.force[x] for x in self.columns[1 - seat][c]) + expected for c in range(COLUMNS)]
-
-        def score(columns: list[list[int]]) -> float:
-            total = 0.0
-            for c in range(COLUMNS):
-                margin = column_total(k, columns, c) + bonus_mine[c] - theirs[c]
-                chance = 1.0 / (1.0 + math.exp(-margin / 1.5))
-                total += chance * at_stake[c] - (1.0 - chance) * sum(k.force[x] for x in columns[c])
-            return total
-
-        if kind != "place" or len(self.hand[seat]) < 2:
-            return score(mine)
-        # the cards still to place after this one go where they do best: judge the whole placement, not one card
-        rest = self.hand[seat][:-1]
-        free = [c for c in range(COLUMNS) if self.facedown[seat][c] == NO_CARD and c != action]
-        best = float("-inf")
-        for spots in itertools.permutations(free, len(rest)):
-            trial = [list(col) for col in mine]
-            for card, c in zip(rest, spots, strict=True):
-                trial[c].append(card)
-            best = max(best, score(trial))
-        return best
-
-
-def column_total(k: Cards, columns: list[list[int]], c: int) -> int:
-    """The Force of one player's ships in column c with their abilities (facts `abilities`), without modifiers."""
-    ships = [x for x in columns[c] if not k.modifier[x]]
-    column_bonus = sum(k.value[x] for x in ships if k.ability[x] == "column_bonus")
-    total = 0
-    for x in ships:
-        ability = k.ability[x]
-        total += k.force[x] + column_bonus - (k.value[x] if ability == "column_bonus" else 0)
-        if ability == "race_synergy_column":
-            total += k.value[x] * sum(1 for y in ships if y != x and k.race[y] == k.race[x])
-        elif ability == "race_synergy_battle":
-            race = k.race[x]
-            total += k.value[x] * sum(
-                1 for col in columns for y in col if y != x and not k.modifier[y] and k.race[y] == race
-            )
-    return total
