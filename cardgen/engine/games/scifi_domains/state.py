@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from cardgen.engine.games.scifi_domains.rules import ScifiEngine
 
 LINES = ("units", "techs", "rewards")
+STAT_INDEX = {name: i for i, name in enumerate(STATS)}
 
 
 class ScifiState(Battle, State):
@@ -72,6 +73,7 @@ class ScifiState(Battle, State):
     round: int
     phase: Phase
     turn: int
+    tables: list[dict[str, tuple[int, ...]] | None]  # each player's unit stats with their techs (None: to compute)
 
     @classmethod
     def setup(cls, engine: ScifiEngine, players: int, seed: int) -> ScifiState:
@@ -109,6 +111,7 @@ class ScifiState(Battle, State):
         s.chance.record("start player", s.starter)
         s.round, s.phase, s.turn, s.active = 0, Phase.OVER, 0, [True] * players
         s.tasks, s.decision, s.fight = [], None, None
+        s.tables = [None] * players
         s.next_round()
         return s
 
@@ -204,6 +207,7 @@ class ScifiState(Battle, State):
         o.starter, o.round, o.phase, o.turn = self.starter, self.round, self.phase, self.turn
         o.tasks, o.decision = list(self.tasks), self.decision
         o.fight = self.fight.copy() if self.fight else None
+        o.tables = list(self.tables)  # a table is replaced, never changed: clones may share it
         return o
 
     # -- hidden information -----------------------------------------------------------------------------------------
@@ -316,11 +320,17 @@ class ScifiState(Battle, State):
 
     def stat(self, p: int, unit_type: str, name: str) -> int:
         """A unit type's stat for a player: the printed value plus the player's techs for that type."""
-        base = self.engine.types[unit_type].stats[STATS.index(name)]
-        techs = self.engine.techs
-        return base + sum(
-            techs[t].value for t in self.techs[p] if techs[t].unit_type == unit_type and techs[t].stat == name
-        )
+        table = self.tables[p]
+        if table is None:
+            table = self.tables[p] = self._stat_table(p)
+        return table[unit_type][STAT_INDEX[name]]
+
+    def _stat_table(self, p: int) -> dict[str, tuple[int, ...]]:
+        rows = {kind: list(t.stats) for kind, t in self.engine.types.items()}
+        for card in self.techs[p]:
+            tech = self.engine.techs[card]
+            rows[tech.unit_type][STAT_INDEX[tech.stat]] += tech.value
+        return {kind: tuple(row) for kind, row in rows.items()}
 
     def build_cost(self, p: int, unit_type: str, count: int) -> int:
         return build_cost(self.stat(p, unit_type, "metal_cost"), count, self.engine.extra_price)
@@ -372,6 +382,7 @@ class ScifiState(Battle, State):
                 self.techs[p].remove(old)
                 self.discards["techs"].append(old)
         self.techs[p].append(card)
+        self.tables[p] = None
         self.applied.add(self.engine.techs[card].item)
         self._refill("techs")
 
