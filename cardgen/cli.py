@@ -508,7 +508,12 @@ def preview_command(
 @_option("--players", click.IntRange(1, 99), None, "Players per game (default: the fewest the game allows).")
 @_option("--games", click.IntRange(1, 100_000_000), 100, dest="count")
 @_option("--seed", click.IntRange(0, 2**63 - 1), 1, "Root seed; each game's seed derives from it.")
-@_option("--agents", str, "random", "Agents by seat, comma-separated: random, greedy, mcts (mcts:N: N iterations).")
+@_option(
+    "--agents",
+    str,
+    "random",
+    "Agents by seat, comma-separated: random, greedy, mcts (mcts:N: N iterations a decision; mcts:Nms: N milliseconds).",
+)
 @_option("--jobs", click.IntRange(1, 256), 1, "Processes to spread the games over.")
 @_option("--log", FILE, None, "Write every action and chance event as JSON lines.", "log_file")
 @_flag("--json", "Print one JSON object.", "as_json")

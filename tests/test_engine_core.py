@@ -517,3 +517,18 @@ def test_sealed_commitments_stay_hidden_until_all_are_in():
     bids.commit(1, 2), bids.commit(2, 0)
     assert bids.complete and bids.seen_by(1) == (4, 2, 0)  # revealed together
     assert bids.redealt(1, lambda seat: [5], CounterRng(1)).choices == [4, 2, 0]  # nothing hidden once revealed
+
+
+def test_a_search_budget_in_milliseconds(pig):
+    import time
+
+    from cardgen.engine.agents import check_agent, make_agent
+
+    state = pig.new_state(2, 3)
+    agent = make_agent("mcts:40ms", pig, 0, 1)
+    start = time.perf_counter()
+    assert agent.choose(state, state.legal_actions()) in state.legal_actions()
+    assert time.perf_counter() - start >= 0.04
+    assert check_agent("mcts:250ms") is None
+    for wrong in ("mcts:0ms", "mcts:ms", "greedy:5ms", "mcts:5s"):
+        assert "only mcts takes a budget" in (check_agent(wrong) or ""), wrong

@@ -1,5 +1,6 @@
 """Agents choose among legal actions: `random` (uniform), `greedy` (one-step look-ahead on the game's heuristic)
-and `mcts` (information-set Monte Carlo tree search, `mcts:400` for 400 iterations a decision).
+and `mcts` (information-set Monte Carlo tree search, `mcts:400` for 400 iterations a decision, `mcts:250ms` for a
+quarter of a second a decision: a time budget depends on the machine, so only an iteration budget replays).
 
 An agent's randomness comes from its own generator, seeded from the game's seed and its seat, so games replay
 exactly and do not depend on how many processes ran them.
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -84,18 +86,26 @@ class MctsAgent(Agent):
     iterations = 200
     exploration = 0.7  # results lie in [0, 1]: a constant below √2 suits games this noisy
 
-    def __init__(self, engine: GameEngine, seat: int, seed: int, iterations: int | None = None):
+    def __init__(
+        self, engine: GameEngine, seat: int, seed: int, iterations: int | None = None, milliseconds: int | None = None
+    ):
         super().__init__(engine, seat, seed)
         self.search_rng = CounterRng(derive_seed(seed, "mcts", seat))
         if iterations is not None:
             self.iterations = iterations
+        self.seconds = milliseconds / 1000 if milliseconds is not None else None
 
     def choose(self, state: State, legal: list[Action]) -> Action:
         if len(legal) == 1:
             return legal[0]
         root = Node()
-        for _ in range(self.iterations):
-            self._iterate(root, state.determinize(self.seat, self.search_rng))
+        if self.seconds is None:
+            for _ in range(self.iterations):
+                self._iterate(root, state.determinize(self.seat, self.search_rng))
+        else:
+            deadline = time.perf_counter() + self.seconds
+            while root.visits == 0 or time.perf_counter() < deadline:
+                self._iterate(root, state.determinize(self.seat, self.search_rng))
         return max(legal, key=lambda a: (root.children[a].visits, -legal.index(a)) if a in root.children else (-1, 0))
 
     def _iterate(self, root: Node, game: State) -> None:
@@ -148,10 +158,13 @@ AGENTS: dict[str, Callable[[GameEngine, int, int], Agent]] = {
 
 
 def make_agent(spec: str, engine: GameEngine, seat: int, seed: int) -> Agent:
-    """An agent from its name, with a budget for search agents: `mcts` or `mcts:400` (iterations a decision)."""
+    """An agent from its name, with a budget for search agents: `mcts`, `mcts:400` (iterations a decision) or
+    `mcts:250ms` (time a decision)."""
     if (problem := check_agent(spec)) is not None:
         raise DataError(problem)
     name, _, budget = spec.partition(":")
+    if budget.endswith("ms"):
+        return MctsAgent(engine, seat, seed, milliseconds=int(budget[:-2]))
     return MctsAgent(engine, seat, seed, int(budget)) if budget else AGENTS[name](engine, seat, seed)
 
 
@@ -160,6 +173,10 @@ def check_agent(spec: str) -> str | None:
     name, _, budget = spec.partition(":")
     if name not in AGENTS:
         return f"unknown agent '{name}' (agents: {', '.join(AGENTS)}; mcts:N for N iterations a decision)"
-    if budget and (name != "mcts" or not budget.isdigit() or not 1 <= int(budget) <= 1_000_000):
-        return f"agent '{spec}': only mcts takes a budget, a number of iterations from 1 to 1,000,000"
+    number = budget.removesuffix("ms")
+    if budget and (name != "mcts" or not number.isdigit() or not 1 <= int(number) <= 1_000_000):
+        return (
+            f"agent '{spec}': only mcts takes a budget, iterations from 1 to 1,000,000 (mcts:400) or milliseconds "
+            "(mcts:250ms)"
+        )
     return None
