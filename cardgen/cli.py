@@ -512,7 +512,7 @@ def preview_command(
     "--agents",
     str,
     "random",
-    "Agents by seat, comma-separated: random, greedy, mcts (mcts:N: N iterations a decision; mcts:Nms: N milliseconds).",
+    "Agents by seat, comma-separated: random, greedy, mcts (mcts:N for N iterations a decision, mcts:Nms for N ms).",
 )
 @_option("--jobs", click.IntRange(1, 256), 1, "Processes to spread the games over.")
 @_option("--log", FILE, None, "Write every action and chance event as JSON lines.", "log_file")
