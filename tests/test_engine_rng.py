@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import collections
+import itertools
 import math
 import pickle
 
@@ -57,7 +58,7 @@ def test_die_rolls_are_uniform() -> None:
 
 @pytest.mark.parametrize("length", [5, 72])
 def test_shuffles_put_every_card_everywhere_equally(length: int) -> None:
-    """Where card 0 lands over 20,000 shuffles, short lists (Fisher–Yates here) and long ones (seeded Twister)."""
+    """Where card 0 lands over 20,000 shuffles, of a short list and a long one."""
     rng = CounterRng(length)
     landed: collections.Counter[int] = collections.Counter()
     for _ in range(20_000):
@@ -67,6 +68,20 @@ def test_shuffles_put_every_card_everywhere_equally(length: int) -> None:
         landed[deck.index(0)] += 1
     quantile = length - 1 + 3.1 * math.sqrt(2 * (length - 1))  # about the 0.999 quantile of chi-square
     assert chi_square(landed, length, 20_000) < quantile
+
+
+def test_every_order_of_a_short_list_is_equally_likely() -> None:
+    """All 24 orders of four cards over 24,000 shuffles (a shuffle that favoured some orders while putting each
+    card everywhere equally would pass the test above and fail this one)."""
+    rng = CounterRng(99)
+    index = {order: i for i, order in enumerate(itertools.permutations(range(4)))}
+    orders: collections.Counter[int] = collections.Counter()
+    for _ in range(24_000):
+        deck = [0, 1, 2, 3]
+        rng.shuffle(deck)
+        orders[index[tuple(deck)]] += 1
+    assert len(orders) == 24
+    assert chi_square(orders, 24, 24_000) < 23 + 3.1 * math.sqrt(2 * 23)
 
 
 def test_random_floats_lie_in_the_unit_interval_with_the_right_mean() -> None:

@@ -10,7 +10,7 @@ seed. It is not for cryptography.
 
 from __future__ import annotations
 
-import random
+import math
 from collections.abc import MutableSequence, Sequence
 from typing import TypeVar
 
@@ -18,7 +18,7 @@ T = TypeVar("T")
 
 MASK = (1 << 64) - 1
 GAMMA = 0x9E3779B97F4A7C15  # 2^64 / golden ratio, odd
-SHORT = 8  # lists up to this long are shuffled in Python (seeding a Twister costs about as much)
+_WORDS: dict[int, int] = {}  # 64-bit words a shuffle of n items draws
 
 
 def mix64(z: int) -> int:
@@ -78,14 +78,18 @@ class CounterRng:
         return items[self.randbelow(len(items))]
 
     def shuffle(self, items: MutableSequence[T]) -> None:
-        """In place, every order equally likely. A long list is shuffled by a Mersenne Twister seeded with the next
-        word (its Fisher–Yates runs in C: a deck of 72 in 20 µs instead of 50), so the result is still a pure
-        function of key and counter; a short one by Fisher–Yates on this generator."""
-        if len(items) > SHORT:
-            random.Random(self.next64()).shuffle(items)
-            return
-        for i in range(len(items) - 1, 0, -1):
-            j = self.randbelow(i + 1)
+        """In place, every order equally likely (to within 2^-64). Fisher–Yates whose swap indices are the
+        mixed-radix digits of one random integer 64 bits longer than log2(n!): a few generator words and one
+        `divmod` a card — a deck of 60 in about 19 µs, against 32 µs for seeding a Mersenne Twister to shuffle it."""
+        n = len(items)
+        words = _WORDS.get(n)
+        if words is None:
+            words = _WORDS[n] = (math.factorial(n).bit_length() + 64 + 63) // 64
+        x = 0
+        for _ in range(words):
+            x = (x << 64) | self.next64()
+        for i in range(n - 1, 0, -1):
+            x, j = divmod(x, i + 1)
             items[i], items[j] = items[j], items[i]
 
     def state(self) -> tuple[int, int]:

@@ -88,7 +88,7 @@ class Battle(TaskStack):
 
     def _t_battle(self, p: int) -> None:
         foes = [Foe(card, self.engine.enemies[card].hp) for card in self.agroed[p]]
-        self.fight = Fight(p, foes, [])
+        self.fight = Fight(p, foes, [], tuple(self.deploy_order(p)))
         self.push(("deploy",), ("step", 0), ("bays",), ("step", 1), ("bays",), ("score",))
 
     def deploy_order(self, p: int) -> list[int]:
@@ -112,7 +112,7 @@ class Battle(TaskStack):
                     room[stat] += self.stat(p, self.units[p][i].kind, stat)
             elif self._carried(p, i):
                 room[self._bay(p, i)] -= 1
-        order = self.deploy_order(p)[fight.cursor :]
+        order = fight.order[fight.cursor :]
         return [i for i in order if not self._carried(p, i) or room[self._bay(p, i)] > 0]
 
     def _bay(self, p: int, unit: int) -> str:
@@ -126,7 +126,7 @@ class Battle(TaskStack):
     def _deploy(self, unit: int) -> None:
         assert self.fight is not None
         self.fight.deployed.append(unit)
-        self.fight.cursor = self.deploy_order(self.fight.player).index(unit) + 1
+        self.fight.cursor = self.fight.order.index(unit) + 1
         self.push(("deploy",))
 
     # -- phases 2 and 4: damage ---------------------------------------------------------------------------------------

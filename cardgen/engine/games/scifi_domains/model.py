@@ -125,16 +125,16 @@ class Foe:
 
 class Fight:
     """The battle being fought: whose, the enemies, the units deployed (places in the player's units) and, during
-    deployment, how far down the deployment order the player has gone (units are offered in that order, so each set
-    of deployed units is reached by one sequence of choices)."""
+    deployment, the order units are offered in and how far down it the player has gone (so each set of deployed
+    units is reached by one sequence of choices)."""
 
-    __slots__ = ("cursor", "deployed", "foes", "player")
+    __slots__ = ("player", "foes", "deployed", "order", "cursor")
 
-    def __init__(self, player: int, foes: list[Foe], deployed: list[int], cursor: int = 0):
-        self.player, self.foes, self.deployed, self.cursor = player, foes, deployed, cursor
+    def __init__(self, player: int, foes: list[Foe], deployed: list[int], order: tuple[int, ...], cursor: int = 0):
+        self.player, self.foes, self.deployed, self.order, self.cursor = player, foes, deployed, order, cursor
 
     def copy(self) -> Fight:
-        return Fight(self.player, [f.copy() for f in self.foes], list(self.deployed), self.cursor)
+        return Fight(self.player, [f.copy() for f in self.foes], list(self.deployed), self.order, self.cursor)
 
     def key(self) -> tuple[object, ...]:
-        return (self.player, tuple((f.card, f.hp) for f in self.foes), tuple(self.deployed), self.cursor)
+        return (self.player, tuple((f.card, f.hp) for f in self.foes), tuple(self.deployed), self.order, self.cursor)

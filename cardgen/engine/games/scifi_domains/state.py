@@ -11,6 +11,7 @@ the tiebreak (`end_vp`, `tiebreak`) decide. The readings of the rulebook's gaps 
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from cardgen.engine.core import TERMINAL, State, frozen
@@ -337,13 +338,12 @@ class ScifiState(Battle, State):
 
     def _builds(self, p: int) -> list[Build]:
         actions = []
-        in_line: dict[str, int] = {}
-        for card in self.lines["units"]:
-            kind = self.engine.unit_cards[card]
-            in_line[kind] = in_line.get(kind, 0) + 1
+        in_line = Counter(self.engine.unit_cards[card] for card in self.lines["units"])
+        metal, extra = self.metal[p], self.engine.extra_price
         for kind in self.engine.type_names:
-            for count in range(1, in_line.get(kind, 0) + 1):
-                if self.build_cost(p, kind, count) > self.metal[p]:
+            each = self.stat(p, kind, "metal_cost")
+            for count in range(1, in_line[kind] + 1):
+                if build_cost(each, count, extra) > metal:
                     break
                 actions.append(Build(kind, count))
         return actions
