@@ -4,6 +4,7 @@ rules fix (facts `abilities`), which the state, the greedy agent and any check o
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from enum import IntEnum
 
 COLUMNS = 3
@@ -50,10 +51,19 @@ class Cards:
     timing: tuple[str, ...]
     effect: tuple[str, ...]
 
+    @cached_property
+    def plain(self) -> tuple[bool, ...]:
+        """Ships whose Force is just their printed Force (no ability); modifiers are not plain."""
+        return tuple(not m and a == "none" for m, a in zip(self.modifier, self.ability, strict=True))
+
 
 def column_total(k: Cards, columns: list[list[int]], c: int) -> int:
     """The Force of one player's ships in column c with their abilities (facts `abilities`), without modifiers."""
     ships = [x for x in columns[c] if not k.modifier[x]]
+    plain = k.plain
+    if all(plain[x] for x in ships):  # the common case: no ability in the column
+        force = k.force
+        return sum(force[x] for x in ships)
     column_bonus = sum(k.value[x] for x in ships if k.ability[x] == "column_bonus")
     total = 0
     for x in ships:
