@@ -7,6 +7,10 @@ size of the difference plus 1), or passes for the round; 4 players agro enemies 
 then Ground; 5 each player's battle runs combat steps 1–7 (`combat_phases`, in `battle.py`); 6 in turn order players
 spend Reward points on Reward/Gain cards, at the cap of 8 cards each point is 1 VP. After round 3 the VP formula and
 the tiebreak (`end_vp`, `tiebreak`) decide. The readings of the rulebook's gaps are those recorded in rules.yaml.
+
+Face-down decks and enemy piles are kept unordered, and a card is drawn from one uniformly at random (`_draw`,
+logged as a chance event): the same odds as shuffling and drawing from the top, without shuffling a hundred cards
+that nobody will see in that order. Only the card drawn is chance; what is left stays a set.
 """
 
 from __future__ import annotations
@@ -98,15 +102,10 @@ class ScifiState(Battle, State):
         }
         s.lines = {name: [] for name in LINES}
         s.discards = {name: [] for name in LINES}
-        for name in LINES:
-            s.shuffle(s.decks[name], name)
         s.agroed = [[] for _ in range(players)]
         # rules.yaml agro_enemies: 'each player draws as if from their own pile' — an effectively unlimited deck
-        # per player and group, reshuffled whole when it runs out
-        s.piles = [[[] for _ in range(3)] for _ in range(players)]
-        for p in range(players):
-            for g in range(3):
-                s._refill_pile(p, g)
+        # per player and group, made whole again when it runs out
+        s.piles = [[list(engine.group_cards[g]) for g in range(3)] for _ in range(players)]
         s.stage = [0] * players
         s.starter = s.rng.randrange(players)
         s.chance.record("start player", s.starter)
@@ -228,14 +227,10 @@ class ScifiState(Battle, State):
         )  # fmt: skip
 
     def determinize(self, player: int, rng: CounterRng) -> ScifiState:
-        """The same state with every face-down deck and enemy pile in a new random order."""
+        """The same state with a generator of the searcher's: face-down decks and enemy piles are unordered sets
+        whose every draw is chance, so a new generator is all a player's ignorance of them needs."""
         s = self.reseeded(rng)
         assert isinstance(s, ScifiState)
-        for name in sorted(s.decks):
-            rng.shuffle(s.decks[name])
-        for piles in s.piles:
-            for pile in piles:
-                rng.shuffle(pile)
         return s
 
     # -- round structure --------------------------------------------------------------------------------------------
@@ -255,10 +250,9 @@ class ScifiState(Battle, State):
             self.research[p] += self.research_prod[p]
         if self.round > 1:
             self.starter = (self.starter + 1) % self.n
-        for name in LINES:
+        for name in LINES:  # line-ups and discards are shuffled back (an unordered deck needs no shuffle)
             self.decks[name] += self.lines[name] + self.discards[name]
             self.lines[name], self.discards[name] = [], []
-            self.shuffle(self.decks[name], name)
             self._refill(name)
         self.phase, self.active, self.turn = Phase.BUILD, [True] * self.n, self.starter
 
@@ -387,7 +381,7 @@ class ScifiState(Battle, State):
         self._refill("techs")
 
     def _refill(self, name: str) -> None:
-        """Deal the line-up full; a deck that runs out is rebuilt from its shuffled discards."""
+        """Deal the line-up full; a deck that runs out is rebuilt from its discards."""
         size = self.engine.line_up[name][self.n]
         line, deck = self.lines[name], self.decks[name]
         while len(line) < size:
@@ -397,17 +391,22 @@ class ScifiState(Battle, State):
                     return
                 deck += self.discards[name]
                 self.discards[name] = []
-                self.shuffle(deck, f"{name} discards")
-            line.append(deck.pop())
+            line.append(self._draw(deck, name))
+
+    def _draw(self, deck: list[int], name: str) -> int:
+        """A card drawn at random from an unordered deck (the odds of a shuffled deck's top card), logged."""
+        i = self.rng.randbelow(len(deck))
+        deck[i], deck[-1] = deck[-1], deck[i]
+        card = deck.pop()
+        self.chance.events.append(("draw", (name, card)))
+        return card
 
     # -- agro -----------------------------------------------------------------------------------------------------
 
     def _refill_pile(self, p: int, group: int) -> None:
-        """A player's own pile of a group: every enemy card of the group not already in front of them, shuffled."""
+        """A player's own pile of a group: every enemy card of the group not already in front of them."""
         in_front = set(self.agroed[p])
-        pile = [c for c in self.engine.group_cards[group] if c not in in_front]
-        self.shuffle(pile, f"enemies {self.engine.agro_order[group]} for seat {p}")
-        self.piles[p][group] = pile
+        self.piles[p][group] = [c for c in self.engine.group_cards[group] if c not in in_front]
 
     def _agro(self, p: int, group: int) -> None:
         if not self.piles[p][group]:
@@ -415,8 +414,7 @@ class ScifiState(Battle, State):
             if not self.piles[p][group]:
                 self.problem(f"a player agroed every printed {self.engine.agro_order[group]} enemy at once")
                 return
-        card = self.piles[p][group].pop()
-        self.chance.events.append(("agro", (p, card)))
+        card = self._draw(self.piles[p][group], f"enemies {self.engine.agro_order[group]} for seat {p}")
         self.agroed[p].append(card)
         self.stage[p] = group
         self._check_printed(group)
