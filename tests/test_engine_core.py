@@ -64,11 +64,8 @@ class HighShipState(State):
     def clone(self) -> HighShipState:
         other = HighShipState.__new__(HighShipState)
         self._copy_base(other)
-        other.engine = self.engine
-        other.decks = [list(d) for d in self.decks]
-        other.played = [list(p) for p in self.played]
-        other.scores = list(self.scores)
-        other.player, other.round = self.player, self.round
+        other.engine, other.player, other.round, other.scores = self.engine, self.player, self.round, list(self.scores)
+        other.decks, other.played = [list(d) for d in self.decks], [list(p) for p in self.played]
         return other
 
     def determinize(self, player: int, rng) -> HighShipState:

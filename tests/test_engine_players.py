@@ -137,11 +137,12 @@ class PatrolState(State):
 
 
 class Patrol(GameEngine):
-    id = "demo"
-    min_players = max_players = 1
+    """A one-player engine (the runner builds engines from a game's data; this one needs none)."""
+
+    id, min_players, max_players = "demo", 1, 1
 
     def __init__(self, game=None):
-        pass
+        self.game = game
 
     def new_state(self, players: int, seed: int) -> PatrolState:
         return PatrolState(seed)

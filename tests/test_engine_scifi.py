@@ -14,21 +14,17 @@ import os
 import pytest
 
 from cardgen.data import load_games
-from cardgen.engine.games.scifi_domains import (
+from cardgen.engine.games.scifi_domains import Phase, ScifiEngine, ScifiState, Source, Unit
+from cardgen.engine.games.scifi_domains.actions import (
     DONE,
     PASS,
     Absorb,
     Agro,
     Build,
     Deploy,
-    Phase,
     Research,
     Reward,
     Sacrifice,
-    ScifiEngine,
-    ScifiState,
-    Source,
-    Unit,
 )
 from cardgen.engine.runner import PlaySpec, play_game, play_many, replay, summarise, write_log
 

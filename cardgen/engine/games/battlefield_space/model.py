@@ -4,8 +4,8 @@ rules fix (facts `abilities`), which the state, the greedy agent and any check o
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 from enum import IntEnum
+from functools import cached_property
 
 COLUMNS = 3
 NO_CARD = -1

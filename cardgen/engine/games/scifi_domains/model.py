@@ -128,7 +128,7 @@ class Fight:
     deployment, the order units are offered in and how far down it the player has gone (so each set of deployed
     units is reached by one sequence of choices)."""
 
-    __slots__ = ("player", "foes", "deployed", "order", "cursor")
+    __slots__ = ("cursor", "deployed", "foes", "order", "player")
 
     def __init__(self, player: int, foes: list[Foe], deployed: list[int], order: tuple[int, ...], cursor: int = 0):
         self.player, self.foes, self.deployed, self.order, self.cursor = player, foes, deployed, order, cursor
