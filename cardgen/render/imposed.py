@@ -32,7 +32,9 @@ def write_print_pdf(job: ComponentJob, path: Path) -> OutputFile:
     doc = job.document()
     if component.kind == "sheets" and (component.size is None or not _fits_paper(job.face, job.bleed, options)):
         write_boards(doc, job)
-        sides = "tiled" if doc.pages > len(job.entries) else "single"
+        backs = any(e.back for e in job.entries) and component.size is None
+        sides = ("backs-after" if options.duplex == "off" else options.duplex) if backs else "single"
+        sides = "tiled" if doc.pages > len(job.entries) and not backs else sides
     else:
         plan = _impose(doc, job)
         if not any(e.back for e in job.entries):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from reportlab.lib.colors import Color
 
+from cardgen.errors import DataError
 from cardgen.render.draw import PreparedFace
 from cardgen.render.imposition import Line, Rect, Slot, Tile, tile_board
 from cardgen.render.jobs import ComponentJob
@@ -17,6 +18,15 @@ from cardgen.units import MM
 
 TILE_MARGIN = 10.0  # mm kept clear at the paper's edge on tiled pages
 GUIDE = Color(0.2, 0.2, 0.2)
+
+
+def page_back_turn(job: ComponentJob) -> int:
+    """How far the back of a full-page sheet is turned (0 or 180°) so that it reads upright once the paper is turned
+    over as the duplexer turns it: a landscape page flipped on the paper's long edge (horizontal on the page), or a
+    portrait page flipped on its short edge, comes back upside down."""
+    landscape = job.face.width > job.face.height
+    duplex = job.options.duplex
+    return 180 if (landscape and duplex == "long-edge") or (not landscape and duplex == "short-edge") else 0
 
 
 def write_boards(doc: Document, job: ComponentJob) -> None:
@@ -29,7 +39,16 @@ def write_boards(doc: Document, job: ComponentJob) -> None:
             doc.start_page(job.face)
             doc.place(entry.front, face, Slot(trim, trim), 0.0)
             doc.end_page()
+            if entry.back:  # a double-sided sheet: its back is the next page, upright once the sheet is turned
+                doc.start_page(job.face)
+                doc.place(entry.back, job.faces.faces[entry.back], Slot(trim, trim, page_back_turn(job)), 0.0)
+                doc.end_page()
             continue
+        if entry.back:
+            raise DataError(
+                f"{job.game_id}: {component.id}: '{entry.item.id}' has a back, but a sheet larger than the paper is "
+                "printed in parts, one side only: make the back a sheet of its own"
+            )
         paper, tiles = tile_board(job.options.paper_size, component.size, job.options.overlap, TILE_MARGIN)
         doc.uses[entry.front] = max(doc.uses[entry.front], 2)  # drawn on several pages: draw it once, as a form
         rows = max(t.row for t in tiles) + 1
