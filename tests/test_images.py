@@ -45,6 +45,7 @@ PAGES = [
     (*BUNDLED, "scifi-domains", "units", 0),
     (*BUNDLED, "star-commander", "industry-deck", 0),
     (*BUNDLED, "space-empires-4x", "ship-counters", 0),
+    (*BUNDLED, "rift-domination", "unit-cards", 4),
 ]
 IDS = [f"{game}-{component}-{page + 1}" for _, _, game, component, page in PAGES]
 

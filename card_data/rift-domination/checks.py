@@ -26,7 +26,7 @@ def _copies(game, component: str, field: str) -> Counter:
     return counts
 
 
-# --- units ------------------------------------------------------------------------------------------------------------
+# --- units ----------------------------------------------------------------------------------------------------------
 
 
 def unit_cards_per_type(game, check) -> Found:
@@ -55,14 +55,18 @@ def skills_defined(game, check) -> Found:
     """Every skill a unit card names is one of the rulebook's skills (facts skills), with a name and a text."""
     skills, names, texts = game.fact("skills"), game.fact("skill_names"), game.fact("skill_texts")
     for skill in sorted(set(skills) ^ set(names) | set(skills) ^ set(texts)):
-        yield {"expected": "every skill with its numbers, name and text", "actual": skill, "where": "rules.yaml: facts.skills"}
+        yield {
+            "expected": "every skill with its numbers, name and text",
+            "actual": skill,
+            "where": "rules.yaml: facts.skills",
+        }
     for item in _items(game, "unit-cards"):
         for skill in item.fields["skills"]:
             if skill not in skills:
                 yield {"expected": f"a skill of {sorted(skills)}", "actual": skill, "where": str(item.where)}
 
 
-# --- factions ---------------------------------------------------------------------------------------------------------
+# --- factions -------------------------------------------------------------------------------------------------------
 
 
 def starting_units_exist(game, check) -> Found:
@@ -84,7 +88,11 @@ def starting_upgrades_exist(game, check) -> Found:
     for item in _items(game, "faction-sheets"):
         for upgrade in item.fields["starting_upgrades"]:
             if upgrade not in upgrades:
-                yield {"expected": f"a planet upgrade of {sorted(upgrades)}", "actual": upgrade, "where": str(item.where)}
+                yield {
+                    "expected": f"a planet upgrade of {sorted(upgrades)}",
+                    "actual": upgrade,
+                    "where": str(item.where),
+                }
 
 
 def strength(game, fields: dict[str, Any]) -> int:
@@ -94,9 +102,11 @@ def strength(game, fields: dict[str, Any]) -> int:
     cost = {item.fields["unit_type"]: item.fields["cost"] for item in _items(game, "unit-cards")}
     upgrades = game.fact("upgrades")
     units = sum(cost.get(unit, 0) * number for unit, number in fields["starting_units"].items())
-    built = sum(upgrades[name]["cost"] * number for name, number in fields["starting_upgrades"].items() if name in upgrades)
-    return (units + fields["starting_resources"] * budget["resource"] + built + fields["skill_value"]
-            + fields["roster_expansions"] * budget["roster_expansion"] + fields["income"] * budget["income"])  # fmt: skip
+    built = sum(
+        upgrades[name]["cost"] * number for name, number in fields["starting_upgrades"].items() if name in upgrades
+    )
+    growth = fields["roster_expansions"] * budget["roster_expansion"] + fields["income"] * budget["income"]
+    return units + fields["starting_resources"] * budget["resource"] + built + fields["skill_value"] + growth
 
 
 def faction_strength(game, check) -> Found:
@@ -117,10 +127,14 @@ def vespians_as_printed(game, check) -> Found:
         return
     for field, value in printed.items():
         if sheet.fields[field] != value:
-            yield {"expected": {field: value}, "actual": {field: sheet.fields[field]}, "where": f"{sheet.where} ({field})"}
+            yield {
+                "expected": {field: value},
+                "actual": {field: sheet.fields[field]},
+                "where": f"{sheet.where} ({field})",
+            }
 
 
-# --- OCC-cards ----------------------------------------------------------------------------------------------------------
+# --- OCC-cards ------------------------------------------------------------------------------------------------------
 
 
 def occ_variants(game, check) -> Found:
@@ -130,7 +144,7 @@ def occ_variants(game, check) -> Found:
         yield {"expected": f"at least {least} variants", "actual": variants, "where": "occ-cards"}
 
 
-# --- the board and its planets ------------------------------------------------------------------------------------------
+# --- the board and its planets --------------------------------------------------------------------------------------
 
 
 def _board_planets(game) -> set[tuple[str, int]]:
@@ -147,7 +161,11 @@ def board_systems(game, check) -> Found:
     for colour in ("white", "yellow", "centre"):
         for system in board[colour]:
             if system not in grid:
-                yield {"expected": f"a {colour} system on the board", "actual": system, "where": "rules.yaml: facts.board"}
+                yield {
+                    "expected": f"a {colour} system on the board",
+                    "actual": system,
+                    "where": "rules.yaml: facts.board",
+                }
 
 
 def planets_match_board(game, check) -> Found:
@@ -187,7 +205,7 @@ def condition_tiles_suffice(game, check) -> Found:
                "actual": tiles, "where": "condition-tiles"}  # fmt: skip
 
 
-# --- tables -------------------------------------------------------------------------------------------------------------
+# --- tables ---------------------------------------------------------------------------------------------------------
 
 
 def one_always_misses(game, check) -> Found:
@@ -195,8 +213,9 @@ def one_always_misses(game, check) -> Found:
     for weapon, row in game.fact("hit_table").items():
         for target, (low, high) in row.items():
             if low <= miss or high != game.fact("die_faces"):
-                yield {"expected": f"{miss + 1}-{game.fact('die_faces')} at most", "actual": f"{weapon} vs {target}: {low}-{high}",
-                       "where": "rules.yaml: facts.hit_table"}  # fmt: skip
+                found = f"{weapon} vs {target}: {low}-{high}"
+                expected = f"{miss + 1}-{game.fact('die_faces')} at most"
+                yield {"expected": expected, "actual": found, "where": "rules.yaml: facts.hit_table"}
 
 
 def win_vp_agrees(game, check) -> Found:
