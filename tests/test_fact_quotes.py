@@ -188,3 +188,49 @@ def test_a_fact_of_a_game_without_a_rules_file_is_located_by_name(demo):
     game = dataclasses.replace(with_facts(demo, deck_size={"value": 7}), rules_doc=None)
     (v,) = check_facts(game)[0]
     assert v.where == "rules.yaml: facts.deck_size"
+
+
+def test_derivations_see_the_helpers_and_fail_on_an_unknown_fact(demo):
+    expression = "min([3, 1]) + max([1, 2]) + len([7]) + sorted([2, 1])[0] + list(range(3))[2] + sum([1])"
+    assert derived_value(demo, "x", expression) == 1 + 2 + 1 + 1 + 2 + 1
+    with pytest.raises(DataError, match=r"cannot compute its derivation 'no_such_fact \+ 1'"):
+        derived_value(demo, "x", "no_such_fact + 1")  # an unknown name is an error, never None
+
+
+def table_check(game, **args):
+    from cardgen.data.rules import Check
+    from cardgen.validate.base import Context
+    from cardgen.validate.facts import check_table
+
+    return check_table(Context(game), Check(rule="R", check="table", args=args))
+
+
+def test_table_checks_read_lists_and_mixed_keys(demo):
+    game = with_facts(
+        demo,
+        ladder={"value": [[1, 2], [2, 3], [3, 5]], "cite": "x", "origin": "designed"},
+        mixed={"value": {10: 1, 2: 2, "z": 9, "a": 5}, "cite": "x", "origin": "designed"},
+        steps={"value": [1, 3, 2], "cite": "x", "origin": "designed"},
+    )
+    assert table_check(game, fact="ladder", monotone="increasing") == []  # lists compare element by element
+    assert table_check(game, fact="ladder", keys=[0, 1, 2]) == []  # a list's keys are its positions
+    (v,) = table_check(game, fact="steps", monotone="non-decreasing")
+    assert (v.expected, v.actual, v.rule) == ("values non-decreasing", "3 then 2", "R")
+    # numbers first in numeric order (2 before 10), then text keys: 2, 10, a, z → values 2, 1, 5, 9
+    (v,) = table_check(game, fact="mixed", monotone="increasing")
+    assert v.actual == "2 then 1"
+    (v,) = table_check(game, fact="mixed", keys={"fact": "line_up"})  # keys of another fact's table
+    assert v.expected == "keys ['2', '3', '4']" and v.actual == ["10", "2", "a", "z"]
+    assert table_check(game, fact="line_up", keys={"fact": "line_up"}) == []
+    with pytest.raises(DataError, match=r"^monotone must be one of increasing, non-decreasing, decreasing, "):
+        table_check(game, fact="steps", monotone="sideways")
+    with pytest.raises(DataError, match=r"^fact 'deck_size' is not a table$"):
+        table_check(game, fact="deck_size", keys=[1])
+
+
+def test_a_table_part_is_located_at_its_fact_and_covers_resolve_facts(demo):
+    game = with_facts(demo, faces={"value": 6, "cite": "x", "origin": "designed"})
+    assert table_check(game, fact="damage_roll", covers=[1, {"fact": "faces"}]) == []
+    (v,) = table_check(game, fact="damage_roll.hit", covers=[4, 7])
+    # a plain list is read as the faces it names (4 and 6), not as a range
+    assert v.where.endswith("demo/rules.yaml:10") and v.actual == "missing [5, 7], more than once [], outside []"
