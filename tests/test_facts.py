@@ -19,7 +19,7 @@ from cardgen.validate.facts import check_facts, missing_from, numbers_in
 
 from conftest import copy_game
 
-GAMES = ["battlefield-space", "scifi-domains", "space-empires-4x", "star-commander"]
+GAMES = ["battlefield-space", "scifi-domains", "space-empires-4x", "star-commander", "rift-domination"]
 
 
 def test_numbers_are_read_as_a_reader_would():
