@@ -31,6 +31,15 @@ def run_cli(*args: str | Path) -> Run:
     return Run(result.exit_code, result.stdout, result.stderr, exception)
 
 
+def build_bundled(game: str, factory: pytest.TempPathFactory) -> Path:
+    """Build one bundled game into a fresh temporary folder (quietly) and return the game's output folder."""
+    out = factory.mktemp(f"{game}-build")
+    run = run_cli("build", game, "--out", out, "-q")
+    assert run.exception is None, run.exception
+    assert run.code == 0, run.out + run.err
+    return out / game
+
+
 @dataclass(frozen=True)
 class GameCopy:
     """A writable copy of one game's data folder, alone in its own `card_data` folder."""

@@ -15,7 +15,7 @@ import pytest
 
 from cardgen.data.games import load_games
 
-from conftest import REPO, copy_game, run_cli
+from conftest import REPO, build_bundled, copy_game, run_cli
 
 GAME = "battlefield-space"
 DATA = REPO / "card_data"
@@ -35,11 +35,7 @@ def game():
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("bfs-build")
-    result = run_cli("build", GAME, "--out", out, "--quiet")
-    assert result.exception is None, result.exception
-    assert result.code == 0, result.err
-    return out / GAME
+    return build_bundled(GAME, tmp_path_factory)
 
 
 # --- counts and composition --------------------------------------------------------------------------------------

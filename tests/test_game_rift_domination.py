@@ -19,7 +19,7 @@ import pytest
 from cardgen.data.games import load_games
 from cardgen.validate import validate_game
 
-from conftest import REPO, copy_game, run_cli
+from conftest import REPO, build_bundled, copy_game, run_cli
 
 GAME = "rift-domination"
 DATA = REPO / "card_data"
@@ -66,10 +66,7 @@ def game():
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("rift-build")
-    run = run_cli("build", GAME, "--out", out, "-q")
-    assert run.code == 0, run.out + run.err
-    return out / GAME
+    return build_bundled(GAME, tmp_path_factory)
 
 
 # --- the inventory ---------------------------------------------------------------------------------------------

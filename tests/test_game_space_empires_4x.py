@@ -15,7 +15,7 @@ import pytest
 
 from cardgen.data import load_games
 
-from conftest import REPO, GameCopy, copy_game, run_cli
+from conftest import REPO, GameCopy, build_bundled, copy_game, run_cli
 
 GAME = "space-empires-4x"
 DATA = REPO / "card_data"
@@ -32,10 +32,7 @@ def game():
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("se4x")
-    run = run_cli("build", GAME, "--out", out, "-q")
-    assert run.code == 0, run.err
-    return out / GAME
+    return build_bundled(GAME, tmp_path_factory)
 
 
 @pytest.fixture
