@@ -344,3 +344,31 @@ def test_determinizations_keep_what_a_player_sees_and_redraw_the_rest(engine):
     # decks are unordered and every draw is chance: determinizations draw different cards from the same deck
     drawn = {state.determinize(0, rng)._draw(list(state.decks["units"]), "units") for _ in range(20)}
     assert len(drawn) > 1 and drawn <= set(state.decks["units"])
+
+
+def test_the_multi_build_price_is_one_formula_for_engine_checks_and_reference(engine, tmp_path):
+    """The engine, the game's checks.py and the reference layout all read `model.build_cost` (cardgen/formulas.py)."""
+    import importlib.util
+
+    from cardgen.engine.games.scifi_domains import model, state
+    from cardgen.formulas import formulas
+
+    assert formulas("scifi-domains")["build_cost"] is model.build_cost is state.build_cost
+    assert formulas("my-own-game") == {}
+    spec = importlib.util.spec_from_file_location("scifi_checks", DATA / "scifi-domains" / "checks.py")
+    checks = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(checks)
+    assert checks.build_cost is model.build_cost
+    assert model.build_cost(4, 3, 0.5) == 8 and model.build_cost(5, 2, 0.5) == 8 and model.build_cost(0, 1, 0.5) == 1
+    from conftest import run_cli
+
+    out = tmp_path / "out"
+    assert run_cli("build", "scifi-domains", "--only", "reference", "--out", out, "-q").code == 0
+    import pypdf
+
+    text = " ".join(
+        " ".join(p.extract_text().split()) for p in pypdf.PdfReader(out / "scifi-domains" / "reference.pdf").pages
+    )
+    price = 5  # the reference sheet's example
+    two, three = (model.build_cost(price, n, engine.extra_price) for n in (2, 3))
+    assert f"Two {price}-Metal Units cost {two}; three cost {three}" in text

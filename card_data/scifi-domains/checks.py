@@ -8,9 +8,10 @@ Each function takes the game and the check and yields violations as {"expected",
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator
 from typing import Any
+
+from cardgen.engine.games.scifi_domains.model import build_cost
 
 DAMAGE = ("dmg_space", "dmg_space_striker", "dmg_ground", "dmg_ground_striker")
 CAPACITY = ("striker_capacity", "drop_capacity")
@@ -102,9 +103,10 @@ def _cheapest_unit(game) -> int:
 
 
 def _units_for(metal: int, price: int, extra_factor: float) -> int:
-    """The most units of one price `metal` buys in one purchase (all beyond the first at the reduced price)."""
+    """The most units of one price `metal` buys in one purchase (all beyond the first at the reduced price; the price
+    of a purchase is the rules' formula, the one the engine and the reference sheet use)."""
     count = 0
-    while math.ceil(price + count * price * extra_factor) <= metal:
+    while build_cost(price, count + 1, extra_factor) <= metal:
         count += 1
     return count
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from cardgen.data.games import Component, Game, Item
 from cardgen.errors import DataError
+from cardgen.formulas import formulas
 from cardgen.output import remove_stale
 from cardgen.render.draw import FaceDrawer, check_labels
 from cardgen.render.fonts import load_roles
@@ -69,6 +70,7 @@ class GameRenderer:
         self.body_font = self.roles["body"].regular
         self.facts = {name: fact.value for name, fact in game.rules.facts.items()}
         self.citations = {name: fact.cite for name, fact in game.rules.facts.items()}
+        self.formulas = formulas(game.id)  # the rules' arithmetic, written once (cardgen/formulas.py)
         # every component's items, so a reference sheet can print a table of another component's cards
         self.items_by_component = {
             c.id: [{**i.fields, "id": i.id, "count": i.count, "type": i.type} for i in c.items] for c in game.components
@@ -104,6 +106,7 @@ class GameRenderer:
             "facts": self.facts,
             "cite": self.citations,
             "components": self.items_by_component,
+            "formula": self.formulas,
         }
         for item in component.items:
             if item.front is None:  # the loader allows this for pieces only, which are never printed

@@ -77,3 +77,7 @@ def column_total(k: Cards, columns: list[list[int]], c: int) -> int:
                 1 for col in columns for y in col if y != x and not k.modifier[y] and k.race[y] == race
             )
     return total
+
+
+# the formulas layouts and checks read (cardgen/formulas.py)
+FORMULAS = {"column_total": column_total}

@@ -84,6 +84,10 @@ def end_vp(vp_cards: int, overflow: int, wealth: int, divisor: int) -> float:
     return vp_cards + overflow + wealth / divisor
 
 
+# the formulas layouts and checks read (cardgen/formulas.py)
+FORMULAS = {"build_cost": build_cost, "replacement_cost": replacement_cost, "end_vp": end_vp}
+
+
 class Source(Enum):
     """Where a unit came from, and so where its card goes when it is destroyed."""
 
