@@ -270,6 +270,9 @@ def write_table(path: Path, rows: list[list[str]], sheet: str) -> bytes:
     table.title = sheet[:31]
     for row in rows:
         table.append(row)
+        for cell in table[table.max_row]:
+            if isinstance(cell.value, str) and cell.value.startswith("="):
+                cell.data_type = "s"  # text, not a formula: "=1+1" on a card stays "=1+1" when read back
     buffer_bytes = io.BytesIO()
     book.save(buffer_bytes)
     return buffer_bytes.getvalue()

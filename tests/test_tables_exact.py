@@ -1,0 +1,192 @@
+"""Items from spreadsheets, piece by piece and in-process (so mutation testing sees it): how headers, rows and cells
+are read and typed, how values are written back, and the exact messages of every mistake, each naming file, row and
+column. `test_tables.py` covers the same through whole games and the command line."""
+
+from __future__ import annotations
+
+import pytest
+
+from cardgen.data.model import CardType, FieldSpec
+from cardgen.data.tables import (
+    _cell,
+    _cell_text,
+    _header_problems,
+    _row,
+    _typed,
+    read_rows,
+    read_table,
+    table_rows,
+    write_table,
+)
+from cardgen.errors import DataError
+
+SHIP = CardType(
+    fields={
+        "name": FieldSpec(type="str"),
+        "cost": FieldSpec(type="int"),
+        "speed": FieldSpec(type="number"),
+        "elite": FieldSpec(type="bool"),
+        "tags": FieldSpec(type="list"),
+        "extra": FieldSpec(type="any"),
+        "text": FieldSpec(type="text"),
+    }
+)
+BASE = CardType(fields={"name": FieldSpec(type="str"), "size": FieldSpec(type="int")})
+TYPES = {"ship": SHIP, "base": BASE}
+
+
+def messages(problems):
+    return [str(p) for p in problems]
+
+
+def test_header_problems_are_exact_and_located():
+    assert _header_problems(["id", "name", "cost"], 1, "t.csv", "ship", TYPES) == []
+    found = _header_problems(["name", "", "cost", "cost", "cots"], 3, "t.csv", "ship", TYPES)
+    assert messages(found) == [
+        "t.csv:3: no 'id' column: every item needs an id",
+        "t.csv:3: column '': a column has no header",
+        "t.csv:3: column 'cost': this column header appears twice",
+        "t.csv:3: column 'cots': unknown field (did you mean 'cost'?)",
+    ]
+    # with a type column every card type's fields are known; reserved columns are always known
+    assert _header_problems(["id", "type", "name", "size", "cost", "count", "source"], 1, "t.csv", None, TYPES) == []
+    # with neither a default type nor a type column nothing can be called unknown
+    assert _header_problems(["id", "whatever"], 1, "t.csv", None, TYPES) == []
+
+
+def test_rows_are_typed_by_their_card_type_and_empty_cells_skipped():
+    columns = ["id", "type", "name", "size", "cost"]
+    raw, problems = _row(columns, ["a", "base", "Outpost", "3", ""], 5, "t.csv", "ship", TYPES)
+    assert raw == {"id": "a", "type": "base", "name": "Outpost", "size": 3} and problems == []
+    raw, problems = _row(columns, ["b", "", "Scout", "", "x"], 6, "t.csv", "ship", TYPES)  # default type: ship
+    assert raw == {"id": "b", "name": "Scout"} and messages(problems) == [
+        "t.csv:6: column 'cost': 'x' is not a whole number"
+    ]
+    raw, problems = _row(["id"], ["c", "", " "], 7, "t.csv", "ship", TYPES)  # trailing blank cells are fine
+    assert raw == {"id": "c"} and problems == []
+    raw, problems = _row(["id"], ["c", "", "x"], 8, "t.csv", "ship", TYPES)
+    assert raw == {} and messages(problems) == ["t.csv:8: 3 cells but only 1 column headers"]
+
+
+@pytest.mark.parametrize(
+    ("column", "cell", "spec", "value"),
+    [
+        ("count", " 3 ", None, 3),
+        ("source", "designed", None, "designed"),
+        ("source", '{"cost": "designed"}', None, {"cost": "designed"}),
+        ("front", " ship ", None, "ship"),
+        ("name", " Scout ", None, "Scout"),  # no spec (unknown type): the text, stripped
+        ("cost", "-4", SHIP.fields["cost"], -4),
+        ("speed", "2", SHIP.fields["speed"], 2),
+        ("speed", "2.5", SHIP.fields["speed"], 2.5),
+        ("elite", "Yes", SHIP.fields["elite"], True),
+        ("elite", "n", SHIP.fields["elite"], False),
+        ("elite", "0", SHIP.fields["elite"], False),
+        ("tags", "a; 2; 2.5;; b", SHIP.fields["tags"], ["a", 2, 2.5, "b"]),
+        ("tags", '["a; b", 1]', SHIP.fields["tags"], ["a; b", 1]),
+        ("extra", '{"x": [1]}', SHIP.fields["extra"], {"x": [1]}),
+        ("extra", "7", SHIP.fields["extra"], 7),
+        ("extra", "seven", SHIP.fields["extra"], "seven"),
+        ("text", "  two  spaces\nkept ", SHIP.fields["text"], "  two  spaces\nkept "),
+        ("name", " Scout ", SHIP.fields["name"], " Scout "),
+    ],
+)
+def test_cells_are_typed(column, cell, spec, value):
+    assert _typed(column, cell, spec) == value
+
+
+@pytest.mark.parametrize(
+    ("column", "cell", "spec", "message"),
+    [
+        ("count", "3.5", None, "'3.5' is not a whole number"),
+        ("cost", "two", SHIP.fields["cost"], "'two' is not a whole number"),
+        ("speed", "fast", SHIP.fields["speed"], "'fast' is not a number"),
+        ("elite", "maybe", SHIP.fields["elite"], "'maybe' is not true or false"),
+        ("tags", "[1, ", SHIP.fields["tags"], "'[1,' is not a JSON list (Expecting value)"),
+        (
+            "extra",
+            "{oops}",
+            SHIP.fields["extra"],
+            "'{oops}' is not valid JSON (Expecting property name enclosed in double quotes)",
+        ),
+    ],
+)
+def test_bad_cells_say_what_is_wrong(column, cell, spec, message):
+    with pytest.raises(ValueError) as caught:
+        _typed(column, cell, spec)
+    assert str(caught.value) == message
+
+
+def test_values_are_written_back_as_cells():
+    assert _cell(None, "x") == "" and _cell(True, "x") == "true" and _cell(False, "x") == "false"
+    assert _cell(["a", 2, 2.5], "tags") == "a; 2; 2.5"
+    assert _cell(["a; b", "c"], "tags") == '["a; b", "c"]'  # the separator inside an element: JSON
+    assert _cell(["2"], "tags") == '["2"]'  # a text that would read back as a number: JSON
+    assert _cell([True], "tags") == "[true]" and _cell([[1]], "tags") == "[[1]]"
+    assert _cell({"b": 1, "a": "é"}, "extra") == '{"b": 1, "a": "é"}'  # keys in their order, text unescaped
+    assert _cell(3, "cost") == "3" and _cell("Scout", "name") == "Scout"
+    assert _cell_text(True) == "true" and _cell_text(False) == "false"
+    assert _cell_text(4.0) == "4" and _cell_text(4.5) == "4.5" and _cell_text(7) == "7" and _cell_text("x") == "x"
+
+
+def test_table_rows_keep_only_columns_with_values_id_first():
+    items = [{"name": "Scout", "id": "s", "cost": None, "count": 2}, {"id": "f", "name": "", "cost": 3}]
+    assert table_rows(items, ["count", "name", "cost", "id", "hull"]) == [
+        ["id", "count", "name", "cost"],
+        ["s", "2", "Scout", ""],
+        ["f", "", "", "3"],
+    ]
+
+
+def test_csv_files_are_read_by_row_with_their_line_numbers(tmp_path):
+    path = tmp_path / "t.csv"
+    path.write_text('id,text\na,"two\nlines"\n,\nb,x\n', encoding="utf-8")
+    assert read_rows(path, None) == [(1, ["id", "text"]), (2, ["a", "two\nlines"]), (5, ["b", "x"])]
+    with pytest.raises(DataError, match=r"t.csv: a CSV file has no sheets \(sheet: is for .xlsx\)$"):
+        read_rows(path, "Units")
+    other = tmp_path / "t.ods"
+    other.write_text("x")
+    with pytest.raises(DataError, match=r"t.ods: items can come from .csv or .xlsx files$"):
+        read_rows(other, None)
+    bad = tmp_path / "bad.csv"
+    bad.write_text("id\n" + "x" * 200_000 + "\n")  # beyond the csv module's field size limit
+    with pytest.raises(DataError, match=r"bad.csv:2: not a readable CSV row \(field larger than field limit"):
+        read_rows(bad, None)
+
+
+def test_a_table_maps_its_rows_for_later_errors(tmp_path):
+    path = tmp_path / "t.csv"
+    path.write_text("id,name,cost\n\na,Scout,2\nb,Frigate,x\n", encoding="utf-8")
+    entries, doc, problems = read_table(path, None, "cards", "ship", TYPES)
+    assert [raw for raw, _ in entries] == [{"id": "a", "name": "Scout", "cost": 2}, {"id": "b", "name": "Frigate"}]
+    assert [key for _, key in entries] == [("cards", 3), ("cards", 4)]
+    assert (
+        doc.lines[("cards", 3)] == 3 and doc.lines[("cards", 3, "cost")] == 3 and ("cards", 4, "cost") not in doc.lines
+    )
+    assert messages(problems) == [f"{path}:4: column 'cost': 'x' is not a whole number"]
+    path.write_text("\n\n", encoding="utf-8")
+    assert messages(read_table(path, None, "cards", "ship", TYPES)[2]) == [
+        f"{path}:1: the table is empty: the first row must name the columns"
+    ]
+    path.write_text("name\nScout\n", encoding="utf-8")
+    entries, _, problems = read_table(path, None, "cards", "ship", TYPES)
+    assert entries == [] and messages(problems) == [f"{path}:1: no 'id' column: every item needs an id"]
+
+
+def test_csv_and_xlsx_are_written_and_read_back(tmp_path):
+    rows = [["id", "name"], ["a", "Scout, the first"], ["b", "=1+1"]]
+    csv_path = tmp_path / "t.csv"
+    data = write_table(csv_path, rows, "ignored")
+    assert data == b'id,name\na,"Scout, the first"\nb,=1+1\n'
+    csv_path.write_bytes(data)
+    assert [cells for _, cells in read_rows(csv_path, None)] == rows
+    book = tmp_path / "t.xlsx"
+    book.write_bytes(write_table(book, rows, "A sheet name longer than thirty-one letters"))
+    assert [cells for _, cells in read_rows(book, "A sheet name longer than thirty")] == rows  # 31 letters kept
+    assert [cells for _, cells in read_rows(book, None)] == rows  # the first sheet by default
+    with pytest.raises(DataError, match=r"t.xlsx: no sheet 'Sheet'$"):
+        read_rows(book, "Sheet")
+    broken = tmp_path / "broken.xlsx"
+    broken.write_bytes(b"not a zip")
+    with pytest.raises(DataError, match=r"broken.xlsx: not a readable XLSX workbook \(\w+"):
+        read_rows(broken, None)
