@@ -190,3 +190,64 @@ def test_csv_and_xlsx_are_written_and_read_back(tmp_path):
     broken.write_bytes(b"not a zip")
     with pytest.raises(DataError, match=r"broken.xlsx: not a readable XLSX workbook \(\w+"):
         read_rows(broken, None)
+
+
+# --- facts and places in a loaded game (cardgen/data/games.py) -----------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def demo():
+    from cardgen.data import load_games
+
+    from conftest import FIXTURES
+
+    (game,) = load_games(FIXTURES / "card_data", ["demo"])
+    return game
+
+
+def test_fact_parts_by_dotted_path(demo):
+    import dataclasses
+
+    from cardgen.data.rules import Fact
+
+    assert demo.fact("line_up.2") == 2 and demo.fact("cost_range.max") == 12 and demo.fact("factions.1") == "Syndicate"
+    facts = {**demo.rules.facts, "table": Fact(value={"-1": "a", -2: "b", "x": [10, 20]}, cite="c", origin="designed")}
+    game = dataclasses.replace(demo, rules=demo.rules.model_copy(update={"facts": facts}))
+    assert game.fact("table.-1") == "a" and game.fact("table.-2") == "b" and game.fact("table.x.1") == 20
+    for name, part in (
+        ("table.x.2", "2"),
+        ("table.y", "y"),
+        ("factions.x", "x"),
+        ("deck_size.0", "0"),
+        ("table.x.-1", "-1"),
+    ):
+        with pytest.raises(DataError, match=rf"^game 'demo': rules fact '{name}' has no part '{part}'$"):
+            game.fact(name)
+    with pytest.raises(DataError, match=r"^game 'demo' has no rules fact 'deck_sise' \(did you mean 'deck_size'\?\)$"):
+        game.fact("deck_sise.1")
+    assert game.cite("line_up.2") == "Demo rules §4 — 'with 2, 3 or 4 players, two ships are on offer'"
+
+
+def test_places_in_game_yaml(demo):
+    import dataclasses
+
+    where = demo.where(("settings", "card_size"))
+    assert where.file.endswith("demo/game.yaml") and where.line is not None and where.field == "settings.card_size"
+    bare = dataclasses.replace(demo, manifest_doc=None)
+    assert str(bare.where(("components", 2, "id"))).endswith("demo/game.yaml: components.2.id")
+    with pytest.raises(DataError, match=r"^game 'demo' has no component 'shipz' \(did you mean 'ships'\?\)$"):
+        demo.component("shipz")
+
+
+def test_unknown_games_are_named_with_the_known_ones(tmp_path):
+    from cardgen.data.games import find_game
+
+    from conftest import FIXTURES
+
+    with pytest.raises(DataError, match=r"^unknown game 'dem' \(did you mean 'demo'\?\); games in .*card_data: demo$"):
+        find_game(FIXTURES / "card_data", "dem")
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(DataError, match=r"^unknown game 'x'; games in .*empty: none$"):
+        find_game(tmp_path / "empty", "x")
+    with pytest.raises(DataError, match=r"nowhere: data folder not found$"):
+        find_game(tmp_path / "nowhere", "x")
