@@ -279,6 +279,8 @@ def _print_notes(game: Game, report) -> None:
 @_flag("--proof", "Also write proof.pdf: every distinct face once, with id, copies, status.")
 @click.option("--only", default=None, metavar="COMPONENT[,COMPONENT]", help="Build only these components "
               "(the whole game is still validated).")  # fmt: skip
+@_option("--jobs", click.IntRange(1, 256), None, "Games to build at once, each in its own process (default: the "
+         "number of cores; the files are the same whatever the number).")  # fmt: skip
 @TRUST_CODE
 @click.pass_obj
 def build_command(
@@ -299,6 +301,7 @@ def build_command(
     no_validate: bool,
     proof: bool,
     only: str | None,
+    jobs: int | None,
     trust_code: bool,
 ) -> None:
     """Print games into cut-ready PDFs (all bundled games when none is named)."""
@@ -308,11 +311,12 @@ def build_command(
     else:
         _validate_before_build(loaded, [obj.trusted(game, trust_code) for game in loaded], quiet)
     # the renderer (reportlab, fonts) loads only for data that can be printed: a mistake in it is reported sooner
-    from cardgen.render.build import build_game
+    from cardgen.render.build import BuildReport, build_game
     from cardgen.render.guide import write_guide
     from cardgen.render.imposition import MarkStyle
     from cardgen.render.jobs import PrintOptions
     from cardgen.render.layouts import Layouts
+    from cardgen.render.parallel import build_games, can_fork
 
     options = PrintOptions(
         paper=paper,
@@ -346,13 +350,24 @@ def build_command(
         ) as bar,
     ):
         guides = []
-        for game in loaded:
-            report = build_game(game, layouts, default_fonts_dir(), out_dir, options, bar.update)
+
+        def finish(game: Game, report: BuildReport) -> None:
             reports.append(report)
             if output_format == "pdf" and report.files:
-                guides += write_guide(game, report.files, options, out_dir / game.id, _bundled_body_font())
+                guides.extend(write_guide(game, report.files, options, out_dir / game.id, _bundled_body_font()))
             if proof:
                 guides.append(_proof(game, layouts, out_dir, None if no_validate else obj.trusted(game, trust_code)))
+
+        def arrived(game: Game, report: BuildReport) -> None:  # a worker's game: progress counts all its copies
+            bar.update(sum(c.count for c in game.components if c.printed))
+            finish(game, report)
+
+        workers = min(jobs or os.cpu_count() or 1, len(loaded))
+        if workers > 1 and can_fork():
+            build_games(loaded, layouts, out_dir, options, workers, arrived)
+        else:
+            for game in loaded:
+                finish(game, build_game(game, layouts, default_fonts_dir(), out_dir, options, bar.update))
     overflows = [o for r in reports for o in r.overflows]
     for report in reports if not quiet else []:  # --quiet: errors and warnings only
         for note in report.notes:
@@ -401,9 +416,11 @@ def _count(n: int, noun: str) -> str:
 
 
 def _bundled_body_font() -> str:
-    from cardgen.render.fonts import DEFAULT_ROLES, register_file
+    """The bundled body font with its bold and italic faces registered as a family (the guide's <b> needs it, and a
+    process that built nothing, such as a parallel build's parent, has not registered them yet)."""
+    from cardgen.render.fonts import load_roles
 
-    return register_file(default_fonts_dir() / DEFAULT_ROLES["body"])[0]
+    return load_roles({}, default_fonts_dir(), default_fonts_dir())["body"].regular
 
 
 def _widest_bleed(game: Game) -> float:

@@ -69,20 +69,54 @@ def all_or_nothing() -> Iterator[None]:
     try:
         yield
     except BaseException:
-        for temp, _ in staged:
-            if temp is not None:
-                temp.unlink(missing_ok=True)
+        discard(staged)
         raise
     finally:
         _staged = outer
     if outer is not None:
         outer.extend(staged)
         return
+    _commit(staged)
+
+
+def _commit(staged: list[tuple[Path | None, Path]]) -> None:
     for temp, path in staged:
         if temp is None:
             path.unlink(missing_ok=True)
         else:
             os.replace(temp, path)
+
+
+@contextlib.contextmanager
+def collected() -> Iterator[list[tuple[Path | None, Path]]]:
+    """For a worker process: files written inside the block are staged, and when it ends normally they stay staged
+    (neither shown nor discarded) in the list it yields, for the parent to `adopt` into its own transaction; when it
+    raises they are discarded."""
+    global _staged
+    outer, _staged = _staged, []
+    staged = _staged
+    try:
+        yield staged
+    except BaseException:
+        discard(staged)
+        raise
+    finally:
+        _staged = outer
+
+
+def adopt(staged: list[tuple[Path | None, Path]]) -> None:
+    """Files a worker staged (`collected`): part of the current transaction, or shown at once outside one."""
+    if _staged is not None:
+        _staged.extend(staged)
+    else:
+        _commit(staged)
+
+
+def discard(staged: list[tuple[Path | None, Path]]) -> None:
+    """Throw away staged files (their temporary files; the targets are untouched)."""
+    for temp, _ in staged:
+        if temp is not None:
+            temp.unlink(missing_ok=True)
 
 
 def remove_stale(path: Path) -> None:

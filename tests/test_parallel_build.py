@@ -1,0 +1,63 @@
+"""`cardgen build --jobs N`: games built in forked worker processes give the same files, byte for byte, as one
+process, and a failure in any worker still leaves the output folder as it was (no file, no temporary file)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from cardgen.render.parallel import can_fork
+
+from conftest import FIXTURES, run_cli
+
+pytestmark = pytest.mark.skipif(not can_fork(), reason="parallel builds fork worker processes (not on this platform)")
+
+
+@pytest.fixture
+def two_games(tmp_path: Path) -> tuple[Path, Path]:
+    """The demo game and a copy of it under another id, with their layouts."""
+    data, templates = tmp_path / "card_data", tmp_path / "templates"
+    shutil.copytree(FIXTURES / "card_data" / "demo", data / "demo")
+    shutil.copytree(FIXTURES / "card_data" / "demo", data / "demo2")
+    manifest = data / "demo2" / "game.yaml"
+    manifest.write_text(manifest.read_text().replace("id: demo\n", "id: demo2\n", 1))
+    shutil.copytree(FIXTURES / "templates" / "demo", templates / "demo")
+    shutil.copytree(FIXTURES / "templates" / "demo", templates / "demo2")
+    return data, templates
+
+
+def build(data: Path, templates: Path, out: Path, *args: str):
+    return run_cli("--data-dir", data, "--templates-dir", templates, "build", "--out", out, "--trust-code", *args)
+
+
+def files(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_parallel_and_serial_builds_write_the_same_bytes(two_games, tmp_path):
+    data, templates = two_games
+    serial, parallel = (
+        build(data, templates, tmp_path / "one", "--jobs", "1"),
+        build(data, templates, tmp_path / "two", "--jobs", "2"),
+    )
+    assert serial.code == parallel.code == 0, serial.err + parallel.err
+    one, two = files(tmp_path / "one"), files(tmp_path / "two")
+    assert one == two and len(one) > 6
+    assert {name.split("/")[0] for name in one} == {"demo", "demo2"}
+    # the report lists the files in the games' order either way
+    assert serial.out.replace(str(tmp_path / "one"), "") == parallel.out.replace(str(tmp_path / "two"), "")
+
+
+def test_a_failing_worker_leaves_the_output_folder_as_it_was(two_games, tmp_path):
+    data, templates = two_games
+    out = tmp_path / "out"
+    (out / "demo").mkdir(parents=True)
+    (out / "demo" / "ships.pdf").write_bytes(b"an earlier build")
+    layout = templates / "demo" / "ship.xml.j2"  # the first game fails: the second, still building, is thrown away
+    layout.write_text(layout.read_text().replace("</face>", "{{ no_such_name.x }}</face>", 1))
+    run = build(data, templates, out, "--jobs", "2")
+    assert run.code == 2 and "no_such_name" in run.err
+    assert files(out) == {"demo/ships.pdf": b"an earlier build"}  # nothing new, nothing half-written
+    assert not list(out.rglob("*.part"))
