@@ -51,8 +51,8 @@ def main() -> None:
     ratio = best_serial / best_parallel
     print(f"--jobs 1: {best_serial:.2f} s   --jobs {args.jobs}: {best_parallel:.2f} s   speed-up {ratio:.2f}x "
           f"(best of {args.runs}; {'identical' if same else 'DIFFERENT'} files)")  # fmt: skip
-    figures.write(args.json, "parallel_speed", {"games": args.games or "all", "jobs": args.jobs,
-                  "serial_s": best_serial, "parallel_s": best_parallel, "speedup": ratio, "identical": same})  # fmt: skip
+    report = {"games": args.games or "all", "jobs": args.jobs, "serial_s": best_serial, "parallel_s": best_parallel}
+    figures.write(args.json, "parallel_speed", {**report, "speedup": ratio, "identical": same})
     if not same:
         sys.exit(1)
 
