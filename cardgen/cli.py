@@ -13,15 +13,25 @@ import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from cardgen import limits
-from cardgen.data import Game, load_games
+
+if TYPE_CHECKING:
+    from cardgen.data import Game
 from cardgen.errors import EXIT_INPUT, CardgenError, DataError, Problem, RuleError, display_path
 from cardgen.output import all_or_nothing, check_writable
 from cardgen.paths import default_data_dir, default_fonts_dir, default_templates_dir
+
+
+def load_games(data_dir: Path, game_ids: list[str] | tuple[str, ...] = ()) -> list[Game]:
+    """The data layer (pydantic models) loads on first use, so `cardgen --help` starts at once."""
+    from cardgen.data import load_games as load
+
+    return load(data_dir, game_ids)
+
 
 EXIT_INTERNAL = 3
 
