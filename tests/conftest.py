@@ -31,6 +31,20 @@ def run_cli(*args: str | Path) -> Run:
     return Run(result.exit_code, result.stdout, result.stderr, exception)
 
 
+@pytest.fixture(scope="module")
+def game(request: pytest.FixtureRequest):
+    """The bundled game named by the test module's `GAME`, loaded once for the module."""
+    from cardgen.data import load_games
+
+    return load_games(REPO / "card_data", [request.module.GAME])[0]
+
+
+@pytest.fixture(scope="module")
+def built(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The test module's `GAME` built once for the module; the game's output folder."""
+    return build_bundled(request.module.GAME, tmp_path_factory)
+
+
 def build_bundled(game: str, factory: pytest.TempPathFactory) -> Path:
     """Build one bundled game into a fresh temporary folder (quietly) and return the game's output folder."""
     out = factory.mktemp(f"{game}-build")

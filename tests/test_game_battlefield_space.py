@@ -13,9 +13,7 @@ from pathlib import Path
 import pdfcheck
 import pytest
 
-from cardgen.data.games import load_games
-
-from conftest import REPO, build_bundled, copy_game, run_cli
+from conftest import REPO, copy_game, run_cli
 
 GAME = "battlefield-space"
 DATA = REPO / "card_data"
@@ -26,16 +24,6 @@ PDF_PAGES = {
     "battlefield-mat": 4,  # 540 x 366 mm over 2 x 2 A4 pages
     "reference": 1,
 }
-
-
-@pytest.fixture(scope="module")
-def game():
-    return load_games(DATA, [GAME])[0]
-
-
-@pytest.fixture(scope="module")
-def built(tmp_path_factory) -> Path:
-    return build_bundled(GAME, tmp_path_factory)
 
 
 # --- counts and composition --------------------------------------------------------------------------------------

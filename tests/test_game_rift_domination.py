@@ -11,7 +11,6 @@ in the hit table, one condition tile too few for six players, a planet off the b
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pypdf
 import pytest
@@ -19,7 +18,7 @@ import pytest
 from cardgen.data.games import load_games
 from cardgen.validate import validate_game
 
-from conftest import REPO, build_bundled, copy_game, run_cli
+from conftest import REPO, copy_game, run_cli
 
 GAME = "rift-domination"
 DATA = REPO / "card_data"
@@ -57,16 +56,6 @@ PAGES = {
     "conflict-zone-sheet": (2, (297, 210)),  # space side, then ground side
     "reference": (3, (210, 297)),
 }
-
-
-@pytest.fixture(scope="module")
-def game():
-    return load_games(DATA, [GAME])[0]
-
-
-@pytest.fixture(scope="module")
-def built(tmp_path_factory) -> Path:
-    return build_bundled(GAME, tmp_path_factory)
 
 
 # --- the inventory ---------------------------------------------------------------------------------------------

@@ -13,9 +13,7 @@ from pathlib import Path
 import pdfcheck
 import pytest
 
-from cardgen.data import load_games
-
-from conftest import REPO, GameCopy, build_bundled, copy_game, run_cli
+from conftest import REPO, GameCopy, copy_game, run_cli
 
 GAME = "space-empires-4x"
 DATA = REPO / "card_data"
@@ -23,16 +21,6 @@ COUNTER_PDFS = ("ship-counters", "group-size-markers", "colony-counters", "home-
 PLAYERS = ("red", "blue", "green", "yellow")
 TAG_SIZE = 6.6  # the set tag printed at the same spot on both sides of every counter
 STEP_SIZE = 13  # the CP figure of colony and Homeworld counters
-
-
-@pytest.fixture(scope="module")
-def game():
-    return load_games(DATA, [GAME])[0]
-
-
-@pytest.fixture(scope="module")
-def built(tmp_path_factory) -> Path:
-    return build_bundled(GAME, tmp_path_factory)
 
 
 @pytest.fixture
