@@ -98,6 +98,8 @@ class MctsAgent(Agent):
     def choose(self, state: State, legal: list[Action]) -> Action:
         if len(legal) == 1:
             return legal[0]
+        if not state.searched():
+            return state.rollout_action(legal, self.search_rng)
         root = Node()
         if self.seconds is None:
             for _ in range(self.iterations):
@@ -138,12 +140,13 @@ class MctsAgent(Agent):
         return mean + self.exploration * math.sqrt(math.log(max(child.available, 1)) / child.visits)
 
     def _rollout(self, game: State) -> list[float]:
-        """Play on at random to the end (or the game's action bound) and score each seat in [0, 1]."""
+        """Play on to the end (or the game's action bound) by the game's rollout policy — uniformly at random unless
+        the game knows better for some decisions (`State.rollout_action`) — and score each seat in [0, 1]."""
         rng = self.search_rng
         steps = 0
         while not game.is_terminal() and steps < self.engine.max_actions:
             actions = game.legal_actions()
-            game.do(actions[rng.randbelow(len(actions))] if len(actions) > 1 else actions[0])
+            game.do(game.rollout_action(actions, rng) if len(actions) > 1 else actions[0])
             steps += 1
         if not game.is_terminal():
             return [0.5] * len(game.returns())

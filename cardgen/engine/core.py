@@ -189,6 +189,18 @@ class State(ABC):
         if chance:
             self.resolve_chance()
 
+    def rollout_action(self, legal: list[Action], rng: CounterRng) -> Action:
+        """The move a search's playout makes here: uniformly random by default. A game may play some decisions by a
+        fixed sensible policy instead (a battle's bookkeeping choices, say), where random play would drown the value
+        of the decisions being searched in noise; it must use only what the player to move can see."""
+        return legal[rng.randbelow(len(legal))]
+
+    def searched(self) -> bool:
+        """Whether a search agent should search the decision here (True), or play it by `rollout_action` like its
+        playouts do. A game turns search off for bookkeeping choices its fixed policy plays well and a search with a
+        small budget plays worse (measured: see the game's docstring)."""
+        return True
+
     # -- players ----------------------------------------------------------------------------------------------------
 
     def eliminate(self, player: int, why: str) -> None:

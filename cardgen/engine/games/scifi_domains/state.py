@@ -178,6 +178,19 @@ class ScifiState(Battle, State):
         elif self.phase == Phase.REWARDS:
             self._next_reward_turn()
 
+    def rollout_action(self, legal: list[Action], rng: CounterRng) -> Action:
+        """In playouts, battles are fought by the careful default choices (deploy what fits, absorb with a unit that
+        survives, sacrifice the weakest): random deployments and absorptions would make every line look alike."""
+        if self.phase == Phase.BATTLE:
+            return self.default_choice()
+        return legal[rng.randbelow(len(legal))]
+
+    def searched(self) -> bool:
+        """Search agents play battle choices by the default choices and search the rest. Measured with seed 11:
+        mcts:100 searching battle choices too won 0 of 8 games against greedy (it kept units home to save their
+        value); with battle choices by the default, 4 of 8. Random and greedy agents still make every choice."""
+        return self.phase != Phase.BATTLE
+
     def returns(self) -> list[float]:
         if self.phase != Phase.OVER:
             return [0.0] * self.n
