@@ -372,3 +372,21 @@ def test_the_multi_build_price_is_one_formula_for_engine_checks_and_reference(en
     price = 5  # the reference sheet's example
     two, three = (model.build_cost(price, n, engine.extra_price) for n in (2, 3))
     assert f"Two {price}-Metal Units cost {two}; three cost {three}" in text
+
+
+def test_search_agents_fight_battles_by_the_default_choices(engine):
+    """Searching battle bookkeeping made mcts lose to greedy (0 of 8 games at 100 iterations): search agents play
+    battle choices by the default choices, in their playouts and at the table; everything else is searched."""
+    from cardgen.engine.agents import MctsAgent
+    from cardgen.engine.rng import CounterRng
+
+    s, _ = fight(engine, ["striker_bay", "striker_bay", "interceptor", "interceptor"], ["enemy-dreadmaw"])
+    while isinstance(s.legal_actions()[0], Deploy):
+        s.apply(s.legal_actions()[0])
+    s.apply(Absorb(1))  # a bay takes 3, the Command Ship the last 1
+    s.apply(Absorb(0))
+    assert s.decision[0] == "sacrifice" and not s.searched()
+    assert s.default_choice() == Sacrifice(4) != s.legal_actions()[0]  # the weaker of equals: the later one
+    assert MctsAgent(engine, 0, 1, 5).choose(s, s.legal_actions()) == Sacrifice(4)
+    assert s.rollout_action(s.legal_actions(), CounterRng(1)) == Sacrifice(4)
+    assert fresh(engine).searched()  # building and research are searched
