@@ -3,7 +3,7 @@
 Greedy looks one action ahead: outside battles by the `outlook` of the state after the action, agro decisions by
 the group's average enemy (never the pile's next card), battle choices by the engine's default choices (deploy what
 fits, absorb with the unit that survives, sacrifice the weakest), which are what a careful player does without
-search. `--agents mcts` searches the battle choices instead.
+search. Search agents play battle choices the same way and search the rest (`ScifiState.searched`).
 """
 
 from __future__ import annotations
