@@ -29,7 +29,7 @@ DATA = str(Path(__file__).resolve().parent.parent / "card_data")
 RUNS = [("battlefield-space", 2, 2000), ("scifi-domains", 2, 300), ("scifi-domains", 4, 300)]
 
 
-def measure(game: str, players: int, games: int) -> dict[str, float]:
+def measure(game: str, players: int, games: int, clones: int = 20_000) -> dict[str, float]:
     engine = engine_for(game, DATA)
     actions = chance = 0
     start = time.perf_counter()
@@ -44,7 +44,7 @@ def measure(game: str, players: int, games: int) -> dict[str, float]:
         chance += len(state.chance.events)
     seconds = time.perf_counter() - start
     return {"games/s": games / seconds, "actions/s": actions / seconds, "steps/s": (actions + chance) / seconds,
-            "clones/s": clones_per_second(engine, players)}  # fmt: skip
+            "clones/s": clones_per_second(engine, players, clones)}  # fmt: skip
 
 
 def clones_per_second(engine: object, players: int, count: int = 20_000) -> float:
@@ -98,7 +98,8 @@ def main() -> None:
     gin_slices: list[dict[str, float]] = []
     for _ in range(SLICES):  # interleaved: each game and gin rummy take turns, so load changes hit all of them
         for game, players, games in RUNS:
-            slices[(game, players)].append(measure(game, players, max(4, int(games * args.scale / SLICES))))
+            count = max(4, int(games * args.scale / SLICES))
+            slices[(game, players)].append(measure(game, players, count, max(500, int(20_000 * min(args.scale, 1.0)))))
         if not args.no_openspiel:
             gin = openspiel_gin_rummy(10.0 * min(args.scale, 1.0) / SLICES)
             if gin is not None:

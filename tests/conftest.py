@@ -78,14 +78,18 @@ class GameCopy:
         """`cardgen validate` of the copy, its own checks.py trusted."""
         return run_cli("--data-dir", self.data, "validate", self.game, "--trust-code", *args)
 
-    def broken_rules(self) -> set[str]:
-        """The rules the copy breaks, from `validate --json` (which must exit 1)."""
-        import json
+    def broken_rules(self, text_fit: bool = False) -> set[str]:
+        """The rules the copy breaks (there must be one), validated in-process with its checks.py trusted; text
+        fitting (which renders every face) only when asked."""
+        from cardgen.data import load_games
+        from cardgen.paths import default_fonts_dir
+        from cardgen.validate import validate_game
 
-        run = self.validate("--json")
-        assert run.exception is None, run.exception
-        assert run.code == 1, (run.code, run.out, run.err)
-        return {v["rule"] for v in json.loads(run.out)["games"][self.game]["violations"]}
+        (game,) = load_games(self.data, [self.game])
+        layouts = (REPO / "templates", default_fonts_dir()) if text_fit else (None, None)
+        report = validate_game(game, *layouts, trust_code=True)
+        assert report.violations, "the copy breaks no rule"
+        return {v.rule for v in report.violations}
 
 
 def copy_game(game: str, tmp_path: Path, source: Path = REPO / "card_data") -> GameCopy:

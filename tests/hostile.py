@@ -9,12 +9,11 @@ asserts on it.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
-import resource
 import shutil
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -102,38 +101,82 @@ def _snapshot(root: Path, skip: Path) -> dict[str, str]:
     return state
 
 
-def _limit_memory() -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (CEILING_BYTES, CEILING_BYTES))
+# A zygote: one small Python process per test worker that has imported cardgen once and forks a fresh child for
+# every case. Each case is still a process of its own — its own memory ceiling, working folder, environment, exit
+# code and peak memory, killed if it overruns — but it starts in milliseconds instead of importing cardgen anew
+# (which was most of the hostile suite's time).
+_ZYGOTE = r"""
+import json, os, resource, sys, time
+import cardgen.cli, cardgen.data, cardgen.render.build, cardgen.validate  # the imports every case would repeat
+for line in sys.stdin:
+    job = json.loads(line)
+    pid = os.fork()
+    if pid == 0:
+        resource.setrlimit(resource.RLIMIT_AS, (job["ceiling"], job["ceiling"]))
+        os.chdir(job["cwd"])
+        os.environ.clear()
+        os.environ.update(job["env"])
+        files = [(os.devnull, os.O_RDONLY), (job["out"], os.O_WRONLY), (job["err"], os.O_WRONLY)]
+        for fd, (path, flags) in enumerate(files):
+            os.dup2(os.open(path, flags), fd)
+        sys.argv = ["cardgen", *job["args"]]
+        code = 0
+        try:
+            cardgen.cli.main()
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        os._exit(code)
+    deadline = time.monotonic() + job["seconds"]
+    while True:
+        done, status, usage = os.wait4(pid, os.WNOHANG)
+        if done:
+            break
+        if time.monotonic() > deadline:
+            os.kill(pid, 9)
+        time.sleep(0.002)
+    print(json.dumps({"code": os.waitstatus_to_exitcode(status), "maxrss": usage.ru_maxrss}), flush=True)
+"""
+_zygote: subprocess.Popen[str] | None = None
+
+
+def _zygote_process() -> subprocess.Popen[str]:
+    global _zygote
+    if _zygote is None or _zygote.poll() is not None:
+        _zygote = subprocess.Popen(
+            [sys.executable, "-c", _ZYGOTE], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        )
+    return _zygote
 
 
 def run_cardgen(ws: Workspace, args: list[str], stdin: bytes = b"") -> Outcome:
-    """`python -m cardgen --data-dir data --templates-dir templates ARGS` in the workspace, bounded and measured."""
+    """`cardgen --data-dir data --templates-dir templates ARGS` in the workspace, as a process of its own (forked
+    from the zygote), bounded in time and memory and measured."""
     before = _snapshot(ws.root, ws.out)
-    command = [sys.executable, "-m", "cardgen", "--data-dir", "data", "--templates-dir", "templates", *args]
     env = {k: v for k, v in os.environ.items() if not k.startswith("CARDGEN_")}
     out_path, err_path = ws.root.parent / f"{ws.root.name}.out", ws.root.parent / f"{ws.root.name}.err"
+    out_path.write_bytes(b"")
+    err_path.write_bytes(b"")
+    job = {"cwd": str(ws.root), "args": ["--data-dir", "data", "--templates-dir", "templates", *args], "env": env,
+           "out": str(out_path), "err": str(err_path), "ceiling": CEILING_BYTES, "seconds": SECONDS * 3}  # fmt: skip
+    zygote = _zygote_process()
+    assert zygote.stdin is not None and zygote.stdout is not None
     start = time.perf_counter()
-    with out_path.open("wb") as out, err_path.open("wb") as err:
-        process = subprocess.Popen(
-            command, cwd=ws.root, stdout=out, stderr=err, stdin=subprocess.DEVNULL, env=env, preexec_fn=_limit_memory
-        )
-        killer = threading.Timer(SECONDS * 3, process.kill)
-        killer.start()
-        try:
-            _, status, usage = os.wait4(process.pid, 0)
-        finally:
-            killer.cancel()
-        process.returncode = os.waitstatus_to_exitcode(status)
+    zygote.stdin.write(json.dumps(job) + "\n")
+    zygote.stdin.flush()
+    answer = json.loads(zygote.stdout.readline())
     seconds = time.perf_counter() - start
     after = _snapshot(ws.root, ws.out)
     changed = sorted(k for k in before.keys() | after.keys() if before.get(k) != after.get(k))
     files = sorted(str(p.relative_to(ws.out)) for p in ws.out.rglob("*") if p.is_file())
     return Outcome(
-        process.returncode,
+        answer["code"],
         out_path.read_text(errors="replace"),
         err_path.read_text(errors="replace"),
         seconds,
-        usage.ru_maxrss / 1024,
+        answer["maxrss"] / 1024,
         changed,
         files,
     )

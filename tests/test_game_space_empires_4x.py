@@ -160,7 +160,7 @@ def test_broken_tables_and_map_fail(copy):
 
 def test_text_that_no_longer_fits_fails(copy):
     copy.edit("rules.yaml", "{minerals: Minerals,", "{minerals: Minerals of the Ancient Precursors,")
-    assert "All text fits at 6 pt or more" in copy.broken_rules()
+    assert "All text fits at 6 pt or more" in copy.broken_rules(text_fit=True)
 
 
 # --- printing ----------------------------------------------------------------------------------------------------

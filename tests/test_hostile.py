@@ -818,7 +818,21 @@ def test_interrupted_build_writes_nothing(tmp_path: Path) -> None:
 
     out = tmp_path / "out"
     process = subprocess.Popen(
-        [sys.executable, "-m", "cardgen", "--data-dir", str(default_data_dir()), "build", "--out", str(out), "-q"],
+        [
+            sys.executable,
+            "-m",
+            "cardgen",
+            "--data-dir",
+            str(default_data_dir()),
+            "build",
+            "battlefield-space",
+            "scifi-domains",
+            "--jobs",
+            "2",
+            "--out",
+            str(out),
+            "-q",
+        ],  # two games: the workers are interrupted too
         stderr=subprocess.PIPE,
         stdout=subprocess.DEVNULL,
     )
