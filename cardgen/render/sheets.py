@@ -11,22 +11,13 @@ from reportlab.lib.colors import Color
 
 from cardgen.errors import DataError
 from cardgen.render.draw import PreparedFace
-from cardgen.render.imposition import Line, Rect, Slot, Tile, tile_board
+from cardgen.render.imposition import Line, Rect, Slot, Tile, backs_for, tile_board
 from cardgen.render.jobs import ComponentJob
 from cardgen.render.pdf import Document
 from cardgen.units import MM
 
 TILE_MARGIN = 10.0  # mm kept clear at the paper's edge on tiled pages
 GUIDE = Color(0.2, 0.2, 0.2)
-
-
-def page_back_turn(job: ComponentJob) -> int:
-    """How far the back of a full-page sheet is turned (0 or 180°) so that it reads upright once the paper is turned
-    over as the duplexer turns it: a landscape page flipped on the paper's long edge (horizontal on the page), or a
-    portrait page flipped on its short edge, comes back upside down."""
-    landscape = job.face.width > job.face.height
-    duplex = job.options.duplex
-    return 180 if (landscape and duplex == "long-edge") or (not landscape and duplex == "short-edge") else 0
 
 
 def write_boards(doc: Document, job: ComponentJob) -> None:
@@ -39,9 +30,10 @@ def write_boards(doc: Document, job: ComponentJob) -> None:
             doc.start_page(job.face)
             doc.place(entry.front, face, Slot(trim, trim), 0.0)
             doc.end_page()
-            if entry.back:  # a double-sided sheet: its back is the next page, upright once the sheet is turned
+            if entry.back:  # a double-sided sheet: its back is the next page, placed as any back for the duplex edge
+                (back,) = backs_for([Slot(trim, trim)], job.face, job.options.duplex)
                 doc.start_page(job.face)
-                doc.place(entry.back, job.faces.faces[entry.back], Slot(trim, trim, page_back_turn(job)), 0.0)
+                doc.place(entry.back, job.faces.faces[entry.back], back, 0.0)
                 doc.end_page()
             continue
         if entry.back:
