@@ -224,3 +224,18 @@ def test_the_unmutated_copy_holds_in_process(tmp_path):
     (game,) = load_games(copy.data, [GAME])
     report = validate_game(game, trust_code=True)
     assert report.violations == [] and not any(r.status == "failed" for r in report.results)
+
+
+@pytest.mark.parametrize(("duplex", "turned"), [("long-edge", True), ("short-edge", False), ("off", False)])
+def test_the_conflict_zone_back_reads_upright_once_the_sheet_is_turned(tmp_path, duplex, turned):
+    """A landscape page flipped on the paper's long edge comes back upside down: its back is printed turned."""
+    import pdfplumber
+
+    run = run_cli("build", GAME, "--only", "conflict-zone-sheet", "--duplex", duplex, "--out", tmp_path, "-q")
+    assert run.code == 0, run.err
+    with pdfplumber.open(tmp_path / GAME / "conflict-zone-sheet.pdf") as pdf:
+        front, back = pdf.pages
+        # the ground side's title sits at the top of its layout; turned, it reads backwards near the page's bottom
+        title = next(w for w in back.extract_words() if w["text"] in ("GROUND", "DNUORG"))
+        assert (title["top"] > back.height / 2) is turned and (title["text"] == "DNUORG") is turned
+        assert next(w for w in front.extract_words() if w["text"] == "SPACE")["top"] < front.height / 2
