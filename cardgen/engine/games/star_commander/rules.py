@@ -1,0 +1,135 @@
+"""Star Commander's fixed rules and cards, read once from `card_data/star-commander`: every number from rules.yaml
+(`game.fact`), every card and its `effects` from the card data that gets printed. See `state.py` for the turn."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from cardgen.data.games import Game
+from cardgen.engine.core import GameEngine, State
+from cardgen.engine.games.star_commander import view
+from cardgen.engine.games.star_commander.model import CardSpec, Effect, SystemSpec, parse_effect
+from cardgen.engine.games.star_commander.state import StarState
+from cardgen.engine.registry import engine
+
+DECKS = ("industry-deck", "statecraft-deck", "science-deck")
+
+
+@engine("star-commander")
+class StarEngine(GameEngine):
+    """The rules facts, the Domain decks, the System deck and the core ships and stations."""
+
+    id = "star-commander"
+    max_actions = 60_000
+
+    def __init__(self, game: Game):
+        f = game.fact
+        self.min_players, self.max_players = game.players
+        self.domains: list[str] = list(f("domains"))
+        self.grid: dict[int, int] = {int(k): v for k, v in f("grid_by_players").items()}
+        self.start_credits: int = f("starting_credits")
+        self.start_developments: int = f("starting_developments")
+        self.start_ships: dict[str, int] = f("starting_ships")
+        self.draws: int = f("cards_drawn_per_turn")
+        self.income: int = f("development_income")
+        self.hand_limit: int = f("hand_limit")
+        self.draw_cost: int = f("trade_draw_cost")
+        self.sell: dict[str, int] = f("trade_discard")
+        self.develop_cost: dict[str, int] = f("development_cost")
+        self.scrap: dict[str, Any] = f("scrap_value")
+        self.jump: dict[str, int] = f("jump")
+        self.conquest_developments: int = f("conquest_developments")
+        self.turn_cap = f("turn_cap") * self.max_players  # rounds of the slowest count → player turns
+        self.rounds_cap: int = f("turn_cap")
+        self.problems: list[str] = []  # card data the engine cannot execute, reported by every game
+        self.cards: list[CardSpec] = []
+        self.deck_cards: list[list[int]] = []
+        for deck in DECKS:
+            start = len(self.cards)
+            for item in game.component(deck).items:
+                self.cards += [self._card(item.id, item.fields)] * item.count
+            self.deck_cards.append(list(range(start, len(self.cards))))
+        self.core_start = len(self.cards)
+        for item in game.component("core-ships").items:
+            self.cards += [self._card(item.id, item.fields)] * item.count
+        self.lasting = [
+            {v: tuple(e for e in c.effects if e.verb == v and e.trigger is None) for v in {e.verb for e in c.effects}}
+            for c in self.cards
+        ]  # each card's lasting effects by verb (statements without a trigger)
+        self.fighter = [c.fighter for c in self.cards]
+        self.ship = [c.kind == "ship" for c in self.cards]
+        self.core_names = sorted({c.name for c in self.cards[self.core_start :]})
+        self.systems = [
+            self._system(i.id, i.fields) for i in game.component("system-deck").items for _ in range(i.count)
+        ]
+        self.homeworlds = [s for s, spec in enumerate(self.systems) if spec.homeworld]
+        if len(self.homeworlds) < self.max_players:
+            self.problems.append(
+                f"the System deck holds {len(self.homeworlds)} Homeworlds for {self.max_players} players"
+            )
+
+    @classmethod
+    def from_game(cls, game: Game) -> StarEngine:
+        return cls(game)
+
+    def _effects(self, item: str, fields: Mapping[str, Any]) -> tuple[Effect, ...]:
+        statements = fields.get("effects") or []
+        if not statements and fields.get("text"):
+            self.problems.append(f"card '{item}': its text has no effects the engine can execute")
+        parsed = []
+        for statement in statements:
+            try:
+                parsed.append(parse_effect(str(statement)))
+            except ValueError as exc:
+                self.problems.append(f"card '{item}': effect '{statement}' cannot be executed ({exc})")
+                return ()
+        return tuple(parsed)
+
+    def _card(self, item: str, f: Mapping[str, Any]) -> CardSpec:
+        kind = f.get("card_type") or "ship"
+        domain = self.domains.index(f["domain"]) if f.get("domain") else -1
+        return CardSpec(
+            item, f["name"], kind, domain, f["cost"], f.get("timing") or "", f.get("attack") or 0, f.get("hp") or 0,
+            f.get("jump") or 0, f.get("ship_class") or "", self._effects(item, f), f.get("text") or "",
+        )  # fmt: skip
+
+    def _system(self, item: str, f: Mapping[str, Any]) -> SystemSpec:
+        domain = -1 if f["domain"] == "any" else self.domains.index(f["domain"])
+        return SystemSpec(item, f["name"], domain, f["credits"], f["max_development"], f["capital"], f["homeworld"],
+                          f["explore_effect"], f["explore_amount"])  # fmt: skip
+
+    def scrap_value(self, cost: int) -> int:
+        s = self.scrap
+        value = int(cost * s["fraction"]) if s["rounding"] == "down" else -int(-cost * s["fraction"])
+        return max(int(s["minimum"]), value)
+
+    def development_cost(self, current: int) -> int:
+        """What the next development costs on a system that has `current` (rules.yaml development_cost)."""
+        if current == 0:
+            return self.develop_cost["first"]
+        return current + self.develop_cost["next_over_current"]
+
+    def new_state(self, players: int, seed: int) -> StarState:
+        state = StarState.setup(self, players, seed)
+        state.turn_cap_turns = self.rounds_cap * players
+        return state
+
+    def capped(self, state: State) -> bool:
+        assert isinstance(state, StarState)
+        return state.turns >= state.turn_cap_turns and not state.is_terminal()
+
+    def adjudicate(self, state: State) -> list[float]:
+        assert isinstance(state, StarState)
+        return state.adjudicated()
+
+    def abilities(self) -> list[str]:
+        return sorted({c.item for c in self.cards if c.effects and c.effects[0].verb != "reminder"})
+
+    def heuristic(self, state: State, player: int) -> float:
+        assert isinstance(state, StarState)
+        return view.outlook(state, player)
+
+    def action_value(self, state: State, action: Any, player: int) -> float:
+        assert isinstance(state, StarState)
+        return view.action_value(state, action, player)

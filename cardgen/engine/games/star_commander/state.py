@@ -1,0 +1,1315 @@
+"""What changes in a game of Star Commander: the grid, developments, credits, hands, technologies, ships and stations.
+
+A turn (rules.yaml `phases`): Ready (skipped on each player's own first turn: income from systems and developments
+not under siege, draw one card from a domain you control, Ready-phase abilities, start-of-turn commands); Command
+(move, explore, build, scrap, play commands and technologies, trade, develop, in any order until the player is done);
+Combat (each system holding pieces of two or more players, in grid order: commands and abilities, damage assigned by
+the active player then clockwise, damage-prevention responses, damage resolved, retreats); End (conquest by the active
+player's besieging ships, then Cleanup: captured Homeworlds eliminate their players, end-of-turn effects and damage
+clear, the hand limit). The last player holding a Homeworld wins.
+
+Readings where the rulebook leaves a gap follow rules.yaml (facts and `contradictions`): a 3×3 grid for 2 players in
+opposite corners and 5×5 for 3–4 (`grid_by_players`), damage clears in Cleanup (`damage_clears`), a ship's whole
+attack goes to one target (`damage_assignment`), conquest is the active player's (`conquest_by`), exploring is a
+choice made by the ship's owner and a system must be explored before it is developed (`explore_first`), retreats
+follow each system's combat (`retreat_step`), a player above the Fighter limit after losing developments loses the
+excess Fighters at once (`fighter_excess`), and a Domain deck that runs out is rebuilt from its discards.
+
+Domain decks are ordered and shuffled once (Imperial Census can look at the top); what a player knows of them and of
+face-down systems (`known`, `peeked`) survives determinization. Response windows use `TaskStack`; only players who
+hold a response they can use are asked (a table asks everyone; the answer "pass" is the same).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from cardgen.engine.core import TERMINAL, State, frozen
+from cardgen.engine.games.star_commander.model import (
+    DONE,
+    Ability,
+    Assign,
+    Build,
+    CardSpec,
+    Choose,
+    Develop,
+    Discard,
+    Done,
+    Effect,
+    Explore,
+    Move,
+    Phase,
+    Piece,
+    Play,
+    Retreat,
+    Scrap,
+    Temporary,
+    TradeDraw,
+    TradeSell,
+)
+from cardgen.engine.rng import CounterRng
+from cardgen.engine.tasks import PASS, TaskStack
+
+if TYPE_CHECKING:
+    from cardgen.engine.games.star_commander.rules import StarEngine
+
+Item = tuple[Any, ...]
+
+
+class StarState(TaskStack, State):
+    """One game of Star Commander."""
+
+    engine: StarEngine
+    n: int
+    size: int
+    grid: list[int]  # the system card on each cell
+    revealed: list[bool]
+    aside: list[int]  # system cards not on the grid
+    owner: list[int]  # -1: uncontrolled
+    devs: list[int]
+    home: list[int]  # each seat's Homeworld cell
+    credits: list[int]
+    hands: list[list[int]]
+    techs: list[list[int]]
+    decks: list[list[int]]  # top of a deck = end of its list
+    discards: list[list[int]]
+    playing: list[int]  # commands and technologies on the response stack
+    supply: list[int]  # core cards not in play
+    pieces: list[Piece]
+    known: list[list[list[int]]]  # known[p][d]: the top cards of deck d that p has seen, top first
+    peeked: list[set[int]]  # cells whose face-down system each player has looked at
+    started: list[bool]  # seats that have had a turn (the Ready phase is skipped on a seat's first)
+    clock: int
+    last_start: list[int]
+    combat_at: list[int]  # clock of the last combat in each cell (-1: never)
+    embargo: list[bool]
+    vetoed: set[int]
+    used: set[tuple[int, int]]  # (ability card, answered card): triggered abilities used
+    prevent: dict[int, int]
+    assigned: list[tuple[int, int]]
+    temp: Temporary
+    active: int
+    phase: Phase
+    fight: int
+    abandoned: set[int]
+    breaches: list[str]
+    turn_cap_turns: int
+    _lasting: dict[tuple[int, str], list[tuple[Effect, Piece | None]]]
+
+    @classmethod
+    def setup(cls, engine: StarEngine, players: int, seed: int) -> StarState:
+        s = cls(seed)
+        s.engine, s.n = engine, players
+        s.size = size = engine.grid[players]
+        last = size - 1
+        corners = [0, last, last * size + last, last * size]  # clockwise from the top left
+        seats = [corners[0], corners[2]] if players == 2 else corners[:players]
+        homeworlds = list(engine.homeworlds)
+        s.shuffle(homeworlds, "homeworlds")
+        others = [c for c in range(len(engine.systems)) if c not in homeworlds[:players]]
+        s.shuffle(others, "system deck")
+        s.grid = [-1] * (size * size)
+        s.home = list(seats)
+        for p, cell in enumerate(seats):
+            s.grid[cell] = homeworlds[p]
+        free = [c for c in range(size * size) if s.grid[c] < 0]
+        if len(others) < len(free):
+            s.problem(f"the System deck cannot fill the {size}×{size} grid")
+        for cell, card in zip(free, others, strict=False):
+            s.grid[cell] = card
+        s.aside = others[len(free) :]
+        s.revealed = [c in seats for c in range(size * size)]
+        s.owner = [-1] * (size * size)
+        s.devs = [0] * (size * size)
+        for p, cell in enumerate(seats):
+            s.owner[cell], s.devs[cell] = p, engine.start_developments
+        s.credits = [engine.start_credits] * players
+        s.hands = [[] for _ in range(players)]
+        s.techs = [[] for _ in range(players)]
+        s.decks = [list(d) for d in engine.deck_cards]
+        for d, deck in enumerate(s.decks):
+            s.shuffle(deck, engine.domains[d])
+        s.discards = [[] for _ in s.decks]
+        s.playing = []
+        s.supply = list(range(engine.core_start, len(engine.cards)))
+        s.pieces = []
+        for p, cell in enumerate(seats):
+            for name, count in engine.start_ships.items():
+                for _ in range(count):
+                    found = s._from_supply(name)
+                    if found is None:
+                        s.problem(f"not enough {name} cards for {players} players")
+                        continue
+                    s.pieces.append(Piece(found, p, cell, 0, 0, False, False, False, False, 0))
+        s._lasting = {}
+        s.known = [[[] for _ in s.decks] for _ in range(players)]
+        s.peeked = [set() for _ in range(players)]
+        s.started = [False] * players
+        s.clock, s.last_start, s.combat_at = 0, [0] * players, [-1] * (size * size)
+        s.embargo = [False] * players
+        s.vetoed, s.used, s.prevent, s.assigned = set(), set(), {}, []
+        s.temp = Temporary()
+        s.phase, s.fight, s.abandoned, s.breaches = Phase.READY, -1, set(), []
+        s.active = s.rng.randrange(players)
+        s.chance.record("first player", s.active)
+        s.turn_cap_turns = 1 << 30
+        s.start_tasks(("turn", s.active))
+        s.run()
+        return s
+
+    # -- the engine surface -----------------------------------------------------------------------------------------
+
+    def current_player(self) -> int:
+        if self.phase == Phase.OVER:
+            return TERMINAL
+        return self.decision[1] if self.decision else TERMINAL
+
+    def returns(self) -> list[float]:
+        if self.phase != Phase.OVER:
+            return [0.0] * self.n
+        alive = self.alive(self.n)
+        return [1.0 / len(alive) if p in alive else 0.0 for p in range(self.n)]
+
+    def adjudicated(self) -> list[float]:
+        """A game stopped at the turn cap (rules.yaml `turn_cap`): the most developments wins, ties share."""
+        devs = [sum(d for c, d in enumerate(self.devs) if self.owner[c] == p) for p in range(self.n)]
+        best = max(devs)
+        top = [p for p in range(self.n) if devs[p] == best and p not in self.out]
+        return [1.0 / len(top) if p in top else 0.0 for p in range(self.n)]
+
+    def clone(self) -> StarState:
+        o = StarState.__new__(StarState)
+        self._copy_base(o)
+        o.engine, o.n, o.size = self.engine, self.n, self.size
+        o.grid, o.revealed, o.aside = list(self.grid), list(self.revealed), list(self.aside)
+        o.owner, o.devs, o.home = list(self.owner), list(self.devs), self.home
+        o.credits = list(self.credits)
+        o.hands = [list(h) for h in self.hands]
+        o.techs = [list(t) for t in self.techs]
+        o.decks = [list(d) for d in self.decks]
+        o.discards = [list(d) for d in self.discards]
+        o.playing, o.supply = list(self.playing), list(self.supply)
+        o.pieces = [p.copy() for p in self.pieces]
+        o.known = [[list(k) for k in ks] for ks in self.known]
+        o.peeked = [set(p) for p in self.peeked]
+        o.started, o.clock, o.last_start = list(self.started), self.clock, list(self.last_start)
+        o.combat_at, o.embargo = list(self.combat_at), list(self.embargo)
+        o.vetoed, o.used, o.prevent = set(self.vetoed), set(self.used), dict(self.prevent)
+        o.assigned, o.temp = list(self.assigned), self.temp.copy()
+        o.active, o.phase, o.fight = self.active, self.phase, self.fight
+        o.abandoned, o.breaches = set(self.abandoned), list(self.breaches)
+        o.turn_cap_turns = self.turn_cap_turns
+        o._lasting = {}
+        o.tasks, o.decision = list(self.tasks), self.decision
+        return o
+
+    # -- cards and pieces -------------------------------------------------------------------------------------------
+
+    def spec(self, card: int) -> CardSpec:
+        return self.engine.cards[card]
+
+    def piece(self, card: int) -> Piece | None:
+        for piece in self.pieces:
+            if piece.card == card:
+                return piece
+        return None
+
+    def _from_supply(self, name: str) -> int | None:
+        cards = self.engine.cards
+        card = next((c for c in self.supply if cards[c].name == name), None)
+        if card is not None:
+            self.supply.remove(card)
+        return card
+
+    def at(self, cell: int) -> list[Piece]:
+        return [piece for piece in self.pieces if piece.cell == cell]
+
+    def lasting(self, p: int, verb: str) -> list[tuple[Effect, Piece | None]]:
+        """A player's lasting effects with a verb: from technologies (piece None) and from their pieces. Cached
+        until a technology or a piece comes or goes (`_changed`); pieces are read where they are now."""
+        key = (p, verb)
+        found = self._lasting.get(key)
+        if found is None:
+            table = self.engine.lasting
+            found = [(e, None) for c in self.techs[p] for e in table[c].get(verb, ())]
+            found += [(e, x) for x in self.pieces if x.owner == p for e in table[x.card].get(verb, ())]
+            self._lasting[key] = found
+        return found
+
+    def _changed(self) -> None:
+        self._lasting = {}
+
+    def _applies(self, e: Effect, spec: CardSpec) -> bool:
+        classes = e.opt("class")
+        if classes and spec.ship_class not in classes.split(","):
+            return False
+        kind = e.opt("type")
+        return not kind or spec.kind == kind
+
+    def attack(self, piece: Piece) -> int:
+        if piece.cloaked:
+            return 0
+        spec = self.spec(piece.card)
+        bonus = sum(e.amount for e, _ in self.lasting(piece.owner, "attack") if self._applies(e, spec))
+        return max(0, spec.attack + bonus + piece.boost)
+
+    def hp(self, piece: Piece) -> int:
+        spec = self.spec(piece.card)
+        bonus = sum(e.amount for e, _ in self.lasting(piece.owner, "hp") if self._applies(e, spec))
+        aura = sum(e.amount for e, src in self.lasting(piece.owner, "aura-hp")
+                   if src is not None and src is not piece and src.cell == piece.cell)  # fmt: skip
+        self._used_lasting(piece.owner, "aura-hp", aura)
+        return spec.hp + bonus + aura
+
+    def _used_lasting(self, p: int, verb: str, amount: int) -> None:
+        if amount:
+            for e, src in self.lasting(p, verb):
+                self.applied.add(self.spec(src.card).item if src else self._tech_item(p, e))
+
+    def _tech_item(self, p: int, e: Effect) -> str:
+        return next(self.spec(c).item for c in self.techs[p] if e in self.spec(c).effects)
+
+    def build_cost(self, p: int, card: int) -> int:
+        spec = self.spec(card)
+        cost, floor = spec.cost, 0
+        for e, _ in self.lasting(p, "cost"):
+            if self._applies(e, spec) and spec.kind == "ship":
+                cost += e.amount
+                floor = max(floor, e.num("min"))
+        if spec.kind == "ship" and self.temp.discount:
+            cost -= self.temp.discount
+            floor = max(floor, self.temp.discount_min)
+        return max(floor, cost) if cost != spec.cost else cost
+
+    def hand_limit(self, p: int) -> int:
+        return self.engine.hand_limit + sum(e.amount for e, _ in self.lasting(p, "hand-limit"))
+
+    def developments(self, p: int) -> int:
+        return sum(d for c, d in enumerate(self.devs) if self.owner[c] == p)
+
+    def fighters(self, p: int, cell: int | None = None) -> int:
+        fighter = self.engine.fighter
+        if cell is None:
+            return sum(1 for x in self.pieces if x.owner == p and fighter[x.card])
+        return sum(1 for x in self.pieces if x.owner == p and x.cell == cell and fighter[x.card])
+
+    def fighter_slots(self, p: int, cell: int) -> int:
+        if self.owner[cell] != p:
+            return 0
+        return self.devs[cell] + sum(
+            e.amount for e, src in self.lasting(p, "fighter-slots") if src and src.cell == cell
+        )
+
+    # -- the grid ---------------------------------------------------------------------------------------------------
+
+    def system(self, cell: int) -> Any:
+        return self.engine.systems[self.grid[cell]]
+
+    def neighbours(self, cell: int, orthogonal: bool = False) -> list[int]:
+        size = self.size
+        r, c = divmod(cell, size)
+        steps = [(-1, -1), (-1, 1), (1, -1), (1, 1)]
+        if orthogonal:
+            steps += [(-1, 0), (1, 0), (0, -1), (0, 1)]
+        return sorted((r + dr) * size + c + dc for dr, dc in steps if 0 <= r + dr < size and 0 <= c + dc < size)
+
+    def distance(self, a: int, b: int) -> int:
+        """Jumps between two cells along diagonals (a different-colour cell counts as far away)."""
+        (ra, ca), (rb, cb) = divmod(a, self.size), divmod(b, self.size)
+        if (ra + ca + rb + cb) % 2:
+            return 2 * self.size
+        return max(abs(ra - rb), abs(ca - cb))
+
+    def contested(self, cell: int) -> bool:
+        o = self.owner[cell]
+        return o >= 0 and self.combat_at[cell] > self.last_start[o]
+
+    def under_siege(self, cell: int) -> bool:
+        o = self.owner[cell]
+        if o < 0 or cell in self.temp.lifted:
+            return False
+        here = self.at(cell)
+        enemies = [
+            x for x in here if x.owner != o and self.spec(x.card).kind == "ship" and not self.spec(x.card).fighter
+        ]
+        if not enemies or any(x.owner == o and self.attack(x) > 0 for x in here):
+            return False
+        for e, _ in self.lasting(o, "siege-immunity"):
+            has_station = any(x.owner == o and self.spec(x.card).kind == "station" for x in here)
+            if has_station and len(enemies) <= e.num("max-enemies"):
+                self._used_lasting(o, "siege-immunity", 1)
+                return False
+        return True
+
+    def domains_of(self, p: int) -> list[int]:
+        """The domains a player may draw from: those of the systems they control (a Homeworld counts as all)."""
+        found: set[int] = set()
+        for cell, o in enumerate(self.owner):
+            if o == p:
+                d = self.system(cell).domain
+                found |= set(range(len(self.decks))) if d < 0 else {d}
+        return sorted(found)
+
+    # -- turn structure ---------------------------------------------------------------------------------------------
+
+    def _t_turn(self, p: int) -> None:
+        self.active, self.turns = p, self.turns + 1
+        self.clock += 1
+        self.last_start[p] = self.clock
+        for piece in self.pieces:
+            if piece.owner == p:
+                piece.fresh, piece.jumps, piece.moved = False, 0, False
+        self.abandoned = {x.card for x in self.pieces if x.owner == p and self._abandoned(x)}
+        self.phase = Phase.READY
+        ready = [("income", p), ("draw", p, self.engine.draws), ("ready_abilities", p), ("start_window", p)]
+        self.push(*(ready if self.started[p] else []), ("command", p))
+        self.started[p] = True
+
+    def _abandoned(self, piece: Piece) -> bool:
+        if not self.spec(piece.card).fighter or self.owner[piece.cell] == piece.owner:
+            return False
+        return all(self.spec(x.card).fighter for x in self.at(piece.cell) if x.owner == piece.owner)
+
+    def _t_income(self, p: int) -> None:
+        for cell, o in enumerate(self.owner):
+            if o == p and not self.under_siege(cell):
+                self.credits[p] += self.system(cell).credits + self.devs[cell] * self.engine.income
+
+    def _t_ready_abilities(self, p: int) -> None:
+        cards = self.engine.cards
+        sources = [(c, None) for c in self.techs[p]] + [(x.card, x) for x in self.pieces if x.owner == p]
+        for card, piece in sources:
+            for e in cards[card].effects:
+                if e.trigger == "ready" and self._condition(p, e, piece):
+                    self.applied.add(cards[card].item)
+                    self._effect(p, e, card, -1, -1)
+
+    def _condition(self, p: int, e: Effect, piece: Piece | None) -> bool:
+        if e.opt("if-systems") and sum(1 for o in self.owner if o == p) < e.num("if-systems"):
+            return False
+        if e.opt("if-here") and (piece is None or self.owner[piece.cell] != p):
+            return False
+        if e.opt("if-hand-at-most") and len(self.hands[p]) > e.num("if-hand-at-most"):
+            return False
+        return not (e.opt("if-techs") and len(self.techs[p]) < e.num("if-techs"))
+
+    def _t_start_window(self, p: int) -> None:
+        if self._commands(p, "start-of-turn"):
+            self.ask("start", p)
+
+    def _t_command(self, p: int) -> None:
+        self.phase = Phase.COMMAND
+        self.ask("command", p)
+
+    def _t_combat(self, p: int) -> None:
+        self.phase = Phase.COMBAT
+        cells = [c for c in range(len(self.grid)) if len({x.owner for x in self.at(c)}) > 1]
+        self.push(*[("battle", c) for c in cells], ("end", p))
+
+    def order_from(self, p: int) -> list[int]:
+        return [q for q in ((p + i) % self.n for i in range(self.n)) if q not in self.out]
+
+    def _t_battle(self, cell: int) -> None:
+        if len({x.owner for x in self.at(cell)}) < 2:
+            return
+        self.fight, self.assigned, self.prevent = cell, [], {}
+        order = tuple(self.order_from(self.active))
+        self.push(("combat_window", cell, order, 0), ("assign_all", cell), ("damage", cell), ("retreats", cell, order))
+
+    def _t_combat_window(self, cell: int, order: tuple[int, ...], passes: int) -> None:
+        """Before damage is assigned, in turn order from the active player, each may play combat commands; the
+        window closes when every player has passed in a row."""
+        for step in range(len(order) - passes):
+            p = order[(passes + step) % len(order)]
+            if self._commands(p, "combat-phase") or self._responses_any(p):
+                self.tasks.append(("combat_window", cell, order, passes + step + 1))
+                self.ask("combat", p, cell)
+                return
+
+    def _t_assign_all(self, cell: int) -> None:
+        if cell in self.temp.ceasefire:
+            return
+        for p in reversed(self.order_from(self.active)):
+            for x in reversed(self.at(cell)):
+                if x.owner == p and self.attack(x) > 0:
+                    self.tasks.append(("assign", x.card))
+
+    def _t_assign(self, attacker: int) -> None:
+        piece = self.piece(attacker)
+        if piece is None or piece.cell != self.fight or self.attack(piece) == 0:
+            return
+        if self._targets_for(piece):
+            self.ask("assign", piece.owner, attacker)
+
+    def _targets_for(self, piece: Piece) -> list[int]:
+        return [x.card for x in self.at(piece.cell) if x.owner != piece.owner and not x.cloaked]
+
+    def _t_damage(self, cell: int) -> None:
+        if not self.assigned:
+            return
+        self.combat_at[cell] = self.clock
+        item = ("damage", cell)
+        self.push(("window", item, tuple(self.order_from(self.active))), ("resolve_item", item), ("hits", cell))
+
+    def _t_hits(self, cell: int) -> None:
+        dealt: dict[int, int] = {}
+        for attacker, target in self.assigned:
+            a, t = self.piece(attacker), self.piece(target)
+            if a is None or t is None or a.cell != cell or t.cell != cell or t.cloaked:
+                continue
+            amount = self.attack(a)
+            for e, src in self.lasting(t.owner, "escort"):
+                if src is not None and src is not t and src.cell == cell:
+                    amount -= e.amount
+                    self.applied.add(self.spec(src.card).item)
+            dealt[target] = dealt.get(target, 0) + max(0, amount)
+        for target, amount in dealt.items():
+            t = self.piece(target)
+            assert t is not None
+            prevented = min(amount, self.prevent.get(target, 0))
+            amount -= prevented
+            if amount and self.lasting(t.owner, "shield") and t.owner not in self.temp.shield_used:
+                self.temp.shield_used.add(t.owner)
+                e, _ = self.lasting(t.owner, "shield")[0]
+                amount -= min(amount, e.amount)
+                self.applied.add(self._tech_item(t.owner, e))
+            t.damage += amount
+        self._destroy_broken(cell)
+
+    def _destroy_broken(self, cell: int) -> None:
+        """Pieces whose damage exceeds their hit points are destroyed (rules.yaml `destroyed_when`)."""
+        for piece in [x for x in self.at(cell) if x.damage > self.hp(x)]:
+            self.destroy(piece)
+            item = ("destroyed", piece.card, cell)
+            self.push(("window", item, tuple(self.order_from(self.active))), ("resolve_item", item))
+
+    def destroy(self, piece: Piece) -> None:
+        self.pieces.remove(piece)
+        self._changed()
+        self._return_card(piece.card)
+        if self.spec(piece.card).has("fighter-slots"):
+            self._fighter_excess(piece.owner)
+
+    def _return_card(self, card: int) -> None:
+        d = self.spec(card).domain
+        if d < 0:
+            self.supply.append(card)
+        else:
+            self.discards[d].append(card)
+
+    def _t_retreats(self, cell: int, order: tuple[int, ...]) -> None:
+        for p in reversed(order):
+            self.tasks.append(("retreat", cell, p))
+
+    def _t_retreat(self, cell: int, p: int) -> None:
+        if p not in self.out and self._retreats(cell, p):
+            self.ask("retreat", p, cell)
+
+    def _retreats(self, cell: int, p: int) -> list[Retreat]:
+        far = bool(self.lasting(p, "far-retreat"))
+        out = []
+        for x in self.at(cell):
+            spec = self.spec(x.card)
+            if x.owner != p or spec.kind != "ship" or x.pinned:
+                continue
+            if x.moved and not far and not spec.has("retreat-after-jump"):
+                continue
+            if spec.fighter and not self.lasting(p, "fighter-jumps") and not far:
+                continue
+            dests = [c for c, o in enumerate(self.owner) if o == p] if far else self.neighbours(cell)
+            dests = [c for c in dests if c != cell and self.owner[c] == p]
+            if spec.fighter:
+                dests = [c for c in dests if self.fighters(p, c) < self.fighter_slots(p, c)]
+            out += [Retreat(x.card, c) for c in dests]
+        return out
+
+    def _t_end(self, p: int) -> None:
+        self.phase, self.fight = Phase.END, -1
+        for cell in range(len(self.grid)):
+            q = self.owner[cell]
+            if q < 0 or q == p or not self.under_siege(cell):
+                continue
+            weight = 0
+            for x in self.at(cell):
+                spec = self.spec(x.card)
+                if x.owner == p and spec.kind == "ship" and not spec.fighter:
+                    heavy = spec.has("siege-weight")
+                    weight += heavy.amount if heavy else 1
+                    if heavy:
+                        self.applied.add(spec.item)
+            if cell == self.home[q]:
+                for e, _ in self.lasting(q, "conquest-limit"):
+                    if weight > e.amount:
+                        weight = e.amount
+                        self.applied.add(self._tech_item(q, e))
+            self.devs[cell] -= min(weight, self.devs[cell])
+            if self.devs[cell] == 0:
+                self.owner[cell], self.devs[cell] = p, self.engine.conquest_developments
+            self._fighter_excess(q)
+        self._cleanup(p)
+
+    def _fighter_excess(self, q: int) -> None:
+        """A player above a Fighter limit after losing developments loses the excess at once (`fighter_excess`)."""
+        for cell in range(len(self.grid)):
+            while self.owner[cell] == q and self.fighters(q, cell) > self.fighter_slots(q, cell):
+                self.destroy(next(x for x in reversed(self.at(cell)) if x.owner == q and self.spec(x.card).fighter))
+        while self.fighters(q) > self.developments(q):
+            self.destroy(next(x for x in reversed(self.pieces) if x.owner == q and self.spec(x.card).fighter))
+
+    def _cleanup(self, p: int) -> None:
+        for q in range(self.n):
+            if q not in self.out and self.owner[self.home[q]] != q:
+                self._eliminate(q, f"Homeworld taken by seat {self.owner[self.home[q]]}")
+        for piece in [x for x in self.pieces if x.card in self.abandoned]:
+            if self._abandoned(piece):
+                self.destroy(piece)
+        for piece in self.pieces:
+            piece.damage, piece.boost, piece.pinned, piece.cloaked = 0, 0, False, False
+        self.temp, self.vetoed, self.used = Temporary(), set(), set()
+        self.embargo[p] = False
+        alive = self.alive(self.n)
+        if len(alive) == 1:
+            self.phase, self.ending = Phase.OVER, "last Homeworld standing"
+            self.tasks, self.decision = [], None
+            return
+        nxt = self.next_alive(p, self.n)
+        assert nxt is not None
+        self.push(("hand_limit", p), ("turn", nxt))
+
+    def _t_hand_limit(self, p: int) -> None:
+        if len(self.hands[p]) > self.hand_limit(p):
+            self.tasks.append(("hand_limit", p))
+            self.ask("discard", p)
+
+    def _eliminate(self, q: int, why: str) -> None:
+        self.eliminate(q, why)
+        for piece in [x for x in self.pieces if x.owner == q]:
+            self.destroy(piece)
+        for cell, o in enumerate(self.owner):
+            if o == q:
+                self.owner[cell], self.devs[cell] = -1, 0
+        for card in self.hands[q] + self.techs[q]:
+            self._return_card(card)
+        self.hands[q], self.techs[q] = [], []
+        self._changed()
+
+    # -- drawing ----------------------------------------------------------------------------------------------------
+
+    def _t_draw(self, p: int, count: int, domain: int = -1) -> None:
+        self.push(*[("draw_one", p, domain)] * count)
+
+    def _t_draw_one(self, p: int, domain: int) -> None:
+        if len(self.hands[p]) >= self.hand_limit(p):  # Hand Limit: discard first
+            self.tasks.append(("draw_one", p, domain))
+            self.ask("discard", p)
+            return
+        options = [domain] if domain >= 0 else [d for d in self.domains_of(p) if self.decks[d] or self.discards[d]]
+        if not options:
+            self.problem("a player could not draw: every Domain deck they may draw from was used up")
+            return
+        if len(options) > 1:
+            self.ask("domain", p)
+            return
+        self._draw_from(p, options[0])
+
+    def _draw_from(self, p: int, d: int) -> None:
+        deck = self.decks[d]
+        if not deck:
+            if not self.discards[d]:
+                self.problem(f"the {self.engine.domains[d]} deck and its discards were used up")
+                return
+            deck += self.discards[d]
+            self.discards[d] = []
+            self.shuffle(deck, self.engine.domains[d])
+            self.problem(f"the {self.engine.domains[d]} deck ran out and its discards were shuffled in")
+            for known in self.known:
+                known[d] = []
+        card = deck.pop()
+        for known in self.known:
+            if known[d]:
+                known[d].pop(0)
+        self.chance.record("draw", [p, card])
+        self.hands[p].append(card)
+
+    # -- legal actions ----------------------------------------------------------------------------------------------
+
+    def _legal_actions(self) -> list[Any]:
+        if self.decision is None:
+            return []
+        kind, p, *rest = self.decision
+        if kind == "command":
+            return [DONE, *self._command_actions(p)]
+        if kind == "start":
+            return [DONE, *self._plays(p, self._commands(p, "start-of-turn"))]
+        if kind == "combat":
+            return [DONE, *self._plays(p, self._commands(p, "combat-phase")), *self._responses_any(p)]
+        if kind == "respond":
+            return [PASS, *self.responses(p, rest[0])]
+        if kind == "assign":
+            piece = self.piece(rest[0])
+            assert piece is not None
+            return [Assign(piece.card, -1), *(Assign(piece.card, t) for t in self._targets_for(piece))]
+        if kind == "retreat":
+            return [DONE, *self._retreats(rest[0], p)]
+        if kind == "discard":
+            return [Discard(c) for c in self._distinct(self.hands[p])]
+        if kind == "domain":
+            return [Choose(d) for d in self.domains_of(p) if self.decks[d] or self.discards[d]]
+        return []
+
+    def _distinct(self, cards: list[int]) -> list[int]:
+        """One card of each printed kind (copies of a card are the same choice), lowest id first."""
+        seen: dict[str, int] = {}
+        for card in sorted(cards):
+            seen.setdefault(self.spec(card).item, card)
+        return sorted(seen.values())
+
+    def _command_actions(self, p: int) -> list[Any]:
+        out: list[Any] = []
+        for x in self.pieces:
+            if x.owner == p:
+                out += [Move(x.card, c) for c in self._destinations(x)]
+        ships = sorted({x.cell for x in self.pieces if x.owner == p and self.engine.ship[x.card]})
+        out += [Explore(c) for c in ships if not self.revealed[c]]
+        out += self._builds(p)
+        out += [Scrap(x.card) for x in self.pieces if x.owner == p and not x.fresh and not self.contested(x.cell)]
+        out += self._plays(p, self._commands(p, "command-phase"))
+        out += [Play(c) for c in self._distinct(self.hands[p])
+                if self.spec(c).kind == "technology" and self.spec(c).cost <= self.credits[p]]  # fmt: skip
+        cost = self.engine.development_cost
+        if self.credits[p] >= cost(0):
+            cells = sorted({*ships, *(c for c, o in enumerate(self.owner) if o == p)})
+            out += [Develop(c) for c in cells if self.credits[p] >= cost(self.devs[c]) and self._can_develop(p, c)]
+        if not self.embargo[p]:
+            if self.credits[p] >= self.draw_cost(p):
+                out += [TradeDraw(d) for d in self.domains_of(p) if self.decks[d] or self.discards[d]]
+            if len(self.hands[p]) >= self.engine.sell["discard"]:
+                out.append(TradeSell())
+        return out
+
+    def draw_cost(self, p: int) -> int:
+        return max(0, self.engine.draw_cost - sum(e.amount for e, _ in self.lasting(p, "trade-draw-discount")))
+
+    def _jumps_allowed(self, x: Piece) -> int:
+        spec = self.spec(x.card)
+        if spec.fighter:
+            return sum(e.amount for e, _ in self.lasting(x.owner, "fighter-jumps"))
+        allowed = spec.jump + self.temp.extra_jumps
+        if x.owner == self.active and not self.temp.spare_used:
+            allowed += sum(e.amount for e, _ in self.lasting(x.owner, "spare-jump"))
+        return allowed
+
+    def _destinations(self, x: Piece) -> list[int]:
+        spec = self.spec(x.card)
+        if spec.kind != "ship" or x.fresh or x.pinned or x.jumps >= self._jumps_allowed(x):
+            return []
+        p = x.owner
+        cells = set(self.neighbours(x.cell, orthogonal=bool(self.lasting(p, "orthogonal-jumps"))))
+        if any(src is not None and src.cell == x.cell for _, src in self.lasting(p, "gate")):
+            gates = {src.cell for _, src in self.lasting(p, "gate") if src is not None}
+            cells |= {c for c in gates | {self.home[p]} if self.owner[c] == p}
+        cells.discard(x.cell)
+        if spec.fighter:
+            cells = {c for c in cells if self.owner[c] == p and self.fighters(p, c) < self.fighter_slots(p, c)}
+        return sorted(cells)
+
+    def _can_explore(self, p: int, cell: int) -> bool:
+        return not self.revealed[cell] and any(x.owner == p and self.spec(x.card).kind == "ship" for x in self.at(cell))
+
+    def _can_develop(self, p: int, cell: int) -> bool:
+        o, devs = self.owner[cell], self.devs[cell]
+        if self.credits[p] < self.engine.development_cost(devs) or not self.revealed[cell]:
+            return False
+        if o < 0:
+            return any(x.owner == p and self.spec(x.card).kind == "ship" for x in self.at(cell))
+        return o == p and devs < self.system(cell).max_development
+
+    def _shipyard(self, p: int, cell: int) -> bool:
+        """Whether p may build ships in a system: the Homeworld always; a capital or a system with p's shipyard
+        station while neither contested nor under siege."""
+        if cell == self.home[p]:
+            return True
+        if self.owner[cell] != p or self.contested(cell) or self.under_siege(cell):
+            return False
+        if self.system(cell).capital:
+            return True
+        stations = [src for _, src in self.lasting(p, "shipyard") if src is not None and src.cell == cell]
+        if stations:
+            return True
+        return self.temp.grants > 0 and any(x.owner == p and self.spec(x.card).kind == "station" for x in self.at(cell))
+
+    def _builds(self, p: int) -> list[Build]:
+        cards = self.engine.cards
+        choices = [c for c in self._distinct(self.supply) if cards[c].piece]
+        choices += [c for c in self._distinct(self.hands[p]) if cards[c].piece]
+        choices = [c for c in choices if self.build_cost(p, c) <= self.credits[p]]
+        if not choices:
+            return []
+        mine = [c for c, o in enumerate(self.owner) if o == p]
+        yards = [c for c in mine if self._shipyard(p, c)]
+        out = []
+        for cell in mine:
+            stations = fighters = None
+            for card in choices:
+                spec = cards[card]
+                if spec.kind == "station":
+                    if stations is None:
+                        stations = self._can_build(p, card, cell)
+                    ok = stations
+                elif spec.fighter:
+                    if fighters is None:
+                        fighters = self._can_build(p, card, cell)
+                    ok = fighters
+                else:
+                    ok = cell in yards
+                if ok:
+                    out.append(Build(card, cell))
+        return sorted(out)
+
+    def _can_build(self, p: int, card: int, cell: int, scramble: bool = False) -> bool:
+        spec = self.spec(card)
+        if self.owner[cell] != p:
+            return False
+        if spec.kind == "station":
+            if self.contested(cell) or self.under_siege(cell):
+                return False
+            return (
+                sum(1 for x in self.at(cell) if x.owner == p and self.spec(x.card).kind == "station") < self.devs[cell]
+            )
+        if spec.fighter and (
+            self.fighters(p) >= self.developments(p) or self.fighters(p, cell) >= self.fighter_slots(p, cell)
+        ):
+            return False
+        return scramble or self._shipyard(p, cell)
+
+    def _commands(self, p: int, timing: str) -> list[int]:
+        return [c for c in self._distinct(self.hands[p])
+                if self.spec(c).kind == "command" and self.spec(c).timing == timing
+                and self.spec(c).cost <= self.credits[p]]  # fmt: skip
+
+    def _plays(self, p: int, cards: list[int]) -> list[Play]:
+        out = []
+        for card in cards:
+            out += [Play(card, t) for t in self._targets(p, card)]
+        return out
+
+    def _targets(self, p: int, card: int, item: Item | None = None) -> list[int]:
+        """The targets a card may be played on ([-1] for none); an effect that could change nothing is not offered."""
+        spec = self.spec(card)
+        targeted = [e for e in spec.effects if e.opt("target")]
+        if not targeted:
+            return self._untargeted(p, spec, item)
+        e = targeted[0]
+        kind, cells = e.opt("target"), range(len(self.grid))
+        fight = self.fight
+        match kind:
+            case "own-ship":
+                return [x.card for x in self.pieces if x.owner == p and self.spec(x.card).kind == "ship"
+                        and (fight < 0 or x.cell == fight)]  # fmt: skip
+            case "enemy-in-armed-system":
+                armed = {x.cell for x in self.pieces if x.owner == p and self.attack(x) > 0}
+                return [x.card for x in self.pieces if x.owner != p and x.cell in armed and not x.cloaked]
+            case "own-uncontested-system":
+                keep = e.num("keep") + e.amount
+                return [c for c in cells if self.owner[c] == p and not self.contested(c) and self.devs[c] >= keep]
+            case "combat-system":
+                return [fight] if fight >= 0 and fight not in self.temp.ceasefire else []
+            case "own-system":
+                return [c for c in cells if self.owner[c] == p and self.under_siege(c)]
+            case "own-combat-system":
+                fighter = self._supply_card("Fighter")
+                if fight < 0 or fighter is None or self.spec(fighter).cost + spec.cost > self.credits[p]:
+                    return []
+                return [fight] if self._can_build(p, fighter, fight, scramble=True) else []
+            case "player":
+                return [q for q in self.alive(self.n) if q != p and not self.embargo[q]]
+            case "unjumped-ship":
+                return [x.card for x in self.pieces if x.owner != p and self.spec(x.card).kind == "ship"
+                        and x.jumps == 0 and not x.pinned]  # fmt: skip
+            case "adjacent-uncontrolled-system":
+                if self.credits[p] < spec.cost + self.engine.development_cost(0):
+                    return []
+                mine = {n for c in cells if self.owner[c] == p for n in self.neighbours(c)}
+                return [c for c in sorted(mine) if self.owner[c] < 0 and self.revealed[c]]
+        return []
+
+    def _supply_card(self, name: str) -> int | None:
+        return next((c for c in sorted(self.supply) if self.spec(c).name == name), None)
+
+    def _untargeted(self, p: int, spec: CardSpec, item: Item | None) -> list[int]:
+        verbs = {e.verb for e in spec.effects}
+        if "arrange-top" in verbs:
+            return [d for d, deck in enumerate(self.decks) if deck]
+        if "prevent" in verbs:  # a prevention answers damage assigned to one of the player's pieces
+            return sorted({t for _, t in self.assigned if (x := self.piece(t)) is not None and x.owner == p})
+        if "cancel" in verbs:
+            return (
+                [item[2]]
+                if item and item[0] == "card" and item[1] != p and self.spec(item[2]).kind == "command"
+                else []
+            )
+        if "gain-scrap-value" in verbs:
+            if not item or item[0] != "destroyed":
+                return []
+            return [item[1]] if any(x.owner == p and x.cell == item[2] for x in self.pieces) else []
+        return [-1]
+
+    # -- responses --------------------------------------------------------------------------------------------------
+
+    def _responses_any(self, p: int) -> list[Any]:
+        """Response commands playable in any window (no trigger of their own)."""
+        cards = [c for c in self._commands(p, "response") if all(e.trigger is None for e in self.spec(c).effects)]
+        return self._plays(p, cards)
+
+    def responses(self, player: int, item: Any) -> list[Any]:
+        out: list[Any] = list(self._responses_any(player))
+        trigger = {"card": "command-played", "damage": "damage-assigned", "destroyed": "ship-destroyed"}[item[0]]
+        for card in self._commands(player, "response"):
+            if any(e.trigger == trigger for e in self.spec(card).effects):
+                out += [Play(card, t) for t in self._targets(player, card, item)]
+        if item[0] == "card" and item[1] != player and self.spec(item[2]).kind == "command":
+            for card in self.techs[player]:
+                e = next((e for e in self.spec(card).effects if e.trigger == "command-played"), None)
+                if e and self.credits[player] >= e.amount and (card, item[2]) not in self.used:
+                    out.append(Ability(card))
+        return out
+
+    def _t_resolve_item(self, item: Item) -> None:
+        if item[0] == "card" and item[2] in self.vetoed:  # cancelled: discarded without effect
+            self.playing.remove(item[2])
+            self._return_card(item[2])
+            return
+        self._resolve(item)
+
+    def _resolve(self, item: Item) -> None:
+        if item[0] != "card":
+            return
+        _, p, card, target = item[:4]
+        spec = self.spec(card)
+        self.playing.remove(card)
+        if spec.kind == "technology":
+            self.techs[p].append(card)
+            self._changed()
+            return
+        self._return_card(card)
+        self.applied.add(spec.item)
+        for e in spec.effects:
+            if e.trigger is None or e.trigger in ("command-played", "damage-assigned", "ship-destroyed"):
+                self._effect(p, e, card, target, item[4] if len(item) > 4 else -1)
+
+    def _play(self, p: int, card: int, target: int, answered: Item | None = None) -> None:
+        """Play a card from hand: pay it, put it on the stack and offer the other players a response."""
+        spec = self.spec(card)
+        self.hands[p].remove(card)
+        self.credits[p] -= spec.cost
+        self.playing.append(card)
+        extra = answered[1] if answered and answered[0] == "destroyed" else -1
+        item = ("card", p, card, target, extra)
+        self.push(("window", item, tuple(q for q in self.order_from(p) if q != p)), ("resolve_item", item))
+
+    # -- effects ----------------------------------------------------------------------------------------------------
+
+    def _effect(self, p: int, e: Effect, card: int, target: int, extra: int) -> None:
+        """Carry out one statement of a card for player p (`target`: the chosen target; `extra`: a destroyed card)."""
+        n = e.amount
+        match e.verb:
+            case "gain-credits":
+                if e.opt("per") == "developed-system":
+                    n *= sum(1 for c, o in enumerate(self.owner) if o == p and self.devs[c] >= e.num("at-least"))
+                if e.opt("max"):
+                    n = min(n, e.num("max"))
+                if self._condition(p, e, None):
+                    self.credits[p] += n
+            case "gain-scrap-value":
+                self.credits[p] += self.engine.scrap_value(self.spec(target).cost)
+            case "draw":
+                if self._condition(p, e, None):
+                    self.push(("draw", p, n))
+            case "discard":
+                self.push(*[("discard", p)] * n)
+            case "cycle":
+                self.push(("draw", p, n), *[("discard", p)] * n)
+            case "remove-development":
+                if self.owner[target] == p:
+                    self.devs[target] = max(1, self.devs[target] - n)
+                    self._fighter_excess(p)
+            case "boost-attack":
+                if (x := self.piece(target)) is not None:
+                    x.boost += n
+            case "deal-damage":
+                if (x := self.piece(target)) is not None:
+                    x.damage += n
+                    self._destroy_broken(x.cell)
+            case "prevent":
+                self.prevent[target] = self.prevent.get(target, 0) + n
+            case "shipyard-grant":
+                self.temp.grants += n
+            case "discount":
+                self.temp.discount, self.temp.discount_min = n, e.num("min", 1)
+            case "cancel":
+                self.vetoed.add(target)
+            case "ceasefire":
+                self.temp.ceasefire.add(target)
+            case "lift-siege":
+                self.temp.lifted.add(target)
+            case "build-fighter":
+                fighter = self._supply_card("Fighter")
+                if fighter is not None and self._can_build(p, fighter, target, scramble=True):
+                    self._place(p, fighter, target)
+            case "embargo":
+                self.embargo[target] = True
+            case "arrange-top":
+                self._arrange(p, target, n)
+            case "pin":
+                if (x := self.piece(target)) is not None:
+                    x.pinned = True
+            case "annex":
+                if self.owner[target] < 0 and self.credits[p] >= self.engine.development_cost(0):
+                    self.credits[p] -= self.engine.development_cost(0)
+                    self.owner[target], self.devs[target] = p, 1
+            case "jump-now":
+                x = self.piece(target)
+                if x is not None:
+                    dests = self.neighbours(x.cell)
+                    if dests:
+                        self._enter(x, self._nearest_enemy_home(p, dests))
+            case "peek":
+                origin = self.fight
+                self._peek(p, n, None if e.opt("where") == "anywhere" else origin)
+            case "cloak":
+                if (x := self.piece(target)) is not None:
+                    x.cloaked = True
+            case "extra-jumps":
+                self.temp.extra_jumps += n
+
+    def _nearest_enemy_home(self, p: int, cells: list[int]) -> int:
+        """Where an emergency jump goes: towards the nearest enemy Homeworld (the engine's fixed choice)."""
+        homes = [self.home[q] for q in self.alive(self.n) if q != p] or [self.home[p]]
+        return min(cells, key=lambda c: (min(self.distance(c, h) for h in homes), c))
+
+    def _arrange(self, p: int, d: int, n: int) -> None:
+        """Imperial Census: the top n cards go back with the dearest on top (the engine's fixed order), remembered."""
+        deck = self.decks[d]
+        top = deck[-n:]
+        top.sort(key=lambda c: (self.spec(c).cost, c))
+        deck[-n:] = top
+        self.known[p][d] = list(reversed(top))
+
+    def _peek(self, p: int, n: int, around: int | None) -> None:
+        """Look at n face-down systems: around a cell first (adjacent ones), else anywhere, nearest to p's ships."""
+        hidden = [c for c in range(len(self.grid)) if not self.revealed[c] and c not in self.peeked[p]]
+        if around is not None:
+            hidden = [c for c in hidden if c in self.neighbours(around)]
+        ships = [x.cell for x in self.pieces if x.owner == p] or [self.home[p]]
+        hidden.sort(key=lambda c: (min(self.distance(c, s) for s in ships), c))
+        self.peeked[p] |= set(hidden[:n])
+
+    # -- applying actions -------------------------------------------------------------------------------------------
+
+    def action_label(self, action: Any) -> str:
+        names = self.engine.cards
+        match action:
+            case Done():
+                return "done"
+            case "pass":
+                return "pass"
+            case Move(card, cell):
+                return f"move {names[card].name} to {self._cell(cell)}"
+            case Explore(cell):
+                return f"explore {self._cell(cell)}"
+            case Build(card, cell):
+                return f"build {names[card].name} at {self._cell(cell)}"
+            case Scrap(card):
+                return f"scrap {names[card].name}"
+            case Play(card, target):
+                return f"play {names[card].name}" + (f" on {target}" if target >= 0 else "")
+            case Develop(cell):
+                return f"develop {self._cell(cell)}"
+            case TradeDraw(d):
+                return f"trade 3 credits for a {self.engine.domains[d]} card"
+            case TradeSell():
+                return "trade two cards for credits"
+            case Choose(d):
+                return f"draw from {self.engine.domains[d]}"
+            case Discard(card):
+                return f"discard {names[card].name}"
+            case Assign(attacker, target):
+                what = "hold fire" if target < 0 else f"fire at {names[target].name}"
+                return f"{names[attacker].name} #{attacker}: {what}"
+            case Retreat(card, cell):
+                return f"retreat {names[card].name} to {self._cell(cell)}"
+            case Ability(card):
+                return f"use {names[card].name}"
+        raise ValueError(f"not a Star Commander action: {action!r}")
+
+    def _cell(self, cell: int) -> str:
+        r, c = divmod(cell, self.size)
+        return f"{'ABCDE'[c]}{r + 1}"
+
+    def _apply(self, action: Any) -> None:
+        assert self.decision is not None
+        kind, p, *rest = self.decision
+        self.decision = None
+        if kind == "respond":
+            if isinstance(action, Play):
+                self._play(p, action.card, action.target, rest[0])
+            elif isinstance(action, Ability):
+                self.used.add((action.card, rest[0][2]))
+                self.credits[p] -= self.spec(action.card).effects[0].amount
+                self.applied.add(self.spec(action.card).item)
+                self.push(("draw", p, 1))
+            self.run()
+            return
+        if not isinstance(action, Done):  # the decision comes round again after what the action starts
+            if kind == "command":
+                self.tasks.append(("command", p))
+            elif kind == "start":
+                self.tasks.append(("start_window", p))
+            elif kind == "combat":
+                self._reopen_combat(p)
+        match action:
+            case Done():
+                if kind == "command":
+                    self.push(("combat", p))
+            case Move(card, cell):
+                x = self.piece(card)
+                assert x is not None
+                if x.jumps >= self.spec(card).jump + self.temp.extra_jumps and not self.spec(card).fighter:
+                    self.temp.spare_used = True
+                    self._used_lasting(p, "spare-jump", 1)
+                x.jumps += 1
+                x.moved = True
+                self._enter(x, cell)
+            case Explore(cell):
+                self._explore(p, cell)
+            case Build(card, cell):
+                self._build(p, card, cell)
+            case Scrap(card):
+                self._scrap(p, card)
+            case Play(card, target):
+                self._play(p, card, target)
+            case Develop(cell):
+                self.credits[p] -= self.engine.development_cost(self.devs[cell])
+                self.owner[cell], self.devs[cell] = p, self.devs[cell] + 1
+            case TradeDraw(d):
+                self.credits[p] -= self.draw_cost(p)
+                self._used_lasting(p, "trade-draw-discount", 1)
+                self.push(("draw_one", p, d))
+            case TradeSell():
+                self.push(*[("discard", p)] * self.engine.sell["discard"], ("sold", p))
+            case Choose(d):
+                self._draw_from(p, d)
+            case Discard(card):
+                self.hands[p].remove(card)
+                self._return_card(card)
+            case Assign(attacker, target):
+                if target >= 0:
+                    self.assigned.append((attacker, target))
+            case Retreat(card, cell):
+                x = self.piece(card)
+                assert x is not None
+                x.moved = True
+                x.cell = cell
+                self.tasks.append(("retreat", rest[0], p))
+        self.run()
+
+    def _reopen_combat(self, p: int) -> None:
+        """After a combat-window play, the window goes round again from the next player."""
+        window = next(i for i in range(len(self.tasks) - 1, -1, -1) if self.tasks[i][0] == "combat_window")
+        _, cell, order, _passes = self.tasks[window]
+        start = (order.index(p) + 1) % len(order)
+        self.tasks[window] = ("combat_window", cell, order[start:] + order[:start], 0)
+
+    def _t_discard(self, p: int) -> None:
+        if self.hands[p]:
+            self.ask("discard", p)
+
+    def _t_sold(self, p: int) -> None:
+        gain = self.engine.sell["gain"]
+        for card in self.techs[p]:
+            for e in self.spec(card).effects:
+                if e.trigger == "trade-discard":
+                    gain += e.amount
+                    self.applied.add(self.spec(card).item)
+        self.credits[p] += gain
+
+    def _enter(self, x: Piece, cell: int) -> None:
+        """A ship arrives in a system: enemy pickets fire, an envoy entering another's system draws."""
+        x.cell = cell
+        for y in self.at(cell):
+            if y.owner != x.owner:
+                for e in self.spec(y.card).effects:
+                    if e.trigger == "enemy-enters" and e.verb == "deal-damage":
+                        x.damage += e.amount
+                        self.applied.add(self.spec(y.card).item)
+        o = self.owner[cell]
+        if o >= 0 and o != x.owner:
+            for e in self.spec(x.card).effects:
+                if e.trigger == "enter-enemy-system":
+                    self.applied.add(self.spec(x.card).item)
+                    self._effect(x.owner, e, x.card, -1, -1)
+        self._destroy_broken(cell)
+
+    def _explore(self, p: int, cell: int) -> None:
+        self.revealed[cell] = True
+        self.chance.record("explore", [cell, self.grid[cell]])
+        for peeks in self.peeked:
+            peeks.discard(cell)
+        system = self.system(cell)
+        n = system.amount
+        match system.explore:
+            case "gain-credits":
+                self.credits[p] += n
+            case "draw-cards":
+                if system.domain >= 0:
+                    self.push(*[("draw_one", p, system.domain)] * n)
+                else:
+                    self.push(("draw", p, n))
+            case "hazard":
+                for x in self.at(cell):
+                    if x.owner == p:
+                        x.damage += n
+            case "survey":
+                self._peek(p, n, cell)
+            case "claim":
+                if self.owner[cell] < 0:
+                    self.owner[cell], self.devs[cell] = p, 1
+        sources = [(c, None) for c in self.techs[p]] + [(x.card, x) for x in self.at(cell) if x.owner == p]
+        for card, _ in sources:
+            for e in self.spec(card).effects:
+                if e.trigger == "explore":
+                    self.applied.add(self.spec(card).item)
+                    if e.verb == "peek":
+                        self._peek(p, e.amount, cell)
+                    else:
+                        self._effect(p, e, card, -1, -1)
+        self._destroy_broken(cell)
+
+    def _build(self, p: int, card: int, cell: int) -> None:
+        spec = self.spec(card)
+        self.credits[p] -= self.build_cost(p, card)
+        if spec.kind == "ship":
+            if self.temp.discount:
+                self.temp.discount = 0
+            if not self._shipyard_without_grant(p, cell):
+                self.temp.grants -= 1
+        if spec.domain >= 0:
+            self.hands[p].remove(card)
+        else:
+            self.supply.remove(card)
+        if spec.kind == "station":
+            have = sum(1 for x in self.at(cell) if x.owner == p and self.spec(x.card).kind == "station")
+            if have >= self.devs[cell]:
+                self.breaches.append(f"a station built above the limit in {self._cell(cell)}")
+        self._place(p, card, cell)
+
+    def _shipyard_without_grant(self, p: int, cell: int) -> bool:
+        grants, self.temp.grants = self.temp.grants, 0
+        ok = self._shipyard(p, cell)
+        self.temp.grants = grants
+        return ok
+
+    def _place(self, p: int, card: int, cell: int) -> None:
+        if card in self.supply:
+            self.supply.remove(card)
+        self.pieces.append(Piece(card, p, cell, 0, 0, True, False, False, False, 0))
+        self._changed()
+
+    def _scrap(self, p: int, card: int) -> None:
+        x = self.piece(card)
+        assert x is not None
+        spec = self.spec(card)
+        gain = self.engine.scrap_value(spec.cost)
+        extra = [e for e in spec.effects if e.trigger == "scrap"]
+        extra += [e for c in self.techs[p] for e in self.spec(c).effects if e.trigger == "scrap"]
+        for e in extra:
+            gain += e.amount
+        if extra:
+            self.applied.add(spec.item if spec.has("gain-credits") else self._tech_scrap(p))
+        self.credits[p] += gain
+        self.destroy(x)
+
+    def _tech_scrap(self, p: int) -> str:
+        return next(self.spec(c).item for c in self.techs[p] if any(e.trigger == "scrap" for e in self.spec(c).effects))
+
+    # -- hidden information -----------------------------------------------------------------------------------------
+
+    def observation(self, player: int) -> tuple[object, ...]:
+        systems = tuple(
+            self.grid[c] if self.revealed[c] or c in self.peeked[player] else -1 for c in range(len(self.grid))
+        )
+        hands = tuple(
+            tuple(sorted(h)) if q == player else tuple(sorted(self.spec(c).domain for c in h))
+            for q, h in enumerate(self.hands)
+        )
+        known = tuple(tuple(k) for k in self.known[player])
+        return (
+            player, self.turns, int(self.phase), self.active, self.fight, self.ending, systems, frozen(self.owner),
+            frozen(self.devs), frozen(self.credits), hands, frozen(self.techs), tuple(len(d) for d in self.decks),
+            frozen(self.discards), frozen(self.playing), tuple(sorted(self.supply)), known,
+            tuple((x.card, x.owner, x.cell, x.damage, x.jumps, x.fresh, x.moved, x.pinned, x.cloaked, x.boost)
+                  for x in self.pieces),
+            frozen(self.embargo), tuple(sorted(self.vetoed)), frozen(self.assigned), tuple(self.tasks), self.decision,
+        )  # fmt: skip
+
+    def determinize(self, player: int, rng: CounterRng) -> StarState:
+        """Face-down systems the player has not seen, the unseen part of each Domain deck and the other players'
+        hands (whose domains are public) are dealt again at random from what they could be."""
+        s = self.reseeded(rng)
+        assert isinstance(s, StarState)
+        cells = [c for c in range(len(s.grid)) if not s.revealed[c] and c not in s.peeked[player]]
+        pool = [s.grid[c] for c in cells] + s.aside
+        rng.shuffle(pool)
+        for c in cells:
+            s.grid[c] = pool.pop()
+        s.aside = pool
+        for d, deck in enumerate(s.decks):
+            known = len(s.known[player][d])
+            unseen = deck[: len(deck) - known]
+            slots = [(q, i) for q in range(s.n) if q != player for i, c in enumerate(s.hands[q])
+                     if s.spec(c).domain == d]  # fmt: skip
+            pool = unseen + [s.hands[q][i] for q, i in slots]
+            rng.shuffle(pool)
+            for q, i in slots:
+                s.hands[q][i] = pool.pop()
+            deck[: len(deck) - known] = pool
+        for q in range(s.n):
+            if q != player:
+                s.peeked[q] = set()
+                s.known[q] = [[] for _ in s.decks]
+        return s
+
+    # -- invariants -------------------------------------------------------------------------------------------------
+
+    def invariant_violations(self) -> list[str]:
+        out = list(self.breaches)
+        e = self.engine
+        places = [c for d in self.decks for c in d] + [c for d in self.discards for c in d]
+        places += [c for h in self.hands for c in h] + [c for t in self.techs for c in t] + self.playing
+        places += self.supply + [x.card for x in self.pieces]
+        if sorted(places) != list(range(len(e.cards))):
+            out.append(f"cards: {len(places)} places for {len(e.cards)} cards ({len(set(places))} distinct)")
+        if sorted(self.grid + self.aside) != list(range(len(e.systems))):
+            out.append("systems: the grid and the cards aside do not hold every System card once")
+        for p in range(self.n):
+            if self.credits[p] < 0:
+                out.append(f"seat {p}: {self.credits[p]} credits")
+            if len(self.hands[p]) > self.hand_limit(p):
+                out.append(f"seat {p}: {len(self.hands[p])} cards in hand, limit {self.hand_limit(p)}")
+            if self.fighters(p) > self.developments(p):
+                out.append(f"seat {p}: {self.fighters(p)} Fighters for {self.developments(p)} developments")
+        for cell, o in enumerate(self.owner):
+            if (o >= 0) != (self.devs[cell] > 0):
+                out.append(f"{self._cell(cell)}: owner {o} with {self.devs[cell]} developments")
+            if self.devs[cell] > self.system(cell).max_development:
+                out.append(
+                    f"{self._cell(cell)}: {self.devs[cell]} developments, max {self.system(cell).max_development}"
+                )
+            if o >= 0 and self.fighters(o, cell) > self.fighter_slots(o, cell) and self.owner[cell] == o:
+                out.append(f"{self._cell(cell)}: more Fighters than its development allows")
+        for x in self.pieces:
+            if x.owner in self.out:
+                out.append(f"an eliminated seat still has {self.spec(x.card).name} on the grid")
+        if self.turns > self.turn_cap_turns + 1:
+            out.append(f"no end after {self.turns} turns (cap {self.turn_cap_turns})")
+        return out
