@@ -81,6 +81,24 @@ class Length(click.ParamType):
         return number
 
 
+class PlayerCounts(click.ParamType):
+    """A player count (3) or a range of them (2..4), each between 1 and 99."""
+
+    name = "N or A..B"
+
+    def convert(self, value, param, ctx) -> tuple[int, ...]:
+        if isinstance(value, tuple):
+            return value
+        low, dots, high = str(value).partition("..")
+        try:
+            first, last = int(low), int(high if dots else low)
+        except ValueError:
+            self.fail(f"'{value}' is not a player count or a range like 2..4", param, ctx)
+        if not 1 <= first <= last <= 99:
+            self.fail(f"'{value}' is not a count or an increasing range between 1 and 99", param, ctx)
+        return tuple(range(first, last + 1))
+
+
 class Offset(click.ParamType):
     """X,Y in millimetres, each finite and within ±`bound`."""
 
@@ -532,7 +550,12 @@ def preview_command(
 
 @cli.command("play")
 @click.argument("game")
-@_option("--players", click.IntRange(1, 99), None, "Players per game (default: the fewest the game allows).")
+@_option(
+    "--players",
+    PlayerCounts(),
+    None,
+    "Players per game, or a range (2..4) played count by count (default: the fewest).",
+)
 @_option("--games", click.IntRange(1, 100_000_000), 100, dest="count")
 @_option("--seed", click.IntRange(0, 2**63 - 1), 1, "Root seed; each game's seed derives from it.")
 @_option(
@@ -549,7 +572,7 @@ def preview_command(
 def play_command(
     obj: Context,
     game: str,
-    players: int | None,
+    players: tuple[int, ...] | None,
     count: int,
     seed: int,
     agents: str,
@@ -570,25 +593,36 @@ def play_command(
     for problem in filter(None, map(check_agent, names)):
         raise click.BadParameter(problem, param_hint="--agents")
     engine = engine_for(game, str(_require_game(obj, game)))
-    seats = players or engine.min_players
-    if not engine.min_players <= seats <= engine.max_players:
+    counts = players or (engine.min_players,)
+    if not engine.min_players <= min(counts) <= max(counts) <= engine.max_players:
         raise click.BadParameter(
             f"{game} is for {engine.min_players}–{engine.max_players} players", param_hint="--players"
         )
-    spec = PlaySpec(game, str(obj.data_dir), seats, seed, names, check=check, log=log_file is not None)
-    start = time.perf_counter()
-    with click.progressbar(length=count, label="playing", file=sys.stderr, hidden=not sys.stderr.isatty()) as bar:
-        results = play_many(spec, count, jobs=jobs, progress=bar.update)
-    seconds = time.perf_counter() - start
-    summary = summarise(spec, results, seconds, engine.abilities())
+    summaries, every = [], []
+    for seats in counts:
+        spec = PlaySpec(game, str(obj.data_dir), seats, seed, names, check=check, log=log_file is not None)
+        start = time.perf_counter()
+        with click.progressbar(length=count, label=f"{seats} players", file=sys.stderr,
+                               hidden=not sys.stderr.isatty()) as bar:  # fmt: skip
+            results = play_many(spec, count, jobs=jobs, progress=bar.update)
+        seconds = time.perf_counter() - start
+        summaries.append(
+            summarise(spec, results, seconds, engine.abilities(), engine.playable(), engine.data_problems())
+        )
+        every += results
     if log_file is not None:
-        write_log(log_file, results)
+        write_log(log_file, every)
+    violations = sum(s["invariant_violations"] for s in summaries)
     if as_json:
-        click.echo(json.dumps(summary, indent=2))
+        whole = summaries[0] if len(summaries) == 1 else {
+            "game": game, "players": list(counts), "invariant_violations": violations, "runs": summaries,
+        }  # fmt: skip
+        click.echo(json.dumps(whole, indent=2))
     else:
-        _print_play(summary)
-    if summary["invariant_violations"]:
-        raise RuleError(f"{summary['invariant_violations']} invariant violation(s) (see above)")
+        for summary in summaries:
+            _print_play(summary)
+    if violations:
+        raise RuleError(f"{violations} invariant violation(s) (see above)")
 
 
 def _require_game(obj: Context, game: str) -> Path:

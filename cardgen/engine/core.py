@@ -74,6 +74,8 @@ class State(ABC):
         self.ending = None
         self.problems: list[str] = []
         self.applied: set[str] = set()  # cards whose ability took effect at least once
+        self.played: set[str] = set()  # cards played or built at least once (games that track it)
+        self.first_player: int | None = None  # the seat that took the first turn (games that choose one)
         self.out: dict[int, str] = {}  # eliminated seats and why, in the order they went out
         self._legal: list[Action] | None = None
 
@@ -246,6 +248,8 @@ class State(ABC):
         other.ending = self.ending
         other.problems = list(self.problems)
         other.applied = set(self.applied)
+        other.played = set(self.played)
+        other.first_player = self.first_player
         other.out = dict(self.out)
         other._legal = self._legal  # never changed in place, so a clone may share it
 
@@ -304,6 +308,14 @@ class GameEngine(ABC):
 
     def abilities(self) -> Sequence[str]:
         """Ids of cards with an ability the engine tracks (for 'ability never applied' reports)."""
+        return ()
+
+    def playable(self) -> Sequence[str]:
+        """Ids of cards a player chooses to play or build, when the game tracks it (for 'never played' reports)."""
+        return ()
+
+    def data_problems(self) -> Sequence[str]:
+        """Problems with the card data found when the engine was built (an ability it cannot execute)."""
         return ()
 
 

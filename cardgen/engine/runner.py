@@ -49,6 +49,8 @@ class GameResult:
     problems: list[str] = field(default_factory=list)
     applied: list[str] = field(default_factory=list)
     log: list[dict[str, Any]] | None = None
+    played: list[str] = field(default_factory=list)
+    first: int | None = None
 
 
 _ENGINES: dict[tuple[str, str], GameEngine] = {}
@@ -120,7 +122,8 @@ def play_game(spec: PlaySpec, index: int) -> GameResult:
         log.append({"end": state.ending, "scores": scores, "turns": state.turns, "actions": actions,
                     "chance": state.chance.events[seen_chance:]})  # fmt: skip
     return GameResult(index, seed, scores, winners, state.turns, actions, state.ending or "unknown", violations,
-                      list(state.problems), sorted(state.applied), log)  # fmt: skip
+                      list(state.problems), sorted(state.applied), log, sorted(state.played),
+                      state.first_player)  # fmt: skip
 
 
 def _batch(spec: PlaySpec, indices: list[int]) -> list[GameResult]:
@@ -159,7 +162,12 @@ def _stats(values: Iterable[float]) -> dict[str, float]:
 
 
 def summarise(
-    spec: PlaySpec, results: list[GameResult], seconds: float, ability_cards: Iterable[str] = ()
+    spec: PlaySpec,
+    results: list[GameResult],
+    seconds: float,
+    ability_cards: Iterable[str] = (),
+    playable: Iterable[str] = (),
+    engine_problems: Iterable[str] = (),
 ) -> dict[str, Any]:
     """The `cardgen play --json` object: everything but `actions_per_second` depends only on the seed."""
     wins: dict[str, float] = {}
@@ -171,9 +179,15 @@ def summarise(
     endings = Counter(r.ending for r in results)
     problems = Counter(p for r in results for p in r.problems)
     applied = {card for r in results for card in r.applied}
-    never = sorted(set(ability_cards) - applied)
-    data_problems = [f"{text} (in {n} of {len(results)} games)" for text, n in sorted(problems.items())]
-    data_problems += [f"card '{card}': its ability never applied in {len(results)} games" for card in never]
+    played = {card for r in results for card in r.played}
+    data_problems = list(engine_problems)
+    data_problems += [f"{text} (in {n} of {len(results)} games)" for text, n in sorted(problems.items())]
+    data_problems += [f"card '{card}': never played in {len(results)} games" for card in sorted(set(playable) - played)]
+    data_problems += [
+        f"card '{card}': its ability never applied in {len(results)} games"
+        for card in sorted(set(ability_cards) - applied - (set(playable) - played))
+    ]
+    data_problems += _ending_problems(spec, results)
     total_actions = sum(r.actions for r in results)
     return {
         "game": spec.game_id,
@@ -189,6 +203,39 @@ def summarise(
         "data_problems": data_problems,
         "actions_per_second": round(total_actions / seconds, 1) if seconds > 0 else None,
     }
+
+
+def _ending_problems(spec: PlaySpec, results: list[GameResult]) -> list[str]:
+    """Games that never end by the rules, always end alike, or favour the first player beyond chance."""
+    out: list[str] = []
+    n = len(results)
+    if n == 0:
+        return out
+    unended = sum(1 for r in results if r.ending in ("too long", "stuck", GameEngine.ADJUDICATED))
+    if unended == n:
+        out.append(f"no game ended by the rules at {spec.players} players: all {n} reached the turn cap or failed")
+    winners = {tuple(r.winners) for r in results}
+    if n >= 20 and len(winners) == 1 and unended < n:
+        out.append(f"every game at {spec.players} players ended alike: seats {list(winners.pop())} won all {n}")
+    firsts = [r for r in results if r.first is not None and r.winners]
+    if len(firsts) >= 30:
+        share = sum(1 / len(r.winners) for r in firsts if r.first in r.winners) / len(firsts)
+        low, high = wilson(share, len(firsts))
+        fair = 1 / spec.players
+        if not low <= fair <= high:
+            side = "more" if share > fair else "less"
+            out.append(
+                f"the first player wins {share:.0%} of {len(firsts)} games (95% interval {low:.0%}–{high:.0%}), "
+                f"{side} than the {fair:.0%} of an even game"
+            )
+    return out
+
+
+def wilson(share: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a proportion observed over n trials (95 % by default)."""
+    centre = (share + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * ((share * (1 - share) / n + z * z / (4 * n * n)) ** 0.5) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def write_log(path: Path, results: list[GameResult]) -> None:

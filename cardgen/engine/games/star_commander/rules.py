@@ -58,6 +58,8 @@ class StarEngine(GameEngine):
             for c in self.cards
         ]  # each card's lasting effects by verb (statements without a trigger)
         self.fighter = [c.fighter for c in self.cards]
+        items = sorted({c.item for c in self.cards})
+        self.item_index = [items.index(c.item) for c in self.cards]  # copies of one printed card share a number
         self.ship = [c.kind == "ship" for c in self.cards]
         self.core_names = sorted({c.name for c in self.cards[self.core_start :]})
         self.systems = [
@@ -122,6 +124,12 @@ class StarEngine(GameEngine):
     def adjudicate(self, state: State) -> list[float]:
         assert isinstance(state, StarState)
         return state.adjudicated()
+
+    def playable(self) -> list[str]:
+        return sorted({c.item for c in self.cards[: self.core_start]})
+
+    def data_problems(self) -> list[str]:
+        return list(self.problems)
 
     def abilities(self) -> list[str]:
         return sorted({c.item for c in self.cards if c.effects and c.effects[0].verb != "reminder"})

@@ -150,7 +150,7 @@ class StarState(TaskStack, State):
         s.vetoed, s.used, s.prevent, s.assigned = set(), set(), {}, []
         s.temp = Temporary()
         s.phase, s.fight, s.abandoned, s.breaches = Phase.READY, -1, set(), []
-        s.active = s.rng.randrange(players)
+        s.active = s.first_player = s.rng.randrange(players)
         s.chance.record("first player", s.active)
         s.turn_cap_turns = 1 << 30
         s.start_tasks(("turn", s.active))
@@ -285,7 +285,7 @@ class StarState(TaskStack, State):
         return self.engine.hand_limit + sum(e.amount for e, _ in self.lasting(p, "hand-limit"))
 
     def developments(self, p: int) -> int:
-        return sum(d for c, d in enumerate(self.devs) if self.owner[c] == p)
+        return sum(d for d, o in zip(self.devs, self.owner, strict=True) if o == p)
 
     def fighters(self, p: int, cell: int | None = None) -> int:
         fighter = self.engine.fighter
@@ -658,11 +658,13 @@ class StarState(TaskStack, State):
         return []
 
     def _distinct(self, cards: list[int]) -> list[int]:
-        """One card of each printed kind (copies of a card are the same choice), lowest id first."""
-        seen: dict[str, int] = {}
-        for card in sorted(cards):
-            seen.setdefault(self.spec(card).item, card)
-        return sorted(seen.values())
+        """One card of each printed kind (copies of a card are the same choice): the lowest id of each."""
+        item, best = self.engine.item_index, dict[int, int]()
+        for card in cards:
+            kind = item[card]
+            if best.get(kind, card) >= card:
+                best[kind] = card
+        return sorted(best.values())
 
     def _command_actions(self, p: int) -> list[Any]:
         out: list[Any] = []
@@ -900,6 +902,7 @@ class StarState(TaskStack, State):
     def _play(self, p: int, card: int, target: int, answered: Item | None = None) -> None:
         """Play a card from hand: pay it, put it on the stack and offer the other players a response."""
         spec = self.spec(card)
+        self.played.add(spec.item)
         self.hands[p].remove(card)
         self.credits[p] -= spec.cost
         self.playing.append(card)
@@ -1194,6 +1197,7 @@ class StarState(TaskStack, State):
             if not self._shipyard_without_grant(p, cell):
                 self.temp.grants -= 1
         if spec.domain >= 0:
+            self.played.add(spec.item)
             self.hands[p].remove(card)
         else:
             self.supply.remove(card)
@@ -1291,25 +1295,29 @@ class StarState(TaskStack, State):
             out.append(f"cards: {len(places)} places for {len(e.cards)} cards ({len(set(places))} distinct)")
         if sorted(self.grid + self.aside) != list(range(len(e.systems))):
             out.append("systems: the grid and the cards aside do not hold every System card once")
+        fighters: dict[tuple[int, int], int] = {}
+        for x in self.pieces:
+            if e.fighter[x.card]:
+                fighters[x.owner, x.cell] = fighters.get((x.owner, x.cell), 0) + 1
+            if x.owner in self.out:
+                out.append(f"an eliminated seat still has {self.spec(x.card).name} on the grid")
         for p in range(self.n):
             if self.credits[p] < 0:
                 out.append(f"seat {p}: {self.credits[p]} credits")
             if len(self.hands[p]) > self.hand_limit(p):
                 out.append(f"seat {p}: {len(self.hands[p])} cards in hand, limit {self.hand_limit(p)}")
-            if self.fighters(p) > self.developments(p):
-                out.append(f"seat {p}: {self.fighters(p)} Fighters for {self.developments(p)} developments")
+            total = sum(k for (q, _), k in fighters.items() if q == p)
+            if total > self.developments(p):
+                out.append(f"seat {p}: {total} Fighters for {self.developments(p)} developments")
+        systems = e.systems
         for cell, o in enumerate(self.owner):
-            if (o >= 0) != (self.devs[cell] > 0):
-                out.append(f"{self._cell(cell)}: owner {o} with {self.devs[cell]} developments")
-            if self.devs[cell] > self.system(cell).max_development:
-                out.append(
-                    f"{self._cell(cell)}: {self.devs[cell]} developments, max {self.system(cell).max_development}"
-                )
-            if o >= 0 and self.fighters(o, cell) > self.fighter_slots(o, cell) and self.owner[cell] == o:
+            devs = self.devs[cell]
+            if (o >= 0) != (devs > 0):
+                out.append(f"{self._cell(cell)}: owner {o} with {devs} developments")
+            if devs > systems[self.grid[cell]].max_development:
+                out.append(f"{self._cell(cell)}: {devs} developments, max {systems[self.grid[cell]].max_development}")
+            if o >= 0 and fighters.get((o, cell), 0) > self.fighter_slots(o, cell):
                 out.append(f"{self._cell(cell)}: more Fighters than its development allows")
-        for x in self.pieces:
-            if x.owner in self.out:
-                out.append(f"an eliminated seat still has {self.spec(x.card).name} on the grid")
         if self.turns > self.turn_cap_turns + 1:
             out.append(f"no end after {self.turns} turns (cap {self.turn_cap_turns})")
         return out

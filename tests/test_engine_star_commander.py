@@ -1,0 +1,568 @@
+"""Star Commander by its rules: one test per rule on hand-built states, the effect vocabulary, then seeded playouts
+with every invariant checked, a golden log, pickling and determinizations."""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+
+import pytest
+
+from cardgen.data import load_games
+from cardgen.engine.core import IllegalAction
+from cardgen.engine.games.star_commander import StarEngine, StarState
+from cardgen.engine.games.star_commander.model import (
+    DONE,
+    Assign,
+    Build,
+    Choose,
+    Develop,
+    Discard,
+    Explore,
+    Move,
+    Phase,
+    Piece,
+    Play,
+    Scrap,
+    TradeDraw,
+    TradeSell,
+    parse_effect,
+)
+from cardgen.engine.rng import CounterRng
+from cardgen.engine.runner import PlaySpec, play_game, play_many, replay, summarise, write_log
+from cardgen.engine.tasks import PASS
+
+from conftest import FIXTURES, REPO, copy_game, run_cli
+
+DATA = REPO / "card_data"
+A1, B2, C3, A3, C1 = 0, 4, 8, 6, 2  # cells of the 3×3 grid of a two-player game
+
+
+@pytest.fixture(scope="module")
+def engine() -> StarEngine:
+    (game,) = load_games(DATA, ["star-commander"])
+    return StarEngine.from_game(game)
+
+
+def fresh(engine: StarEngine, players: int = 2, seed: int = 3, first: int = 0) -> StarState:
+    """A new game whose first turn is `first`'s (the seat chosen at random is swapped by reseeding)."""
+    for s in (seed + k for k in range(200)):
+        state = engine.new_state(players, s)
+        if state.active == first:
+            return state
+    raise AssertionError("no seed gives that first player")
+
+
+def take(state: StarState, item: str) -> int:
+    """A card of the item taken from where it waits (a deck, a discard pile, the supply): every card stays counted."""
+    for pile in [*state.decks, *state.discards, state.supply]:
+        for card in pile:
+            if state.spec(card).item == item:
+                pile.remove(card)
+                return card
+    raise AssertionError(f"no {item} left")
+
+
+def put(state: StarState, item: str, owner: int, cell: int, fresh_: bool = False) -> Piece:
+    piece = Piece(take(state, item), owner, cell, 0, 0, fresh_, False, False, False, 0)
+    state.pieces.append(piece)
+    state._changed()
+    state._legal = None
+    return piece
+
+
+def hand(state: StarState, p: int, item: str) -> int:
+    card = take(state, item)
+    state.hands[p].append(card)
+    state._legal = None
+    return card
+
+
+def own(state: StarState, p: int, cell: int, devs: int = 1) -> None:
+    state.revealed[cell] = True
+    state.owner[cell], state.devs[cell] = p, devs
+    state._legal = None
+
+
+def end_turn(state: StarState) -> None:
+    """Finish the current player's turn: done, holding fire and passing wherever asked."""
+    p = state.active
+    while state.active == p and not state.is_terminal():
+        legal = state.legal_actions()
+        if DONE in legal:
+            state.apply(DONE)
+        elif PASS in legal:
+            state.apply(PASS)
+        else:
+            state.apply(legal[0])
+
+
+# -- set-up and the Ready phase ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("players", "size"), [(2, 3), (3, 5), (4, 5)])
+def test_setup_follows_the_facts(engine, players, size):
+    s = engine.new_state(players, 1)
+    assert s.size == size == engine.grid[players]
+    corners = [0, size - 1, size * size - 1, size * (size - 1)]
+    assert s.home == ([corners[0], corners[2]] if players == 2 else corners[:players])
+    for p, cell in enumerate(s.home):
+        assert engine.systems[s.grid[cell]].homeworld and s.revealed[cell]
+        assert (s.owner[cell], s.devs[cell]) == (p, engine.start_developments)
+        assert [s.spec(x.card).name for x in s.pieces if x.owner == p] == ["Scout"]
+    assert s.credits == [engine.start_credits] * players == [3] * players
+    assert sum(s.revealed) == players and s.invariant_violations() == []
+    assert s.decision == ("command", s.active)  # the Ready phase is skipped on a player's first turn
+
+
+def test_ready_phase_gains_system_credits_and_one_per_development_then_draws(engine):
+    s = fresh(engine)
+    end_turn(s)  # seat 0's first turn
+    end_turn(s)  # seat 1's first turn
+    home = engine.systems[s.grid[A1]]
+    assert s.credits[0] == 3 + home.credits + engine.income * 1
+    assert s.decision == ("domain", 0)  # a Homeworld counts as every domain: the player picks the deck
+    s.apply(Choose(2))
+    assert len(s.hands[0]) == 1 and s.spec(s.hands[0][0]).domain == 2
+
+
+def test_a_system_under_siege_produces_nothing(engine):
+    s = fresh(engine)
+    put(s, "core-cruiser", 1, A1)
+    [scout] = [x for x in s.pieces if x.owner == 0]
+    s.pieces.remove(scout)
+    s.supply.append(scout.card)
+    s._changed()
+    assert s.under_siege(A1)
+    end_turn(s)
+    s.devs[A1] = 3  # the siege did not take them all (seat 1's End phase), income would be 2 + 3
+    s.owner[A1] = 0
+    end_turn(s)
+    if s.is_terminal():
+        pytest.skip("the Homeworld fell")
+    assert s.credits[0] == 3  # nothing from a besieged system
+
+
+def test_the_hand_limit_asks_for_a_discard_before_a_draw(engine):
+    s = fresh(engine)
+    for item in ["ind-requisition", "ind-strip-mining", "ind-overcharge", "ind-salvage", "sta-veto", "sta-census",
+                 "sci-survey", "sci-breakthrough"]:  # fmt: skip
+        hand(s, 0, item)
+    s.credits[0] = 10
+    s.apply(TradeDraw(0))
+    assert s.decision == ("discard", 0) and len(s.hands[0]) == engine.hand_limit == 8
+    s.apply(Discard(s.hands[0][0]))
+    assert len(s.hands[0]) == 8 and s.credits[0] == 10 - engine.draw_cost
+    assert s.invariant_violations() == []
+
+
+def test_trading_two_cards_for_three_credits_and_the_commodity_exchange(engine):
+    s = fresh(engine)
+    hand(s, 0, "sta-census")
+    hand(s, 0, "sci-survey")
+    s.apply(TradeSell())
+    s.apply(Discard(s.hands[0][0]))
+    s.apply(Discard(s.hands[0][0]))
+    assert s.credits[0] == 3 + engine.sell["gain"] == 6 and s.hands[0] == []
+    s.techs[0].append(take(s, "ind-commodity-exchange"))
+    s._changed()
+    hand(s, 0, "sta-census")
+    hand(s, 0, "sci-survey")
+    s.apply(TradeSell())
+    s.apply(Discard(s.hands[0][0]))
+    s.apply(Discard(s.hands[0][0]))
+    assert s.credits[0] == 6 + 3 + 1
+
+
+def test_developing_costs_one_then_the_developments_plus_one_up_to_the_printed_maximum(engine):
+    s = fresh(engine)
+    s.credits[0] = 50
+    assert engine.development_cost(0) == 1 and engine.development_cost(1) == 2 and engine.development_cost(3) == 4
+    s.apply(Develop(A1))
+    assert (s.devs[A1], s.credits[0]) == (2, 48)
+    s.revealed[B2] = True
+    assert Develop(B2) not in s.legal_actions()  # no ship there
+    put(s, "core-corvette", 0, B2)
+    s._legal = None
+    s.apply(Develop(B2))
+    assert (s.owner[B2], s.devs[B2], s.credits[0]) == (0, 1, 47)
+    s.devs[A1] = engine.systems[s.grid[A1]].max_development
+    s._legal = None
+    assert Develop(A1) not in s.legal_actions()
+
+
+def test_scrap_pays_half_the_cost_rounded_down_at_least_one_not_the_turn_it_was_built(engine):
+    assert [engine.scrap_value(c) for c in (1, 2, 3, 5, 8)] == [1, 1, 1, 2, 4]
+    s = fresh(engine)
+    cruiser = put(s, "core-cruiser", 0, A1)
+    s.apply(Scrap(cruiser.card))
+    assert s.credits[0] == 3 + 2 and s.piece(cruiser.card) is None
+    s.credits[0] = 10
+    s.apply(Build(s._supply_card("Corvette"), A1))
+    built = s.pieces[-1]
+    assert built.fresh and Scrap(built.card) not in s.legal_actions()
+
+
+def test_no_scrapping_in_a_contested_system(engine):
+    s = fresh(engine)
+    cruiser = put(s, "core-cruiser", 0, A1)
+    s.combat_at[A1] = s.clock + 1
+    s._legal = None
+    assert s.contested(A1) and Scrap(cruiser.card) not in s.legal_actions()
+
+
+# -- movement and exploring ---------------------------------------------------------------------------------------
+
+
+def test_ships_jump_once_along_diagonals_only_and_fighters_not_at_all(engine):
+    s = fresh(engine)
+    scout = next(x for x in s.pieces if x.owner == 0)
+    assert [m.cell for m in s.legal_actions() if isinstance(m, Move)] == [B2]
+    s.apply(Move(scout.card, B2))
+    assert not [m for m in s.legal_actions() if isinstance(m, Move) and m.card == scout.card]
+    fighter = put(s, "core-fighter", 0, A1)
+    assert not [m for m in s.legal_actions() if isinstance(m, Move) and m.card == fighter.card]
+    runner = put(s, "sci-phase-runner", 0, A1)
+    s.apply(Move(runner.card, B2))
+    assert Move(runner.card, C3) in s.legal_actions()  # printed jump 2
+
+
+def test_hyperlane_charts_add_the_side_neighbours(engine):
+    s = fresh(engine)
+    s.techs[0].append(take(s, "sci-hyperlane-charts"))
+    s._changed()
+    scout = next(x for x in s.pieces if x.owner == 0)
+    assert sorted(m.cell for m in s.legal_actions() if isinstance(m, Move) and m.card == scout.card) == [1, 3, 4]
+
+
+def test_a_ship_built_this_turn_does_not_move(engine):
+    s = fresh(engine)
+    s.apply(Build(s._supply_card("Corvette"), A1))
+    corvette = s.pieces[-1]
+    assert not [m for m in s.legal_actions() if isinstance(m, Move) and m.card == corvette.card]
+
+
+def test_exploring_reveals_the_system_and_carries_out_its_effect(engine):
+    s = fresh(engine)
+    target = next(c for c, spec in enumerate(engine.systems) if spec.explore == "gain-credits")
+    where = s.grid.index(target) if target in s.grid else None
+    if where is None:
+        s.grid[B2], s.aside[s.aside.index(target)] = target, s.grid[B2]
+    else:
+        s.grid[B2], s.grid[where] = s.grid[where], s.grid[B2]
+    scout = next(x for x in s.pieces if x.owner == 0)
+    s.apply(Move(scout.card, B2))
+    assert Explore(B2) in s.legal_actions()
+    s.apply(Explore(B2))
+    assert s.revealed[B2] and s.credits[0] == 3 + engine.systems[target].amount
+    assert s.invariant_violations() == []
+
+
+# -- building -----------------------------------------------------------------------------------------------------
+
+
+def test_ships_are_built_at_the_homeworld_or_capitals_stations_up_to_the_development_level(engine):
+    s = fresh(engine)
+    s.credits[0] = 30
+    plain = next(c for c in range(9) if c not in (A1, C3) and not engine.systems[s.grid[c]].capital)
+    own(s, 0, plain)
+    corvette, station = s._supply_card("Corvette"), s._supply_card("Orbital Station")
+    builds = s.legal_actions()
+    assert Build(corvette, A1) in builds and Build(corvette, plain) not in builds
+    assert Build(station, plain) in builds
+    s.apply(Build(station, plain))
+    assert Build(s._supply_card("Orbital Station"), plain) not in s.legal_actions()  # 1 development: 1 station
+
+
+def test_fighters_are_limited_by_total_and_per_system_development(engine):
+    s = fresh(engine)
+    s.credits[0] = 30
+    s.apply(Build(s._supply_card("Fighter"), A1))
+    assert not [b for b in s.legal_actions() if isinstance(b, Build) and s.spec(b.card).fighter]
+    s.devs[A1] = 2
+    s._legal = None
+    assert [b for b in s.legal_actions() if isinstance(b, Build) and s.spec(b.card).fighter]
+
+
+def test_a_homeworld_builds_ships_even_when_contested_but_not_stations(engine):
+    s = fresh(engine)
+    s.credits[0] = 30
+    s.combat_at[A1] = s.clock + 1
+    s._legal = None
+    builds = s.legal_actions()
+    assert Build(s._supply_card("Corvette"), A1) in builds
+    assert Build(s._supply_card("Orbital Station"), A1) not in builds
+
+
+# -- combat, siege and conquest -----------------------------------------------------------------------------------
+
+
+def to_combat(s: StarState) -> None:
+    s.apply(DONE)
+    while s.decision and s.decision[0] not in ("assign", "respond"):
+        s.apply(DONE if DONE in s.legal_actions() else s.legal_actions()[0])
+
+
+def test_a_piece_is_destroyed_only_when_damage_exceeds_its_hit_points_and_damage_clears(engine):
+    s = fresh(engine)
+    cruiser = put(s, "core-cruiser", 0, B2)  # attack 3
+    corvette = put(s, "core-corvette", 1, B2)  # 2 hp: 3 damage destroys it
+    station = put(s, "core-station", 1, B2)  # 5 hp
+    to_combat(s)
+    assert s.decision == ("assign", 0, cruiser.card)
+    s.apply(Assign(cruiser.card, station.card))
+    s.apply(Assign(corvette.card, cruiser.card))
+    s.apply(Assign(station.card, cruiser.card))
+    assert s.piece(station.card) is not None and s.piece(cruiser.card) is not None  # 3 ≤ 5 and 4 ≤ 4: both stand
+    while s.active == 0:
+        s.apply(s.legal_actions()[0])
+    assert s.piece(cruiser.card).damage == 0 and s.piece(station.card).damage == 0  # cleared in Cleanup
+    s2 = fresh(engine)
+    cruiser = put(s2, "core-cruiser", 0, B2)
+    corvette = put(s2, "core-corvette", 1, B2)
+    to_combat(s2)
+    s2.apply(Assign(cruiser.card, corvette.card))
+    s2.apply(Assign(corvette.card, -1))
+    assert s2.piece(corvette.card) is None and corvette.card in s2.supply  # 3 > 2
+    assert s2.contested(B2) is False  # uncontrolled systems are never contested
+
+
+def test_siege_takes_a_development_per_non_fighter_ship_and_conquers_then_the_last_homeworld_wins(engine):
+    s = fresh(engine)
+    scout = next(x for x in s.pieces if x.owner == 1)
+    s.pieces.remove(scout)
+    s.supply.append(scout.card)
+    put(s, "core-corvette", 0, C3)
+    put(s, "core-corvette", 0, C3)
+    put(s, "core-fighter", 0, C3)
+    s.devs[C3] = 3
+    s._changed()
+    assert s.under_siege(C3)
+    end_turn(s)
+    assert (s.owner[C3], s.devs[C3]) == (1, 1)  # two Corvettes took two developments; the Fighter none
+    end_turn(s)
+    end_turn(s)
+    assert (s.owner[C3], s.devs[C3]) == (0, engine.conquest_developments)
+    assert s.is_terminal() and s.returns() == [1.0, 0.0] and "Homeworld" in s.out[1]
+    assert s.invariant_violations() == []
+
+
+def test_an_armed_defender_or_a_scout_decides_the_siege(engine):
+    s = fresh(engine)
+    put(s, "core-corvette", 0, C3)
+    assert s.under_siege(C3)  # seat 1's Scout has attack 0 (rules.yaml: 0 attack does not stop a siege)
+    put(s, "core-fighter", 1, C3)
+    assert not s.under_siege(C3)
+    s2 = fresh(engine)
+    put(s2, "core-fighter", 0, C3)
+    assert not s2.under_siege(C3)  # Fighters never besiege
+
+
+# -- cards and responses ------------------------------------------------------------------------------------------
+
+
+def test_a_command_is_paid_resolved_and_discarded(engine):
+    s = fresh(engine)
+    s.devs[A1] = 2
+    card = hand(s, 0, "ind-requisition")
+    s.apply(Play(card))
+    assert s.credits[0] == 3 + 1 and card in s.discards[0] and "ind-requisition" in s.applied
+
+
+def test_responses_resolve_last_in_first_out_a_veto_cancels_and_a_veto_on_it_restores(engine):
+    s = fresh(engine)
+    strip = hand(s, 0, "ind-strip-mining")
+    s.devs[A1] = 2
+    veto1 = hand(s, 1, "sta-veto")
+    veto0 = hand(s, 0, "sta-veto")
+    s.credits = [10, 10]
+    s.apply(Play(strip, A1))
+    assert s.decision[:2] == ("respond", 1)
+    s.apply(Play(veto1, strip))
+    assert s.decision[:2] == ("respond", 0)
+    s.apply(Play(veto0, veto1))
+    s.apply(PASS) if s.decision and s.decision[0] == "respond" else None
+    assert s.devs[A1] == 1 and s.credits[0] == 10 - 0 - 2 + 4  # strip mining took effect
+    assert {strip, veto1, veto0} <= set(s.discards[0] + s.discards[1])
+    s2 = fresh(engine)
+    strip = hand(s2, 0, "ind-strip-mining")
+    s2.devs[A1] = 2
+    veto = hand(s2, 1, "sta-veto")
+    s2.credits = [10, 10]
+    s2.apply(Play(strip, A1))
+    s2.apply(Play(veto, strip))
+    assert s2.devs[A1] == 2 and s2.credits[0] == 10 and strip in s2.discards[0]  # cancelled, discarded
+    assert s2.invariant_violations() == []
+
+
+def test_damage_control_prevents_assigned_damage(engine):
+    s = fresh(engine)
+    cruiser = put(s, "core-cruiser", 0, B2)
+    corvette = put(s, "core-corvette", 1, B2)
+    dc = hand(s, 1, "ind-damage-control")
+    s.credits[1] = 5
+    to_combat(s)
+    s.apply(Assign(cruiser.card, corvette.card))
+    s.apply(Assign(corvette.card, -1))
+    assert s.decision[:2] == ("respond", 1) and Play(dc, corvette.card) in s.legal_actions()
+    s.apply(Play(dc, corvette.card))
+    while s.decision and s.decision[0] == "respond":
+        s.apply(PASS)
+    assert s.piece(corvette.card) is not None  # 3 − 2 = 1 damage ≤ 2 hit points
+
+
+def test_technologies_change_stats_costs_and_limits(engine):
+    s = fresh(engine)
+    corvette = put(s, "core-corvette", 0, A1)
+    station = put(s, "core-station", 0, A1)
+    base = (s.attack(corvette), s.hp(corvette), s.hp(station), s.build_cost(0, s._supply_card("Scout")))
+    for item in ("sci-reinforced-hulls", "ind-armoured-docks", "ind-modular-hulls", "sta-civil-service"):
+        s.techs[0].append(take(s, item))
+    s._changed()
+    assert (s.hp(corvette), s.hp(station)) == (base[1] + 1, base[2] + 2)
+    assert s.build_cost(0, s._supply_card("Scout")) == base[3] - 1 and s.hand_limit(0) == engine.hand_limit + 1
+
+
+def test_playing_a_technology_puts_it_in_the_row(engine):
+    s = fresh(engine)
+    s.credits[0] = 10
+    card = hand(s, 0, "sci-theory-lab")
+    s.apply(Play(card))
+    if s.decision and s.decision[0] == "respond":
+        s.apply(PASS)
+    assert s.techs[0] == [card] and s.draw_cost(0) == engine.draw_cost - 1
+
+
+def test_an_illegal_action_is_rejected_with_the_reason(engine):
+    s = fresh(engine)
+    with pytest.raises(IllegalAction, match="not legal"):
+        s.apply(Move(999, 3))
+
+
+# -- the effect vocabulary ----------------------------------------------------------------------------------------
+
+
+def test_every_card_with_text_has_effects_the_engine_executes(engine):
+    assert engine.data_problems() == []
+    with_text = {c.item for c in engine.cards if c.text}
+    assert with_text == {c.item for c in engine.cards if c.effects}
+
+
+@pytest.mark.parametrize(
+    ("statement", "message"),
+    [
+        ("summon 2", "unknown verb 'summon'"),
+        ("gain-credits two", "whole number"),
+        ("draw 1 colour=red", "takes no 'colour'"),
+        ("pin", "needs a target"),
+        ("later: draw 1", "unknown trigger"),
+        ("pin target=moon", "unknown target"),
+    ],
+)
+def test_statements_outside_the_vocabulary_are_refused(statement, message):
+    with pytest.raises(ValueError, match=message):
+        parse_effect(statement)
+    assert parse_effect("ready: gain-credits 1 if-systems=3").trigger == "ready"
+
+
+def test_play_reports_a_card_whose_ability_it_cannot_execute(tmp_path):
+    copy = copy_game("star-commander", tmp_path)
+    copy.edit("science.yaml", 'effects: ["shield 1"]', 'effects: ["shield-wall 1"]')
+    run = run_cli("--data-dir", copy.data, "play", "star-commander", "--games", "2", "--json")
+    assert run.code == 0, run.err
+    problems = json.loads(run.out)["data_problems"]
+    assert any("sci-adaptive-shielding" in p and "shield-wall" in p and "unknown verb" in p for p in problems)
+
+
+# -- playouts, logs and copies ------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def short_game(tmp_path_factory) -> str:
+    """The bundled game with an 8-round cap, so hundreds of random games with every check fit in a test."""
+    copy = copy_game("star-commander", tmp_path_factory.mktemp("short"))
+    copy.edit("rules.yaml", "  turn_cap:\n    value: 40", "  turn_cap:\n    value: 8")
+    return str(copy.data)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_three_hundred_seeded_games_keep_every_invariant(short_game, players):
+    spec = PlaySpec("star-commander", short_game, players, 23, ("random",), check=True)
+    summary = summarise(spec, play_many(spec, 300), 1.0)
+    assert summary["games"] == 300 and summary["invariant_violations"] == 0, summary["violation_examples"]
+
+
+def test_greedy_beats_random_and_games_end_by_the_rules():
+    spec = PlaySpec("star-commander", str(DATA), 2, 4, ("greedy", "random"), check=True)
+    summary = summarise(spec, play_many(spec, 6), 1.0)
+    assert summary["invariant_violations"] == 0
+    assert summary["wins"].get("agent greedy", 0) >= 5, summary["wins"]
+    assert summary["endings"].get("last Homeworld standing", 0) >= 5, summary["endings"]
+
+
+GOLDEN = FIXTURES / "golden" / "star-commander.jsonl"
+
+
+def test_golden_log_replays_exactly(tmp_path):
+    """Seed 2026's first 3-player game; regenerate with CARDGEN_UPDATE_GOLDEN=1 after a deliberate change."""
+    spec = PlaySpec("star-commander", str(DATA), 3, 2026, ("greedy", "random", "random"), log=True)
+    fresh_log = tmp_path / "fresh.jsonl"
+    write_log(fresh_log, [play_game(spec, 0)])
+    if os.environ.get("CARDGEN_UPDATE_GOLDEN"):
+        GOLDEN.write_text(fresh_log.read_text())
+    assert fresh_log.read_text() == GOLDEN.read_text()
+    assert all(ok for _, ok, _ in replay(GOLDEN, DATA))
+
+
+def test_states_pickle_and_clones_are_independent(engine):
+    s = engine.new_state(3, 5)
+    rng = CounterRng(1)
+    for _ in range(200):
+        legal = s.legal_actions()
+        s.apply(legal[rng.randbelow(len(legal))])
+    copy = pickle.loads(pickle.dumps(s))
+    clone = s.clone()
+    assert copy.observation(0) == s.observation(0) == clone.observation(0)
+    for _ in range(100):
+        if clone.is_terminal():
+            break
+        legal = clone.legal_actions()
+        clone.apply(legal[rng.randbelow(len(legal))])
+    assert copy.observation(0) == s.observation(0)  # playing the clone changed nothing in the original
+    assert copy.invariant_violations() == [] and clone.invariant_violations() == []
+    for _ in range(50):
+        if s.is_terminal():
+            break
+        legal = s.legal_actions()
+        action = legal[rng.randbelow(len(legal))]
+        s.apply(action)
+        copy.apply(action)
+    assert copy.observation(1) == s.observation(1)
+
+
+def test_determinizations_keep_what_a_player_sees_and_redeal_the_rest(engine):
+    rng = CounterRng(9)
+    s = engine.new_state(2, 2)
+    changed = 0
+    for _ in range(300):
+        if s.is_terminal():
+            break
+        for player in range(2):
+            seen = s.observation(player)
+            deal = s.determinize(player, rng)
+            assert deal.observation(player) == seen and deal.invariant_violations() == []
+            changed += deal.hands != s.hands or deal.grid != s.grid
+        legal = s.legal_actions()
+        s.apply(legal[rng.randbelow(len(legal))])
+    assert changed > 0  # hidden cards and systems are redealt
+
+
+def test_the_engine_reads_its_numbers_from_rules_yaml(tmp_path):
+    copy = copy_game("star-commander", tmp_path)
+    copy.edit("rules.yaml", "  hand_limit:\n    value: 8", "  hand_limit:\n    value: 5")
+    copy.edit("rules.yaml", "  starting_credits:\n    value: 3", "  starting_credits:\n    value: 7")
+    (game,) = load_games(copy.data, ["star-commander"])
+    e = StarEngine.from_game(game)
+    s = e.new_state(2, 1)
+    assert e.hand_limit == 5 and s.credits == [7, 7] and s.phase == Phase.COMMAND
