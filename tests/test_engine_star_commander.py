@@ -566,3 +566,25 @@ def test_the_engine_reads_its_numbers_from_rules_yaml(tmp_path):
     e = StarEngine.from_game(game)
     s = e.new_state(2, 1)
     assert e.hand_limit == 5 and s.credits == [7, 7] and s.phase == Phase.COMMAND
+
+
+def test_a_siege_hammer_takes_two_developments(engine):
+    s = fresh(engine)
+    put(s, "ind-siege-hammer", 0, C3)
+    s.devs[C3] = 3
+    scout = next(x for x in s.pieces if x.owner == 1)
+    s.pieces.remove(scout)
+    s.supply.append(scout.card)
+    s._changed()
+    assert s.invariant_violations() == [] and s.under_siege(C3)
+    end_turn(s)
+    assert s.devs[C3] == 1 and "ind-siege-hammer" in s.applied
+
+
+def test_the_total_fighter_limit_holds_even_where_a_fighter_bay_adds_room(engine):
+    s = fresh(engine)
+    s.credits[0] = 30
+    put(s, "sta-fighter-bay", 0, A1)
+    assert s.fighter_slots(0, A1) == 2 and s.developments(0) == 1
+    s.apply(Build(s._supply_card("Fighter"), A1))
+    assert not [b for b in s.legal_actions() if isinstance(b, Build) and s.spec(b.card).fighter]

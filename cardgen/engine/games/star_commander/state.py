@@ -1316,7 +1316,7 @@ class StarState(TaskStack, State):
                 out.append(f"{self._cell(cell)}: owner {o} with {devs} developments")
             if devs > systems[self.grid[cell]].max_development:
                 out.append(f"{self._cell(cell)}: {devs} developments, max {systems[self.grid[cell]].max_development}")
-            if o >= 0 and fighters.get((o, cell), 0) > self.fighter_slots(o, cell):
+            if o >= 0 and fighters.get((o, cell), 0) > 0 and fighters[o, cell] > self.fighter_slots(o, cell):
                 out.append(f"{self._cell(cell)}: more Fighters than its development allows")
         if self.turns > self.turn_cap_turns + 1:
             out.append(f"no end after {self.turns} turns (cap {self.turn_cap_turns})")
