@@ -4,7 +4,8 @@ Prints, for each game with an engine, games/second, player actions/second, and s
 too (shuffles, draws and rolls — what OpenSpiel counts as chance-node actions in its playouts), all measured in one
 run. Compare the figures within a run; machines here are shared and noisy.
 
-    python benchmarks/engine_speed.py               # 2,000 Battlefield games, 300 Scifi Domains games per count
+    python benchmarks/engine_speed.py               # 2,000 Battlefield games, 300 Scifi Domains games per count,
+                                                    # 40 and 15 Star Commander games (2 and 4 players)
     python benchmarks/engine_speed.py --scale 0.2   # a quicker look
 
 If OpenSpiel is installed (`pip install open_spiel`; not a cardgen dependency), the same run also plays random
@@ -26,7 +27,13 @@ from cardgen.engine.core import derive_seed
 from cardgen.engine.runner import engine_for
 
 DATA = str(Path(__file__).resolve().parent.parent / "card_data")
-RUNS = [("battlefield-space", 2, 2000), ("scifi-domains", 2, 300), ("scifi-domains", 4, 300)]
+RUNS = [
+    ("battlefield-space", 2, 2000),
+    ("scifi-domains", 2, 300),
+    ("scifi-domains", 4, 300),
+    ("star-commander", 2, 40),
+    ("star-commander", 4, 15),
+]
 
 
 def measure(game: str, players: int, games: int, clones: int = 20_000) -> dict[str, float]:
@@ -37,7 +44,7 @@ def measure(game: str, players: int, games: int, clones: int = 20_000) -> dict[s
         seed = derive_seed(1, index)
         state = engine.new_state(players, seed)
         agents = [RandomAgent(engine, seat, seed) for seat in range(players)]
-        while not state.is_terminal():
+        while not state.is_terminal() and not engine.capped(state):  # random Star Commander games reach the cap
             legal = state.legal_actions()
             state.do(agents[state.current_player()].choose(state, legal))
             actions += 1

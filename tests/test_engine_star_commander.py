@@ -588,3 +588,11 @@ def test_the_total_fighter_limit_holds_even_where_a_fighter_bay_adds_room(engine
     assert s.fighter_slots(0, A1) == 2 and s.developments(0) == 1
     s.apply(Build(s._supply_card("Fighter"), A1))
     assert not [b for b in s.legal_actions() if isinstance(b, Build) and s.spec(b.card).fighter]
+
+
+def test_the_vocabulary_page_lists_every_verb_trigger_and_target():
+    from cardgen.engine.games.star_commander.model import TARGETS, TRIGGERS, VOCABULARY
+
+    page = (REPO / "docs" / "star-commander-effects.md").read_text()
+    missing = [word for word in [*VOCABULARY, *TRIGGERS, *TARGETS] if f"`{word}`" not in page]
+    assert missing == []
