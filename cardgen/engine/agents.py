@@ -142,15 +142,19 @@ class MctsAgent(Agent):
     def _rollout(self, game: State) -> list[float]:
         """Play on to the end (or the game's action bound) by the game's rollout policy — uniformly at random unless
         the game knows better for some decisions (`State.rollout_action`) — and score each seat in [0, 1]."""
-        rng = self.search_rng
-        steps = 0
-        while not game.is_terminal() and steps < self.engine.max_actions:
+        rng, engine = self.search_rng, self.engine
+        steps, horizon = 0, engine.playout_horizon or engine.max_actions
+        while not game.is_terminal() and steps < horizon and not engine.capped(game):
             actions = game.legal_actions()
             game.do(game.rollout_action(actions, rng) if len(actions) > 1 else actions[0])
             steps += 1
-        if not game.is_terminal():
-            return [0.5] * len(game.returns())
-        return self.engine.team_returns(game.returns())
+        if game.is_terminal():
+            return engine.team_returns(game.returns())
+        if engine.capped(game):
+            return engine.team_returns(engine.adjudicate(game))
+        if engine.playout_horizon:
+            return engine.team_returns(engine.playout_value(game))
+        return [0.5] * len(game.returns())
 
 
 AGENTS: dict[str, Callable[[GameEngine, int, int], Agent]] = {

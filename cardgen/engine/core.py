@@ -22,6 +22,7 @@
 from __future__ import annotations
 
 import hashlib
+import math
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -265,6 +266,9 @@ class GameEngine(ABC):
     # `adjudicate`: an ending of its own, reported apart from a game that failed to end (`max_actions`).
     turn_cap: int | None = None
     ADJUDICATED = "turn cap (adjudicated)"
+    # A game whose random playouts rarely end (Star Commander) stops a search's playout after this many actions and
+    # scores it by `playout_value`; None plays to the end.
+    playout_horizon: int | None = None
 
     @abstractmethod
     def new_state(self, players: int, seed: int) -> State:
@@ -291,6 +295,10 @@ class GameEngine(ABC):
         """The result of a game stopped at the turn cap; by default a draw among all seats."""
         seats = len(state.returns())
         return [1.0 / seats] * seats
+
+    def playout_value(self, state: State) -> list[float]:
+        """A search playout's result when it stops at `playout_horizon`: each seat's heuristic, squashed into [0, 1]."""
+        return [1 / (1 + math.exp(-self.heuristic(state, seat) / 10)) for seat in range(len(state.returns()))]
 
     def capped(self, state: State) -> bool:
         return self.turn_cap is not None and state.turns >= self.turn_cap and not state.is_terminal()

@@ -22,6 +22,7 @@ class StarEngine(GameEngine):
 
     id = "star-commander"
     max_actions = 60_000
+    playout_horizon = 200  # random playouts seldom conquer a Homeworld: a search scores them by the outlook after 200
 
     def __init__(self, game: Game):
         f = game.fact
