@@ -24,6 +24,7 @@ from cardgen.engine.games.star_commander.model import (
     Phase,
     Piece,
     Play,
+    Retreat,
     Scrap,
     TradeDraw,
     TradeSell,
@@ -596,3 +597,45 @@ def test_the_vocabulary_page_lists_every_verb_trigger_and_target():
     page = (REPO / "docs" / "star-commander-effects.md").read_text()
     missing = [word for word in [*VOCABULARY, *TRIGGERS, *TARGETS] if f"`{word}`" not in page]
     assert missing == []
+
+
+def test_cleanup_discards_down_to_the_hand_limit(engine):
+    s = fresh(engine)
+    for item in ["ind-requisition", "ind-strip-mining", "ind-overcharge", "ind-salvage", "sta-veto", "sta-census",
+                 "sci-survey", "sci-breakthrough", "sci-slipstream"]:  # fmt: skip
+        hand(s, 0, item)  # nine: more than any draw allows (as if a Civil Service had been lost)
+    s.apply(DONE)
+    while s.decision and s.decision[1] == 0 and s.decision[0] != "discard":
+        s.apply(s.legal_actions()[0])
+    assert s.decision == ("discard", 0)
+    s.apply(s.legal_actions()[0])
+    assert len(s.hands[0]) == engine.hand_limit and s.active == 1
+
+
+def test_an_abandoned_fighter_is_destroyed_at_the_end_of_its_owners_turn(engine):
+    s = fresh(engine)
+    fighter = put(s, "core-fighter", 1, B2)  # seat 1's Fighter alone in a system seat 1 does not control
+    kept = put(s, "core-fighter", 1, C3)  # one at home is not abandoned
+    own(s, 0, B2)
+    end_turn(s)
+    assert s.active == 1 and fighter.card in s.abandoned
+    end_turn(s)  # seat 1's turn: abandoned at its start and still at its end
+    assert s.piece(fighter.card) is None and fighter.card in s.supply and s.piece(kept.card) is not None
+
+
+def test_ships_that_have_not_moved_retreat_to_an_adjacent_system_their_player_controls(engine):
+    s = fresh(engine)
+    cruiser = put(s, "core-cruiser", 0, B2)
+    moved = put(s, "core-cruiser", 0, B2)
+    moved.moved = True
+    corvette = put(s, "core-corvette", 1, B2)
+    to_combat(s)
+    for attacker in (cruiser, moved, corvette):
+        s.apply(Assign(attacker.card, -1))
+    while s.decision and s.decision[0] == "respond":
+        s.apply(PASS)
+    assert s.decision == ("retreat", 0, B2)
+    assert s.legal_actions() == [DONE, Retreat(cruiser.card, A1)]  # A1 is seat 0's; the moved Cruiser stays
+    s.apply(Retreat(cruiser.card, A1))
+    assert s.piece(cruiser.card).cell == A1 and s.decision == ("retreat", 1, B2)
+    assert s.legal_actions() == [DONE, Retreat(corvette.card, C3)]
