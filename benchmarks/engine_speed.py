@@ -99,13 +99,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--scale", type=float, default=1.0, help="multiply the number of games")
     parser.add_argument("--no-openspiel", action="store_true", help="skip the OpenSpiel comparison")
+    parser.add_argument("--min-games", type=int, default=4, help="the fewest games of each run in each slice")
     figures.add_option(parser)
     args = parser.parse_args()
     slices: dict[tuple[str, int], list[dict[str, float]]] = {(game, players): [] for game, players, _ in RUNS}
     gin_slices: list[dict[str, float]] = []
     for _ in range(SLICES):  # interleaved: each game and gin rummy take turns, so load changes hit all of them
         for game, players, games in RUNS:
-            count = max(4, int(games * args.scale / SLICES))
+            count = max(args.min_games, int(games * args.scale / SLICES))
             slices[(game, players)].append(measure(game, players, count, max(500, int(20_000 * min(args.scale, 1.0)))))
         if not args.no_openspiel:
             gin = openspiel_gin_rummy(10.0 * min(args.scale, 1.0) / SLICES)
