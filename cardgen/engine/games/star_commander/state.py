@@ -95,6 +95,7 @@ class StarState(TaskStack, State):
     breaches: list[str]
     turn_cap_turns: int
     _lasting: dict[tuple[int, str], list[tuple[Effect, Piece | None]]]
+    _by_cell: dict[int, list[Piece]] | None  # the pieces by cell while the legal actions are listed
 
     @classmethod
     def setup(cls, engine: StarEngine, players: int, seed: int) -> StarState:
@@ -141,7 +142,7 @@ class StarState(TaskStack, State):
                         s.problem(f"not enough {name} cards for {players} players")
                         continue
                     s.pieces.append(Piece(found, p, cell, 0, 0, False, False, False, False, 0))
-        s._lasting = {}
+        s._lasting, s._by_cell = {}, None
         s.known = [[[] for _ in s.decks] for _ in range(players)]
         s.peeked = [set() for _ in range(players)]
         s.started = [False] * players
@@ -199,7 +200,7 @@ class StarState(TaskStack, State):
         o.active, o.phase, o.fight = self.active, self.phase, self.fight
         o.abandoned, o.breaches = set(self.abandoned), list(self.breaches)
         o.turn_cap_turns = self.turn_cap_turns
-        o._lasting = {}
+        o._lasting, o._by_cell = {}, None
         o.tasks, o.decision = list(self.tasks), self.decision
         return o
 
@@ -222,6 +223,9 @@ class StarState(TaskStack, State):
         return card
 
     def at(self, cell: int) -> list[Piece]:
+        index = self._by_cell
+        if index is not None:  # listing legal actions: nothing moves meanwhile
+            return index.get(cell, [])
         return [piece for piece in self.pieces if piece.cell == cell]
 
     def lasting(self, p: int, verb: str) -> list[tuple[Effect, Piece | None]]:
@@ -638,7 +642,13 @@ class StarState(TaskStack, State):
             return []
         kind, p, *rest = self.decision
         if kind == "command":
-            return [DONE, *self._command_actions(p)]
+            self._by_cell = {}
+            for piece in self.pieces:
+                self._by_cell.setdefault(piece.cell, []).append(piece)
+            try:
+                return [DONE, *self._command_actions(p)]
+            finally:
+                self._by_cell = None
         if kind == "start":
             return [DONE, *self._plays(p, self._commands(p, "start-of-turn"))]
         if kind == "combat":
