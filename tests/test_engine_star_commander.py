@@ -639,3 +639,79 @@ def test_ships_that_have_not_moved_retreat_to_an_adjacent_system_their_player_co
     s.apply(Retreat(cruiser.card, A1))
     assert s.piece(cruiser.card).cell == A1 and s.decision == ("retreat", 1, B2)
     assert s.legal_actions() == [DONE, Retreat(corvette.card, C3)]
+
+
+def play_through(s: StarState, card: int, target: int = -1) -> None:
+    """Play a card and let every other player pass."""
+    s.apply(Play(card, target))
+    while s.decision and s.decision[0] == "respond":
+        s.apply(PASS)
+
+
+def test_command_cards_do_what_their_effects_say(engine):
+    s = fresh(engine)
+    s.credits = [30, 30]
+    cruiser = put(s, "core-cruiser", 0, A1)
+    delay = hand(s, 1, "sta-delay")
+    s.apply(Play(hand(s, 0, "sta-embargo"), 1))
+    assert s.decision[:2] == ("respond", 1) and Play(delay, cruiser.card) in s.legal_actions()
+    s.apply(Play(delay, cruiser.card))  # a response: seat 1 pins seat 0's Cruiser
+    while s.decision and s.decision[0] == "respond":
+        s.apply(PASS)
+    assert (
+        cruiser.pinned
+        and s.embargo[1]
+        and not [m for m in s.legal_actions() if getattr(m, "card", -1) == cruiser.card and isinstance(m, Move)]
+    )
+    play_through(s, hand(s, 0, "sci-slipstream"))
+    assert s.temp.extra_jumps == 1
+    scout = next(x for x in s.pieces if x.owner == 0 and s.spec(x.card).name == "Scout")
+    s.apply(Move(scout.card, B2))
+    assert Move(scout.card, C3) in s.legal_actions()  # a second jump this turn
+    play_through(s, hand(s, 0, "ind-bulk-contract"))
+    before = s.credits[0]
+    s.apply(Build(s._supply_card("Cruiser"), A1))
+    assert s.credits[0] == before - (5 - 2)
+    hand(s, 0, "sci-survey")
+    play_through(s, s.hands[0][-1])
+    assert len(s.peeked[0]) == 2 and all(not s.revealed[c] for c in s.peeked[0])
+    cards = len(s.hands[0])
+    play_through(s, hand(s, 0, "sci-research-grant"))
+    while s.decision and s.decision[0] in ("domain", "discard"):
+        s.apply(s.legal_actions()[0])
+    assert len(s.hands[0]) == cards + 2 - 1
+    assert s.invariant_violations() == []
+
+
+def test_census_orders_the_top_of_a_deck_and_the_player_remembers_it(engine):
+    s = fresh(engine)
+    census = hand(s, 0, "sta-census")
+    s.started[0] = True
+    end_turn(s)
+    end_turn(s)  # seat 0's second turn: the Ready phase and its start-of-turn window
+    while s.decision and s.decision[0] == "domain":
+        s.apply(Choose(0))
+    assert s.decision == ("start", 0) and Play(census, 1) in s.legal_actions()
+    play_through(s, census, 1)
+    top = s.known[0][1]
+    assert len(top) == 3 and top == list(reversed(s.decks[1][-3:]))
+    assert s.determinize(0, CounterRng(3)).decks[1][-3:] == s.decks[1][-3:]  # known cards stay where they are
+
+
+def test_combat_commands_and_ceasefire(engine):
+    s = fresh(engine)
+    s.credits = [30, 30]
+    cruiser = put(s, "core-cruiser", 0, B2)
+    corvette = put(s, "core-corvette", 1, B2)
+    ceasefire = hand(s, 1, "sta-ceasefire")
+    overcharge = hand(s, 0, "ind-overcharge")
+    s.apply(DONE)
+    assert s.decision == ("combat", 0, B2) and Play(overcharge, cruiser.card) in s.legal_actions()
+    play_through(s, overcharge, cruiser.card)
+    assert s.attack(cruiser) == 3 + 2
+    assert s.decision == ("combat", 1, B2)
+    play_through(s, ceasefire, B2)
+    while s.decision and s.decision[0] == "combat":
+        s.apply(DONE)
+    assert s.decision is None or s.decision[0] != "assign"  # no damage is dealt where a ceasefire holds
+    assert s.piece(corvette.card) is not None

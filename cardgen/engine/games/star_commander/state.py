@@ -905,9 +905,14 @@ class StarState(TaskStack, State):
             return
         self._return_card(card)
         self.applied.add(spec.item)
-        for e in spec.effects:
-            if e.trigger is None or e.trigger in ("command-played", "damage-assigned", "ship-destroyed"):
-                self._effect(p, e, card, target, item[4] if len(item) > 4 else -1)
+        extra = item[4] if len(item) > 4 else -1
+        # one task per statement, in the printed order: a statement's own steps (a draw) finish before the next
+        self.push(*[("effect", p, card, i, target, extra) for i in range(len(spec.effects))])
+
+    def _t_effect(self, p: int, card: int, index: int, target: int, extra: int) -> None:
+        e = self.spec(card).effects[index]
+        if e.trigger is None or e.trigger in ("command-played", "damage-assigned", "ship-destroyed"):
+            self._effect(p, e, card, target, extra)
 
     def _play(self, p: int, card: int, target: int, answered: Item | None = None) -> None:
         """Play a card from hand: pay it, put it on the stack and offer the other players a response."""
