@@ -656,9 +656,9 @@ class StarState(TaskStack, State):
         if kind == "respond":
             return [PASS, *self.responses(p, rest[0])]
         if kind == "assign":
-            piece = self.piece(rest[0])
-            assert piece is not None
-            return [Assign(piece.card, -1), *(Assign(piece.card, t) for t in self._targets_for(piece))]
+            attacker = self.piece(rest[0])
+            assert attacker is not None
+            return [Assign(attacker.card, -1), *(Assign(attacker.card, t) for t in self._targets_for(attacker))]
         if kind == "retreat":
             return [DONE, *self._retreats(rest[0], p)]
         if kind == "discard":
