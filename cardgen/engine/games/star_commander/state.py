@@ -13,7 +13,9 @@ opposite corners and 5×5 for 3–4 (`grid_by_players`), damage clears in Cleanu
 attack goes to one target (`damage_assignment`), conquest is the active player's (`conquest_by`), exploring is a
 choice made by the ship's owner and a system must be explored before it is developed (`explore_first`), retreats
 follow each system's combat (`retreat_step`), a player above the Fighter limit after losing developments loses the
-excess Fighters at once (`fighter_excess`), and a Domain deck that runs out is rebuilt from its discards.
+excess Fighters at once (`fighter_excess`), a ship built this turn is not scrapped until the next, a Domain deck that
+runs out is rebuilt from its discards, systems fight in grid order with windows before damage, after it is assigned
+and when a ship is destroyed, and no trades between players are played (agents do not negotiate).
 
 Domain decks are ordered and shuffled once (Imperial Census can look at the top); what a player knows of them and of
 face-down systems (`known`, `peeked`) survives determinization. Response windows use `TaskStack`; only players who
