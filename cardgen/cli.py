@@ -650,6 +650,58 @@ def _print_play(s: dict) -> None:
     click.echo(f"actions per second: {s['actions_per_second']:,.0f}")
 
 
+@cli.command("odds")
+@click.argument("game")
+@_option("--attacker", str, None, "The attacking fleet, e.g. '2 DD, 1 CA' (one group per entry).")
+@_option("--defender", str, None, "The defending fleet, e.g. '1 BB'.")
+@_option("--attacker-tech", str, None, "Technology levels, e.g. attack=1,defense=0,tactics=1.")
+@_option("--defender-tech", str, None, "Technology levels of the defender.")
+@_option("--terrain", ["open", "asteroids", "nebula"], "open")
+@_flag("--no-retreat", "Fight to the end (the default retreats by the stated policy from the second round).")
+@_flag("--json", "Print one JSON object.", "as_json")
+@click.pass_obj
+def odds_command(
+    obj: Context,
+    game: str,
+    attacker: str | None,
+    defender: str | None,
+    attacker_tech: str | None,
+    defender_tech: str | None,
+    terrain: str,
+    no_retreat: bool,
+    as_json: bool,
+) -> None:
+    """Exact odds of a battle (every outcome's probability, survivors, losses, rounds) by dynamic programming."""
+    import time
+
+    calculators = {"space-empires-4x"}
+    if game not in calculators:
+        raise click.BadParameter(f"no battle calculator for '{game}'; calculators: {', '.join(sorted(calculators))}")
+    if not attacker or not defender:
+        raise click.UsageError("give both fleets: --attacker '2 DD, 1 CA' --defender '1 BB'")
+    from cardgen.engine.games.space_empires_4x.odds import odds
+
+    (loaded,) = load_games(obj.data_dir, [game])
+    start = time.perf_counter()
+    result = odds(loaded, attacker, defender, attacker_tech, defender_tech, terrain, not no_retreat)
+    seconds = time.perf_counter() - start
+    if as_json:
+        click.echo(json.dumps({"game": game, "attacker": attacker, "defender": defender, "terrain": terrain,
+                               **result.as_json(), "seconds": round(seconds, 4)}, indent=2))  # fmt: skip
+        return
+    click.echo(f"{attacker} attacking {defender} ({terrain}), exact over {result.states} battle states:")
+    for outcome, p in result.outcomes.items():
+        click.echo(f"  {outcome:<20} {p:8.2%}")
+    for side, dist in zip(("attacker", "defender"), result.survivors, strict=True):
+        click.echo(f"  {side} survivors: " + "; ".join(f"{k} {v:.1%}" for k, v in list(dist.items())[:6]))
+    click.echo(
+        f"  expected CP lost: attacker {result.expected_cp_lost[0]:.2f}, defender {result.expected_cp_lost[1]:.2f}"
+    )
+    click.echo(f"  expected rounds: {result.expected_rounds:.2f}")
+    for policy in result.policies:
+        click.echo(f"  policy — {policy}")
+
+
 @cli.command("replay")
 @click.argument("log_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.pass_obj

@@ -1,0 +1,329 @@
+"""Space Empires 4X battle resolution: who fires when, at what, with which chance — and the exact odds of a battle.
+
+The rules (rules.yaml facts, rulebook "Combat"): each round every ship fires once, in class order A to E (all ships
+are class E in asteroids or a nebula, `terrain_class`); at equal class the higher Tactics level fires first, then the
+defender. A shot hits on a d10 at or under attack + attack technology (+1 with the fleet-size bonus: at least twice
+as many combat ships, `fleet_size_bonus`) − defence − defence technology; a 1 always hits (`automatic_hit`).
+Technology levels count only up to the hull size (`hull_limits_technology`); asteroids zero attack technology, a
+nebula defence technology. Hits accumulate on one ship of a group at a time; a ship whose hits reach its hull size
+is destroyed. Fire is never simultaneous, so both sides can never be destroyed together.
+
+The choices the rules leave to players are made by fixed policies (the calculator's and, later, the engine's
+default; `cardgen odds` prints them):
+- targets: every shot goes to the enemy ship closest to destruction (fewest hits left), ties to the group that fires
+  earliest, then the dearer, then the first listed;
+- screening: none;
+- retreat (from the second round, `--no-retreat` turns it off): a side whose every combat ship can retreat leaves
+  when its expected hits per round are less than half the other side's.
+
+Because targets depend only on the target side's own state, a side's state is fixed by the number of hits it has
+taken: the battle is a Markov chain over (hits on the attacker, hits on the defender) — a few thousand states for
+fleets of dozens of ships — and `exact_odds` solves it exactly (forward, in order of hits taken; a round in which
+nothing is hit returns to its own state, whose mass is divided by the chance of leaving it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+ATTACKER, DEFENDER = 0, 1
+TERRAINS = ("open", "asteroids", "nebula")
+
+
+@dataclass(frozen=True)
+class Group:
+    """A group of identical ships on one side, with its owner's technology."""
+
+    code: str
+    count: int
+    cls: str
+    attack: int
+    defense: int
+    hull: int
+    cost: int
+    retreats: bool
+    attack_tech: int = 0
+    defense_tech: int = 0
+    tactics: int = 0
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The combat facts of rules.yaml, read once."""
+
+    classes: tuple[str, ...]
+    terrain_class: str
+    automatic_hit: int
+    die_faces: int
+    bonus_ratio: int
+    bonus_attack: int
+    hull_limits_technology: bool
+
+    @classmethod
+    def from_facts(cls, fact: Any) -> Rules:
+        bonus = fact("fleet_size_bonus")
+        return cls(tuple(fact("classes")), fact("terrain_class"), fact("automatic_hit"), fact("die_faces"),
+                   bonus["ratio"], bonus["attack"], bool(fact("hull_limits_technology")))  # fmt: skip
+
+
+class Side:
+    """One side's groups in firing order, and its state as a function of the hits it has taken."""
+
+    def __init__(self, groups: Sequence[Group], fires_at: Mapping[int, int]):
+        self.groups = list(groups)
+        self.fires_at = dict(fires_at)  # each group's place in the firing order
+        self.total_hits = sum(g.count * g.hull for g in groups)
+        self.states = [self._after(h) for h in range(self.total_hits + 1)]
+
+    def _after(self, hits: int) -> tuple[tuple[int, int], ...]:
+        """(ships left, hits on the current ship) per group after `hits` hits under the targeting policy."""
+        state = [(g.count, 0) for g in self.groups]
+        for _ in range(hits):
+            i = self.target(state)
+            count, damage = state[i]
+            damage += 1
+            state[i] = (count - 1, 0) if damage == self.groups[i].hull else (count, damage)
+        return tuple(state)
+
+    def target(self, state: Sequence[tuple[int, int]]) -> int:
+        """The policy: the ship closest to destruction, then the group that fires earliest, the dearer, the first."""
+        alive = [i for i, (count, _) in enumerate(state) if count]
+        return min(alive, key=lambda i: (self.groups[i].hull - state[i][1], self.fires_at[i], -self.groups[i].cost, i))
+
+    def target_at(self, hits: int) -> Group:
+        return self.groups[self.target(self.states[hits])]
+
+    def ships(self, hits: int) -> int:
+        return sum(count for count, _ in self.states[hits])
+
+
+@dataclass
+class Odds:
+    """The exact result of a battle: outcome probabilities, survivor distributions, expected losses and rounds."""
+
+    outcomes: dict[str, float]
+    survivors: list[dict[str, float]]  # per side: "2 DD, 1 CA" -> probability
+    expected_cp_lost: list[float]
+    expected_rounds: float
+    states: int
+    policies: list[str] = field(default_factory=list)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "outcomes": {k: round(v, 6) for k, v in self.outcomes.items()},
+            "survivors": {side: {k: round(v, 6) for k, v in dist.items()}
+                          for side, dist in zip(("attacker", "defender"), self.survivors, strict=True)},
+            "expected_cp_lost": {"attacker": round(self.expected_cp_lost[0], 4),
+                                 "defender": round(self.expected_cp_lost[1], 4)},
+            "expected_rounds": round(self.expected_rounds, 4),
+            "states": self.states,
+            "policies": self.policies,
+        }  # fmt: skip
+
+
+def to_hit(rules: Rules, shooter: Group, target: Group, bonus: bool, terrain: str) -> int:
+    """The number a shot must roll at or under (never below the automatic hit)."""
+    attack_tech = 0 if terrain == "asteroids" else shooter.attack_tech
+    defense_tech = 0 if terrain == "nebula" else target.defense_tech
+    if rules.hull_limits_technology:
+        attack_tech, defense_tech = min(attack_tech, shooter.hull), min(defense_tech, target.hull)
+    number = shooter.attack + attack_tech + (rules.bonus_attack if bonus else 0) - target.defense - defense_tech
+    return max(rules.automatic_hit, min(rules.die_faces, number))
+
+
+def firing_order(rules: Rules, sides: Sequence[Sequence[Group]], terrain: str) -> list[tuple[int, int]]:
+    """(side, group) in the order they fire: class, then higher Tactics, then the defender, then as listed."""
+
+    def cls(g: Group) -> int:
+        return rules.classes.index(rules.terrain_class if terrain != "open" else g.cls)
+
+    slots = [(s, i) for s, groups in enumerate(sides) for i, g in enumerate(groups)]
+    return sorted(slots, key=lambda si: (cls(sides[si[0]][si[1]]), -sides[si[0]][si[1]].tactics, -si[0], si[1]))
+
+
+def exact_odds(rules: Rules, attacker: Sequence[Group], defender: Sequence[Group], terrain: str = "open",
+               retreat: bool = True) -> Odds:  # fmt: skip
+    if terrain not in TERRAINS:
+        raise ValueError(f"unknown terrain '{terrain}' (terrains: {', '.join(TERRAINS)})")
+    groups = [list(attacker), list(defender)]
+    order = firing_order(rules, groups, terrain)
+    rank = {slot: n for n, slot in enumerate(order)}
+    sides = [Side(groups[s], {i: rank[(s, i)] for i in range(len(groups[s]))}) for s in (0, 1)]
+    bonus_at: dict[tuple[int, int], tuple[bool, bool]] = {}
+
+    def bonuses(h: tuple[int, int]) -> tuple[bool, bool]:
+        if h not in bonus_at:
+            a, d = sides[0].ships(h[0]), sides[1].ships(h[1])
+            bonus_at[h] = (a >= rules.bonus_ratio * d, d >= rules.bonus_ratio * a)
+        return bonus_at[h]
+
+    def over(h: tuple[int, int]) -> bool:
+        return sides[0].ships(h[0]) == 0 or sides[1].ships(h[1]) == 0
+
+    def round_from(start: tuple[int, int]) -> dict[tuple[int, int], float]:
+        """The distribution of hits after one round from `start` (shot by shot, in firing order)."""
+        bonus = bonuses(start)  # the fleet-size bonus is fixed at the start of the round
+        dist = {start: 1.0}
+        for side, index in order:
+            shooter = groups[side][index]
+            enemy = 1 - side
+            nxt: dict[tuple[int, int], float] = {}
+            for h, p in dist.items():
+                shots = sides[side].states[h[side]][index][0]  # ships of the group still alive fire
+                frontier = {h: p}
+                for _ in range(shots):
+                    step: dict[tuple[int, int], float] = {}
+                    for g, q in frontier.items():
+                        if over(g):
+                            step[g] = step.get(g, 0.0) + q
+                            continue
+                        target = sides[enemy].target_at(g[enemy])
+                        chance = to_hit(rules, shooter, target, bonus[side], terrain) / rules.die_faces
+                        hit = (g[0] + 1, g[1]) if enemy == ATTACKER else (g[0], g[1] + 1)
+                        step[hit] = step.get(hit, 0.0) + q * chance
+                        step[g] = step.get(g, 0.0) + q * (1 - chance)
+                    frontier = step
+                for g, q in frontier.items():
+                    nxt[g] = nxt.get(g, 0.0) + q
+            dist = nxt
+        return dist
+
+    expected_hits: dict[tuple[int, int], tuple[float, float]] = {}
+
+    def retreating(h: tuple[int, int]) -> int | None:
+        if not retreat:
+            return None
+        if h not in expected_hits:
+            a, d = (_expected_hits(rules, groups, sides, h, s, bonuses(h), terrain) for s in (0, 1))
+            expected_hits[h] = (a, d)
+        mine = expected_hits[h]
+        for s in (ATTACKER, DEFENDER):
+            alive = [g for g, (count, _) in zip(groups[s], sides[s].states[h[s]], strict=True) if count]
+            if alive and all(g.retreats for g in alive) and mine[s] < 0.5 * mine[1 - s]:
+                return s
+        return None
+
+    mass: dict[tuple[int, int], float] = {}
+    terminal: dict[tuple[tuple[int, int], str], float] = {}
+    rounds = 0.0
+    first = round_from((0, 0))
+    rounds += 1.0
+    for h, p in first.items():
+        mass[h] = mass.get(h, 0.0) + p
+    seen = 1
+    while mass:
+        h = min(mass, key=lambda k: (k[0] + k[1], k))  # hits only grow: take states in order
+        p = mass.pop(h)
+        seen += 1
+        if over(h):
+            winner = "defender wins" if sides[0].ships(h[0]) == 0 else "attacker wins"
+            terminal[(h, winner)] = terminal.get((h, winner), 0.0) + p
+            continue
+        leaver = retreating(h)
+        if leaver is not None:
+            key = (h, "attacker retreats" if leaver == ATTACKER else "defender retreats")
+            terminal[key] = terminal.get(key, 0.0) + p
+            continue
+        dist = round_from(h)
+        stay = dist.pop(h, 0.0)
+        if stay >= 1.0 - 1e-15:
+            raise ValueError("a battle in which no shot can ever hit")  # cannot happen: a 1 always hits
+        rounds += p / (1.0 - stay)
+        for g, q in dist.items():
+            mass[g] = mass.get(g, 0.0) + p * q / (1.0 - stay)
+    return _summarise(groups, sides, terminal, rounds, seen, retreat)
+
+
+def _expected_hits(rules: Rules, groups: list[list[Group]], sides: list[Side], h: tuple[int, int], s: int,
+                   bonus: tuple[bool, bool], terrain: str) -> float:  # fmt: skip
+    """Hits side s expects to score in a round against the enemy's current target (the retreat policy's measure)."""
+    enemy = 1 - s
+    state = sides[enemy].states[h[enemy]]
+    if not any(count for count, _ in state):
+        return 0.0
+    target = sides[enemy].target_at(h[enemy])
+    return sum(count * to_hit(rules, g, target, bonus[s], terrain) / rules.die_faces
+               for g, (count, _) in zip(groups[s], sides[s].states[h[s]], strict=True))  # fmt: skip
+
+
+def _summarise(groups: list[list[Group]], sides: list[Side], terminal: dict[tuple[tuple[int, int], str], float],
+               rounds: float, states: int, retreat: bool) -> Odds:  # fmt: skip
+    outcomes = {"attacker wins": 0.0, "defender wins": 0.0, "attacker retreats": 0.0, "defender retreats": 0.0,
+                "mutual destruction": 0.0}  # fmt: skip
+    survivors: list[dict[str, float]] = [{}, {}]
+    lost = [0.0, 0.0]
+    for (h, how), p in terminal.items():
+        outcomes[how] += p
+        for s in (0, 1):
+            state = sides[s].states[h[s]]
+            left = ", ".join(f"{count} {g.code}" for g, (count, _) in zip(groups[s], state, strict=True) if count)
+            survivors[s][left or "none"] = survivors[s].get(left or "none", 0.0) + p
+            lost[s] += p * sum((g.count - count) * g.cost for g, (count, _) in zip(groups[s], state, strict=True))
+    policies = [
+        "targets: the enemy ship closest to destruction, then the group firing earliest, the dearer, the first listed",
+        "screening: none",
+        "retreat: from round 2 a side whose ships can all retreat leaves when it expects under half the enemy's hits"
+        if retreat else "retreat: none (--no-retreat)",
+        "mutual destruction: impossible (fire is never simultaneous)",
+    ]  # fmt: skip
+    ordered = [dict(sorted(d.items(), key=lambda kv: -kv[1])) for d in survivors]
+    return Odds(outcomes, ordered, lost, rounds, states, policies)
+
+
+def closed_form_scout_duel() -> Fraction:
+    """One Scout against one Scout (to-hit 3 on a d10), the defender first: p / (1 − (1 − p)²) = 10/17."""
+    p = Fraction(3, 10)
+    return p / (1 - (1 - p) ** 2)
+
+
+def fight(rules: Rules, attacker: Sequence[Group], defender: Sequence[Group], terrain: str, retreat: bool,
+          rng: Any) -> tuple[str, list[list[int]]]:  # fmt: skip
+    """One battle rolled shot by shot on explicit ships (the engine's battle; `rng.randbelow(n)` gives 0…n−1), under
+    the same policies as `exact_odds`: its outcome and each group's ships left. Written apart from the calculator's
+    hits-taken chain, so each checks the other."""
+    groups = [list(attacker), list(defender)]
+    order = firing_order(rules, groups, terrain)
+    rank = {slot: n for n, slot in enumerate(order)}
+    sides = [Side(groups[s], {i: rank[(s, i)] for i in range(len(groups[s]))}) for s in (0, 1)]
+    state = [[[g.count, 0] for g in groups[s]] for s in (0, 1)]
+
+    def ships(s: int) -> int:
+        return sum(count for count, _ in state[s])
+
+    def expected(s: int, bonus: bool) -> float:
+        target = groups[1 - s][sides[1 - s].target([(c, d) for c, d in state[1 - s]])]
+        return sum(c * to_hit(rules, g, target, bonus, terrain) / rules.die_faces
+                   for g, (c, _) in zip(groups[s], state[s], strict=True))  # fmt: skip
+
+    for round_number in range(1, 100_000):
+        a, d = ships(0), ships(1)
+        bonus = (a >= rules.bonus_ratio * d, d >= rules.bonus_ratio * a)
+        if retreat and round_number > 1:
+            hits = (expected(0, bonus[0]), expected(1, bonus[1]))
+            for s in (ATTACKER, DEFENDER):
+                alive = [g for g, (c, _) in zip(groups[s], state[s], strict=True) if c]
+                if alive and all(g.retreats for g in alive) and hits[s] < 0.5 * hits[1 - s]:
+                    return ("attacker retreats" if s == ATTACKER else "defender retreats"), _left(state)
+        for side, index in order:
+            for _ in range(state[side][index][0]):
+                enemy = 1 - side
+                if ships(enemy) == 0:
+                    break
+                i = sides[enemy].target([(c, dmg) for c, dmg in state[enemy]])
+                if rng.randbelow(rules.die_faces) < to_hit(rules, groups[side][index], groups[enemy][i], bonus[side],
+                                                           terrain):  # fmt: skip
+                    state[enemy][i][1] += 1
+                    if state[enemy][i][1] == groups[enemy][i].hull:
+                        state[enemy][i] = [state[enemy][i][0] - 1, 0]
+        if ships(0) == 0:
+            return "defender wins", _left(state)
+        if ships(1) == 0:
+            return "attacker wins", _left(state)
+    raise RuntimeError("a battle that did not end in 100,000 rounds")
+
+
+def _left(state: list[list[list[int]]]) -> list[list[int]]:
+    return [[count for count, _ in side] for side in state]

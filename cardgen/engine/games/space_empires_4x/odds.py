@@ -1,0 +1,65 @@
+"""`cardgen odds space-empires-4x`: fleets written as players say them ("2 DD, 1 CA"), read against rules.yaml."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cardgen.data.games import Game
+from cardgen.engine.games.space_empires_4x.combat import TERRAINS, Group, Odds, Rules, exact_odds
+from cardgen.errors import DataError, did_you_mean
+
+TECHS = ("attack", "defense", "tactics")
+
+
+def parse_fleet(game: Game, text: str, tech: dict[str, int], side: str) -> list[Group]:
+    """'2 DD, 1 CA' -> one group per entry (a group holds the rulebook's 1–6 ships of one type)."""
+    units: dict[str, dict[str, Any]] = game.fact("units")
+    size = game.fact("group_size")
+    immobile = set(game.fact("immobile_units"))
+    groups = []
+    for entry in (e.strip() for e in text.split(",")):
+        words = entry.split()
+        if len(words) != 2 or not words[0].isdigit():
+            raise DataError(f"--{side}: '{entry}' is not a count and a unit code, like '2 DD'")
+        count, code = int(words[0]), words[1]
+        if code not in units:
+            raise DataError(
+                f"--{side}: unknown unit '{code}'{did_you_mean(code, list(units))}; units: {', '.join(units)}"
+            )
+        unit = units[code]
+        if not unit.get("attack"):
+            raise DataError(f"--{side}: a {unit['name']} ({code}) has no attack: it is not a combat unit")
+        if not size["min"] <= count <= size["max"]:
+            raise DataError(f"--{side}: a group holds {size['min']}–{size['max']} ships, not {count} ({entry})")
+        groups.append(Group(code, count, unit["class"], unit["attack"], unit["defense"], unit["hull"], unit["cost"],
+                            code not in immobile, tech["attack"], tech["defense"], tech["tactics"]))  # fmt: skip
+    limits = game.fact("counter_limits")
+    for code in {g.code for g in groups}:
+        total = sum(g.count for g in groups if g.code == code)
+        if total > limits[code]:
+            raise DataError(f"--{side}: {total} {code} in groups, but a player has {limits[code]} counters")
+    return groups
+
+
+def parse_tech(game: Game, text: str | None, side: str) -> dict[str, int]:
+    """'attack=1,defense=0,tactics=1' within the technology chart's levels."""
+    upgrades = game.fact("technology_upgrades")
+    levels = dict.fromkeys(TECHS, 0)
+    for part in filter(None, (p.strip() for p in (text or "").split(","))):
+        name, eq, value = part.partition("=")
+        if not eq or name not in TECHS or not value.isdigit():
+            raise DataError(f"--{side}-tech: '{part}' is not one of {', '.join(f'{t}=N' for t in TECHS)}")
+        if int(value) > upgrades[name]:
+            raise DataError(f"--{side}-tech: {name} goes up to {upgrades[name]}, not {value}")
+        levels[name] = int(value)
+    return levels
+
+
+def odds(game: Game, attacker: str, defender: str, attacker_tech: str | None = None, defender_tech: str | None = None,
+         terrain: str = "open", retreat: bool = True) -> Odds:  # fmt: skip
+    if terrain not in TERRAINS:
+        raise DataError(f"--terrain: '{terrain}' is not one of {', '.join(TERRAINS)}")
+    rules = Rules.from_facts(game.fact)
+    a = parse_fleet(game, attacker, parse_tech(game, attacker_tech, "attacker"), "attacker")
+    d = parse_fleet(game, defender, parse_tech(game, defender_tech, "defender"), "defender")
+    return exact_odds(rules, a, d, terrain, retreat)

@@ -1,0 +1,107 @@
+"""The exact battle calculator of Space Empires 4X (`cardgen odds`): closed forms, symmetries, the rulebook's
+modifiers, agreement with battles rolled shot by shot, and the command line."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from cardgen.data import load_games
+from cardgen.engine.games.space_empires_4x.combat import Group, Rules, closed_form_scout_duel, exact_odds, fight
+from cardgen.engine.games.space_empires_4x.odds import odds
+from cardgen.engine.rng import CounterRng
+
+from conftest import REPO, run_cli
+
+
+@pytest.fixture(scope="module")
+def game():
+    (loaded,) = load_games(REPO / "card_data", ["space-empires-4x"])
+    return loaded
+
+
+@pytest.fixture(scope="module")
+def rules(game) -> Rules:
+    return Rules.from_facts(game.fact)
+
+
+def test_one_scout_against_one_scout_is_the_closed_form(game):
+    result = odds(game, "1 SC", "1 SC", retreat=False)
+    assert closed_form_scout_duel() == pytest.approx(0.588, abs=5e-4)
+    assert result.outcomes["defender wins"] == pytest.approx(float(closed_form_scout_duel()), abs=1e-12)
+    assert result.expected_rounds == pytest.approx(1 / (1 - 0.7**2), abs=1e-12)  # a round ends it with p 0.51
+
+
+def test_higher_tactics_fires_first_the_mirror_of_the_defenders_edge(game):
+    first = odds(game, "2 DD", "2 DD", attacker_tech="tactics=1", retreat=False).outcomes["attacker wins"]
+    plain = odds(game, "2 DD", "2 DD", retreat=False).outcomes["defender wins"]
+    assert first == pytest.approx(plain, abs=1e-12) and plain > 0.5
+
+
+def test_every_distribution_sums_to_one_and_losses_match_survivors(game):
+    result = odds(game, "3 DD, 2 CA, 1 BC", "2 BB, 1 CA", defender_tech="defense=1", terrain="open")
+    assert sum(result.outcomes.values()) == pytest.approx(1, abs=1e-9)
+    for dist in result.survivors:
+        assert sum(dist.values()) == pytest.approx(1, abs=1e-9)
+    assert result.outcomes["mutual destruction"] == 0
+    assert 0 < result.expected_cp_lost[0] < 3 * 9 + 2 * 12 + 15
+
+
+def test_terrain_and_hull_size_limit_technology(game):
+    asteroids = odds(game, "2 CA", "2 CA", attacker_tech="attack=2", terrain="asteroids", retreat=False)
+    bare = odds(game, "2 CA", "2 CA", terrain="asteroids", retreat=False)
+    assert asteroids.outcomes == bare.outcomes  # asteroids: attack technology counts zero
+    nebula = odds(game, "2 CA", "2 CA", defender_tech="defense=2", terrain="nebula", retreat=False)
+    assert nebula.outcomes == odds(game, "2 CA", "2 CA", terrain="nebula", retreat=False).outcomes
+    scout3 = odds(game, "1 SC", "1 SC", attacker_tech="attack=3", retreat=False)
+    scout1 = odds(game, "1 SC", "1 SC", attacker_tech="attack=1", retreat=False)
+    assert scout3.outcomes == scout1.outcomes  # hull size 1 caps attack technology at 1
+
+
+def test_the_fleet_size_bonus_adds_one_to_hit(rules):
+    sc = Group("SC", 1, "E", 3, 0, 1, 6, True)
+    two, one = Group("SC", 2, "E", 3, 0, 1, 6, True), sc
+    with_bonus = exact_odds(rules, [two], [one], retreat=False).outcomes["attacker wins"]
+    no_bonus = exact_odds(Rules(**{**rules.__dict__, "bonus_attack": 0}), [two], [one], retreat=False)
+    assert with_bonus > no_bonus.outcomes["attacker wins"]
+
+
+@pytest.mark.parametrize(
+    ("attacker", "defender", "terrain", "retreat"),
+    [("2 DD, 1 CA", "1 BB", "open", True), ("3 SC, 1 BC", "2 CA", "open", False), ("2 BB", "4 DD", "nebula", True)],
+)
+def test_battles_rolled_shot_by_shot_agree_with_the_exact_odds(game, rules, attacker, defender, terrain, retreat):
+    from cardgen.engine.games.space_empires_4x.odds import parse_fleet, parse_tech
+
+    a = parse_fleet(game, attacker, parse_tech(game, None, "attacker"), "attacker")
+    d = parse_fleet(game, defender, parse_tech(game, None, "defender"), "defender")
+    exact = exact_odds(rules, a, d, terrain, retreat)
+    rng, n = CounterRng(2026), 4000
+    counts: dict[str, int] = {}
+    for _ in range(n):
+        outcome, _ = fight(rules, a, d, terrain, retreat, rng)
+        counts[outcome] = counts.get(outcome, 0) + 1
+    for outcome, p in exact.outcomes.items():
+        sigma = math.sqrt(max(p * (1 - p), 1e-9) / n)
+        assert abs(counts.get(outcome, 0) / n - p) < 4.5 * sigma + 1e-9, (outcome, counts, exact.outcomes)
+
+
+def test_odds_on_the_command_line(tmp_path):
+    run = run_cli("odds", "space-empires-4x", "--attacker", "1 SC", "--defender", "1 SC", "--no-retreat", "--json")
+    assert run.code == 0, run.err
+    figures = json.loads(run.out)
+    assert figures["outcomes"]["defender wins"] == pytest.approx(0.588235, abs=1e-6)
+    assert any("targets" in p for p in figures["policies"])
+    for args, message in [
+        (["--attacker", "2 DX", "--defender", "1 BB"], "unknown unit 'DX'"),
+        (["--attacker", "2 CO", "--defender", "1 BB"], "not a combat unit"),
+        (["--attacker", "9 DD", "--defender", "1 BB"], "1–6 ships"),
+        (["--attacker", "2 DD", "--defender", "1 BB", "--attacker-tech", "attack=9"], "goes up to 3"),
+        (["--attacker", "2 DD"], "give both fleets"),
+    ]:
+        bad = run_cli("odds", "space-empires-4x", *args)
+        assert bad.code != 0 and message in bad.err and bad.exception is None and "Traceback" not in bad.err, bad.err
+    other = run_cli("odds", "star-commander", "--attacker", "1 SC", "--defender", "1 SC")
+    assert other.code != 0 and "no battle calculator" in other.err
