@@ -18,13 +18,18 @@ from typing import Any
 MODULES = {
     "scifi-domains": "cardgen.engine.games.scifi_domains.model",
     "battlefield-space": "cardgen.engine.games.battlefield_space.model",
+    "space-empires-4x": "cardgen.engine.games.space_empires_4x.odds",
 }
 
 
-def formulas(game_id: str) -> dict[str, Callable[..., Any]]:
-    """The formulas of a bundled game by name (empty for any other game)."""
-    module = MODULES.get(game_id)
-    if module is None:
+def formulas(game_id: str, game: Any = None) -> dict[str, Callable[..., Any]]:
+    """The formulas of a bundled game by name (empty for any other game). A module whose formulas need the game's
+    facts (Space Empires 4X's battle odds read its unit chart) offers `formulas_for(game)` instead of `FORMULAS`."""
+    module_name = MODULES.get(game_id)
+    if module_name is None:
         return {}
-    table: dict[str, Callable[..., Any]] = importlib.import_module(module).FORMULAS
+    module = importlib.import_module(module_name)
+    if hasattr(module, "formulas_for"):
+        return dict(module.formulas_for(game)) if game is not None else {}
+    table: dict[str, Callable[..., Any]] = module.FORMULAS
     return dict(table)

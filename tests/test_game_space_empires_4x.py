@@ -45,7 +45,7 @@ def test_component_counts_include_copies():
         "map": 1,
         "charts": 4,
         "production-sheet": 2,
-        "reference": 2,
+        "reference": 3,
         "dice": 2,
     }
 
@@ -177,7 +177,7 @@ def test_build_writes_every_pdf_with_its_pages(built):
         "map": 4,
         "charts": 4,
         "production-sheet": 2,
-        "reference": 2,
+        "reference": 3,
     }
     for pdf in built.glob("*.pdf"):
         assert all(embedded for _, embedded in pdfcheck.fonts(pdf)), pdf.name
@@ -227,6 +227,22 @@ def test_charts_print_the_facts(built, game):
     assert f"(max {game.fact('cp_carry_over_max')})" in production
     reference = " ".join(w["text"] for w in pdfcheck.words(built / "reference.pdf", 1))
     assert "(d10) 1–2 Ship Size 3–4 Attack 5–6 Defense 7 Tactics 8–9 Movement 10 Ship Yard" in reference
+
+
+def test_the_odds_table_prints_the_calculators_numbers(built, game):
+    from cardgen.engine.games.space_empires_4x.odds import odds
+
+    text = " ".join(w["text"] for w in pdfcheck.words(built / "reference.pdf", 2))
+    [sheet] = [i for i in game.component("reference").items if i.id == "reference-odds"]
+    for matchup in sheet.fields["matchups"]:
+        attacker, defender = matchup.split(" / ")
+        result = odds(game, attacker, defender)
+        o = result.outcomes
+        shares = " ".join(f"{100 * o[k]:.0f} %" for k in ("attacker wins", "defender wins", "attacker retreats",
+                                                         "defender retreats"))  # fmt: skip
+        row = f"{attacker} {defender} {shares} {result.expected_rounds:.1f}"
+        assert row in text, row
+    assert "1 SC 1 SC 41 % 59 % 0 % 0 % 2.0" in text  # 10/17 to the defender, who fires first
 
 
 def test_map_is_tiled_over_pages_with_alignment_guides(built):

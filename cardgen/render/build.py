@@ -70,7 +70,7 @@ class GameRenderer:
         self.body_font = self.roles["body"].regular
         self.facts = {name: fact.value for name, fact in game.rules.facts.items()}
         self.citations = {name: fact.cite for name, fact in game.rules.facts.items()}
-        self.formulas = formulas(game.id)  # the rules' arithmetic, written once (cardgen/formulas.py)
+        self.formulas = formulas(game.id, game)  # the rules' arithmetic, written once (cardgen/formulas.py)
         # every component's items, so a reference sheet can print a table of another component's cards
         self.items_by_component = {
             c.id: [{**i.fields, "id": i.id, "count": i.count, "type": i.type} for i in c.items] for c in game.components

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from cardgen.data.games import Game
@@ -63,3 +64,18 @@ def odds(game: Game, attacker: str, defender: str, attacker_tech: str | None = N
     a = parse_fleet(game, attacker, parse_tech(game, attacker_tech, "attacker"), "attacker")
     d = parse_fleet(game, defender, parse_tech(game, defender_tech, "defender"), "defender")
     return exact_odds(rules, a, d, terrain, retreat)
+
+
+def formulas_for(game: Game) -> dict[str, Callable[..., Any]]:
+    """What a layout may call as `formula.<name>`: `battle_odds("2 DD, 1 CA", "1 BB")` gives the exact odds as plain
+    values (outcome probabilities, expected rounds and CP lost) for a reference sheet's table."""
+
+    def battle_odds(attacker: str, defender: str, terrain: str = "open") -> dict[str, Any]:
+        try:
+            result = odds(game, attacker, defender, terrain=terrain)
+        except DataError as exc:
+            raise DataError(f"formula.battle_odds('{attacker}', '{defender}'): {exc.problems[0]}") from None
+        return {"outcomes": dict(result.outcomes), "rounds": result.expected_rounds,
+                "cp_lost": list(result.expected_cp_lost), "policies": list(result.policies)}  # fmt: skip
+
+    return {"battle_odds": battle_odds}
