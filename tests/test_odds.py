@@ -105,3 +105,25 @@ def test_odds_on_the_command_line(tmp_path):
         assert bad.code != 0 and message in bad.err and bad.exception is None and "Traceback" not in bad.err, bad.err
     other = run_cli("odds", "star-commander", "--attacker", "1 SC", "--defender", "1 SC")
     assert other.code != 0 and "no battle calculator" in other.err
+
+
+@pytest.mark.parametrize(("attacker", "defender"), [("2 DD, 1 CA", "1 BB"), ("3 SC", "2 DD"), ("1 BC, 2 SC", "2 CA")])
+def test_the_engine_cores_generic_resolver_agrees(game, rules, attacker, defender):
+    """engine/battle.py solves the same battle over every ship's damage (no groups, no facts): a different chain,
+    the same odds when both play the same policy (no technology, no retreat, no ties between equal-class types)."""
+    from cardgen.engine.battle import BattleResolver, UnitType
+    from cardgen.engine.games.space_empires_4x.odds import parse_fleet, parse_tech
+
+    a = parse_fleet(game, attacker, parse_tech(game, None, "attacker"), "attacker")
+    d = parse_fleet(game, defender, parse_tech(game, None, "defender"), "defender")
+    exact = exact_odds(rules, a, d, "open", retreat=False).outcomes
+    kinds = sorted({(g.code, g.cls, g.attack, g.defense, g.hull) for g in [*a, *d]})
+    units = [UnitType(code, rules.classes.index(cls), att, dfn, hull) for code, cls, att, dfn, hull in kinds]
+    index = {k[0]: i for i, k in enumerate(kinds)}
+    resolver = BattleResolver(units)
+    start = resolver.position([index[g.code] for g in a for _ in range(g.count)],
+                              [index[g.code] for g in d for _ in range(g.count)])  # fmt: skip
+    generic = resolver.odds(start)
+    assert generic.exact
+    assert generic.attacker_wins == pytest.approx(exact["attacker wins"], abs=1e-9)
+    assert generic.defender_wins == pytest.approx(exact["defender wins"], abs=1e-9)
