@@ -294,8 +294,11 @@ def _print_notes(game: Game, report) -> None:
 @_option("--back-offset", Offset(), "0,0", "Shift back pages by X,Y mm (read it off `cardgen calibrate`).")
 @_option("--layout", ["grid", "fold"], None, "Impose every component this way (default: fold for double-sided "
          "counters, grid otherwise).")  # fmt: skip
-@_option("--format", ["pdf", "shop-pdf", "png"], "pdf", "pdf: cut-ready sheets; shop-pdf: one face per page with "
-         "bleed; png: one 300 dpi image per face.", "output_format")  # fmt: skip
+@_option("--format", ["pdf", "shop-pdf", "png", "tts"], "pdf", "pdf: cut-ready sheets; shop-pdf: one face per page "
+         "with bleed; png: one 300 dpi image per face; tts: a Tabletop Simulator saved object with its images.",
+         "output_format")  # fmt: skip
+@_option("--tts-base-url", str, None, "With --format tts: the address the images will be uploaded to (default: "
+         "file:/// paths of the output folder).")  # fmt: skip
 @_option("--gutter", Length(0, 50), 0.0, "Space between cards in mm (0: shared cut lines).")
 @_option("--mark-length", Length(0, 30), 5.0, "Crop-mark length in mm.")
 @_option("--mark-offset", Length(0, 30), 3.0, "Gap between trim and crop mark in mm (marks never start inside the "
@@ -331,6 +334,7 @@ def build_command(
     only: str | None,
     jobs: int | None,
     trust_code: bool,
+    tts_base_url: str | None,
 ) -> None:
     """Print games into cut-ready PDFs (all bundled games when none is named)."""
     loaded = load_games(obj.data_dir, games)
@@ -342,7 +346,7 @@ def build_command(
     from cardgen.render.build import BuildReport, build_game
     from cardgen.render.guide import write_guide
     from cardgen.render.imposition import MarkStyle
-    from cardgen.render.jobs import PrintOptions
+    from cardgen.render.jobs import OutputFile, PrintOptions
     from cardgen.render.layouts import Layouts
     from cardgen.render.parallel import build_games, can_fork
 
@@ -383,6 +387,14 @@ def build_command(
             reports.append(report)
             if output_format == "pdf" and report.files:
                 guides.extend(write_guide(game, report.files, options, out_dir / game.id, _bundled_body_font()))
+            if output_format == "tts" and report.files:
+                from cardgen.render.tts import write_saved_object
+
+                note = game.manifest.description or ""
+                saved = write_saved_object(
+                    game.title, note, report.files, out_dir / game.id / "tts", tts_base_url, game.id
+                )
+                report.files.append(OutputFile(saved, 1, "saved object"))
             if proof:
                 guides.append(_proof(game, layouts, out_dir, None if no_validate else obj.trusted(game, trust_code)))
 
@@ -401,8 +413,9 @@ def build_command(
         for note in report.notes:
             click.echo(f"note: {note}", err=True)
         for file in report.files:
-            unit = "image" if output_format == "png" else "page"
-            click.echo(f"{display_path(file.path)}  {file.pages} {unit}{'' if file.pages == 1 else 's'}")
+            unit = "image" if output_format in ("png", "tts") else "page"
+            what = f"{file.pages} {unit}{'' if file.pages == 1 else 's'}"
+            click.echo(f"{display_path(file.path)}  {'saved object' if file.component == 'saved object' else what}")
     files = [f for r in reports for f in r.files]
     if output_format == "pdf" and files and not quiet:
         from cardgen.render.guide import sheets_of_paper

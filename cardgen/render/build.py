@@ -35,6 +35,7 @@ from cardgen.render.kit import Palette
 from cardgen.render.layouts import Layouts
 from cardgen.render.markup import MarkupError
 from cardgen.render.shop import write_png_faces, write_shop_pdf
+from cardgen.render.tts import write_tts_component
 
 Progress = Callable[[int], None]
 
@@ -51,6 +52,7 @@ WRITERS: dict[str, Writer] = {
     "pdf": Writer(lambda folder, component: folder / f"{component}.pdf", write_print_pdf),
     "shop-pdf": Writer(lambda folder, component: folder / "shop" / f"{component}.pdf", write_shop_pdf),
     "png": Writer(lambda folder, component: folder / component, write_png_faces),
+    "tts": Writer(lambda folder, component: folder / "tts" / component, write_tts_component),
 }
 
 

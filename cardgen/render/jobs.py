@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from cardgen.data.games import Component, Item
 from cardgen.render.draw import FaceDrawer, PreparedFace
@@ -67,6 +68,7 @@ class OutputFile:
     pages: int
     component: str = ""
     sides: str = "single"
+    tts: dict[str, Any] | None = None  # --format tts: the component's Tabletop Simulator object (render/tts.py)
 
 
 @dataclass(frozen=True)

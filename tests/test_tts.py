@@ -1,0 +1,129 @@
+"""`cardgen build --format tts`: Tabletop Simulator sheets, tiles, boards and the saved object, read back."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops, ImageStat
+
+from cardgen.data import load_games
+from cardgen.render.tts import GRID, SHEET_PX, SavedObject, schema
+from conftest import REPO, run_cli
+
+
+@pytest.fixture(scope="module")
+def tts(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("tts")
+    for args in (["battlefield-space"], ["star-commander", "--only", "credit-tokens,player-aids"]):
+        run = run_cli("build", *args, "--format", "tts", "--out", out, "--jobs", "1", "-q")
+        assert run.code == 0, run.err
+    return out
+
+
+def saved(tts: Path, game: str) -> dict:
+    data = json.loads((tts / game / "tts" / f"{game}.json").read_text())
+    SavedObject.model_validate(data)  # the shape cardgen promises (docs/tts-schema.json)
+    return data
+
+
+def test_every_card_is_in_its_deck_count_times_with_ids_in_sheet_order(tts):
+    data = saved(tts, "battlefield-space")
+    (game,) = load_games(REPO / "card_data", ["battlefield-space"])
+    decks = {o["Nickname"]: o for o in data["ObjectStates"] if o["Name"] == "DeckCustom"}
+    for component in game.components:
+        if component.kind != "deck":
+            continue
+        deck = decks[component.title]
+        key = next(iter(deck["CustomDeck"]))
+        expected = [int(key) * 100 + slot for slot, item in enumerate(component.items) for _ in range(item.count)]
+        assert deck["DeckIDs"] == expected  # sheet order, copies repeated
+        assert Counter(c["CardID"] for c in deck["ContainedObjects"]) == Counter(expected)
+        names = [c["Nickname"] for c in deck["ContainedObjects"]]
+        assert names[0] == component.items[0].fields.get("name", component.items[0].id)
+    keys = [k for o in decks.values() for k in o["CustomDeck"]]
+    assert len(keys) == len(set(keys))  # sheet keys are unique in the save
+
+
+def test_sheets_fit_the_grid_and_keep_the_last_slot_for_the_hidden_card(tts):
+    data = saved(tts, "battlefield-space")
+    red = next(o for o in data["ObjectStates"] if o["Nickname"].startswith("Red alliance"))
+    sheet = next(iter(red["CustomDeck"].values()))
+    assert sheet["FaceURL"].startswith("file:///") and not sheet["UniqueBack"]
+    folder = tts / "battlefield-space" / "tts" / "red-deck"
+    faces = Image.open(folder / "faces-1.png")
+    back = Image.open(folder / "back.png").convert("RGB")
+    w, h = faces.width // sheet["NumWidth"], faces.height // sheet["NumHeight"]
+    assert sheet["NumWidth"] <= GRID[0] and sheet["NumHeight"] <= GRID[1]
+    assert max(faces.size) <= SHEET_PX and (w, h) == back.size
+    assert abs(w / h - 63.5 / 88.9) < 0.01  # poker cards at the trim, no bleed
+    last = faces.crop((faces.width - w, faces.height - h, faces.width, faces.height)).convert("RGB")
+    assert ImageStat.Stat(ImageChops.difference(last, back)).mean == [0.0, 0.0, 0.0]
+    first = faces.crop((0, 0, w, h)).convert("RGB")
+    assert max(ImageStat.Stat(ImageChops.difference(first, back)).mean) > 20  # a front, not the back
+
+
+def test_different_backs_get_a_back_sheet(tts):
+    data = saved(tts, "battlefield-space")
+    cards = next(o for o in data["ObjectStates"] if o["Nickname"].startswith("Reference cards"))
+    sheet = next(iter(cards["CustomDeck"].values()))
+    assert sheet["UniqueBack"] and sheet["BackURL"].endswith("reference-cards/backs-1.png")
+    assert (tts / "battlefield-space" / "tts" / "reference-cards" / "backs-1.png").exists()
+
+
+def test_boards_and_round_tokens(tts):
+    bf = saved(tts, "battlefield-space")
+    assert [o["Name"] for o in bf["ObjectStates"]].count("Custom_Board") == 2
+    sc = saved(tts, "star-commander")
+    (game,) = load_games(REPO / "card_data", ["star-commander"])
+    bag = next(o for o in sc["ObjectStates"] if o["Name"] == "Bag" and "Credit" in o["Nickname"])
+    assert len(bag["ContainedObjects"]) == game.component("credit-tokens").count
+    assert {t["CustomImage"]["CustomTile"]["Type"] for t in bag["ContainedObjects"]} == {2}  # circles
+    for tile in bag["ContainedObjects"]:
+        for url in (tile["CustomImage"]["ImageURL"], tile["CustomImage"]["ImageSecondaryURL"]):
+            assert Path(url.removeprefix("file://")).exists()
+
+
+def test_a_base_url_replaces_the_local_folder(tmp_path):
+    run = run_cli("build", "battlefield-space", "--only", "reference-cards", "--format", "tts", "--out", tmp_path,
+                  "--tts-base-url", "https://example.org/bf/", "-q")  # fmt: skip
+    assert run.code == 0, run.err
+    text = (tmp_path / "battlefield-space" / "tts" / "battlefield-space.json").read_text()
+    assert "file://" not in text and "https://example.org/bf/reference-cards/faces-1.png" in text
+
+
+def test_the_published_schema_is_the_models(tmp_path):
+    assert json.loads((REPO / "docs" / "tts-schema.json").read_text()) == schema()
+
+
+def test_tts_output_is_byte_identical_build_to_build(tts, tmp_path):
+    run = run_cli("build", "battlefield-space", "--format", "tts", "--out", tmp_path, "--jobs", "1", "-q")
+    assert run.code == 0, run.err
+    for name in ("red-deck/faces-1.png", "reference-cards/backs-1.png", "battlefield-mat/battlefield.png"):
+        assert (tmp_path / "battlefield-space" / "tts" / name).read_bytes() == (
+            tts / "battlefield-space" / "tts" / name
+        ).read_bytes()
+    ours = json.loads((tmp_path / "battlefield-space" / "tts" / "battlefield-space.json").read_text())
+    theirs = saved(tts, "battlefield-space")
+    strip = str(tmp_path.resolve().as_uri()), str(tts.resolve().as_uri())
+    assert json.dumps(ours).replace(strip[0], "") == json.dumps(theirs).replace(strip[1], "")
+
+
+def test_a_slot_shows_the_face_cut_at_the_trim(tts, tmp_path):
+    (game,) = load_games(REPO / "card_data", ["battlefield-space"])
+    item = game.component("red-deck").items[0]
+    preview = tmp_path / "face.png"
+    assert run_cli("preview", "battlefield-space", item.id, "--dpi", "300", "--out", preview).code == 0
+    face = Image.open(preview).convert("RGB")
+    bleed = round(game.manifest.settings.bleed / 25.4 * 300)
+    faces = Image.open(tts / "battlefield-space" / "tts" / "red-deck" / "faces-1.png").convert("RGB")
+    sheet = next(iter(saved(tts, "battlefield-space")["ObjectStates"][0]["CustomDeck"].values()))
+    w, h = faces.width // sheet["NumWidth"], faces.height // sheet["NumHeight"]
+    slot = faces.crop((0, 0, w, h))
+    trimmed = face.crop((bleed, bleed, face.width - bleed, face.height - bleed)).resize((w, h))
+    uncut = face.resize((w, h))
+    near = max(ImageStat.Stat(ImageChops.difference(slot, trimmed)).mean)
+    far = max(ImageStat.Stat(ImageChops.difference(slot, uncut)).mean)
+    assert near < 4 < far, (near, far)
