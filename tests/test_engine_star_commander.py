@@ -715,3 +715,24 @@ def test_combat_commands_and_ceasefire(engine):
         s.apply(DONE)
     assert s.decision is None or s.decision[0] != "assign"  # no damage is dealt where a ceasefire holds
     assert s.piece(corvette.card) is not None
+
+
+def test_an_emergency_jump_never_crowds_a_fighter_into_a_full_system(engine):
+    """Found by 1,000 checked games: a Fighter jumped by Emergency Jump into its own system already holding as many
+    Fighters as developments."""
+    s = fresh(engine)
+    s.credits = [20, 20]
+    own(s, 0, B2)
+    put(s, "core-fighter", 0, B2)
+    jumper = put(s, "core-fighter", 0, A1)
+    jump = hand(s, 0, "sci-emergency-jump")
+    requisition = hand(s, 1, "ind-requisition")
+    s.apply(DONE)  # no battle, End phase: seat 1's turn
+    while s.active == 0:
+        s.apply(s.legal_actions()[0])
+    s.apply(Play(requisition))
+    assert s.decision[:2] == ("respond", 0)
+    s.apply(Play(jump, jumper.card))  # B2, the only system next to A1, already holds its one Fighter
+    while s.decision and s.decision[0] == "respond":
+        s.apply(PASS)
+    assert s.fighters(0, B2) <= s.fighter_slots(0, B2) and s.invariant_violations() == []

@@ -11,6 +11,7 @@ from PIL import Image, ImageChops, ImageStat
 
 from cardgen.data import load_games
 from cardgen.render.tts import GRID, SHEET_PX, SavedObject, schema
+
 from conftest import REPO, run_cli
 
 

@@ -551,6 +551,7 @@ class StarState(TaskStack, State):
             self.devs[cell] -= min(weight, self.devs[cell])
             if self.devs[cell] == 0:
                 self.owner[cell], self.devs[cell] = p, self.engine.conquest_developments
+                self._fighter_excess(p)  # the conqueror's own Fighters there now count against its development
             self._fighter_excess(q)
         self._cleanup(p)
 
@@ -987,10 +988,15 @@ class StarState(TaskStack, State):
                 if self.owner[target] < 0 and self.credits[p] >= self.engine.development_cost(0):
                     self.credits[p] -= self.engine.development_cost(0)
                     self.owner[target], self.devs[target] = p, 1
+                    self._fighter_excess(p)
             case "jump-now":
                 x = self.piece(target)
                 if x is not None:
                     dests = self.neighbours(x.cell)
+                    if self.spec(x.card).fighter:  # never into a system of its own already full of Fighters
+                        dests = [
+                            c for c in dests if self.owner[c] != p or self.fighters(p, c) < self.fighter_slots(p, c)
+                        ]
                     if dests:
                         self._enter(x, self._nearest_enemy_home(p, dests))
             case "peek":
@@ -1111,6 +1117,7 @@ class StarState(TaskStack, State):
             case Develop(cell):
                 self.credits[p] -= self.engine.development_cost(self.devs[cell])
                 self.owner[cell], self.devs[cell] = p, self.devs[cell] + 1
+                self._fighter_excess(p)  # Fighters that came in by a jump may outnumber a first development
             case TradeDraw(d):
                 self.credits[p] -= self.draw_cost(p)
                 self._used_lasting(p, "trade-draw-discount", 1)
@@ -1194,6 +1201,7 @@ class StarState(TaskStack, State):
             case "claim":
                 if self.owner[cell] < 0:
                     self.owner[cell], self.devs[cell] = p, 1
+                    self._fighter_excess(p)
         sources = [(c, None) for c in self.techs[p]] + [(x.card, x) for x in self.at(cell) if x.owner == p]
         for card, _ in sources:
             for e in self.spec(card).effects:
