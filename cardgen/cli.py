@@ -7,6 +7,7 @@ internal error).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -598,7 +599,8 @@ def play_command(
     import time
 
     from cardgen.engine.agents import check_agent
-    from cardgen.engine.runner import PlaySpec, engine_for, play_many, summarise, write_log
+    from cardgen.engine.runner import GameResult, PlaySpec, engine_for, log_lines, play_many, summarise
+    from cardgen.output import streamed
 
     if log_file is not None:
         check_writable(log_file, "--log")
@@ -611,20 +613,26 @@ def play_command(
         raise click.BadParameter(
             f"{game} is for {engine.min_players}–{engine.max_players} players", param_hint="--players"
         )
-    summaries, every = [], []
-    for seats in counts:
-        spec = PlaySpec(game, str(obj.data_dir), seats, seed, names, check=check, log=log_file is not None)
-        start = time.perf_counter()
-        with click.progressbar(length=count, label=f"{seats} players", file=sys.stderr,
-                               hidden=not sys.stderr.isatty()) as bar:  # fmt: skip
-            results = play_many(spec, count, jobs=jobs, progress=bar.update)
-        seconds = time.perf_counter() - start
-        summaries.append(
-            summarise(spec, results, seconds, engine.abilities(), engine.playable(), engine.data_problems())
-        )
-        every += results
-    if log_file is not None:
-        write_log(log_file, every)
+    summaries = []
+    with contextlib.ExitStack() as stack:
+        log = stack.enter_context(streamed(log_file)) if log_file is not None else None
+
+        def write_batch(results: list[GameResult]) -> None:  # logs go to the file as games finish, then are dropped
+            if log is not None:
+                log.write(log_lines(results))
+                for result in results:
+                    result.log = None
+
+        for seats in counts:
+            spec = PlaySpec(game, str(obj.data_dir), seats, seed, names, check=check, log=log_file is not None)
+            start = time.perf_counter()
+            with click.progressbar(length=count, label=f"{seats} players", file=sys.stderr,
+                                   hidden=not sys.stderr.isatty()) as bar:  # fmt: skip
+                results = play_many(spec, count, jobs=jobs, progress=bar.update, on_batch=write_batch)
+            seconds = time.perf_counter() - start
+            summaries.append(
+                summarise(spec, results, seconds, engine.abilities(), engine.playable(), engine.data_problems())
+            )
     violations = sum(s["invariant_violations"] for s in summaries)
     if as_json:
         whole = summaries[0] if len(summaries) == 1 else {

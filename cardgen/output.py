@@ -18,6 +18,7 @@ import os
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 from cardgen.errors import DataError, display_path
 
@@ -33,6 +34,15 @@ def _umask_mode() -> int:
 
 def write_atomic(path: Path, data: bytes) -> None:
     """Write `data` to `path` via a temporary file in the same folder and a rename (deferred inside a transaction)."""
+    with streamed(path) as handle:
+        handle.write(data)
+
+
+@contextlib.contextmanager
+def streamed(path: Path) -> Iterator[BinaryIO]:
+    """A file written piece by piece (a long game log) that still appears whole or not at all: the pieces go to a
+    temporary file in the target folder, renamed over `path` when the block ends normally (deferred inside a
+    transaction) and removed when it raises."""
     shown = display_path(path)
     try:
         if path.is_dir():
@@ -46,7 +56,7 @@ def write_atomic(path: Path, data: bytes) -> None:
     temp = Path(temp_name)
     try:
         with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+            yield handle
         os.chmod(temp, _umask_mode())
         if _staged is None:
             os.replace(temp, path)

@@ -75,7 +75,7 @@ class State(ABC):
         self.ending = None
         self.problems: list[str] = []
         self.applied: set[str] = set()  # cards whose ability took effect at least once
-        self.played: set[str] = set()  # cards played or built at least once (games that track it)
+        self.cards_played: set[str] = set()  # cards played or built at least once (games that track it)
         self.first_player: int | None = None  # the seat that took the first turn (games that choose one)
         self.out: dict[int, str] = {}  # eliminated seats and why, in the order they went out
         self._legal: list[Action] | None = None
@@ -249,7 +249,7 @@ class State(ABC):
         other.ending = self.ending
         other.problems = list(self.problems)
         other.applied = set(self.applied)
-        other.played = set(self.played)
+        other.cards_played = set(self.cards_played)
         other.first_player = self.first_player
         other.out = dict(self.out)
         other._legal = self._legal  # never changed in place, so a clone may share it

@@ -122,7 +122,7 @@ def play_game(spec: PlaySpec, index: int) -> GameResult:
         log.append({"end": state.ending, "scores": scores, "turns": state.turns, "actions": actions,
                     "chance": state.chance.events[seen_chance:]})  # fmt: skip
     return GameResult(index, seed, scores, winners, state.turns, actions, state.ending or "unknown", violations,
-                      list(state.problems), sorted(state.applied), log, sorted(state.played),
+                      list(state.problems), sorted(state.applied), log, sorted(state.cards_played),
                       state.first_player)  # fmt: skip
 
 
@@ -131,23 +131,30 @@ def _batch(spec: PlaySpec, indices: list[int]) -> list[GameResult]:
 
 
 def play_many(spec: PlaySpec, games: int, executor: Executor | None = None, jobs: int = 1,
-              progress: Callable[[int], None] | None = None, batch: int = 20) -> list[GameResult]:  # fmt: skip
-    """Play `games` games (indices 0…games−1) and return their results in index order."""
+              progress: Callable[[int], None] | None = None, batch: int = 20,
+              on_batch: Callable[[list[GameResult]], None] | None = None) -> list[GameResult]:  # fmt: skip
+    """Play `games` games (indices 0…games−1) and return their results in index order. `on_batch` sees each batch
+    as it arrives, in index order (the log writer streams and drops each game's log there, so thousands of logged
+    games never sit in memory at once)."""
     chunks = [list(range(start, min(start + batch, games))) for start in range(0, games, batch)]
     results: list[GameResult] = []
+
+    def arrived(done: list[GameResult]) -> None:
+        if on_batch:
+            on_batch(done)
+        results.extend(done)
+        if progress:
+            progress(len(done))
+
     if jobs <= 1 and executor is None:
         for chunk in chunks:
-            results.extend(_batch(spec, chunk))
-            if progress:
-                progress(len(chunk))
+            arrived(_batch(spec, chunk))
         return results
     own = executor is None
     pool = executor or ProcessPoolExecutor(max_workers=jobs)
     try:
-        for done in pool.map(_batch, [spec] * len(chunks), chunks):
-            results.extend(done)
-            if progress:
-                progress(len(done))
+        for done in pool.map(_batch, [spec] * len(chunks), chunks):  # map yields in the order of the chunks
+            arrived(done)
     finally:
         if own:
             pool.shutdown()
@@ -242,8 +249,13 @@ def write_log(path: Path, results: list[GameResult]) -> None:
     """All games' logs as JSON lines, game after game (written whole, like every output file)."""
     from cardgen.output import write_atomic
 
+    write_atomic(path, log_lines(results))
+
+
+def log_lines(results: Iterable[GameResult]) -> bytes:
+    """The JSON lines of the games' logs."""
     lines = (json.dumps(line, separators=(",", ":")) for result in results for line in result.log or [])
-    write_atomic(path, "".join(f"{line}\n" for line in lines).encode("utf-8"))
+    return "".join(f"{line}\n" for line in lines).encode("utf-8")
 
 
 # What each kind of log line must carry, and of which type: a damaged log is named line by line, never a crash.

@@ -255,22 +255,33 @@ class StarState(TaskStack, State):
     def attack(self, piece: Piece) -> int:
         if piece.cloaked:
             return 0
-        spec = self.spec(piece.card)
-        bonus = sum(e.amount for e, _ in self.lasting(piece.owner, "attack") if self._applies(e, spec))
-        return max(0, spec.attack + bonus + piece.boost)
+        return max(0, self.spec(piece.card).attack + self._bonus(piece, "attack") + piece.boost)
 
     def hp(self, piece: Piece) -> int:
-        spec = self.spec(piece.card)
-        bonus = sum(e.amount for e, _ in self.lasting(piece.owner, "hp") if self._applies(e, spec))
-        aura = sum(e.amount for e, src in self.lasting(piece.owner, "aura-hp")
-                   if src is not None and src is not piece and src.cell == piece.cell)  # fmt: skip
-        self._used_lasting(piece.owner, "aura-hp", aura)
-        return spec.hp + bonus + aura
+        aura = 0
+        for e, src in self.lasting(piece.owner, "aura-hp"):
+            if src is not None and src is not piece and src.cell == piece.cell:
+                aura += e.amount
+                self._mark(piece.owner, e, src)
+        return self.spec(piece.card).hp + self._bonus(piece, "hp") + aura
+
+    def _bonus(self, piece: Piece, verb: str) -> int:
+        """A piece's bonus from its owner's lasting `attack` or `hp` effects that cover its class or type."""
+        spec, bonus = self.spec(piece.card), 0
+        for e, src in self.lasting(piece.owner, verb):
+            if self._applies(e, spec):
+                bonus += e.amount
+                self._mark(piece.owner, e, src)
+        return bonus
+
+    def _mark(self, p: int, e: Effect, src: Piece | None) -> None:
+        """A lasting effect took effect: its card's ability has applied (for `data_problems`)."""
+        self.applied.add(self.spec(src.card).item if src else self._tech_item(p, e))
 
     def _used_lasting(self, p: int, verb: str, amount: int) -> None:
         if amount:
             for e, src in self.lasting(p, verb):
-                self.applied.add(self.spec(src.card).item if src else self._tech_item(p, e))
+                self._mark(p, e, src)
 
     def _tech_item(self, p: int, e: Effect) -> str:
         return next(self.spec(c).item for c in self.techs[p] if e in self.spec(c).effects)
@@ -632,6 +643,8 @@ class StarState(TaskStack, State):
             for known in self.known:
                 known[d] = []
         card = deck.pop()
+        if len(self.hands[p]) >= self.engine.hand_limit:  # kept only thanks to a higher hand limit
+            self._used_lasting(p, "hand-limit", 1)
         for known in self.known:
             if known[d]:
                 known[d].pop(0)
@@ -920,7 +933,7 @@ class StarState(TaskStack, State):
     def _play(self, p: int, card: int, target: int, answered: Item | None = None) -> None:
         """Play a card from hand: pay it, put it on the stack and offer the other players a response."""
         spec = self.spec(card)
-        self.played.add(spec.item)
+        self.cards_played.add(spec.item)
         self.hands[p].remove(card)
         self.credits[p] -= spec.cost
         self.playing.append(card)
@@ -1105,6 +1118,7 @@ class StarState(TaskStack, State):
                     self._used_lasting(p, "spare-jump", 1)
                 x.jumps += 1
                 x.moved = True
+                self._mark_move(p, x, cell)
                 self._enter(x, cell)
             case Explore(cell):
                 self._explore(p, cell)
@@ -1135,6 +1149,10 @@ class StarState(TaskStack, State):
             case Retreat(card, cell):
                 x = self.piece(card)
                 assert x is not None
+                if x.moved and self.spec(card).has("retreat-after-jump"):
+                    self.applied.add(self.spec(card).item)
+                elif x.moved or cell not in self.neighbours(x.cell):
+                    self._used_lasting(p, "far-retreat", 1)
                 x.moved = True
                 x.cell = cell
                 self.tasks.append(("retreat", rest[0], p))
@@ -1159,6 +1177,19 @@ class StarState(TaskStack, State):
                     gain += e.amount
                     self.applied.add(self.spec(card).item)
         self.credits[p] += gain
+
+    def _mark_move(self, p: int, x: Piece, cell: int) -> None:
+        """The lasting effects a jump relied on: a Fighter's jump, a jump along a side, a jump gate."""
+        if self.spec(x.card).fighter:
+            self._used_lasting(p, "fighter-jumps", 1)
+        elif cell in self.neighbours(x.cell, orthogonal=True) and cell not in self.neighbours(x.cell):
+            self._used_lasting(p, "orthogonal-jumps", 1)
+        elif cell not in self.neighbours(x.cell, orthogonal=True):
+            for e, src in self.lasting(p, "gate"):
+                if src is not None and src.cell == x.cell:
+                    self._mark(p, e, src)
+        if self.spec(x.card).fighter and self.fighters(p, cell) >= self.devs[cell]:
+            self._used_lasting(p, "fighter-slots", 1)
 
     def _enter(self, x: Piece, cell: int) -> None:
         """A ship arrives in a system: enemy pickets fire, an envoy entering another's system draws."""
@@ -1215,14 +1246,23 @@ class StarState(TaskStack, State):
 
     def _build(self, p: int, card: int, cell: int) -> None:
         spec = self.spec(card)
-        self.credits[p] -= self.build_cost(p, card)
+        cost = self.build_cost(p, card)
+        if spec.kind == "ship" and cost < spec.cost - self.temp.discount:
+            self._used_lasting(p, "cost", 1)
+        if spec.kind == "ship" and not spec.fighter and cell != self.home[p] and not self.system(cell).capital:
+            for e, src in self.lasting(p, "shipyard"):
+                if src is not None and src.cell == cell:
+                    self._mark(p, e, src)
+        if spec.fighter and self.fighters(p, cell) >= self.devs[cell]:
+            self._used_lasting(p, "fighter-slots", 1)
+        self.credits[p] -= cost
         if spec.kind == "ship":
             if self.temp.discount:
                 self.temp.discount = 0
             if not self._shipyard_without_grant(p, cell):
                 self.temp.grants -= 1
         if spec.domain >= 0:
-            self.played.add(spec.item)
+            self.cards_played.add(spec.item)
             self.hands[p].remove(card)
         else:
             self.supply.remove(card)
