@@ -671,6 +671,37 @@ def _print_play(s: dict) -> None:
     click.echo(f"actions per second: {s['actions_per_second']:,.0f}")
 
 
+@cli.command("gallery")
+@click.argument("games", nargs=-1)
+@_option(
+    "--out", FOLDER, Path("output") / "gallery", "Folder for the site (a page per game and its images).", "out_dir"
+)
+@TRUST_CODE
+@click.pass_obj
+def gallery_command(obj: Context, games: tuple[str, ...], out_dir: Path, trust_code: bool) -> None:
+    """A browsable card gallery: every face of every item with its fields and status, offline (open index.html)."""
+    from cardgen.render.build import GameRenderer
+    from cardgen.render.gallery import write_game, write_home
+    from cardgen.render.layouts import Layouts
+    from cardgen.validate import validate_game
+
+    loaded = load_games(obj.data_dir, games)
+    layouts = Layouts(obj.templates_dir)
+    missing = [problem for game in loaded for problem in layouts.missing(game)]
+    if missing:
+        raise DataError(missing)
+    written = []
+    with all_or_nothing():
+        for game in loaded:
+            violations = validate_game(game, trust_code=obj.trusted(game, trust_code)).violations
+            renderer = GameRenderer(game, layouts, default_fonts_dir())
+            written.append(write_game(renderer, violations, out_dir / game.id))
+        home = write_home(written, out_dir)
+    for entry in written:
+        click.echo(f"{display_path(out_dir / entry.id / 'index.html')}  {entry.items} items")
+    click.echo(f"{display_path(home)}  open it in a browser (no server needed)")
+
+
 @cli.command("odds")
 @click.argument("game")
 @_option("--attacker", str, None, "The attacking fleet, e.g. '2 DD, 1 CA' (one group per entry).")
