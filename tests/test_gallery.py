@@ -150,3 +150,11 @@ def test_a_screenshot_of_the_page_matches_the_reference(site, browser, tmp_path)
     assert image.size == reference.size
     difference = max(ImageStat.Stat(ImageChops.difference(image, reference)).mean)
     assert difference < 3, f"the page looks different ({difference:.1f}); look at {shot}"
+
+
+def test_the_demo_game_has_a_gallery(tmp_path):
+    run = run_cli("--data-dir", FIXTURES / "card_data", "--templates-dir", FIXTURES / "templates", "gallery",
+                  "demo", "--out", tmp_path)  # fmt: skip
+    assert run.code == 0, run.err
+    text = (tmp_path / "demo" / "index.html").read_text()
+    assert text.count("<figure") == 6 and (tmp_path / "index.html").exists()

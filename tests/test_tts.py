@@ -132,3 +132,37 @@ def test_a_slot_shows_the_face_cut_at_the_trim(tts, tmp_path):
     near = max(ImageStat.Stat(ImageChops.difference(slot, trimmed)).mean)
     far = max(ImageStat.Stat(ImageChops.difference(slot, uncut)).mean)
     assert near < 4 < far, (near, far)
+
+
+def test_the_probe_games_hexes_round_and_square_counters_landscape_cards_and_board(tmp_path):
+    probe = REPO / "tests" / "fixtures" / "probe"
+    run = run_cli("--data-dir", probe / "card_data", "--templates-dir", probe / "templates", "build", "probe",
+                  "--format", "tts", "--out", tmp_path, "-q")  # fmt: skip
+    assert run.code == 0, run.err
+    (game,) = load_games(probe / "card_data", ["probe"])
+    data = saved(tmp_path, "probe")
+    objects = {o["Nickname"]: o for o in data["ObjectStates"]}
+    shapes = {"hex": 1, "round": 2, "rect": 0}
+    for component in game.components:
+        if not component.printed:
+            continue
+        if component.kind == "sheets":
+            continue
+        lone = component.count == 1 and component.kind == "deck"  # one card is a Card, named after it
+        obj = objects[component.items[0].fields.get("name", component.items[0].id) if lone else component.title]
+        if component.kind in ("counters", "tiles"):
+            assert obj["Name"] == "Bag" and len(obj["ContainedObjects"]) == component.count
+            assert {t["CustomImage"]["CustomTile"]["Type"] for t in obj["ContainedObjects"]} == {
+                shapes[component.shape]
+            }
+        elif component.kind == "deck":
+            assert obj["Name"] in ("DeckCustom", "Card")
+    assert any(o["Name"] == "Custom_Board" for o in data["ObjectStates"])
+
+
+def test_the_demo_game_exports(tmp_path):
+    demo = REPO / "tests" / "fixtures"
+    run = run_cli("--data-dir", demo / "card_data", "--templates-dir", demo / "templates", "build", "demo",
+                  "--format", "tts", "--out", tmp_path, "-q")  # fmt: skip
+    assert run.code == 0, run.err
+    assert [o["Name"] for o in saved(tmp_path, "demo")["ObjectStates"]] == ["DeckCustom", "Bag", "Custom_Board"]
