@@ -276,7 +276,7 @@ class StarState(TaskStack, State):
 
     def _mark(self, p: int, e: Effect, src: Piece | None) -> None:
         """A lasting effect took effect: its card's ability has applied (for `data_problems`)."""
-        self.applied.add(self.spec(src.card).item if src else self._tech_item(p, e))
+        self.applied.add(self.spec(src.card).item if src else self.engine.effect_item[id(e)])
 
     def _used_lasting(self, p: int, verb: str, amount: int) -> None:
         if amount:
@@ -767,29 +767,27 @@ class StarState(TaskStack, State):
         return self.temp.grants > 0 and any(x.owner == p and self.spec(x.card).kind == "station" for x in self.at(cell))
 
     def _builds(self, p: int) -> list[Build]:
-        cards = self.engine.cards
+        """Every affordable build in every system where it may go (the same rules as `_can_build`, with the player's
+        totals counted once rather than per system)."""
+        cards, fighter, station = self.engine.cards, self.engine.fighter, self.engine.station
         choices = [c for c in self._distinct(self.supply) if cards[c].piece]
         choices += [c for c in self._distinct(self.hands[p]) if cards[c].piece]
         choices = [c for c in choices if self.build_cost(p, c) <= self.credits[p]]
         if not choices:
             return []
-        mine = [c for c, o in enumerate(self.owner) if o == p]
-        yards = [c for c in mine if self._shipyard(p, c)]
+        room_for_fighters = self.fighters(p) < self.developments(p)
         out = []
-        for cell in mine:
-            stations = fighters = None
+        for cell, owner in enumerate(self.owner):
+            if owner != p:
+                continue
+            yard = self._shipyard(p, cell)
+            here = [x for x in self.at(cell) if x.owner == p]
+            free = not self.contested(cell) and not self.under_siege(cell)
+            stations_ok = free and sum(1 for x in here if station[x.card]) < self.devs[cell]
+            fighters_ok = (yard and room_for_fighters
+                           and sum(1 for x in here if fighter[x.card]) < self.fighter_slots(p, cell))  # fmt: skip
             for card in choices:
-                spec = cards[card]
-                if spec.kind == "station":
-                    if stations is None:
-                        stations = self._can_build(p, card, cell)
-                    ok = stations
-                elif spec.fighter:
-                    if fighters is None:
-                        fighters = self._can_build(p, card, cell)
-                    ok = fighters
-                else:
-                    ok = cell in yards
+                ok = stations_ok if station[card] else fighters_ok if fighter[card] else yard
                 if ok:
                     out.append(Build(card, cell))
         return sorted(out)
