@@ -5,6 +5,7 @@ the run an engine's closing note quotes ("10,000 games, zero violations"). It pr
 actions, invariant violations, endings, the data problems `cardgen play` would report, and the time taken.
 
     python benchmarks/engine_invariants.py star-commander --games 3334 --jobs 2     # 10,002 games over 2–4 players
+    python benchmarks/engine_invariants.py star-commander --games 10000 --players 2 --jobs 2
     python benchmarks/engine_invariants.py scifi-domains --games 1000 --agents random,greedy
 """
 
@@ -28,11 +29,15 @@ def main() -> None:
     parser.add_argument("--agents", default="random")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--players", default=None, help="player counts, e.g. 2 or 2,4 (default: every count)")
     figures.add_option(parser)
     args = parser.parse_args()
     engine = engine_for(args.game, DATA)
     rows = []
-    for players in range(engine.min_players, engine.max_players + 1):
+    counts = range(engine.min_players, engine.max_players + 1)
+    if args.players:
+        counts = [int(n) for n in args.players.split(",")]
+    for players in counts:
         spec = PlaySpec(args.game, DATA, players, args.seed, tuple(args.agents.split(",")), check=True)
         start = time.perf_counter()
         results = play_many(spec, args.games, jobs=args.jobs)
