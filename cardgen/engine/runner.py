@@ -18,7 +18,7 @@ from typing import Any
 
 from cardgen.engine.agents import make_agent
 from cardgen.engine.core import GameEngine, IllegalAction, derive_seed
-from cardgen.errors import DataError, display_path, read_text
+from cardgen.errors import DataError, display_path
 
 
 @dataclass(frozen=True)
@@ -269,30 +269,69 @@ def replay(path: Path, data_dir: Path) -> list[tuple[int, bool, str]]:
 
     A log that cannot be read (not JSON, a line missing a field, an unknown game) is a `DataError` naming the file
     and line; a readable log that does not reproduce is a game reported as differing, with the first difference.
+    The log is read line by line and each game replayed as soon as its lines are in, so a log of thousands of long
+    games never sits in memory whole.
     """
     shown = display_path(path)
-    text = read_text(path, "a game log")
-    games: list[list[tuple[int, dict[str, Any]]]] = []
-    for number, raw in enumerate(text.splitlines(), 1):
-        if not raw.strip():
-            continue
-        try:
-            line = json.loads(raw)
-        except (json.JSONDecodeError, RecursionError) as exc:
-            raise DataError(f"{shown}:{number}: not a JSON line ({getattr(exc, 'msg', 'nested too deeply')})") from None
-        if not isinstance(line, dict):
-            raise DataError(f"{shown}:{number}: not a log line (expected a JSON object, got {type(line).__name__})")
-        if "game" in line:
-            _require(line, _HEADER, shown, number)
-            games.append([(number, line)])
-        elif not games:
-            raise DataError(f"{shown}:{number}: a log must start with a game header line")
-        else:
-            _require(line, _END if "end" in line else _STEP, shown, number)
-            games[-1].append((number, line))
-    if not games:
+    try:
+        _check_utf8(path, shown)
+        handle = path.open("rb")
+    except OSError as exc:
+        raise DataError(f"{shown}: cannot read ({exc.strerror})") from None
+    outcomes: list[tuple[int, bool, str]] = []
+    game: list[tuple[int, dict[str, Any]]] = []
+    with handle:
+        for number, data in enumerate(handle, 1):
+            raw = data.decode("utf-8")  # checked whole by _check_utf8
+            if not raw.strip():
+                continue
+            line = _parse_line(raw, shown, number)
+            if "game" in line:
+                _require(line, _HEADER, shown, number)
+                if game:
+                    outcomes.append(_replay_one(game, str(data_dir), shown))
+                game = [(number, line)]
+            elif not game:
+                raise DataError(f"{shown}:{number}: a log must start with a game header line")
+            else:
+                _require(line, _END if "end" in line else _STEP, shown, number)
+                game.append((number, line))
+    if game:
+        outcomes.append(_replay_one(game, str(data_dir), shown))
+    if not outcomes:
         raise DataError(f"{shown}: the log holds no game (write one with cardgen play --log)")
-    return [_replay_one(lines, str(data_dir), shown) for lines in games]
+    return outcomes
+
+
+def _check_utf8(path: Path, shown: str) -> None:
+    """A log that is not UTF-8 text is refused as a whole before any line is read as JSON (read in 1 MB pieces)."""
+    import codecs
+
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    offset = 0
+    with path.open("rb") as handle:
+        while chunk := handle.read(1 << 20):
+            try:
+                decoder.decode(chunk)
+            except UnicodeDecodeError as exc:
+                raise DataError(
+                    f"{shown}: not a game log: not UTF-8 text (byte {offset + exc.start}); save it as UTF-8"
+                ) from None
+            offset += len(chunk)
+        try:
+            decoder.decode(b"", final=True)
+        except UnicodeDecodeError:
+            raise DataError(f"{shown}: not a game log: not UTF-8 text (byte {offset}); save it as UTF-8") from None
+
+
+def _parse_line(raw: str, shown: str, number: int) -> dict[str, Any]:
+    try:
+        line = json.loads(raw)
+    except (json.JSONDecodeError, RecursionError) as exc:
+        raise DataError(f"{shown}:{number}: not a JSON line ({getattr(exc, 'msg', 'nested too deeply')})") from None
+    if not isinstance(line, dict):
+        raise DataError(f"{shown}:{number}: not a log line (expected a JSON object, got {type(line).__name__})")
+    return line
 
 
 def _require(line: dict[str, Any], fields: dict[str, Any], shown: str, number: int) -> None:
