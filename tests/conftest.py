@@ -103,3 +103,19 @@ def copy_game(game: str, tmp_path: Path, source: Path = REPO / "card_data") -> G
 def demo_data(tmp_path: Path) -> Path:
     """A writable copy of the demo game's data folder (tests/fixtures/card_data)."""
     return copy_game("demo", tmp_path, FIXTURES / "card_data").data
+
+
+def check_golden_log(spec, golden: Path, tmp_path: Path) -> None:
+    """Game 0 of `spec` (which logs) must give exactly the committed log `golden`, and the committed log must replay;
+    `CARDGEN_UPDATE_GOLDEN=1` rewrites it after a deliberate change of rules or data (look at the diff)."""
+    import os
+
+    from cardgen.engine.runner import play_game, replay, write_log
+
+    fresh = tmp_path / "fresh.jsonl"
+    write_log(fresh, [play_game(spec, 0)])
+    if os.environ.get("CARDGEN_UPDATE_GOLDEN"):
+        golden.parent.mkdir(exist_ok=True)
+        golden.write_text(fresh.read_text())
+    assert fresh.read_text() == golden.read_text(), "the same seed must give the same game"
+    assert all(ok for _, ok, _ in replay(golden, Path(spec.data_dir)))

@@ -8,16 +8,15 @@ first named first drawn; every other card waits in the Graveyard so it cannot in
 from __future__ import annotations
 
 import json
-import os
 
 import pytest
 
 from cardgen.data import load_games
 from cardgen.engine.core import derive_seed
 from cardgen.engine.games.battlefield_space import BattlefieldEngine, BattlefieldState
-from cardgen.engine.runner import PlaySpec, play_game, play_many, replay, summarise, write_log
+from cardgen.engine.runner import PlaySpec, play_many, summarise
 
-from conftest import FIXTURES, REPO
+from conftest import FIXTURES, REPO, check_golden_log
 
 RED, BLUE = 0, 1
 DATA = REPO / "card_data"
@@ -269,13 +268,7 @@ def test_golden_log_replays_exactly(tmp_path):
     """A committed log of seed 2024's first game must replay; regenerate with CARDGEN_UPDATE_GOLDEN=1 after a
     deliberate change of rules or data."""
     spec = PlaySpec("battlefield-space", str(DATA), 2, 2024, ("greedy", "random"), log=True)
-    fresh = tmp_path / "fresh.jsonl"
-    write_log(fresh, [play_game(spec, 0)])
-    if os.environ.get("CARDGEN_UPDATE_GOLDEN"):
-        GOLDEN.parent.mkdir(exist_ok=True)
-        GOLDEN.write_text(fresh.read_text())
-    assert fresh.read_text() == GOLDEN.read_text(), "the same seed must give the same game"
-    assert all(ok for _, ok, _ in replay(GOLDEN, DATA))
+    check_golden_log(spec, GOLDEN, tmp_path)
     header = json.loads(GOLDEN.read_text().splitlines()[0])
     assert header["seed"] == derive_seed(2024, 0)
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 
 import pytest
 
@@ -26,9 +25,9 @@ from cardgen.engine.games.scifi_domains.actions import (
     Reward,
     Sacrifice,
 )
-from cardgen.engine.runner import PlaySpec, play_game, play_many, replay, summarise, write_log
+from cardgen.engine.runner import PlaySpec, play_many, summarise
 
-from conftest import FIXTURES, REPO
+from conftest import FIXTURES, REPO, check_golden_log
 
 DATA = REPO / "card_data"
 
@@ -316,12 +315,7 @@ GOLDEN = FIXTURES / "golden" / "scifi-domains.jsonl"
 def test_golden_log_replays_exactly(tmp_path):
     """Seed 2024's first 3-player game; regenerate with CARDGEN_UPDATE_GOLDEN=1 after a deliberate change."""
     spec = PlaySpec("scifi-domains", str(DATA), 3, 2024, ("greedy", "random", "greedy"), log=True)
-    fresh_log = tmp_path / "fresh.jsonl"
-    write_log(fresh_log, [play_game(spec, 0)])
-    if os.environ.get("CARDGEN_UPDATE_GOLDEN"):
-        GOLDEN.write_text(fresh_log.read_text())
-    assert fresh_log.read_text() == GOLDEN.read_text()
-    assert all(ok for _, ok, _ in replay(GOLDEN, DATA))
+    check_golden_log(spec, GOLDEN, tmp_path)
     assert json.loads(GOLDEN.read_text().splitlines()[0])["players"] == 3
 
 

@@ -4,7 +4,6 @@ with every invariant checked, a golden log, pickling and determinizations."""
 from __future__ import annotations
 
 import json
-import os
 import pickle
 
 import pytest
@@ -31,10 +30,10 @@ from cardgen.engine.games.star_commander.model import (
     parse_effect,
 )
 from cardgen.engine.rng import CounterRng
-from cardgen.engine.runner import PlaySpec, play_game, play_many, replay, summarise, write_log
+from cardgen.engine.runner import PlaySpec, play_many, summarise
 from cardgen.engine.tasks import PASS
 
-from conftest import FIXTURES, REPO, copy_game, run_cli
+from conftest import FIXTURES, REPO, check_golden_log, copy_game, run_cli
 
 DATA = REPO / "card_data"
 A1, B2, C3, A3, C1 = 0, 4, 8, 6, 2  # cells of the 3×3 grid of a two-player game
@@ -509,12 +508,7 @@ GOLDEN = FIXTURES / "golden" / "star-commander.jsonl"
 def test_golden_log_replays_exactly(tmp_path):
     """Seed 2026's first 3-player game; regenerate with CARDGEN_UPDATE_GOLDEN=1 after a deliberate change."""
     spec = PlaySpec("star-commander", str(DATA), 3, 2026, ("greedy", "random", "random"), log=True)
-    fresh_log = tmp_path / "fresh.jsonl"
-    write_log(fresh_log, [play_game(spec, 0)])
-    if os.environ.get("CARDGEN_UPDATE_GOLDEN"):
-        GOLDEN.write_text(fresh_log.read_text())
-    assert fresh_log.read_text() == GOLDEN.read_text()
-    assert all(ok for _, ok, _ in replay(GOLDEN, DATA))
+    check_golden_log(spec, GOLDEN, tmp_path)
 
 
 def test_states_pickle_and_clones_are_independent(engine):
