@@ -480,10 +480,10 @@ def test_play_reports_a_card_whose_ability_it_cannot_execute(tmp_path):
 
 @pytest.fixture(scope="module")
 def short_game(tmp_path_factory) -> str:
-    """The bundled game with a 5-round cap, so hundreds of random games with every check fit in a test (the full game
+    """The bundled game with a 4-round cap, so hundreds of random games with every check fit in a test (the full game
     is checked thousands of times by benchmarks/engine_invariants.py)."""
     copy = copy_game("star-commander", tmp_path_factory.mktemp("short"))
-    copy.edit("rules.yaml", "  turn_cap:\n    value: 40", "  turn_cap:\n    value: 5")
+    copy.edit("rules.yaml", "  turn_cap:\n    value: 40", "  turn_cap:\n    value: 4")
     return str(copy.data)
 
 

@@ -78,7 +78,7 @@ def test_battles_rolled_shot_by_shot_agree_with_the_exact_odds(game, rules, atta
     a = parse_fleet(game, attacker, parse_tech(game, None, "attacker"), "attacker")
     d = parse_fleet(game, defender, parse_tech(game, None, "defender"), "defender")
     exact = exact_odds(rules, a, d, terrain, retreat)
-    rng, n = CounterRng(2026), 4000
+    rng, n = CounterRng(2026), 2500
     counts: dict[str, int] = {}
     for _ in range(n):
         outcome, _ = fight(rules, a, d, terrain, retreat, rng)
