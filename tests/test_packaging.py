@@ -33,6 +33,8 @@ def test_wheel_carries_data_templates_and_fonts(wheel):
     assert any(n.startswith("cardgen/_bundled/fonts/") and n.endswith(".ttf") for n in names)
     assert any(n.startswith("cardgen/_bundled/fonts/") and "OFL" in n for n in names)
     assert any(n.startswith("cardgen/_bundled/templates/") for n in names)
+    for asset in ("index.html.j2", "about.html.j2", "home.html.j2", "gallery.css", "gallery.js"):  # cardgen gallery
+        assert f"cardgen/render/gallery_assets/{asset}" in names
     assert not any(n.startswith(("tests/", "output/")) for n in names)
 
 
