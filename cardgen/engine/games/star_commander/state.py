@@ -741,9 +741,6 @@ class StarState(TaskStack, State):
             cells = {c for c in cells if self.owner[c] == p and self.fighters(p, c) < self.fighter_slots(p, c)}
         return sorted(cells)
 
-    def _can_explore(self, p: int, cell: int) -> bool:
-        return not self.revealed[cell] and any(x.owner == p and self.spec(x.card).kind == "ship" for x in self.at(cell))
-
     def _can_develop(self, p: int, cell: int) -> bool:
         o, devs = self.owner[cell], self.devs[cell]
         if self.credits[p] < self.engine.development_cost(devs) or not self.revealed[cell]:
