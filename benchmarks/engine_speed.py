@@ -100,12 +100,14 @@ def main() -> None:
     parser.add_argument("--scale", type=float, default=1.0, help="multiply the number of games")
     parser.add_argument("--no-openspiel", action="store_true", help="skip the OpenSpiel comparison")
     parser.add_argument("--min-games", type=int, default=4, help="the fewest games of each run in each slice")
+    parser.add_argument("--only", default=None, help="games to measure, comma-separated (default: every game)")
     figures.add_option(parser)
     args = parser.parse_args()
-    slices: dict[tuple[str, int], list[dict[str, float]]] = {(game, players): [] for game, players, _ in RUNS}
+    runs = [r for r in RUNS if args.only is None or r[0] in args.only.split(",")]
+    slices: dict[tuple[str, int], list[dict[str, float]]] = {(game, players): [] for game, players, _ in runs}
     gin_slices: list[dict[str, float]] = []
     for _ in range(SLICES):  # interleaved: each game and gin rummy take turns, so load changes hit all of them
-        for game, players, games in RUNS:
+        for game, players, games in runs:
             count = max(args.min_games, int(games * args.scale / SLICES))
             slices[(game, players)].append(measure(game, players, count, max(500, int(20_000 * min(args.scale, 1.0)))))
         if not args.no_openspiel:

@@ -17,7 +17,7 @@ BENCHMARKS = Path(__file__).parent.parent / "benchmarks"
 
 SMALL = {
     "build_speed.py": ["--cards", "40"],
-    "engine_speed.py": ["--scale", "0.002", "--no-openspiel", "--min-games", "1"],
+    "engine_speed.py": ["--scale", "0.002", "--no-openspiel", "--min-games", "1", "--only", "battlefield-space"],
     "engine_invariants.py": ["battlefield-space", "--games", "3"],
     "preview_speed.py": ["--runs", "1"],
     "parallel_speed.py": [

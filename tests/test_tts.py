@@ -18,7 +18,7 @@ from conftest import REPO, run_cli
 @pytest.fixture(scope="module")
 def tts(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("tts")
-    decks = "red-deck,blue-deck,reference-cards,battlefield-mat"  # the rules sheet (a second board) adds nothing here
+    decks = "red-deck,reference-cards,battlefield-mat"  # the blue deck and the rules sheet would add nothing here
     for args in (["battlefield-space", "--only", decks], ["star-commander", "--only", "credit-tokens,player-aids"]):
         run = run_cli("build", *args, "--format", "tts", "--out", out, "--jobs", "1", "-q")
         assert run.code == 0, run.err
@@ -36,7 +36,7 @@ def test_every_card_is_in_its_deck_count_times_with_ids_in_sheet_order(tts):
     (game,) = load_games(REPO / "card_data", ["battlefield-space"])
     decks = {o["Nickname"]: o for o in data["ObjectStates"] if o["Name"] == "DeckCustom"}
     for component in game.components:
-        if component.kind != "deck":
+        if component.title not in decks:  # the decks this fixture built
             continue
         deck = decks[component.title]
         key = next(iter(deck["CustomDeck"]))
@@ -45,6 +45,7 @@ def test_every_card_is_in_its_deck_count_times_with_ids_in_sheet_order(tts):
         assert Counter(c["CardID"] for c in deck["ContainedObjects"]) == Counter(expected)
         names = [c["Nickname"] for c in deck["ContainedObjects"]]
         assert names[0] == component.items[0].fields.get("name", component.items[0].id)
+    assert len(decks) == 2
     keys = [k for o in decks.values() for k in o["CustomDeck"]]
     assert len(keys) == len(set(keys))  # sheet keys are unique in the save
 
