@@ -42,7 +42,9 @@ def main() -> None:
         start = time.perf_counter()
         results = play_many(spec, args.games, jobs=args.jobs)
         seconds = time.perf_counter() - start
-        summary = summarise(spec, results, seconds, engine.abilities(), engine.playable(), engine.data_problems())
+        summary = summarise(
+            spec, results, seconds, engine.abilities(), engine.playable(), engine.data_problems(), engine.event_problems
+        )
         row = {
             "players": players,
             "games": summary["games"],

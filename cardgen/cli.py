@@ -631,7 +631,15 @@ def play_command(
                 results = play_many(spec, count, jobs=jobs, progress=bar.update, on_batch=write_batch)
             seconds = time.perf_counter() - start
             summaries.append(
-                summarise(spec, results, seconds, engine.abilities(), engine.playable(), engine.data_problems())
+                summarise(
+                    spec,
+                    results,
+                    seconds,
+                    engine.abilities(),
+                    engine.playable(),
+                    engine.data_problems(),
+                    engine.event_problems,
+                )
             )
     violations = sum(s["invariant_violations"] for s in summaries)
     if as_json:

@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import math
 from abc import ABC, abstractmethod
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -77,6 +78,7 @@ class State(ABC):
         self.applied: set[str] = set()  # cards whose ability took effect at least once
         self.cards_played: set[str] = set()  # cards played or built at least once (games that track it)
         self.first_player: int | None = None  # the seat that took the first turn (games that choose one)
+        self.events: set[str] = set()  # what happened at least once ('research:attack'), for `event_problems`
         self.out: dict[int, str] = {}  # eliminated seats and why, in the order they went out
         self._legal: list[Action] | None = None
 
@@ -251,6 +253,7 @@ class State(ABC):
         other.applied = set(self.applied)
         other.cards_played = set(self.cards_played)
         other.first_player = self.first_player
+        other.events = set(self.events)
         other.out = dict(self.out)
         other._legal = self._legal  # never changed in place, so a clone may share it
 
@@ -321,6 +324,11 @@ class GameEngine(ABC):
     def playable(self) -> Sequence[str]:
         """Ids of cards a player chooses to play or build, when the game tracks it (for 'never played' reports)."""
         return ()
+
+    def event_problems(self, seen: Counter[str], games: int) -> list[str]:
+        """Data problems read from the events of many games (`State.events`; `seen` counts the games each event
+        happened in): a technology never bought, a limit always binding. None by default."""
+        return []
 
     def data_problems(self) -> Sequence[str]:
         """Problems with the card data found when the engine was built (an ability it cannot execute)."""

@@ -51,6 +51,7 @@ class GameResult:
     log: list[dict[str, Any]] | None = None
     played: list[str] = field(default_factory=list)
     first: int | None = None
+    events: list[str] = field(default_factory=list)
 
 
 _ENGINES: dict[tuple[str, str], GameEngine] = {}
@@ -123,7 +124,7 @@ def play_game(spec: PlaySpec, index: int) -> GameResult:
                     "chance": state.chance.events[seen_chance:]})  # fmt: skip
     return GameResult(index, seed, scores, winners, state.turns, actions, state.ending or "unknown", violations,
                       list(state.problems), sorted(state.applied), log, sorted(state.cards_played),
-                      state.first_player)  # fmt: skip
+                      state.first_player, sorted(state.events))  # fmt: skip
 
 
 def _batch(spec: PlaySpec, indices: list[int]) -> list[GameResult]:
@@ -175,6 +176,7 @@ def summarise(
     ability_cards: Iterable[str] = (),
     playable: Iterable[str] = (),
     engine_problems: Iterable[str] = (),
+    event_problems: Callable[[Counter[str], int], list[str]] | None = None,
 ) -> dict[str, Any]:
     """The `cardgen play --json` object: everything but `actions_per_second` depends only on the seed."""
     wins: dict[str, float] = {}
@@ -194,6 +196,8 @@ def summarise(
         f"card '{card}': its ability never applied in {len(results)} games"
         for card in sorted(set(ability_cards) - applied - (set(playable) - played))
     ]
+    if event_problems is not None and results:
+        data_problems += event_problems(Counter(e for r in results for e in r.events), len(results))
     data_problems += _ending_problems(spec, results)
     total_actions = sum(r.actions for r in results)
     return {
@@ -222,7 +226,7 @@ def _ending_problems(spec: PlaySpec, results: list[GameResult]) -> list[str]:
     if unended == n:
         out.append(f"no game ended by the rules at {spec.players} players: all {n} reached the turn cap or failed")
     winners = {tuple(r.winners) for r in results}
-    if n >= 20 and len(winners) == 1 and unended < n:
+    if n >= 20 and len(winners) == 1 and unended < n and spec.players > 1:  # a solitaire run always 'wins'
         out.append(f"every game at {spec.players} players ended alike: seats {list(winners.pop())} won all {n}")
     firsts = [r for r in results if r.first is not None and r.winners]
     if len(firsts) >= 30:

@@ -1,0 +1,158 @@
+"""Space Empires 4X's records and actions: units on the map, the system markers, and what a player may do.
+
+Actions are NamedTuples ending in a `tag`: NamedTuples compare as plain tuples, so the tag keeps two kinds of action
+with equal fields (a Load and an Unload of unit 7) apart.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+MOVE, LOST, ECON, OVER = "move", "lost", "econ", "over"
+
+
+@dataclass(frozen=True)
+class UnitSpec:
+    """A row of the Ship Technology chart (rules.yaml `units`)."""
+
+    code: str
+    name: str
+    cost: int
+    cls: str | None
+    attack: int
+    defense: int
+    hull: int
+    size_tech: int
+    maintained: bool
+    basic: bool
+
+    @property
+    def armed(self) -> bool:
+        return self.attack > 0
+
+
+@dataclass(frozen=True)
+class MarkerSpec:
+    """One printed system marker: its set ('home' with its colour, or 'deep'), kind, CP and number."""
+
+    item: str
+    set: str
+    colour: str | None
+    kind: str
+    cp: int
+    number: int
+
+
+class Unit:
+    """A counter on the map: a group of `count` ships of one type, or a single unit, with the technology it was built
+    with (Ship Yards, Bases and Decoys take their owner's current levels instead)."""
+
+    __slots__ = (
+        "att",
+        "code",
+        "count",
+        "dfn",
+        "group",
+        "hex",
+        "move",
+        "new",
+        "owner",
+        "peeked",
+        "seen",
+        "steps",
+        "stopped",
+        "tac",
+        "terra",
+        "tow",
+        "uid",
+    )  # fmt: skip
+
+    def __init__(self, uid: int, owner: int, code: str, group: int, count: int, hex: int, tech: dict[str, int]):
+        self.uid, self.owner, self.code, self.group, self.count, self.hex = uid, owner, code, group, count, hex
+        self.att, self.dfn, self.tac = tech["attack"], tech["defense"], tech["tactics"]
+        self.move = tech["movement"]
+        self.terra = tech["terraforming"] > 0  # a Colony Ship built after Terraforming may settle Barren Planets
+        self.tow = -1  # the marker a Mining Ship tows
+        self.steps = 0  # hexes moved this turn
+        self.stopped = False  # its movement ended this turn (terrain, an enemy, a Supernova)
+        self.peeked = False  # a Cruiser's exploration peek this turn
+        self.new = False  # placed in this Economic Phase (a Ship Yard builds nothing yet)
+        self.seen = False  # revealed in combat: face up until it is back at one of its colonies
+
+    def copy(self) -> Unit:
+        other = Unit.__new__(Unit)
+        for name in Unit.__slots__:
+            setattr(other, name, getattr(self, name))
+        return other
+
+    def key(self) -> tuple[object, ...]:
+        return tuple(getattr(self, name) for name in Unit.__slots__)
+
+
+class Move(NamedTuple):
+    uid: int
+    to: int
+    tag: str = "move"
+
+
+class Colonize(NamedTuple):
+    uid: int
+    tag: str = "colonize"
+
+
+class Load(NamedTuple):
+    uid: int
+    tag: str = "load"
+
+
+class Unload(NamedTuple):
+    uid: int
+    tag: str = "unload"
+
+
+class Peek(NamedTuple):
+    uid: int
+    at: int
+    tag: str = "peek"
+
+
+class EndMove(NamedTuple):
+    tag: str = "end-move"
+
+
+class Shift(NamedTuple):
+    """Lost in Space: the player to the right moves the lost units one hex."""
+
+    to: int
+    tag: str = "shift"
+
+
+class Research(NamedTuple):
+    tech: str
+    tag: str = "research"
+
+
+class Build(NamedTuple):
+    code: str
+    at: int
+    tag: str = "build"
+
+
+class Upgrade(NamedTuple):
+    uid: int
+    tag: str = "upgrade"
+
+
+class Bid(NamedTuple):
+    amount: int
+    tag: str = "bid"
+
+
+class Scuttle(NamedTuple):
+    uid: int
+    tag: str = "scuttle"
+
+
+class EndEcon(NamedTuple):
+    tag: str = "end-econ"

@@ -1,0 +1,939 @@
+"""A game of Space Empires 4X (Basic Rules) in progress.
+
+A round is three turns and an Economic Phase (`turns_per_round`). In a turn each player in turn order moves units
+one hex at a time (`Move`; a Colony Ship may `Colonize`, a Mining Ship `Load` and `Unload` a marker, a Cruiser with
+Exploration technology `Peek` before it moves), then `EndMove` fights every battle where the player's units share a
+hex with an enemy (`combat.fight`, the calculator's rules and policies) and bombards enemy colonies there. Markers are
+turned up the moment a unit enters (the reading in rules.yaml), with their effects: Minerals and Space Wrecks to tow,
+Black Holes (a roll for every unit entering), Danger, Supernovas, Lost in Space (the player to the right chooses the
+hex: a `Shift` decision of that seat, a die roll in solitaire), terrain that ends a combat unit's move.
+
+The Economic Phase is simultaneous in the rules; the engine takes the players in turn order, each deciding alone
+(nothing one buys changes what another may): income from the Homeworld, colonies and deposited Minerals (none when
+blockaded), Space Wrecks rolled on their table, maintenance (a player who cannot pay `Scuttle`s groups until it can),
+then `Research`, `Build`, `Upgrade` and `Bid` until `EndEcon`. After the last player: bids decide the order, colonies
+grow, a damaged Homeworld grows back, unspent CP above the carry-over is lost. A player whose Homeworld falls is out;
+the last one standing wins.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from cardgen.engine.core import TERMINAL, Action, IllegalAction, State, frozen
+from cardgen.engine.games.space_empires_4x import view
+from cardgen.engine.games.space_empires_4x.combat import Group, fight, to_hit
+from cardgen.engine.games.space_empires_4x.model import (
+    ECON,
+    LOST,
+    MOVE,
+    OVER,
+    Bid,
+    Build,
+    Colonize,
+    EndEcon,
+    EndMove,
+    Load,
+    Move,
+    Peek,
+    Research,
+    Scuttle,
+    Shift,
+    Unit,
+    UnitSpec,
+    Unload,
+    Upgrade,
+)
+from cardgen.engine.rng import CounterRng
+
+if TYPE_CHECKING:
+    from cardgen.engine.games.space_empires_4x.rules import SE4XEngine
+
+AUTO_UPGRADED = ("SY", "Base", "Decoy")  # 'will automatically receive all later upgrades'
+ON_MAP, TOWED, DEPOSITED, GONE = 0, 1, 2, 3  # where a system marker is
+
+
+class SE4XState(State):
+    e: SE4XEngine
+    n: int
+    on: list[bool]  # hexes in play at this player count
+    adj: list[list[int]]  # their neighbours in play
+    colours: list[str]  # the Home Systems in play, by seat
+    marker_at: list[int]  # the system marker on each hex (-1: none)
+    revealed: list[bool]
+    mloc: list[tuple[int, int]]  # each marker's place: (ON_MAP, hex), (TOWED, unit), (DEPOSITED, hex), (GONE, 0)
+    col_owner: list[int]  # each hex's colony owner (-1: none)
+    col_cp: list[int]  # a colony's CP (0: a Colony Ship just landed); a Homeworld's 20 … 5
+    home: list[int]  # each seat's Homeworld hex
+    tech: list[dict[str, int]]
+    cp: list[int]
+    explored: list[int]  # markers each player turned up (the agents' measure of exploring)
+    due: list[int]  # maintenance still owed in this Economic Phase
+    bought: list[set[str]]  # technologies bought this Economic Phase
+    bid: list[int]
+    built_at: list[dict[int, float]]  # hull built at each yard this phase
+    fresh: dict[tuple[int, str, int], int]  # (player, code, hex) -> the group started there this phase
+    yards_new: dict[tuple[int, int], int]  # (player, hex) -> Ship Yards placed there this phase
+    units: list[Unit]
+    next_uid: int
+    phase: str
+    turn: int  # 0, 1, 2: the turn of the round
+    order: list[int]  # turn order
+    player: int  # whose turn or Economic Phase it is
+    lost: tuple[int, int, tuple[int, ...], int] | None  # Lost in Space: (chooser, hex, units, mover)
+
+    def __init__(self, engine: SE4XEngine, players: int, seed: int):
+        super().__init__(seed)
+        self.e = engine
+        self.n = players
+
+    @classmethod
+    def setup(cls, engine: SE4XEngine, players: int, seed: int) -> SE4XState:
+        """Markers dealt face down over each region's hexes, Homeworlds face up at 20 CP, the starting forces on them,
+        and a die roll for the first player."""
+        s = cls(engine, players, seed)
+        e = engine
+        s.on = e.in_play(players)
+        s.adj = e.adjacent(players)
+        s.colours = list(e.map_players[players])
+        hexes = len(e.hex_region)
+        s.marker_at = [-1] * hexes
+        s.revealed = [False] * hexes
+        s.mloc = [(GONE, 0)] * len(e.markers)  # (where, hex or towing unit)
+        for region in ["deep", *s.colours]:
+            places = [h for h in range(hexes) if e.hex_region[h] == region and h != e.homeworld.get(region)]
+            ids = [m for m, spec in enumerate(e.markers) if (spec.colour or "deep") == region]
+            s.shuffle(ids, f"{region} markers")
+            if len(ids) != len(places):
+                s.problem(f"the {region} region has {len(places)} hexes for {len(ids)} markers")
+            for h, m in zip(places, ids, strict=False):
+                s.marker_at[h], s.mloc[m] = m, (ON_MAP, h)
+        s.col_owner = [-1] * hexes
+        s.col_cp = [0] * hexes  # a colony's CP (0: a Colony Ship just landed); a Homeworld's steps 20 … 5
+        s.home = [e.homeworld[c] for c in s.colours]
+        s.tech = [dict(e.tech_start) for _ in range(players)]
+        s.cp = [0] * players
+        s.explored = [0] * players  # markers each player turned up (the agents' measure of exploring)
+        s.due = [0] * players  # maintenance still owed in this Economic Phase
+        s.bought = [set() for _ in range(players)]
+        s.bid = [0] * players
+        s.built_at = [{} for _ in range(players)]  # hull built at each yard this phase
+        s.fresh = {}  # (player, code, hex) -> the group started this phase
+        s.yards_new = {}  # (player, hex) -> Ship Yards placed there this phase
+        s.units = []
+        s.next_uid = 0
+        for p, h in enumerate(s.home):
+            s.revealed[h] = True
+            s.col_owner[h], s.col_cp[h] = p, e.home_income
+            for code, count in e.start_forces.items():
+                groups = e.start_groups.get(code, count)
+                for g in range(groups):
+                    size = count // groups + (1 if g < count % groups else 0)
+                    s._add_unit(p, code, size, h)
+        s.phase = MOVE
+        s.turn = 0  # 0, 1, 2: the turn of the round
+        first = s.rng.randbelow(players)
+        s.chance.record("first player", first)
+        s.order = [(first + k) % players for k in range(players)]
+        s.first_player = first
+        s.player = first
+        s.lost = None  # (chooser, hex, units, mover) of Lost in Space
+        s._start_turn()
+        return s
+
+    # -- units and counters -------------------------------------------------------------------------------------------
+
+    def _add_unit(self, p: int, code: str, count: int, h: int) -> Unit:
+        group = self._free_number(p, code) if code in self.e.numbered else 0
+        unit = Unit(self.next_uid, p, code, group, count, h, self.tech[p])
+        self.next_uid += 1
+        self.units.append(unit)
+        self._note_limit(p, code)
+        return unit
+
+    def counters_used(self, p: int, code: str) -> int:
+        """Counters of a type a player has in play: a numbered type's groups, a single-ship type's ships."""
+        return sum(1 for u in self.units if u.owner == p and u.code == code)
+
+    def _free_number(self, p: int, code: str) -> int:
+        used = {u.group for u in self.units if u.owner == p and u.code == code}
+        return next(g for g in range(1, self.e.limits[code] + 1) if g not in used)
+
+    def _note_limit(self, p: int, code: str) -> None:
+        if self.counters_used(p, code) >= self.e.limits[code]:
+            self.events.add(f"limit:{code}")
+
+    def unit(self, uid: int) -> Unit:
+        for u in self.units:
+            if u.uid == uid:
+                return u
+        raise IllegalAction(f"no unit {uid}")
+
+    def _remove(self, u: Unit, why: str = "") -> None:
+        if u.tow >= 0:  # 'If a Mining Ship is destroyed while towing a Mineral, the Mineral is also destroyed'
+            self.mloc[u.tow] = (GONE, 0)
+            u.tow = -1
+        self.units.remove(u)
+
+    def spec(self, u: Unit) -> UnitSpec:
+        return self.e.units[u.code]
+
+    def spec_of(self, code: str) -> UnitSpec:
+        return self.e.units[code]
+
+    def armed(self, u: Unit) -> bool:
+        return self.e.units[u.code].armed
+
+    def level(self, u: Unit, tech: str) -> int:
+        """A unit's technology level: its own, or its owner's current one for Ship Yards, Bases and Decoys."""
+        if u.code in AUTO_UPGRADED:
+            return self.tech[u.owner][tech]
+        return {"attack": u.att, "defense": u.dfn, "tactics": u.tac, "movement": u.move}[tech]
+
+    def allowance(self, u: Unit) -> int:
+        """Hexes a unit may move this turn (Movement table by its level; slow and immobile units)."""
+        if u.code in self.e.immobile:
+            return 0
+        hexes = self.e.movement[self.level(u, "movement")][self.turn]
+        return min(hexes, self.e.slow_max) if u.code in self.e.slow else hexes
+
+    def units_at(self, h: int) -> Iterator[Unit]:
+        return (u for u in self.units if u.hex == h)
+
+    def enemies_at(self, h: int, p: int) -> list[Unit]:
+        return [u for u in self.units if u.hex == h and u.owner != p]
+
+    def colonies(self, p: int) -> list[int]:
+        return [h for h, o in enumerate(self.col_owner) if o == p]
+
+    def income_colony(self, h: int, p: int) -> bool:
+        """A colony of p that produces income (not a Colony Ship just landed)."""
+        return self.col_owner[h] == p and self.col_cp[h] >= self.e.growth[0]
+
+    def blockaded(self, h: int) -> bool:
+        owner = self.col_owner[h]
+        return any(u.owner != owner and self.armed(u) for u in self.units_at(h))
+
+    def terrain(self, h: int) -> str:
+        """The terrain a battle at h is fought in: 'nebula', 'asteroids' or 'open'."""
+        kind = self.kind(h)
+        return kind if kind in ("nebula", "asteroids") else "open"
+
+    def kind(self, h: int) -> str | None:
+        """The turned-up marker's kind at a hex (None: no marker, or still face down)."""
+        m = self.marker_at[h]
+        return self.e.markers[m].kind if m >= 0 and self.revealed[h] else None
+
+    # -- turn structure ------------------------------------------------------------------------------------------------
+
+    def _start_turn(self) -> None:
+        self.phase = MOVE
+        for u in self.units:
+            u.steps, u.stopped, u.peeked = 0, False, False
+
+    def _seats(self) -> list[int]:
+        return [p for p in self.order if p not in self.out]
+
+    def _next_player(self) -> None:
+        """After a player's turn: the next in order, the next turn, or the Economic Phase."""
+        seats = self._seats()
+        later = [p for p in seats if self.order.index(p) > self.order.index(self.player)]
+        if later:
+            self.player = later[0]
+            self._start_turn()
+            return
+        self.turn += 1
+        if self.turn < self.e.turns_per_round:
+            self.player = seats[0]
+            self._start_turn()
+            return
+        self.phase = ECON
+        self.player = seats[0]
+        self._begin_econ(self.player)
+
+    def current_player(self) -> int:
+        if self.phase == OVER:
+            return TERMINAL
+        if self.phase == LOST:
+            assert self.lost is not None
+            return self.lost[0]
+        return self.player
+
+    # -- legal actions -------------------------------------------------------------------------------------------------
+
+    def _legal_actions(self) -> list[Action]:
+        if self.phase == OVER:
+            return []
+        if self.phase == LOST:
+            return [Shift(h) for h in self._shift_targets()]
+        if self.phase == MOVE:
+            return self._move_actions()
+        return self._econ_actions()
+
+    def _move_actions(self) -> list[Action]:
+        p = self.player
+        out: list[Action] = []
+        explore = self.tech[p]["exploration"] > 0
+        owners: dict[int, set[int]] = {}
+        for o in self.units:
+            owners.setdefault(o.hex, set()).add(o.owner)
+        for u in self.units:
+            if u.owner != p:
+                continue
+            h = u.hex
+            if u.code == "CO" and self._can_colonize(u):
+                out.append(Colonize(u.uid))
+            if u.code == "Miner":
+                if u.tow < 0 and self.kind(h) in ("minerals", "space-wreck"):
+                    out.append(Load(u.uid))
+                elif u.tow >= 0 and self.col_owner[h] == p:
+                    out.append(Unload(u.uid))
+            if u.code == "CA" and explore and u.steps == 0 and not u.peeked:
+                out += [Peek(u.uid, t) for t in self.adj[h] if self.marker_at[t] >= 0 and not self.revealed[t]]
+            if u.stopped or u.steps >= self.allowance(u):
+                continue
+            out += [Move(u.uid, t) for t in self.adj[h] if self._may_enter(u, t, owners) is None]
+        out.append(EndMove())
+        return out
+
+    def _may_enter(self, u: Unit, t: int, owners: dict[int, set[int]] | None = None) -> str | None:
+        """Why unit u may not move into hex t now (None: it may); `owners`: who has units where, if known."""
+        kind = self.kind(t)
+        if kind == "supernova":
+            return "units may not move into a Supernova"
+        unexplored = self.marker_at[t] >= 0 and not self.revealed[t]
+        armed = self.armed(u)
+        there = owners.get(t, ()) if owners is not None else {o.owner for o in self.units_at(t)}
+        enemy = any(q != u.owner for q in there) or self.col_owner[t] not in (-1, u.owner)
+        if not armed:
+            if unexplored:
+                return "a non-combat unit may not enter an undiscovered hex"
+            if enemy:
+                return "a non-combat unit may not enter a hex with enemy units or colonies"
+            return None
+        if (unexplored or kind in ("nebula", "asteroids")) and u.steps > 0:
+            return "a combat unit enters an undiscovered hex, a Nebula or Asteroids only as its first move"
+        return None
+
+    def _can_colonize(self, u: Unit) -> bool:
+        h = u.hex
+        kind = self.kind(h)
+        if self.col_owner[h] != -1 or kind not in ("planet", "barren"):
+            return False
+        if kind == "barren" and not u.terra:
+            return False
+        if len(self.colonies(u.owner)) - 1 >= self.e.colonies_max:  # the Homeworld has counters of its own
+            return False
+        return not any(o.owner != u.owner for o in self.units_at(h))
+
+    def _econ_actions(self) -> list[Action]:
+        p = self.player
+        if self.due[p] > self.cp[p]:
+            return [Scuttle(u.uid) for u in self.units if u.owner == p and self.spec(u).maintained]
+        out: list[Action] = []
+        for t in self.e.techs:
+            if self._research_cost(p, t) is not None:
+                out.append(Research(t))
+        for h in self.colonies(p):
+            if not self.income_colony(h, p):
+                continue
+            for code in self.e.buildable:
+                if self._build_problem(p, code, h) is None:
+                    out.append(Build(code, h))
+        for u in self.units:
+            if u.owner == p and self._upgrade_cost(u) is not None:
+                out.append(Upgrade(u.uid))
+        if not self.bid[p]:
+            out += [Bid(a) for a in self.e.bid_amounts if a <= self.cp[p]]
+        out.append(EndEcon())
+        return out
+
+    def _research_cost(self, p: int, t: str) -> int | None:
+        level = self.tech[p][t]
+        if t in self.bought[p] or level >= self.e.tech_max[t]:
+            return None
+        cost = self.e.tech_cost[t][level + 1]
+        return cost if cost <= self.cp[p] else None
+
+    def _yard_room(self, p: int, h: int) -> float:
+        yards = sum(u.count for u in self.units_at(h) if u.owner == p and u.code == "SY") - self.yards_new.get(
+            (p, h), 0
+        )
+        return yards * self.e.yard_capacity[self.tech[p]["ship-yard"]] - self.built_at[p].get(h, 0.0)
+
+    def _build_problem(self, p: int, code: str, h: int) -> str | None:
+        """Why player p may not build one `code` at colony h now (None: it may)."""
+        spec = self.e.units[code]
+        if spec.cost > self.cp[p]:
+            return "not enough CP"
+        if self.blockaded(h):
+            return "the colony is blockaded (nothing is placed where enemy warships wait)"
+        if self.tech[p]["ship-size"] < spec.size_tech:
+            return "Ship Size technology too low"
+        fresh = self.fresh.get((p, code, h))
+        joins = fresh is not None and code not in self.e.singles and self.unit(fresh).count < self.e.group_max
+        if code == "SY":
+            existing = [u for u in self.units_at(h) if u.owner == p and u.code == "SY"]
+            if self.yards_new.get((p, h)):
+                return "one Ship Yard per planet per Economic Phase"
+            if existing and existing[0].count >= self.e.group_max:
+                return "the Ship Yard group is full"
+            if not existing and self.counters_used(p, code) >= self.e.limits[code]:
+                return "every Ship Yard counter is in play"
+            return None
+        if not joins and self.counters_used(p, code) >= self.e.limits[code]:
+            return f"every {code} counter is in play"
+        if code == "Base":
+            return "one Base per colony" if any(u.code == "Base" for u in self.units_at(h) if u.owner == p) else None
+        if code == "Decoy":
+            return None
+        if self._yard_room(p, h) < spec.hull:
+            return "no Ship Yard capacity left here"
+        return None
+
+    def _upgrade_cost(self, u: Unit) -> int | None:
+        p = u.owner
+        if u.code in AUTO_UPGRADED or not self.armed(u) or u.new:
+            return None
+        t = self.tech[p]
+        if (u.att, u.dfn, u.tac, u.move) == (t["attack"], t["defense"], t["tactics"], t["movement"]):
+            return None
+        if not any(o.owner == p and o.code == "SY" for o in self.units_at(u.hex)):
+            return None
+        cost = self.spec(u).hull * u.count * self.e.upgrade_cost
+        return cost if cost <= self.cp[p] else None
+
+    def _shift_targets(self) -> list[int]:
+        assert self.lost is not None
+        return [t for t in self.adj[self.lost[1]] if self.kind(t) != "supernova"]
+
+    def illegal(self, action: Action) -> str | None:
+        if self.is_terminal():
+            return "the game is over"
+        if action in self.legal_actions():
+            return None
+        if isinstance(action, Move) and self.phase == MOVE:
+            try:
+                u = self.unit(action.uid)
+            except IllegalAction as exc:
+                return str(exc)
+            why = self._may_enter(u, action.to) if action.to in self.adj[u.hex] else "not an adjacent hex"
+            return f"{self.action_label(action)}: {why or 'the unit has no movement left this turn'}"
+        if isinstance(action, Build) and self.phase == ECON:
+            why = self._build_problem(self.player, action.code, action.at)
+            return f"{self.action_label(action)}: {why or 'not an income-producing colony of yours'}"
+        return super().illegal(action)
+
+    # -- applying actions ----------------------------------------------------------------------------------------------
+
+    def _apply(self, action: Action) -> None:
+        p = self.current_player()
+        tag = action.tag
+        if tag == "move":
+            u = self.unit(action.uid)
+            self._enter(u, action.to, u.hex)
+        elif tag == "colonize":
+            u = self.unit(action.uid)
+            self.col_owner[u.hex], self.col_cp[u.hex] = p, 0
+            self.events.add(f"marker:{self.kind(u.hex)}")
+            self._remove(u)
+        elif tag == "load":
+            u = self.unit(action.uid)
+            m = self.marker_at[u.hex]
+            self.marker_at[u.hex], self.mloc[m], u.tow = -1, (TOWED, u.uid), m
+        elif tag == "unload":
+            u = self.unit(action.uid)
+            self.mloc[u.tow], u.tow = (DEPOSITED, u.hex), -1
+        elif tag == "peek":
+            self._peek(self.unit(action.uid), action.at)
+        elif tag == "end-move":
+            self._combat(p)
+            if self.phase != OVER:
+                self._next_player()
+        elif tag == "shift":
+            self._shift(action.to)
+        elif tag == "scuttle":
+            u = self.unit(action.uid)
+            self.due[p] -= self.spec(u).hull * u.count
+            self._remove(u)
+            self._pay(p)
+        elif tag == "research":
+            self.cp[p] -= self.e.tech_cost[action.tech][self.tech[p][action.tech] + 1]
+            self.tech[p][action.tech] += 1
+            self.bought[p].add(action.tech)
+            self.events.add(f"research:{action.tech}")
+        elif tag == "build":
+            self._build(p, action.code, action.at)
+        elif tag == "upgrade":
+            u = self.unit(action.uid)
+            cost = self._upgrade_cost(u)
+            assert cost is not None
+            self.cp[p] -= cost
+            t = self.tech[p]
+            u.att, u.dfn, u.tac, u.move = t["attack"], t["defense"], t["tactics"], t["movement"]
+            self.events.add("upgrade")
+        elif tag == "bid":
+            self.bid[p] = action.amount
+            self.cp[p] -= action.amount
+        elif tag == "end-econ":
+            self._end_econ_of(p)
+        else:
+            raise IllegalAction(f"unknown action {action!r}")
+
+    def _enter(self, u: Unit, t: int, came: int, counts: bool = True) -> None:
+        """Unit u moves into hex t: the marker there is turned up and acts at once; enemies there stop it."""
+        u.hex = t
+        if counts:
+            u.steps += 1
+        if self.col_owner[t] == u.owner:
+            u.seen = False  # back at one of its colonies: face down again
+        m = self.marker_at[t]
+        found = m >= 0 and not self.revealed[t]
+        if found:
+            self.revealed[t] = True
+            self.explored[u.owner] += 1
+            self.chance.record("explore", [self.e.hex_label[t], self.e.markers[m].kind])
+        kind = self.kind(t)
+        armed = self.armed(u)
+        if kind == "black-hole":
+            roll = self.rng.randbelow(self.e.die) + 1
+            self.chance.record("black hole", roll)
+            self.events.add("marker:black-hole")
+            if roll >= self.e.black_hole_kills:
+                self._remove(u)
+                return
+        elif found and kind == "danger":
+            self.events.add("marker:danger")
+            self._discard(t)
+            self._remove(u)
+            return
+        elif kind == "supernova":  # only when just found: a known Supernova cannot be entered
+            self.events.add("marker:supernova")
+            u.hex, u.stopped = came, True
+            return
+        elif found and kind == "lost-in-space":
+            self.events.add("marker:lost-in-space")
+            self._discard(t)
+            u.stopped = True
+            chooser = (self.player - 1) % self.n if self.n > 1 else -1
+            while chooser in self.out:
+                chooser = (chooser - 1) % self.n
+            self.lost = (chooser, t, (u.uid,), self.player)
+            if chooser == -1 or chooser == self.player:  # solitaire: a die roll picks the hex
+                targets = self._shift_targets()
+                if targets:
+                    pick = targets[self.rng.randbelow(len(targets))]
+                    self.chance.record("lost in space", self.e.hex_label[pick])
+                    self._shift(pick)
+                else:
+                    self.lost = None
+            else:
+                self.phase = LOST
+                if not self._shift_targets():
+                    self.phase, self.lost = MOVE, None
+            return
+        elif kind in ("nebula", "asteroids") and armed:
+            self.events.add(f"marker:{kind}")
+            u.stopped = True
+        if found and armed:
+            u.stopped = True  # 'Entering such a space ends the unit's movement' (a Black Hole's survivors go on)
+        enemies = self.enemies_at(t, u.owner)
+        if armed and (any(self.armed(o) for o in enemies) or self.col_owner[t] not in (-1, u.owner)):
+            u.stopped = True
+        elif armed:
+            for o in enemies:  # 'only enemy non-combat units … are immediately destroyed'
+                self._remove(o)
+
+    def _discard(self, h: int) -> None:
+        m = self.marker_at[h]
+        self.marker_at[h], self.mloc[m] = -1, (GONE, 0)
+
+    def _shift(self, t: int) -> None:
+        assert self.lost is not None
+        _, _, uids, mover = self.lost
+        self.lost = None
+        self.phase = MOVE
+        for uid in uids:
+            u = next((x for x in self.units if x.uid == uid), None)
+            if u is not None:
+                came = u.hex
+                self._enter(u, t, came, counts=False)
+                if u in self.units:
+                    u.stopped = True
+        self.player = mover
+
+    def _peek(self, u: Unit, t: int) -> None:
+        """A Cruiser's sensors turn up an adjacent marker; one with an immediate effect is discarded harmlessly."""
+        u.peeked = True
+        m = self.marker_at[t]
+        self.revealed[t] = True
+        self.explored[u.owner] += 1
+        kind = self.e.markers[m].kind
+        self.chance.record("peek", [self.e.hex_label[t], kind])
+        self.events.add("peek")
+        if kind in ("danger", "lost-in-space"):
+            self._discard(t)
+
+    # -- combat --------------------------------------------------------------------------------------------------------
+
+    def _combat(self, p: int) -> None:
+        """Every battle where p's units share a hex with an enemy's units or colony, hex by hex (the attacker's order:
+        the map's), then bombardment of the colonies there."""
+        hexes = sorted({u.hex for u in self.units if u.owner == p})
+        for h in hexes:
+            for q in sorted({u.owner for u in self.enemies_at(h, p)}):
+                self._battle(p, q, h)
+            if self.phase == OVER:
+                return
+            q = self.col_owner[h]
+            if q not in (-1, p):
+                self._bombard(p, q, h)
+                if self.phase == OVER:
+                    return
+
+    def _battle(self, p: int, q: int, h: int) -> None:
+        mine = [u for u in self.units_at(h) if u.owner == p]
+        theirs = [u for u in self.units_at(h) if u.owner == q]
+        if not mine or not theirs:
+            return
+        for u in [*mine, *theirs]:
+            if u.code == "Decoy":  # 'Any Decoy units are automatically destroyed at start of Combat'
+                self._remove(u)
+        a = [u for u in mine if self.armed(u)]
+        d = [u for u in theirs if self.armed(u)]
+        if not a or not d:
+            loser = q if a else p
+            for u in [x for x in self.units_at(h) if x.owner == loser and not self.armed(x)]:
+                self._remove(u)
+            return
+        terrain = self.terrain(h)
+        if terrain != "open":
+            self.events.add(f"marker:{terrain}")
+        way = [self._retreat_hex(p, h), self._retreat_hex(q, h)]
+        groups = [[self._group(u, way[s] is not None) for u in side] for s, side in enumerate((a, d))]
+        outcome, left = fight(self.e.combat, groups[0], groups[1], terrain, True, self.rng)
+        self.chance.record("battle", [self.e.hex_label[h], outcome, left])
+        self.events.add("battle")
+        for units, counts in ((a, left[0]), (d, left[1])):
+            for u, count in zip(units, counts, strict=True):
+                if count == 0:
+                    self._remove(u)
+                else:
+                    u.count, u.seen = count, True
+        for s, units in enumerate((a, d)):
+            if outcome.startswith("attacker retreats" if s == 0 else "defender retreats"):
+                to = way[s]
+                assert to is not None
+                for u in units:
+                    if u in self.units:
+                        u.hex, u.stopped = to, True
+        for side in (p, q):
+            if not any(u.owner == side and self.armed(u) for u in self.units_at(h)):
+                for u in [x for x in self.units_at(h) if x.owner == side]:
+                    self._remove(u)  # non-combat units left alone are destroyed (they may not retreat)
+
+    def _group(self, u: Unit, can_retreat: bool) -> Group:
+        spec = self.spec(u)
+        return Group(u.code, u.count, spec.cls or "E", spec.attack, spec.defense, spec.hull, spec.cost,
+                     can_retreat and u.code not in self.e.immobile, self.level(u, "attack"),
+                     self.level(u, "defense"), self.level(u, "tactics"))  # fmt: skip
+
+    def _retreat_hex(self, p: int, h: int) -> int | None:
+        """The hex p's ships retreat to: adjacent, explored, no enemy units, no Supernova, and no farther from one of
+        p's colonies than the battle (the nearest such hex to a colony, then the first on the map)."""
+        homes = self.colonies(p)
+        if not homes:
+            return None
+        here = min(self.e.distance(h, c) for c in homes)
+        best: tuple[int, int] | None = None
+        for t in self.adj[h]:
+            if (self.marker_at[t] >= 0 and not self.revealed[t]) or self.kind(t) == "supernova":
+                continue
+            if any(u.owner != p for u in self.units_at(t)):
+                continue
+            d = min(self.e.distance(t, c) for c in homes)
+            if d <= here and (best is None or (d, t) < best):
+                best = (d, t)
+        return None if best is None else best[1]
+
+    def _bombard(self, p: int, q: int, h: int) -> None:
+        """With the enemy's ships gone, each of p's ships fires once at the colony (attack + attack technology)."""
+        shooters = [u for u in self.units_at(h) if u.owner == p and self.armed(u)]
+        if not shooters or any(u.owner == q and self.armed(u) for u in self.units_at(h)):
+            return
+        terrain = self.terrain(h)
+        target = Group("colony", 1, "E", 0, 0, 1, 0, False)  # no Defense Strength, no Defense Technology
+        for u in shooters:
+            need = to_hit(self.e.combat, self._group(u, False), target, False, terrain)
+            for _ in range(u.count):
+                roll = self.rng.randbelow(self.e.die) + 1
+                self.chance.record("bombard", [self.e.hex_label[h], roll])
+                if roll <= need:
+                    self._hit_colony(h)
+                    if self.col_owner[h] != q:
+                        return
+
+    def _hit_colony(self, h: int) -> None:
+        q = self.col_owner[h]
+        self.events.add("bombard")
+        if h == self.home[q]:
+            self.col_cp[h] -= self.e.home_hit
+            if self.col_cp[h] <= 0:
+                self._lose(q, "its Homeworld was destroyed")
+            return
+        self.col_cp[h] -= self.e.colony_hit
+        if self.col_cp[h] <= 0:  # a Colony Ship just landed or a 1 CP colony is destroyed
+            self.col_owner[h], self.col_cp[h] = -1, 0
+            for m, (where, at) in enumerate(self.mloc):
+                if where == DEPOSITED and at == h:  # 'If a Colony with Minerals is destroyed … also destroyed'
+                    self.mloc[m] = (GONE, 0)
+
+    def _lose(self, q: int, why: str) -> None:
+        self.eliminate(q, why)
+        for u in [u for u in self.units if u.owner == q]:
+            self._remove(u)
+        for h in self.colonies(q):
+            self.col_owner[h], self.col_cp[h] = -1, 0
+        for m, (where, at) in enumerate(self.mloc):
+            if where == DEPOSITED and self.col_owner[at] == -1:
+                self.mloc[m] = (GONE, 0)
+        alive = self.alive(self.n)
+        if len(alive) <= 1:
+            self.phase, self.ending = OVER, "last Homeworld standing"
+
+    # -- the Economic Phase ------------------------------------------------------------------------------------------
+
+    def _begin_econ(self, p: int) -> None:
+        """Income (Homeworld, colonies, deposited Minerals, none where blockaded), Space Wrecks, maintenance due."""
+        e = self.e
+        income = 0
+        for h in self.colonies(p):
+            if self.blockaded(h):
+                continue
+            income += self.col_cp[h]
+        for m, (where, at) in enumerate(self.mloc):
+            if where != DEPOSITED or self.col_owner[at] != p or self.blockaded(at):
+                continue
+            spec = e.markers[m]
+            self.mloc[m] = (GONE, 0)
+            self.events.add(f"marker:{spec.kind}")
+            if spec.kind == "minerals":
+                income += spec.cp
+            else:  # a Space Wreck: a random technology one level up
+                roll = self.rng.randbelow(e.die) + 1
+                tech = next(t for t, lo, hi in e.wreck_table if lo <= roll <= hi)
+                self.chance.record("space wreck", [roll, tech])
+                if self.tech[p][tech] < e.tech_max[tech]:
+                    self.tech[p][tech] += 1
+        self.cp[p] += income
+        self.due[p] = sum(self.spec(u).hull * u.count for u in self.units if u.owner == p and self.spec(u).maintained)
+        self._pay(p)
+
+    def _pay(self, p: int) -> None:
+        if self.due[p] <= self.cp[p]:
+            self.cp[p] -= self.due[p]
+            self.due[p] = 0
+
+    def _build(self, p: int, code: str, h: int) -> None:
+        spec = self.e.units[code]
+        self.cp[p] -= spec.cost
+        self.events.add(f"build:{code}")
+        if code == "SY":  # placed this phase: it builds nothing until the next
+            self.yards_new[(p, h)] = self.yards_new.get((p, h), 0) + 1
+            existing = next((u for u in self.units_at(h) if u.owner == p and u.code == "SY"), None)
+            if existing is not None:
+                existing.count += 1
+            else:
+                self._add_unit(p, code, 1, h).new = True
+            return
+        if code not in ("Base", "Decoy"):
+            self.built_at[p][h] = self.built_at[p].get(h, 0.0) + spec.hull
+        fresh = self.fresh.get((p, code, h))
+        if fresh is not None and code not in self.e.singles and self.unit(fresh).count < self.e.group_max:
+            self.unit(fresh).count += 1
+            return
+        u = self._add_unit(p, code, 1, h)
+        u.new = True
+        self.fresh[(p, code, h)] = u.uid
+
+    def _end_econ_of(self, p: int) -> None:
+        seats = self._seats()
+        after = [q for q in seats if self.order.index(q) > self.order.index(p)]
+        if after:
+            self.player = after[0]
+            self._begin_econ(self.player)
+            return
+        self._end_round()
+
+    def _end_round(self) -> None:
+        """Bids set the order, colonies grow, Homeworlds grow back, CP above the carry-over is lost."""
+        e = self.e
+        seats = self._seats()
+        top = max(self.bid[p] for p in seats)
+        if top > 0 and sum(1 for p in seats if self.bid[p] == top) == 1:
+            winner = next(p for p in seats if self.bid[p] == top)
+            self.order = [winner] + [p for p in self.order if p != winner]
+        for h, q in enumerate(self.col_owner):
+            if q < 0:
+                continue
+            if h == self.home[q]:
+                self.col_cp[h] = min(e.home_income, self.col_cp[h] + e.regrowth)
+            else:
+                later = [g for g in e.growth if g > self.col_cp[h]]
+                self.col_cp[h] = later[0] if later else self.col_cp[h]
+        for p in range(self.n):
+            self.cp[p] = min(self.cp[p], e.carry_max)
+            self.bid[p] = 0
+            self.bought[p] = set()
+            self.built_at[p] = {}
+        self.fresh = {}
+        self.yards_new = {}
+        for u in self.units:
+            u.new = False
+        self.turns += 1
+        self.turn = 0
+        if self.n == 1 and e.turn_cap is not None and self.turns >= e.turn_cap:
+            self.phase, self.ending = OVER, f"solitaire: {e.turn_cap} Economic Phases played"
+            return
+        self.player = self._seats()[0]
+        self._start_turn()
+
+    # -- results, invariants, observation ----------------------------------------------------------------------------
+
+    def returns(self) -> list[float]:
+        if self.n == 1:
+            return [view.empire(self, 0)]
+        alive = self.alive(self.n)
+        if self.phase == OVER and len(alive) == 1:
+            return [1.0 if p in alive else 0.0 for p in range(self.n)]
+        return [0.0] * self.n
+
+    def invariant_violations(self) -> list[str]:
+        e = self.e
+        out: list[str] = []
+        counters: dict[tuple[int, str], list[Unit]] = {}
+        for u in self.units:
+            counters.setdefault((u.owner, u.code), []).append(u)
+        for p in range(self.n):
+            if self.cp[p] < 0:
+                out.append(f"seat {p} has {self.cp[p]} CP")
+            for t, level in self.tech[p].items():
+                if not e.tech_start[t] <= level <= e.tech_max[t]:
+                    out.append(f"seat {p}: {t} at level {level}, outside {e.tech_start[t]}–{e.tech_max[t]}")
+            for code, limit in e.limits.items():
+                mine = counters.get((p, code), [])
+                if len(mine) > limit:
+                    out.append(f"seat {p}: {len(mine)} {code} counters in play, the mix has {limit}")
+                if code in e.numbered and len({u.group for u in mine}) != len(mine):
+                    out.append(f"seat {p}: two {code} groups share a number")
+            if len(self.colonies(p)) - (p not in self.out) > e.colonies_max:
+                out.append(f"seat {p}: more colonies than colony counters")
+        for u in self.units:
+            single = u.code in e.singles
+            if (single and u.count != 1) or not 1 <= u.count <= e.group_max:
+                out.append(f"unit {u.uid} ({u.code}) holds {u.count} ships")
+            if not self.on[u.hex] or self.kind(u.hex) == "supernova":
+                out.append(f"unit {u.uid} ({u.code}) is on hex {e.hex_label[u.hex]}, which is not a legal place")
+            if u.code in e.immobile and self.col_owner[u.hex] != u.owner:
+                out.append(f"unit {u.uid} ({u.code}) never moves but is off its colony")
+            if u.owner in self.out:
+                out.append(f"unit {u.uid} belongs to a player who is out")
+        if self.phase == ECON:
+            for h in {u.hex for u in self.units}:
+                armed = {u.owner for u in self.units_at(h) if self.armed(u)}
+                owners = {u.owner for u in self.units_at(h)}
+                if len(armed) > 1 or (armed and len(owners) > 1):
+                    out.append(f"hex {e.hex_label[h]} holds enemies after every battle")
+        out += self._marker_violations()
+        return out
+
+    def _marker_violations(self) -> list[str]:
+        out = []
+        towing = {u.uid: u.tow for u in self.units if u.tow >= 0}
+        for m, (where, at) in enumerate(self.mloc):
+            if where == ON_MAP and self.marker_at[at] != m:
+                out.append(f"marker {m} is on hex {at} but the hex holds {self.marker_at[at]}")
+            if where == TOWED and towing.get(at) != m:
+                out.append(f"marker {m} is towed by a unit that does not tow it")
+            if where == DEPOSITED and self.col_owner[at] < 0:
+                out.append(f"marker {m} is deposited where there is no colony")
+        for h, m in enumerate(self.marker_at):
+            if m >= 0 and self.mloc[m] != (ON_MAP, h):
+                out.append(f"hex {h} shows marker {m}, which is elsewhere")
+        for uid, m in towing.items():
+            if self.mloc[m] != (TOWED, uid):
+                out.append(f"unit {uid} tows marker {m}, which is elsewhere")
+        return out
+
+    def observation(self, player: int) -> Any:
+        """What a player sees: the turned-up markers, colonies, its own units and economy in full, and of the other
+        players' units where they are — their type and size only once revealed (Colony and Mining Ships always)."""
+        units = []
+        for u in self.units:
+            if u.owner == player:
+                units.append(u.key())
+            elif u.seen or u.code in self.e.singles:
+                units.append((u.uid, u.owner, u.code, u.count, u.hex))
+            else:
+                units.append((u.uid, u.owner, "?", -1, u.hex))
+        markers = tuple(self.e.markers[m].kind if m >= 0 and self.revealed[h] else (m >= 0)
+                        for h, m in enumerate(self.marker_at))  # fmt: skip
+        towed = tuple((self.e.markers[m].kind, where, at) for m, (where, at) in enumerate(self.mloc) if where != ON_MAP)
+        return frozen([
+            self.phase, self.turns, self.turn, self.order, self.player, self.lost, tuple(units), markers, towed,
+            self.col_owner, self.col_cp, self.cp[player], self.due[player], sorted(self.tech[player].items()),
+            sorted(self.bought[player]), self.bid[player], sorted(self.out.items()),
+        ])  # fmt: skip
+
+    def determinize(self, player: int, rng: CounterRng) -> State:
+        """The face-down markers dealt again over the face-down hexes of their region (a search never learns what a
+        hex holds before it is explored). Enemy groups keep their real types and sizes: a simplification stated in
+        the README (a search sees the enemy's hidden groups)."""
+        copy = self.reseeded(rng)
+        assert isinstance(copy, SE4XState)
+        for region in ["deep", *self.colours]:
+            hexes = [h for h, m in enumerate(self.marker_at)
+                     if m >= 0 and not self.revealed[h] and self.e.hex_region[h] == region]  # fmt: skip
+            ids = [self.marker_at[h] for h in hexes]
+            rng.shuffle(ids)
+            for h, m in zip(hexes, ids, strict=True):
+                copy.marker_at[h], copy.mloc[m] = m, (ON_MAP, h)
+        return copy
+
+    def clone(self) -> SE4XState:
+        other = SE4XState.__new__(SE4XState)
+        self._copy_base(other)
+        other.e, other.n, other.on, other.adj, other.colours = self.e, self.n, self.on, self.adj, self.colours
+        other.marker_at, other.revealed, other.mloc = list(self.marker_at), list(self.revealed), list(self.mloc)
+        other.col_owner, other.col_cp, other.home = list(self.col_owner), list(self.col_cp), self.home
+        other.tech = [dict(t) for t in self.tech]
+        other.cp, other.due, other.bid = list(self.cp), list(self.due), list(self.bid)
+        other.explored = list(self.explored)
+        other.bought = [set(b) for b in self.bought]
+        other.built_at = [dict(b) for b in self.built_at]
+        other.fresh = dict(self.fresh)
+        other.units = [u.copy() for u in self.units]
+        other.next_uid = self.next_uid
+        other.phase, other.turn, other.order = self.phase, self.turn, list(self.order)
+        other.player, other.lost = self.player, self.lost
+        other.yards_new = dict(self.yards_new)
+        return other
+
+    def action_label(self, action: Action) -> str:
+        e = self.e
+        tag = action.tag
+        if tag in ("move", "colonize", "load", "unload", "peek", "upgrade", "scuttle"):
+            u = self.unit(action.uid)
+            name = f"{u.code}{u.group or ''}" + (f" x{u.count}" if u.count > 1 else "")
+            where = {"move": lambda: f" to {e.hex_label[action.to]}", "peek": lambda: f" at {e.hex_label[action.at]}"}
+            return f"{tag} {name} (#{u.uid}) from {e.hex_label[u.hex]}" + where.get(tag, lambda: "")()
+        if tag == "shift":
+            return f"shift the lost units to {e.hex_label[action.to]}"
+        if tag == "research":
+            return f"research {action.tech} {self.tech[self.player][action.tech] + 1}"
+        if tag == "build":
+            return f"build {action.code} at {e.hex_label[action.at]}"
+        if tag == "bid":
+            return f"bid {action.amount} CP"
+        return str(tag)

@@ -1,0 +1,213 @@
+"""What the greedy agent weighs in Space Empires 4X, and how a game stopped at the turn cap is judged.
+
+`empire` is the adjudicated worth of an empire (and a solitaire run's score): its income plus a tenth of what its
+fleet and technology cost. `outlook` (the search agent's heuristic) adds unspent CP and exploration and compares with
+the opponents.
+
+The greedy agent values one action from what the player can see, without cloning the game for each move: a move by
+how much closer it brings the unit to its goal (a Colony Ship to the nearest planet it may settle, a Mining Ship to
+a marker or home with its load, a Scout to the unexplored, warships to the nearest enemy Homeworld once the fleet is
+strong enough, home otherwise), less the risk of the unexplored (the odds of Danger and Black Holes among the region's
+face-down markers, which every player knows from the marker mix); a battle by the strength it brings against what it
+sees; purchases by a fixed order of needs (Ship Size first, colony ships while planets wait, warships as income
+allows). Ending a move or a phase is worth a little more than a move that gains nothing, so units never wander.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from cardgen.engine.games.space_empires_4x.state import SE4XState
+
+RESEARCH_NEED = {"ship-size": 6.0, "attack": 4.0, "defense": 3.5, "movement": 3.0, "terraforming": 2.5,
+                 "tactics": 2.0, "ship-yard": 2.0, "exploration": 0.5}  # fmt: skip
+WARSHIP_NEED = {"SC": 1.5, "DD": 5.0, "CA": 6.0, "BC": 7.0, "BB": 8.0, "DN": 9.0}
+UNSEEN = 8  # the attack a face-down enemy counter is guessed to have (a group of two Destroyers)
+STRIKE = 20  # attack points a fleet gathers before warships head for the enemy
+
+
+def fleet_cost(state: SE4XState, p: int) -> int:
+    return sum(state.spec(u).cost * u.count for u in state.units if u.owner == p)
+
+
+def tech_cost(state: SE4XState, p: int) -> int:
+    e = state.e
+    return sum(e.tech_cost[t][lv] for t, level in state.tech[p].items() for lv in range(e.tech_start[t] + 1, level + 1))
+
+
+def income(state: SE4XState, p: int) -> int:
+    return sum(state.col_cp[h] for h in state.colonies(p))
+
+
+def empire(state: SE4XState, p: int) -> float:
+    if p in state.out:
+        return 0.0
+    return income(state, p) + (fleet_cost(state, p) + tech_cost(state, p)) / 10
+
+
+def position(state: SE4XState, p: int) -> float:
+    if p in state.out:
+        return -100.0
+    grounded = sum(1 for h in state.colonies(p) if state.col_cp[h] == 0)
+    return (3.0 * income(state, p) + 4.0 * grounded + 0.5 * state.cp[p] + 0.8 * fleet_cost(state, p)
+            + 0.7 * tech_cost(state, p) + 0.3 * state.explored[p])  # fmt: skip
+
+
+def outlook(state: SE4XState, p: int) -> float:
+    if state.is_terminal() and state.n > 1:
+        return 1000.0 * state.returns()[p]
+    others = [q for q in state.alive(state.n) if q != p]
+    mine = position(state, p)
+    return mine - sum(position(state, q) for q in others) / len(others) if others else mine
+
+
+# -- the greedy agent's valuation --------------------------------------------------------------------------------------
+
+
+def distances(state: SE4XState, sources: list[int]) -> list[int]:
+    """Hexes from the nearest source, over the map (a large number where none is reachable)."""
+    far = 10_000
+    dist = [far] * len(state.on)
+    queue = deque(sources)
+    for s in sources:
+        dist[s] = 0
+    while queue:
+        h = queue.popleft()
+        for t in state.adj[h]:
+            if dist[t] == far:
+                dist[t] = dist[h] + 1
+                queue.append(t)
+    return dist
+
+
+class Goals:
+    """Distance maps to what each kind of unit of player p is after, computed once per decision."""
+
+    def __init__(self, state: SE4XState, p: int):
+        on, kind = state.on, state.kind
+        hexes = range(len(on))
+        hidden = [h for h in hexes if on[h] and state.marker_at[h] >= 0 and not state.revealed[h]]
+        enemy_here = {u.hex for u in state.units if u.owner != p}
+        terra = state.tech[p]["terraforming"] > 0
+        settle = [h for h in hexes if on[h] and state.col_owner[h] == -1 and h not in enemy_here
+                  and (kind(h) == "planet" or (terra and kind(h) == "barren"))]  # fmt: skip
+        ore = [h for h in hexes if on[h] and kind(h) in ("minerals", "space-wreck") and h not in enemy_here]
+        enemy_homes = [state.home[q] for q in state.alive(state.n) if q != p]  # the way to win
+        self.unexplored = distances(state, hidden) if hidden else None
+        self.settle = distances(state, settle) if settle else None
+        self.ore = distances(state, ore) if ore else None
+        self.home = distances(state, state.colonies(p))
+        self.enemy = distances(state, enemy_homes) if enemy_homes else None
+        attack = sum(state.spec(u).attack * u.count for u in state.units
+                     if u.owner == p and state.armed(u) and u.code not in state.e.immobile)  # fmt: skip
+        self.strike = attack >= STRIKE
+        self.risk = {}
+        for region in ["deep", *state.colours]:
+            kinds = [state.e.markers[state.marker_at[h]].kind for h in hidden if state.e.hex_region[h] == region]
+            deadly = sum(1 for k in kinds if k == "danger") + 0.4 * sum(1 for k in kinds if k == "black-hole")
+            self.risk[region] = deadly / len(kinds) if kinds else 0.0
+        self.colonists = sum(1 for u in state.units if u.owner == p and u.code == "CO")
+        self.miners = sum(1 for u in state.units if u.owner == p and u.code == "Miner")
+        self.places = len(settle)
+        self.ores = len(ore)
+
+    def target(self, state: SE4XState, u: Any) -> tuple[list[int] | None, float]:
+        """The distance map a unit heads along, and how much a hex closer is worth."""
+        if u.code == "CO":
+            return self.settle, 2.0
+        if u.code == "Miner":
+            return (self.home, 2.0) if u.tow >= 0 else (self.ore, 1.5)
+        if u.code == "SC":
+            return self.unexplored, 1.0
+        if state.armed(u):
+            if self.strike and self.enemy is not None:
+                return self.enemy, 0.3 * u.count * state.spec(u).hull
+            return self.home, 0.1
+        return None, 0.0
+
+
+_last: list[Any] = [None, None]
+
+
+def goals(state: SE4XState, p: int) -> Goals:
+    legal = state.legal_actions()  # a new list whenever the state changes: the key of this decision
+    if _last[0] is not legal:
+        _last[0], _last[1] = legal, Goals(state, p)
+    found: Goals = _last[1]
+    return found
+
+
+def action_value(state: SE4XState, action: Any, p: int) -> float:
+    tag = action.tag
+    if tag in ("end-move", "end-econ"):
+        return 0.01
+    g = goals(state, p)
+    if tag == "move":
+        return _move_value(state, g, state.unit(action.uid), action.to)
+    if tag == "colonize":
+        return 20.0
+    if tag == "load":
+        return 8.0
+    if tag == "unload":
+        return 10.0
+    if tag == "peek":
+        return 1.0
+    if tag == "shift":  # moving an opponent's lost units: towards the unexplored (and its dangers), away from home
+        return (1.0 if state.marker_at[action.to] >= 0 and not state.revealed[action.to] else 0.0) + 0.1 * min(
+            (state.e.distance(action.to, h) for h in state.colonies(p)), default=0
+        )
+    if tag == "scuttle":
+        return -float(state.spec(state.unit(action.uid)).cost)
+    if tag == "research":
+        need = RESEARCH_NEED.get(action.tech, 0.0)
+        if action.tech == "ship-size" and state.tech[p]["ship-size"] >= 4:
+            need = 1.0
+        if action.tech in ("attack", "defense", "tactics") and state.tech[p]["ship-size"] < 3:
+            need = 0.5
+        if action.tech == "terraforming" and not any(state.kind(h) == "barren" for h in range(len(state.on))):
+            need = 0.2
+        return need
+    if tag == "build":
+        return _build_value(state, g, p, action.code)
+    if tag == "upgrade":
+        return 1.5
+    return -1.0  # bids: greedy keeps its CP
+
+
+def _move_value(state: SE4XState, g: Goals, u: Any, to: int) -> float:
+    dist, weight = g.target(state, u)
+    value = 0.0
+    if dist is not None:
+        value += weight * (dist[u.hex] - dist[to])
+    if state.marker_at[to] >= 0 and not state.revealed[to]:
+        value += 3.0 - g.risk[state.e.hex_region[to]] * state.spec(u).cost * u.count
+    elif state.kind(to) == "black-hole":
+        value -= 0.4 * state.spec(u).cost * u.count
+    enemies = state.enemies_at(to, p := u.owner)
+    if enemies or state.col_owner[to] not in (-1, p):
+        near = {to, *state.adj[to]}  # the player's ships there or next to it can join the attack this turn
+        mine = sum(state.spec(x).attack * x.count for x in state.units if x.owner == p and x.hex in near
+                   and state.armed(x) and (x.hex == to or x is u or not x.stopped))  # fmt: skip
+        theirs = sum(state.spec(x).attack * x.count if x.seen or x.code in state.e.singles else UNSEEN
+                     for x in enemies if state.armed(x) or not x.seen)  # fmt: skip
+        value += 5.0 * (mine / max(theirs, 1) - 1.5)
+    return value
+
+
+def _build_value(state: SE4XState, g: Goals, p: int, code: str) -> float:
+    upkeep = sum(state.spec(u).hull * u.count for u in state.units if u.owner == p and state.spec(u).maintained)
+    if code == "CO":
+        return 8.0 if g.places > g.colonists else -1.0
+    if code == "Miner":
+        return 6.0 if g.ores > g.miners else -1.0
+    if code == "SY":
+        return 1.0
+    if code == "Base":
+        return 2.0
+    if code in WARSHIP_NEED:
+        if upkeep + state.spec_of(code).hull > 0.5 * income(state, p):
+            return -1.0
+        return WARSHIP_NEED[code]
+    return -1.0
