@@ -372,7 +372,7 @@ class SE4XState(State):
         if self.tech[p]["ship-size"] < spec.size_tech:
             return "Ship Size technology too low"
         fresh = self.fresh.get((p, code, h))
-        joins = fresh is not None and code not in self.e.singles and self.unit(fresh).count < self.e.group_max
+        joins = fresh is not None and code in self.e.numbered and self.unit(fresh).count < self.e.group_max
         if code == "SY":
             existing = [u for u in self.units_at(h) if u.owner == p and u.code == "SY"]
             if self.yards_new.get((p, h)):
@@ -750,7 +750,7 @@ class SE4XState(State):
         if code not in ("Base", "Decoy"):
             self.built_at[p][h] = self.built_at[p].get(h, 0.0) + spec.hull
         fresh = self.fresh.get((p, code, h))
-        if fresh is not None and code not in self.e.singles and self.unit(fresh).count < self.e.group_max:
+        if fresh is not None and code in self.e.numbered and self.unit(fresh).count < self.e.group_max:
             self.unit(fresh).count += 1
             return
         u = self._add_unit(p, code, 1, h)
@@ -830,7 +830,7 @@ class SE4XState(State):
             if len(self.colonies(p)) - (p not in self.out) > e.colonies_max:
                 out.append(f"seat {p}: more colonies than colony counters")
         for u in self.units:
-            single = u.code in e.singles
+            single = u.code not in e.numbered  # a counter without a group number is one unit
             if (single and u.count != 1) or not 1 <= u.count <= e.group_max:
                 out.append(f"unit {u.uid} ({u.code}) holds {u.count} ships")
             if not self.on[u.hex] or self.kind(u.hex) == "supernova":

@@ -1,0 +1,661 @@
+"""Space Empires 4X by its rules: one test per rule on hand-built states, then seeded playouts with every invariant
+checked, a golden log that replays, pickling, clones and determinizations.
+
+A hand-built state starts from a real set-up; `clear` takes every unit off the map, `place` puts units down and
+`show` swaps a marker of a wanted kind onto a hex (so every marker stays accounted for). Seat 0 plays red (Homeworld
+3.3), seat 1 yellow (13.13) at two players.
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+
+import pytest
+
+from cardgen.data import load_games
+from cardgen.engine.core import IllegalAction
+from cardgen.engine.games.space_empires_4x import SE4XEngine, SE4XState
+from cardgen.engine.games.space_empires_4x.model import (
+    ECON,
+    LOST,
+    MOVE,
+    OVER,
+    Bid,
+    Build,
+    Colonize,
+    EndEcon,
+    EndMove,
+    Load,
+    Move,
+    Research,
+    Scuttle,
+    Shift,
+    Unload,
+    Upgrade,
+)
+from cardgen.engine.games.space_empires_4x.state import ON_MAP
+from cardgen.engine.rng import CounterRng
+from cardgen.engine.runner import PlaySpec, play_many, summarise
+
+from conftest import FIXTURES, REPO, check_golden_log, copy_game, run_cli
+
+DATA = REPO / "card_data"
+RED, YELLOW = 0, 1
+
+
+@pytest.fixture(scope="module")
+def engine() -> SE4XEngine:
+    (game,) = load_games(DATA, ["space-empires-4x"])
+    return SE4XEngine.from_game(game)
+
+
+def fresh(engine: SE4XEngine, players: int = 2, seed: int = 1) -> SE4XState:
+    """A new game with seat 0 to move first (the die roll for the first player is overridden)."""
+    s = engine.new_state(players, seed)
+    assert isinstance(s, SE4XState)
+    s.order = list(range(players))
+    s.player = 0
+    return s
+
+
+def clear(s: SE4XState) -> SE4XState:
+    s.units = []
+    s._legal = None
+    return s
+
+
+def place(s: SE4XState, p: int, code: str, h: int, count: int = 1):
+    s._legal = None
+    return s._add_unit(p, code, count, h)
+
+
+def show(s: SE4XState, h: int, kind: str | None, revealed: bool = True) -> None:
+    """Put a marker of `kind` on hex h face up (or face down), swapping it with what h held; None empties the hex."""
+    if kind is None:
+        if s.marker_at[h] >= 0:
+            s._discard(h)
+    else:
+        here = s.marker_at[h]
+        if here < 0 or s.e.markers[here].kind != kind:
+            m = next(m for m, (where, at) in enumerate(s.mloc)
+                     if where == ON_MAP and s.e.markers[m].kind == kind and at != h and at not in s.home)  # fmt: skip
+            other = s.mloc[m][1]
+            s.marker_at[other], s.mloc[m] = here, (ON_MAP, h)
+            if here >= 0:
+                s.mloc[here] = (ON_MAP, other)
+            s.marker_at[h] = m
+    s.revealed[h] = revealed
+    s._legal = None
+
+
+def hexes(s: SE4XState, h: int) -> list[int]:
+    return s.adj[h]
+
+
+def to_econ(s: SE4XState) -> None:
+    while s.phase == MOVE:
+        s.apply(EndMove())
+
+
+def through_econ(s: SE4XState) -> None:
+    to_econ(s)
+    while s.phase == ECON:
+        if s.due[s.player] > s.cp[s.player]:
+            s.apply(s.legal_actions()[0])
+        else:
+            s.apply(EndEcon())
+
+
+# -- set-up, movement and exploration ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_setup_follows_the_facts(engine, players):
+    s = engine.new_state(players, 3)
+    assert isinstance(s, SE4XState)
+    for p, h in enumerate(s.home):
+        mine = {u.code: (u.count, len([x for x in s.units if x.owner == p and x.code == u.code]))
+                for u in s.units if u.owner == p}  # fmt: skip
+        assert mine == {"SY": (4, 1), "SC": (1, 3), "CO": (1, 3), "Miner": (1, 1)}  # four yards in one group
+        assert all(u.hex == h for u in s.units if u.owner == p)
+        assert s.col_cp[h] == 20 and s.revealed[h] and s.marker_at[h] == -1
+    on_map = sum(1 for where, _ in s.mloc if where == ON_MAP)
+    assert on_map == 102 + 25 * players
+    assert sum(s.on) == 102 + 26 * players  # absent colours' Home Systems are out of play
+    assert not any(s.revealed[h] for h in range(len(s.on)) if h not in s.home)
+    assert s.chance.events[-1][0] == "first player" and s.first_player == s.order[0]
+    assert s.invariant_violations() == []
+
+
+def test_movement_follows_the_technology_table(engine):
+    s = clear(fresh(engine))
+    home = s.home[RED]
+    for level, per_turn in engine.movement.items():
+        s.tech[RED]["movement"] = level
+        scout, colony_ship, yard = place(s, RED, "SC", home), place(s, RED, "CO", home), place(s, RED, "SY", home)
+        for turn in range(3):
+            s.turn = turn
+            assert s.allowance(scout) == per_turn[turn]
+            assert s.allowance(colony_ship) == 1 and s.allowance(yard) == 0
+        s.units = []
+    assert engine.movement[7] == [3, 3, 3] and engine.movement[2] == [1, 1, 2]
+
+
+def test_an_undiscovered_hex_is_entered_only_as_a_first_move_and_ends_the_move(engine):
+    s = clear(fresh(engine))
+    home = s.home[RED]
+    a, b = hexes(s, home)[:2]
+    show(s, a, "planet")
+    show(s, b, "planet", revealed=False)
+    s.tech[RED]["movement"] = 4  # two hexes a turn
+    scout = place(s, RED, "SC", home)
+    colony_ship = place(s, RED, "CO", home)
+    assert Move(scout.uid, b) in s.legal_actions()
+    assert Move(colony_ship.uid, b) not in s.legal_actions()
+    assert "non-combat unit may not enter an undiscovered hex" in s.illegal(Move(colony_ship.uid, b))
+    s.apply(Move(scout.uid, a))
+    beyond = [h for h in hexes(s, a) if s.marker_at[h] >= 0 and not s.revealed[h]]
+    assert beyond and all(Move(scout.uid, h) not in s.legal_actions() for h in beyond)
+    s2 = clear(fresh(engine))
+    show(s2, b, "planet", revealed=False)
+    scout = place(s2, RED, "SC", home)
+    s2.tech[RED]["movement"] = 4
+    s2.apply(Move(scout.uid, b))
+    assert s2.revealed[b] and scout.stopped and not any(m.tag == "move" for m in s2.legal_actions())
+
+
+def test_nebula_and_asteroids_end_a_combat_units_move(engine):
+    for kind in ("nebula", "asteroids"):
+        s = clear(fresh(engine))
+        home = s.home[RED]
+        h = hexes(s, home)[0]
+        show(s, h, kind)
+        s.tech[RED]["movement"] = 7
+        scout = place(s, RED, "SC", home)
+        s.apply(Move(scout.uid, h))
+        assert scout.stopped and Move(scout.uid, home) not in s.legal_actions()
+
+
+def test_a_black_hole_destroys_a_unit_entering_on_seven_to_ten(engine):
+    outcomes = set()
+    for seed in range(40):
+        s = clear(fresh(engine, seed=seed))
+        h = hexes(s, s.home[RED])[0]
+        show(s, h, "black-hole")
+        scout = place(s, RED, "SC", s.home[RED])
+        s.apply(Move(scout.uid, h))
+        roll = next(outcome for kind, outcome in reversed(s.chance.events) if kind == "black hole")
+        assert (scout in s.units) == (roll <= 6)
+        outcomes.add(scout in s.units)
+        if scout in s.units:
+            assert not scout.stopped  # survivors may continue
+    assert outcomes == {True, False}
+
+
+def test_danger_destroys_the_units_and_leaves_the_hex_empty(engine):
+    s = clear(fresh(engine))
+    h = next(h for h in range(len(s.on)) if s.on[h] and s.e.hex_region[h] == "deep")
+    near = hexes(s, h)[0]
+    show(s, near, None)
+    s.revealed[near] = True
+    show(s, h, "danger", revealed=False)
+    scout = place(s, RED, "SC", near)
+    s.apply(Move(scout.uid, h))
+    assert scout not in s.units and s.marker_at[h] == -1 and s.invariant_violations() == []
+
+
+def test_a_supernova_sends_units_back_and_is_never_entered(engine):
+    s = clear(fresh(engine))
+    home = s.home[RED]
+    h = hexes(s, home)[0]
+    show(s, h, "supernova", revealed=False)
+    scout = place(s, RED, "SC", home)
+    s.apply(Move(scout.uid, h))
+    assert scout.hex == home and scout.stopped and s.revealed[h]
+    other = place(s, RED, "SC", home)
+    assert s.illegal(Move(other.uid, h)).endswith("units may not move into a Supernova")
+
+
+@pytest.mark.parametrize("players, mover, chooser", [(2, 0, 1), (3, 1, 0), (3, 0, 2)])
+def test_lost_in_space_lets_the_player_to_the_right_shift_the_units(engine, players, mover, chooser):
+    s = clear(fresh(engine, players))
+    s.player = mover
+    home = s.home[mover]
+    h = hexes(s, home)[0]
+    show(s, h, "lost-in-space", revealed=False)
+    scout = place(s, mover, "SC", home)
+    s.apply(Move(scout.uid, h))
+    assert s.phase == LOST and s.current_player() == chooser and s.marker_at[h] == -1
+    targets = [a.to for a in s.legal_actions()]
+    assert sorted(targets) == sorted(t for t in hexes(s, h) if s.kind(t) != "supernova")
+    s.apply(Shift(targets[0]))
+    assert s.phase == MOVE and s.current_player() == mover
+    assert scout not in s.units or (scout.hex in (targets[0], h) and scout.stopped)
+
+
+def test_solitaire_lost_in_space_shifts_by_a_die_roll(engine):
+    s = clear(fresh(engine, 1))
+    h = hexes(s, s.home[0])[0]
+    show(s, h, "lost-in-space", revealed=False)
+    scout = place(s, 0, "SC", s.home[0])
+    s.apply(Move(scout.uid, h))
+    assert s.phase == MOVE and s.chance.events[-1][0] in ("lost in space", "explore", "black hole")
+    assert scout not in s.units or scout.hex != h
+
+
+def test_minerals_are_towed_home_and_pay_once(engine):
+    s = clear(fresh(engine))
+    home = s.home[RED]
+    h = hexes(s, home)[0]
+    show(s, h, "minerals")
+    cp = s.e.markers[s.marker_at[h]].cp
+    miner = place(s, RED, "Miner", h)
+    s.apply(Load(miner.uid))
+    assert s.marker_at[h] == -1 and miner.tow >= 0
+    s.apply(Move(miner.uid, home))
+    s.apply(Unload(miner.uid))
+    to_econ(s)
+    assert s.cp[RED] == 20 + cp  # no ship pays maintenance here
+    through_econ(s)
+    to_econ(s)
+    assert s.cp[RED] == min(20 + cp, 30) + 20
+
+
+def test_a_destroyed_miner_loses_its_load(engine):
+    s = clear(fresh(engine))
+    h = hexes(s, s.home[RED])[0]
+    show(s, h, "minerals")
+    miner = place(s, RED, "Miner", h)
+    s.apply(Load(miner.uid))
+    m = miner.tow
+    s._remove(miner)
+    assert s.mloc[m][0] == 3 and s.invariant_violations() == []
+
+
+def test_a_space_wreck_raises_the_technology_its_roll_names(engine):
+    raised = set()
+    for seed in range(30):
+        s = clear(fresh(engine, seed=seed))
+        home = s.home[RED]
+        h = hexes(s, home)[0]
+        show(s, h, "space-wreck")
+        miner = place(s, RED, "Miner", h)
+        s.apply(Load(miner.uid))
+        s.apply(Move(miner.uid, home))
+        s.apply(Unload(miner.uid))
+        before = dict(s.tech[RED])
+        to_econ(s)
+        roll, tech = next(o for k, o in s.chance.events if k == "space wreck")
+        assert next(t for t, lo, hi in engine.wreck_table if lo <= roll <= hi) == tech
+        assert s.tech[RED] == before | {tech: before[tech] + 1}
+        raised.add(tech)
+    assert len(raised) >= 4
+
+
+# -- colonies ---------------------------------------------------------------------------------------------------------
+
+
+def test_a_colony_ship_settles_a_planet_which_grows_1_3_5(engine):
+    s = clear(fresh(engine))
+    h = hexes(s, s.home[RED])[0]
+    show(s, h, "planet")
+    colony_ship = place(s, RED, "CO", h)
+    s.apply(Colonize(colony_ship.uid))
+    assert s.col_owner[h] == RED and s.col_cp[h] == 0 and colony_ship not in s.units
+    grown = []
+    for _ in range(4):
+        through_econ(s)
+        grown.append(s.col_cp[h])
+    assert grown == [1, 3, 5, 5]
+
+
+def test_a_barren_planet_needs_terraforming(engine):
+    s = clear(fresh(engine))
+    h = hexes(s, s.home[RED])[0]
+    show(s, h, "barren")
+    plain = place(s, RED, "CO", h)
+    assert Colonize(plain.uid) not in s.legal_actions()
+    s.tech[RED]["terraforming"] = 1
+    terraformer = place(s, RED, "CO", h)  # built after the technology
+    assert Colonize(terraformer.uid) in s.legal_actions() and Colonize(plain.uid) not in s.legal_actions()
+
+
+# -- combat -----------------------------------------------------------------------------------------------------------
+
+
+def test_entering_enemy_warships_stops_the_move_and_the_battle_follows(engine):
+    s = clear(fresh(engine))
+    h = hexes(s, s.home[RED])[0]
+    show(s, h, "planet")
+    s.tech[RED]["movement"] = 7
+    destroyers = place(s, RED, "DD", s.home[RED], 3)
+    place(s, YELLOW, "SC", h)
+    s.apply(Move(destroyers.uid, h))
+    assert destroyers.stopped
+    s.apply(EndMove())
+    kind, (where, outcome, left) = next(e for e in reversed(s.chance.events) if e[0] == "battle")
+    assert where == engine.hex_label[h] and outcome in ("attacker wins", "defender wins", "attacker retreats")
+    owners = {u.owner for u in s.units if u.hex == h}
+    assert len(owners) <= 1 and s.invariant_violations() == []
+
+
+def test_enemy_non_combat_units_in_the_way_are_destroyed_at_once(engine):
+    s = clear(fresh(engine))
+    h = hexes(s, s.home[RED])[0]
+    show(s, h, "planet")
+    scout = place(s, RED, "SC", s.home[RED])
+    miner = place(s, YELLOW, "Miner", h)
+    s.apply(Move(scout.uid, h))
+    assert miner not in s.units and not scout.stopped
+
+
+def test_non_combat_units_left_alone_in_a_battle_are_destroyed(engine):
+    s = clear(fresh(engine))
+    h = hexes(s, s.home[RED])[0]
+    show(s, h, "planet")
+    place(s, RED, "DD", s.home[RED], 6)
+    colony_ship = place(s, YELLOW, "CO", h)
+    guard = place(s, YELLOW, "SC", h)
+    s.apply(Move(s.units[0].uid, h))
+    s.apply(EndMove())
+    if guard not in s.units:
+        assert colony_ship not in s.units
+
+
+def test_bombardment_steps_a_homeworld_down_by_five_and_its_fall_ends_the_game(engine):
+    s = clear(fresh(engine))
+    target = s.home[YELLOW]
+    place(s, RED, "DN", target, 6)
+    s.tech[RED]["attack"] = 3  # to-hit 6 + 3 = 9 against a colony
+    steps = []
+    while s.phase != OVER:
+        s.apply(EndMove())
+        steps.append(s.col_cp[target])
+        while s.phase == MOVE and s.player != RED:
+            s.apply(EndMove())
+        if s.phase == ECON:
+            through_econ(s)
+    assert all(v % 5 == 0 for v in steps)
+    assert s.ending == "last Homeworld standing" and s.returns() == [1.0, 0.0]
+    assert YELLOW in s.out and not any(u.owner == YELLOW for u in s.units)
+
+
+def test_a_colony_hit_loses_a_step_and_a_new_colony_falls_to_one_hit(engine):
+    s = clear(fresh(engine))
+    h = hexes(s, s.home[YELLOW])[0]
+    s.col_owner[h], s.col_cp[h] = YELLOW, 5
+    s._hit_colony(h)
+    assert s.col_cp[h] == 3
+    s._hit_colony(h)
+    s._hit_colony(h)
+    assert s.col_owner[h] == -1
+    s.col_owner[h], s.col_cp[h] = YELLOW, 0
+    s._hit_colony(h)
+    assert s.col_owner[h] == -1
+
+
+def test_retreat_goes_to_an_explored_empty_hex_no_farther_from_a_colony(engine):
+    s = clear(fresh(engine))
+    home = s.home[RED]
+    h = hexes(s, home)[0]
+    for t in hexes(s, h):
+        if t != home:
+            show(s, t, "planet", revealed=False)
+    assert s._retreat_hex(RED, h) == home  # the only explored neighbour
+    place(s, YELLOW, "SC", home)
+    assert s._retreat_hex(RED, h) is None  # enemy units block it
+
+
+def test_the_engine_battle_is_the_calculators(engine, monkeypatch):
+    """The engine resolves battles with combat.fight, the function the calculator's statistical test checks."""
+    from cardgen.engine.games.space_empires_4x import state as module
+
+    calls = []
+
+    def spy(*args):
+        calls.append(args)
+        return "attacker wins", [[g.count for g in args[1]], [0 for _ in args[2]]]
+
+    monkeypatch.setattr(module, "fight", spy)
+    s = clear(fresh(engine))
+    h = hexes(s, s.home[RED])[0]
+    show(s, h, "nebula")
+    s.tech[RED]["attack"] = 1  # built after the technology: the group carries it
+    place(s, RED, "CA", h, 2)
+    place(s, YELLOW, "DD", h, 1)
+    s.apply(EndMove())
+    rules, attackers, defenders, terrain, retreat, _ = calls[0]
+    assert terrain == "nebula" and retreat and [(g.code, g.count, g.attack_tech) for g in attackers] == [("CA", 2, 1)]
+    assert [g.code for g in defenders] == ["DD"] and not any(u.owner == YELLOW for u in s.units)
+
+
+# -- the Economic Phase -----------------------------------------------------------------------------------------------
+
+
+def test_income_less_maintenance_and_scuttling_when_short(engine):
+    s = clear(fresh(engine))
+    place(s, RED, "SY", s.home[RED], 4)
+    place(s, RED, "BB", s.home[RED], 6)  # 18 hull to maintain, 20 income
+    place(s, RED, "BB", s.home[RED], 4)  # 12 more: 30 due against 20
+    to_econ(s)
+    assert s.player == RED and s.due[RED] == 30 and s.cp[RED] == 20
+    assert all(isinstance(a, Scuttle) for a in s.legal_actions())
+    s.apply(s.legal_actions()[1])
+    assert s.due[RED] == 0 and s.cp[RED] == 2 and s.invariant_violations() == []
+
+
+def test_research_one_level_per_technology_per_phase_at_the_chart_cost(engine):
+    s = clear(fresh(engine))
+    place(s, RED, "SY", s.home[RED], 4)
+    to_econ(s)
+    s.cp[RED] = 100
+    s.apply(Research("ship-size"))
+    assert s.tech[RED]["ship-size"] == 2 and s.cp[RED] == 100 - engine.tech_cost["ship-size"][2]
+    assert Research("ship-size") not in s.legal_actions()
+    assert s.illegal(Research("ship-size")) is not None
+    s.apply(Research("attack"))
+    assert s.cp[RED] == 90 - 20
+
+
+def test_building_needs_ship_size_yard_capacity_and_a_free_counter(engine):
+    s = clear(fresh(engine))
+    home = s.home[RED]
+    place(s, RED, "SY", home, 2)  # capacity 2 hull at level 1
+    to_econ(s)
+    s.cp[RED] = 200
+    assert Build("DD", home) not in s.legal_actions()  # Destroyers need Ship Size 2
+    assert "Ship Size technology too low" in s.illegal(Build("DD", home))
+    s.apply(Research("ship-size"))
+    s.apply(Build("DD", home))
+    s.apply(Build("DD", home))
+    assert "no Ship Yard capacity left" in s.illegal(Build("DD", home))
+    dd = [u for u in s.units if u.code == "DD"]
+    assert len(dd) == 1 and dd[0].count == 2  # ships bought together at one place form one group
+    s.apply(Build("SY", home))
+    assert "one Ship Yard per planet" in s.illegal(Build("SY", home))
+    assert s._yard_room(RED, home) == 0  # a Ship Yard placed this phase builds nothing yet
+    for n in range(engine.limits["Decoy"]):
+        s.apply(Build("Decoy", home))
+    assert "every Decoy counter is in play" in s.illegal(Build("Decoy", home))
+
+
+def test_group_counters_run_out_at_the_counter_limit(engine):
+    s = clear(fresh(engine))
+    home = s.home[RED]
+    for _ in range(engine.limits["DD"]):
+        place(s, RED, "DD", home)
+    place(s, RED, "SY", home, 4)
+    to_econ(s)
+    s.cp[RED], s.tech[RED]["ship-size"] = 200, 2
+    s._legal = None
+    assert s.illegal(Build("DD", home)).endswith("every DD counter is in play")
+    assert "limit:DD" in s.events
+
+
+def test_upgrades_cost_hull_size_per_ship_at_a_ship_yard(engine):
+    s = clear(fresh(engine))
+    home = s.home[RED]
+    place(s, RED, "SY", home, 4)
+    cruisers = place(s, RED, "CA", home, 3)
+    to_econ(s)
+    s.cp[RED] = 30
+    s.tech[RED]["attack"] = 1
+    s._legal = None
+    s.apply(Upgrade(cruisers.uid))
+    assert s.cp[RED] == 30 - 2 * 3 and cruisers.att == 1
+
+
+def test_unspent_cp_above_thirty_is_lost(engine):
+    s = clear(fresh(engine))
+    through_econ(s)
+    assert s.cp[RED] == 20
+    through_econ(s)
+    assert s.cp[RED] == 30
+
+
+def test_the_highest_bid_moves_first(engine):
+    s = clear(fresh(engine, 3))
+    to_econ(s)
+    s.apply(EndEcon())
+    s.apply(Bid(2))
+    s.apply(EndEcon())
+    s.apply(Bid(1))
+    s.apply(EndEcon())
+    assert s.order == [1, 0, 2] and s.player == 1 and s.phase == MOVE
+
+
+def test_a_blockaded_colony_pays_nothing_and_builds_nothing(engine):
+    s = clear(fresh(engine))
+    h = hexes(s, s.home[RED])[0]
+    s.col_owner[h], s.col_cp[h] = RED, 5
+    place(s, RED, "SY", h, 1)
+    place(s, YELLOW, "DD", h, 1)  # set down after the battles: the colony is blockaded
+    s.phase, s.player = ECON, RED
+    s._begin_econ(RED)
+    assert s.cp[RED] == 20 and s.blockaded(h) and "blockaded" in s.illegal(Build("SC", h))
+
+
+def test_an_illegal_action_is_rejected_with_the_reason(engine):
+    s = clear(fresh(engine))
+    colony_ship = place(s, RED, "CO", s.home[RED])
+    far = next(h for h in range(len(s.on)) if s.on[h] and h not in s.adj[s.home[RED]] and h != s.home[RED])
+    with pytest.raises(IllegalAction, match="not an adjacent hex"):
+        s.apply(Move(colony_ship.uid, far))
+
+
+# -- playouts, logs and copies ----------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def short_game(tmp_path_factory) -> str:
+    """The bundled game with a one-round cap (three turns and an Economic Phase), so 200 random games per player
+    count with every check fit in a test; benchmarks/engine_invariants.py plays the full 20 rounds thousands of times."""
+    copy = copy_game("space-empires-4x", tmp_path_factory.mktemp("short"))
+    copy.edit("rules.yaml", "  turn_cap:\n    value: 20", "  turn_cap:\n    value: 2")
+    return str(copy.data)
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_two_hundred_seeded_games_keep_every_invariant(short_game, players):
+    spec = PlaySpec("space-empires-4x", short_game, players, 11, ("random",), check=True)
+    summary = summarise(spec, play_many(spec, 200), 1.0)
+    assert summary["games"] == 200 and summary["invariant_violations"] == 0, summary["violation_examples"]
+
+
+def test_greedy_beats_random_and_conquers(engine):
+    spec = PlaySpec("space-empires-4x", str(DATA), 2, 2, ("greedy", "random"), check=True)
+    summary = summarise(spec, play_many(spec, 4), 1.0)
+    assert summary["invariant_violations"] == 0
+    assert summary["wins"].get("agent greedy", 0) == 4, summary["wins"]
+    assert summary["endings"].get("last Homeworld standing", 0) >= 1, summary["endings"]
+
+
+GOLDEN = FIXTURES / "golden" / "space-empires-4x.jsonl"
+
+
+def test_golden_log_replays_exactly(tmp_path, short_game):
+    """Seed 2026's first 2-player game on the short game; CARDGEN_UPDATE_GOLDEN=1 regenerates it after a change."""
+    spec = PlaySpec("space-empires-4x", short_game, 2, 2026, ("greedy", "random"), log=True)
+    check_golden_log(spec, GOLDEN, tmp_path)
+
+
+def test_states_pickle_and_clones_are_independent(engine):
+    s = engine.new_state(3, 5)
+    rng = CounterRng(1)
+    for _ in range(300):
+        legal = s.legal_actions()
+        s.apply(legal[rng.randbelow(len(legal))])
+    copy = pickle.loads(pickle.dumps(s))
+    clone = s.clone()
+    assert copy.observation(0) == s.observation(0) == clone.observation(0)
+    for _ in range(200):
+        if clone.is_terminal():
+            break
+        legal = clone.legal_actions()
+        clone.apply(legal[rng.randbelow(len(legal))])
+    assert copy.observation(0) == s.observation(0)  # playing the clone changed nothing in the original
+    assert copy.invariant_violations() == [] and clone.invariant_violations() == []
+    for _ in range(100):
+        legal = s.legal_actions()
+        action = legal[rng.randbelow(len(legal))]
+        s.apply(action)
+        copy.apply(action)
+    assert copy.observation(1) == s.observation(1)
+
+
+def test_determinizations_keep_what_a_player_sees_and_redeal_the_face_down_markers(engine):
+    rng = CounterRng(9)
+    s = engine.new_state(2, 2)
+    changed = 0
+    for _ in range(300):
+        for player in range(2):
+            seen = s.observation(player)
+            deal = s.determinize(player, rng)
+            assert deal.observation(player) == seen and deal.invariant_violations() == []
+            changed += deal.marker_at != s.marker_at
+        legal = s.legal_actions()
+        s.apply(legal[rng.randbelow(len(legal))])
+    assert changed > 0
+
+
+def test_hidden_groups_show_only_where_they_are(engine):
+    s = clear(fresh(engine))
+    group = place(s, YELLOW, "BB", s.home[YELLOW], 3)
+    seen = s.observation(RED)
+    assert (group.uid, YELLOW, "?", -1, group.hex) in seen[6]
+    group.seen = True
+    assert (group.uid, YELLOW, "BB", 3, group.hex) in s.observation(RED)[6]
+
+
+def test_the_engine_reads_its_numbers_from_rules_yaml(tmp_path):
+    copy = copy_game("space-empires-4x", tmp_path)
+    copy.edit("rules.yaml", "  homeworld_income:\n    value: 20", "  homeworld_income:\n    value: 25")
+    copy.edit("rules.yaml", "value: {SY: 4, SC: 3, CO: 3, Miner: 1}", "value: {SY: 4, SC: 2, CO: 3, Miner: 1}")
+    (game,) = load_games(copy.data, ["space-empires-4x"])
+    s = SE4XEngine.from_game(game).new_state(2, 1)
+    assert s.col_cp[s.home[0]] == 25 and sum(1 for u in s.units if u.owner == 0 and u.code == "SC") == 2
+
+
+def test_play_reports_a_technology_never_bought(tmp_path):
+    copy = copy_game("space-empires-4x", tmp_path)
+    copy.edit("rules.yaml", "terraforming: {name: Terraforming, start: 0, costs: {1: 20}",
+              "terraforming: {name: Terraforming, start: 0, costs: {1: 900}")  # fmt: skip
+    copy.edit("rules.yaml", "  turn_cap:\n    value: 20", "  turn_cap:\n    value: 3")
+    run = run_cli("--data-dir", copy.data, "play", "space-empires-4x", "--games", "3", "--json")
+    assert run.code == 0, run.err
+    problems = json.loads(run.out)["data_problems"]
+    assert "technology 'terraforming': never bought in 3 games" in problems
+    assert not any("technology 'ship-size'" in p for p in problems)
+
+
+def test_event_problems_name_what_never_happened(engine):
+    from collections import Counter
+
+    seen = Counter({f"build:{c}": 30 for c in engine.buildable} | {f"research:{t}": 30 for t in engine.techs})
+    seen |= Counter({f"marker:{k}": 30 for k in ("minerals", "planet", "danger")} | {"limit:DD": 30, "limit:SC": 3})
+    problems = engine.event_problems(seen, 30)
+    assert "marker 'black-hole': its effect never triggered in 30 games" in problems
+    assert not any("'danger'" in p for p in problems)
+    assert any(p.startswith("purchase limits reached in every one of 30 games: DD") for p in problems)
+    assert any(p.startswith("purchase limits never reached") and "SC" not in p.split(":")[1] for p in problems)
