@@ -334,7 +334,7 @@ def test_entering_enemy_warships_stops_the_move_and_the_battle_follows(engine):
     s.apply(Move(destroyers.uid, h))
     assert destroyers.stopped
     s.apply(EndMove())
-    kind, (where, outcome, left) = next(e for e in reversed(s.chance.events) if e[0] == "battle")
+    _, (where, outcome, _left) = next(e for e in reversed(s.chance.events) if e[0] == "battle")
     assert where == engine.hex_label[h] and outcome in ("attacker wins", "defender wins", "attacker retreats")
     owners = {u.owner for u in s.units if u.hex == h}
     assert len(owners) <= 1 and s.invariant_violations() == []
@@ -425,7 +425,7 @@ def test_the_engine_battle_is_the_calculators(engine, monkeypatch):
     place(s, RED, "CA", h, 2)
     place(s, YELLOW, "DD", h, 1)
     s.apply(EndMove())
-    rules, attackers, defenders, terrain, retreat, _ = calls[0]
+    _, attackers, defenders, terrain, retreat, _ = calls[0]
     assert terrain == "nebula" and retreat and [(g.code, g.count, g.attack_tech) for g in attackers] == [("CA", 2, 1)]
     assert [g.code for g in defenders] == ["DD"] and not any(u.owner == YELLOW for u in s.units)
 
@@ -475,7 +475,7 @@ def test_building_needs_ship_size_yard_capacity_and_a_free_counter(engine):
     s.apply(Build("SY", home))
     assert "one Ship Yard per planet" in s.illegal(Build("SY", home))
     assert s._yard_room(RED, home) == 0  # a Ship Yard placed this phase builds nothing yet
-    for n in range(engine.limits["Decoy"]):
+    for _ in range(engine.limits["Decoy"]):
         s.apply(Build("Decoy", home))
     assert "every Decoy counter is in play" in s.illegal(Build("Decoy", home))
 
@@ -549,8 +549,9 @@ def test_an_illegal_action_is_rejected_with_the_reason(engine):
 
 @pytest.fixture(scope="module")
 def short_game(tmp_path_factory) -> str:
-    """The bundled game with a one-round cap (three turns and an Economic Phase), so 200 random games per player
-    count with every check fit in a test; benchmarks/engine_invariants.py plays the full 20 rounds thousands of times."""
+    """The bundled game with a two-round cap (six turns and two Economic Phases), so 200 random games per player
+    count with every check fit in a test; benchmarks/engine_invariants.py plays the full 20 rounds thousands of
+    times."""
     copy = copy_game("space-empires-4x", tmp_path_factory.mktemp("short"))
     copy.edit("rules.yaml", "  turn_cap:\n    value: 20", "  turn_cap:\n    value: 2")
     return str(copy.data)
