@@ -363,6 +363,19 @@ def test_non_combat_units_left_alone_in_a_battle_are_destroyed(engine):
         assert colony_ship not in s.units
 
 
+def test_decoys_are_destroyed_when_combat_starts(engine):
+    s = clear(fresh(engine))
+    h = hexes(s, s.home[RED])[0]
+    show(s, h, "planet")
+    decoy = place(s, YELLOW, "Decoy", h)
+    scout = place(s, YELLOW, "SC", h)
+    place(s, RED, "DD", h, 2)
+    s.apply(EndMove())
+    assert decoy not in s.units
+    battle = next(o for k, o in s.chance.events if k == "battle")
+    assert len(battle[2][1]) == 1 and (scout in s.units) == (battle[2][1][0] == 1)  # the Scout fought alone
+
+
 def test_bombardment_steps_a_homeworld_down_by_five_and_its_fall_ends_the_game(engine):
     s = clear(fresh(engine))
     target = s.home[YELLOW]
