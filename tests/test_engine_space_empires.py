@@ -368,12 +368,12 @@ def test_decoys_are_destroyed_when_combat_starts(engine):
     h = hexes(s, s.home[RED])[0]
     show(s, h, "planet")
     decoy = place(s, YELLOW, "Decoy", h)
-    scout = place(s, YELLOW, "SC", h)
-    place(s, RED, "DD", h, 2)
+    guards = place(s, YELLOW, "DD", h, 6)
+    place(s, RED, "SC", h)
     s.apply(EndMove())
-    assert decoy not in s.units
     battle = next(o for k, o in s.chance.events if k == "battle")
-    assert len(battle[2][1]) == 1 and (scout in s.units) == (battle[2][1][0] == 1)  # the Scout fought alone
+    assert len(battle[2][1]) == 1 and battle[2][1][0] == guards.count  # the Destroyers fought without the Decoy
+    assert guards in s.units and decoy not in s.units
 
 
 def test_bombardment_steps_a_homeworld_down_by_five_and_its_fall_ends_the_game(engine):
@@ -418,6 +418,9 @@ def test_retreat_goes_to_an_explored_empty_hex_no_farther_from_a_colony(engine):
     assert s._retreat_hex(RED, h) == home  # the only explored neighbour
     place(s, YELLOW, "SC", home)
     assert s._retreat_hex(RED, h) is None  # enemy units block it
+    farther = next(t for t in hexes(s, h) if engine.distance(t, home) == 2)
+    show(s, farther, "planet")
+    assert s._retreat_hex(RED, h) is None  # farther from every colony than the battle
 
 
 def test_the_engine_battle_is_the_calculators(engine, monkeypatch):
