@@ -33,6 +33,8 @@ RUNS = [
     ("scifi-domains", 4, 300),
     ("star-commander", 2, 40),
     ("star-commander", 4, 15),
+    ("space-empires-4x", 2, 30),
+    ("space-empires-4x", 4, 15),
 ]
 
 
