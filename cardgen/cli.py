@@ -712,12 +712,15 @@ def gallery_command(obj: Context, games: tuple[str, ...], out_dir: Path, trust_c
 
 @cli.command("odds")
 @click.argument("game")
-@_option("--attacker", str, None, "The attacking fleet, e.g. '2 DD, 1 CA' (one group per entry).")
-@_option("--defender", str, None, "The defending fleet, e.g. '1 BB'.")
-@_option("--attacker-tech", str, None, "Technology levels, e.g. attack=1,defense=0,tactics=1.")
-@_option("--defender-tech", str, None, "Technology levels of the defender.")
-@_option("--terrain", ["open", "asteroids", "nebula"], "open")
-@_flag("--no-retreat", "Fight to the end (the default retreats by the stated policy from the second round).")
+@_option("--attacker", str, None, "The attacking fleet: '2 DD, 1 CA' (Space Empires 4X), '2 fighter, 1 carrier' (Rift).")
+@_option("--defender", str, None, "The defending fleet, e.g. '1 BB' or '1 carrier'.")
+@_option("--attacker-tech", str, None, "Space Empires 4X: technology levels, e.g. attack=1,defense=0,tactics=1.")
+@_option("--defender-tech", str, None, "Space Empires 4X: technology levels of the defender.")
+@_option("--terrain", ["open", "asteroids", "nebula"], "open", "Space Empires 4X: the hex's terrain.")
+@_flag("--ground", "Rift Domination: a ground battle (the defender's outpost and upgrades fight; other units orbit).")
+@_option("--planet-upgrades", str, None, "Rift Domination, --ground: the defender's upgrades, e.g. military_base,artillery.")
+@_flag("--home", "Rift Domination: the defender fights in its home system (Defensive Ring).")
+@_flag("--no-retreat", "Fight to the end (the default retreats by the stated policy).")
 @_flag("--json", "Print one JSON object.", "as_json")
 @click.pass_obj
 def odds_command(
@@ -728,36 +731,54 @@ def odds_command(
     attacker_tech: str | None,
     defender_tech: str | None,
     terrain: str,
+    ground: bool,
+    planet_upgrades: str | None,
+    home: bool,
     no_retreat: bool,
     as_json: bool,
 ) -> None:
     """Exact odds of a battle (every outcome's probability, survivors, losses, rounds) by dynamic programming."""
     import time
 
-    calculators = {"space-empires-4x"}
+    calculators = {"space-empires-4x": "'2 DD, 1 CA' --defender '1 BB'",
+                   "rift-domination": "'2 fighter, 1 carrier' --defender '1 carrier'"}  # fmt: skip
     if game not in calculators:
         raise click.BadParameter(f"no battle calculator for '{game}'; calculators: {', '.join(sorted(calculators))}")
     if not attacker or not defender:
-        raise click.UsageError("give both fleets: --attacker '2 DD, 1 CA' --defender '1 BB'")
-    from cardgen.engine.games.space_empires_4x.odds import odds
-
+        raise click.UsageError(f"give both fleets: --attacker {calculators[game]}")
+    se4x = game == "space-empires-4x"
+    stray = [name for name, given in (("--attacker-tech", attacker_tech), ("--defender-tech", defender_tech),
+                                      ("--terrain", terrain != "open")) if given and not se4x]  # fmt: skip
+    stray += [name for name, given in (("--ground", ground), ("--planet-upgrades", planet_upgrades), ("--home", home))
+              if given and se4x]  # fmt: skip
+    if stray:
+        raise click.UsageError(f"{', '.join(stray)} does not apply to {game}")
     (loaded,) = load_games(obj.data_dir, [game])
     start = time.perf_counter()
-    result = odds(loaded, attacker, defender, attacker_tech, defender_tech, terrain, not no_retreat)
+    result: Any
+    if se4x:
+        from cardgen.engine.games.space_empires_4x.odds import odds
+
+        result = odds(loaded, attacker, defender, attacker_tech, defender_tech, terrain, not no_retreat)
+        where, lost, rounds = terrain, ("CP", result.expected_cp_lost), ("rounds", result.expected_rounds)
+    else:
+        from cardgen.engine.games.rift_domination.odds import odds as rift_odds
+
+        result = rift_odds(loaded, attacker, defender, ground, planet_upgrades, home, not no_retreat)
+        where = ("ground" if ground else "space") + (", home system" if home else "")
+        lost, rounds = ("resources", result.expected_lost), ("phases", result.expected_phases)
     seconds = time.perf_counter() - start
     if as_json:
-        click.echo(json.dumps({"game": game, "attacker": attacker, "defender": defender, "terrain": terrain,
+        click.echo(json.dumps({"game": game, "attacker": attacker, "defender": defender, "where": where,
                                **result.as_json(), "seconds": round(seconds, 4)}, indent=2))  # fmt: skip
         return
-    click.echo(f"{attacker} attacking {defender} ({terrain}), exact over {result.states} battle states:")
+    click.echo(f"{attacker} attacking {defender} ({where}), exact over {result.states} battle states:")
     for outcome, p in result.outcomes.items():
         click.echo(f"  {outcome:<20} {p:8.2%}")
     for side, dist in zip(("attacker", "defender"), result.survivors, strict=True):
         click.echo(f"  {side} survivors: " + "; ".join(f"{k} {v:.1%}" for k, v in list(dist.items())[:6]))
-    click.echo(
-        f"  expected CP lost: attacker {result.expected_cp_lost[0]:.2f}, defender {result.expected_cp_lost[1]:.2f}"
-    )
-    click.echo(f"  expected rounds: {result.expected_rounds:.2f}")
+    click.echo(f"  expected {lost[0]} lost: attacker {lost[1][0]:.2f}, defender {lost[1][1]:.2f}")
+    click.echo(f"  expected {rounds[0]}: {rounds[1]:.2f}")
     for policy in result.policies:
         click.echo(f"  policy — {policy}")
 

@@ -1,0 +1,504 @@
+"""Rift Domination's battle, exactly: the probability of every way a battle can end, and the same battle rolled.
+
+The rules (rules.yaml facts, rulebook "Battle" and "Unit-skills"): a space battle is fought in phases at far, mid
+and close range (`battle_phases`; a ground battle starts at mid); in each phase the attacker rolls first, one die per
+weapon of every unit it has left (`hit_table`: what a weapon needs against a target at that range, a 1 always
+misses), then the defender with what survived; each hit takes one shield, then one LP, off the unit the firing side
+picks ("you decide which enemy ship gets one damage"). After the close phase the units stay in close combat: the
+close phase repeats, with a chance to retreat before each repeat, until a side has nothing left. A ground battle's
+defender fights with the planet outpost (`outpost`) and its battle buildings (`upgrades`: military base, artillery,
+shield generator); the attacker's units in orbit bombard the buildings first.
+
+Skills, as the recorded readings define them (`skills`): TAUNT (enemies must destroy it first), OVERLOAD (each unit
+with it adds 4 shields once a battle), REPAIR RUSH (each unit with it negates up to 4 damage to its side's units in
+one phase), REPAIR BLDG (each negates 1 damage to a building), KAMIKAZE (a unit destroyed rolls: on 3+ it deals 3
+damage to one enemy ship), ROCKET BARRAGE (each unit with it rolls against up to 3 enemy fighters: 4+ destroys one),
+DEFENSIVE RING (+2 LP and +2 shields in the home system), BOMBARDMENT I/II (1 or 2 damage to the LP of every
+enemy building, none where a shield generator stands).
+
+The choices the rules leave to players are made by stated policies (`POLICIES`, printed by `cardgen odds`): hits go
+to a taunting unit, else to the enemy unit closest to destruction (fewest shields + LP left), the dearer on a tie;
+overload's shields go to the side's dearest unit at the start; repairs are used the first time they can negate
+something; barrages and bombardments fire at the start of the battle (attacker first); from the first repeat of the
+close phase a side without buildings retreats when it expects under half the other side's hits.
+
+A side's state is its units' (kind, shields, LP) and the repairs it has used; the battle is a Markov chain over the
+pair of states, solved exactly: the fixed phases carry a distribution forward, and the repeated close phase is an
+absorbing chain whose states are taken in order of damage left (a round that changes nothing returns to its start,
+whose mass is divided by the chance of leaving it). `fight` rolls one battle through the same phase functions, for
+the engine.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from math import comb
+from typing import Any
+
+ATTACKER, DEFENDER = 0, 1
+RANGES = ("close", "mid", "far")
+WEAPONS = ("close", "mid", "long")
+BUILDINGS = ("outpost", "military_base", "artillery", "shield_generator")
+
+POLICIES = (
+    "targets: a taunting unit first, else the enemy unit with the fewest shields + LP left, the dearer on a tie",
+    "overload: each unit with it gives its 4 shields to its side's dearest unit when the battle starts",
+    "repairs: used the first time they negate damage (Repair Rush up to 4 in that phase, Repair Bldg 1 hit)",
+    "barrage and bombardment: fired when the battle starts, the attacker's first",
+    "kamikaze: the 3 damage go to the enemy unit the targeting policy picks",
+)
+
+
+@dataclass(frozen=True)
+class Kind:
+    """What a unit or building is in battle."""
+
+    name: str
+    cost: int
+    lp: int
+    shields: int
+    weapons: tuple[int, int, int]  # dice at close, mid and long range
+    skills: frozenset[str]
+    building: bool = False
+    ground: bool = False  # fights on planets (infantry, walkers); the rest fight in space
+
+
+Unit = tuple[int, int, int]  # (kind index, shields left, LP left)
+Side = tuple[tuple[Unit, ...], int, int]  # (sorted units, Repair Rush uses, Repair Bldg uses)
+Position = tuple[int, int]  # the two sides' numbers in `Battle.sides` (small integers hash fast)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The battle facts of rules.yaml, read once."""
+
+    hit: Mapping[str, Mapping[str, float]]  # weapon -> target range -> chance a die hits
+    space_phases: tuple[str, ...]
+    ground_phases: tuple[str, ...]
+    skills: Mapping[str, Mapping[str, int]]
+    die_faces: int
+
+    @classmethod
+    def from_facts(cls, fact: Callable[[str], Any]) -> Rules:
+        faces, miss = int(fact("die_faces")), int(fact("always_miss"))
+        table = fact("hit_table")
+        hit = {w: {r: sum(1 for face in range(lo, hi + 1) if face != miss) / faces
+                   for r, (lo, hi) in row.items()} for w, row in table.items()}  # fmt: skip
+        phases = fact("battle_phases")
+        ranges = set(RANGES)
+        return cls(hit, tuple(p for p in phases["space"] if p in ranges),
+                   tuple(p for p in phases["ground"] if p in ranges), fact("skills"), faces)  # fmt: skip
+
+    def chance(self, roll_at_least: int) -> float:
+        return (self.die_faces - roll_at_least + 1) / self.die_faces
+
+
+@dataclass
+class Battle:
+    """The kinds in a battle and the functions that move it on; positions index into `kinds`."""
+
+    rules: Rules
+    kinds: list[Kind]
+    ground: bool = False
+    retreat: bool = True
+    can_retreat: tuple[bool, bool] = (True, True)
+    _memo: dict[tuple[Any, ...], Any] = field(default_factory=dict, repr=False)  # results of the pure steps below
+    sides: list[Side] = field(default_factory=list, repr=False)  # every side state met, by number
+    _numbers: dict[Side, int] = field(default_factory=dict, repr=False)
+    empty: list[bool] = field(default_factory=list, repr=False)  # a side state with no unit left
+    left: list[int] = field(default_factory=list, repr=False)  # shields + LP left in a side state
+    used: list[int] = field(default_factory=list, repr=False)  # repairs used in a side state
+
+    def number(self, side: Side) -> int:
+        """A side state's number (each distinct state numbered once)."""
+        found = self._numbers.get(side)
+        if found is None:
+            found = self._numbers[side] = len(self.sides)
+            self.sides.append(side)
+            self.empty.append(not side[0])
+            self.left.append(sum(u[1] + u[2] for u in side[0]))
+            self.used.append(side[1] + side[2])
+        return found
+
+    def over(self, position: Position) -> bool:
+        return self.empty[position[0]] or self.empty[position[1]]
+
+    def units(self, position: Position, side: int) -> tuple[Unit, ...]:
+        return self.sides[position[side]][0]
+
+    def _cached(self, key: tuple[Any, ...], compute: Callable[[], Any]) -> Any:
+        found = self._memo.get(key)
+        if found is None:
+            found = self._memo[key] = compute()
+        return found
+
+    # -- picking and damaging -----------------------------------------------------------------------------------------
+
+    def pick(self, units: Sequence[Unit]) -> int:
+        """The unit the enemy hits next (the targeting policy)."""
+        kinds = self.kinds
+        taunting = [i for i, u in enumerate(units) if "taunt" in kinds[u[0]].skills]
+        pool = taunting or range(len(units))
+        return min(pool, key=lambda i: (units[i][1] + units[i][2], -kinds[units[i][0]].cost, units[i][0], i))
+
+    def take(self, number: int, hits: int, single: bool = False) -> tuple[int, int]:
+        """Side (by number) after `hits` damage assigned by the policy (all to one unit when `single`: a kamikaze's
+        3), with the repairs it uses, and how many of its kamikaze units were destroyed."""
+        found: tuple[int, int] = self._cached(("take", number, hits, single), lambda: self._take(number, hits, single))
+        return found
+
+    def _take(self, number: int, hits: int, single: bool) -> tuple[int, int]:
+        side = self.sides[number]
+        units, rush_used, bldg_used = list(side[0]), side[1], side[2]
+        rush = max(0, self._count(units, "repair_rush") - rush_used)
+        bldg = max(0, self._count(units, "repair_bldg") - bldg_used)
+        negate_units = self.rules.skills["repair_rush"]["negate"] if rush > 0 else 0
+        if negate_units:
+            rush_used += 1
+        negate_bldg = self.rules.skills["repair_bldg"]["negate"] * bldg
+        kamikaze = 0
+        target = -1
+        for _ in range(hits):
+            if not units:
+                break
+            if target < 0 or not single:
+                target = self.pick(units)
+            kind, shields, lp = units[target]
+            if self.kinds[kind].building and negate_bldg:
+                negate_bldg -= 1
+                bldg_used += 1
+                continue
+            if not self.kinds[kind].building and negate_units:
+                negate_units -= 1
+                continue
+            if shields:
+                units[target] = (kind, shields - 1, lp)
+            elif lp > 1:
+                units[target] = (kind, shields, lp - 1)
+            else:
+                kamikaze += "kamikaze" in self.kinds[kind].skills
+                del units[target]
+                if single:
+                    break
+        return self.number((tuple(sorted(units)), rush_used, bldg_used)), kamikaze
+
+    def _count(self, units: Sequence[Unit], skill: str) -> int:
+        return sum(1 for u in units if skill in self.kinds[u[0]].skills)
+
+    def damage(self, position: Position, target: int, hits: int, single: bool = False) -> dict[Position, float]:
+        """The positions after `hits` damage to side `target`, each kamikaze it loses striking back (on a roll)."""
+        side, kamikaze = self.take(position[target], hits, single)
+        after = _set(position, target, side)
+        if not kamikaze:
+            return {after: 1.0}
+        spec = self.rules.skills["kamikaze"]
+        p = self.rules.chance(spec["roll"])
+        out: dict[Position, float] = {}
+        for strikes in range(kamikaze + 1):
+            weight = comb(kamikaze, strikes) * p**strikes * (1 - p) ** (kamikaze - strikes)
+            dist = {after: 1.0}
+            for _ in range(strikes):  # each strike: its damage to one enemy unit, which may set off kamikazes too
+                dist = _spread(dist, lambda pos: self.damage(pos, 1 - target, spec["damage"], single=True))
+            for pos, q in dist.items():
+                out[pos] = out.get(pos, 0.0) + weight * q
+        return out
+
+    # -- volleys and phases -------------------------------------------------------------------------------------------
+
+    def volley(self, units: tuple[Unit, ...], at: str) -> list[float]:
+        """The distribution of hits a side's units score at a range: dice per weapon, one chance per weapon type."""
+        found: list[float] = self._cached(("volley", units, at), lambda: self._volley(units, at))
+        return found
+
+    def _volley(self, units: tuple[Unit, ...], at: str) -> list[float]:
+        dist = [1.0]
+        for w, weapon in enumerate(WEAPONS):
+            dice = sum(self.kinds[u[0]].weapons[w] for u in units)
+            p = self.rules.hit[weapon][at]
+            for _ in range(dice):
+                nxt = [0.0] * (len(dist) + 1)
+                for k, q in enumerate(dist):
+                    nxt[k] += q * (1 - p)
+                    nxt[k + 1] += q * p
+                dist = nxt
+        return dist
+
+    def fire(self, position: Position, shooter: int, at: str) -> dict[Position, float]:
+        """The positions after one side's volley at a range."""
+        found: dict[Position, float] = self._cached(("fire", position, shooter, at),
+                                                    lambda: self._fire(position, shooter, at))  # fmt: skip
+        return found
+
+    def _fire(self, position: Position, shooter: int, at: str) -> dict[Position, float]:
+        units = self.units(position, shooter)
+        if self.over(position):
+            return {position: 1.0}
+        out: dict[Position, float] = {}
+        for hits, p in enumerate(self.volley(units, at)):
+            if p == 0.0:
+                continue
+            for pos, q in self.damage(position, 1 - shooter, hits).items():
+                out[pos] = out.get(pos, 0.0) + p * q
+        return out
+
+    def phase(self, position: Position, at: str) -> dict[Position, float]:
+        """One phase at a range: the attacker's volley, then the defender's with what it has left."""
+        return _spread(self.fire(position, ATTACKER, at), lambda pos: self.fire(pos, DEFENDER, at))
+
+    def opening(self, position: Position) -> dict[Position, float]:
+        """What happens as the battle starts: bombardment (ground), rocket barrages (space), attacker first."""
+        dist = {position: 1.0}
+        if self.ground:
+            return dist
+        for shooter in (ATTACKER, DEFENDER):
+            dist = _spread(dist, lambda pos, s=shooter: self._barrage(pos, s))
+        return dist
+
+    def _barrage(self, position: Position, shooter: int) -> dict[Position, float]:
+        spec = self.rules.skills["rocket_barrage"]
+        launchers = self._count(self.units(position, shooter), "rocket_barrage")
+        enemy = self.units(position, 1 - shooter)
+        spent = self.sides[position[1 - shooter]]
+        fighters = [i for i, u in enumerate(enemy) if self.kinds[u[0]].name == "fighter"]
+        shots = min(len(fighters), launchers * spec["targets"])
+        if not shots:
+            return {position: 1.0}
+        p = self.rules.chance(spec["roll"])
+        out: dict[Position, float] = {}
+        for killed in range(shots + 1):
+            left = list(enemy)
+            for i in sorted(fighters[:killed], reverse=True):
+                del left[i]
+            side = self.number((tuple(left), spent[1], spent[2]))
+            pos = _set(position, 1 - shooter, side)
+            out[pos] = out.get(pos, 0.0) + comb(shots, killed) * p**killed * (1 - p) ** (shots - killed)
+        return out
+
+    def expected_hits(self, position: Position, shooter: int, at: str = "close") -> float:
+        return sum(k * p for k, p in enumerate(self.volley(self.units(position, shooter), at)))
+
+    def leaver(self, position: Position) -> int | None:
+        """The side the retreat policy takes out before a repeat of the close phase (attacker considered first)."""
+        if not self.retreat:
+            return None
+        hits = (self.expected_hits(position, ATTACKER), self.expected_hits(position, DEFENDER))
+        for s in (ATTACKER, DEFENDER):
+            if self.can_retreat[s] and not any(self.kinds[u[0]].building for u in self.units(position, s)):
+                if hits[s] < 0.5 * hits[1 - s]:
+                    return s
+        return None
+
+    @property
+    def phases(self) -> tuple[str, ...]:
+        return self.rules.ground_phases if self.ground else self.rules.space_phases
+
+
+def _set(position: Position, side: int, value: int) -> Position:
+    return (value, position[1]) if side == ATTACKER else (position[0], value)
+
+
+def _spread(dist: Mapping[Position, float], step: Callable[[Position], Mapping[Position, float]]) -> dict[Position, float]:
+    out: dict[Position, float] = {}
+    for pos, p in dist.items():
+        for nxt, q in step(pos).items():
+            out[nxt] = out.get(nxt, 0.0) + p * q
+    return out
+
+
+def muster(battle: Battle, fleets: Sequence[Sequence[int]], orbit: Sequence[Sequence[int]] = ((), ()),
+           home: bool = False) -> Position:  # fmt: skip
+    """The starting position: each side's fighting units (kind indices) at full strength, Defensive Ring in the
+    defender's home system, each Overload's shields on its side's dearest unit, then (on the ground) the attacker's
+    orbiting bombers' damage to the LP of every defending building unless a shield generator stands, less the
+    defender's Repair Bldg."""
+    kinds, skills = battle.kinds, battle.rules.skills
+    sides: list[Side] = []
+    for s, fleet in enumerate(fleets):
+        units = []
+        for k in fleet:
+            kind = kinds[k]
+            ring = home and s == DEFENDER and "defensive_ring" in kind.skills
+            units.append((k, kind.shields + (skills["defensive_ring"]["shields"] if ring else 0),
+                          kind.lp + (skills["defensive_ring"]["lp"] if ring else 0)))  # fmt: skip
+        overloads = sum(1 for k in fleet if "overload" in kinds[k].skills)
+        if overloads and units:
+            dearest = max(range(len(units)), key=lambda i: (kinds[units[i][0]].cost, -i))
+            k, sh, lp = units[dearest]
+            units[dearest] = (k, sh + overloads * skills["overload"]["shields"], lp)
+        sides.append((tuple(sorted(units)), 0, 0))
+    if battle.ground:
+        sides[DEFENDER] = _bombard(battle, sides[DEFENDER], orbit)
+    return battle.number(sides[0]), battle.number(sides[1])
+
+
+def _bombard(battle: Battle, side: Side, orbit: Sequence[Sequence[int]]) -> Side:
+    kinds, skills = battle.kinds, battle.rules.skills
+    units = list(side[0])
+    if any(kinds[u[0]].name == "shield_generator" for u in units):
+        return side  # 'Bombardment is useless against shielded Planets'
+    damage = sum(skills[name]["damage"] for k in orbit[ATTACKER] for name in ("bombardment", "bombardment_ii")
+                 if name in kinds[k].skills)  # fmt: skip
+    repairs = sum(skills["repair_bldg"]["negate"] for k in orbit[DEFENDER] if "repair_bldg" in kinds[k].skills)
+    used = 0
+    if not damage:
+        return side
+    for i in sorted((i for i, u in enumerate(units) if kinds[u[0]].building),
+                    key=lambda i: -kinds[units[i][0]].cost):  # fmt: skip
+        k, sh, lp = units[i]
+        saved = min(repairs - used, damage)
+        used += saved
+        units[i] = (k, sh, lp - (damage - saved))
+    left = tuple(sorted(u for u in units if u[2] > 0))
+    return left, side[1], side[2]  # orbiting repairers act on the bombardment only
+
+
+# -- the exact odds ---------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Odds:
+    """The exact result of a battle: outcome probabilities, survivor distributions, expected losses and phases."""
+
+    outcomes: dict[str, float]
+    survivors: list[dict[str, float]]
+    expected_lost: list[float]  # resources (unit and upgrade costs) lost per side
+    expected_phases: float
+    states: int
+    policies: list[str] = field(default_factory=list)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "outcomes": {k: round(v, 6) for k, v in self.outcomes.items()},
+            "survivors": {side: {k: round(v, 6) for k, v in dist.items()}
+                          for side, dist in zip(("attacker", "defender"), self.survivors, strict=True)},
+            "expected_resources_lost": {"attacker": round(self.expected_lost[0], 4),
+                                        "defender": round(self.expected_lost[1], 4)},
+            "expected_phases": round(self.expected_phases, 4),
+            "states": self.states,
+            "policies": self.policies,
+        }  # fmt: skip
+
+
+def exact_odds(battle: Battle, start: Position) -> Odds:
+    """Every outcome's probability: the opening and the fixed phases carried forward, then the repeated close phase
+    solved as an absorbing chain over (position, side to fire) in order of damage left; at each position the two
+    half-rounds that change nothing form a loop, summed in closed form (retreat decided at each repeat's start)."""
+    dist = battle.opening(start)
+    terminal: dict[tuple[Position, str], float] = {}
+    phases = 0.0
+    for at in battle.phases:
+        live = {pos: p for pos, p in dist.items() if not battle.over(pos)}
+        for pos, p in dist.items():
+            if battle.over(pos):
+                _finish(battle, terminal, pos, p)
+        phases += sum(live.values())
+        dist = _spread(live, lambda pos, a=at: battle.phase(pos, a))
+    seen = set(dist)
+    heap: list[tuple[tuple[int, int], Position]] = []
+    pending: list[dict[Position, float]] = [{}, {}]  # mass at a position with the attacker / defender to fire
+    queued: set[Position] = set()
+
+    def push(pos: Position, shooter: int, p: float) -> None:
+        seen.add(pos)
+        if battle.over(pos):
+            _finish(battle, terminal, pos, p)
+            return
+        if pos not in queued:
+            queued.add(pos)
+            key = (-battle.left[pos[0]] - battle.left[pos[1]], battle.used[pos[0]] + battle.used[pos[1]])
+            heapq.heappush(heap, (key, pos))
+        pending[shooter][pos] = pending[shooter].get(pos, 0.0) + p
+
+    for pos, p in dist.items():
+        push(pos, ATTACKER, p)
+    while heap:  # each position once, after every position that can lead to it
+        _, pos = heapq.heappop(heap)
+        m_a, m_d = pending[ATTACKER].pop(pos, 0.0), pending[DEFENDER].pop(pos, 0.0)
+        by_a, by_d = battle.fire(pos, ATTACKER, "close"), battle.fire(pos, DEFENDER, "close")
+        q_a, q_d = by_a.get(pos, 0.0), by_d.get(pos, 0.0)  # the chance a volley changes nothing
+        going = battle.leaver(pos) if m_a + q_d * m_d else None
+        if going is not None:  # a round starts here (the attacker to fire) only to end in a retreat
+            how = "attacker retreats" if going == ATTACKER else "defender retreats"
+            terminal[(pos, how)] = terminal.get((pos, how), 0.0) + m_a + q_d * m_d
+            total_a, total_d = 0.0, m_d
+        else:
+            if q_a * q_d >= 1.0:
+                raise ValueError("a battle in which no die can ever hit")
+            total_a = (m_a + q_d * m_d) / (1.0 - q_a * q_d)  # every return to this round's start, summed
+            total_d = m_d + q_a * total_a
+        phases += total_a
+        for nxt, q in by_a.items():
+            if nxt != pos:
+                push(nxt, DEFENDER, total_a * q)
+        for nxt, q in by_d.items():
+            if nxt != pos:
+                push(nxt, ATTACKER, total_d * q)
+    return _summarise(battle, start, terminal, phases, len(seen))
+
+
+def _finish(battle: Battle, terminal: dict[tuple[Position, str], float], pos: Position, p: float) -> None:
+    a, d = not battle.empty[pos[0]], not battle.empty[pos[1]]
+    how = "attacker wins" if a else "defender wins" if d else "mutual destruction"
+    terminal[(pos, how)] = terminal.get((pos, how), 0.0) + p
+
+
+def _summarise(battle: Battle, start: Position, terminal: Mapping[tuple[Position, str], float], phases: float,
+               states: int) -> Odds:  # fmt: skip
+    outcomes = dict.fromkeys(("attacker wins", "defender wins", "attacker retreats", "defender retreats",
+                              "mutual destruction"), 0.0)  # fmt: skip
+    survivors: list[dict[str, float]] = [{}, {}]
+    lost = [0.0, 0.0]
+    worth = [sum(battle.kinds[u[0]].cost for u in battle.units(start, s)) for s in (0, 1)]
+    for (pos, how), p in terminal.items():
+        outcomes[how] += p
+        for s in (0, 1):
+            units = battle.units(pos, s)
+            left = describe(battle.kinds, units)
+            survivors[s][left] = survivors[s].get(left, 0.0) + p
+            lost[s] += p * (worth[s] - sum(battle.kinds[u[0]].cost for u in units))
+    policies = [*POLICIES, "retreat: from the first repeat of the close phase a side without buildings leaves when it "
+                           "expects under half the other side's hits" if battle.retreat else "retreat: none"]  # fmt: skip
+    ordered = [dict(sorted(d.items(), key=lambda kv: -kv[1])) for d in survivors]
+    return Odds(outcomes, ordered, lost, phases, states, policies)
+
+
+def describe(kinds: Sequence[Kind], units: Sequence[Unit]) -> str:
+    counts: dict[str, int] = {}
+    for u in units:
+        counts[kinds[u[0]].name] = counts.get(kinds[u[0]].name, 0) + 1
+    return ", ".join(f"{n} {name}" for name, n in counts.items()) or "none"
+
+
+# -- one battle rolled (the engine's) ---------------------------------------------------------------------------------
+
+
+def fight(battle: Battle, start: Position, rng: Any, max_phases: int = 10_000) -> tuple[str, Position]:
+    """One battle through the same phase functions, each step's outcome drawn with `rng.random()`."""
+    pos = _draw(battle.opening(start), rng)
+    for at in battle.phases:
+        if battle.over(pos):
+            break
+        pos = _draw(battle.phase(pos, at), rng)
+    for _ in range(max_phases):
+        if battle.over(pos):
+            a, d = not battle.empty[pos[0]], not battle.empty[pos[1]]
+            return ("attacker wins" if a else "defender wins" if d else "mutual destruction"), pos
+        going = battle.leaver(pos)
+        if going is not None:
+            return ("attacker retreats" if going == ATTACKER else "defender retreats"), pos
+        pos = _draw(battle.phase(pos, "close"), rng)
+    raise RuntimeError(f"a battle that did not end in {max_phases} phases")
+
+
+def _draw(dist: Mapping[Position, float], rng: Any) -> Position:
+    point = rng.random()
+    last = None
+    for pos, p in sorted(dist.items()):
+        last = pos
+        point -= p
+        if point < 0:
+            return pos
+    assert last is not None
+    return last
