@@ -10,7 +10,7 @@ from fractions import Fraction
 import pytest
 
 from cardgen.data import load_games
-from cardgen.engine.games.rift_domination.battle import ATTACKER, DEFENDER, Battle, Rules, exact_odds, fight, muster
+from cardgen.engine.games.rift_domination.battle import ATTACKER, DEFENDER, Battle, Rules, fight, muster
 from cardgen.engine.games.rift_domination.odds import kinds_of, odds
 from cardgen.engine.rng import CounterRng
 
@@ -160,15 +160,22 @@ def test_overload_defensive_ring_and_bombardment_set_up_the_battle(game, kinds):
     assert max(u[1] for u in space.units(fleet, ATTACKER)) == 1 + 4  # the dearer unit takes the shields
 
 
+NEED = {
+    "close": {"close": 2, "mid": 4, "far": 5},
+    "mid": {"close": 4, "mid": 2, "far": 3},
+    "long": {"close": 5, "mid": 3, "far": 2},
+}  # the rulebook's table, typed again here
+
+
 def roll_battle(b: Battle, pos, rng) -> str:
     """One battle rolled die by die (written apart from the calculator's volley distributions)."""
+
     def volley(shooter: int, at: str) -> None:
         nonlocal pos
         hits = 0
         for unit in b.units(pos, shooter):
             for weapon, dice in zip(("close", "mid", "long"), b.kinds[unit[0]].weapons, strict=True):
-                hits += sum(1 for _ in range(dice) if rng.randbelow(6) + 1 >= {"close": {"close": 2, "mid": 4, "far": 5},
-                            "mid": {"close": 4, "mid": 2, "far": 3}, "long": {"close": 5, "mid": 3, "far": 2}}[weapon][at])
+                hits += sum(1 for _ in range(dice) if rng.randbelow(6) + 1 >= NEED[weapon][at])
         strike(1 - shooter, hits, False)
 
     def strike(target: int, hits: int, single: bool) -> None:
@@ -225,7 +232,9 @@ def test_the_command_line_prints_the_odds_and_refuses_what_does_not_apply():
     assert run.code == 0, run.err
     data = json.loads(run.out)
     assert data["where"] == "space" and abs(sum(data["outcomes"].values()) - 1) < 1e-5
-    bad = run_cli("odds", "rift-domination", "--attacker", "2 fighter", "--defender", "1 carrier", "--terrain", "nebula")
+    bad = run_cli(
+        "odds", "rift-domination", "--attacker", "2 fighter", "--defender", "1 carrier", "--terrain", "nebula"
+    )
     assert bad.code != 0 and "--terrain does not apply to rift-domination" in bad.err
     typo = run_cli("odds", "rift-domination", "--attacker", "2 fightr", "--defender", "1 carrier")
     assert typo.code != 0 and "did you mean 'fighter'" in typo.err and "Traceback" not in typo.err

@@ -31,6 +31,7 @@ the engine.
 
 from __future__ import annotations
 
+import functools
 import heapq
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -253,7 +254,7 @@ class Battle:
         if self.ground:
             return dist
         for shooter in (ATTACKER, DEFENDER):
-            dist = _spread(dist, lambda pos, s=shooter: self._barrage(pos, s))
+            dist = _spread(dist, functools.partial(self._barrage, shooter=shooter))
         return dist
 
     def _barrage(self, position: Position, shooter: int) -> dict[Position, float]:
@@ -285,9 +286,9 @@ class Battle:
             return None
         hits = (self.expected_hits(position, ATTACKER), self.expected_hits(position, DEFENDER))
         for s in (ATTACKER, DEFENDER):
-            if self.can_retreat[s] and not any(self.kinds[u[0]].building for u in self.units(position, s)):
-                if hits[s] < 0.5 * hits[1 - s]:
-                    return s
+            walls = any(self.kinds[u[0]].building for u in self.units(position, s))  # buildings never retreat
+            if self.can_retreat[s] and not walls and hits[s] < 0.5 * hits[1 - s]:
+                return s
         return None
 
     @property
@@ -299,7 +300,9 @@ def _set(position: Position, side: int, value: int) -> Position:
     return (value, position[1]) if side == ATTACKER else (position[0], value)
 
 
-def _spread(dist: Mapping[Position, float], step: Callable[[Position], Mapping[Position, float]]) -> dict[Position, float]:
+def _spread(
+    dist: Mapping[Position, float], step: Callable[[Position], Mapping[Position, float]]
+) -> dict[Position, float]:
     out: dict[Position, float] = {}
     for pos, p in dist.items():
         for nxt, q in step(pos).items():
@@ -394,7 +397,7 @@ def exact_odds(battle: Battle, start: Position) -> Odds:
             if battle.over(pos):
                 _finish(battle, terminal, pos, p)
         phases += sum(live.values())
-        dist = _spread(live, lambda pos, a=at: battle.phase(pos, a))
+        dist = _spread(live, functools.partial(battle.phase, at=at))
     seen = set(dist)
     heap: list[tuple[tuple[int, int], Position]] = []
     pending: list[dict[Position, float]] = [{}, {}]  # mass at a position with the attacker / defender to fire
@@ -458,8 +461,9 @@ def _summarise(battle: Battle, start: Position, terminal: Mapping[tuple[Position
             left = describe(battle.kinds, units)
             survivors[s][left] = survivors[s].get(left, 0.0) + p
             lost[s] += p * (worth[s] - sum(battle.kinds[u[0]].cost for u in units))
-    policies = [*POLICIES, "retreat: from the first repeat of the close phase a side without buildings leaves when it "
-                           "expects under half the other side's hits" if battle.retreat else "retreat: none"]  # fmt: skip
+    retreat = ("retreat: from the first repeat of the close phase a side without buildings leaves when it expects "
+               "under half the other side's hits")  # fmt: skip
+    policies = [*POLICIES, retreat if battle.retreat else "retreat: none"]
     ordered = [dict(sorted(d.items(), key=lambda kv: -kv[1])) for d in survivors]
     return Odds(outcomes, ordered, lost, phases, states, policies)
 

@@ -32,14 +32,12 @@ def kinds_of(game: Game) -> list[Kind]:
         f = item.fields
         kinds.append(Kind(f["unit_type"], f["cost"], f["lp"], f["shields"], (f["close"], f["mid"], f["long"]),
                           frozenset(f.get("skills") or ()), ground=f.get("role") == "ground"))  # fmt: skip
-    outpost = game.fact("outpost")
-    kinds.append(Kind("outpost", 0, outpost["lp"], outpost.get("shields", 0),
-                      (outpost.get("close", 0), outpost.get("mid", 0), outpost.get("long", 0)), frozenset(), True))  # fmt: skip
-    for name, u in game.fact("upgrades").items():
+    buildings = {"outpost": {"cost": 0, **game.fact("outpost")}} | dict(game.fact("upgrades"))
+    for name, u in buildings.items():
         if name in BUILDINGS:
             skills = frozenset({"overload"}) if name == "shield_generator" else frozenset()
-            kinds.append(Kind(name, u["cost"], u["lp"], u.get("shields", 0),
-                              (u.get("close", 0), u.get("mid", 0), u.get("long", 0)), skills, True))  # fmt: skip
+            weapons = (u.get("close", 0), u.get("mid", 0), u.get("long", 0))
+            kinds.append(Kind(name, u["cost"], u["lp"], u.get("shields", 0), weapons, skills, True))
     return kinds
 
 
@@ -53,7 +51,9 @@ def parse_fleet(kinds: list[Kind], text: str, side: str) -> list[int]:
             raise DataError(f"--{side}: '{entry}' is not a count and a unit type, like '2 fighter'")
         count, name = int(words[0]), words[1].lower()
         if name not in names:
-            raise DataError(f"--{side}: unknown unit '{words[1]}'{did_you_mean(name, names)}; units: {', '.join(names)}")
+            raise DataError(
+                f"--{side}: unknown unit '{words[1]}'{did_you_mean(name, names)}; units: {', '.join(names)}"
+            )
         out += [names.index(name)] * count
     if len(out) > MAX_UNITS:
         raise DataError(f"--{side}: {len(out)} units; the exact calculator takes at most {MAX_UNITS} a side")
