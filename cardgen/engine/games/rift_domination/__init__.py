@@ -1,2 +1,9 @@
-"""Rift Domination: `battle` (the battle rules, exact odds and one battle rolled, for the calculator and the engine)
-and `odds` (`cardgen odds rift-domination`). The engine itself is issue 18's next step."""
+"""Rift Domination: `battle` (the battle rules: exact odds and one battle rolled, shared by the calculator and the
+engine), `odds` (`cardgen odds rift-domination`), `rules` (the engine: facts, units, factions, OCC deck, planets, the
+board as a graph of points), `model` (records, actions, the effect vocabulary), `state` (the game) and `view` (what
+the greedy agent weighs). Importing the package registers the engine."""
+
+from cardgen.engine.games.rift_domination.rules import RiftEngine
+from cardgen.engine.games.rift_domination.state import RiftState
+
+__all__ = ["RiftEngine", "RiftState"]

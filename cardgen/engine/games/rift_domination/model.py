@@ -1,0 +1,160 @@
+"""Rift Domination's records and actions, and the effect vocabulary OCC-cards and faction sheets are written in.
+
+An OCC-card's or a faction's `effects` are statements `verb [amount] [key=value ...]` (`VOCABULARY`): on an OCC-card
+they happen when it resolves; on a faction sheet they are lasting modifiers. A statement the engine does not know is
+a data problem `cardgen play` reports, and the card or faction then plays without it — never silently.
+
+Actions are NamedTuples ending in a `tag` (NamedTuples compare as plain tuples: the tag keeps kinds apart).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+# steps of a turn (rules.yaml `turn_steps`; drawing, income and the track happen as the turn starts)
+SETUP_FACTION, SETUP_START, SETUP_TILES, BUILD, MOVE, RECRUIT, ROSTER, OVER = (
+    "faction", "start", "tiles", "build", "move", "recruit", "roster", "over")  # fmt: skip
+
+# verb -> (keys it takes, where it may stand: "occ" or "faction", one line of meaning)
+VOCABULARY: dict[str, tuple[frozenset[str], str, str]] = {
+    "gain-resources": (frozenset({"per", "max"}), "occ", "gain N resources (per planet you control, at most max)"),
+    "lose-resources": (frozenset({"who"}), "occ", "lose N resources, as many as you have (who=all: every player)"),
+    "gain-vp": (frozenset(), "occ", "gain N victory points"),
+    "lose-vp": (frozenset(), "occ", "lose N victory points (never below 0)"),
+    "draw": (frozenset(), "occ", "draw N OCC-cards"),
+    "destroy-own": (frozenset({"unit"}), "occ", "N of your units of a type are destroyed"),
+    "free-upgrade": (frozenset({"upgrade"}), "occ", "build the named upgrade free on a planet you control"),
+    "fighters-per-turn": (frozenset(), "faction", "gain N fighters at the start of your turn instead of 2"),
+    "draws-per-turn": (frozenset(), "faction", "draw N OCC-cards at the start of your turn instead of 2"),
+    "movement": (frozenset({"unit"}), "faction", "your units (of a type) have N more movement points"),
+    "dangerous-roll": (frozenset(), "faction", "you take a dangerous planet on a roll of N or higher"),
+    "system-vp": (frozenset(), "faction", "controlling a whole system gives you N VP"),
+    "anomaly-vp": (frozenset(), "faction", "anomaly planets give you N more VP"),
+    "anomaly-infantry": (frozenset(), "faction", "anomaly planets give you N infantry instead of 2"),
+    "upgrade-slots": (frozenset(), "faction", "each of your planets holds N more upgrades"),
+    "mine-bonus": (frozenset(), "faction", "each of your mines produces N more resources"),
+    "outpost-occ": (frozenset(), "faction", "each of your trading outposts gives N OCC-cards"),
+    "civilized-cost": (frozenset(), "faction", "civilized planets cost you N resources to take with infantry"),
+    "civilized-occ": (frozenset(), "faction", "civilized planets taken with infantry give you N OCC-cards"),
+    "upgrade-cost": (frozenset({"upgrade"}), "faction", "the named planet upgrade costs you N resources"),
+}
+
+
+@dataclass(frozen=True)
+class Effect:
+    verb: str
+    amount: int
+    keys: tuple[tuple[str, str], ...] = ()
+
+    def key(self, name: str, default: str = "") -> str:
+        return dict(self.keys).get(name, default)
+
+
+def parse_effect(statement: str, where: str) -> Effect:
+    """One statement of the vocabulary; ValueError names what is wrong."""
+    words = statement.split()
+    if not words:
+        raise ValueError("an empty statement")
+    verb, rest = words[0], words[1:]
+    if verb not in VOCABULARY:
+        raise ValueError(f"unknown verb '{verb}'")
+    allowed, place, _ = VOCABULARY[verb]
+    if place != where:
+        raise ValueError(f"'{verb}' belongs on {'an OCC-card' if place == 'occ' else 'a faction sheet'}")
+    amount = 1
+    keys = []
+    for word in rest:
+        name, eq, value = word.partition("=")
+        if eq:
+            if name not in allowed:
+                raise ValueError(f"'{verb}' takes no key '{name}'")
+            keys.append((name, value))
+        else:
+            try:
+                amount = int(word)
+            except ValueError:
+                raise ValueError(f"'{word}' is not a number") from None
+    return Effect(verb, amount, tuple(keys))
+
+
+@dataclass(frozen=True)
+class Faction:
+    item: str
+    name: str
+    starting_units: tuple[tuple[str, int], ...]
+    resources: int
+    upgrades: tuple[tuple[str, int], ...]
+    roster: tuple[str, ...]
+    expansions: int
+    income: int
+    effects: tuple[Effect, ...]
+
+    def modifier(self, verb: str, unit: str = "") -> int | None:
+        """The amount of a lasting effect (for a unit type, when given), or None when the faction has none."""
+        for e in self.effects:
+            if e.verb == verb and (not unit or e.key("unit") in ("", unit)):
+                return e.amount
+        return None
+
+
+@dataclass(frozen=True)
+class Occ:
+    item: str
+    name: str
+    when: str  # instant, own-turn, any-time, battle
+    effects: tuple[Effect, ...]
+
+
+class Unit:
+    """A unit tile on the board: its kind, where it is and the movement points it has left this turn."""
+
+    __slots__ = ("kind", "mp", "node", "owner", "uid")
+
+    def __init__(self, uid: int, owner: int, kind: str, node: int, mp: int = 0):
+        self.uid, self.owner, self.kind, self.node, self.mp = uid, owner, kind, node, mp
+
+    def copy(self) -> Unit:
+        return Unit(self.uid, self.owner, self.kind, self.node, self.mp)
+
+    def key(self) -> tuple[int, int, str, int, int]:
+        return (self.uid, self.owner, self.kind, self.node, self.mp)
+
+
+class Pick(NamedTuple):
+    """A set-up choice: keep (0) or repick (1) a faction; a starting system; a planet for a condition tile."""
+
+    choice: int
+    tag: str = "pick"
+
+
+class Upgrade(NamedTuple):
+    planet: int
+    name: str
+    tag: str = "upgrade"
+
+
+class Move(NamedTuple):
+    uid: int
+    to: int
+    tag: str = "move"
+
+
+class Play(NamedTuple):
+    card: int
+    tag: str = "play"
+
+
+class Recruit(NamedTuple):
+    kind: str
+    planet: int
+    tag: str = "recruit"
+
+
+class Roster(NamedTuple):
+    kind: str
+    tag: str = "roster"
+
+
+class Done(NamedTuple):
+    tag: str = "done"

@@ -1,0 +1,169 @@
+"""Rift Domination's fixed rules, read once from `card_data/rift-domination`: every number from rules.yaml, the
+units from the unit cards, the factions from the faction sheets, the OCC deck, the planets and the condition tiles
+from the cards and tiles that get printed, the board from the `board` fact. The game is in `state.py`; battles are
+`battle.fight`, the rules of `cardgen odds rift-domination`.
+
+The board is a graph of points (rulebook "Movement"): each system's point, its planets, and the systems beside it
+(not diagonally). One movement point takes a unit from a planet to another planet of its system, between a system's
+point and its planets, from a system's point to the next system's, and from a planet to the next system's point —
+so a planet in the next system is two points away, as the rulebook counts. Border points are passed through, not
+stopped at (a reading in rules.yaml).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from cardgen.data.games import Game
+from cardgen.engine.core import GameEngine, State
+from cardgen.engine.games.rift_domination import view
+from cardgen.engine.games.rift_domination.battle import Rules
+from cardgen.engine.games.rift_domination.model import Effect, Faction, Occ, parse_effect
+from cardgen.engine.games.rift_domination.odds import kinds_of
+from cardgen.engine.games.rift_domination.state import RiftState
+from cardgen.engine.registry import engine
+
+
+@engine("rift-domination")
+class RiftEngine(GameEngine):
+    """The rules facts, units, factions, OCC deck, planets, condition tiles and the board."""
+
+    id = "rift-domination"
+    max_actions = 60_000
+
+    def __init__(self, game: Game):
+        f = game.fact
+        self.min_players, self.max_players = game.players
+        self.problems: list[str] = []
+        self.battle_rules = Rules.from_facts(f)
+        self.kinds = kinds_of(game)
+        self.units: dict[str, Mapping[str, Any]] = {
+            i.fields["unit_type"]: i.fields for i in game.component("unit-cards").items
+        }
+        self.tiles_per_colour: dict[str, int] = dict(f("unit_tiles_per_colour"))
+        self.win_vp: dict[int, int] = {int(k): v for k, v in f("win_vp_by_players").items()}
+        self.system_vp: int = f("system_control_vp")
+        self.battle_vp: int = f("battle_win_vp")
+        self.centre_vp: int = f("centre_planet_vp")
+        self.occ_per_turn: int = f("occ_per_turn")
+        self.setup_occ: int = f("setup_occ")
+        self.fighters_per_turn: int = f("fighters_per_turn")
+        self.track_step: int = f("resource_track_step")
+        self.upgrades: dict[str, Mapping[str, Any]] = dict(f("upgrades"))
+        self.warp: Mapping[str, int] = f("warp_effect")
+        self.harvester_bonus: Mapping[str, int] = f("harvester_mines_bonus")
+        self.civilized: Mapping[str, int] = f("civilized")
+        self.dangerous_roll: int = f("dangerous_threshold")
+        self.anomaly_infantry: int = f("anomaly_infantry")
+        self.die: int = f("die_faces")
+        self.repicks: int = f("faction_repicks")
+        self.turn_cap = f("turn_cap")
+        track = next(t for t in game.component("counter-tiles").items if t.fields["track"] == "resources")
+        self.track_first, self.track_last = track.fields["first"], track.fields["last"]
+        self.factions = [self._faction(i.id, i.fields) for i in game.component("faction-sheets").items]
+        self.occ: list[Occ] = []
+        for item in game.component("occ-cards").items:
+            card = Occ(item.id, item.fields["name"], item.fields["when"], self._effects(item.id, item.fields, "occ"))
+            self.occ += [card] * item.count
+        self.tiles: list[Mapping[str, Any]] = [
+            t.fields for t in game.component("condition-tiles").items for _ in range(t.count)
+        ]
+        self._read_board(f("board"), [i.fields for i in game.component("planet-cards").items])
+        self.extra_slots = max((f.modifier("upgrade-slots") or 0) for f in self.factions)
+
+    def _effects(self, item: str, fields: Mapping[str, Any], where: str) -> tuple[Effect, ...]:
+        statements = fields.get("effects") or []
+        if not statements:
+            what = "OCC-card" if where == "occ" else "faction"
+            self.problems.append(f"{what} '{item}': no effects the engine can execute; it plays without its text")
+        out = []
+        for statement in statements:
+            try:
+                out.append(parse_effect(str(statement), where))
+            except ValueError as exc:
+                self.problems.append(f"'{item}': effect '{statement}' cannot be executed ({exc})")
+                return ()
+        return tuple(out)
+
+    def _faction(self, item: str, f: Mapping[str, Any]) -> Faction:
+        return Faction(item, f["name"], tuple(f["starting_units"].items()), f["starting_resources"],
+                       tuple((f.get("starting_upgrades") or {}).items()), tuple(f["buildable"]),
+                       f["roster_expansions"], f.get("income") or 0, self._effects(item, f, "faction"))  # fmt: skip
+
+    def _read_board(self, board: Mapping[str, Any], planets: list[Mapping[str, Any]]) -> None:
+        columns, rows = list(board["columns"]), int(board["rows"])
+        self.systems = [f"{c}{r}" for r in range(1, rows + 1) for c in columns]
+        self.reduced = set(board["reduced_columns"])
+        self.start_systems = {"white": list(board["white"]), "yellow": list(board["yellow"])}
+        self.centre = set(board["centre"])
+        self.planets = sorted(planets, key=lambda p: (self.systems.index(p["system"]), p["slot"]))
+        n_sys = len(self.systems)
+        self.node_label = self.systems + [p["name"] for p in self.planets]
+        self.node_system = list(range(n_sys)) + [self.systems.index(p["system"]) for p in self.planets]
+        self.is_planet = [False] * n_sys + [True] * len(self.planets)
+        where = {s: (columns.index(s[0]), int(s[1:])) for s in self.systems}
+
+        def apart(a: str, b: str) -> int:
+            return abs(where[a][0] - where[b][0]) + abs(where[a][1] - where[b][1])
+
+        self.system_next = [[t for t, other in enumerate(self.systems) if apart(s, other) == 1] for s in self.systems]
+        self.system_planets = [
+            [n_sys + i for i, p in enumerate(self.planets) if p["system"] == s] for s in self.systems
+        ]
+        self.edges: list[list[int]] = [[] for _ in self.node_label]
+        for s in range(n_sys):
+            for nxt in self.system_next[s]:
+                self.edges[s].append(nxt)
+            for p in self.system_planets[s]:
+                self.edges[s].append(p)
+                self.edges[p].append(s)
+                self.edges[p] += [q for q in self.system_planets[s] if q != p]
+                self.edges[p] += list(self.system_next[s])
+
+    def in_play(self, players: int) -> list[bool]:
+        """Nodes on the board at a player count: the whole board at 5–6 players, the marked area below."""
+        full = players > max(len(self.start_systems["yellow"]), 4)
+        return [full or self.systems[self.node_system[n]][0] in self.reduced for n in range(len(self.node_label))]
+
+    def start_colour(self, players: int) -> str:
+        return "white" if players > len(self.start_systems["yellow"]) else "yellow"
+
+    def home_planet(self, system: int) -> int:
+        return self.system_planets[system][0]
+
+    @classmethod
+    def from_game(cls, game: Game) -> RiftEngine:
+        return cls(game)
+
+    def new_state(self, players: int, seed: int) -> State:
+        if not self.min_players <= players <= self.max_players:
+            raise ValueError(f"Rift Domination plays {self.min_players}–{self.max_players} players, not {players}")
+        return RiftState.setup(self, players, seed)
+
+    def data_problems(self) -> list[str]:
+        return list(self.problems)
+
+    def adjudicate(self, state: State) -> list[float]:
+        assert isinstance(state, RiftState)
+        return state.standings()
+
+    def heuristic(self, state: State, player: int) -> float:
+        assert isinstance(state, RiftState)
+        return view.outlook(state, player)
+
+    def action_value(self, state: State, action: Any, player: int) -> float:
+        assert isinstance(state, RiftState)
+        return view.action_value(self, state, action, player)
+
+    def event_problems(self, seen: Counter[str], games: int) -> list[str]:
+        """OCC-cards never played, unit types never recruited, factions never chosen, condition tiles that ran out."""
+        playable = sorted({o.item for o in self.occ if o.when != "instant"})
+        out = [f"OCC-card '{c}': never played in {games} games" for c in playable if not seen[f"play:{c}"]]
+        out += [f"unit '{k}': never recruited in {games} games" for k in self.units if not seen[f"recruit:{k}"]]
+        if seen["tiles-ran-out"]:
+            out.append(
+                f"condition tiles ran out before every planet had one in {seen['tiles-ran-out']} of {games} games"
+            )
+        return out

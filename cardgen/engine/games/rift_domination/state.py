@@ -1,0 +1,676 @@
+"""A game of Rift Domination in progress.
+
+Set-up: each player in turn is dealt a random faction and may repick once (`Pick(0)` keeps, `Pick(1)` repicks);
+then, in turn order, chooses a starting system of the colour the player count uses (`Pick(system)`); then the
+condition tiles, drawn at random, are placed in turn order on planets the players choose (`Pick(planet)`) until every
+planet but the starting planets in use has one. Each player starts on the home planet with the faction's units,
+resources and upgrades and a military base, and draws two OCC-cards.
+
+A turn (rules.yaml `turn_steps`): draw OCC-cards (instant ones resolve at once), gain the resources the track shows
+and 2 fighters, move the track up, build planet upgrades (`Upgrade` … `Done`), move units one point at a time
+(`Move`; a battle or a landing resolves where a unit arrives, and units with movement left may move on), play
+OCC-cards (`Play`), then recruit at military bases (`Recruit` … `Done`). Controlling every planet of a system gives
+its VP and, while the faction has expansions left, a unit type for the roster (`Roster`). When a player reaches the
+VP the player count needs, the round is played to its end; the most VP wins.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from cardgen.engine.core import TERMINAL, Action, State, frozen
+from cardgen.engine.games.rift_domination.battle import DEFENDER, Battle, fight, muster
+from cardgen.engine.games.rift_domination.model import (
+    BUILD,
+    MOVE,
+    OVER,
+    RECRUIT,
+    SETUP_FACTION,
+    SETUP_START,
+    SETUP_TILES,
+    Done,
+    Effect,
+    Faction,
+    Move,
+    Pick,
+    Play,
+    Recruit,
+    Roster,
+    Unit,
+    Upgrade,
+)
+from cardgen.engine.rng import CounterRng
+
+if TYPE_CHECKING:
+    from cardgen.engine.games.rift_domination.rules import RiftEngine
+
+BATTLE_UPGRADES = ("military_base", "artillery", "shield_generator")  # never change hands: destroyed or kept
+
+
+class RiftState(State):
+    e: RiftEngine
+    n: int
+    on: list[bool]
+    phase: str
+    player: int
+    faction: list[int]  # faction index per seat (-1 before set-up)
+    repicked: list[int]
+    offered: list[int]  # the factions dealt so far (none is dealt twice)
+    home: list[int]  # each seat's home planet node
+    units: list[Unit]
+    next_uid: int
+    owner: dict[int, int]  # planet node -> controlling seat
+    upgrades: dict[int, list[str]]  # planet node -> upgrades built there
+    tile: dict[int, int]  # planet node -> condition tile index (face down until control)
+    consumed: set[int]
+    tile_pool: list[int]  # condition tiles not yet placed (drawn from the top)
+    placing: int  # the condition tile being placed
+    resources: list[int]
+    vp: list[int]
+    track: list[int]
+    roster: list[list[str]]
+    expansions: list[int]
+    systems_held: dict[int, int]  # system -> seat that controls all its planets
+    deck: list[int]
+    discard: list[int]
+    hands: list[list[int]]
+    pending_roster: list[int]  # seats owed a roster choice
+    rounds_left: int  # -1 until someone reaches the VP to win; then the turns left in the round
+    seats_done: int
+
+    def __init__(self, engine: RiftEngine, players: int, seed: int):
+        super().__init__(seed)
+        self.e, self.n = engine, players
+
+    @classmethod
+    def setup(cls, engine: RiftEngine, players: int, seed: int) -> RiftState:
+        s = cls(engine, players, seed)
+        s.on = engine.in_play(players)
+        s.player = s.rng.randbelow(players)  # 'The youngest player' starts: a die roll stands in for age
+        s.chance.record("first player", s.player)
+        s.first_player = s.player
+        s.faction, s.repicked, s.offered = [-1] * players, [0] * players, []
+        s.home = [-1] * players
+        s.units, s.next_uid = [], 0
+        s.owner, s.upgrades, s.tile, s.consumed = {}, {}, {}, set()
+        s.resources, s.vp, s.track = [0] * players, [0] * players, [engine.track_first] * players
+        s.roster, s.expansions = [[] for _ in range(players)], [0] * players
+        s.systems_held = {}
+        s.deck = list(range(len(engine.occ)))
+        s.shuffle(s.deck, "OCC deck")
+        s.discard, s.hands = [], [[] for _ in range(players)]
+        s.tile_pool = list(range(len(engine.tiles)))
+        s.shuffle(s.tile_pool, "condition tiles")
+        s.placing = -1
+        s.pending_roster = []
+        s.rounds_left, s.seats_done = -1, 0
+        s.phase = SETUP_FACTION
+        s._deal_faction(s.player)
+        return s
+
+    # -- set-up --------------------------------------------------------------------------------------------------------
+
+    def _deal_faction(self, p: int) -> None:
+        left = [f for f in range(len(self.e.factions)) if f not in self.offered]
+        pick = left[self.rng.randbelow(len(left))]
+        self.chance.record("faction", [p, self.e.factions[pick].item])
+        self.offered.append(pick)
+        self.faction[p] = pick
+
+    def _start_places(self) -> list[int]:
+        taken = {self.e.node_system[h] for h in self.home if h >= 0}
+        colour = self.e.start_colour(self.n)
+        return [self.e.systems.index(s) for s in self.e.start_systems[colour] if self.e.systems.index(s) not in taken]
+
+    def _tile_places(self) -> list[int]:
+        homes = set(self.home)
+        return [h for h in range(len(self.on)) if self.on[h] and self.e.is_planet[h] and h not in homes
+                and h not in self.tile]  # fmt: skip
+
+    def _next_seat(self, p: int) -> int:
+        return (p + 1) % self.n
+
+    def _after_setup_choice(self) -> None:
+        first = self.first_player if self.first_player is not None else 0
+        if self.phase == SETUP_FACTION:
+            self.player = self._next_seat(self.player)
+            if self.player == first:
+                self.phase = SETUP_START
+            else:
+                self._deal_faction(self.player)
+            return
+        if self.phase == SETUP_START:
+            self.player = self._next_seat(self.player)
+            if self.player == first:
+                self.phase = SETUP_TILES
+                self._draw_tile()
+            return
+        self.player = self._next_seat(self.player)
+        self._draw_tile()
+
+    def _draw_tile(self) -> None:
+        if not self._tile_places():
+            self._begin_play()
+            return
+        if not self.tile_pool:
+            self.events.add("tiles-ran-out")
+            self._begin_play()
+            return
+        self.placing = self.tile_pool.pop()
+
+    def _begin_play(self) -> None:
+        e = self.e
+        self.placing = -1
+        for p in range(self.n):
+            faction = e.factions[self.faction[p]]
+            self.events.add(f"faction:{faction.item}")
+            home = self.home[p]
+            self.owner[home] = p
+            self.upgrades[home] = ["military_base"] + [name for name, k in faction.upgrades for _ in range(k)]
+            self.resources[p] = faction.resources
+            self.roster[p] = list(faction.roster)
+            for kind, count in faction.starting_units:
+                for _ in range(count):
+                    self._add(p, kind, home)
+            self._draw_occ(p, e.setup_occ)
+        self.phase = BUILD
+        self.player = self.first_player if self.first_player is not None else 0
+        self._start_turn()
+
+    # -- helpers -------------------------------------------------------------------------------------------------------
+
+    def fac(self, p: int) -> Faction:
+        return self.e.factions[self.faction[p]]
+
+    def _add(self, p: int, kind: str, node: int) -> Unit | None:
+        """A unit tile of p's colour onto the board (none when every tile of that type is in play)."""
+        if sum(1 for u in self.units if u.owner == p and u.kind == kind) >= self.e.tiles_per_colour[kind]:
+            self.events.add(f"tiles-short:{kind}")
+            return None
+        unit = Unit(self.next_uid, p, kind, node)
+        self.next_uid += 1
+        self.units.append(unit)
+        return unit
+
+    def unit(self, uid: int) -> Unit:
+        return next(u for u in self.units if u.uid == uid)
+
+    def ground(self, u: Unit) -> bool:
+        return bool(self.e.units[u.kind]["role"] == "ground")
+
+    def slots(self, planet: int, p: int) -> int:
+        base = int(self.e.planets[planet - len(self.e.systems)]["upgrade_slots"])
+        return base + (self.fac(p).modifier("upgrade-slots") or 0)
+
+    def planets_of(self, p: int) -> list[int]:
+        return sorted(h for h, o in self.owner.items() if o == p)
+
+    def _draw_occ(self, p: int, count: int) -> None:
+        for _ in range(count):
+            if not self.deck:
+                if not self.discard:
+                    return
+                self.deck, self.discard = self.discard, []
+                self.shuffle(self.deck, "OCC deck")
+            card = self.deck.pop()
+            self.chance.record("draw", [p, self.e.occ[card].item])
+            if self.e.occ[card].when == "instant":
+                self.discard.append(card)
+                self._resolve(p, self.e.occ[card].effects)
+                self.events.add(f"play:{self.e.occ[card].item}")
+            else:
+                self.hands[p].append(card)
+
+    def _resolve(self, p: int, effects: tuple[Effect, ...]) -> None:
+        for e in effects:
+            if e.verb == "gain-resources":
+                gain = e.amount * (len(self.planets_of(p)) if e.key("per") == "planet" else 1)
+                self.resources[p] += min(gain, int(e.key("max", str(gain))))
+            elif e.verb == "lose-resources":
+                for q in range(self.n) if e.key("who") == "all" else (p,):
+                    self.resources[q] -= min(e.amount, self.resources[q])
+            elif e.verb == "gain-vp":
+                self.vp[p] += e.amount
+            elif e.verb == "lose-vp":
+                self.vp[p] -= min(e.amount, self.vp[p])
+            elif e.verb == "draw":
+                self._draw_occ(p, e.amount)
+            elif e.verb == "destroy-own":
+                mine = [u for u in self.units if u.owner == p and u.kind == e.key("unit")]
+                for u in mine[: e.amount]:
+                    self.units.remove(u)
+            elif e.verb == "free-upgrade":
+                name = e.key("upgrade")
+                for h in self.planets_of(p):
+                    if len(self.upgrades.get(h, [])) < self.slots(h, p):
+                        self.upgrades.setdefault(h, []).append(name)
+                        break
+
+    # -- turns ---------------------------------------------------------------------------------------------------------
+
+    def _start_turn(self) -> None:
+        """Steps 1–3: draw, income and fighters, the track; then the build step."""
+        e, p = self.e, self.player
+        fac = self.fac(p)
+        outposts = sum(u == "trading_outpost" for h in self.planets_of(p) for u in self.upgrades.get(h, []))
+        per_outpost = fac.modifier("outpost-occ") or e.upgrades["trading_outpost"]["occ"]
+        self._draw_occ(p, (fac.modifier("draws-per-turn") or e.occ_per_turn) + outposts * per_outpost)
+        self.resources[p] += self.track[p] + fac.income + self._mines(p)
+        bases = [h for h in self.planets_of(p) if "military_base" in self.upgrades.get(h, [])]
+        fleets = [u.node for u in self.units if u.owner == p]
+        where = bases[0] if bases else (fleets[0] if fleets else -1)
+        if where >= 0:
+            for _ in range(fac.modifier("fighters-per-turn") or e.fighters_per_turn):
+                self._add(p, "fighter", where)
+        self.track[p] = min(e.track_last, self.track[p] + e.track_step)
+        for u in self.units:
+            if u.owner == p:
+                u.mp = self._movement(u)
+        self.phase = BUILD
+
+    def _mines(self, p: int) -> int:
+        e = self.e
+        per_mine = e.upgrades["mines"]["resources"] + (self.fac(p).modifier("mine-bonus") or 0)
+        total = 0
+        for h in self.planets_of(p):
+            mines = self.upgrades.get(h, []).count("mines")
+            total += mines * per_mine
+            tile = self.tile.get(h, -1)
+            if tile >= 0 and e.tiles[tile]["condition"] == "harvester" and mines >= e.harvester_bonus["mines"]:
+                total += e.harvester_bonus["resources"]
+        return total
+
+    def _movement(self, u: Unit) -> int:
+        """Movement points for the turn: the card, the faction, and warps in the unit's system."""
+        e = self.e
+        mp = int(e.units[u.kind]["movement"]) + (self.fac(u.owner).modifier("movement", u.kind) or 0)
+        system = e.node_system[u.node]
+        for h in e.system_planets[system]:
+            if "warp" in self.upgrades.get(h, []):
+                if self.owner.get(h) == u.owner and u.kind != "infantry":
+                    mp += e.warp["own"]
+                elif self.owner.get(h) not in (None, u.owner):
+                    mp = max(e.warp["minimum"], mp - e.warp["enemy"])
+        return mp
+
+    def _end_turn(self) -> None:
+        self.seats_done += 1
+        if self.seats_done % self.n == 0:
+            self.turns += 1  # rounds played (the turn cap counts rounds)
+        target = self.e.win_vp[self.n]
+        if self.rounds_left < 0 and max(self.vp) >= target:
+            self.rounds_left = self.n - self.seats_done % self.n if self.seats_done % self.n else 0
+            # 'the round is still played to the end': seats after this one in the round still play
+        elif self.rounds_left > 0:
+            self.rounds_left -= 1
+        if self.rounds_left == 0:
+            self.phase, self.ending = OVER, "victory points reached"
+            return
+        self.player = self._next_seat(self.player)
+        self._start_turn()
+
+    # -- legal actions -----------------------------------------------------------------------------------------------
+
+    def current_player(self) -> int:
+        if self.phase == OVER:
+            return TERMINAL
+        if self.pending_roster:
+            return self.pending_roster[0]
+        return self.player
+
+    def _legal_actions(self) -> list[Action]:
+        e = self.e
+        if self.phase == OVER:
+            return []
+        if self.pending_roster:
+            p = self.pending_roster[0]
+            return [Roster(k) for k in e.units if k not in self.roster[p]] or [Done()]
+        p = self.player
+        if self.phase == SETUP_FACTION:
+            return [Pick(0), Pick(1)] if self.repicked[p] < e.repicks else [Pick(0)]
+        if self.phase == SETUP_START:
+            return [Pick(s) for s in self._start_places()]
+        if self.phase == SETUP_TILES:
+            return [Pick(h) for h in self._tile_places()]
+        out: list[Action] = []
+        if self.phase == BUILD:
+            for h in self.planets_of(p):
+                if len(self.upgrades.get(h, [])) >= self.slots(h, p):
+                    continue
+                for name in e.upgrades:
+                    if self.upgrade_cost(p, name) <= self.resources[p] and self._may_build(h, name):
+                        out.append(Upgrade(h, name))
+        elif self.phase == MOVE:
+            for u in self.units:
+                if u.owner == p and u.mp > 0:
+                    out += [Move(u.uid, t) for t in e.edges[u.node] if self.on[t]]
+            out += [Play(c) for c in sorted(set(self.hands[p])) if e.occ[c].when in ("own-turn", "any-time")
+                    and e.occ[c].effects]  # fmt: skip
+        elif self.phase == RECRUIT:
+            bases = [h for h in self.planets_of(p) if "military_base" in self.upgrades.get(h, [])]
+            for kind in self.roster[p]:
+                cost = int(e.units[kind]["cost"])
+                mine = sum(1 for u in self.units if u.owner == p and u.kind == kind)
+                if cost <= self.resources[p] and mine < e.tiles_per_colour[kind]:
+                    out += [Recruit(kind, h) for h in bases]
+        out.append(Done())
+        return out
+
+    def upgrade_cost(self, p: int, name: str) -> int:
+        for effect in self.fac(p).effects:
+            if effect.verb == "upgrade-cost" and effect.key("upgrade") == name:
+                return effect.amount
+        return int(self.e.upgrades[name]["cost"])
+
+    def _may_build(self, h: int, name: str) -> bool:
+        if name != "warp":
+            return True
+        system = self.e.node_system[h]
+        return not any("warp" in self.upgrades.get(q, []) for q in self.e.system_planets[system])
+
+    # -- applying actions ----------------------------------------------------------------------------------------------
+
+    def _apply(self, action: Action) -> None:
+        tag = action.tag
+        p = self.current_player()
+        if tag == "roster":
+            self.pending_roster.pop(0)
+            self.roster[p].append(action.kind)
+            self.expansions[p] += 1
+        elif tag == "pick":
+            self._pick(p, action.choice)
+        elif tag == "upgrade":
+            self.resources[p] -= self.upgrade_cost(p, action.name)
+            self.upgrades.setdefault(action.planet, []).append(action.name)
+            self.events.add(f"upgrade:{action.name}")
+        elif tag == "move":
+            self._move(self.unit(action.uid), action.to)
+        elif tag == "play":
+            self.hands[p].remove(action.card)
+            self.discard.append(action.card)
+            self.events.add(f"play:{self.e.occ[action.card].item}")
+            self._resolve(p, self.e.occ[action.card].effects)
+        elif tag == "recruit":
+            self.resources[p] -= int(self.e.units[action.kind]["cost"])
+            self._add(p, action.kind, action.planet)
+            self.events.add(f"recruit:{action.kind}")
+        elif tag == "done":
+            if self.pending_roster:
+                self.pending_roster.pop(0)
+            elif self.phase == BUILD:
+                self.phase = MOVE
+            elif self.phase == MOVE:
+                self.phase = RECRUIT
+            else:
+                self._end_turn()
+
+    def _pick(self, p: int, choice: int) -> None:
+        if self.phase == SETUP_FACTION:
+            if choice == 1:
+                self.repicked[p] += 1
+                self._deal_faction(p)
+                return
+            self._after_setup_choice()
+        elif self.phase == SETUP_START:
+            self.home[p] = self.e.home_planet(choice)
+            self._after_setup_choice()
+        else:
+            self.tile[choice] = self.placing
+            self._after_setup_choice()
+
+    # -- movement, battles and planets ------------------------------------------------------------------------------
+
+    def _move(self, u: Unit, to: int) -> None:
+        came = u.node
+        u.node = to
+        u.mp -= 1
+        p = u.owner
+        enemies = [x for x in self.units if x.node == to and x.owner != p and not self.ground(x)]
+        if enemies and not self.ground(u):
+            self._space_battle(p, to, came, enemies[0].owner)
+        if u not in self.units or not self.e.is_planet[to]:
+            return
+        holder = self.owner.get(to)
+        if holder is not None and holder != p and self.ground(u):
+            self._ground_battle(p, to, came, holder)
+        elif holder is None and to not in self.consumed and (self.ground(u) or self.negotiates(u)):
+            self._land(u, to)
+
+    def negotiates(self, u: Unit) -> bool:
+        return "negotiate" in self.e.units[u.kind]["skills"]
+
+    def _battle(self, ground: bool) -> Battle:
+        return Battle(self.e.battle_rules, self.e.kinds, ground=ground, can_retreat=(True, False))
+
+    def _kind_index(self, kind: str) -> int:
+        return next(i for i, k in enumerate(self.e.kinds) if k.name == kind and not k.building)
+
+    def _space_battle(self, p: int, node: int, came: int, q: int) -> None:
+        """Every space unit of p and of q at the point fights (ground units aboard are cargo)."""
+        mine = [u for u in self.units if u.owner == p and u.node == node and not self.ground(u)]
+        theirs = [u for u in self.units if u.owner == q and u.node == node and not self.ground(u)]
+        self._fight(p, q, node, came, mine, theirs, False, [])
+
+    def _ground_battle(self, p: int, planet: int, came: int, q: int) -> None:
+        mine = [u for u in self.units if u.owner == p and u.node == planet and self.ground(u)]
+        theirs = [u for u in self.units if u.owner == q and u.node == planet and self.ground(u)]
+        buildings = ["outpost"] + [b for b in self.upgrades.get(planet, []) if b in BATTLE_UPGRADES]
+        orbit = [u for u in self.units if u.owner == p and u.node == planet and not self.ground(u)]
+        won = self._fight(p, q, planet, came, mine, theirs, True, buildings, orbit)
+        if won:
+            kept = [b for b in self.upgrades.get(planet, []) if b not in BATTLE_UPGRADES]
+            self.upgrades[planet] = kept
+            self._control(p, planet)
+
+    def _fight(self, p: int, q: int, node: int, came: int, mine: list[Unit], theirs: list[Unit], ground: bool,
+               buildings: list[str], orbit: list[Unit] | None = None) -> bool:  # fmt: skip
+        """Resolve a battle with `battle.fight`; survivors stay, the losers' units there are destroyed, the winner
+        gains the battle VP. True when p (the attacker) won."""
+        battle = self._battle(ground)
+        kinds = self.e.kinds
+        fleet_a = [self._kind_index(u.kind) for u in mine]
+        fleet_d = [self._kind_index(u.kind) for u in theirs]
+        fleet_d += [next(i for i, k in enumerate(kinds) if k.name == b and k.building) for b in buildings]
+        start = muster(battle, [fleet_a, fleet_d], [[self._kind_index(u.kind) for u in orbit or []], []])
+        outcome, end = fight(battle, start, self.rng)
+        self.chance.record("battle", [self.e.node_label[node], outcome])
+        self.events.add("battle")
+        for side, units in ((0, mine), (1, theirs)):
+            left = [kinds[x[0]].name for x in battle.units(end, side) if not kinds[x[0]].building]
+            for u in units:
+                if u.kind in left:
+                    left.remove(u.kind)
+                else:
+                    self.units.remove(u)
+        if ground:
+            standing = {kinds[x[0]].name for x in battle.units(end, DEFENDER) if kinds[x[0]].building}
+            self.upgrades[node] = [b for b in self.upgrades.get(node, []) if b not in BATTLE_UPGRADES or b in standing]
+        if outcome == "attacker retreats":
+            for u in mine:
+                if u in self.units:
+                    u.node, u.mp = came, 0
+        winner = {"attacker wins": p, "defender wins": q}.get(outcome)
+        if winner is not None:
+            self.vp[winner] += self.e.battle_vp
+            loser = q if winner == p else p
+            for u in [x for x in self.units if x.owner == loser and x.node == node]:
+                if not ground or self.ground(u):
+                    self.units.remove(u)  # the beaten side's cargo at that point goes down with its fleet
+        return winner == p
+
+    def _land(self, u: Unit, planet: int) -> None:
+        """Ground units (or a diplomat) reach a planet nobody controls: its condition decides."""
+        e, p = self.e, u.owner
+        tile = self.tile.get(planet, -1)
+        if tile < 0:
+            self._control(p, planet)
+            return
+        spec = e.tiles[tile]
+        kind = spec["condition"]
+        if kind == "civilized":
+            if "negotiate" in e.units[u.kind]["skills"]:
+                self._control(p, planet)
+                self._free_upgrade(p, planet)
+                self._draw_occ(p, e.civilized["occ_negotiated"])
+                for _ in range(e.civilized["fighters_negotiated"]):
+                    self._add(p, "fighter", planet)
+                self.events.add("negotiate")
+            elif self.ground(u):
+                cost = self.fac(p).modifier("civilized-cost")
+                cost = e.civilized["pay"] if cost is None else cost
+                if self.resources[p] >= cost:
+                    self.resources[p] -= cost
+                    self._control(p, planet)
+                    self._draw_occ(p, self.fac(p).modifier("civilized-occ") or e.civilized["occ_paid"])
+            return
+        if not self.ground(u):
+            return
+        if kind == "dangerous":
+            roll = self.rng.randbelow(e.die) + 1
+            self.chance.record("dangerous", roll)
+            if roll >= (self.fac(p).modifier("dangerous-roll") or e.dangerous_roll):
+                self._control(p, planet)
+                self._free_upgrade(p, planet)
+                self.resources[p] += int(spec.get("resources") or 0)
+            else:
+                for x in [x for x in self.units if x.owner == p and x.node == planet and self.ground(x)]:
+                    self.units.remove(x)
+        elif kind == "anomaly":
+            self.vp[p] += int(spec.get("vp") or 0) + (self.fac(p).modifier("anomaly-vp") or 0)
+            self._control(p, planet)
+            for _ in range(self.fac(p).modifier("anomaly-infantry") or e.anomaly_infantry):
+                self._add(p, "infantry", planet)
+        elif kind == "harvester":
+            self.resources[p] += int(spec.get("resources") or 0)
+            self._control(p, planet)
+
+    def _free_upgrade(self, p: int, planet: int) -> None:
+        """A free planet upgrade of the player's choice: mines (a fixed policy; the choice is not searched)."""
+        if len(self.upgrades.get(planet, [])) < self.slots(planet, p):
+            self.upgrades.setdefault(planet, []).append("mines")
+
+    def _control(self, p: int, planet: int) -> None:
+        e = self.e
+        before = self.owner.get(planet)
+        self.owner[planet] = p
+        self.events.add("control")
+        if e.systems[e.node_system[planet]] in e.centre and self.e.planets[planet - len(e.systems)]["size"] == "huge":
+            self.vp[p] += e.centre_vp
+        system = e.node_system[planet]
+        if before is not None and self.systems_held.get(system) == before:
+            del self.systems_held[system]
+        planets = [h for h in e.system_planets[system] if self.on[h]]
+        if all(self.owner.get(h) == p for h in planets) and self.systems_held.get(system) != p:
+            self.systems_held[system] = p
+            self.vp[p] += self.fac(p).modifier("system-vp") or e.system_vp
+            if self.expansions[p] < self.fac(p).expansions and any(k not in self.roster[p] for k in e.units):
+                self.pending_roster.append(p)
+
+    # -- results, invariants, observation ------------------------------------------------------------------------
+
+    def standings(self) -> list[float]:
+        best = max(self.vp)
+        winners = [p for p in range(self.n) if self.vp[p] == best]
+        return [1.0 / len(winners) if p in winners else 0.0 for p in range(self.n)]
+
+    def returns(self) -> list[float]:
+        return self.standings() if self.phase == OVER else [0.0] * self.n
+
+    def invariant_violations(self) -> list[str]:
+        e = self.e
+        out: list[str] = []
+        for p in range(self.n):
+            if self.resources[p] < 0:
+                out.append(f"seat {p} has {self.resources[p]} resources")
+            if self.vp[p] < 0:
+                out.append(f"seat {p} has {self.vp[p]} VP")
+            for kind, limit in e.tiles_per_colour.items():
+                mine = sum(1 for u in self.units if u.owner == p and u.kind == kind)
+                if mine > limit:
+                    out.append(f"seat {p}: {mine} {kind} tiles in play, {limit} printed")
+            if self.expansions[p] > self.fac(p).expansions if self.faction[p] >= 0 else False:
+                out.append(f"seat {p} expanded its roster beyond its faction's limit")
+        for h, built in self.upgrades.items():
+            base = e.planets[h - len(e.systems)]["upgrade_slots"] + e.extra_slots
+            if h in self.home:  # the home planet holds the military base and the faction's starting upgrades
+                base = max(base, 1 + max(sum(k for _, k in f.upgrades) for f in e.factions))
+            if len(built) > base:
+                out.append(f"{e.node_label[h]} holds {len(built)} upgrades, more than its slots")
+        for system, planets in enumerate(e.system_planets):
+            warps = sum(self.upgrades.get(h, []).count("warp") for h in planets)
+            if warps > e.warp["per_system"]:
+                out.append(f"system {e.systems[system]} holds {warps} warps")
+        cards = sorted(self.deck + self.discard + [c for hand in self.hands for c in hand])
+        if cards != list(range(len(e.occ))):
+            out.append("an OCC-card is missing or in two places")
+        tiles = sorted([*self.tile_pool, *self.tile.values(), *([self.placing] if self.placing >= 0 else [])])
+        if tiles != sorted(set(tiles)) or len(tiles) > len(e.tiles):
+            out.append("a condition tile is in two places")
+        for u in self.units:
+            if not self.on[u.node]:
+                out.append(f"unit {u.uid} is off the board in use")
+        return out
+
+    def observation(self, player: int) -> Any:
+        """The board, every unit, upgrades, VP, resources; the player's own OCC hand; the condition tiles' kinds
+        (their rewards only once taken); the other hands' sizes."""
+        tiles = sorted((h, self.e.tiles[t]["condition"]) for h, t in self.tile.items())
+        return frozen([
+            self.phase, self.player, self.turns, self.faction, self.home, [u.key() for u in self.units],
+            sorted(self.owner.items()), sorted((h, tuple(v)) for h, v in self.upgrades.items()), tiles,
+            self.resources, self.vp, self.track, self.roster, sorted(self.hands[player]),
+            [len(h) for h in self.hands], len(self.deck), sorted(self.discard), self.pending_roster,
+            self.placing >= 0 and self.e.tiles[self.placing]["condition"] if self.placing >= 0 else None,
+        ])  # fmt: skip
+
+    def determinize(self, player: int, rng: CounterRng) -> State:
+        """The deck and the other players' hands dealt again from the cards the player has not seen."""
+        copy = self.reseeded(rng)
+        assert isinstance(copy, RiftState)
+        hidden = list(self.deck) + [c for q, hand in enumerate(self.hands) if q != player for c in hand]
+        rng.shuffle(hidden)
+        copy.deck = hidden[: len(self.deck)]
+        rest = hidden[len(self.deck) :]
+        for q in range(self.n):
+            if q != player:
+                copy.hands[q], rest = rest[: len(self.hands[q])], rest[len(self.hands[q]) :]
+        return copy
+
+    def clone(self) -> RiftState:
+        other = RiftState.__new__(RiftState)
+        self._copy_base(other)
+        other.e, other.n, other.on, other.phase, other.player = self.e, self.n, self.on, self.phase, self.player
+        other.faction, other.repicked, other.offered = list(self.faction), list(self.repicked), list(self.offered)
+        other.home, other.units, other.next_uid = list(self.home), [u.copy() for u in self.units], self.next_uid
+        other.owner, other.upgrades = dict(self.owner), {h: list(v) for h, v in self.upgrades.items()}
+        other.tile, other.consumed, other.tile_pool = dict(self.tile), set(self.consumed), list(self.tile_pool)
+        other.placing = self.placing
+        other.resources, other.vp, other.track = list(self.resources), list(self.vp), list(self.track)
+        other.roster, other.expansions = [list(r) for r in self.roster], list(self.expansions)
+        other.systems_held = dict(self.systems_held)
+        other.deck, other.discard, other.hands = list(self.deck), list(self.discard), [list(h) for h in self.hands]
+        other.pending_roster = list(self.pending_roster)
+        other.rounds_left, other.seats_done = self.rounds_left, self.seats_done
+        return other
+
+    def action_label(self, action: Action) -> str:
+        e = self.e
+        tag = action.tag
+        if tag == "pick":
+            if self.phase == SETUP_FACTION:
+                return f"{'repick' if action.choice else 'keep'} {e.factions[self.faction[self.player]].name}"
+            if self.phase == SETUP_START:
+                return f"start in {e.systems[action.choice]}"
+            return f"place a {e.tiles[self.placing]['condition']} tile on {e.node_label[action.choice]}"
+        if tag == "upgrade":
+            return f"build {action.name} on {e.node_label[action.planet]}"
+        if tag == "move":
+            u = self.unit(action.uid)
+            return f"move {u.kind} #{u.uid} {e.node_label[u.node]} -> {e.node_label[action.to]}"
+        if tag == "play":
+            return f"play {e.occ[action.card].name}"
+        if tag == "recruit":
+            return f"recruit {action.kind} at {e.node_label[action.planet]}"
+        if tag == "roster":
+            return f"add {action.kind} to the roster"
+        return str(tag)

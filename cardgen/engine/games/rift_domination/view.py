@@ -1,0 +1,70 @@
+"""What the greedy agent weighs in Rift Domination, judged only from what the player can see.
+
+Greedy looks one action ahead on a determinization (the OCC deck and the other hands dealt again from the cards the
+player has not seen). The outlook values victory points above all, then planets and upgrades, units at their cost,
+resources and the income track, and ground units and diplomats near planets nobody controls yet (so a fleet heads
+somewhere before it arrives).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import TYPE_CHECKING, Any
+
+from cardgen.engine.rng import CounterRng
+
+if TYPE_CHECKING:
+    from cardgen.engine.games.rift_domination.rules import RiftEngine
+    from cardgen.engine.games.rift_domination.state import RiftState
+
+
+def _distances(state: RiftState, targets: list[int]) -> list[int]:
+    far = 99
+    dist = [far] * len(state.on)
+    queue = deque(targets)
+    for t in targets:
+        dist[t] = 0
+    while queue:
+        h = queue.popleft()
+        for nxt in state.e.edges[h]:
+            if state.on[nxt] and dist[nxt] == far:
+                dist[nxt] = dist[h] + 1
+                queue.append(nxt)
+    return dist
+
+
+def position(state: RiftState, p: int) -> float:
+    e = state.e
+    units = [u for u in state.units if u.owner == p]
+    value = 10.0 * state.vp[p] + 0.5 * state.resources[p] + 1.5 * state.track[p]
+    value += sum(0.8 * int(e.units[u.kind]["cost"]) for u in units)
+    planets = state.planets_of(p)
+    value += 3.0 * len(planets) + sum(1.5 * len(state.upgrades.get(h, [])) for h in planets)
+    free = [h for h in range(len(state.on)) if state.on[h] and e.is_planet[h] and h not in state.owner]
+    if free:
+        dist = _distances(state, free)
+        landers = [u for u in units if state.ground(u) or "negotiate" in e.units[u.kind]["skills"]]
+        value -= sum(0.4 * min(dist[u.node], 6) for u in landers[:8])
+    return value
+
+
+def outlook(state: RiftState, p: int) -> float:
+    if state.is_terminal():
+        return 1000.0 * state.returns()[p]
+    others = [q for q in range(state.n) if q != p]
+    mine = position(state, p)
+    return mine - sum(position(state, q) for q in others) / len(others) if others else mine
+
+
+_last: list[Any] = [None, None]
+
+
+def action_value(engine: RiftEngine, state: RiftState, action: Any, p: int) -> float:
+    legal = state.legal_actions()
+    if _last[0] is not legal:  # one determinization per decision, seeded from the state so games replay
+        seed = (state.turns * 1_000_003 + len(state.chance.events) * 7919 + p) & ((1 << 63) - 1)
+        _last[0], _last[1] = legal, state.determinize(p, CounterRng(seed))
+    trial = _last[1].clone()
+    trial.do(action, chance=False)
+    value = outlook(trial, p)
+    return value + (0.01 if action.tag == "done" and state.phase == "move" else 0.0)
