@@ -26,6 +26,15 @@ from cardgen.engine.games.rift_domination.state import RiftState
 from cardgen.engine.registry import engine
 
 
+def plain(value: Any) -> Any:
+    """Loaded data as plain dicts and lists (the loader's read-only mappings do not pickle; states carry the engine)."""
+    if isinstance(value, Mapping):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain(v) for v in value]
+    return value
+
+
 @engine("rift-domination")
 class RiftEngine(GameEngine):
     """The rules facts, units, factions, OCC deck, planets, condition tiles and the board."""
@@ -34,13 +43,15 @@ class RiftEngine(GameEngine):
     max_actions = 60_000
 
     def __init__(self, game: Game):
-        f = game.fact
+        def f(name: str) -> Any:
+            return plain(game.fact(name))
+
         self.min_players, self.max_players = game.players
         self.problems: list[str] = []
         self.battle_rules = Rules.from_facts(f)
         self.kinds = kinds_of(game)
         self.units: dict[str, Mapping[str, Any]] = {
-            i.fields["unit_type"]: i.fields for i in game.component("unit-cards").items
+            i.fields["unit_type"]: plain(i.fields) for i in game.component("unit-cards").items
         }
         self.tiles_per_colour: dict[str, int] = dict(f("unit_tiles_per_colour"))
         self.win_vp: dict[int, int] = {int(k): v for k, v in f("win_vp_by_players").items()}
@@ -68,9 +79,9 @@ class RiftEngine(GameEngine):
             card = Occ(item.id, item.fields["name"], item.fields["when"], self._effects(item.id, item.fields, "occ"))
             self.occ += [card] * item.count
         self.tiles: list[Mapping[str, Any]] = [
-            t.fields for t in game.component("condition-tiles").items for _ in range(t.count)
+            plain(t.fields) for t in game.component("condition-tiles").items for _ in range(t.count)
         ]
-        self._read_board(f("board"), [i.fields for i in game.component("planet-cards").items])
+        self._read_board(f("board"), [plain(i.fields) for i in game.component("planet-cards").items])
         self.extra_slots = max((f.modifier("upgrade-slots") or 0) for f in self.factions)
 
     def _effects(self, item: str, fields: Mapping[str, Any], where: str) -> tuple[Effect, ...]:
@@ -130,8 +141,10 @@ class RiftEngine(GameEngine):
     def start_colour(self, players: int) -> str:
         return "white" if players > len(self.start_systems["yellow"]) else "yellow"
 
-    def home_planet(self, system: int) -> int:
-        return self.system_planets[system][0]
+    def home_planet(self, system: int, colour: str) -> int:
+        """The starting planet of a starting system (its planet card's `start` names the colour)."""
+        first = len(self.systems)
+        return next(h for h in self.system_planets[system] if self.planets[h - first]["start"] == colour)
 
     @classmethod
     def from_game(cls, game: Game) -> RiftEngine:

@@ -412,7 +412,7 @@ class RiftState(State):
                 return
             self._after_setup_choice()
         elif self.phase == SETUP_START:
-            self.home[p] = self.e.home_planet(choice)
+            self.home[p] = self.e.home_planet(choice, self.e.start_colour(self.n))
             self._after_setup_choice()
         else:
             self.tile[choice] = self.placing
@@ -579,21 +579,24 @@ class RiftState(State):
     def invariant_violations(self) -> list[str]:
         e = self.e
         out: list[str] = []
+        tiles: dict[tuple[int, str], int] = {}
+        for u in self.units:
+            tiles[(u.owner, u.kind)] = tiles.get((u.owner, u.kind), 0) + 1
+        for (p, kind), mine in tiles.items():
+            if mine > e.tiles_per_colour[kind]:
+                out.append(f"seat {p}: {mine} {kind} tiles in play, {e.tiles_per_colour[kind]} printed")
+        home_room = 1 + max(sum(k for _, k in f.upgrades) for f in e.factions)
         for p in range(self.n):
             if self.resources[p] < 0:
                 out.append(f"seat {p} has {self.resources[p]} resources")
             if self.vp[p] < 0:
                 out.append(f"seat {p} has {self.vp[p]} VP")
-            for kind, limit in e.tiles_per_colour.items():
-                mine = sum(1 for u in self.units if u.owner == p and u.kind == kind)
-                if mine > limit:
-                    out.append(f"seat {p}: {mine} {kind} tiles in play, {limit} printed")
             if self.expansions[p] > self.fac(p).expansions if self.faction[p] >= 0 else False:
                 out.append(f"seat {p} expanded its roster beyond its faction's limit")
         for h, built in self.upgrades.items():
             base = e.planets[h - len(e.systems)]["upgrade_slots"] + e.extra_slots
             if h in self.home:  # the home planet holds the military base and the faction's starting upgrades
-                base = max(base, 1 + max(sum(k for _, k in f.upgrades) for f in e.factions))
+                base = max(base, home_room)
             if len(built) > base:
                 out.append(f"{e.node_label[h]} holds {len(built)} upgrades, more than its slots")
         for system, planets in enumerate(e.system_planets):

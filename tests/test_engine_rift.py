@@ -1,0 +1,440 @@
+"""Rift Domination by its rules: the board's movement costs, set-up, the turn's steps, planet conditions, systems,
+battles, recruiting and upgrades on hand-built states; seeded playouts with every invariant checked, a golden log,
+pickling and determinizations.
+
+`ready(players)` plays the set-up (every faction kept, the first starting systems, condition tiles on the first free
+planets); `as_faction` swaps a seat's faction for a named one; `put` places a unit tile and `tile_on` a condition tile.
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+
+import pytest
+
+from cardgen.data import load_games
+from cardgen.engine.games.rift_domination import RiftEngine, RiftState
+from cardgen.engine.games.rift_domination.model import (
+    BUILD,
+    MOVE,
+    OVER,
+    RECRUIT,
+    SETUP_START,
+    SETUP_TILES,
+    Done,
+    Move,
+    Pick,
+    Play,
+    Recruit,
+    Roster,
+    Upgrade,
+)
+from cardgen.engine.rng import CounterRng
+from cardgen.engine.runner import PlaySpec, play_many, summarise
+
+from conftest import FIXTURES, REPO, check_golden_log, copy_game, run_cli
+
+DATA = REPO / "card_data"
+
+
+@pytest.fixture(scope="module")
+def engine() -> RiftEngine:
+    (game,) = load_games(DATA, ["rift-domination"])
+    return RiftEngine.from_game(game)
+
+
+def ready(engine: RiftEngine, players: int = 2, seed: int = 1) -> RiftState:
+    s = engine.new_state(players, seed)
+    assert isinstance(s, RiftState)
+    while s.phase not in (BUILD, MOVE, RECRUIT):
+        s.apply(s.legal_actions()[0])
+    return s
+
+
+def node(engine: RiftEngine, name: str) -> int:
+    return engine.node_label.index(name)
+
+
+def as_faction(s: RiftState, p: int, item: str) -> None:
+    s.faction[p] = next(i for i, f in enumerate(s.e.factions) if f.item == item)
+    s._legal = None
+
+
+def put(s: RiftState, p: int, kind: str, where: int, mp: int = 1):
+    u = s._add(p, kind, where)
+    assert u is not None
+    u.mp = mp
+    s._legal = None
+    return u
+
+
+def tile_on(s: RiftState, planet: int, condition: str, **fields) -> None:
+    """Put a condition tile of that kind (with those rewards) on a planet, taking it from wherever it was."""
+    t = next(i for i, spec in enumerate(s.e.tiles) if spec["condition"] == condition
+             and all(spec.get(k) == v for k, v in fields.items()))  # fmt: skip
+    for h, placed in list(s.tile.items()):
+        if placed == t:
+            del s.tile[h]
+    if t in s.tile_pool:
+        s.tile_pool.remove(t)
+    old = s.tile.get(planet)
+    if old is not None:
+        s.tile_pool.append(old)
+    s.tile[planet] = t
+    s._legal = None
+
+
+def clear_units(s: RiftState) -> None:
+    s.units = []
+    s._legal = None
+
+
+# -- the board ----------------------------------------------------------------------------------------------------------
+
+
+def test_movement_costs_on_the_board_graph(engine):
+    from collections import deque
+
+    def cost(a: str, b: str) -> int:
+        start, goal = node(engine, a), node(engine, b)
+        seen, queue = {start: 0}, deque([start])
+        while queue:
+            h = queue.popleft()
+            for t in engine.edges[h]:
+                if t not in seen:
+                    seen[t] = seen[h] + 1
+                    queue.append(t)
+        return seen[goal]
+
+    assert cost("Mirr", "Talun") == 1  # a planet to another in the same system
+    assert cost("B1", "C1") == 1  # a system to the next
+    assert cost("Mirr", "Oberyx") == 2  # a planet in the next system
+    assert cost("B1", "C2") == 2  # no diagonal moves
+    assert engine.systems[engine.node_system[node(engine, "Mirr")]] == "B1"
+
+
+@pytest.mark.parametrize(
+    "players, colour, columns", [(2, "yellow", "BCDE"), (4, "yellow", "BCDE"), (6, "white", "ABCDEF")]
+)
+def test_set_up_uses_the_board_area_and_starting_systems_of_the_player_count(engine, players, colour, columns):
+    s = engine.new_state(players, 3)
+    assert isinstance(s, RiftState)
+    assert {engine.systems[engine.node_system[h]][0] for h in range(len(s.on)) if s.on[h]} == set(columns)
+    while s.phase != SETUP_START:
+        s.apply(Pick(0))
+    assert {engine.systems[a.choice] for a in s.legal_actions()} == set(engine.start_systems[colour])
+    while s.phase == SETUP_START:
+        s.apply(s.legal_actions()[-1])
+    assert s.phase == SETUP_TILES
+    while s.phase == SETUP_TILES:
+        s.apply(s.legal_actions()[0])
+    planets = [h for h in range(len(s.on)) if s.on[h] and engine.is_planet[h]]
+    assert set(s.tile) == set(planets) - set(s.home)  # every planet but the starting planets in use
+    for p in range(players):
+        faction = s.fac(p)
+        assert s.upgrades[s.home[p]][0] == "military_base" and s.owner[s.home[p]] == p
+        mine = {k: sum(1 for u in s.units if u.owner == p and u.kind == k) for k, _ in faction.starting_units}
+        assert all(mine[k] >= n for k, n in faction.starting_units)  # (+2 fighters for the first player's turn)
+    assert s.invariant_violations() == []
+
+
+def test_a_faction_may_be_repicked_once(engine):
+    s = engine.new_state(2, 5)
+    first = s.faction[s.player]
+    s.apply(Pick(1))
+    assert s.faction[s.player] != first and s.legal_actions() == [Pick(0)]
+
+
+def test_a_turn_draws_two_occ_cards_gains_the_track_and_two_fighters_and_moves_the_track(engine):
+    s = ready(engine)
+    p = s.player
+    as_faction(s, p, "nox")  # no effects
+    before = (s.resources[p], s.track[p], len(s.hands[p]), sum(1 for u in s.units if u.owner == p))
+    s.hands[p] = []
+    s.deck = [c for c in s.deck if s.e.occ[c].when != "instant"] + [c for c in s.deck if s.e.occ[c].when == "instant"]
+    s.deck = [c for c in s.deck if s.e.occ[c].when != "instant"]
+    s.discard = [c for c in range(len(s.e.occ)) if c not in s.deck and all(c not in h for h in s.hands)]
+    s._start_turn()
+    assert s.resources[p] == before[0] + before[1] + s._mines(p)
+    assert s.track[p] == before[1] + 1 and len(s.hands[p]) == 2
+    fighters = [u for u in s.units if u.owner == p and u.kind == "fighter" and u.node == s.home[p]]
+    assert len(fighters) >= 2
+
+
+# -- planets ------------------------------------------------------------------------------------------------------------
+
+
+def near_free_planet(s: RiftState, p: int) -> int:
+    home = s.home[p]
+    return next(t for t in s.e.edges[home] if s.e.is_planet[t] and s.on[t] and t not in s.owner)
+
+
+def test_a_civilized_planet_costs_two_resources_and_gives_an_occ_card(engine):
+    s = ready(engine)
+    p = s.player
+    as_faction(s, p, "nox")
+    target = near_free_planet(s, p)
+    tile_on(s, target, "civilized")
+    s.phase, s.resources[p] = MOVE, 5
+    hand = len(s.hands[p])
+    trooper = put(s, p, "infantry", s.home[p])
+    s.apply(Move(trooper.uid, target))
+    assert s.owner[target] == p and s.resources[p] == 3 and len(s.hands[p]) >= hand  # instant cards resolve at once
+
+
+def test_a_diplomat_negotiates_for_an_upgrade_two_occ_cards_and_two_fighters(engine):
+    s = ready(engine)
+    p = s.player
+    target = near_free_planet(s, p)
+    tile_on(s, target, "civilized")
+    s.phase = MOVE
+    envoy = put(s, p, "diplomat", s.home[p])
+    s.apply(Move(envoy.uid, target))
+    assert s.owner[target] == p and s.upgrades[target] == ["mines"]
+    assert sum(1 for u in s.units if u.owner == p and u.kind == "fighter" and u.node == target) == 2
+
+
+def test_a_dangerous_planet_is_taken_on_three_or_more_and_destroys_the_landing_otherwise(engine):
+    seen = set()
+    for seed in range(30):
+        s = ready(engine, seed=seed)
+        p = s.player
+        as_faction(s, p, "nox")
+        target = near_free_planet(s, p)
+        tile_on(s, target, "dangerous", resources=5)
+        s.phase = MOVE
+        trooper = put(s, p, "infantry", s.home[p])
+        before = s.resources[p]
+        s.apply(Move(trooper.uid, target))
+        roll = next(o for k, o in reversed(s.chance.events) if k == "dangerous")
+        taken = s.owner.get(target) == p
+        assert taken == (roll >= 3) and (trooper in s.units) == taken
+        if taken:
+            assert s.resources[p] == before + 5 and "mines" in s.upgrades[target]
+        seen.add(taken)
+    assert seen == {True, False}
+
+
+def test_an_anomaly_gives_its_vp_and_two_infantry(engine):
+    s = ready(engine)
+    p = s.player
+    as_faction(s, p, "nox")
+    target = near_free_planet(s, p)
+    tile_on(s, target, "anomaly", vp=2)
+    s.phase = MOVE
+    vp = s.vp[p]
+    trooper = put(s, p, "infantry", s.home[p])
+    s.apply(Move(trooper.uid, target))
+    assert s.vp[p] >= vp + 2 and sum(1 for u in s.units if u.node == target and u.kind == "infantry") == 3
+
+
+def test_a_harvester_gives_its_resources_on_landing(engine):
+    s = ready(engine)
+    p = s.player
+    target = near_free_planet(s, p)
+    tile_on(s, target, "harvester", resources=7)
+    s.phase = MOVE
+    before = s.resources[p]
+    trooper = put(s, p, "infantry", s.home[p])
+    s.apply(Move(trooper.uid, target))
+    assert s.owner[target] == p and s.resources[p] == before + 7
+
+
+def test_a_whole_system_gives_its_vp_and_a_roster_choice(engine):
+    s = ready(engine)
+    p = s.player
+    as_faction(s, p, "nox")
+    home_system = engine.node_system[s.home[p]]
+    other = next(h for h in engine.system_planets[home_system] if h != s.home[p])
+    tile_on(s, other, "harvester", resources=4)
+    s.phase = MOVE
+    vp = s.vp[p]
+    trooper = put(s, p, "infantry", s.home[p])
+    s.apply(Move(trooper.uid, other))
+    assert s.vp[p] == vp + 1 and s.current_player() == p
+    assert all(isinstance(a, Roster) for a in s.legal_actions())
+    s.apply(Roster("goliath"))
+    assert "goliath" in s.roster[p] and s.expansions[p] == 1
+
+
+# -- battles, recruiting, upgrades --------------------------------------------------------------------------------------
+
+
+def test_moving_into_an_enemy_fleet_starts_a_space_battle_won_for_a_vp(engine):
+    s = ready(engine)
+    p, q = s.player, 1 - s.player
+    clear_units(s)
+    spot = engine.node_system[s.home[p]]
+    fleet = [put(s, p, "flagship", s.home[p]) for _ in range(1)]
+    put(s, q, "fighter", spot)
+    vp = list(s.vp)
+    s.phase = MOVE
+    s.apply(Move(fleet[0].uid, spot))
+    outcome = next(o for k, o in reversed(s.chance.events) if k == "battle")[1]
+    assert outcome == "attacker wins" and s.vp[p] == vp[p] + 1
+    assert not any(u.owner == q for u in s.units)
+
+
+def test_landing_on_an_enemy_planet_fights_its_outpost_and_military_base(engine):
+    s = ready(engine)
+    p, q = s.player, 1 - s.player
+    clear_units(s)
+    target = s.home[q]
+    s.upgrades[target] = ["military_base", "mines"]
+    spot = engine.node_system[target]
+    for _ in range(8):
+        put(s, p, "infantry", spot)
+    put(s, p, "goliath", spot)  # bombards from orbit
+    s.phase = MOVE
+    first = next(u for u in s.units if u.kind == "infantry")
+    s.apply(Move(first.uid, target))
+    assert next(o for k, o in reversed(s.chance.events) if k == "battle")[0] == engine.node_label[target]
+    if s.owner[target] == p:
+        assert s.upgrades[target] == ["mines"]  # the military base never changes hands; the mine does
+
+
+def test_recruiting_needs_a_military_base_the_roster_the_cost_and_a_free_tile(engine):
+    s = ready(engine)
+    p = s.player
+    as_faction(s, p, "nox")
+    s.phase, s.resources[p] = RECRUIT, 100
+    s._legal = None
+    kinds = {a.kind for a in s.legal_actions() if isinstance(a, Recruit)}
+    assert kinds == set(s.roster[p])
+    assert all(a.planet == s.home[p] for a in s.legal_actions() if isinstance(a, Recruit))
+    while sum(1 for u in s.units if u.owner == p and u.kind == "infantry") < engine.tiles_per_colour["infantry"]:
+        s.apply(Recruit("infantry", s.home[p]))
+    assert Recruit("infantry", s.home[p]) not in s.legal_actions()
+
+
+def test_upgrades_fill_the_slots_and_one_warp_per_system(engine):
+    s = ready(engine)
+    p = s.player
+    as_faction(s, p, "nox")
+    s.phase, s.resources[p] = BUILD, 100
+    s.upgrades[s.home[p]] = ["military_base"]
+    s._legal = None
+    s.apply(Upgrade(s.home[p], "warp"))
+    assert not any(isinstance(a, Upgrade) and a.planet == s.home[p] for a in s.legal_actions())  # two slots used
+    other = next(h for h in engine.system_planets[engine.node_system[s.home[p]]] if h != s.home[p])
+    s.owner[other] = p
+    s._legal = None
+    assert Upgrade(other, "warp") not in s.legal_actions() and Upgrade(other, "mines") in s.legal_actions()
+
+
+def test_faction_effects_change_the_rules(engine):
+    s = ready(engine)
+    p = s.player
+    as_faction(s, p, "tessellate")
+    assert s.slots(s.home[p], p) == 3
+    as_faction(s, p, "helix-swarm")
+    fighter = put(s, p, "fighter", s.home[p])
+    assert s._movement(fighter) == 2
+    as_faction(s, p, "ashen-forge")
+    assert s.upgrade_cost(p, "artillery") == 1 and s.upgrade_cost(p, "mines") == 4
+
+
+def test_occ_cards_do_what_their_effects_say(engine):
+    s = ready(engine, 3)
+    p = s.player
+    surge = next(i for i, c in enumerate(engine.occ) if c.item == "rift-surge")
+    s.resources = [5, 1, 0]
+    s._resolve(p, engine.occ[surge].effects)
+    assert s.resources == [3, 0, 0]
+    cache = next(i for i, c in enumerate(engine.occ) if c.item == "supply-cache")
+    s.phase = MOVE
+    for q in range(3):
+        if cache in s.hands[q]:
+            s.hands[q].remove(cache)
+    s.deck = [c for c in s.deck if c != cache]
+    s.discard = [c for c in s.discard if c != cache]
+    s.hands[p].append(cache)
+    s._legal = None
+    before = s.resources[p]
+    s.apply(Play(cache))
+    assert s.resources[p] == before + 3 and cache in s.discard and s.invariant_violations() == []
+
+
+def test_the_round_is_played_out_after_a_player_reaches_the_vp(engine):
+    s = ready(engine, 3)
+    first = s.player
+    s.vp[first] = engine.win_vp[3]
+    s.apply(Done())
+    s.apply(Done())
+    s.apply(Done())  # the first player's turn ends: two more turns in the round
+    assert s.phase != OVER
+    for _ in range(2):
+        while s.player != first and s.phase != OVER:
+            s.apply(Done())
+    assert s.phase == OVER and s.returns()[first] == 1.0
+
+
+def test_play_reports_a_card_whose_effects_cannot_be_executed(tmp_path):
+    copy = copy_game("rift-domination", tmp_path)
+    copy.edit("occ-cards.yaml", 'effects: ["gain-resources 3"]', 'effects: ["gain-gold 3"]')
+    run = run_cli("--data-dir", copy.data, "play", "rift-domination", "--games", "2", "--json")
+    assert run.code == 0, run.err
+    problems = json.loads(run.out)["data_problems"]
+    assert any("supply-cache" in p and "unknown verb 'gain-gold'" in p for p in problems)
+    assert any(p.startswith("faction 'vespians': no effects") for p in problems)
+
+
+# -- playouts, logs and copies ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_seeded_games_keep_every_invariant(players):
+    spec = PlaySpec("rift-domination", str(DATA), players, 17, ("random",), check=True)
+    summary = summarise(spec, play_many(spec, 20), 1.0)
+    assert summary["invariant_violations"] == 0, summary["violation_examples"]
+    assert summary["endings"] == {"victory points reached": 20}
+
+
+def test_greedy_beats_random():
+    spec = PlaySpec("rift-domination", str(DATA), 2, 3, ("greedy", "random"), check=True)
+    summary = summarise(spec, play_many(spec, 4), 1.0)
+    assert summary["invariant_violations"] == 0 and summary["wins"].get("agent greedy", 0) >= 3, summary["wins"]
+
+
+GOLDEN = FIXTURES / "golden" / "rift-domination.jsonl"
+
+
+def test_golden_log_replays_exactly(tmp_path):
+    spec = PlaySpec("rift-domination", str(DATA), 3, 2026, ("greedy", "random", "random"), log=True)
+    check_golden_log(spec, GOLDEN, tmp_path)
+
+
+def test_states_pickle_and_clones_are_independent(engine):
+    s = engine.new_state(3, 5)
+    rng = CounterRng(1)
+    for _ in range(150):
+        if s.is_terminal():
+            break
+        legal = s.legal_actions()
+        s.apply(legal[rng.randbelow(len(legal))])
+    copy = pickle.loads(pickle.dumps(s))
+    clone = s.clone()
+    assert copy.observation(0) == s.observation(0) == clone.observation(0)
+    for _ in range(100):
+        if clone.is_terminal():
+            break
+        legal = clone.legal_actions()
+        clone.apply(legal[rng.randbelow(len(legal))])
+    assert copy.observation(0) == s.observation(0) and clone.invariant_violations() == []
+
+
+def test_determinizations_keep_what_a_player_sees_and_redeal_the_rest(engine):
+    rng = CounterRng(9)
+    s = engine.new_state(3, 2)
+    changed = 0
+    for _ in range(200):
+        if s.is_terminal():
+            break
+        for player in range(3):
+            deal = s.determinize(player, rng)
+            assert deal.observation(player) == s.observation(player) and deal.invariant_violations() == []
+            changed += deal.deck != s.deck
+        legal = s.legal_actions()
+        s.apply(legal[rng.randbelow(len(legal))])
+    assert changed > 0
