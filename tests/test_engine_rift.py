@@ -90,7 +90,7 @@ def clear_units(s: RiftState) -> None:
     s._legal = None
 
 
-# -- the board ----------------------------------------------------------------------------------------------------------
+# -- the board ---------------------------------------------------------------------------------------------------------
 
 
 def test_movement_costs_on_the_board_graph(engine):
@@ -162,7 +162,7 @@ def test_a_turn_draws_two_occ_cards_gains_the_track_and_two_fighters_and_moves_t
     assert len(fighters) >= 2
 
 
-# -- planets ------------------------------------------------------------------------------------------------------------
+# -- planets -----------------------------------------------------------------------------------------------------------
 
 
 def near_free_planet(s: RiftState, p: int) -> int:
@@ -258,7 +258,7 @@ def test_a_whole_system_gives_its_vp_and_a_roster_choice(engine):
     assert "goliath" in s.roster[p] and s.expansions[p] == 1
 
 
-# -- battles, recruiting, upgrades --------------------------------------------------------------------------------------
+# -- battles, recruiting, upgrades -------------------------------------------------------------------------------------
 
 
 def test_moving_into_an_enemy_fleet_starts_a_space_battle_won_for_a_vp(engine):
@@ -380,7 +380,7 @@ def test_play_reports_a_card_whose_effects_cannot_be_executed(tmp_path):
     assert any(p.startswith("faction 'vespians': no effects") for p in problems)
 
 
-# -- playouts, logs and copies ------------------------------------------------------------------------------------------
+# -- playouts, logs and copies -----------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])

@@ -606,8 +606,8 @@ class RiftState(State):
         cards = sorted(self.deck + self.discard + [c for hand in self.hands for c in hand])
         if cards != list(range(len(e.occ))):
             out.append("an OCC-card is missing or in two places")
-        tiles = sorted([*self.tile_pool, *self.tile.values(), *([self.placing] if self.placing >= 0 else [])])
-        if tiles != sorted(set(tiles)) or len(tiles) > len(e.tiles):
+        placed = sorted([*self.tile_pool, *self.tile.values(), *([self.placing] if self.placing >= 0 else [])])
+        if placed != sorted(set(placed)) or len(placed) > len(e.tiles):
             out.append("a condition tile is in two places")
         for u in self.units:
             if not self.on[u.node]:
