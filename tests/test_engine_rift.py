@@ -438,3 +438,14 @@ def test_determinizations_keep_what_a_player_sees_and_redeal_the_rest(engine):
         legal = s.legal_actions()
         s.apply(legal[rng.randbelow(len(legal))])
     assert changed > 0
+
+
+def test_a_faction_that_wins_beyond_chance_is_a_data_problem(engine):
+    from collections import Counter
+
+    seen = Counter({"players:2": 1000, "faction:myrr-brood": 60, "won:myrr-brood": 45, "faction:nox": 60,
+                    "won:nox": 31, "faction:helix-swarm": 10, "won:helix-swarm": 10})  # fmt: skip
+    problems = [p for p in engine.event_problems(seen, 1000) if p.startswith("faction '")]
+    assert problems == [
+        "faction 'myrr-brood' wins 75% of 60 games (95 % interval 63%–84%), not the 50% of an even game"
+    ]

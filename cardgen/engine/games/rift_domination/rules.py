@@ -170,11 +170,32 @@ class RiftEngine(GameEngine):
         assert isinstance(state, RiftState)
         return view.action_value(self, state, action, player)
 
+    def _faction_balance(self, seen: Counter[str]) -> list[str]:
+        """Factions whose share of wins lies outside the 95 % Wilson interval around an even game's 1/players (a
+        faction needs 30 games to be judged; a shared win counts as a win)."""
+        from cardgen.engine.runner import wilson
+
+        counts = [int(k.split(":")[1]) for k in seen if k.startswith("players:")]
+        if len(counts) != 1:
+            return []
+        fair = 1 / counts[0]
+        out = []
+        for faction in self.factions:
+            played, won = seen[f"faction:{faction.item}"], seen[f"won:{faction.item}"]
+            if played < 30:
+                continue
+            low, high = wilson(won / played, played)
+            if not low <= fair <= high:
+                out.append(f"faction '{faction.item}' wins {won / played:.0%} of {played} games (95 % interval "
+                           f"{low:.0%}–{high:.0%}), not the {fair:.0%} of an even game")  # fmt: skip
+        return out
+
     def event_problems(self, seen: Counter[str], games: int) -> list[str]:
         """OCC-cards never played, unit types never recruited, factions never chosen, condition tiles that ran out."""
         playable = sorted({o.item for o in self.occ if o.when != "instant"})
         out = [f"OCC-card '{c}': never played in {games} games" for c in playable if not seen[f"play:{c}"]]
         out += [f"unit '{k}': never recruited in {games} games" for k in self.units if not seen[f"recruit:{k}"]]
+        out += self._faction_balance(seen)
         if seen["tiles-ran-out"]:
             out.append(
                 f"condition tiles ran out before every planet had one in {seen['tiles-ran-out']} of {games} games"

@@ -164,6 +164,7 @@ class RiftState(State):
         for p in range(self.n):
             faction = e.factions[self.faction[p]]
             self.events.add(f"faction:{faction.item}")
+            self.events.add(f"players:{self.n}")
             home = self.home[p]
             self.owner[home] = p
             self.upgrades[home] = ["military_base"] + [name for name, k in faction.upgrades for _ in range(k)]
@@ -305,6 +306,9 @@ class RiftState(State):
             self.rounds_left -= 1
         if self.rounds_left == 0:
             self.phase, self.ending = OVER, "victory points reached"
+            for p, share in enumerate(self.standings()):
+                if share:
+                    self.events.add(f"won:{self.fac(p).item}")
             return
         self.player = self._next_seat(self.player)
         self._start_turn()
