@@ -19,7 +19,7 @@ from cardgen.engine.runner import PlaySpec, play_game, play_many, replay, summar
 from cardgen.engine.tasks import PASS as PASS_RESPONSE
 from cardgen.engine.tasks import TaskStack
 
-from conftest import FIXTURES, run_cli
+from conftest import FIXTURES, copy_game, run_cli
 
 ROUNDS = 3
 
@@ -219,11 +219,14 @@ def test_play_command_json_and_replay_command(tmp_path):
     assert replayed.code == 0 and replayed.out.count("reproduced") == 12
 
 
-def test_play_rejects_unknown_agents_and_games():
+def test_play_rejects_unknown_agents_and_games(tmp_path):
     run = run_cli("--data-dir", FIXTURES / "card_data", "play", "demo", "--agents", "smart")
     assert run.code == 2 and "unknown agent 'smart'" in run.err
-    run = run_cli("play", "rift-domination")
-    assert run.code == 2 and "no reference engine for 'rift-domination'" in run.err
+    copy = copy_game("demo", tmp_path, FIXTURES / "card_data")  # the same game under an id no engine plays
+    copy.edit("game.yaml", "id: demo", "id: plain")
+    copy.folder.rename(copy.data / "plain")
+    run = run_cli("--data-dir", copy.data, "play", "plain")
+    assert run.code == 2 and "no reference engine for 'plain'" in run.err
     for wrong in ("mcts:0", "greedy:5", "mcts:lots", "mcts:2000000"):
         run = run_cli("--data-dir", FIXTURES / "card_data", "play", "demo", "--agents", f"random,{wrong}")
         assert run.code == 2 and "only mcts takes a budget" in run.err, (wrong, run.err)

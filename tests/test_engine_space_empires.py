@@ -565,11 +565,11 @@ def test_an_illegal_action_is_rejected_with_the_reason(engine):
 
 @pytest.fixture(scope="module")
 def short_game(tmp_path_factory) -> str:
-    """The bundled game with a two-round cap (six turns and two Economic Phases), so 200 random games per player
+    """The bundled game with a one-round cap (three turns and an Economic Phase), so 200 random games per player
     count with every check fit in a test; benchmarks/engine_invariants.py plays the full 20 rounds thousands of
     times."""
     copy = copy_game("space-empires-4x", tmp_path_factory.mktemp("short"))
-    copy.edit("rules.yaml", "  turn_cap:\n    value: 20", "  turn_cap:\n    value: 2")
+    copy.edit("rules.yaml", "  turn_cap:\n    value: 20", "  turn_cap:\n    value: 1")
     return str(copy.data)
 
 
