@@ -449,3 +449,22 @@ def test_a_faction_that_wins_beyond_chance_is_a_data_problem(engine):
     assert problems == [
         "faction 'myrr-brood' wins 75% of 60 games (95 % interval 63%–84%), not the 50% of an even game"
     ]
+
+
+def test_more_occ_effects_sabotage_steal_march_and_meteors(engine):
+    s = ready(engine)
+    p, q = s.player, 1 - s.player
+    clear_units(s)
+    target = s.home[q]
+    s.upgrades[target] = ["military_base", "trading_outpost"]
+    put(s, p, "fighter", target)
+    s._sabotage(p, 1)
+    assert s.upgrades[target] == ["military_base"]  # never the military base
+    s.hands[q], s.hands[p] = [s.deck.pop()], []
+    s._steal(p, 1)
+    assert len(s.hands[p]) == 1 and s.hands[q] == []
+    scout = put(s, p, "fighter", s.home[p], mp=1)
+    s._fleet_movement(p, 1)
+    assert scout.mp == 2
+    s._meteors(p, 1)
+    assert scout not in s.units  # one LP, no shield

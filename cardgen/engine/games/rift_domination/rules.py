@@ -192,7 +192,7 @@ class RiftEngine(GameEngine):
 
     def event_problems(self, seen: Counter[str], games: int) -> list[str]:
         """OCC-cards never played, unit types never recruited, factions never chosen, condition tiles that ran out."""
-        playable = sorted({o.item for o in self.occ if o.when != "instant"})
+        playable = sorted({o.item for o in self.occ if o.when != "instant" and o.effects})  # the rest are reported
         out = [f"OCC-card '{c}': never played in {games} games" for c in playable if not seen[f"play:{c}"]]
         out += [f"unit '{k}': never recruited in {games} games" for k in self.units if not seen[f"recruit:{k}"]]
         out += self._faction_balance(seen)

@@ -240,12 +240,61 @@ class RiftState(State):
                 mine = [u for u in self.units if u.owner == p and u.kind == e.key("unit")]
                 for u in mine[: e.amount]:
                     self.units.remove(u)
+            elif e.verb == "fleet-movement":
+                self._fleet_movement(p, e.amount)
+            elif e.verb == "sabotage":
+                self._sabotage(p, e.amount)
+            elif e.verb == "steal-occ":
+                self._steal(p, e.amount)
+            elif e.verb == "damage-home-orbit":
+                self._meteors(p, e.amount)
             elif e.verb == "free-upgrade":
                 name = e.key("upgrade")
                 for h in self.planets_of(p):
                     if len(self.upgrades.get(h, [])) < self.slots(h, p):
                         self.upgrades.setdefault(h, []).append(name)
                         break
+
+    def _fleet_movement(self, p: int, amount: int) -> None:
+        """A policy: the point where p has most units (the first on the board on a tie) is 'one of your fleets'."""
+        nodes = [u.node for u in self.units if u.owner == p]
+        if nodes:
+            fleet = max(sorted(set(nodes)), key=nodes.count)
+            for u in self.units:
+                if u.owner == p and u.node == fleet:
+                    u.mp += amount
+
+    def _sabotage(self, p: int, amount: int) -> None:
+        """A policy: the dearest enemy upgrade (not a military base) at a planet where p has a unit."""
+        for _ in range(amount):
+            here = {u.node for u in self.units if u.owner == p}
+            targets = [(int(self.e.upgrades[name]["cost"]), h, name) for h in sorted(here)
+                       if self.owner.get(h) not in (None, p) for name in self.upgrades.get(h, [])
+                       if name != "military_base"]  # fmt: skip
+            if not targets:
+                return
+            _, h, name = max(targets)
+            self.upgrades[h].remove(name)
+
+    def _steal(self, p: int, amount: int) -> None:
+        for _ in range(amount):
+            others = [q for q in range(self.n) if q != p and self.hands[q]]
+            if not others:
+                return
+            victim = max(others, key=lambda q: (len(self.hands[q]), -q))
+            card = self.hands[victim].pop(self.rng.randbelow(len(self.hands[victim])))
+            self.chance.record("steal", [victim, self.e.occ[card].item])
+            self.hands[p].append(card)
+
+    def _meteors(self, p: int, amount: int) -> None:
+        """Damage outside a battle does not stay (a reading): a unit with no more shields + LP than the damage is
+        destroyed, any other is unharmed."""
+        system = self.e.node_system[self.home[p]]
+        planets = set(self.e.system_planets[system])
+        for u in [u for u in self.units if u.node in planets]:
+            spec = self.e.units[u.kind]
+            if int(spec["lp"]) + int(spec["shields"]) <= amount:
+                self.units.remove(u)
 
     # -- turns ---------------------------------------------------------------------------------------------------------
 
