@@ -468,3 +468,28 @@ def test_more_occ_effects_sabotage_steal_march_and_meteors(engine):
     assert scout.mp == 2
     s._meteors(p, 1)
     assert scout not in s.units  # one LP, no shield
+
+
+@pytest.mark.parametrize("answer", [True, False])
+def test_a_card_played_against_a_player_opens_a_response_window(engine, answer):
+    s = ready(engine)
+    p, q = s.player, 1 - s.player
+    clear_units(s)
+    s.upgrades[s.home[q]] = ["military_base", "mines"]
+    put(s, p, "fighter", s.home[q])
+    sabotage = next(i for i, c in enumerate(engine.occ) if c.item == "sabotage")
+    counter = next(i for i, c in enumerate(engine.occ) if c.item == "counterintelligence")
+    for card in (sabotage, counter):
+        for pile in (s.deck, s.discard, *s.hands):
+            if card in pile:
+                pile.remove(card)
+    s.hands[p].append(sabotage)
+    s.hands[q].append(counter)
+    s.phase = MOVE
+    s._legal = None
+    assert Play(counter) not in s.legal_actions() or s.current_player() != q
+    s.apply(Play(sabotage))
+    assert s.current_player() == q and s.legal_actions() == [Play(counter), Done()]
+    s.apply(Play(counter) if answer else Done())
+    assert s.current_player() == p and s.invariant_violations() == []
+    assert s.upgrades[s.home[q]] == (["military_base", "mines"] if answer else ["military_base"])

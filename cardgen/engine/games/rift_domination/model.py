@@ -26,6 +26,7 @@ VOCABULARY: dict[str, tuple[frozenset[str], str, str]] = {
     "destroy-own": (frozenset({"unit"}), "occ", "N of your units of a type are destroyed"),
     "free-upgrade": (frozenset({"upgrade"}), "occ", "build the named upgrade free on a planet you control"),
     "fleet-movement": (frozenset(), "occ", "your largest fleet's units gain N movement points this turn"),
+    "cancel": (frozenset(), "occ", "answer an OCC-card played against you: both are discarded without effect"),
     "sabotage": (frozenset(), "occ", "destroy N enemy upgrades (not a military base) where you have a unit in orbit"),
     "steal-occ": (frozenset(), "occ", "take N OCC-cards from the player holding most (at random)"),
     "damage-home-orbit": (

@@ -75,6 +75,7 @@ class RiftState(State):
     discard: list[int]
     hands: list[list[int]]
     pending_roster: list[int]  # seats owed a roster choice
+    window: tuple[int, int, int] | None  # a response window: (the target who may answer, the card, who played it)
     rounds_left: int  # -1 until someone reaches the VP to win; then the turns left in the round
     seats_done: int
 
@@ -103,6 +104,7 @@ class RiftState(State):
         s.shuffle(s.tile_pool, "condition tiles")
         s.placing = -1
         s.pending_roster = []
+        s.window = None
         s.rounds_left, s.seats_done = -1, 0
         s.phase = SETUP_FACTION
         s._deal_faction(s.player)
@@ -255,6 +257,22 @@ class RiftState(State):
                         self.upgrades.setdefault(h, []).append(name)
                         break
 
+    def _cancels(self, card: int) -> bool:
+        return any(e.verb == "cancel" for e in self.e.occ[card].effects)
+
+    def _target(self, p: int, effects: tuple[Effect, ...]) -> int | None:
+        """The player a card is played against (its sabotage's or theft's victim under the policies), if any."""
+        for e in effects:
+            if e.verb == "sabotage":
+                here = {u.node for u in self.units if u.owner == p}
+                owners = [self.owner[h] for h in sorted(here) if self.owner.get(h) not in (None, p)
+                          and any(n != "military_base" for n in self.upgrades.get(h, []))]  # fmt: skip
+                return owners[0] if owners else None
+            if e.verb == "steal-occ":
+                others = [q for q in range(self.n) if q != p and self.hands[q]]
+                return max(others, key=lambda q: (len(self.hands[q]), -q)) if others else None
+        return None
+
     def _fleet_movement(self, p: int, amount: int) -> None:
         """A policy: the point where p has most units (the first on the board on a tie) is 'one of your fleets'."""
         nodes = [u.node for u in self.units if u.owner == p]
@@ -367,6 +385,8 @@ class RiftState(State):
     def current_player(self) -> int:
         if self.phase == OVER:
             return TERMINAL
+        if self.window is not None:
+            return self.window[0]
         if self.pending_roster:
             return self.pending_roster[0]
         return self.player
@@ -375,6 +395,9 @@ class RiftState(State):
         e = self.e
         if self.phase == OVER:
             return []
+        if self.window is not None:  # the target of a card may answer it with a card that cancels it
+            q = self.window[0]
+            return [Play(c) for c in sorted(set(self.hands[q])) if self._cancels(c)] + [Done()]
         if self.pending_roster:
             p = self.pending_roster[0]
             return [Roster(k) for k in e.units if k not in self.roster[p]] or [Done()]
@@ -398,7 +421,7 @@ class RiftState(State):
                 if u.owner == p and u.mp > 0:
                     out += [Move(u.uid, t) for t in e.edges[u.node] if self.on[t]]
             out += [Play(c) for c in sorted(set(self.hands[p])) if e.occ[c].when in ("own-turn", "any-time")
-                    and e.occ[c].effects]  # fmt: skip
+                    and e.occ[c].effects and not self._cancels(c)]  # fmt: skip
         elif self.phase == RECRUIT:
             bases = [h for h in self.planets_of(p) if "military_base" in self.upgrades.get(h, [])]
             for kind in self.roster[p]:
@@ -442,13 +465,25 @@ class RiftState(State):
             self.hands[p].remove(action.card)
             self.discard.append(action.card)
             self.events.add(f"play:{self.e.occ[action.card].item}")
+            if self.window is not None:  # the answer cancels the card played: both are discarded, nothing happens
+                self.window = None
+                self.events.add("cancelled")
+                return
+            target = self._target(p, self.e.occ[action.card].effects)
+            if target is not None and any(self._cancels(c) for c in self.hands[target]):
+                self.window = (target, action.card, p)
+                return
             self._resolve(p, self.e.occ[action.card].effects)
         elif tag == "recruit":
             self.resources[p] -= int(self.e.units[action.kind]["cost"])
             self._add(p, action.kind, action.planet)
             self.events.add(f"recruit:{action.kind}")
         elif tag == "done":
-            if self.pending_roster:
+            if self.window is not None:  # no answer: the card played takes effect
+                _, card, player = self.window
+                self.window = None
+                self._resolve(player, self.e.occ[card].effects)
+            elif self.pending_roster:
                 self.pending_roster.pop(0)
             elif self.phase == BUILD:
                 self.phase = MOVE
@@ -675,7 +710,7 @@ class RiftState(State):
             self.phase, self.player, self.turns, self.faction, self.home, [u.key() for u in self.units],
             sorted(self.owner.items()), sorted((h, tuple(v)) for h, v in self.upgrades.items()), tiles,
             self.resources, self.vp, self.track, self.roster, sorted(self.hands[player]),
-            [len(h) for h in self.hands], len(self.deck), sorted(self.discard), self.pending_roster,
+            [len(h) for h in self.hands], len(self.deck), sorted(self.discard), self.pending_roster, self.window,
             self.placing >= 0 and self.e.tiles[self.placing]["condition"] if self.placing >= 0 else None,
         ])  # fmt: skip
 
@@ -706,6 +741,7 @@ class RiftState(State):
         other.systems_held = dict(self.systems_held)
         other.deck, other.discard, other.hands = list(self.deck), list(self.discard), [list(h) for h in self.hands]
         other.pending_roster = list(self.pending_roster)
+        other.window = self.window
         other.rounds_left, other.seats_done = self.rounds_left, self.seats_done
         return other
 
