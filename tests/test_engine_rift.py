@@ -493,3 +493,36 @@ def test_a_card_played_against_a_player_opens_a_response_window(engine, answer):
     s.apply(Play(counter) if answer else Done())
     assert s.current_player() == p and s.invariant_violations() == []
     assert s.upgrades[s.home[q]] == (["military_base", "mines"] if answer else ["military_base"])
+
+
+def test_more_faction_effects(engine):
+    s = ready(engine)
+    p, q = s.player, 1 - s.player
+    as_faction(s, p, "korathi")
+    base = engine.kinds[s._kind_index("military_base", p, True, building=True)]
+    assert base.lp == engine.upgrades["military_base"]["lp"] + 2
+    s.phase, s.resources[p] = RECRUIT, 50
+    s._legal = None
+    infantry = sum(1 for u in s.units if u.owner == p and u.kind == "infantry")
+    s.apply(Recruit("infantry", s.home[p]))  # one recruited, one free
+    assert sum(1 for u in s.units if u.owner == p and u.kind == "infantry") == infantry + 2
+    as_faction(s, p, "pale-engineers")
+    assert s.upgrade_cost(p, "warp") == 3 and s.upgrade_cost(p, "artillery") == 1
+    as_faction(s, p, "drift-nomads")
+    s.phase = BUILD
+    s._legal = None
+    assert not any(isinstance(a, Upgrade) and a.name == "military_base" for a in s.legal_actions())
+    as_faction(s, p, "kethra-raiders")
+    s.resources[q] = 5
+    s._spoils(p, q, 3, ground=False)
+    assert s.resources[q] == 3
+    as_faction(s, q, "starless-covenant")
+    home_system = engine.node_system[s.home[q]]
+    raider = put(s, p, "destroyer", home_system)
+    assert s._movement(raider) == int(engine.units["destroyer"]["movement"]) - 1
+    as_faction(s, p, "quorin-archive")
+    s.hands[p] = [c for c in s.deck[:10]]
+    s.deck = s.deck[10:]
+    s.phase = RECRUIT
+    s.apply(Done())
+    assert len(s.hands[p]) == 8

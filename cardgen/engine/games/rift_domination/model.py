@@ -47,6 +47,36 @@ VOCABULARY: dict[str, tuple[frozenset[str], str, str]] = {
     "civilized-cost": (frozenset(), "faction", "civilized planets cost you N resources to take with infantry"),
     "civilized-occ": (frozenset(), "faction", "civilized planets taken with infantry give you N OCC-cards"),
     "upgrade-cost": (frozenset({"upgrade"}), "faction", "the named planet upgrade costs you N resources"),
+    "upgrade-discount": (frozenset(), "faction", "your planet upgrades cost N less (at least 1)"),
+    "no-new-bases": (frozenset(), "faction", "you never build a military base (beyond the one on your home planet)"),
+    "dangerous-dice": (frozenset(), "faction", "landing on a dangerous planet, roll N dice and keep the best"),
+    "negotiate-dangerous": (frozenset(), "faction", "your diplomats negotiate with dangerous planets as if civilized"),
+    "diplomat-loss-occ": (frozenset(), "faction", "draw N OCC-cards when one of your diplomats is destroyed"),
+    "hand-limit": (frozenset(), "faction", "hold at most N OCC-cards (discard the oldest at the end of your turn)"),
+    "harvester-landing": (frozenset(), "faction", "harvester planets give you N more resources on landing"),
+    "harvester-bonus": (frozenset(), "faction", "two mines on a harvester give you N a round instead of 2"),
+    "win-loot": (
+        frozenset({"battle"}),
+        "faction",
+        "when you win a battle (battle=space: a space battle), take N resources from the loser",
+    ),
+    "win-salvage": (
+        frozenset({"max"}),
+        "faction",
+        "when you win a battle, gain N per enemy unit destroyed in it (at most max)",
+    ),
+    "slow-enemies": (
+        frozenset(),
+        "faction",
+        "enemy units have N fewer movement points in systems where you control a planet (never below 1)",
+    ),
+    "recruit-bonus": (frozenset({"unit"}), "faction", "recruiting at a military base, N units of a type join free"),
+    "unit-stat": (
+        frozenset({"unit", "stat", "where"}),
+        "faction",
+        "your units or upgrades of a type have N more of a battle figure (lp, shields, close, mid, long);"
+        " where=ground: in ground battles only",
+    ),
 }
 
 

@@ -12,6 +12,7 @@ stopped at (a reading in rules.yaml).
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from collections.abc import Mapping
 from typing import Any
@@ -33,6 +34,9 @@ def plain(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return [plain(v) for v in value]
     return value
+
+
+WEAPON_RANGES = ("close", "mid", "long")  # a unit card's weapons, in the order of `Kind.weapons`
 
 
 @engine("rift-domination")
@@ -83,6 +87,7 @@ class RiftEngine(GameEngine):
         ]
         self._read_board(f("board"), [plain(i.fields) for i in game.component("planet-cards").items])
         self.extra_slots = max((f.modifier("upgrade-slots") or 0) for f in self.factions)
+        self._battle_variants()
 
     def _effects(self, item: str, fields: Mapping[str, Any], where: str) -> tuple[Effect, ...]:
         statements = fields.get("effects") or []
@@ -132,6 +137,28 @@ class RiftEngine(GameEngine):
                 self.edges[p].append(s)
                 self.edges[p] += [q for q in self.system_planets[s] if q != p]
                 self.edges[p] += list(self.system_next[s])
+
+    def _battle_variants(self) -> None:
+        """A faction's `unit-stat` effects as kinds of their own (appended to `kinds`), so one battle can hold both
+        sides' versions of a unit: `variant[(faction, kind name, ground)]` is the kind's index for that faction."""
+        self.variant: dict[tuple[int, str, bool], int] = {}
+        for f, faction in enumerate(self.factions):
+            for ground in (False, True):
+                changes: dict[str, dict[str, int]] = {}
+                for e in faction.effects:
+                    if e.verb == "unit-stat" and (e.key("where") != "ground" or ground):
+                        changes.setdefault(e.key("unit"), {})[e.key("stat")] = e.amount
+                for name, stats in changes.items():
+                    base = next((k for k in self.kinds if k.name == name), None)
+                    if base is None:
+                        self.problems.append(f"faction '{faction.item}': unit-stat names no unit or upgrade '{name}'")
+                        continue
+                    close, mid, long = (w + stats.get(r, 0) for w, r in zip(base.weapons, WEAPON_RANGES, strict=True))
+                    weapons = (close, mid, long)
+                    self.variant[(f, name, ground)] = len(self.kinds)
+                    self.kinds.append(dataclasses.replace(base, lp=base.lp + stats.get("lp", 0),
+                                                          shields=base.shields + stats.get("shields", 0),
+                                                          weapons=weapons))  # fmt: skip
 
     def in_play(self, players: int) -> list[bool]:
         """Nodes on the board at a player count: the whole board at 5–6 players, the marked area below."""

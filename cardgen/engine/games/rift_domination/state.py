@@ -345,7 +345,7 @@ class RiftState(State):
             total += mines * per_mine
             tile = self.tile.get(h, -1)
             if tile >= 0 and e.tiles[tile]["condition"] == "harvester" and mines >= e.harvester_bonus["mines"]:
-                total += e.harvester_bonus["resources"]
+                total += self.fac(p).modifier("harvester-bonus") or e.harvester_bonus["resources"]
         return total
 
     def _movement(self, u: Unit) -> int:
@@ -353,6 +353,10 @@ class RiftState(State):
         e = self.e
         mp = int(e.units[u.kind]["movement"]) + (self.fac(u.owner).modifier("movement", u.kind) or 0)
         system = e.node_system[u.node]
+        for q in range(self.n):
+            slow = self.fac(q).modifier("slow-enemies") if q != u.owner else None
+            if slow and any(self.owner.get(h) == q for h in e.system_planets[system]):
+                mp = max(e.warp["minimum"], mp - slow)
         for h in e.system_planets[system]:
             if "warp" in self.upgrades.get(h, []):
                 if self.owner.get(h) == u.owner and u.kind != "infantry":
@@ -362,6 +366,11 @@ class RiftState(State):
         return mp
 
     def _end_turn(self) -> None:
+        limit = self.fac(self.player).modifier("hand-limit")
+        hand = self.hands[self.player]
+        if limit is not None and len(hand) > limit:  # the oldest cards go first (a policy)
+            self.discard += hand[: len(hand) - limit]
+            del hand[: len(hand) - limit]
         self.seats_done += 1
         if self.seats_done % self.n == 0:
             self.turns += 1  # rounds played (the turn cap counts rounds)
@@ -414,6 +423,8 @@ class RiftState(State):
                 if len(self.upgrades.get(h, [])) >= self.slots(h, p):
                     continue
                 for name in e.upgrades:
+                    if name == "military_base" and self.fac(p).modifier("no-new-bases") is not None:
+                        continue
                     if self.upgrade_cost(p, name) <= self.resources[p] and self._may_build(h, name):
                         out.append(Upgrade(h, name))
         elif self.phase == MOVE:
@@ -436,7 +447,9 @@ class RiftState(State):
         for effect in self.fac(p).effects:
             if effect.verb == "upgrade-cost" and effect.key("upgrade") == name:
                 return effect.amount
-        return int(self.e.upgrades[name]["cost"])
+        cost = int(self.e.upgrades[name]["cost"])
+        discount = self.fac(p).modifier("upgrade-discount")
+        return max(1, cost - discount) if discount else cost
 
     def _may_build(self, h: int, name: str) -> bool:
         if name != "warp":
@@ -478,6 +491,10 @@ class RiftState(State):
             self.resources[p] -= int(self.e.units[action.kind]["cost"])
             self._add(p, action.kind, action.planet)
             self.events.add(f"recruit:{action.kind}")
+            for effect in self.fac(p).effects:
+                if effect.verb == "recruit-bonus":
+                    for _ in range(effect.amount):
+                        self._add(p, effect.key("unit"), action.planet)
         elif tag == "done":
             if self.window is not None:  # no answer: the card played takes effect
                 _, card, player = self.window
@@ -530,8 +547,11 @@ class RiftState(State):
     def _battle(self, ground: bool) -> Battle:
         return Battle(self.e.battle_rules, self.e.kinds, ground=ground, can_retreat=(True, False))
 
-    def _kind_index(self, kind: str) -> int:
-        return next(i for i, k in enumerate(self.e.kinds) if k.name == kind and not k.building)
+    def _kind_index(self, kind: str, p: int = -1, ground: bool = False, building: bool = False) -> int:
+        """A unit's or upgrade's kind in battle: the owner's faction's variant where its effects change it."""
+        if p >= 0 and (self.faction[p], kind, ground) in self.e.variant:
+            return self.e.variant[(self.faction[p], kind, ground)]
+        return next(i for i, k in enumerate(self.e.kinds) if k.name == kind and k.building == building)
 
     def _space_battle(self, p: int, node: int, came: int, q: int) -> None:
         """Every space unit of p and of q at the point fights (ground units aboard are cargo)."""
@@ -556,10 +576,10 @@ class RiftState(State):
         gains the battle VP. True when p (the attacker) won."""
         battle = self._battle(ground)
         kinds = self.e.kinds
-        fleet_a = [self._kind_index(u.kind) for u in mine]
-        fleet_d = [self._kind_index(u.kind) for u in theirs]
-        fleet_d += [next(i for i, k in enumerate(kinds) if k.name == b and k.building) for b in buildings]
-        start = muster(battle, [fleet_a, fleet_d], [[self._kind_index(u.kind) for u in orbit or []], []])
+        fleet_a = [self._kind_index(u.kind, p, ground) for u in mine]
+        fleet_d = [self._kind_index(u.kind, q, ground) for u in theirs]
+        fleet_d += [self._kind_index(b, q, ground, building=True) for b in buildings]
+        start = muster(battle, [fleet_a, fleet_d], [[self._kind_index(u.kind, p) for u in orbit or []], []])
         outcome, end = fight(battle, start, self.rng)
         self.chance.record("battle", [self.e.node_label[node], outcome])
         self.events.add("battle")
@@ -569,7 +589,7 @@ class RiftState(State):
                 if u.kind in left:
                     left.remove(u.kind)
                 else:
-                    self.units.remove(u)
+                    self._destroy(u)
         if ground:
             standing = {kinds[x[0]].name for x in battle.units(end, DEFENDER) if kinds[x[0]].building}
             self.upgrades[node] = [b for b in self.upgrades.get(node, []) if b not in BATTLE_UPGRADES or b in standing]
@@ -583,8 +603,24 @@ class RiftState(State):
             loser = q if winner == p else p
             for u in [x for x in self.units if x.owner == loser and x.node == node]:
                 if not ground or self.ground(u):
-                    self.units.remove(u)  # the beaten side's cargo at that point goes down with its fleet
+                    self._destroy(u)  # the beaten side's cargo at that point goes down with its fleet
+            self._spoils(winner, loser, len(theirs) if winner == p else len(mine), ground)
         return winner == p
+
+    def _spoils(self, winner: int, loser: int, destroyed: int, ground: bool) -> None:
+        """What a winning faction takes from a battle (`win-loot`, `win-salvage`)."""
+        for e in self.fac(winner).effects:
+            if e.verb == "win-loot" and (e.key("battle") != "space" or not ground):
+                taken = min(e.amount, self.resources[loser])
+                self.resources[loser] -= taken
+                self.resources[winner] += taken
+            elif e.verb == "win-salvage":
+                self.resources[winner] += min(e.amount * destroyed, int(e.key("max", str(e.amount * destroyed))))
+
+    def _destroy(self, u: Unit) -> None:
+        self.units.remove(u)
+        if self.negotiates(u):
+            self._draw_occ(u.owner, self.fac(u.owner).modifier("diplomat-loss-occ") or 0)
 
     def _land(self, u: Unit, planet: int) -> None:
         """Ground units (or a diplomat) reach a planet nobody controls: its condition decides."""
@@ -595,8 +631,11 @@ class RiftState(State):
             return
         spec = e.tiles[tile]
         kind = spec["condition"]
-        if kind == "civilized":
-            if "negotiate" in e.units[u.kind]["skills"]:
+        talks = self.negotiates(u) and (
+            kind == "civilized" or (kind == "dangerous" and self.fac(p).modifier("negotiate-dangerous") is not None)
+        )
+        if kind == "civilized" or talks:
+            if talks:
                 self._control(p, planet)
                 self._free_upgrade(p, planet)
                 self._draw_occ(p, e.civilized["occ_negotiated"])
@@ -614,7 +653,7 @@ class RiftState(State):
         if not self.ground(u):
             return
         if kind == "dangerous":
-            roll = self.rng.randbelow(e.die) + 1
+            roll = max(self.rng.randbelow(e.die) + 1 for _ in range(self.fac(p).modifier("dangerous-dice") or 1))
             self.chance.record("dangerous", roll)
             if roll >= (self.fac(p).modifier("dangerous-roll") or e.dangerous_roll):
                 self._control(p, planet)
@@ -622,14 +661,14 @@ class RiftState(State):
                 self.resources[p] += int(spec.get("resources") or 0)
             else:
                 for x in [x for x in self.units if x.owner == p and x.node == planet and self.ground(x)]:
-                    self.units.remove(x)
+                    self._destroy(x)
         elif kind == "anomaly":
             self.vp[p] += int(spec.get("vp") or 0) + (self.fac(p).modifier("anomaly-vp") or 0)
             self._control(p, planet)
             for _ in range(self.fac(p).modifier("anomaly-infantry") or e.anomaly_infantry):
                 self._add(p, "infantry", planet)
         elif kind == "harvester":
-            self.resources[p] += int(spec.get("resources") or 0)
+            self.resources[p] += int(spec.get("resources") or 0) + (self.fac(p).modifier("harvester-landing") or 0)
             self._control(p, planet)
 
     def _free_upgrade(self, p: int, planet: int) -> None:
