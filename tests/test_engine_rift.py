@@ -526,3 +526,15 @@ def test_more_faction_effects(engine):
     s.phase = RECRUIT
     s.apply(Done())
     assert len(s.hands[p]) == 8
+
+
+def test_units_without_weapons_share_a_point_without_a_battle(engine):
+    s = ready(engine)
+    p, q = s.player, 1 - s.player
+    clear_units(s)
+    spot = engine.node_system[s.home[p]]
+    envoy = put(s, p, "diplomat", s.home[p])
+    put(s, q, "tender", spot)
+    s.phase = MOVE
+    s.apply(Move(envoy.uid, spot))
+    assert envoy in s.units and not any(k == "battle" for k, _ in s.chance.events)

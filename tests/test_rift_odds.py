@@ -241,3 +241,10 @@ def test_the_command_line_prints_the_odds_and_refuses_what_does_not_apply():
     upgrades = run_cli("odds", "rift-domination", "--attacker", "2 infantry", "--defender", "1 infantry",
                        "--planet-upgrades", "artillery")  # fmt: skip
     assert upgrades.code != 0 and "only in a ground battle" in upgrades.err
+
+
+def test_a_battle_nobody_can_fire_in_is_refused(game, kinds):
+    b = battle(game)
+    start = muster(b, [[index(kinds, "diplomat")], [index(kinds, "tender")]])
+    with pytest.raises(ValueError, match="no unit has a weapon"):
+        fight(b, start, CounterRng(1))

@@ -480,6 +480,8 @@ def describe(kinds: Sequence[Kind], units: Sequence[Unit]) -> str:
 
 def fight(battle: Battle, start: Position, rng: Any, max_phases: int = 10_000) -> tuple[str, Position]:
     """One battle through the same phase functions, each step's outcome drawn with `rng.random()`."""
+    if not any(sum(battle.kinds[u[0]].weapons) for s in (0, 1) for u in battle.units(start, s)):
+        raise ValueError("a battle in which no unit has a weapon")
     pos = _draw(battle.opening(start), rng)
     for at in battle.phases:
         if battle.over(pos):

@@ -579,6 +579,8 @@ class RiftState(State):
         fleet_a = [self._kind_index(u.kind, p, ground) for u in mine]
         fleet_d = [self._kind_index(u.kind, q, ground) for u in theirs]
         fleet_d += [self._kind_index(b, q, ground, building=True) for b in buildings]
+        if not any(sum(kinds[k].weapons) for k in fleet_a + fleet_d):
+            return False  # nothing there can fire (envoys and tenders alone): no battle, the units share the point
         start = muster(battle, [fleet_a, fleet_d], [[self._kind_index(u.kind, p) for u in orbit or []], []])
         outcome, end = fight(battle, start, self.rng)
         self.chance.record("battle", [self.e.node_label[node], outcome])
