@@ -427,7 +427,7 @@ def test_states_pickle_and_clones_are_independent(engine):
 def test_determinizations_keep_what_a_player_sees_and_redeal_the_rest(engine):
     rng = CounterRng(9)
     s = engine.new_state(3, 2)
-    changed = 0
+    changed = rewards = 0
     for _ in range(200):
         if s.is_terminal():
             break
@@ -435,9 +435,10 @@ def test_determinizations_keep_what_a_player_sees_and_redeal_the_rest(engine):
             deal = s.determinize(player, rng)
             assert deal.observation(player) == s.observation(player) and deal.invariant_violations() == []
             changed += deal.deck != s.deck
+            rewards += deal.tile != s.tile
         legal = s.legal_actions()
         s.apply(legal[rng.randbelow(len(legal))])
-    assert changed > 0
+    assert changed > 0 and rewards > 0
 
 
 def test_a_faction_that_wins_beyond_chance_is_a_data_problem(engine):

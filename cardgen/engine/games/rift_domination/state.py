@@ -756,7 +756,8 @@ class RiftState(State):
         ])  # fmt: skip
 
     def determinize(self, player: int, rng: CounterRng) -> State:
-        """The deck and the other players' hands dealt again from the cards the player has not seen."""
+        """The deck and the other players' hands dealt again from the cards the player has not seen, and the rewards
+        of the condition tiles nobody has taken again among the tiles of their condition."""
         copy = self.reseeded(rng)
         assert isinstance(copy, RiftState)
         hidden = list(self.deck) + [c for q, hand in enumerate(self.hands) if q != player for c in hand]
@@ -766,6 +767,21 @@ class RiftState(State):
         for q in range(self.n):
             if q != player:
                 copy.hands[q], rest = rest[: len(self.hands[q])], rest[len(self.hands[q]) :]
+        by_kind: dict[str, list[int]] = {}  # the rewards under condition tiles nobody has taken, dealt again
+        for h in sorted(self.tile):
+            if h not in self.owner:
+                by_kind.setdefault(self.e.tiles[self.tile[h]]["condition"], []).append(h)
+        pool_at = {tile: i for i, tile in enumerate(self.tile_pool)}
+        for kind, places in by_kind.items():
+            spots: list[tuple[str, int]] = [("planet", h) for h in places]
+            spots += [("pool", pool_at[x]) for x in self.tile_pool if self.e.tiles[x]["condition"] == kind]
+            tiles = [self.tile[h] for h in places] + [x for x in self.tile_pool if self.e.tiles[x]["condition"] == kind]
+            rng.shuffle(tiles)
+            for (where, at), tile in zip(spots, tiles, strict=True):
+                if where == "planet":
+                    copy.tile[at] = tile
+                else:
+                    copy.tile_pool[at] = tile
         return copy
 
     def clone(self) -> RiftState:
