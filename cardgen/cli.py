@@ -22,6 +22,7 @@ from cardgen import limits
 
 if TYPE_CHECKING:
     from cardgen.data import Game
+    from cardgen.engine.battle import BattleReport
 from cardgen.errors import EXIT_INPUT, CardgenError, DataError, Problem, RuleError, display_path
 from cardgen.output import all_or_nothing, check_writable
 from cardgen.paths import default_data_dir, default_fonts_dir, default_templates_dir
@@ -755,18 +756,17 @@ def odds_command(
         raise click.UsageError(f"{', '.join(stray)} does not apply to {game}")
     (loaded,) = load_games(obj.data_dir, [game])
     start = time.perf_counter()
-    result: Any
+    result: BattleReport
     if se4x:
         from cardgen.engine.games.space_empires_4x.odds import odds
 
         result = odds(loaded, attacker, defender, attacker_tech, defender_tech, terrain, not no_retreat)
-        where, lost, rounds = terrain, ("CP", result.expected_cp_lost), ("rounds", result.expected_rounds)
+        where = terrain
     else:
         from cardgen.engine.games.rift_domination.odds import odds as rift_odds
 
         result = rift_odds(loaded, attacker, defender, ground, planet_upgrades, home, not no_retreat)
         where = ("ground" if ground else "space") + (", home system" if home else "")
-        lost, rounds = ("resources", result.expected_lost), ("phases", result.expected_phases)
     seconds = time.perf_counter() - start
     if as_json:
         click.echo(json.dumps({"game": game, "attacker": attacker, "defender": defender, "where": where,
@@ -777,8 +777,8 @@ def odds_command(
         click.echo(f"  {outcome:<20} {p:8.2%}")
     for side, dist in zip(("attacker", "defender"), result.survivors, strict=True):
         click.echo(f"  {side} survivors: " + "; ".join(f"{k} {v:.1%}" for k, v in list(dist.items())[:6]))
-    click.echo(f"  expected {lost[0]} lost: attacker {lost[1][0]:.2f}, defender {lost[1][1]:.2f}")
-    click.echo(f"  expected {rounds[0]}: {rounds[1]:.2f}")
+    click.echo(f"  expected {result.lost_in} lost: attacker {result.lost[0]:.2f}, defender {result.lost[1]:.2f}")
+    click.echo(f"  expected {result.length_in}: {result.length:.2f}")
     for policy in result.policies:
         click.echo(f"  policy — {policy}")
 

@@ -240,7 +240,7 @@ def test_the_odds_table_prints_the_calculators_numbers(built, game):
         o = result.outcomes
         shares = " ".join(f"{100 * o[k]:.0f} %" for k in ("attacker wins", "defender wins", "attacker retreats",
                                                          "defender retreats"))  # fmt: skip
-        row = f"{attacker} {defender} {shares} {result.expected_rounds:.1f}"
+        row = f"{attacker} {defender} {shares} {result.length:.1f}"
         assert row in text, row
     assert "1 SC 1 SC 41 % 59 % 0 % 0 % 2.0" in text  # 10/17 to the defender, who fires first
 

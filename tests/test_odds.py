@@ -31,7 +31,7 @@ def test_one_scout_against_one_scout_is_the_closed_form(game):
     result = odds(game, "1 SC", "1 SC", retreat=False)
     assert closed_form_scout_duel() == pytest.approx(0.588, abs=5e-4)
     assert result.outcomes["defender wins"] == pytest.approx(float(closed_form_scout_duel()), abs=1e-12)
-    assert result.expected_rounds == pytest.approx(1 / (1 - 0.7**2), abs=1e-12)  # a round ends it with p 0.51
+    assert result.length == pytest.approx(1 / (1 - 0.7**2), abs=1e-12)  # a round ends it with p 0.51
 
 
 def test_higher_tactics_fires_first_the_mirror_of_the_defenders_edge(game):
@@ -46,7 +46,7 @@ def test_every_distribution_sums_to_one_and_losses_match_survivors(game):
     for dist in result.survivors:
         assert sum(dist.values()) == pytest.approx(1, abs=1e-9)
     assert result.outcomes["mutual destruction"] == 0
-    assert 0 < result.expected_cp_lost[0] < 3 * 9 + 2 * 12 + 15
+    assert 0 < result.lost[0] < 3 * 9 + 2 * 12 + 15
 
 
 def test_terrain_and_hull_size_limit_technology(game):

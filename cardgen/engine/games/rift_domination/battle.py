@@ -38,6 +38,8 @@ from dataclasses import dataclass, field
 from math import comb
 from typing import Any
 
+from cardgen.engine.battle import BattleReport
+
 ATTACKER, DEFENDER = 0, 1
 RANGES = ("close", "mid", "far")
 WEAPONS = ("close", "mid", "long")
@@ -360,31 +362,7 @@ def _bombard(battle: Battle, side: Side, orbit: Sequence[Sequence[int]]) -> Side
 # -- the exact odds ---------------------------------------------------------------------------------------------------
 
 
-@dataclass
-class Odds:
-    """The exact result of a battle: outcome probabilities, survivor distributions, expected losses and phases."""
-
-    outcomes: dict[str, float]
-    survivors: list[dict[str, float]]
-    expected_lost: list[float]  # resources (unit and upgrade costs) lost per side
-    expected_phases: float
-    states: int
-    policies: list[str] = field(default_factory=list)
-
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "outcomes": {k: round(v, 6) for k, v in self.outcomes.items()},
-            "survivors": {side: {k: round(v, 6) for k, v in dist.items()}
-                          for side, dist in zip(("attacker", "defender"), self.survivors, strict=True)},
-            "expected_resources_lost": {"attacker": round(self.expected_lost[0], 4),
-                                        "defender": round(self.expected_lost[1], 4)},
-            "expected_phases": round(self.expected_phases, 4),
-            "states": self.states,
-            "policies": self.policies,
-        }  # fmt: skip
-
-
-def exact_odds(battle: Battle, start: Position) -> Odds:
+def exact_odds(battle: Battle, start: Position) -> BattleReport:
     """Every outcome's probability: the opening and the fixed phases carried forward, then the repeated close phase
     solved as an absorbing chain over (position, side to fire) in order of damage left; at each position the two
     half-rounds that change nothing form a loop, summed in closed form (retreat decided at each repeat's start)."""
@@ -448,7 +426,7 @@ def _finish(battle: Battle, terminal: dict[tuple[Position, str], float], pos: Po
 
 
 def _summarise(battle: Battle, start: Position, terminal: Mapping[tuple[Position, str], float], phases: float,
-               states: int) -> Odds:  # fmt: skip
+               states: int) -> BattleReport:  # fmt: skip
     outcomes = dict.fromkeys(("attacker wins", "defender wins", "attacker retreats", "defender retreats",
                               "mutual destruction"), 0.0)  # fmt: skip
     survivors: list[dict[str, float]] = [{}, {}]
@@ -465,7 +443,7 @@ def _summarise(battle: Battle, start: Position, terminal: Mapping[tuple[Position
                "under half the other side's hits")  # fmt: skip
     policies = [*POLICIES, retreat if battle.retreat else "retreat: none"]
     ordered = [dict(sorted(d.items(), key=lambda kv: -kv[1])) for d in survivors]
-    return Odds(outcomes, ordered, lost, phases, states, policies)
+    return BattleReport(outcomes, ordered, lost, phases, states, policies, "resources", "phases")
 
 
 def describe(kinds: Sequence[Kind], units: Sequence[Unit]) -> str:

@@ -10,12 +10,12 @@ from collections.abc import Callable
 from typing import Any
 
 from cardgen.data.games import Game
+from cardgen.engine.battle import BattleReport
 from cardgen.engine.games.rift_domination.battle import (
     BUILDINGS,
     DEFENDER,
     Battle,
     Kind,
-    Odds,
     Rules,
     exact_odds,
     muster,
@@ -72,7 +72,7 @@ def parse_upgrades(kinds: list[Kind], text: str | None) -> list[int]:
 
 
 def odds(game: Game, attacker: str, defender: str, ground: bool = False, upgrades: str | None = None,
-         home: bool = False, retreat: bool = True) -> Odds:  # fmt: skip
+         home: bool = False, retreat: bool = True) -> BattleReport:  # fmt: skip
     kinds = kinds_of(game)
     rules = Rules.from_facts(game.fact)
     fleets = [parse_fleet(kinds, attacker, "attacker"), parse_fleet(kinds, defender, "defender")]
@@ -99,7 +99,7 @@ def formulas_for(game: Game) -> dict[str, Callable[..., Any]]:
             result = odds(game, attacker, defender, ground=ground)
         except DataError as exc:
             raise DataError(f"formula.battle_odds('{attacker}', '{defender}'): {exc.problems[0]}") from None
-        return {"outcomes": dict(result.outcomes), "phases": result.expected_phases,
-                "lost": list(result.expected_lost), "policies": list(result.policies)}  # fmt: skip
+        return {"outcomes": dict(result.outcomes), "phases": result.length,
+                "lost": list(result.lost), "policies": list(result.policies)}  # fmt: skip
 
     return {"battle_odds": battle_odds}

@@ -26,9 +26,11 @@ divided by the chance of leaving it. No fleet the counter mix allows is too big 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
+
+from cardgen.engine.battle import BattleReport
 
 ATTACKER, DEFENDER = 0, 1
 TERRAINS = ("open", "asteroids", "nebula")
@@ -101,30 +103,6 @@ class Side:
         return sum(count for count, _ in self.states[hits])
 
 
-@dataclass
-class Odds:
-    """The exact result of a battle: outcome probabilities, survivor distributions, expected losses and rounds."""
-
-    outcomes: dict[str, float]
-    survivors: list[dict[str, float]]  # per side: "2 DD, 1 CA" -> probability
-    expected_cp_lost: list[float]
-    expected_rounds: float
-    states: int
-    policies: list[str] = field(default_factory=list)
-
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "outcomes": {k: round(v, 6) for k, v in self.outcomes.items()},
-            "survivors": {side: {k: round(v, 6) for k, v in dist.items()}
-                          for side, dist in zip(("attacker", "defender"), self.survivors, strict=True)},
-            "expected_cp_lost": {"attacker": round(self.expected_cp_lost[0], 4),
-                                 "defender": round(self.expected_cp_lost[1], 4)},
-            "expected_rounds": round(self.expected_rounds, 4),
-            "states": self.states,
-            "policies": self.policies,
-        }  # fmt: skip
-
-
 def to_hit(rules: Rules, shooter: Group, target: Group, bonus: bool, terrain: str) -> int:
     """The number a shot must roll at or under (never below the automatic hit)."""
     attack_tech = 0 if terrain == "asteroids" else shooter.attack_tech
@@ -146,7 +124,7 @@ def firing_order(rules: Rules, sides: Sequence[Sequence[Group]], terrain: str) -
 
 
 def exact_odds(rules: Rules, attacker: Sequence[Group], defender: Sequence[Group], terrain: str = "open",
-               retreat: bool = True) -> Odds:  # fmt: skip
+               retreat: bool = True) -> BattleReport:  # fmt: skip
     """The battle as a Markov chain over (hits on the attacker, hits on the defender, the shot due this round, the
     round's fleet-size bonuses), solved exactly by pushing probability mass forward in order of hits taken. A round in
     which nothing is hit returns to its own start: that mass is divided by the chance of leaving, once per state."""
@@ -275,7 +253,7 @@ def _expected_hits(rules: Rules, groups: list[list[Group]], sides: list[Side], h
 
 
 def _summarise(groups: list[list[Group]], sides: list[Side], terminal: dict[tuple[tuple[int, int], str], float],
-               rounds: float, states: int, retreat: bool) -> Odds:  # fmt: skip
+               rounds: float, states: int, retreat: bool) -> BattleReport:  # fmt: skip
     outcomes = {"attacker wins": 0.0, "defender wins": 0.0, "attacker retreats": 0.0, "defender retreats": 0.0,
                 "mutual destruction": 0.0}  # fmt: skip
     survivors: list[dict[str, float]] = [{}, {}]
@@ -295,7 +273,7 @@ def _summarise(groups: list[list[Group]], sides: list[Side], terminal: dict[tupl
         "mutual destruction: impossible (fire is never simultaneous)",
     ]  # fmt: skip
     ordered = [dict(sorted(d.items(), key=lambda kv: -kv[1])) for d in survivors]
-    return Odds(outcomes, ordered, lost, rounds, states, policies)
+    return BattleReport(outcomes, ordered, lost, rounds, states, policies, "CP", "rounds")
 
 
 def closed_form_scout_duel() -> Fraction:

@@ -6,7 +6,8 @@ from collections.abc import Callable
 from typing import Any
 
 from cardgen.data.games import Game
-from cardgen.engine.games.space_empires_4x.combat import TERRAINS, Group, Odds, Rules, exact_odds
+from cardgen.engine.battle import BattleReport
+from cardgen.engine.games.space_empires_4x.combat import TERRAINS, Group, Rules, exact_odds
 from cardgen.errors import DataError, did_you_mean
 
 TECHS = ("attack", "defense", "tactics")
@@ -57,7 +58,7 @@ def parse_tech(game: Game, text: str | None, side: str) -> dict[str, int]:
 
 
 def odds(game: Game, attacker: str, defender: str, attacker_tech: str | None = None, defender_tech: str | None = None,
-         terrain: str = "open", retreat: bool = True) -> Odds:  # fmt: skip
+         terrain: str = "open", retreat: bool = True) -> BattleReport:  # fmt: skip
     if terrain not in TERRAINS:
         raise DataError(f"--terrain: '{terrain}' is not one of {', '.join(TERRAINS)}")
     rules = Rules.from_facts(game.fact)
@@ -75,7 +76,7 @@ def formulas_for(game: Game) -> dict[str, Callable[..., Any]]:
             result = odds(game, attacker, defender, terrain=terrain)
         except DataError as exc:
             raise DataError(f"formula.battle_odds('{attacker}', '{defender}'): {exc.problems[0]}") from None
-        return {"outcomes": dict(result.outcomes), "rounds": result.expected_rounds,
-                "cp_lost": list(result.expected_cp_lost), "policies": list(result.policies)}  # fmt: skip
+        return {"outcomes": dict(result.outcomes), "rounds": result.length,
+                "cp_lost": list(result.lost), "policies": list(result.policies)}  # fmt: skip
 
     return {"battle_odds": battle_odds}
