@@ -107,6 +107,9 @@ class Battle:
     ground: bool = False
     retreat: bool = True
     can_retreat: tuple[bool, bool] = (True, True)
+    # battle OCC-cards each side played (the engine's; the calculator plays none): 'first-strike' (the defender
+    # fires first in the first phase), 'reroll-misses' and 'double-hit' (in the first phase), 'retreat-any-phase'
+    cards: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
     _memo: dict[tuple[Any, ...], Any] = field(default_factory=dict, repr=False)  # results of the pure steps below
     sides: list[Side] = field(default_factory=list, repr=False)  # every side state met, by number
     _numbers: dict[Side, int] = field(default_factory=dict, repr=False)
@@ -210,16 +213,18 @@ class Battle:
 
     # -- volleys and phases -------------------------------------------------------------------------------------------
 
-    def volley(self, units: tuple[Unit, ...], at: str) -> list[float]:
-        """The distribution of hits a side's units score at a range: dice per weapon, one chance per weapon type."""
-        found: list[float] = self._cached(("volley", units, at), lambda: self._volley(units, at))
+    def volley(self, units: tuple[Unit, ...], at: str, reroll: bool = False) -> list[float]:
+        """The distribution of hits a side's units score at a range: dice per weapon, one chance per weapon type
+        (`reroll`: every miss rolled once more)."""
+        found: list[float] = self._cached(("volley", units, at, reroll), lambda: self._volley(units, at, reroll))
         return found
 
-    def _volley(self, units: tuple[Unit, ...], at: str) -> list[float]:
+    def _volley(self, units: tuple[Unit, ...], at: str, reroll: bool) -> list[float]:
         dist = [1.0]
         for w, weapon in enumerate(WEAPONS):
             dice = sum(self.kinds[u[0]].weapons[w] for u in units)
             p = self.rules.hit[weapon][at]
+            p = 1 - (1 - p) ** 2 if reroll else p
             for _ in range(dice):
                 nxt = [0.0] * (len(dist) + 1)
                 for k, q in enumerate(dist):
@@ -228,27 +233,32 @@ class Battle:
                 dist = nxt
         return dist
 
-    def fire(self, position: Position, shooter: int, at: str) -> dict[Position, float]:
-        """The positions after one side's volley at a range."""
-        found: dict[Position, float] = self._cached(("fire", position, shooter, at),
-                                                    lambda: self._fire(position, shooter, at))  # fmt: skip
+    def fire(self, position: Position, shooter: int, at: str, first: bool = False) -> dict[Position, float]:
+        """The positions after one side's volley at a range (`first`: the battle's first phase, where its cards
+        act)."""
+        cards = self.cards[shooter] if first else frozenset()
+        found: dict[Position, float] = self._cached(("fire", position, shooter, at, cards),
+                                                    lambda: self._fire(position, shooter, at, cards))  # fmt: skip
         return found
 
-    def _fire(self, position: Position, shooter: int, at: str) -> dict[Position, float]:
+    def _fire(self, position: Position, shooter: int, at: str, cards: frozenset[str]) -> dict[Position, float]:
         units = self.units(position, shooter)
         if self.over(position):
             return {position: 1.0}
         out: dict[Position, float] = {}
-        for hits, p in enumerate(self.volley(units, at)):
+        for hits, p in enumerate(self.volley(units, at, "reroll-misses" in cards)):
             if p == 0.0:
                 continue
+            hits += 1 if hits and "double-hit" in cards else 0  # one hit deals 2 damage
             for pos, q in self.damage(position, 1 - shooter, hits).items():
                 out[pos] = out.get(pos, 0.0) + p * q
         return out
 
-    def phase(self, position: Position, at: str) -> dict[Position, float]:
-        """One phase at a range: the attacker's volley, then the defender's with what it has left."""
-        return _spread(self.fire(position, ATTACKER, at), lambda pos: self.fire(pos, DEFENDER, at))
+    def phase(self, position: Position, at: str, first: bool = False) -> dict[Position, float]:
+        """One phase at a range: the attacker's volley, then the defender's with what it has left (the defender first
+        in the battle's first phase when it played 'first-strike')."""
+        order = (DEFENDER, ATTACKER) if first and "first-strike" in self.cards[DEFENDER] else (ATTACKER, DEFENDER)
+        return _spread(self.fire(position, order[0], at, first), lambda pos: self.fire(pos, order[1], at, first))
 
     def opening(self, position: Position) -> dict[Position, float]:
         """What happens as the battle starts: bombardment (ground), rocket barrages (space), attacker first."""
@@ -282,12 +292,15 @@ class Battle:
     def expected_hits(self, position: Position, shooter: int, at: str = "close") -> float:
         return sum(k * p for k, p in enumerate(self.volley(self.units(position, shooter), at)))
 
-    def leaver(self, position: Position) -> int | None:
-        """The side the retreat policy takes out before a repeat of the close phase (attacker considered first)."""
+    def leaver(self, position: Position, early: bool = False) -> int | None:
+        """The side the retreat policy takes out before a repeat of the close phase (attacker considered first);
+        `early`: after an earlier phase, where only a side that played 'retreat-any-phase' may go."""
         if not self.retreat:
             return None
         hits = (self.expected_hits(position, ATTACKER), self.expected_hits(position, DEFENDER))
         for s in (ATTACKER, DEFENDER):
+            if early and "retreat-any-phase" not in self.cards[s]:
+                continue
             walls = any(self.kinds[u[0]].building for u in self.units(position, s))  # buildings never retreat
             if self.can_retreat[s] and not walls and hits[s] < 0.5 * hits[1 - s]:
                 return s
@@ -336,6 +349,17 @@ def muster(battle: Battle, fleets: Sequence[Sequence[int]], orbit: Sequence[Sequ
     if battle.ground:
         sides[DEFENDER] = _bombard(battle, sides[DEFENDER], orbit)
     return battle.number(sides[0]), battle.number(sides[1])
+
+
+def shield_up(battle: Battle, position: Position, side: int, amount: int) -> Position:
+    """The position with `amount` more shields on a side's dearest unit (Emergency Shields)."""
+    units, rush, bldg = battle.sides[position[side]]
+    if not units:
+        return position
+    dearest = max(range(len(units)), key=lambda i: (battle.kinds[units[i][0]].cost, -i))
+    k, sh, lp = units[dearest]
+    changed = tuple(sorted((*units[:dearest], (k, sh + amount, lp), *units[dearest + 1 :])))
+    return _set(position, side, battle.number((changed, rush, bldg)))
 
 
 def _bombard(battle: Battle, side: Side, orbit: Sequence[Sequence[int]]) -> Side:
@@ -461,10 +485,12 @@ def fight(battle: Battle, start: Position, rng: Any, max_phases: int = 10_000) -
     if not any(sum(battle.kinds[u[0]].weapons) for s in (0, 1) for u in battle.units(start, s)):
         raise ValueError("a battle in which no unit has a weapon")
     pos = _draw(battle.opening(start), rng)
-    for at in battle.phases:
+    for index, at in enumerate(battle.phases):
         if battle.over(pos):
             break
-        pos = _draw(battle.phase(pos, at), rng)
+        if index and (going := battle.leaver(pos, early=True)) is not None:
+            return ("attacker retreats" if going == ATTACKER else "defender retreats"), pos
+        pos = _draw(battle.phase(pos, at, first=index == 0), rng)
     for _ in range(max_phases):
         if battle.over(pos):
             a, d = not battle.empty[pos[0]], not battle.empty[pos[1]]

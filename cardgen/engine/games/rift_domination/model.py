@@ -17,6 +17,7 @@ SETUP_FACTION, SETUP_START, SETUP_TILES, BUILD, MOVE, RECRUIT, ROSTER, OVER = (
     "faction", "start", "tiles", "build", "move", "recruit", "roster", "over")  # fmt: skip
 
 # verb -> (keys it takes, where it may stand: "occ" or "faction", one line of meaning)
+BATTLE_VERBS = ("first-strike", "reroll-misses", "double-hit", "retreat-any-phase", "battle-shields", "salvage")
 VOCABULARY: dict[str, tuple[frozenset[str], str, str]] = {
     "gain-resources": (frozenset({"per", "max"}), "occ", "gain N resources (per planet you control, at most max)"),
     "lose-resources": (frozenset({"who"}), "occ", "lose N resources, as many as you have (who=all: every player)"),
@@ -27,6 +28,12 @@ VOCABULARY: dict[str, tuple[frozenset[str], str, str]] = {
     "free-upgrade": (frozenset({"upgrade"}), "occ", "build the named upgrade free on a planet you control"),
     "fleet-movement": (frozenset(), "occ", "your largest fleet's units gain N movement points this turn"),
     "cancel": (frozenset(), "occ", "answer an OCC-card played against you: both are discarded without effect"),
+    "first-strike": (frozenset(), "occ", "battle: when you defend, you fire first in the battle's first phase"),
+    "reroll-misses": (frozenset(), "occ", "battle: in the first phase, roll again every die of yours that missed"),
+    "double-hit": (frozenset(), "occ", "battle: in the first phase, one of your hits deals 2 damage"),
+    "retreat-any-phase": (frozenset(), "occ", "battle: you may retreat at the end of any phase"),
+    "battle-shields": (frozenset(), "occ", "battle: your dearest unit in it gains N shields until it ends"),
+    "salvage": (frozenset(), "occ", "battle: if you win it, gain half the cost of the enemy units destroyed"),
     "sabotage": (frozenset(), "occ", "destroy N enemy upgrades (not a military base) where you have a unit in orbit"),
     "steal-occ": (frozenset(), "occ", "take N OCC-cards from the player holding most (at random)"),
     "damage-home-orbit": (

@@ -16,11 +16,14 @@ VP the player count needs, the round is played to its end; the most VP wins.
 
 from __future__ import annotations
 
+import dataclasses
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from cardgen.engine.core import TERMINAL, Action, State, frozen
-from cardgen.engine.games.rift_domination.battle import DEFENDER, Battle, fight, muster
+from cardgen.engine.games.rift_domination.battle import DEFENDER, Battle, fight, muster, shield_up
 from cardgen.engine.games.rift_domination.model import (
+    BATTLE_VERBS,
     BUILD,
     MOVE,
     OVER,
@@ -45,6 +48,26 @@ if TYPE_CHECKING:
     from cardgen.engine.games.rift_domination.rules import RiftEngine
 
 BATTLE_UPGRADES = ("military_base", "artillery", "shield_generator")  # never change hands: destroyed or kept
+Played = tuple[frozenset[Effect], frozenset[Effect]]  # the battle cards' effects each side played
+NO_CARDS: Played = (frozenset(), frozenset())
+
+
+@dataclass(frozen=True)
+class Fight:
+    """A battle waiting for its players' battle cards: whose window it is (0 the attacker, 1 the defender) and the
+    cards each side played so far."""
+
+    attacker: int
+    defender: int
+    node: int
+    came: int
+    ground: bool
+    stage: int = 0
+    cards: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+
+    @property
+    def seat(self) -> int:
+        return self.attacker if self.stage == 0 else self.defender
 
 
 class RiftState(State):
@@ -76,6 +99,10 @@ class RiftState(State):
     hands: list[list[int]]
     pending_roster: list[int]  # seats owed a roster choice
     window: tuple[int, int, int] | None  # a response window: (the target who may answer, the card, who played it)
+    # a battle waiting for its players' battle cards: (attacker, defender, point, came from, ground, whose window
+    # (0 attacker, 1 defender), the attacker's cards, the defender's cards)
+    fighting: Fight | None
+    steps: list[tuple[str, int, int, int]]  # what is still to happen where a unit arrived
     rounds_left: int  # -1 until someone reaches the VP to win; then the turns left in the round
     seats_done: int
 
@@ -105,6 +132,8 @@ class RiftState(State):
         s.placing = -1
         s.pending_roster = []
         s.window = None
+        s.fighting = None
+        s.steps = []
         s.rounds_left, s.seats_done = -1, 0
         s.phase = SETUP_FACTION
         s._deal_faction(s.player)
@@ -396,6 +425,8 @@ class RiftState(State):
             return TERMINAL
         if self.window is not None:
             return self.window[0]
+        if self.fighting is not None:
+            return self.fighting.seat
         if self.pending_roster:
             return self.pending_roster[0]
         return self.player
@@ -407,6 +438,8 @@ class RiftState(State):
         if self.window is not None:  # the target of a card may answer it with a card that cancels it
             q = self.window[0]
             return [Play(c) for c in sorted(set(self.hands[q])) if self._cancels(c)] + [Done()]
+        if self.fighting is not None:  # a battle's window: battle OCC-cards, then Done
+            return [Play(c) for c in self._battle_cards(self.fighting.seat, self.fighting.stage)] + [Done()]
         if self.pending_roster:
             p = self.pending_roster[0]
             return [Roster(k) for k in e.units if k not in self.roster[p]] or [Done()]
@@ -482,6 +515,15 @@ class RiftState(State):
                 self.window = None
                 self.events.add("cancelled")
                 return
+            if self.fighting is not None:  # a battle card: it acts when the battle is fought
+                f = self.fighting
+                cards = (
+                    (f.cards[0] + (action.card,), f.cards[1])
+                    if f.stage == 0
+                    else (f.cards[0], f.cards[1] + (action.card,))
+                )
+                self.fighting = dataclasses.replace(f, cards=cards)
+                return
             target = self._target(p, self.e.occ[action.card].effects)
             if target is not None and any(self._cancels(c) for c in self.hands[target]):
                 self.window = (target, action.card, p)
@@ -496,7 +538,10 @@ class RiftState(State):
                     for _ in range(effect.amount):
                         self._add(p, effect.key("unit"), action.planet)
         elif tag == "done":
-            if self.window is not None:  # no answer: the card played takes effect
+            if self.fighting is not None:
+                self.fighting = dataclasses.replace(self.fighting, stage=self.fighting.stage + 1)
+                self._next_in_window()
+            elif self.window is not None:  # no answer: the card played takes effect
                 _, card, player = self.window
                 self.window = None
                 self._resolve(player, self.e.occ[card].effects)
@@ -526,20 +571,72 @@ class RiftState(State):
     # -- movement, battles and planets ------------------------------------------------------------------------------
 
     def _move(self, u: Unit, to: int) -> None:
+        """A unit steps to the next point; what happens there (a space battle, then a ground battle or a landing)
+        runs as steps, so a battle can stop for its players' battle cards and carry on afterwards."""
         came = u.node
         u.node = to
         u.mp -= 1
-        p = u.owner
-        enemies = [x for x in self.units if x.node == to and x.owner != p and not self.ground(x)]
-        if enemies and not self.ground(u):
-            self._space_battle(p, to, came, enemies[0].owner)
-        if u not in self.units or not self.e.is_planet[to]:
+        self.steps = [("space", u.uid, to, came), ("planet", u.uid, to, came)]
+        self._continue()
+
+    def _continue(self) -> None:
+        while self.steps and self.fighting is None:
+            kind, uid, to, came = self.steps.pop(0)
+            u = next((x for x in self.units if x.uid == uid), None)
+            if u is None:  # destroyed on the way: nothing more happens
+                self.steps = []
+                return
+            p = u.owner
+            if kind == "space":
+                enemies = [x for x in self.units if x.node == to and x.owner != p and not self.ground(x)]
+                if enemies and not self.ground(u):
+                    self._begin_battle(p, enemies[0].owner, to, came, False)
+                continue
+            if not self.e.is_planet[to]:
+                continue
+            holder = self.owner.get(to)
+            if holder is not None and holder != p and self.ground(u):
+                self._begin_battle(p, holder, to, came, True)
+            elif holder is None and to not in self.consumed and (self.ground(u) or self.negotiates(u)):
+                self._land(u, to)
+
+    def _battle_cards(self, seat: int, side: int) -> list[int]:
+        """The battle OCC-cards a seat may play now (Ambush only when it defends), one of each kind."""
+        chosen = self.fighting.cards[side] if self.fighting is not None else ()
+        out = []
+        for c in sorted(set(self.hands[seat])):
+            verbs = {e.verb for e in self.e.occ[c].effects}
+            if self.e.occ[c].when != "battle" or not verbs or not verbs <= set(BATTLE_VERBS):
+                continue
+            if "first-strike" in verbs and side != DEFENDER:
+                continue
+            if any(verbs & {e.verb for e in self.e.occ[x].effects} for x in chosen):
+                continue
+            out.append(c)
+        return out
+
+    def _begin_battle(self, p: int, q: int, node: int, came: int, ground: bool) -> None:
+        """A battle starts: the attacker, then the defender, may play battle OCC-cards (a window each, opened only
+        when the seat holds one), then it is fought."""
+        self.fighting = Fight(p, q, node, came, ground)
+        self._next_in_window()
+
+    def _next_in_window(self) -> None:
+        f = self.fighting
+        assert f is not None
+        while f.stage < 2 and not self._battle_cards(f.seat, f.stage):
+            f = dataclasses.replace(f, stage=f.stage + 1)
+        self.fighting = f
+        if f.stage < 2:
             return
-        holder = self.owner.get(to)
-        if holder is not None and holder != p and self.ground(u):
-            self._ground_battle(p, to, came, holder)
-        elif holder is None and to not in self.consumed and (self.ground(u) or self.negotiates(u)):
-            self._land(u, to)
+        self.fighting = None
+        played = (frozenset(e for c in f.cards[0] for e in self.e.occ[c].effects),
+                  frozenset(e for c in f.cards[1] for e in self.e.occ[c].effects))  # fmt: skip
+        if f.ground:
+            self._ground_battle(f.attacker, f.node, f.came, f.defender, played)
+        else:
+            self._space_battle(f.attacker, f.node, f.came, f.defender, played)
+        self._continue()
 
     def negotiates(self, u: Unit) -> bool:
         return "negotiate" in self.e.units[u.kind]["skills"]
@@ -553,28 +650,29 @@ class RiftState(State):
             return self.e.variant[(self.faction[p], kind, ground)]
         return next(i for i, k in enumerate(self.e.kinds) if k.name == kind and k.building == building)
 
-    def _space_battle(self, p: int, node: int, came: int, q: int) -> None:
+    def _space_battle(self, p: int, node: int, came: int, q: int, played: Played = NO_CARDS) -> None:
         """Every space unit of p and of q at the point fights (ground units aboard are cargo)."""
         mine = [u for u in self.units if u.owner == p and u.node == node and not self.ground(u)]
         theirs = [u for u in self.units if u.owner == q and u.node == node and not self.ground(u)]
-        self._fight(p, q, node, came, mine, theirs, False, [])
+        self._fight(p, q, node, came, mine, theirs, False, [], played=played)
 
-    def _ground_battle(self, p: int, planet: int, came: int, q: int) -> None:
+    def _ground_battle(self, p: int, planet: int, came: int, q: int, played: Played = NO_CARDS) -> None:
         mine = [u for u in self.units if u.owner == p and u.node == planet and self.ground(u)]
         theirs = [u for u in self.units if u.owner == q and u.node == planet and self.ground(u)]
         buildings = ["outpost"] + [b for b in self.upgrades.get(planet, []) if b in BATTLE_UPGRADES]
         orbit = [u for u in self.units if u.owner == p and u.node == planet and not self.ground(u)]
-        won = self._fight(p, q, planet, came, mine, theirs, True, buildings, orbit)
+        won = self._fight(p, q, planet, came, mine, theirs, True, buildings, orbit, played)
         if won:
             kept = [b for b in self.upgrades.get(planet, []) if b not in BATTLE_UPGRADES]
             self.upgrades[planet] = kept
             self._control(p, planet)
 
     def _fight(self, p: int, q: int, node: int, came: int, mine: list[Unit], theirs: list[Unit], ground: bool,
-               buildings: list[str], orbit: list[Unit] | None = None) -> bool:  # fmt: skip
-        """Resolve a battle with `battle.fight`; survivors stay, the losers' units there are destroyed, the winner
-        gains the battle VP. True when p (the attacker) won."""
+               buildings: list[str], orbit: list[Unit] | None = None, played: Played = NO_CARDS) -> bool:  # fmt: skip
+        """Resolve a battle with `battle.fight` and the battle cards played; survivors stay, the losers' units there
+        are destroyed, the winner gains the battle VP. True when p (the attacker) won."""
         battle = self._battle(ground)
+        battle.cards = (frozenset(e.verb for e in played[0]), frozenset(e.verb for e in played[1]))
         kinds = self.e.kinds
         fleet_a = [self._kind_index(u.kind, p, ground) for u in mine]
         fleet_d = [self._kind_index(u.kind, q, ground) for u in theirs]
@@ -582,6 +680,10 @@ class RiftState(State):
         if not any(sum(kinds[k].weapons) for k in fleet_a + fleet_d):
             return False  # nothing there can fire (envoys and tenders alone): no battle, the units share the point
         start = muster(battle, [fleet_a, fleet_d], [[self._kind_index(u.kind, p) for u in orbit or []], []])
+        for side in (0, 1):
+            for e in played[side]:
+                if e.verb == "battle-shields":
+                    start = shield_up(battle, start, side, e.amount)
         outcome, end = fight(battle, start, self.rng)
         self.chance.record("battle", [self.e.node_label[node], outcome])
         self.events.add("battle")
@@ -607,6 +709,9 @@ class RiftState(State):
                 if not ground or self.ground(u):
                     self._destroy(u)  # the beaten side's cargo at that point goes down with its fleet
             self._spoils(winner, loser, len(theirs) if winner == p else len(mine), ground)
+            beaten = theirs if winner == p else mine
+            if any(e.verb == "salvage" for e in played[0 if winner == p else 1]):
+                self.resources[winner] += sum(int(self.e.units[u.kind]["cost"]) for u in beaten) // 2
         return winner == p
 
     def _spoils(self, winner: int, loser: int, destroyed: int, ground: bool) -> None:
@@ -752,6 +857,7 @@ class RiftState(State):
             sorted(self.owner.items()), sorted((h, tuple(v)) for h, v in self.upgrades.items()), tiles,
             self.resources, self.vp, self.track, self.roster, sorted(self.hands[player]),
             [len(h) for h in self.hands], len(self.deck), sorted(self.discard), self.pending_roster, self.window,
+            self.fighting, self.steps,
             self.placing >= 0 and self.e.tiles[self.placing]["condition"] if self.placing >= 0 else None,
         ])  # fmt: skip
 
@@ -799,6 +905,7 @@ class RiftState(State):
         other.deck, other.discard, other.hands = list(self.deck), list(self.discard), [list(h) for h in self.hands]
         other.pending_roster = list(self.pending_roster)
         other.window = self.window
+        other.fighting, other.steps = self.fighting, list(self.steps)
         other.rounds_left, other.seats_done = self.rounds_left, self.seats_done
         return other
 

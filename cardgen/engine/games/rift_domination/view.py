@@ -39,12 +39,14 @@ def position(state: RiftState, p: int) -> float:
     value = 10.0 * state.vp[p] + 0.5 * state.resources[p] + 1.5 * state.track[p]
     value += sum(0.8 * int(e.units[u.kind]["cost"]) for u in units)
     planets = state.planets_of(p)
-    value += 3.0 * len(planets) + sum(1.5 * len(state.upgrades.get(h, [])) for h in planets)
-    free = [h for h in range(len(state.on)) if state.on[h] and e.is_planet[h] and h not in state.owner]
+    value += 3.0 * len(planets) + sum(1.0 * len(state.upgrades.get(h, [])) for h in planets)
+    value += 2.0 * state._mines(p)  # income to come
+    free = [h for h in range(len(state.on)) if state.on[h] and e.is_planet[h] and h not in state.owner
+            and h not in state.consumed]  # fmt: skip
     if free:
         dist = _distances(state, free)
-        landers = [u for u in units if state.ground(u) or "negotiate" in e.units[u.kind]["skills"]]
-        value -= sum(0.4 * min(dist[u.node], 6) for u in landers[:8])
+        landers = [u for u in units if state.ground(u) or state.negotiates(u)]
+        value -= sum(0.5 * min(dist[u.node], 12) for u in landers)
     return value
 
 
@@ -66,5 +68,7 @@ def action_value(engine: RiftEngine, state: RiftState, action: Any, p: int) -> f
         _last[0], _last[1] = legal, state.determinize(p, CounterRng(seed))
     trial = _last[1].clone()
     trial.do(action, chance=False)
+    while trial.fighting is not None and trial.legal_actions():  # see the battle a move starts through
+        trial.do(trial.legal_actions()[-1], chance=False)  # (Done: the look-ahead plays no battle card)
     value = outlook(trial, p)
     return value + (0.01 if action.tag == "done" and state.phase == "move" else 0.0)
