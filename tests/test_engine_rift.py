@@ -596,3 +596,22 @@ def test_battle_cards_change_the_battle(engine):
     assert b.volley(b.units(start, ATTACKER), "far", reroll=True) == pytest.approx([4 / 9, 5 / 9])
     b.cards = (frozenset({"double-hit"}), frozenset())
     assert any(b.left[pos[DEFENDER]] == 0 for pos in b.phase(start, "far", first=True))
+
+
+def test_a_card_drawn_for_a_lost_diplomat_may_destroy_a_unit_already_doomed(engine):
+    """Found by 5,000 games: Lumen Choir draws for a lost diplomat; a Mutiny drawn destroys a fighter the battle was
+    about to remove too."""
+    s = ready(engine)
+    p = s.player
+    as_faction(s, p, "lumen-choir")
+    clear_units(s)
+    envoy, fighter = put(s, p, "diplomat", s.home[p]), put(s, p, "fighter", s.home[p])
+    mutiny = next(i for i, c in enumerate(engine.occ) if c.item == "mutiny")
+    for pile in (s.deck, s.discard, *s.hands):
+        if mutiny in pile:
+            pile.remove(mutiny)
+    s.deck.append(mutiny)  # the top of the deck
+    s._destroy(envoy)
+    assert fighter not in s.units
+    s._destroy(fighter)  # already gone: nothing happens
+    assert s.invariant_violations() == []

@@ -270,7 +270,7 @@ class RiftState(State):
             elif e.verb == "destroy-own":
                 mine = [u for u in self.units if u.owner == p and u.kind == e.key("unit")]
                 for u in mine[: e.amount]:
-                    self.units.remove(u)
+                    self._destroy(u)
             elif e.verb == "fleet-movement":
                 self._fleet_movement(p, e.amount)
             elif e.verb == "sabotage":
@@ -341,7 +341,7 @@ class RiftState(State):
         for u in [u for u in self.units if u.node in planets]:
             spec = self.e.units[u.kind]
             if int(spec["lp"]) + int(spec["shields"]) <= amount:
-                self.units.remove(u)
+                self._destroy(u)
 
     # -- turns ---------------------------------------------------------------------------------------------------------
 
@@ -725,6 +725,9 @@ class RiftState(State):
                 self.resources[winner] += min(e.amount * destroyed, int(e.key("max", str(e.amount * destroyed))))
 
     def _destroy(self, u: Unit) -> None:
+        """A unit leaves the board (once: a card drawn for a lost diplomat may destroy others on the way)."""
+        if u not in self.units:
+            return
         self.units.remove(u)
         if self.negotiates(u):
             self._draw_occ(u.owner, self.fac(u.owner).modifier("diplomat-loss-occ") or 0)
