@@ -615,3 +615,23 @@ def test_a_card_drawn_for_a_lost_diplomat_may_destroy_a_unit_already_doomed(engi
     assert fighter not in s.units
     s._destroy(fighter)  # already gone: nothing happens
     assert s.invariant_violations() == []
+
+
+def test_leap_ion_storm_and_recruiting_cards(engine):
+    s = ready(engine)
+    p = s.player
+    as_faction(s, p, "nox")
+    clear_units(s)
+    system = engine.node_system[s.home[p]]
+    fleet = [put(s, p, "carrier", system) for _ in range(2)]
+    s._leap(p)
+    assert fleet[0].node in engine.system_next[system] and fleet[1].node == fleet[0].node
+    s.slowed[p] = 1
+    runner = put(s, p, "destroyer", s.home[p])
+    s._start_turn()
+    assert runner.mp == int(engine.units["destroyer"]["movement"]) - 1 and s.slowed[p] == 0
+    s.resources[p] = 100
+    locked = [k for k in engine.units if k not in s.roster[p]]
+    s._recruit_now(p, 2, locked=True)
+    dearest = max(locked, key=lambda k: (int(engine.units[k]["cost"]), k))
+    assert sum(1 for u in s.units if u.kind == dearest) == min(2, engine.tiles_per_colour[dearest])

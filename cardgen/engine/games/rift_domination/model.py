@@ -28,6 +28,17 @@ VOCABULARY: dict[str, tuple[frozenset[str], str, str]] = {
     "free-upgrade": (frozenset({"upgrade"}), "occ", "build the named upgrade free on a planet you control"),
     "fleet-movement": (frozenset(), "occ", "your largest fleet's units gain N movement points this turn"),
     "cancel": (frozenset(), "occ", "answer an OCC-card played against you: both are discarded without effect"),
+    "leap-fleet": (frozenset(), "occ", "your largest fleet moves to an adjacent system for no movement points"),
+    "slow-home": (
+        frozenset(),
+        "occ",
+        "your units in your home system have N fewer movement points next turn (at least 1)",
+    ),
+    "recruit": (
+        frozenset({"locked"}),
+        "occ",
+        "recruit up to N units at your military base, paying their cost (locked=yes: types you have not unlocked)",
+    ),
     "first-strike": (frozenset(), "occ", "battle: when you defend, you fire first in the battle's first phase"),
     "reroll-misses": (frozenset(), "occ", "battle: in the first phase, roll again every die of yours that missed"),
     "double-hit": (frozenset(), "occ", "battle: in the first phase, one of your hits deals 2 damage"),

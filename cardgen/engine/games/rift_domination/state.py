@@ -103,6 +103,7 @@ class RiftState(State):
     # (0 attacker, 1 defender), the attacker's cards, the defender's cards)
     fighting: Fight | None
     steps: list[tuple[str, int, int, int]]  # what is still to happen where a unit arrived
+    slowed: list[int]  # movement points each seat's units in its home system lose on its next turn (Ion Storm)
     rounds_left: int  # -1 until someone reaches the VP to win; then the turns left in the round
     seats_done: int
 
@@ -132,6 +133,7 @@ class RiftState(State):
         s.placing = -1
         s.pending_roster = []
         s.window = None
+        s.slowed = [0] * players
         s.fighting = None
         s.steps = []
         s.rounds_left, s.seats_done = -1, 0
@@ -271,6 +273,12 @@ class RiftState(State):
                 mine = [u for u in self.units if u.owner == p and u.kind == e.key("unit")]
                 for u in mine[: e.amount]:
                     self._destroy(u)
+            elif e.verb == "leap-fleet":
+                self._leap(p)
+            elif e.verb == "slow-home":
+                self.slowed[p] = max(self.slowed[p], e.amount)
+            elif e.verb == "recruit":
+                self._recruit_now(p, e.amount, e.key("locked") == "yes")
             elif e.verb == "fleet-movement":
                 self._fleet_movement(p, e.amount)
             elif e.verb == "sabotage":
@@ -285,6 +293,35 @@ class RiftState(State):
                     if len(self.upgrades.get(h, [])) < self.slots(h, p):
                         self.upgrades.setdefault(h, []).append(name)
                         break
+
+    def _leap(self, p: int) -> None:
+        """A policy: p's largest fleet at a system point moves to the next system nearest a planet nobody holds."""
+        e = self.e
+        at = [u.node for u in self.units if u.owner == p and not e.is_planet[u.node]]
+        if not at:
+            return
+        fleet = max(sorted(set(at)), key=at.count)
+        free = [h for h in range(len(self.on)) if self.on[h] and e.is_planet[h] and h not in self.owner]
+        options = [s for s in e.system_next[fleet] if self.on[s]]
+        if not options:
+            return
+        to = min(options, key=lambda s: (min((1 if e.node_system[h] == s else 9) for h in free) if free else 0, s))
+        for u in [u for u in self.units if u.owner == p and u.node == fleet]:
+            u.node = to  # no battle on arrival: the leap lands beside enemies, who may attack on their turn
+
+    def _recruit_now(self, p: int, count: int, locked: bool) -> None:
+        """A policy: up to `count` units of the dearest affordable type (of the roster, or of the types not unlocked)
+        at p's first military base."""
+        bases = [h for h in self.planets_of(p) if "military_base" in self.upgrades.get(h, [])]
+        kinds = [k for k in self.e.units if (k not in self.roster[p]) == locked]
+        affordable = [k for k in kinds if int(self.e.units[k]["cost"]) <= self.resources[p]]
+        if not bases or not affordable:
+            return
+        kind = max(affordable, key=lambda k: (int(self.e.units[k]["cost"]), k))
+        for _ in range(count):
+            if int(self.e.units[kind]["cost"]) > self.resources[p] or self._add(p, kind, bases[0]) is None:
+                return
+            self.resources[p] -= int(self.e.units[kind]["cost"])
 
     def _cancels(self, card: int) -> bool:
         return any(e.verb == "cancel" for e in self.e.occ[card].effects)
@@ -363,6 +400,9 @@ class RiftState(State):
         for u in self.units:
             if u.owner == p:
                 u.mp = self._movement(u)
+                if self.slowed[p] and self.e.node_system[u.node] == self.e.node_system[self.home[p]]:
+                    u.mp = max(self.e.warp["minimum"], u.mp - self.slowed[p])
+        self.slowed[p] = 0
         self.phase = BUILD
 
     def _mines(self, p: int) -> int:
@@ -860,7 +900,7 @@ class RiftState(State):
             sorted(self.owner.items()), sorted((h, tuple(v)) for h, v in self.upgrades.items()), tiles,
             self.resources, self.vp, self.track, self.roster, sorted(self.hands[player]),
             [len(h) for h in self.hands], len(self.deck), sorted(self.discard), self.pending_roster, self.window,
-            self.fighting, self.steps,
+            self.fighting, self.steps, self.slowed,
             self.placing >= 0 and self.e.tiles[self.placing]["condition"] if self.placing >= 0 else None,
         ])  # fmt: skip
 
@@ -909,6 +949,7 @@ class RiftState(State):
         other.pending_roster = list(self.pending_roster)
         other.window = self.window
         other.fighting, other.steps = self.fighting, list(self.steps)
+        other.slowed = list(self.slowed)
         other.rounds_left, other.seats_done = self.rounds_left, self.seats_done
         return other
 
