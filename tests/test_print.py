@@ -155,7 +155,7 @@ def test_counters_fold_so_each_back_lands_behind_its_front(default_build):
     assert len(pdfcheck.page_sizes(pdf)) == 1
     fold = A4[1] / 2
     fronts = sorted((t, round(x, 1)) for t, x, y in pdfcheck.char_centres(pdf, 0, 14) if y < fold)
-    backs = pdfcheck.char_centres(pdf, 0, 5.5)
+    backs = pdfcheck.char_centres(pdf, 0, 6.5)
     assert all(y > fold for _, _, y in backs), "backs belong on the lower half"
     folded = sorted((t, round(x, 1)) for t, x, y in backs)
     assert folded == [(t, pytest.approx(x, abs=0.3)) for t, x in fronts]

@@ -26,6 +26,7 @@ from cardgen.render.jobs import (
     ComponentJob,
     Entry,
     FaceSet,
+    FittedText,
     OutputFile,
     OverflowReport,
     PrintOptions,
@@ -186,28 +187,29 @@ def build_game(
     return report
 
 
-def text_fit(game: Game, layouts: Layouts, fonts_dir: Path) -> Callable[[Component], list[OverflowReport]]:
-    """The overflowing text of a component's faces, as a build with default options finds it; each component is
-    rendered once, on first asking (the validator's `fits` check uses this)."""
+def text_fit(game: Game, layouts: Layouts, fonts_dir: Path) -> Callable[[Component], FittedText]:
+    """A component's text as a build with default options sets it (what overflows, how small each field is); each
+    component is rendered once, on first asking (the validator's `text-fits` and `min-text-size` checks use this)."""
     renderer: GameRenderer | None = None
-    cache: dict[str, list[OverflowReport]] = {}
+    cache: dict[str, FittedText] = {}
 
-    def overflows(component: Component) -> list[OverflowReport]:
+    def fitted(component: Component) -> FittedText:
         nonlocal renderer
         if component.id not in cache:
             renderer = renderer or GameRenderer(game, layouts, fonts_dir)
             report = BuildReport()
-            renderer.job(component, PrintOptions(), report)
-            cache[component.id] = report.overflows
+            job = renderer.job(component, PrintOptions(), report)
+            cache[component.id] = FittedText(report.overflows, job.text_sizes())
         return cache[component.id]
 
-    return overflows
+    return fitted
 
 
 __all__ = [
     "WRITERS",
     "BuildReport",
     "Entry",
+    "FittedText",
     "GameRenderer",
     "OutputFile",
     "OverflowReport",

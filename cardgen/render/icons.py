@@ -27,6 +27,11 @@ _PLACEHOLDERS: dict[str, str] = {}
 _FOLDER: Path | None = None
 
 
+def label_size(label: str, side: float) -> float:
+    """The font size (points) of an icon's label on an icon `side` points square: one letter large, more smaller."""
+    return side * (0.62 if len(label) == 1 else 0.45)
+
+
 def placeholder(name: str) -> str:
     """The path of the placeholder image standing for icon `name` inside paragraph markup."""
     global _FOLDER
@@ -101,7 +106,7 @@ def painter(icon: Icon, colour: Callable[[str], Color | None], label_font: str) 
             canvas.drawPath(path, stroke=1 if stroke is not None else 0, fill=1)
         if icon.label:
             canvas.setFillColor(label_colour)
-            font_size = size * (0.62 if len(icon.label) == 1 else 0.45)
+            font_size = label_size(icon.label, size)
             canvas.setFont(label_font, font_size)
             canvas.drawCentredString(x + size / 2, y + size / 2 - font_size * 0.36, icon.label)
         canvas.restoreState()

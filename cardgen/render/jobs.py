@@ -90,6 +90,24 @@ class OverflowReport:
         )
 
 
+@dataclass(frozen=True)
+class TextSize:
+    """The smallest size at which one field (or icon label) of an item's face is set, after fitting."""
+
+    item: str
+    side: str
+    what: str
+    size: float
+
+
+@dataclass(frozen=True)
+class FittedText:
+    """A component's text as a build with default options sets it: what overflows its box, and how small it is."""
+
+    overflows: list[OverflowReport]
+    sizes: list[TextSize]
+
+
 @dataclass
 class BuildReport:
     """What a build wrote and what it found."""
@@ -139,6 +157,17 @@ class ComponentJob:
     @property
     def title(self) -> str:
         return f"{self.game_title} — {self.component.title}"
+
+    def text_sizes(self) -> list[TextSize]:
+        """Each item's face fields at the smallest size they are set (every item, also those sharing a face)."""
+        out = []
+        for item, keys in self.faces.item_faces.items():
+            for side, key in zip(("front", "back"), keys, strict=True):
+                smallest: dict[str, float] = {}
+                for text in self.faces.faces[key].texts if key else ():
+                    smallest[text.what] = min(text.size, smallest.get(text.what, text.size))
+                out += [TextSize(item, side, what, size) for what, size in smallest.items()]
+        return out
 
     def document(self) -> Document:
         """A new PDF for this component, drawing repeated faces once as forms."""

@@ -57,6 +57,14 @@ class Palette:
         return True
 
 
+@dataclass(frozen=True)
+class SetText:
+    """Text a face sets: what it is (a text box's field, an icon's label) and its font size in points as drawn."""
+
+    what: str
+    size: float
+
+
 @dataclass
 class Overflow:
     """Text that did not fit even at its minimum size."""
@@ -130,6 +138,7 @@ class Kit:
     roles: Mapping[str, FontRole]
     painters: Mapping[str, Painter]
     images: ImageStore
+    labels: Mapping[str, str]  # icon name → the letters printed on it (icons without a label are absent)
 
 
 @dataclass(frozen=True)
