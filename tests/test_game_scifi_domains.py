@@ -169,6 +169,12 @@ MUTATIONS = [
         'text: "' + "Dug-in locals who know every tunnel and every trick. " * 12 + '"',
         "All text fits its box at 6 pt or more",
     ),
+    (  # three letters on the damage triangle no longer fit it at 6.5 pt
+        "game.yaml",
+        'label: "SS"',
+        'label: "SSS"',
+        "Text reads at arm's length (6.5 pt on cards and tokens, 7 pt on the reference)",
+    ),
 ]
 
 
@@ -178,7 +184,7 @@ MUTATIONS = [
 def test_validate_names_the_broken_rule(tmp_path: Path, file: str, old: str, new: str, rule: str):
     game = copy_game(GAME, tmp_path)
     game.edit(file, old, new)
-    assert rule in game.broken_rules(text_fit="fit" in rule.lower())
+    assert rule in game.broken_rules(text_fit="fit" in rule.lower() or "reads" in rule.lower())
 
 
 def test_build_writes_every_component(built):

@@ -62,8 +62,7 @@ class FaceDrawer:
     def __init__(self, palette: Palette, roles: Mapping[str, FontRole], icons: Mapping[str, Icon], game_dir: Path):
         label_font = label_role(roles).regular
         painters = {name: painter(icon, palette.get, label_font) for name, icon in icons.items()}
-        labels = {name: icon.label for name, icon in icons.items() if icon.label}
-        self.kit = Kit(palette, roles, painters, ImageStore(game_dir), labels)
+        self.kit = Kit(palette, roles, painters, ImageStore(game_dir), icons, label_font)
 
     @property
     def painters(self) -> Mapping[str, Any]:

@@ -15,6 +15,7 @@ from typing import Any
 from reportlab.lib.colors import Color, toColor
 
 from cardgen import limits
+from cardgen.data.model import Icon
 from cardgen.errors import DataError, display_path
 from cardgen.render.bitmaps import check_pixels, open_unchecked
 from cardgen.render.fonts import FontRole
@@ -138,7 +139,8 @@ class Kit:
     roles: Mapping[str, FontRole]
     painters: Mapping[str, Painter]
     images: ImageStore
-    labels: Mapping[str, str]  # icon name → the letters printed on it (icons without a label are absent)
+    icons: Mapping[str, Icon]
+    label_font: str  # the font of icon labels
 
 
 @dataclass(frozen=True)

@@ -30,8 +30,10 @@ class Icon(ElementKind):
         check_icon(element["name"], kit, who)
 
     def text_sizes(self, element: Element, prepared: Any, kit: Kit, index: int) -> list[SetText]:
-        label = kit.labels.get(element["name"])
-        return [SetText(f"icon '{element['name']}' label", label_size(label, element["size"] * MM))] if label else []
+        icon = kit.icons[element["name"]]
+        if not icon.label:
+            return []
+        return [SetText(f"icon '{element['name']}' label", label_size(icon, element["size"] * MM, kit.label_font))]
 
     def draw(self, element: Element, surface: Surface, prepared: Any) -> None:
         size = element["size"] * MM
