@@ -207,6 +207,22 @@ def test_inline_icons_are_vectors_not_images(default_build):
             assert xobject.get_object().get("/Subtype") != "/Image"
 
 
+@pytest.mark.parametrize(("shape", "label", "room"), [("triangle", "SS", 0.42), ("circle", "S", 0.8)])
+def test_icon_labels_stay_inside_their_shape(shape: str, label: str, room: float):
+    """A label is 0.62 of the icon's side for one letter and 0.45 for more, but never wider than the room at the
+    shape's centre: two letters on a triangle are set smaller than on a circle of the same size."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from cardgen.data.model import Icon
+    from cardgen.render.icons import label_size
+
+    side, font = 20.0, "Helvetica-Bold"
+    size = label_size(Icon(shape=shape, label=label), side, font)
+    assert stringWidth(label, font, size) <= room * side + 1e-6
+    assert size == pytest.approx(side * (0.62 if len(label) == 1 else 0.45)) or shape == "triangle"
+    assert shape != "triangle" or size < side * 0.45
+
+
 def test_overflowing_text_is_reported_and_nothing_written(demo_data, tmp_path):
     ships = demo_data / "demo" / "ships.yaml"
     long_text = " ".join(["Reroute every shield to the forward batteries."] * 40)
