@@ -201,6 +201,12 @@ MUTATIONS = [
         'text: "' + "**Ready phase:** gain 1 credit for every station you control in any system. " * 20 + '"',
         "Card text fits",
     ),
+    (  # three letters on the Statecraft shield are set below 6.5 pt to fit it
+        "game.yaml",
+        'label: "ST"',
+        'label: "STA"',
+        "Text reads at arm's length (6.5 pt on cards and tokens, 7 pt on the reference)",
+    ),
 ]
 
 
@@ -208,7 +214,7 @@ MUTATIONS = [
 def test_validate_fails_on_a_mutation_naming_the_rule(tmp_path, file, old, new, rule):
     game = copy_game(GAME, tmp_path)
     game.edit(file, old, new)
-    assert rule in game.broken_rules(text_fit="fit" in rule.lower())
+    assert rule in game.broken_rules(text_fit="fit" in rule.lower() or "reads" in rule.lower())
 
 
 # --- the print ---------------------------------------------------------------------------------------------------
@@ -236,4 +242,6 @@ def test_reference_sheet_prints_the_facts(built, game):
     assert f"Hand limit: {game.fact('hand_limit')} cards" in text
     assert f"pay {game.fact('trade_draw_cost')} credits to draw a card" in text
     facts_page = " ".join(w["text"] for w in pdfcheck.words(folder / "reference.pdf", 1))
-    assert "Rulebook: Hand Limit" in facts_page and "Designed by cardgen" in facts_page
+    assert "Rulebook: Hand Limit" in facts_page and "Designed for this edition" in facts_page
+    assert f"You may hold up to {game.fact('hand_limit')} cards." in facts_page  # figures read as sentences
+    assert "each further one costs the developments already there + 1" in facts_page
