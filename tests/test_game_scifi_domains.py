@@ -210,3 +210,8 @@ def test_reference_sheet_prints_the_facts(built):
     for number in ("10", "12", "14", "6", "7", "8", "4", "5"):  # line-up sizes per player count
         assert re.search(rf"\b{number}\b", text)
     assert "Tiebreak:" in text and "÷" in text
+
+
+def test_player_facing_pages_carry_no_designer_text(built, game):
+    folder, _ = built
+    assert pdfcheck.designer_text(folder, game) == {}

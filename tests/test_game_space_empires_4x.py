@@ -309,3 +309,7 @@ def test_each_warship_type_has_its_own_silhouette(game):
         outlines[unit] = tuple((round((x - left) / (right - left), 2), round((y - middle) / (right - left), 2))
                                for x, y in hull)  # fmt: skip
     assert len(set(outlines.values())) == 6
+
+
+def test_player_facing_pages_carry_no_designer_text(built, game):
+    assert pdfcheck.designer_text(built, game) == {}

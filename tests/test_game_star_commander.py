@@ -245,3 +245,8 @@ def test_reference_sheet_prints_the_facts(built, game):
     assert "Rulebook: Hand Limit" in facts_page and "Designed for this edition" in facts_page
     assert f"You may hold up to {game.fact('hand_limit')} cards." in facts_page  # figures read as sentences
     assert "each further one costs the developments already there + 1" in facts_page
+
+
+def test_player_facing_pages_carry_no_designer_text(built, game):
+    folder, _ = built
+    assert pdfcheck.designer_text(folder, game) == {}

@@ -103,8 +103,8 @@ def test_mark_options_change_length_offset_and_weight(tmp_path):
 
 
 def id_positions(path: Path, page: int) -> list[tuple[str, float, float]]:
-    """The card-id footer (6.5 pt, centred on each card) of every card on a page."""
-    return sorted((w["text"], round(w["x"], 1), round(w["y"], 1)) for w in pdfcheck.words(path, page, size=6.5))
+    """The card-id footer (7.5 pt, centred on each card) of every card on a page."""
+    return sorted((w["text"], round(w["x"], 1), round(w["y"], 1)) for w in pdfcheck.words(path, page, size=7.5))
 
 
 def test_long_edge_backs_sit_behind_their_fronts(default_build):
@@ -124,12 +124,12 @@ def test_short_edge_backs_are_mirrored_top_to_bottom_and_turned(tmp_path):
     run = build(FIXTURES / "card_data", tmp_path, "--duplex", "short-edge")
     assert run.code == 0, run.err
     pdf = tmp_path / "demo" / "ships.pdf"
-    front_x, front_y = centroid(pdfcheck.char_centres(pdf, 0, 6.5))
-    back_x, back_y = centroid(pdfcheck.char_centres(pdf, 1, 6.5))
+    front_x, front_y = centroid(pdfcheck.char_centres(pdf, 0, 7.5))
+    back_x, back_y = centroid(pdfcheck.char_centres(pdf, 1, 7.5))
     assert back_x == pytest.approx(front_x, abs=0.2)
     assert back_y == pytest.approx(A4[1] - front_y, abs=0.2)
     with pdfcheck.pdfplumber.open(pdf) as doc:  # turned 180°: the text matrix runs right to left
-        assert all(c["matrix"][0] < 0 for c in doc.pages[1].chars if abs(c["size"] - 6.5) < 0.2)
+        assert all(c["matrix"][0] < 0 for c in doc.pages[1].chars if abs(c["size"] - 7.5) < 0.2)
 
 
 def test_back_offset_shifts_only_the_backs(default_build, tmp_path):
@@ -364,7 +364,7 @@ def test_shop_pdf_has_one_face_per_page_with_boxes(tmp_path):
         assert page["MediaBox"] == pytest.approx((0, 0, 69.5, 94.9), abs=0.02)
         assert page["BleedBox"] == pytest.approx((0, 0, 69.5, 94.9), abs=0.02)
         assert page["TrimBox"] == pytest.approx((3, 3, 66.5, 91.9), abs=0.02)
-    ids = [w["text"] for p in range(12) for w in pdfcheck.words(pdf, p, size=6.5)]
+    ids = [w["text"] for p in range(12) for w in pdfcheck.words(pdf, p, size=7.5)]
     assert ids[:4] == ["scout", "scout", "scout", "scout"]
 
 
@@ -412,7 +412,7 @@ def test_calibration_scales_sit_where_the_front_crosses_land(tmp_path):
 
 
 def test_counts_of_faces_on_sheets(default_build):
-    ids = Counter(w["text"] for w in pdfcheck.words(default_build / "ships.pdf", 0, size=6.5))
+    ids = Counter(w["text"] for w in pdfcheck.words(default_build / "ships.pdf", 0, size=7.5))
     assert ids == {"scout": 3, "frigate": 2, "dreadnought": 1}
 
 
