@@ -132,3 +132,15 @@ def designer_text(folder: Path, game) -> dict[str, set[str]]:
         if hits:
             found[pdf.name] = hits
     return found
+
+
+def ink(path: Path, dpi: int = 18) -> list[float]:
+    """Each page's ink coverage, measured here on its own: the page rendered in grey, 1 − mean lightness."""
+    import pypdfium2 as pdfium
+
+    shares = []
+    for page in pdfium.PdfDocument(str(path)):
+        grey = page.render(scale=dpi / 72, grayscale=True).to_pil().convert("L")
+        histogram = grey.histogram()
+        shares.append(1 - sum(i * n for i, n in enumerate(histogram)) / (255 * sum(histogram)))
+    return shares

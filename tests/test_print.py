@@ -7,6 +7,7 @@ from collections import Counter
 from pathlib import Path
 
 import pdfcheck
+import pdfplumber
 import pytest
 from PIL import Image
 
@@ -474,3 +475,34 @@ def test_separate_processes_write_identical_files(tmp_path):
 def test_quiet_prints_nothing_but_problems(tmp_path):
     run = build(FIXTURES / "card_data", tmp_path)
     assert run.code == 0 and run.out == "" and run.err == ""
+
+
+def test_light_ink_prints_dark_backs_as_tints_with_dark_text(default_build, tmp_path):
+    """--ink light: the deck's back page (a dark face with white text) covers a third of the ink; its title is
+    printed in the dark colour on the tint, so it stays readable; the guide says how the file was built."""
+    assert build(FIXTURES / "card_data", tmp_path, "--only", "ships", "--ink", "light").code == 0
+    full, light = pdfcheck.ink(default_build / "ships.pdf"), pdfcheck.ink(tmp_path / "demo" / "ships.pdf")
+    assert light[0] == pytest.approx(full[0], abs=0.01)  # the fronts have no large dark area
+    assert full[1] > 0.4 and light[1] < full[1] / 2.5
+    with pdfplumber.open(tmp_path / "demo" / "ships.pdf") as pdf:
+        title = {c["non_stroking_color"] for c in pdf.pages[1].chars if c["text"] in "Demo" and c["size"] > 10}
+    assert title and all(c == pytest.approx((0.106, 0.122, 0.165), abs=0.01) for c in title)  # ink, not white
+    assert "Built with `--ink light`" in (tmp_path / "demo" / "PRINT.md").read_text()
+
+
+def test_light_ink_keeps_small_dark_shapes_and_the_text_on_them():
+    """Only large dark areas lighten; a small dark badge on one stays dark, and white text on the badge stays white."""
+    from cardgen.render.ink import light_face
+    from cardgen.render.kit import Palette
+    from cardgen.render.markup import Element, Face
+
+    shape = {"stroke": "none", "stroke-width": 0.3, "dash": (), "opacity": 1.0}
+    band = Element("rect", {"x": 0, "y": 0, "w": 60, "h": 30, "fill": "#102040", **shape})
+    badge = Element("circle", {"cx": 10, "cy": 10, "r": 4, "fill": "#400000", **shape})
+    on_badge = Element("text", {"x": 8, "y": 8, "w": 4, "h": 4, "colour": "white"})
+    on_band = Element("text", {"x": 30, "y": 20, "w": 20, "h": 4, "colour": "white"})
+    face = light_face(Face("white", (band, badge, on_badge, on_band)), Palette({}).get, 60, 90)
+    band, badge, on_badge, on_band = face.elements
+    assert band["fill"] == "#dbdee2" and band["stroke"] == "#102040"  # 15 % of the colour, outlined in it
+    assert badge["fill"] == "#400000" and on_badge["colour"] == "white"
+    assert on_band["colour"] == "#102040"

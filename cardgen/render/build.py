@@ -21,6 +21,7 @@ from cardgen.output import remove_stale
 from cardgen.render.draw import FaceDrawer, check_labels
 from cardgen.render.fonts import load_roles
 from cardgen.render.imposed import write_print_pdf
+from cardgen.render.ink import light_face
 from cardgen.render.jobs import (
     BuildReport,
     ComponentJob,
@@ -114,8 +115,12 @@ class GameRenderer:
         for item in component.items:
             if item.front is None:  # the loader allows this for pieces only, which are never printed
                 raise DataError(f"{self.game.id}: {component.id}: '{item.id}' has no front layout")
-            front = self._face(component, item, item.front, "front", shared, faces, report)
-            back = self._face(component, item, item.back, "back", shared, faces, report) if item.back else None
+            front = self._face(component, item, item.front, "front", shared, faces, report, options.ink)
+            back = (
+                self._face(component, item, item.back, "back", shared, faces, report, options.ink)
+                if item.back
+                else None
+            )
             entries.extend(Entry(item, front, back) for _ in range(item.count))
             faces.item_faces[item.id] = (front, back)
             faces.uses[front] += item.count
@@ -127,7 +132,7 @@ class GameRenderer:
 
     def _face(
         self, component: Component, item: Item, layout: str, side: str, shared: dict[str, Any], faces: FaceSet,
-        report: BuildReport,
+        report: BuildReport, ink: str = "full",
     ) -> str:  # fmt: skip
         who = f"{self.game.id}: {component.id}: card '{item.id}' {side}"
         context = {
@@ -143,7 +148,10 @@ class GameRenderer:
             except MarkupError as exc:
                 line = f" (line {exc.line} of the rendered markup)" if exc.line else ""
                 raise DataError(f"{who}: layout '{layout}'{line}: {exc}") from None
-            prepared = self.drawer.prepare(face, shared["face"]["width"], shared["face"]["height"], who)
+            width, height = shared["face"]["width"], shared["face"]["height"]
+            if ink == "light":
+                face = light_face(face, self.palette.get, width, height)
+            prepared = self.drawer.prepare(face, width, height, who)
             faces.faces[key] = prepared
             for overflow in prepared.overflows:
                 report.overflows.append(

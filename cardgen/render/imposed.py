@@ -20,6 +20,7 @@ from cardgen.render.imposition import (
     grid_sheet,
     hex_sheet,
 )
+from cardgen.render.ink import coverage
 from cardgen.render.jobs import SIDES_NOTE, ComponentJob, Entry, OutputFile, PrintOptions
 from cardgen.render.pdf import Document
 from cardgen.render.sheets import write_boards
@@ -44,8 +45,9 @@ def write_print_pdf(job: ComponentJob, path: Path) -> OutputFile:
         else:
             sides = "backs-after" if options.duplex == "off" else options.duplex
     doc.print_hints(sides, f"{component.title}: {SIDES_NOTE[sides]}")
-    write_atomic(path, doc.finish())
-    return OutputFile(path, doc.pages, component.id, sides)
+    pdf = doc.finish()
+    write_atomic(path, pdf)
+    return OutputFile(path, doc.pages, component.id, sides, ink=tuple(coverage(pdf)))
 
 
 def plan_for(

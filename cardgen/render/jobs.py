@@ -34,6 +34,7 @@ class PrintOptions:
     allow_overflow: bool = False
     overlap: float = 10.0
     dpi: int = 300
+    ink: str = "full"  # full | light: large dark areas as outlined tints (render/ink.py)
 
     @property
     def paper_size(self) -> Size:
@@ -69,6 +70,7 @@ class OutputFile:
     component: str = ""
     sides: str = "single"
     tts: dict[str, Any] | None = None  # --format tts: the component's Tabletop Simulator object (render/tts.py)
+    ink: tuple[float, ...] = ()  # print PDFs: each page's ink coverage, 0–1 (render/ink.py)
 
 
 @dataclass(frozen=True)
