@@ -420,6 +420,7 @@ def build_command(
         for file in report.files:
             unit = "image" if output_format in ("png", "tts") else "page"
             what = f"{file.pages} {unit}{'' if file.pages == 1 else 's'}"
+            what += f" (with {', '.join(file.holds)})" if file.holds else ""
             click.echo(f"{display_path(file.path)}  {'saved object' if file.component == 'saved object' else what}")
     files = [f for r in reports for f in r.files]
     if output_format == "pdf" and files and not quiet:

@@ -20,7 +20,7 @@ from cardgen.formulas import formulas
 from cardgen.output import remove_stale
 from cardgen.render.draw import FaceDrawer, check_labels
 from cardgen.render.fonts import load_roles
-from cardgen.render.imposed import write_print_pdf
+from cardgen.render.imposed import job_plan, write_print_pdf
 from cardgen.render.ink import light_face
 from cardgen.render.jobs import (
     BuildReport,
@@ -36,6 +36,7 @@ from cardgen.render.jobs import (
 from cardgen.render.kit import Palette
 from cardgen.render.layouts import Layouts
 from cardgen.render.markup import MarkupError
+from cardgen.render.packing import pack
 from cardgen.render.shop import write_png_faces, write_shop_pdf
 from cardgen.render.tts import write_tts_component
 
@@ -44,14 +45,16 @@ Progress = Callable[[int], None]
 
 @dataclass(frozen=True)
 class Writer:
-    """One output format: where a component's output goes in the game's folder, and the function that writes it."""
+    """One output format: where a component's output goes in the game's folder, the function that writes it, and
+    whether small components share sheets in it (`render/packing.py`)."""
 
     target: Callable[[Path, str], Path]
     write: Callable[[ComponentJob, Path], OutputFile]
+    packs: bool = False
 
 
 WRITERS: dict[str, Writer] = {
-    "pdf": Writer(lambda folder, component: folder / f"{component}.pdf", write_print_pdf),
+    "pdf": Writer(lambda folder, component: folder / f"{component}.pdf", write_print_pdf, packs=True),
     "shop-pdf": Writer(lambda folder, component: folder / "shop" / f"{component}.pdf", write_shop_pdf),
     "png": Writer(lambda folder, component: folder / component, write_png_faces),
     "tts": Writer(lambda folder, component: folder / "tts" / component, write_tts_component),
@@ -181,18 +184,34 @@ def build_game(
         report.notes.append(f"{game.id}: not printed (bought or borrowed, not cut): {', '.join(pieces)}")
     if empty:
         report.notes.append(f"{game.id}: no contents written yet, nothing printed for: {', '.join(empty)}")
+    jobs = []
     for component in filter(lambda c: c.printed, game.components):
         job = renderer.job(component, options, report)
-        target = writer.target(folder, component.id)
         blocked = any(o.game == game.id and o.component == component.id for o in report.overflows)
         if blocked and not options.allow_overflow:
-            if target.suffix:
-                remove_stale(target)  # an earlier build's file must not pass for this one's
+            _remove_stale(writer, folder, component.id)  # an earlier build's file must not pass for this one's
             continue
-        report.files.append(writer.write(job, target))
+        jobs.append(job)
+    for job in shared_sheets(jobs) if writer.packs else jobs:
+        for guest in job.guests:
+            _remove_stale(writer, folder, guest.id)  # printed with its host now, not in a file of its own
+        report.files.append(writer.write(job, writer.target(folder, job.component.id)))
         if progress:
             progress(len(job.entries))
     return report
+
+
+def _remove_stale(writer: Writer, folder: Path, component: str) -> None:
+    target = writer.target(folder, component)
+    if target.suffix:
+        remove_stale(target)
+
+
+def shared_sheets(jobs: list[ComponentJob]) -> list[ComponentJob]:
+    """The jobs with small components packed onto the last sheets of others (sheets and boards print as they are)."""
+    order = {job.component.id: n for n, job in enumerate(jobs)}
+    cut = pack([job for job in jobs if job.component.kind != "sheets"], job_plan)
+    return sorted(cut + [job for job in jobs if job.component.kind == "sheets"], key=lambda j: order[j.component.id])
 
 
 def text_fit(game: Game, layouts: Layouts, fonts_dir: Path) -> Callable[[Component], FittedText]:

@@ -71,6 +71,7 @@ class OutputFile:
     sides: str = "single"
     tts: dict[str, Any] | None = None  # --format tts: the component's Tabletop Simulator object (render/tts.py)
     ink: tuple[float, ...] = ()  # print PDFs: each page's ink coverage, 0–1 (render/ink.py)
+    holds: tuple[str, ...] = ()  # small components printed on this file's last sheet (render/packing.py)
 
 
 @dataclass(frozen=True)
@@ -151,14 +152,20 @@ class ComponentJob:
     body_font: str
     face: Size  # trim size of one face, mm
     bleed: float  # mm
+    guests: tuple[Component, ...] = ()  # small components printed on this one's last sheet (render/packing.py)
 
     @property
     def shape(self) -> str:
         return self.component.shape
 
     @property
+    def names(self) -> str:
+        """The component's id, and those of the components sharing its sheets: `units + command-ships`."""
+        return " + ".join(c.id for c in (self.component, *self.guests))
+
+    @property
     def title(self) -> str:
-        return f"{self.game_title} — {self.component.title}"
+        return f"{self.game_title} — " + ", ".join(c.title for c in (self.component, *self.guests))
 
     def text_sizes(self) -> list[TextSize]:
         """Each item's face fields at the smallest size they are set (every item, also those sharing a face)."""
