@@ -44,6 +44,7 @@ def test_component_counts_include_copies():
         "colony-counters": 4 * 32,
         "home-system-markers": 4 * 25,
         "deep-space-markers": 102,
+        "hit-markers": 12,
         "map": 1,
         "charts": 4,
         "production-sheet": 2,
@@ -313,3 +314,12 @@ def test_each_warship_type_has_its_own_silhouette(game):
 
 def test_player_facing_pages_carry_no_designer_text(built, game):
     assert pdfcheck.designer_text(built, game) == {}
+
+
+def test_hit_markers_print_on_the_ship_counters_last_sheet(built):
+    """Twelve hit markers (one hit on the front, two behind it) fill the last ship-counter sheet; the guide says so."""
+    fronts, backs = _halves(built / "ship-counters.pdf", 3, 12)  # the hits, 12 pt
+    assert sorted(t for t, _, _ in fronts) == ["1"] * 12 and sorted(t for t, _, _ in backs) == ["2"] * 12
+    for (_, x, y), (_, bx, by) in zip(sorted(fronts), sorted(backs), strict=True):
+        assert x == pytest.approx(bx, abs=0.3) and y == pytest.approx(by, abs=0.3)
+    assert "ship-counters.pdf also holds hit-markers on its last sheet" in (built / "PRINT.md").read_text()
