@@ -141,10 +141,6 @@ MUTATIONS = {
         'text: "Choose one of your columns: it gets +3 Force this battle.' + " Then read this long aside." * 20 + '"',
         "All text fits its box at 6 pt or more",
     ),
-    "three letters on the red alliance's small triangle": (
-        "game.yaml", "label: R, description: The Crimson Pact", "label: RCP, description: The Crimson Pact",
-        "Text reads at arm's length (6.5 pt on cards, 7 pt on the mat and the reference)",
-    ),
 }  # fmt: skip
 
 
@@ -153,7 +149,7 @@ def test_breaking_a_rule_fails_validation_naming_it(tmp_path: Path, name: str):
     file, old, new, rule = MUTATIONS[name]
     game = copy_game(GAME, tmp_path)
     game.edit(file, old, new, count=1)
-    assert rule in game.broken_rules(text_fit="fit" in rule.lower() or "reads" in rule.lower())
+    assert rule in game.broken_rules(text_fit="fit" in rule.lower())
 
 
 # --- printing ----------------------------------------------------------------------------------------------------

@@ -201,12 +201,6 @@ MUTATIONS = [
         'text: "' + "**Ready phase:** gain 1 credit for every station you control in any system. " * 20 + '"',
         "Card text fits",
     ),
-    (  # three letters on the Statecraft shield are set below 6.5 pt to fit it
-        "game.yaml",
-        'label: "ST"',
-        'label: "STA"',
-        "Text reads at arm's length (6.5 pt on cards and tokens, 7 pt on the reference)",
-    ),
 ]
 
 
@@ -214,7 +208,7 @@ MUTATIONS = [
 def test_validate_fails_on_a_mutation_naming_the_rule(tmp_path, file, old, new, rule):
     game = copy_game(GAME, tmp_path)
     game.edit(file, old, new)
-    assert rule in game.broken_rules(text_fit="fit" in rule.lower() or "reads" in rule.lower())
+    assert rule in game.broken_rules(text_fit="fit" in rule.lower())
 
 
 # --- the print ---------------------------------------------------------------------------------------------------
