@@ -301,6 +301,8 @@ def _print_notes(game: Game, report) -> None:
          "output_format")  # fmt: skip
 @_option("--tts-base-url", str, None, "With --format tts: the address the images will be uploaded to (default: "
          "file:/// paths of the output folder).")  # fmt: skip
+@_option("--ink", ["full", "light"], "full", "light: backs and other large dark areas as pale tints inside an outline, "
+         "for home printers (PRINT.md gives each file's ink coverage).")  # fmt: skip
 @_option("--gutter", Length(0, 50), 0.0, "Space between cards in mm (0: shared cut lines).")
 @_option("--mark-length", Length(0, 30), 5.0, "Crop-mark length in mm.")
 @_option("--mark-offset", Length(0, 30), 3.0, "Gap between trim and crop mark in mm (marks never start inside the "
@@ -325,6 +327,7 @@ def build_command(
     back_offset: tuple[float, float],
     layout: str | None,
     output_format: str,
+    ink: str,
     gutter: float,
     mark_length: float,
     mark_offset: float,
@@ -358,6 +361,7 @@ def build_command(
         back_offset=back_offset,
         layout=layout,
         format=output_format,
+        ink=ink.lower(),
         gutter=gutter,
         marks=MarkStyle(length=mark_length, offset=mark_offset, weight=mark_weight),
         allow_overflow=allow_overflow,
@@ -417,6 +421,7 @@ def build_command(
         for file in report.files:
             unit = "image" if output_format in ("png", "tts") else "page"
             what = f"{file.pages} {unit}{'' if file.pages == 1 else 's'}"
+            what += f" (with {', '.join(file.holds)})" if file.holds else ""
             click.echo(f"{display_path(file.path)}  {'saved object' if file.component == 'saved object' else what}")
     files = [f for r in reports for f in r.files]
     if output_format == "pdf" and files and not quiet:

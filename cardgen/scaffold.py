@@ -1,7 +1,7 @@
 """`cardgen new GAME-ID`: a small working game to start from — it lists, validates and builds as it is.
 
 The scaffold is the smallest complete game: a manifest, a deck of three cards with a back, a rules.yaml with a
-quoted fact and two checks, the two layouts, and a `cardgen.toml` naming the folders so that plain `cardgen build`
+quoted fact and four checks, the two layouts, and a `cardgen.toml` naming the folders so that plain `cardgen build`
 finds them.
 """
 
@@ -61,6 +61,7 @@ checks:
   - {rule: The deck has 12 cards, check: count, component: cards, expect: {fact: deck_size}}
   - {rule: Costs stay in range, check: range, component: cards, field: cost, min: 0, max: {fact: max_cost}}
   - {rule: Card text fits, check: text-fits, component: cards}
+  - {rule: Card text can be read at arm's length, check: min-text-size, component: cards}
 """
 
 CARD_LAYOUT = """{% import "_common/ui.xml.j2" as ui %}
@@ -71,8 +72,6 @@ CARD_LAYOUT = """{% import "_common/ui.xml.j2" as ui %}
   <rect x="8" y="22" w="{{ (face.width - 16)|mm }}" h="26" radius="2" fill="#e6ecf5" stroke="accent" dash="1.5 1"/>
   <text x="8" y="33" w="{{ (face.width - 16)|mm }}" h="5" size="7" align="center" colour="accent">your art here</text>
   {{ ui.text_box(6, 52, face.width - 12, face.height - 62, card.text, "text", size=9) }}
-  <text x="4" y="{{ (face.height - 7)|mm }}" w="{{ (face.width - 8)|mm }}" h="4" size="6.5" align="center"
-        colour="ink" field="id">{{ card.id }}</text>
 </face>
 """
 

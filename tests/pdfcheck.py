@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pdfplumber
@@ -105,3 +106,41 @@ def render(path: Path, page: int = 0, dpi: int = 40):
     import pypdfium2 as pdfium
 
     return pdfium.PdfDocument(str(path))[page].render(scale=dpi / 72).to_pil().convert("RGB")
+
+
+SNAKE_KEY = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")  # a data key such as next_over_current
+
+
+def designer_text(folder: Path, game) -> dict[str, set[str]]:
+    """What a built game's player-facing files say that belongs to its designers, not its players, per file: item ids
+    (those with a '-', '_' or digit, which no rule text uses; pieces are bought, their ids are not printed), data keys
+    (snake_case), and cardgen's own name and files. The proof sheet (ids are wanted there) and the print guide (it
+    tells whoever prints how, with cardgen's commands) are left out; the sheet labels in the margins name only the game
+    and the component."""
+    import pypdfium2 as pdfium
+
+    printed = [c for c in game.components if c.kind != "pieces"]
+    ids = {i.id for c in printed for i in c.items if re.search(r"[-_0-9]", i.id)} - {c.id for c in printed}
+    found: dict[str, set[str]] = {}
+    for pdf in sorted(folder.glob("*.pdf")):
+        if pdf.name in ("proof.pdf", "print-guide.pdf"):
+            continue
+        document = pdfium.PdfDocument(str(pdf))
+        text = " ".join(page.get_textpage().get_text_range() for page in document)
+        words = {w.strip(".,;:()[]·'\"") for w in text.split()}
+        hits = (words & ids) | set(SNAKE_KEY.findall(text)) | set(re.findall(r"cardgen|rules\.yaml", text, re.I))
+        if hits:
+            found[pdf.name] = hits
+    return found
+
+
+def ink(path: Path, dpi: int = 18) -> list[float]:
+    """Each page's ink coverage, measured here on its own: the page rendered in grey, 1 − mean lightness."""
+    import pypdfium2 as pdfium
+
+    shares = []
+    for page in pdfium.PdfDocument(str(path)):
+        grey = page.render(scale=dpi / 72, grayscale=True).to_pil().convert("L")
+        histogram = grey.histogram()
+        shares.append(1 - sum(i * n for i, n in enumerate(histogram)) / (255 * sum(histogram)))
+    return shares

@@ -600,3 +600,63 @@ def test_counts_custom_checks_and_failures_report_exactly(tmp_path: Path, check,
     shown = [(v.citation, v.expected, norm(v.actual), norm(v.where)) for v in found.violations]
     assert shown == violations
     assert [(r.status, r.citation, r.reason) for r in found.results] == results
+
+
+# --- min-text-size: the sizes the print pipeline sets (after the text fitter shrank them), not those asked for ----
+
+MIN_TEXT = "{rule: R, check: min-text-size, components: [tokens, board]"
+
+
+def text_report(tmp_path: Path, check: str, label: str = "1"):
+    """`report` with the fonts, so text is fitted; `label` replaces the 1-credit token's label."""
+    from cardgen.paths import default_fonts_dir
+
+    folder = tmp_path / "demo"
+    shutil.copytree(FIXTURES / "card_data" / "demo", folder)
+    rules, tokens = folder / "rules.yaml", folder / "tokens.yaml"
+    text = rules.read_text()
+    rules.write_text(text[: text.index("\nchecks:") + 1] + "checks:\n  - " + check + "\n")
+    assert 'label: "1"' in tokens.read_text()
+    tokens.write_text(tokens.read_text().replace('label: "1"', f'label: "{label}"'))
+    (game,) = load_games(tmp_path, ["demo"])
+    found = validate_game(game, FIXTURES / "templates", default_fonts_dir(), trust_code=True)
+    return found, [(v.expected, v.actual, v.where.replace(f"{tmp_path}/", "")) for v in found.violations]
+
+
+def test_min_text_size_holds_at_the_default_for_counters_and_sheets(tmp_path: Path) -> None:
+    found, shown = text_report(tmp_path, MIN_TEXT + "}")  # the token backs' labels are set at exactly 6.5 pt
+    assert shown == [] and [r.status for r in found.results] == ["holds"]
+
+
+def test_min_text_size_measures_text_after_the_fitter_shrank_it(tmp_path: Path) -> None:
+    """The layout asks for 6.5 pt; a longer label is shrunk to 6.1 pt to fit its box, and that is what is judged."""
+    _, shown = text_report(tmp_path, MIN_TEXT + "}", label="one credit tok")
+    where = "demo/tokens.yaml:7 (credit-1.label)"
+    assert shown == [("text at least 6.5 pt", "label set at 6.1 pt on the back (layout 'token-back')", where)]
+
+
+def test_min_text_size_counts_icon_labels_and_takes_a_size_of_its_own(tmp_path: Path) -> None:
+    _, shown = text_report(tmp_path, "{rule: R, check: min-text-size, component: tokens, min: 14.5}")
+    where = "demo/tokens.yaml:7 (credit-1.{})"
+    assert shown == [
+        ("text at least 14.5 pt", "label set at 14.0 pt on the front (layout 'token') (and on 1 more item)",
+         where.format("label")),
+        ("text at least 14.5 pt", "icon 'credits' label set at 14.1 pt on the back (layout 'token-back') "
+         "(and on 1 more item)", where.format("icon 'credits' label")),
+        ("text at least 14.5 pt", "label set at 6.5 pt on the back (layout 'token-back') (and on 1 more item)",
+         where.format("label")),
+    ]  # fmt: skip
+
+
+def test_min_text_size_refuses_a_size_that_is_not_a_number(tmp_path: Path) -> None:
+    found, shown = text_report(tmp_path, MIN_TEXT + ", min: big}")
+    assert [r.status for r in found.results] == ["failed"]
+    assert shown[0][1] == "it cannot: check 'R': min must be a text size in points, got 'big'"
+
+
+def test_inline_markup_is_measured_at_the_size_it_sets() -> None:
+    from cardgen.render.textfit import TextBox, fit_text, set_sizes
+
+    box = TextBox('plain <font size="5">small</font> and <sup>up</sup>', "Helvetica", None, 300, 40, 8, 6)
+    sizes = sorted(set(set_sizes(fit_text(box))))
+    assert sizes[0] == 5 and sizes[-1] == 8 and len(sizes) == 3  # the superscript is set smaller than 8 pt

@@ -180,3 +180,7 @@ def test_reference_sheet_prints_the_rulebook_figures(built: Path, game):
 def test_the_mat_is_larger_than_a_page_and_tiled(built: Path):
     sizes = pdfcheck.page_sizes(built / "battlefield-mat.pdf")
     assert len(sizes) > 1 and len(set(sizes)) == 1
+
+
+def test_player_facing_pages_carry_no_designer_text(built, game):
+    assert pdfcheck.designer_text(built, game) == {}

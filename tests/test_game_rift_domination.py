@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 
+import pdfcheck
 import pypdf
 import pytest
 
@@ -145,7 +146,7 @@ def test_contradictions_are_recorded_with_both_readings(game):
 def test_validate_passes_on_the_bundled_data():
     run = run_cli("validate", GAME)
     assert run.code == 0, run.out + run.err
-    assert "48 checks, all hold" in run.out
+    assert "50 checks, all hold" in run.out
 
 
 MUTATIONS = [
@@ -239,3 +240,7 @@ def test_the_conflict_zone_back_reads_upright_once_the_sheet_is_turned(tmp_path,
         title = next(w for w in back.extract_words() if w["text"] in ("GROUND", "DNUORG"))
         assert (title["top"] > back.height / 2) is turned and (title["text"] == "DNUORG") is turned
         assert next(w for w in front.extract_words() if w["text"] == "SPACE")["top"] < front.height / 2
+
+
+def test_player_facing_pages_carry_no_designer_text(built, game):
+    assert pdfcheck.designer_text(built, game) == {}

@@ -31,13 +31,13 @@ COUNTS = {
 }
 
 # A4 pages: poker decks 9 a sheet, fronts and backs interleaved (duplex); counters fold-and-glue; sheets one a page.
+# The four Command Ships share the Rewards' last sheet and the Start Player Marker the resource tokens' (small
+# components share sheets), so they have no file of their own.
 PAGES = {
     "units": 20,
     "techs": 14,
     "rewards": 10,
     "enemies": 12,
-    "command-ships": 2,
-    "start-player-marker": 1,
     "resource-tokens": 3,
     "player-aid": 2,
     "reference": 2,
@@ -169,6 +169,12 @@ MUTATIONS = [
         'text: "' + "Dug-in locals who know every tunnel and every trick. " * 12 + '"',
         "All text fits its box at 6 pt or more",
     ),
+    (  # three letters on the damage triangle no longer fit it at 6.5 pt
+        "game.yaml",
+        'label: "SS"',
+        'label: "SSS"',
+        "Text reads at arm's length (6.5 pt on cards and tokens, 7 pt on the reference)",
+    ),
 ]
 
 
@@ -178,7 +184,7 @@ MUTATIONS = [
 def test_validate_names_the_broken_rule(tmp_path: Path, file: str, old: str, new: str, rule: str):
     game = copy_game(GAME, tmp_path)
     game.edit(file, old, new)
-    assert rule in game.broken_rules(text_fit="fit" in rule.lower())
+    assert rule in game.broken_rules(text_fit="fit" in rule.lower() or "reads" in rule.lower())
 
 
 def test_build_writes_every_component(built):
@@ -204,3 +210,28 @@ def test_reference_sheet_prints_the_facts(built):
     for number in ("10", "12", "14", "6", "7", "8", "4", "5"):  # line-up sizes per player count
         assert re.search(rf"\b{number}\b", text)
     assert "Tiebreak:" in text and "÷" in text
+
+
+def test_player_facing_pages_carry_no_designer_text(built, game):
+    folder, _ = built
+    assert pdfcheck.designer_text(folder, game) == {}
+
+
+def test_small_components_share_the_last_sheet_of_another_with_backs_behind_fronts(built):
+    """The four Command Ships print on the Rewards' last sheet (4 rewards + 4 ships of 9 slots), each back behind
+    its own front once the sheet is turned on its long edge; the file, its label and the guide say so."""
+    folder, output = built
+    pdf = folder / "rewards.pdf"
+    assert not (folder / "command-ships.pdf").exists() and "rewards.pdf  10 pages (with command-ships)" in output
+    left, top = (210 - 3 * 63.5) / 2, (297 - 3 * 88.9) / 2  # the 3 × 3 block of poker cards, centred on A4
+
+    def slot(word: dict) -> tuple[int, int]:
+        return int((word["y"] - top) // 88.9), int((word["x"] - left) // 63.5)
+
+    titles = [w for w in pdfcheck.words(pdf, 8) if w["text"] == "Command" and (w["y"] - top) % 88.9 < 11]
+    backs = [w for w in pdfcheck.words(pdf, 9) if w["text"] == "COMMAND"]
+    assert len(titles) == len(backs) == 4
+    assert sorted((r, 2 - c) for r, c in map(slot, titles)) == sorted(map(slot, backs))  # mirrored left–right
+    label = " ".join(w["text"] for w in pdfcheck.words(pdf, 8))
+    assert "rewards + command-ships · sheet 5/5" in label
+    assert "rewards.pdf also holds command-ships on its last sheet" in (folder / "PRINT.md").read_text()

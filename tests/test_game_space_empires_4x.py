@@ -6,7 +6,9 @@ counter sheets (each back behind its front), a tiled map and page-sized charts a
 
 from __future__ import annotations
 
+import itertools
 import json
+import math
 from collections import Counter
 from pathlib import Path
 
@@ -19,7 +21,7 @@ GAME = "space-empires-4x"
 DATA = REPO / "card_data"
 COUNTER_PDFS = ("ship-counters", "group-size-markers", "colony-counters", "home-system-markers", "deep-space-markers")
 PLAYERS = ("red", "blue", "green", "yellow")
-TAG_SIZE = 6.6  # the set tag printed at the same spot on both sides of every counter
+TAG_SIZE = 6.75  # the set tag printed at the same spot on both sides of every counter
 STEP_SIZE = 13  # the CP figure of colony and Homeworld counters
 
 
@@ -42,6 +44,7 @@ def test_component_counts_include_copies():
         "colony-counters": 4 * 32,
         "home-system-markers": 4 * 25,
         "deep-space-markers": 102,
+        "hit-markers": 12,
         "map": 1,
         "charts": 4,
         "production-sheet": 2,
@@ -160,7 +163,10 @@ def test_broken_tables_and_map_fail(copy):
 
 def test_text_that_no_longer_fits_fails(copy):
     copy.edit("rules.yaml", "{minerals: Minerals,", "{minerals: Minerals of the Ancient Precursors,")
-    assert "All text fits at 6 pt or more" in copy.broken_rules(text_fit=True)
+    copy.edit("rules.yaml", "check: min-text-size,", "check: min-text-size, min: 8,")  # the counters' 6.5 pt
+    broken = copy.broken_rules(text_fit=True)
+    assert "All text fits at 6 pt or more" in broken
+    assert "Text reads at arm's length (6.5 pt on counters, 7 pt on the map, charts and sheets)" in broken
 
 
 # --- printing ----------------------------------------------------------------------------------------------------
@@ -250,3 +256,70 @@ def test_map_is_tiled_over_pages_with_alignment_guides(built):
     assert len(pdfcheck.page_sizes(pdf)) == 4
     label = " ".join(w["text"] for w in pdfcheck.words(pdf, 0))
     assert "part 1,1 of 2×2" in label and "line up the crosshairs" in label
+
+
+def _inside(point: tuple[float, float], polygon: list[tuple[float, float]], inset: float = 0.0) -> bool:
+    """Whether a point lies inside a convex polygon, at least `inset` (points) from each of its edges."""
+    edges = list(itertools.pairwise([*polygon, polygon[0]]))
+    turn = 1.0 if sum(x1 * y2 - x2 * y1 for (x1, y1), (x2, y2) in edges) > 0 else -1.0
+    return all(
+        turn * ((x2 - x1) * (point[1] - y1) - (y2 - y1) * (point[0] - x1)) / math.dist((x1, y1), (x2, y2)) >= inset
+        for (x1, y1), (x2, y2) in edges
+    )
+
+
+def test_map_labels_stay_inside_their_hex_and_off_its_corners(built):
+    """The word Homeworld lies wholly inside its heavy-bordered hex; each Home System letter inside its hex, at least
+    5 mm from every corner (the board is drawn whole on each tile page, clipped, so page 1 holds every label)."""
+    import pdfplumber
+
+    with pdfplumber.open(built / "map.pdf") as pdf:
+        page = pdf.pages[0]
+        hexes = [c for c in page.curves if len(c["pts"]) == 7]
+        heavy = [c["pts"][:6] for c in hexes if c["linewidth"] > 4]  # the Homeworld's 1.8 mm border
+        words = page.extract_words(extra_attrs=["size"])
+    mm = 72 / 25.4
+    homeworlds = [w for w in words if w["text"] == "Homeworld"]
+    assert len(homeworlds) == len(heavy) == 4
+    for word in homeworlds:
+        corners = [(x, y) for x in (word["x0"], word["x1"]) for y in (word["top"], word["bottom"])]
+        assert any(all(_inside(c, h, inset=0.9 * mm) for c in corners) for h in heavy), word
+    board_bottom = max(y for c in hexes for _, y in c["pts"])  # the legend below the board names the letters too
+    letters = [w for w in words if w["text"] in "RBGY" and abs(w["size"] - 7) < 0.1 and w["bottom"] < board_bottom]
+    assert len(letters) > 40
+    for letter in letters:
+        centre = ((letter["x0"] + letter["x1"]) / 2, (letter["top"] + letter["bottom"]) / 2)
+        [home] = [c["pts"][:6] for c in hexes if _inside(centre, c["pts"][:6])]
+        assert min(math.dist(centre, corner) for corner in home) > 5 * mm, letter
+
+
+def test_each_warship_type_has_its_own_silhouette(game):
+    """Scouts to Dreadnoughts: six outlines, not one outline drawn at six sizes (compared at the same size)."""
+    from cardgen.paths import default_fonts_dir, default_templates_dir
+    from cardgen.render.build import BuildReport, GameRenderer, PrintOptions
+    from cardgen.render.layouts import Layouts
+
+    renderer = GameRenderer(game, Layouts(default_templates_dir()), default_fonts_dir())
+    job = renderer.job(game.component("ship-counters"), PrintOptions(), BuildReport())
+    outlines = {}
+    for unit in ("SC", "DD", "CA", "BC", "BB", "DN"):
+        front, _ = job.faces.item_faces[f"{unit.lower()}1-red"]
+        [hull, *_] = [e["points"] for e in job.faces.faces[front].face.elements if e.tag == "polygon"]
+        left, right = min(x for x, _ in hull), max(x for x, _ in hull)
+        middle = sum(y for _, y in hull) / len(hull)
+        outlines[unit] = tuple((round((x - left) / (right - left), 2), round((y - middle) / (right - left), 2))
+                               for x, y in hull)  # fmt: skip
+    assert len(set(outlines.values())) == 6
+
+
+def test_player_facing_pages_carry_no_designer_text(built, game):
+    assert pdfcheck.designer_text(built, game) == {}
+
+
+def test_hit_markers_print_on_the_ship_counters_last_sheet(built):
+    """Twelve hit markers (one hit on the front, two behind it) fill the last ship-counter sheet; the guide says so."""
+    fronts, backs = _halves(built / "ship-counters.pdf", 3, 12)  # the hits, 12 pt
+    assert sorted(t for t, _, _ in fronts) == ["1"] * 12 and sorted(t for t, _, _ in backs) == ["2"] * 12
+    for (_, x, y), (_, bx, by) in zip(sorted(fronts), sorted(backs), strict=True):
+        assert x == pytest.approx(bx, abs=0.3) and y == pytest.approx(by, abs=0.3)
+    assert "ship-counters.pdf also holds hit-markers on its last sheet" in (built / "PRINT.md").read_text()

@@ -236,4 +236,11 @@ def test_reference_sheet_prints_the_facts(built, game):
     assert f"Hand limit: {game.fact('hand_limit')} cards" in text
     assert f"pay {game.fact('trade_draw_cost')} credits to draw a card" in text
     facts_page = " ".join(w["text"] for w in pdfcheck.words(folder / "reference.pdf", 1))
-    assert "Rulebook: Hand Limit" in facts_page and "Designed by cardgen" in facts_page
+    assert "Rulebook: Hand Limit" in facts_page and "Designed for this edition" in facts_page
+    assert f"You may hold up to {game.fact('hand_limit')} cards." in facts_page  # figures read as sentences
+    assert "each further one costs the developments already there + 1" in facts_page
+
+
+def test_player_facing_pages_carry_no_designer_text(built, game):
+    folder, _ = built
+    assert pdfcheck.designer_text(folder, game) == {}

@@ -643,6 +643,13 @@ CASES = [
         ("rules.yaml:12: checks[0]: R", "it cannot: TypeError: '<' not supported"),
     ),
     Case(
+        "check-min-text-size-not-a-size",
+        lambda ws: rules_add_check(ws, "{rule: R, check: min-text-size, component: tokens, min: -2}"),
+        TRUSTED,
+        1,
+        ("rules.yaml:12: checks[0]: R", "min must be a text size in points, got -2"),
+    ),
+    Case(
         "check-unknown-kind",
         lambda ws: rules_add_check(ws, "{rule: R, check: cont, component: ships}"),
         VALIDATE,
@@ -758,6 +765,7 @@ CASES = [
     Case("option-mark-weight-inf", None, (*BUILD, "--mark-weight", "inf"), 2, "--mark-weight"),
     Case("option-mark-offset-nan", None, (*BUILD, "--mark-offset", "nan"), 2, "--mark-offset"),
     Case("option-paper", None, (*BUILD, "--paper", "a5"), 2, "--paper"),
+    Case("option-ink", None, (*BUILD, "--ink", "dark"), 2, "--ink"),
     Case("option-unknown", None, (*BUILD, "--colour"), 2, "No such option"),
     Case("option-players-zero", None, ("play", "demo", "--players", "0"), 2, "--players"),
     Case("option-games-negative", None, ("play", "demo", "--games", "-1"), 2, "--games"),

@@ -7,6 +7,7 @@ from collections import Counter
 from pathlib import Path
 
 import pdfcheck
+import pdfplumber
 import pytest
 from PIL import Image
 
@@ -103,8 +104,8 @@ def test_mark_options_change_length_offset_and_weight(tmp_path):
 
 
 def id_positions(path: Path, page: int) -> list[tuple[str, float, float]]:
-    """The card-id footer (6.5 pt, centred on each card) of every card on a page."""
-    return sorted((w["text"], round(w["x"], 1), round(w["y"], 1)) for w in pdfcheck.words(path, page, size=6.5))
+    """The card-id footer (7.5 pt, centred on each card) of every card on a page."""
+    return sorted((w["text"], round(w["x"], 1), round(w["y"], 1)) for w in pdfcheck.words(path, page, size=7.5))
 
 
 def test_long_edge_backs_sit_behind_their_fronts(default_build):
@@ -124,12 +125,12 @@ def test_short_edge_backs_are_mirrored_top_to_bottom_and_turned(tmp_path):
     run = build(FIXTURES / "card_data", tmp_path, "--duplex", "short-edge")
     assert run.code == 0, run.err
     pdf = tmp_path / "demo" / "ships.pdf"
-    front_x, front_y = centroid(pdfcheck.char_centres(pdf, 0, 6.5))
-    back_x, back_y = centroid(pdfcheck.char_centres(pdf, 1, 6.5))
+    front_x, front_y = centroid(pdfcheck.char_centres(pdf, 0, 7.5))
+    back_x, back_y = centroid(pdfcheck.char_centres(pdf, 1, 7.5))
     assert back_x == pytest.approx(front_x, abs=0.2)
     assert back_y == pytest.approx(A4[1] - front_y, abs=0.2)
     with pdfcheck.pdfplumber.open(pdf) as doc:  # turned 180°: the text matrix runs right to left
-        assert all(c["matrix"][0] < 0 for c in doc.pages[1].chars if abs(c["size"] - 6.5) < 0.2)
+        assert all(c["matrix"][0] < 0 for c in doc.pages[1].chars if abs(c["size"] - 7.5) < 0.2)
 
 
 def test_back_offset_shifts_only_the_backs(default_build, tmp_path):
@@ -155,7 +156,7 @@ def test_counters_fold_so_each_back_lands_behind_its_front(default_build):
     assert len(pdfcheck.page_sizes(pdf)) == 1
     fold = A4[1] / 2
     fronts = sorted((t, round(x, 1)) for t, x, y in pdfcheck.char_centres(pdf, 0, 14) if y < fold)
-    backs = pdfcheck.char_centres(pdf, 0, 5.5)
+    backs = pdfcheck.char_centres(pdf, 0, 6.5)
     assert all(y > fold for _, _, y in backs), "backs belong on the lower half"
     folded = sorted((t, round(x, 1)) for t, x, y in backs)
     assert folded == [(t, pytest.approx(x, abs=0.3)) for t, x in fronts]
@@ -205,6 +206,22 @@ def test_inline_icons_are_vectors_not_images(default_build):
         resources = page["/Resources"]
         for xobject in resources.get("/XObject", {}).values():
             assert xobject.get_object().get("/Subtype") != "/Image"
+
+
+@pytest.mark.parametrize(("shape", "label", "room"), [("triangle", "SS", 0.42), ("circle", "S", 0.8)])
+def test_icon_labels_stay_inside_their_shape(shape: str, label: str, room: float):
+    """A label is 0.62 of the icon's side for one letter and 0.45 for more, but never wider than the room at the
+    shape's centre: two letters on a triangle are set smaller than on a circle of the same size."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from cardgen.data.model import Icon
+    from cardgen.render.icons import label_size
+
+    side, font = 20.0, "Helvetica-Bold"
+    size = label_size(Icon(shape=shape, label=label), side, font)
+    assert stringWidth(label, font, size) <= room * side + 1e-6
+    assert size == pytest.approx(side * (0.62 if len(label) == 1 else 0.45)) or shape == "triangle"
+    assert shape != "triangle" or size < side * 0.45
 
 
 def test_overflowing_text_is_reported_and_nothing_written(demo_data, tmp_path):
@@ -348,7 +365,7 @@ def test_shop_pdf_has_one_face_per_page_with_boxes(tmp_path):
         assert page["MediaBox"] == pytest.approx((0, 0, 69.5, 94.9), abs=0.02)
         assert page["BleedBox"] == pytest.approx((0, 0, 69.5, 94.9), abs=0.02)
         assert page["TrimBox"] == pytest.approx((3, 3, 66.5, 91.9), abs=0.02)
-    ids = [w["text"] for p in range(12) for w in pdfcheck.words(pdf, p, size=6.5)]
+    ids = [w["text"] for p in range(12) for w in pdfcheck.words(pdf, p, size=7.5)]
     assert ids[:4] == ["scout", "scout", "scout", "scout"]
 
 
@@ -396,7 +413,7 @@ def test_calibration_scales_sit_where_the_front_crosses_land(tmp_path):
 
 
 def test_counts_of_faces_on_sheets(default_build):
-    ids = Counter(w["text"] for w in pdfcheck.words(default_build / "ships.pdf", 0, size=6.5))
+    ids = Counter(w["text"] for w in pdfcheck.words(default_build / "ships.pdf", 0, size=7.5))
     assert ids == {"scout": 3, "frigate": 2, "dreadnought": 1}
 
 
@@ -458,3 +475,34 @@ def test_separate_processes_write_identical_files(tmp_path):
 def test_quiet_prints_nothing_but_problems(tmp_path):
     run = build(FIXTURES / "card_data", tmp_path)
     assert run.code == 0 and run.out == "" and run.err == ""
+
+
+def test_light_ink_prints_dark_backs_as_tints_with_dark_text(default_build, tmp_path):
+    """--ink light: the deck's back page (a dark face with white text) covers a third of the ink; its title is
+    printed in the dark colour on the tint, so it stays readable; the guide says how the file was built."""
+    assert build(FIXTURES / "card_data", tmp_path, "--only", "ships", "--ink", "light").code == 0
+    full, light = pdfcheck.ink(default_build / "ships.pdf"), pdfcheck.ink(tmp_path / "demo" / "ships.pdf")
+    assert light[0] == pytest.approx(full[0], abs=0.01)  # the fronts have no large dark area
+    assert full[1] > 0.4 and light[1] < full[1] / 2.5
+    with pdfplumber.open(tmp_path / "demo" / "ships.pdf") as pdf:
+        title = {c["non_stroking_color"] for c in pdf.pages[1].chars if c["text"] in "Demo" and c["size"] > 10}
+    assert title and all(c == pytest.approx((0.106, 0.122, 0.165), abs=0.01) for c in title)  # ink, not white
+    assert "Built with `--ink light`" in (tmp_path / "demo" / "PRINT.md").read_text()
+
+
+def test_light_ink_keeps_small_dark_shapes_and_the_text_on_them():
+    """Only large dark areas lighten; a small dark badge on one stays dark, and white text on the badge stays white."""
+    from cardgen.render.ink import light_face
+    from cardgen.render.kit import Palette
+    from cardgen.render.markup import Element, Face
+
+    shape = {"stroke": "none", "stroke-width": 0.3, "dash": (), "opacity": 1.0}
+    band = Element("rect", {"x": 0, "y": 0, "w": 60, "h": 30, "fill": "#102040", **shape})
+    badge = Element("circle", {"cx": 10, "cy": 10, "r": 4, "fill": "#400000", **shape})
+    on_badge = Element("text", {"x": 8, "y": 8, "w": 4, "h": 4, "colour": "white"})
+    on_band = Element("text", {"x": 30, "y": 20, "w": 20, "h": 4, "colour": "white"})
+    face = light_face(Face("white", (band, badge, on_badge, on_band)), Palette({}).get, 60, 90)
+    band, badge, on_badge, on_band = face.elements
+    assert band["fill"] == "#dbdee2" and band["stroke"] == "#102040"  # 15 % of the colour, outlined in it
+    assert badge["fill"] == "#400000" and on_badge["colour"] == "white"
+    assert on_band["colour"] == "#102040"

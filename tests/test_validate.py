@@ -32,7 +32,7 @@ def edit(path: Path, old: str, new: str) -> None:
 def test_demo_data_passes_every_check():
     run = validate(FIXTURES / "card_data")
     assert run.code == 0, run.out + run.err
-    assert "demo: 17 checks, all hold" in run.out
+    assert "demo: 18 checks, all hold" in run.out
 
 
 def test_json_shape():
@@ -40,14 +40,14 @@ def test_json_shape():
     demo = json.loads(run.out)["games"]["demo"]
     assert {k: demo[k] for k in ("ok", "checks", "unchecked", "violations")} == {
         "ok": True,
-        "checks": 17,
+        "checks": 18,
         "unchecked": False,
         "violations": [],
     }
     assert demo["facts"] == {"checked": 8, "unchecked": []}
-    assert [r["status"] for r in demo["results"]] == ["holds"] * 17
+    assert [r["status"] for r in demo["results"]] == ["holds"] * 18
     assert {"rule", "kind", "citation", "status", "seconds"} <= set(demo["results"][0])
-    assert demo["results"][9]["kind"] == "custom" and demo["results"][9]["rule"] == "Token values are 1 or 5"
+    assert demo["results"][10]["kind"] == "custom" and demo["results"][10]["rule"] == "Token values are 1 or 5"
 
 
 def test_notes_list_contradictions_with_the_reading_followed():
@@ -153,7 +153,7 @@ def test_a_check_naming_a_missing_fact_fails_alone(demo_data):
     assert run.code == 1
     demo = json.loads(run.out)["games"]["demo"]
     statuses = [r["status"] for r in demo["results"]]
-    assert statuses.count("failed") == 2 and statuses.count("violated") == 2 and statuses.count("holds") == 13
+    assert statuses.count("failed") == 2 and statuses.count("violated") == 2 and statuses.count("holds") == 14
     causes = " ".join(str(v["actual"]) for v in demo["violations"])
     assert "no rules fact 'deck_sise' (did you mean 'deck_size'?)" in causes
     assert "no component 'shps' (did you mean 'ships'?)" in causes

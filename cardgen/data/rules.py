@@ -75,6 +75,7 @@ class Check(Strict):
         "reference",
         "line-up",
         "text-fits",
+        "min-text-size",
         "custom",
         "implies",
         "any-of",

@@ -20,12 +20,14 @@ from cardgen.formulas import formulas
 from cardgen.output import remove_stale
 from cardgen.render.draw import FaceDrawer, check_labels
 from cardgen.render.fonts import load_roles
-from cardgen.render.imposed import write_print_pdf
+from cardgen.render.imposed import job_plan, write_print_pdf
+from cardgen.render.ink import light_face
 from cardgen.render.jobs import (
     BuildReport,
     ComponentJob,
     Entry,
     FaceSet,
+    FittedText,
     OutputFile,
     OverflowReport,
     PrintOptions,
@@ -34,6 +36,7 @@ from cardgen.render.jobs import (
 from cardgen.render.kit import Palette
 from cardgen.render.layouts import Layouts
 from cardgen.render.markup import MarkupError
+from cardgen.render.packing import pack
 from cardgen.render.shop import write_png_faces, write_shop_pdf
 from cardgen.render.tts import write_tts_component
 
@@ -42,14 +45,16 @@ Progress = Callable[[int], None]
 
 @dataclass(frozen=True)
 class Writer:
-    """One output format: where a component's output goes in the game's folder, and the function that writes it."""
+    """One output format: where a component's output goes in the game's folder, the function that writes it, and
+    whether small components share sheets in it (`render/packing.py`)."""
 
     target: Callable[[Path, str], Path]
     write: Callable[[ComponentJob, Path], OutputFile]
+    packs: bool = False
 
 
 WRITERS: dict[str, Writer] = {
-    "pdf": Writer(lambda folder, component: folder / f"{component}.pdf", write_print_pdf),
+    "pdf": Writer(lambda folder, component: folder / f"{component}.pdf", write_print_pdf, packs=True),
     "shop-pdf": Writer(lambda folder, component: folder / "shop" / f"{component}.pdf", write_shop_pdf),
     "png": Writer(lambda folder, component: folder / component, write_png_faces),
     "tts": Writer(lambda folder, component: folder / "tts" / component, write_tts_component),
@@ -113,8 +118,12 @@ class GameRenderer:
         for item in component.items:
             if item.front is None:  # the loader allows this for pieces only, which are never printed
                 raise DataError(f"{self.game.id}: {component.id}: '{item.id}' has no front layout")
-            front = self._face(component, item, item.front, "front", shared, faces, report)
-            back = self._face(component, item, item.back, "back", shared, faces, report) if item.back else None
+            front = self._face(component, item, item.front, "front", shared, faces, report, options.ink)
+            back = (
+                self._face(component, item, item.back, "back", shared, faces, report, options.ink)
+                if item.back
+                else None
+            )
             entries.extend(Entry(item, front, back) for _ in range(item.count))
             faces.item_faces[item.id] = (front, back)
             faces.uses[front] += item.count
@@ -126,7 +135,7 @@ class GameRenderer:
 
     def _face(
         self, component: Component, item: Item, layout: str, side: str, shared: dict[str, Any], faces: FaceSet,
-        report: BuildReport,
+        report: BuildReport, ink: str = "full",
     ) -> str:  # fmt: skip
         who = f"{self.game.id}: {component.id}: card '{item.id}' {side}"
         context = {
@@ -142,7 +151,10 @@ class GameRenderer:
             except MarkupError as exc:
                 line = f" (line {exc.line} of the rendered markup)" if exc.line else ""
                 raise DataError(f"{who}: layout '{layout}'{line}: {exc}") from None
-            prepared = self.drawer.prepare(face, shared["face"]["width"], shared["face"]["height"], who)
+            width, height = shared["face"]["width"], shared["face"]["height"]
+            if ink == "light":
+                face = light_face(face, self.palette.get, width, height)
+            prepared = self.drawer.prepare(face, width, height, who)
             faces.faces[key] = prepared
             for overflow in prepared.overflows:
                 report.overflows.append(
@@ -172,42 +184,59 @@ def build_game(
         report.notes.append(f"{game.id}: not printed (bought or borrowed, not cut): {', '.join(pieces)}")
     if empty:
         report.notes.append(f"{game.id}: no contents written yet, nothing printed for: {', '.join(empty)}")
+    jobs = []
     for component in filter(lambda c: c.printed, game.components):
         job = renderer.job(component, options, report)
-        target = writer.target(folder, component.id)
         blocked = any(o.game == game.id and o.component == component.id for o in report.overflows)
         if blocked and not options.allow_overflow:
-            if target.suffix:
-                remove_stale(target)  # an earlier build's file must not pass for this one's
+            _remove_stale(writer, folder, component.id)  # an earlier build's file must not pass for this one's
             continue
-        report.files.append(writer.write(job, target))
+        jobs.append(job)
+    for job in shared_sheets(jobs) if writer.packs else jobs:
+        for guest in job.guests:
+            _remove_stale(writer, folder, guest.id)  # printed with its host now, not in a file of its own
+        report.files.append(writer.write(job, writer.target(folder, job.component.id)))
         if progress:
             progress(len(job.entries))
     return report
 
 
-def text_fit(game: Game, layouts: Layouts, fonts_dir: Path) -> Callable[[Component], list[OverflowReport]]:
-    """The overflowing text of a component's faces, as a build with default options finds it; each component is
-    rendered once, on first asking (the validator's `fits` check uses this)."""
-    renderer: GameRenderer | None = None
-    cache: dict[str, list[OverflowReport]] = {}
+def _remove_stale(writer: Writer, folder: Path, component: str) -> None:
+    target = writer.target(folder, component)
+    if target.suffix:
+        remove_stale(target)
 
-    def overflows(component: Component) -> list[OverflowReport]:
+
+def shared_sheets(jobs: list[ComponentJob]) -> list[ComponentJob]:
+    """The jobs with small components packed onto the last sheets of others (sheets and boards print as they are)."""
+    order = {job.component.id: n for n, job in enumerate(jobs)}
+    cut = pack([job for job in jobs if job.component.kind != "sheets"], job_plan)
+    return sorted(cut + [job for job in jobs if job.component.kind == "sheets"], key=lambda j: order[j.component.id])
+
+
+def text_fit(game: Game, layouts: Layouts, fonts_dir: Path) -> Callable[[Component], FittedText]:
+    """A component's text as a build with default options sets it (what overflows, how small each field is); each
+    component is rendered once, on first asking (the validator's `text-fits` and `min-text-size` checks use this)."""
+    renderer: GameRenderer | None = None
+    cache: dict[str, FittedText] = {}
+
+    def fitted(component: Component) -> FittedText:
         nonlocal renderer
         if component.id not in cache:
             renderer = renderer or GameRenderer(game, layouts, fonts_dir)
             report = BuildReport()
-            renderer.job(component, PrintOptions(), report)
-            cache[component.id] = report.overflows
+            job = renderer.job(component, PrintOptions(), report)
+            cache[component.id] = FittedText(report.overflows, job.text_sizes())
         return cache[component.id]
 
-    return overflows
+    return fitted
 
 
 __all__ = [
     "WRITERS",
     "BuildReport",
     "Entry",
+    "FittedText",
     "GameRenderer",
     "OutputFile",
     "OverflowReport",

@@ -18,7 +18,7 @@ from cardgen.errors import DataError, Problem
 from cardgen.render.elements import ELEMENTS, SCHEMAS
 from cardgen.render.fonts import FontRole, no_glyph
 from cardgen.render.icons import painter
-from cardgen.render.kit import ImageStore, Kit, Overflow, Palette, Surface
+from cardgen.render.kit import ImageStore, Kit, Overflow, Palette, SetText, Surface
 from cardgen.render.markup import Face, parse_face
 from cardgen.units import MM
 
@@ -32,6 +32,7 @@ class PreparedFace:
     height: float  # mm
     prepared: dict[int, Any] = field(default_factory=dict)
     overflows: list[Overflow] = field(default_factory=list)
+    texts: list[SetText] = field(default_factory=list)  # every text the face sets, at its drawn size
 
 
 def label_role(roles: Mapping[str, FontRole]) -> FontRole:
@@ -61,7 +62,7 @@ class FaceDrawer:
     def __init__(self, palette: Palette, roles: Mapping[str, FontRole], icons: Mapping[str, Icon], game_dir: Path):
         label_font = label_role(roles).regular
         painters = {name: painter(icon, palette.get, label_font) for name, icon in icons.items()}
-        self.kit = Kit(palette, roles, painters, ImageStore(game_dir))
+        self.kit = Kit(palette, roles, painters, ImageStore(game_dir), icons, label_font)
 
     @property
     def painters(self) -> Mapping[str, Any]:
@@ -81,6 +82,7 @@ class FaceDrawer:
                 prepared.prepared[index] = result
             if (overflow := kind.overflow(element, result, index)) is not None:
                 prepared.overflows.append(overflow)
+            prepared.texts.extend(kind.text_sizes(element, result, self.kit, index))
         return prepared
 
     def draw(self, canvas: Any, prepared: PreparedFace, bleed: float) -> None:

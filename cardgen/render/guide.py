@@ -29,6 +29,14 @@ def sheets_of_paper(file: OutputFile) -> int:
     return (file.pages + 1) // 2 if file.sides in ("long-edge", "short-edge") else file.pages
 
 
+def ink_of(file: OutputFile) -> str:
+    """A file's ink coverage as the guide prints it: the mean over its pages and its darkest page."""
+    if not file.ink:
+        return "–"
+    mean = round(100 * sum(file.ink) / len(file.ink))
+    return f"{mean} %" if len(file.ink) == 1 else f"{mean} % (darkest page {round(100 * max(file.ink))} %)"
+
+
 def guide_lines(game: Game, files: list[OutputFile], options: PrintOptions) -> list[str]:
     """The guide as Markdown lines."""
     paper = options.paper.upper() if options.paper == "a4" else options.paper.title()
@@ -39,12 +47,16 @@ def guide_lines(game: Game, files: list[OutputFile], options: PrintOptions) -> l
         f'Paper: {paper}. Print every file at **actual size** (100 %, never "fit to page": that shrinks every '
         "piece). Each file holds every copy the game needs: print each once.",
         "",
-        "| file | pages | sheets of paper | how to print |",
-        "|---|---|---|---|",
+        "| file | pages | sheets of paper | how to print | ink |",
+        "|---|---|---|---|---|",
     ]
-    lines += [f"| {f.path.name} | {f.pages} | {sheets_of_paper(f)} | {HOW[f.sides]} |" for f in files]
+    lines += [f"| {f.path.name} | {f.pages} | {sheets_of_paper(f)} | {HOW[f.sides]} | {ink_of(f)} |" for f in files]
     total = sum(sheets_of_paper(f) for f in files)
     lines += ["", f"In all: {len(files)} files, {sum(f.pages for f in files)} pages, {total} sheets of paper."]
+    shared = [f"{f.path.name} also holds {', '.join(f.holds)} on its last sheet" for f in files if f.holds]
+    if shared:
+        lines += ["", "Small components share sheets: " + "; ".join(shared) + "."]
+    lines += ["", _ink_note(options)]
     pieces = [c for c in game.components if c.kind == "pieces"]
     if pieces:
         lines += ["", "## Pieces to buy or borrow (not printed)", ""]
@@ -72,6 +84,18 @@ def guide_lines(game: Game, files: list[OutputFile], options: PrintOptions) -> l
         steps.append("Boards: trim each page to its crosshairs, lay the pages edge to edge and tape them from behind.")
     lines += [f"{n}. {step}" for n, step in enumerate(steps, 1)]
     return lines
+
+
+def _ink_note(options: PrintOptions) -> str:
+    if options.ink == "light":
+        return (
+            "Ink: the share of each page the printer covers. Built with `--ink light`: backs and other large dark "
+            "areas are pale tints inside an outline."
+        )
+    return (
+        "Ink: the share of each page the printer covers. On a home printer, rebuild with `--ink light` to print "
+        "backs and other large dark areas as pale tints inside an outline."
+    )
 
 
 def write_guide(game: Game, files: list[OutputFile], options: PrintOptions, folder: Path, font: str) -> list[Path]:
@@ -113,7 +137,7 @@ def _pdf(game: Game, lines: list[str], options: PrintOptions, font: str) -> byte
             rows.append([cell.strip() for cell in line.strip("|").split("|")])
             continue
         if rows:
-            widths = [w * (options.paper_size.width - 36) * MM for w in (0.36, 0.12, 0.18, 0.34)]
+            widths = [w * (options.paper_size.width - 36) * MM for w in (0.3, 0.09, 0.12, 0.27, 0.22)]
             table = Table([[Paragraph(inline(c), body) for c in row] for row in rows], widths, repeatRows=1)
             rules = [
                 ("FONTNAME", (0, 0), (-1, -1), font),  # else Table sets an unembedded Helvetica

@@ -19,12 +19,28 @@ from typing import Any
 from PIL import Image
 from reportlab.lib.colors import Color
 from reportlab.pdfbase import pdfdoc
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from cardgen.data.model import Icon
 
 _PLACEHOLDERS: dict[str, str] = {}
 _FOLDER: Path | None = None
+
+
+# How wide a label may be, as a share of the icon's side, where the label sits (the shape's centre): a triangle or
+# a star has far less room there than a circle or a square.
+LABEL_ROOM = {"circle": 0.8, "ring": 0.6, "square": 0.8, "hexagon": 0.8, "diamond": 0.55, "triangle": 0.42,
+              "star": 0.35, "burst": 0.5, "shield": 0.7, "bolt": 0.3}  # fmt: skip
+
+
+def label_size(icon: Icon, side: float, font: str) -> float:
+    """The font size (points) of an icon's label on an icon `side` points square: 0.62 of the side for one letter,
+    0.45 for more, and never wider than the room inside the shape."""
+    label = icon.label or ""
+    wanted = side * (0.62 if len(label) == 1 else 0.45)
+    width = stringWidth(label, font, 1.0)  # at 1 pt
+    return min(wanted, LABEL_ROOM[icon.shape] * side / width) if width else wanted
 
 
 def placeholder(name: str) -> str:
@@ -101,7 +117,7 @@ def painter(icon: Icon, colour: Callable[[str], Color | None], label_font: str) 
             canvas.drawPath(path, stroke=1 if stroke is not None else 0, fill=1)
         if icon.label:
             canvas.setFillColor(label_colour)
-            font_size = size * (0.62 if len(icon.label) == 1 else 0.45)
+            font_size = label_size(icon, size, label_font)
             canvas.setFont(label_font, font_size)
             canvas.drawCentredString(x + size / 2, y + size / 2 - font_size * 0.36, icon.label)
         canvas.restoreState()

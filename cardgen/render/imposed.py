@@ -20,6 +20,7 @@ from cardgen.render.imposition import (
     grid_sheet,
     hex_sheet,
 )
+from cardgen.render.ink import coverage
 from cardgen.render.jobs import SIDES_NOTE, ComponentJob, Entry, OutputFile, PrintOptions
 from cardgen.render.pdf import Document
 from cardgen.render.sheets import write_boards
@@ -43,9 +44,20 @@ def write_print_pdf(job: ComponentJob, path: Path) -> OutputFile:
             sides = "fold"
         else:
             sides = "backs-after" if options.duplex == "off" else options.duplex
-    doc.print_hints(sides, f"{component.title}: {SIDES_NOTE[sides]}")
-    write_atomic(path, doc.finish())
-    return OutputFile(path, doc.pages, component.id, sides)
+    titles = ", ".join(c.title for c in (component, *job.guests))
+    doc.print_hints(sides, f"{titles}: {SIDES_NOTE[sides]}")
+    pdf = doc.finish()
+    write_atomic(path, pdf)
+    holds = tuple(c.id for c in job.guests)
+    return OutputFile(path, doc.pages, component.id, sides, ink=tuple(coverage(pdf)), holds=holds)
+
+
+def job_plan(job: ComponentJob) -> SheetPlan:
+    """The full-sheet plan of a job (what `_impose` fills and `packing` compares), or an error naming it."""
+    try:
+        return plan_for(job.component, job.face, job.bleed, job.options)
+    except LayoutError as exc:
+        raise DataError(f"{job.game_id}: {job.component.id}: {exc}") from None
 
 
 def plan_for(
@@ -75,13 +87,10 @@ def _fits_paper(face: Size, bleed: float, options: PrintOptions) -> bool:
 
 def _impose(doc: Document, job: ComponentJob) -> SheetPlan:
     component, options, entries = job.component, job.options, job.entries
-    try:
-        full = plan_for(component, job.face, job.bleed, options)
-    except LayoutError as exc:
-        raise DataError(f"{job.game_id}: {component.id}: {exc}") from None
+    full = job_plan(job)
     has_back = any(e.back for e in entries)
     chunks = [entries[i : i + full.capacity] for i in range(0, len(entries), full.capacity)]
-    title = f"{job.game_title} · {component.id}"
+    title = f"{job.game_title} · {job.names}"
     backs_later: list[tuple[int, SheetPlan, list[Entry]]] = []
     for number, chunk in enumerate(chunks, 1):
         # a partial last sheet: bleed towards the empty slots, marks only at the filled ones
@@ -135,4 +144,4 @@ def _guides(doc: Document, job: ComponentJob, plan: SheetPlan, filled: int, mark
             doc.outline(slot, job.shape)
 
 
-__all__ = ["plan_for", "write_print_pdf"]
+__all__ = ["job_plan", "plan_for", "write_print_pdf"]

@@ -34,6 +34,7 @@ class PrintOptions:
     allow_overflow: bool = False
     overlap: float = 10.0
     dpi: int = 300
+    ink: str = "full"  # full | light: large dark areas as outlined tints (render/ink.py)
 
     @property
     def paper_size(self) -> Size:
@@ -69,6 +70,8 @@ class OutputFile:
     component: str = ""
     sides: str = "single"
     tts: dict[str, Any] | None = None  # --format tts: the component's Tabletop Simulator object (render/tts.py)
+    ink: tuple[float, ...] = ()  # print PDFs: each page's ink coverage, 0–1 (render/ink.py)
+    holds: tuple[str, ...] = ()  # small components printed on this file's last sheet (render/packing.py)
 
 
 @dataclass(frozen=True)
@@ -88,6 +91,24 @@ class OverflowReport:
             f"{self.game}: {self.component}: card '{self.item}' {self.side}: field '{self.field}' overflows "
             f"its box by {self.overflow_mm:.1f} mm even at {self.size:g} pt"
         )
+
+
+@dataclass(frozen=True)
+class TextSize:
+    """The smallest size at which one field (or icon label) of an item's face is set, after fitting."""
+
+    item: str
+    side: str
+    what: str
+    size: float
+
+
+@dataclass(frozen=True)
+class FittedText:
+    """A component's text as a build with default options sets it: what overflows its box, and how small it is."""
+
+    overflows: list[OverflowReport]
+    sizes: list[TextSize]
 
 
 @dataclass
@@ -131,14 +152,31 @@ class ComponentJob:
     body_font: str
     face: Size  # trim size of one face, mm
     bleed: float  # mm
+    guests: tuple[Component, ...] = ()  # small components printed on this one's last sheet (render/packing.py)
 
     @property
     def shape(self) -> str:
         return self.component.shape
 
     @property
+    def names(self) -> str:
+        """The component's id, and those of the components sharing its sheets: `units + command-ships`."""
+        return " + ".join(c.id for c in (self.component, *self.guests))
+
+    @property
     def title(self) -> str:
-        return f"{self.game_title} — {self.component.title}"
+        return f"{self.game_title} — " + ", ".join(c.title for c in (self.component, *self.guests))
+
+    def text_sizes(self) -> list[TextSize]:
+        """Each item's face fields at the smallest size they are set (every item, also those sharing a face)."""
+        out = []
+        for item, keys in self.faces.item_faces.items():
+            for side, key in zip(("front", "back"), keys, strict=True):
+                smallest: dict[str, float] = {}
+                for text in self.faces.faces[key].texts if key else ():
+                    smallest[text.what] = min(text.size, smallest.get(text.what, text.size))
+                out += [TextSize(item, side, what, size) for what, size in smallest.items()]
+        return out
 
     def document(self) -> Document:
         """A new PDF for this component, drawing repeated faces once as forms."""

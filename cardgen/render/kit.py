@@ -15,6 +15,7 @@ from typing import Any
 from reportlab.lib.colors import Color, toColor
 
 from cardgen import limits
+from cardgen.data.model import Icon
 from cardgen.errors import DataError, display_path
 from cardgen.render.bitmaps import check_pixels, open_unchecked
 from cardgen.render.fonts import FontRole
@@ -55,6 +56,14 @@ class Palette:
         except (ValueError, TypeError):
             return False
         return True
+
+
+@dataclass(frozen=True)
+class SetText:
+    """Text a face sets: what it is (a text box's field, an icon's label) and its font size in points as drawn."""
+
+    what: str
+    size: float
 
 
 @dataclass
@@ -130,6 +139,8 @@ class Kit:
     roles: Mapping[str, FontRole]
     painters: Mapping[str, Painter]
     images: ImageStore
+    icons: Mapping[str, Icon]
+    label_font: str  # the font of icon labels
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ uses it to check card text against layout boxes without drawing anything.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -122,3 +123,23 @@ def fit_text(box: TextBox) -> Fit:
         else:
             high = mid
     return Fit(best[0], best[1], best[2], 0.0)
+
+
+def set_sizes(fit: Fit) -> Iterator[float]:
+    """The font size of every run of glyphs the fitted text sets, as drawn: after shrinking, with inline
+    `<font size>`, `<sup>` and `<sub>` as laid out. Inline icons are symbols as tall as their line, not text."""
+    if fit.paragraph is None:
+        if fit.line and fit.line.strip():
+            yield fit.size
+        return
+    laid_out = getattr(fit.paragraph, "blPara", None)
+    if laid_out is None:
+        return
+    if laid_out.kind == 0:  # plain words, all at the paragraph's size
+        if any(words for _, words in laid_out.lines):
+            yield fit.size
+        return
+    for line in laid_out.lines:
+        for frag in line.words:
+            if getattr(frag, "cbDefn", None) is None and frag.text.strip():
+                yield frag.fontSize

@@ -22,7 +22,7 @@ from cardgen.validate.checks import CHECKS, records
 from cardgen.validate.facts import check_facts
 
 if TYPE_CHECKING:
-    from cardgen.render.jobs import OverflowReport
+    from cardgen.render.jobs import FittedText
 
 
 @dataclass(frozen=True)
@@ -87,8 +87,8 @@ def validate_game(
     """Run every check of a game, each isolated: one that fails to run is reported as a violation naming its cause,
     and every other check still runs. Text-fit checks need the layouts (`templates_dir`); without them they are
     skipped. Custom checks (Python in the game's checks.py) run only for bundled games or with `trust_code`."""
-    overflows = _text_fit(game, templates_dir, fonts_dir) if templates_dir and fonts_dir else None
-    ctx = Context(game, overflows)
+    fitted = _text_fit(game, templates_dir, fonts_dir) if templates_dir and fonts_dir else None
+    ctx = Context(game, fitted)
     report = GameReport(game.id, has_rules=game.rules_doc is not None)
     trusted = trust_code or is_bundled(game)
     for index, check in enumerate(game.rules.checks):
@@ -185,7 +185,7 @@ def _check_location(game: Game, index: int) -> Location | None:
     return Location(display_path(doc.path), doc.line_of(("checks", index)), f"checks[{index}]")
 
 
-def _text_fit(game: Game, templates_dir: Path, fonts_dir: Path) -> Callable[[Component], list[OverflowReport]]:
+def _text_fit(game: Game, templates_dir: Path, fonts_dir: Path) -> Callable[[Component], FittedText]:
     """Text fitting through the print pipeline (imported on use: a validation without `fits` checks never loads the
     renderer)."""
     from cardgen.render.build import text_fit

@@ -8,11 +8,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from cardgen.data.games import Component, Game
+from cardgen.data.games import Component, Game, Item
 from cardgen.data.rules import Check
 
 if TYPE_CHECKING:
-    from cardgen.render.jobs import OverflowReport
+    from cardgen.render.jobs import FittedText
 
 
 @dataclass(frozen=True)
@@ -35,10 +35,17 @@ class Violation:
 
 @dataclass(frozen=True)
 class Context:
-    """What a check needs besides the game: the text-fitting hook (absent when layouts are not checked)."""
+    """What a check needs besides the game: the text-fitting hook, a component's text as the print pipeline sets it
+    (absent when layouts are not checked)."""
 
     game: Game
-    overflows: Callable[[Component], list[OverflowReport]] | None = None
+    fitted: Callable[[Component], FittedText] | None = None
+
+
+def located(item: Item, name: str) -> str:
+    """Where a check found something wrong with one field of an item: `file:line (item.field)`."""
+    where = item.field_where(name)
+    return f"{where.file}:{where.line} ({item.id}.{name})"
 
 
 def resolve(game: Game, value: Any) -> Any:

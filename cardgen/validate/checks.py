@@ -19,8 +19,9 @@ from typing import Any
 from cardgen.data.games import Component, Game, Item
 from cardgen.data.rules import Check
 from cardgen.errors import DataError, did_you_mean, display_path
-from cardgen.validate.base import Context, Violation, citation, resolve
+from cardgen.validate.base import Context, Violation, citation, located, resolve
 from cardgen.validate.facts import check_table
+from cardgen.validate.printed import check_min_text_size, check_text_fits
 
 Record = tuple[Component, Item]
 
@@ -106,11 +107,6 @@ def _fields(check: Check) -> list[str]:
     return names
 
 
-def _located(item: Item, name: str) -> str:
-    where = item.field_where(name)
-    return f"{where.file}:{where.line} ({item.id}.{name})"
-
-
 def check_range(ctx: Context, check: Check) -> list[Violation]:
     game = ctx.game
     low, high = resolve(game, check.min), resolve(game, check.max)
@@ -128,7 +124,7 @@ def check_range(ctx: Context, check: Check) -> list[Violation]:
                 or (high is not None and value > high)
             ):
                 bounds = f"{name} within [{'' if low is None else low}, {'' if high is None else high}]"
-                out.append(Violation(check.rule, cite, bounds, value, _located(item, name)))
+                out.append(Violation(check.rule, cite, bounds, value, located(item, name)))
     return out
 
 
@@ -139,7 +135,7 @@ def check_required(ctx: Context, check: Check) -> list[Violation]:
     for _, item in records(game, check):
         for name in _fields(check):
             if field_value(item, name) in (None, "", []):
-                out.append(Violation(check.rule, cite, f"{name} set", "missing or empty", _located(item, name)))
+                out.append(Violation(check.rule, cite, f"{name} set", "missing or empty", located(item, name)))
     return out
 
 
@@ -155,10 +151,10 @@ def check_unique(ctx: Context, check: Check) -> list[Violation]:
             continue
         if value in seen:
             out.append(Violation(check.rule, cite, f"{name} unique", f"'{value}' also on '{seen[value].id}'",
-                                 _located(item, name)))  # fmt: skip
+                                 located(item, name)))  # fmt: skip
         elif item.count > 1 and check.args.get("copies_count", True):
             out.append(Violation(check.rule, cite, f"{name} unique", f"'{value}' on {item.count} copies",
-                                 _located(item, name)))  # fmt: skip
+                                 located(item, name)))  # fmt: skip
         seen.setdefault(value, item)
     return out
 
@@ -192,7 +188,7 @@ def check_reference(ctx: Context, check: Check) -> list[Violation]:
         value = field_value(item, name)
         for single in value if isinstance(value, list) else [value]:
             if single is not None and single not in known:
-                out.append(Violation(check.rule, cite, f"{name} names {describe}", single, _located(item, name)))
+                out.append(Violation(check.rule, cite, f"{name} names {describe}", single, located(item, name)))
     return out
 
 
@@ -219,26 +215,6 @@ def check_line_up(ctx: Context, check: Check) -> list[Violation]:
                 f"at least {needed} cards at {players} players (line-up {sizes[players]} + {players} × {keep} held)"
             )
             out.append(Violation(check.rule, cite, expected, deck, where))
-    return out
-
-
-def check_text_fits(ctx: Context, check: Check) -> list[Violation]:
-    if ctx.overflows is None:
-        return []
-    game = ctx.game
-    cite = citation(game, check)
-    names = [check.component] if check.component else (check.components or [c.id for c in game.components])
-    out = []
-    for name in names:
-        component = game.component(name)
-        if not component.printed:
-            continue
-        items = {item.id: item for item in component.items}
-        for overflow in ctx.overflows(component):
-            item = items[overflow.item]
-            out.append(Violation(check.rule, cite, f"{overflow.field} fits its box ({overflow.side})",
-                                 f"overflows by {overflow.overflow_mm:.1f} mm at {overflow.size:g} pt",
-                                 _located(item, overflow.field)))  # fmt: skip
     return out
 
 
@@ -343,7 +319,7 @@ def check_implies(ctx: Context, check: Check) -> list[Violation]:
         for failed in _satisfies(item, check.then, game):
             name = failed.split(" = ")[0]
             expected = {k: resolve(game, v) for k, v in check.then.items()}
-            out.append(Violation(check.rule, cite, expected, failed, _located(item, name)))
+            out.append(Violation(check.rule, cite, expected, failed, located(item, name)))
     return out
 
 
@@ -355,7 +331,7 @@ def check_any_of(ctx: Context, check: Check) -> list[Violation]:
     out = []
     for _, item in records(game, check):
         if all(field_value(item, name) in (None, "", [], 0) for name in names):
-            out.append(Violation(check.rule, cite, f"one of {', '.join(names)} set", "none", _located(item, names[0])))
+            out.append(Violation(check.rule, cite, f"one of {', '.join(names)} set", "none", located(item, names[0])))
     return out
 
 
@@ -415,7 +391,7 @@ def check_matches(ctx: Context, check: Check) -> list[Violation]:
         for single in value if isinstance(value, list) else [value]:
             if single is not None and not pattern.fullmatch(str(single)):
                 out.append(
-                    Violation(check.rule, cite, f"{name} matches {pattern.pattern}", single, _located(item, name))
+                    Violation(check.rule, cite, f"{name} matches {pattern.pattern}", single, located(item, name))
                 )
     return out
 
@@ -435,6 +411,7 @@ CHECKS: dict[str, Callable[[Context, Check], list[Violation]]] = {
     "reference": check_reference,
     "line-up": check_line_up,
     "text-fits": check_text_fits,
+    "min-text-size": check_min_text_size,
     "custom": check_custom,
     "implies": check_implies,
     "any-of": check_any_of,

@@ -7,7 +7,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar
 
-from cardgen.render.kit import Kit, Overflow, Surface
+from cardgen.render.kit import Kit, Overflow, SetText, Surface
 from cardgen.render.markup import Attr, Element
 
 
@@ -27,6 +27,10 @@ class ElementKind(ABC):
     def overflow(self, element: Element, prepared: Any, index: int) -> Overflow | None:
         """What did not fit, if anything (text boxes)."""
         return None
+
+    def text_sizes(self, element: Element, prepared: Any, kit: Kit, index: int) -> list[SetText]:
+        """The text the element sets, at the sizes it is drawn (text boxes after fitting, icon labels)."""
+        return []
 
     @abstractmethod
     def draw(self, element: Element, surface: Surface, prepared: Any) -> None:

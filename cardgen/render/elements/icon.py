@@ -6,7 +6,8 @@ from typing import Any, ClassVar
 
 from cardgen.errors import DataError, did_you_mean
 from cardgen.render.elements.base import ElementKind
-from cardgen.render.kit import Kit, Surface
+from cardgen.render.icons import label_size
+from cardgen.render.kit import Kit, SetText, Surface
 from cardgen.render.markup import AT, TEXT, Attr, Element, positive
 from cardgen.units import MM
 
@@ -27,6 +28,12 @@ class Icon(ElementKind):
 
     def prepare(self, element: Element, kit: Kit, who: str) -> Any:
         check_icon(element["name"], kit, who)
+
+    def text_sizes(self, element: Element, prepared: Any, kit: Kit, index: int) -> list[SetText]:
+        icon = kit.icons[element["name"]]
+        if not icon.label:
+            return []
+        return [SetText(f"icon '{element['name']}' label", label_size(icon, element["size"] * MM, kit.label_font))]
 
     def draw(self, element: Element, surface: Surface, prepared: Any) -> None:
         size = element["size"] * MM

@@ -12,7 +12,7 @@ from cardgen.errors import DataError, did_you_mean
 from cardgen.render.elements.base import ElementKind
 from cardgen.render.elements.icon import check_icon
 from cardgen.render.fonts import FontRole, no_glyph
-from cardgen.render.kit import Kit, Overflow, Surface
+from cardgen.render.kit import Kit, Overflow, SetText, Surface
 from cardgen.render.markup import (
     BOX,
     COLOUR,
@@ -24,7 +24,7 @@ from cardgen.render.markup import (
     plain_text,
     positive,
 )
-from cardgen.render.textfit import Fit, TextBox, fit_text
+from cardgen.render.textfit import Fit, TextBox, fit_text, set_sizes
 from cardgen.units import MM
 
 DEFAULT_MIN_SIZE = 6.0  # pt: the smallest a box shrinks to unless its layout sets `min-size`
@@ -72,6 +72,11 @@ class Text(ElementKind):
         if prepared.fits:
             return None
         return Overflow(element["field"] or f"text box {index + 1}", prepared.overflow_mm, prepared.size)
+
+    def text_sizes(self, element: Element, prepared: Fit, kit: Kit, index: int) -> list[SetText]:
+        """Every run of glyphs at its drawn size."""
+        what = element["field"] or f"text box {index + 1}"
+        return [SetText(what, size) for size in set_sizes(prepared)]
 
     def draw(self, element: Element, surface: Surface, prepared: Fit) -> None:
         canvas = surface.canvas

@@ -1,0 +1,163 @@
+"""Ink: how much of a page a printer covers, and faces that save it (`cardgen build --ink light`).
+
+Card backs and big bands of dark colour are most of the ink a print-and-play game costs. In light ink a face keeps
+its layout but every large dark area (a dark background, a shape covering a fifth of the face or more) is printed as
+a pale tint of its colour inside an outline, and the light text and lines drawn on it take the area's own colour, so
+they stay readable. Coverage is measured on the written PDF: each page rendered small, its mean darkness.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from reportlab.lib.colors import Color
+
+from cardgen.render.markup import Element, Face
+
+INKS = ("full", "light")
+LARGE = 0.2  # share of the face's area from which a dark shape counts as a large dark area
+DARK = 0.45  # relative luminance below which a fill is dark
+LIGHT = 0.7  # relative luminance above which text or a line is light (drawn to stand out on a dark area)
+TINT = 0.15  # how much of its colour a lightened area keeps; the rest is paper
+OUTLINE = 0.4  # mm: the line that keeps a lightened area's shape
+COVERAGE_DPI = 18  # enough to average a page's darkness; a page renders in milliseconds
+
+
+def luminance(colour: Color) -> float:
+    return float(0.2126 * colour.red + 0.7152 * colour.green + 0.0722 * colour.blue)
+
+
+def tint(colour: Color) -> str:
+    """The colour mixed with white, keeping `TINT` of it, as #rrggbb."""
+    mixed = [round(255 * (1 - TINT + TINT * c)) for c in (colour.red, colour.green, colour.blue)]
+    return "#" + "".join(f"{c:02x}" for c in mixed)
+
+
+def hex_of(colour: Color) -> str:
+    return "#" + "".join(f"{round(255 * c):02x}" for c in (colour.red, colour.green, colour.blue))
+
+
+@dataclass(frozen=True)
+class Area:
+    """A filled shape as later elements see it: where it is, and the dark colour it had if it was lightened."""
+
+    contains: Callable[[float, float], bool]
+    dark: str | None  # the original colour of a lightened area; None for an area printed as it is
+
+
+def _shape_area(element: Element) -> tuple[float, Callable[[float, float], bool]] | None:
+    """The area (mm²) of a filled shape and a test for a point inside it; None for elements that are not shapes."""
+    a = element.attrs
+    if element.tag == "rect":
+        x, y, w, h = a["x"], a["y"], a["w"], a["h"]
+        return w * h, lambda px, py: x <= px <= x + w and y <= py <= y + h
+    if element.tag in ("circle", "hexagon"):
+        cx, cy, r = a["cx"], a["cy"], a["r"]
+        size = math.pi * r * r if element.tag == "circle" else 1.5 * math.sqrt(3) * r * r
+        return size, lambda px, py: math.hypot(px - cx, py - cy) <= r
+    if element.tag == "polygon":
+        points = list(a["points"])
+        pairs = list(zip(points, points[1:] + points[:1], strict=True))
+        size = abs(sum(x1 * y2 - x2 * y1 for (x1, y1), (x2, y2) in pairs)) / 2
+        return size, lambda px, py: _inside(px, py, pairs)
+    return None
+
+
+def _inside(px: float, py: float, edges: Sequence[tuple[tuple[float, float], tuple[float, float]]]) -> bool:
+    """Even-odd ray casting: whether a point lies inside a polygon given by its edges."""
+    inside = False
+    for (x1, y1), (x2, y2) in edges:
+        if (y1 > py) != (y2 > py) and px < x1 + (py - y1) * (x2 - x1) / (y2 - y1):
+            inside = not inside
+    return inside
+
+
+def _centre(element: Element) -> tuple[float, float] | None:
+    """Where a text box, line, icon or shape sits, to find the area under it."""
+    a = element.attrs
+    if element.tag in ("text", "rect", "image"):
+        return a["x"] + a["w"] / 2, a["y"] + a["h"] / 2
+    if element.tag == "line":
+        return (a["x1"] + a["x2"]) / 2, (a["y1"] + a["y2"]) / 2
+    if element.tag in ("circle", "hexagon"):
+        return a["cx"], a["cy"]
+    if element.tag == "polygon":
+        points = list(a["points"])
+        return sum(x for x, _ in points) / len(points), sum(y for _, y in points) / len(points)
+    return None
+
+
+class Lightener:
+    """Rewrites one face for light ink, element by element, keeping track of the areas already laid down."""
+
+    def __init__(self, colour: Callable[[str], Color | None], width: float, height: float):
+        self.colour = colour
+        self.face_area = width * height
+        self.areas: list[Area] = []
+
+    def _dark(self, name: str) -> Color | None:
+        value = self.colour(name)
+        return value if value is not None and value.alpha > 0.5 and luminance(value) < DARK else None
+
+    def _light(self, name: str) -> bool:
+        value = self.colour(name)
+        return value is not None and luminance(value) > LIGHT
+
+    def background(self, bg: str) -> str:
+        dark = self._dark(bg)
+        self.areas.append(Area(lambda x, y: True, hex_of(dark) if dark else None))
+        return tint(dark) if dark else bg
+
+    def element(self, element: Element) -> Element:
+        attrs = dict(element.attrs)
+        under = self._under(element)
+        if under is not None:  # light text and lines drawn to stand out on a lightened area take its colour
+            for key in ("colour", "stroke"):
+                if key in attrs and self._light(attrs[key]):
+                    attrs[key] = under
+        shape = _shape_area(element)
+        if shape is not None and attrs.get("fill", "none") != "none":
+            size, contains = shape
+            dark = self._dark(attrs["fill"])
+            if dark is not None and size >= LARGE * self.face_area:
+                attrs.update({"fill": tint(dark), "stroke": hex_of(dark), "stroke-width": OUTLINE, "dash": ()})
+                self.areas.append(Area(contains, hex_of(dark)))
+            else:
+                self.areas.append(Area(contains, None))
+        return replace(element, attrs=attrs)
+
+    def _under(self, element: Element) -> str | None:
+        centre = _centre(element)
+        if centre is None:
+            return None
+        for area in reversed(self.areas):  # the topmost area under the element's centre decides
+            if area.contains(*centre):
+                return area.dark
+        return None
+
+
+def light_face(face: Face, colour: Callable[[str], Color | None], width: float, height: float) -> Face:
+    """The face for light ink: large dark areas as outlined tints, light text and lines on them in their colour."""
+    lightener = Lightener(colour, width, height)
+    bg = lightener.background(face.bg)
+    return Face(bg, tuple(lightener.element(e) for e in face.elements))
+
+
+def coverage(pdf: bytes) -> list[float]:
+    """Each page's ink coverage: its mean darkness (0 white paper, 1 solid black), rendered at `COVERAGE_DPI`."""
+    import pypdfium2 as pdfium
+
+    document = pdfium.PdfDocument(pdf)
+    try:
+        shares = []
+        for page in document:
+            image: Any = page.render(scale=COVERAGE_DPI / 72, grayscale=True).to_pil()
+            histogram = image.histogram()
+            total = sum(histogram)
+            shares.append(1 - sum(level * n for level, n in enumerate(histogram)) / (255 * total))
+        return shares
+    finally:
+        document.close()
