@@ -24,7 +24,8 @@ if TYPE_CHECKING:
 
 FAILED = ("too long", "stuck")
 EXAMPLES = 5  # violations kept word for word; the rest are counted by kind
-ITEM_KINDS = ("played", "applied", "events")  # GameResult's per-game sets of what happened
+# GameResult's per-game sets of what happened, and the groups they fall in (a card's component, an event's kind)
+ITEM_KINDS = ("played", "applied", "events", "groups")
 
 
 def wilson(share: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -68,8 +69,9 @@ class Tally:
     def unit(self) -> int:
         return win_unit(self.players)
 
-    def add(self, result: GameResult) -> None:
-        """Count one finished game."""
+    def add(self, result: GameResult, group_of: Mapping[str, str] | None = None) -> None:
+        """Count one finished game; `group_of` names the group of each card (its component), and an event's group
+        is what comes before its colon ('build' of 'build:DD')."""
         unit = self.unit
         share = unit // len(result.winners) if result.winners else 0
         self.games += 1
@@ -88,9 +90,13 @@ class Tally:
         self.violation_kinds.update(violation_kind(v) for v in result.violations)
         room = EXAMPLES - len(self.examples)
         self.examples += [(result.index, v) for v in result.violations[: max(0, room)]]
-        for kind, present in zip(ITEM_KINDS, (result.played, result.applied, result.events), strict=True):
+        groups = {f"played:{group_of.get(c, '?')}" for c in result.played} if group_of else set()
+        groups |= {f"applied:{group_of.get(c, '?')}" for c in result.applied} if group_of else set()
+        groups |= {f"events:{event.partition(':')[0]}" for event in result.events}
+        present = (result.played, result.applied, result.events, groups)
+        for kind, items in zip(ITEM_KINDS, present, strict=True):
             table = self.items[kind]
-            for item in set(present):
+            for item in set(items):
                 row = table.setdefault(item, [0] * (self.players + 1))
                 row[0] += 1
                 for seat in result.winners:
@@ -239,11 +245,11 @@ class Tally:
         return out
 
 
-def tally_of(players: int, results: Iterable[GameResult]) -> Tally:
+def tally_of(players: int, results: Iterable[GameResult], group_of: Mapping[str, str] | None = None) -> Tally:
     """The tally of finished games."""
     tally = Tally(players)
     for result in results:
-        tally.add(result)
+        tally.add(result, group_of)
     return tally
 
 
