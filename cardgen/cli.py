@@ -757,16 +757,20 @@ def balance_command(
         check_writable(out / name, "--out")
     old = _read_compare(compare_file)
     settings = report.Settings(game, str(obj.data_dir), counts, count, names, seed, batch, check)
-    start, kept = time.perf_counter(), dict.fromkeys(counts, 0)
-
-    def progress(players: int, games: int) -> None:
-        kept[players] += games
-
+    start = time.perf_counter()
     try:
-        with open_workers(kind, jobs, scheduler) as workers:
-            figures = report.play(settings, workers, out, resume, progress)
+        with (
+            open_workers(kind, jobs, scheduler) as workers,
+            click.progressbar(
+                length=count * len(counts), label="games", file=sys.stderr, hidden=not sys.stderr.isatty()
+            ) as bar,
+        ):
+            figures = report.play(settings, workers, out, resume, lambda _, games: bar.update(games))
     except KeyboardInterrupt:
-        done = ", ".join(f"{kept[p]:,} of {count:,} games at {p} players" for p in counts)
+        from cardgen.balance.journal import kept_games
+
+        kept = [kept_games(report.results_file(out, p)) for p in counts]
+        done = ", ".join(f"{k:,} of {count:,} games at {p} players" for p, k in zip(counts, kept, strict=True))
         click.echo(f"cardgen: interrupted; kept {done} in {display_path(out)}: run the same command with "
                    "--resume to finish", err=True)  # fmt: skip
         sys.exit(130)

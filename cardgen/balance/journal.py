@@ -109,6 +109,18 @@ def _read(path: Path, sweep: dict[str, Any], shown: str) -> Kept:
         raise DataError(f"{shown}: cannot read the results file ({exc.strerror})") from None
 
 
+def kept_games(path: Path) -> int:
+    """How many games a results file holds whole (0 when it is missing or unreadable): what an interrupted sweep
+    kept, counted from the file itself, so a batch kept a moment before the interrupt is counted too."""
+    try:
+        with path.open("rb") as handle:
+            handle.readline()
+            batches = dict(filter(None, (_batch(_record(text)) for text in handle)))
+    except OSError:
+        return 0
+    return sum(tally.games for tally in batches.values())
+
+
 def _check_header(header: dict[str, Any] | None, sweep: dict[str, Any], shown: str) -> None:
     if header is None or header.get("format") != FORMAT or not isinstance(header.get("sweep"), dict):
         raise DataError(f"{shown}: not a cardgen balance results file (remove it, or run without --resume)")

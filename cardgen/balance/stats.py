@@ -111,12 +111,13 @@ def items(tally: Tally, kinds: tuple[str, ...]) -> list[dict[str, Any]]:
 def _when(tally: Tally, seat: int, games: int, units: int) -> dict[str, Any]:
     """A seat's win rate in the games an item occurred in, in the others, and the z score of the difference."""
     unit, n = tally.unit, tally.games
-    present = rate(units / unit, games)
-    absent = rate((tally.wins[seat] - units) / unit, n - games)
-    pooled = tally.wins[seat] / unit / n
-    spread = math.sqrt(pooled * (1 - pooled) * (1 / games + 1 / (n - games))) if 0 < games < n else 0.0
-    z = (present["rate"] - absent["rate"]) / spread if spread else 0.0
-    return {"when": present, "otherwise": absent, "z": round(z, 3)}
+    with_it, without = units / unit, (tally.wins[seat] - units) / unit
+    z = 0.0
+    if 0 < games < n:
+        pooled = (with_it + without) / n
+        spread = math.sqrt(pooled * (1 - pooled) * (1 / games + 1 / (n - games)))
+        z = (with_it / games - without / (n - games)) / spread if spread else 0.0
+    return {"when": rate(with_it, games), "otherwise": rate(without, n - games), "z": round(z, 3)}
 
 
 def outliers(tally: Tally) -> list[dict[str, Any]]:
