@@ -753,8 +753,6 @@ def balance_command(
     names = _agent_names(agents)
     _, counts = _engine_and_counts(obj, game, players)
     out = out_dir or Path("output") / game / "balance"
-    for name in report.FILES:
-        check_writable(out / name, "--out")
     old = _read_compare(compare_file)
     settings = report.Settings(game, str(obj.data_dir), counts, count, names, seed, batch, check)
     start = time.perf_counter()
@@ -765,6 +763,8 @@ def balance_command(
                 length=count * len(counts), label="games", file=sys.stderr, hidden=not sys.stderr.isatty()
             ) as bar,
         ):
+            for name in report.FILES:  # once the workers answer, before the first game
+                check_writable(out / name, "--out")
             figures = report.play(settings, workers, out, resume, lambda _, games: bar.update(games))
     except KeyboardInterrupt:
         from cardgen.balance.journal import kept_games

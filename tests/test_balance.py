@@ -237,9 +237,12 @@ def sweep_of(games: int = 24, batch: int = 4) -> Sweep:
     return Sweep(PlaySpec("scifi-domains", DATA, 2, 9, ("random", "greedy")), games, batch)
 
 
-def play(sweep: Sweep, results: Path, resume: bool, stop_after: int | None = None) -> Tally:
+def play(
+    sweep: Sweep, results: Path, resume: bool, stop_after: int | None = None, arrived: list[int] | None = None
+) -> Tally:
+    """A sweep kept in `results`; `arrived` receives the games already kept, then each batch's games as it comes."""
     journal, kept = open_journal(results, sweep.identity(data_fingerprint("scifi-domains", DATA)), resume)
-    arrived: list[int] = []
+    arrived = [] if arrived is None else arrived
 
     def progress(games: int) -> None:
         arrived.append(games)
@@ -261,7 +264,9 @@ def test_an_interrupted_sweep_resumes_to_the_uninterrupted_tally(tmp_path: Path)
     with pytest.raises(KeyboardInterrupt):
         play(sweep_of(), results, resume=True, stop_after=1)
     assert len(results.read_text().splitlines()) == 1 + 3
-    assert play(sweep_of(), results, resume=True).as_json() == whole
+    arrived: list[int] = []
+    assert play(sweep_of(), results, resume=True, arrived=arrived).as_json() == whole
+    assert arrived == [12, 4, 4, 4]  # the three batches kept are not played again
 
 
 def test_a_torn_or_damaged_line_is_dropped_and_its_games_played_again(tmp_path: Path) -> None:
@@ -271,7 +276,9 @@ def test_a_torn_or_damaged_line_is_dropped_and_its_games_played_again(tmp_path: 
     damaged = lines[2].replace(b'"games":[4,8]', b'"games":[4,9]')  # the checksum no longer holds
     assert damaged != lines[2]
     results.write_bytes(b"".join([*lines[:2], damaged, *lines[3:-1], lines[-1][:40]]))  # and a torn last line
-    assert play(sweep_of(), results, resume=True).as_json() == whole
+    arrived: list[int] = []
+    assert play(sweep_of(), results, resume=True, arrived=arrived).as_json() == whole
+    assert arrived == [16, 4, 4]  # the damaged and the torn batch are played again, the four others are not
     assert all(line.endswith(b"\n") for line in results.read_bytes().splitlines(keepends=True))
 
 

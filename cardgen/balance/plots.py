@@ -32,15 +32,19 @@ class Plot:
 
 def _render(name: str, title: str, figure: Figure) -> Plot:
     svg, png = io.StringIO(), io.BytesIO()
-    figure.savefig(svg, format="svg", metadata={"Date": None, "Creator": None}, bbox_inches="tight")
-    figure.savefig(png, format="png", dpi=150, metadata={"Software": None}, bbox_inches="tight")
+    engine = figure.get_layout_engine()
+    if engine is not None:  # lay out once, not once per format
+        engine.execute(figure)
+        figure.set_layout_engine("none")
+    figure.savefig(svg, format="svg", metadata={"Date": None, "Creator": None})
+    figure.savefig(png, format="png", dpi=150, metadata={"Software": None})
     text = svg.getvalue()
     return Plot(name, title, text[text.index("<svg") :], png.getvalue())
 
 
 def win_rates(run: dict[str, Any], rows: list[dict[str, Any]], what: str) -> Plot:
     """Win rates with their 95 % intervals against the fair share and its ±2-point band."""
-    figure = Figure(figsize=(6.4, 0.45 * len(rows) + 1.2))
+    figure = Figure(figsize=(6.4, 0.45 * len(rows) + 1.2), layout="constrained")
     ax = figure.subplots()
     fair = 1 / run["players"]
     labels = [f"{row['name']} ({row['agent']})" if "agent" in row else row["name"] for row in rows]
@@ -55,7 +59,7 @@ def win_rates(run: dict[str, Any], rows: list[dict[str, Any]], what: str) -> Plo
     ax.set_xlabel("games won (%)")
     ax.set_xlim(0, 100)
     ax.set_ylim(-0.7, len(rows) - 0.3)
-    ax.legend(loc="lower right", fontsize=7, frameon=False)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.3), ncol=3, fontsize=7, frameon=False)
     title = f"Win rate by {what}, {run['players']} players, {run['games']:,} games"
     ax.set_title(title)
     return _render(f"{what}-{run['players']}p", title, figure)
@@ -63,7 +67,7 @@ def win_rates(run: dict[str, Any], rows: list[dict[str, Any]], what: str) -> Plo
 
 def lengths(run: dict[str, Any]) -> Plot:
     """Histograms of the games' lengths in turns and in actions."""
-    figure = Figure(figsize=(6.4, 2.6))
+    figure = Figure(figsize=(6.4, 2.6), layout="constrained")
     for ax, what in zip(figure.subplots(1, 2), ("turns", "actions"), strict=True):
         h = run["length"][what]
         edges = [h["start"] - 0.5 + i * h["width"] for i in range(len(h["counts"]))]  # whole numbers mid-bar
@@ -81,7 +85,7 @@ def outliers(run: dict[str, Any]) -> Plot | None:
     rows = run["outliers"]
     if not rows:
         return None
-    figure = Figure(figsize=(6.4, 0.42 * len(rows) + 1.2))
+    figure = Figure(figsize=(6.4, 0.42 * len(rows) + 1.2), layout="constrained")
     ax = figure.subplots()
     ys = list(range(len(rows)))[::-1]
     for key, colour, shift, label in (("when", FAIR, 0.15, "with the item"), ("otherwise", INK, -0.15, "without")):
@@ -99,7 +103,7 @@ def outliers(run: dict[str, Any]) -> Plot | None:
     ax.set_yticks(ys, [f"{row['item']} (seat {row['seat']})" for row in rows], fontsize=7)
     ax.set_xlabel("seat's games won (%)")
     ax.set_xlim(0, 100)
-    ax.legend(loc="lower right", fontsize=7, frameon=False)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.3), ncol=3, fontsize=7, frameon=False)
     title = f"Outliers: win rate with and without, {run['players']} players"
     ax.set_title(title)
     return _render(f"outliers-{run['players']}p", title, figure)

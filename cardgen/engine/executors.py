@@ -56,7 +56,8 @@ def open_workers(kind: str, jobs: int, scheduler: str | None = None) -> Iterator
         with _dask_client(jobs, scheduler) as client:
             slots = max(1, sum(client.nthreads().values()))
             where = f"Dask scheduler {scheduler}" if scheduler else "a local Dask cluster"
-            yield Workers(client.get_executor(), slots, f"{where} with {slots} worker thread{'s' * (slots > 1)}")
+            where += f" with {slots} worker thread{'s' * (slots > 1)}"
+            yield Workers(client.get_executor(pure=False), slots, where)  # not pure: every batch is a task of its own
 
 
 @contextlib.contextmanager
