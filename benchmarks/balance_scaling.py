@@ -3,9 +3,11 @@
 For each bundled engine it plays the same seeded sweep (two players, random agents) through `cardgen balance`'s
 sweep code on each executor, after a warm-up that builds the engine in every worker, and prints games per second
 and the scaling efficiency (rate on two workers ÷ twice the rate on one; issue 24's target: ≥ 0.8 for Battlefield:
-Space on two cores). It then measures the cost of one batch that plays no game (the round trip through the
-executor) and of keeping one batch in the results file, and projects the wall time of a 10⁶-game Battlefield: Space
-sweep on 2 cores and on a 64-core cluster:
+Space on two cores). On a shared machine two workers may not get two cores, so it also measures the CPU time of
+this process and the workers together per game against one process's: the efficiency two dedicated cores would
+give, overhead included (the figure that does not depend on what else the machine runs). It then measures the
+cost of one batch that plays no game (the round trip through the executor) and of keeping one batch in the results
+file, and projects the wall time of a 10⁶-game Battlefield: Space sweep on 2 cores and on a 64-core cluster:
 
     time(W workers) = max((N / r + B · o) / W,  B · (o + k))
 
@@ -20,11 +22,14 @@ these figures come from is shared: compare the ratios of one run.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
+import os
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import figures  # benchmarks/figures.py, beside this script
 
@@ -36,19 +41,41 @@ from cardgen.engine.tally import Tally
 from cardgen.paths import default_data_dir
 
 # games per measured sweep relative to --games: long games get fewer
-ENGINES = {"battlefield-space": 1.0, "scifi-domains": 2.0, "star-commander": 0.1, "space-empires-4x": 0.05}
+ENGINES = {"battlefield-space": 1.0, "scifi-domains": 1.0, "star-commander": 0.03, "space-empires-4x": 0.016}
 SWEEP_GAMES, CLUSTER_CORES = 1_000_000, 64
 
 
-def sweep_rate(sweep: Sweep, workers: Workers, folder: Path) -> float:
-    """Games per second of one sweep on `workers`, its results kept in a results file as `cardgen balance` does."""
+def worker_pids(workers: Workers) -> list[int]:
+    """The processes that play the games besides this one (private attributes: a benchmark may look inside)."""
+    executor: Any = workers.executor
+    if executor is None:
+        return []
+    if hasattr(executor, "_processes"):  # ProcessPoolExecutor
+        return list(executor._processes)
+    return list(executor._client.run(os.getpid).values())  # Dask: the workers; the scheduler runs in this process
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """CPU time (user + system) of this process and of `pids`, from /proc."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = time.process_time()
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += (int(fields[11]) + int(fields[12])) / tick  # utime and stime, the 14th and 15th fields
+    return total
+
+
+def sweep_rate(sweep: Sweep, workers: Workers, folder: Path) -> tuple[float, float]:
+    """Games per second of one sweep on `workers` (its results kept in a results file as `cardgen balance` does),
+    and CPU seconds per game spent by this process and the workers together."""
     identity = sweep.identity(data_fingerprint(sweep.spec.game_id, sweep.spec.data_dir))
     journal, kept = open_journal(folder / f"{time.perf_counter_ns()}.jsonl", identity, resume=False)
-    start = time.perf_counter()
+    pids = worker_pids(workers)
+    start, cpu = time.perf_counter(), cpu_seconds(pids)
     run_sweep(sweep, workers, journal, kept)
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, cpu_seconds(pids) - cpu
     journal.close()
-    return sweep.games / seconds
+    return sweep.games / seconds, cpu / sweep.games
 
 
 def warm_up(sweep: Sweep, workers: Workers, folder: Path) -> None:
@@ -78,18 +105,29 @@ def keeping_cost(spec: PlaySpec, folder: Path, batches: int = 200) -> float:
     return (time.perf_counter() - start) / batches
 
 
-def measure(game: str, games: int, batch: int, cluster: bool, folder: Path) -> dict[str, float]:
+def measure(
+    game: str, games: int, batch: int | None, pools: dict[str, Workers], runs: int, folder: Path
+) -> dict[str, float]:
+    """Games per second on each executor, the best of `runs` rounds interleaved (the machine is shared: a round
+    where another job took a core should not count); by default 16 batches, so two workers stay busy to the end."""
     spec = PlaySpec(game, str(default_data_dir()), 2, 7, ("random",))
-    sweep = Sweep(spec, max(4, round(games * ENGINES[game])), batch)
-    kinds = ["local", "processes", *(["dask"] if cluster else [])]
-    rates: dict[str, float] = {}
-    for kind in kinds:
-        with open_workers(kind, 1 if kind == "local" else 2) as workers:
-            warm_up(sweep, workers, folder)
-            rates[kind] = sweep_rate(sweep, workers, folder)
+    count = max(4, round(games * ENGINES[game]))
+    sweep = Sweep(spec, count, batch or max(1, count // 16))
+    rates: dict[str, float] = dict.fromkeys(pools, 0.0)
+    cpu: dict[str, float] = dict.fromkeys(pools, float("inf"))  # CPU seconds per game, all processes together
+    for workers in pools.values():
+        warm_up(sweep, workers, folder)
+    for _ in range(runs):
+        for kind, workers in pools.items():
+            rate, per_game = sweep_rate(sweep, workers, folder)
+            rates[kind], cpu[kind] = max(rates[kind], rate), min(cpu[kind], per_game)
     row = {f"{kind}_games_per_s": rate for kind, rate in rates.items()}
-    row |= {f"{kind}_efficiency": rate / (2 * rates["local"]) for kind, rate in rates.items() if kind != "local"}
-    return row | {"games": sweep.games}
+    row |= {f"{kind}_cpu_ms_per_game": seconds * 1000 for kind, seconds in cpu.items()}
+    for kind in (k for k in pools if k != "local"):
+        row[f"{kind}_efficiency"] = rates[kind] / (2 * rates["local"])
+        # the share of all CPU time spent playing: the efficiency two dedicated cores would give, overhead included
+        row[f"{kind}_cpu_efficiency"] = cpu["local"] / cpu[kind]
+    return row | {"games": sweep.games, "batch": sweep.batch}
 
 
 def projection(rate_per_worker: float, overhead: float, keeping: float, batch: int) -> dict[str, float]:
@@ -101,39 +139,47 @@ def projection(rate_per_worker: float, overhead: float, keeping: float, batch: i
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=200, help="Battlefield games per measured sweep (others scaled)")
-    parser.add_argument("--batch", type=int, default=10, help="games per batch in the measured sweeps")
+    parser.add_argument("--games", type=int, default=2000, help="Battlefield games per measured sweep (others scaled)")
+    parser.add_argument(
+        "--batch", type=int, default=None, help="games per batch in the measured sweeps (default: 16 batches)"
+    )
     parser.add_argument("--sweep-batch", type=int, default=200, help="games per batch in the projected 10⁶ sweep")
     parser.add_argument("--only", nargs="*", default=list(ENGINES), choices=list(ENGINES))
+    parser.add_argument("--runs", type=int, default=3, help="interleaved rounds; the best of each executor counts")
     parser.add_argument("--no-cluster", action="store_true", help="skip the Dask LocalCluster")
     figures.add_option(parser)
     args = parser.parse_args()
     logging.getLogger("distributed").setLevel(logging.ERROR)
     rows: dict[str, dict[str, float]] = {}
-    with tempfile.TemporaryDirectory() as temp:
+    kinds = ["local", "processes", *([] if args.no_cluster else ["dask"])]
+    with tempfile.TemporaryDirectory() as temp, contextlib.ExitStack() as stack:
         folder = Path(temp)
+        pools = {kind: stack.enter_context(open_workers(kind, 1 if kind == "local" else 2)) for kind in kinds}
         for game in args.only:
-            rows[game] = measure(game, args.games, args.batch, not args.no_cluster, folder)
+            rows[game] = measure(game, args.games, args.batch, pools, args.runs, folder)
             row = rows[game]
             shown = "   ".join(f"{k.removesuffix('_games_per_s')} {v:7.1f} games/s" for k, v in row.items()
                                if k.endswith("_per_s"))  # fmt: skip
-            effs = "   ".join(f"{k}: {v:.2f}" for k, v in row.items() if k.endswith("efficiency"))
-            print(f"{game:<18} {row['games']:>5.0f} games   {shown}   {effs}")
+            effs = "   ".join(f"{k}: {v:.2f}" for k, v in row.items() if "efficiency" in k or "cpu" in k)
+            print(f"{game:<18} {row['games']:>5.0f} games, {row['batch']:>3.0f} a batch   {shown}   {effs}", flush=True)
         spec = PlaySpec(args.only[0], str(default_data_dir()), 2, 7, ("random",))
-        kind = "processes" if args.no_cluster else "dask"
-        with open_workers(kind, 2) as workers:
-            batch_overhead(spec, workers, 20)  # warm the workers up
-            overhead = batch_overhead(spec, workers, 200)
-        keeping = keeping_cost(spec, folder)
+        kind = kinds[-1]
+        batch_overhead(spec, pools[kind], 20)  # warm the workers up
+        overhead = min(batch_overhead(spec, pools[kind], 200) for _ in range(args.runs))
+        keeping = min(keeping_cost(spec, folder) for _ in range(args.runs))
     print(f"per batch: {overhead * 1000:.2f} ms round trip on {kind}, {keeping * 1000:.2f} ms to keep in the file")
     result: dict[str, object] = {"engines": rows, "batch_overhead_s": overhead, "keeping_s": keeping, "on": kind}
     if "battlefield-space" in rows:
-        per_worker = rows["battlefield-space"][f"{kind}_games_per_s"] / 2
-        projected = projection(per_worker, overhead, keeping, args.sweep_batch)
-        hours, minutes = projected["hours_on_2"], projected[f"hours_on_{CLUSTER_CORES}"] * 60
-        print(f"10⁶ Battlefield games in batches of {args.sweep_batch}: {hours:.1f} h on 2 cores, {minutes:.0f} min "
-              f"on {CLUSTER_CORES} ({per_worker:.1f} games/s per worker)")  # fmt: skip
-        result |= {"projection": projected, "per_worker_games_per_s": per_worker, "sweep_batch": args.sweep_batch}
+        row = rows["battlefield-space"]
+        # a worker on a core of its own plays 1 / (CPU per game) games a second; on this shared machine, half the rate
+        per_worker = {"dedicated": 1000 / row[f"{kind}_cpu_ms_per_game"], "shared": row[f"{kind}_games_per_s"] / 2}
+        for case, rate in per_worker.items():
+            projected = projection(rate, overhead, keeping, args.sweep_batch)
+            hours, minutes = projected["hours_on_2"], projected[f"hours_on_{CLUSTER_CORES}"] * 60
+            print(f"10⁶ Battlefield games in batches of {args.sweep_batch}, {rate:.0f} games/s a worker ({case} cores):"
+                  f" {hours:.2f} h on 2 cores, {minutes:.1f} min on {CLUSTER_CORES}")  # fmt: skip
+            result[f"projection_{case}"] = projected | {"games_per_s_per_worker": rate}
+        result["sweep_batch"] = args.sweep_batch
     figures.write(args.json, "balance_scaling", result)
 
 

@@ -8,6 +8,7 @@ internal error).
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import json
 import math
 import os
@@ -565,6 +566,8 @@ def preview_command(
 EXECUTOR = _option("--executor", ["local", "processes", "dask"], None, "Where games run: this process, --jobs local "
                    "processes, or Dask workers (--scheduler, or a local cluster of --jobs workers). Default: local for "
                    "one job, processes for more, dask with --scheduler.")  # fmt: skip
+SEED = _option("--seed", click.IntRange(0, 2**63 - 1), 1, "Root seed; each game's seed derives from it.")
+CHECK = _flag("--check", "Check the invariants after every action.")
 SCHEDULER = _option("--scheduler", str, None, "A Dask scheduler's address (tcp://HOST:8786) whose workers play the "
                     "games (needs the cluster extra: pip install 'cardgen[cluster]').")  # fmt: skip
 
@@ -578,7 +581,7 @@ SCHEDULER = _option("--scheduler", str, None, "A Dask scheduler's address (tcp:/
     "Players per game, or a range (2..4) played count by count (default: the fewest).",
 )
 @_option("--games", click.IntRange(1, 100_000_000), 100, dest="count")
-@_option("--seed", click.IntRange(0, 2**63 - 1), 1, "Root seed; each game's seed derives from it.")
+@SEED
 @_option(
     "--agents",
     str,
@@ -590,7 +593,7 @@ SCHEDULER = _option("--scheduler", str, None, "A Dask scheduler's address (tcp:/
 @SCHEDULER
 @_option("--log", FILE, None, "Write every action and chance event as JSON lines.", "log_file")
 @_flag("--json", "Print one JSON object.", "as_json")
-@_flag("--check", "Check the invariants after every action.")
+@CHECK
 @click.pass_obj
 def play_command(
     obj: Context,
@@ -712,7 +715,7 @@ def _print_play(s: dict) -> None:
 @_option("--players", PlayerCounts(), None, "Players per game, or a range (2..4), each count a sweep of its own "
          "(default: the fewest).")  # fmt: skip
 @_option("--games", click.IntRange(1, 100_000_000), 200, "Games per player count.", "count")
-@_option("--seed", click.IntRange(0, 2**63 - 1), 1, "Root seed; each game's seed derives from it.")
+@SEED
 @_option("--agents", str, "random", "Agents by seat, comma-separated: random, greedy, mcts (mcts:N).")
 @_option("--out", FOLDER, None, "Folder for balance.html, .pdf, .json and the results files (default: "
          "output/GAME/balance).", "out_dir")  # fmt: skip
@@ -724,7 +727,7 @@ def _print_play(s: dict) -> None:
 @_flag("--resume", "Continue the sweep kept in the output folder's results files instead of starting over.")
 @_option("--compare", click.Path(dir_okay=False, path_type=Path), None, "An earlier balance.json: show what "
          "changed, per seat and per card.", "compare_file")  # fmt: skip
-@_flag("--check", "Check the invariants after every action.")
+@CHECK
 @click.pass_obj
 def balance_command(
     obj: Context,
@@ -747,11 +750,13 @@ def balance_command(
     import time
 
     from cardgen.balance import report
-    from cardgen.engine.executors import choose_kind, open_workers
+    from cardgen.engine.executors import CLUSTER_EXTRA, choose_kind, open_workers
 
     kind = choose_kind(executor, jobs, scheduler)
     names = _agent_names(agents)
     _, counts = _engine_and_counts(obj, game, players)
+    if importlib.util.find_spec("matplotlib") is None:
+        raise DataError(f"cardgen balance draws its plots with matplotlib: {CLUSTER_EXTRA}")
     out = out_dir or Path("output") / game / "balance"
     old = _read_compare(compare_file)
     settings = report.Settings(game, str(obj.data_dir), counts, count, names, seed, batch, check)

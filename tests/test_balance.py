@@ -17,7 +17,7 @@ import pytest
 
 from cardgen.balance import report
 from cardgen.balance.document import interval, percent
-from cardgen.balance.journal import open_journal
+from cardgen.balance.journal import kept_games, open_journal
 from cardgen.balance.stats import outliers, run_figures, verdict
 from cardgen.balance.sweep import Sweep, data_fingerprint, run_sweep
 from cardgen.engine.executors import Workers
@@ -273,13 +273,15 @@ def test_a_torn_or_damaged_line_is_dropped_and_its_games_played_again(tmp_path: 
     results = tmp_path / "results.jsonl"
     whole = play(sweep_of(), results, resume=False).as_json()
     lines = results.read_bytes().splitlines(keepends=True)
-    damaged = lines[2].replace(b'"games":[4,8]', b'"games":[4,9]')  # the checksum no longer holds
-    assert damaged != lines[2]
+    wins = re.search(rb'"wins":\[(\d+)', lines[2])
+    assert wins and b'"games":[4,8]' in lines[2]
+    damaged = lines[2][: wins.start(1)] + str(int(wins[1]) + 2).encode() + lines[2][wins.end(1) :]  # two wins more
     results.write_bytes(b"".join([*lines[:2], damaged, *lines[3:-1], lines[-1][:40]]))  # and a torn last line
     arrived: list[int] = []
     assert play(sweep_of(), results, resume=True, arrived=arrived).as_json() == whole
     assert arrived == [16, 4, 4]  # the damaged and the torn batch are played again, the four others are not
     assert all(line.endswith(b"\n") for line in results.read_bytes().splitlines(keepends=True))
+    assert kept_games(results) == 24  # the batch written after the torn line is on a line of its own
 
 
 def test_a_longer_sweep_reuses_the_batches_of_a_shorter_one(tmp_path: Path) -> None:
@@ -372,3 +374,33 @@ def test_a_comparison_shows_both_runs_figures(tmp_path: Path) -> None:
     rows = Page((new / "balance.html").read_text()).tables["compare-seats-2p"][1:]
     assert [r[1] for r in rows] == [f"{percent(s['rate'])} ({interval(s)})" for s in before["seats"]]
     assert run_cli(*args, "--compare", tmp_path / "new" / "balance.json").code == 0  # a report compares with itself
+
+
+def test_a_worker_that_read_other_game_data_stops_the_sweep(tmp_path: Path, monkeypatch) -> None:
+    from cardgen.balance import sweep as sweeps
+    from cardgen.errors import DataError
+
+    played = sweeps.play_batch
+    monkeypatch.setattr(sweeps, "play_batch", lambda spec, games, groups: ("0" * 64, played(spec, games, groups)[1]))
+    with pytest.raises(DataError, match="a worker read other game data than this machine"):
+        play(sweep_of(), tmp_path / "results.jsonl", resume=False)
+    assert len((tmp_path / "results.jsonl").read_text().splitlines()) == 1  # nothing kept from such a worker
+
+
+def test_resuming_a_file_that_is_not_a_results_file_is_refused(tmp_path: Path) -> None:
+    report.results_file(tmp_path, 2).write_text('{"sweep": "something else"}\n')
+    run = run_cli("balance", "scifi-domains", "--games", "4", "--out", tmp_path, "--resume")
+    assert run.code == 2 and "not a cardgen balance results file" in run.err
+    assert not (tmp_path / "balance.json").exists()
+
+
+def test_without_matplotlib_the_command_says_what_to_install(monkeypatch, capsys, tmp_path: Path) -> None:
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "matplotlib" else real(name, *a))
+    monkeypatch.chdir(tmp_path)
+    code, err = run_main(monkeypatch, capsys, "balance", "scifi-domains")
+    assert code == 2 and err.strip() == (
+        "cardgen: error: cardgen balance draws its plots with matplotlib: pip install 'cardgen[cluster]'"
+    )

@@ -31,7 +31,7 @@ def cluster():
     """Two worker processes of one thread each, and a client; stopped when the module's tests are done."""
     with (
         distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=logging.ERROR
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=logging.ERROR
         ) as local,
         distributed.Client(local) as client,
     ):

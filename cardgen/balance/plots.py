@@ -59,7 +59,7 @@ def win_rates(run: dict[str, Any], rows: list[dict[str, Any]], what: str) -> Plo
     ax.set_xlabel("games won (%)")
     ax.set_xlim(0, 100)
     ax.set_ylim(-0.7, len(rows) - 0.3)
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.3), ncol=3, fontsize=7, frameon=False)
+    figure.legend(loc="outside lower center", ncol=3, fontsize=7, frameon=False)
     title = f"Win rate by {what}, {run['players']} players, {run['games']:,} games"
     ax.set_title(title)
     return _render(f"{what}-{run['players']}p", title, figure)
@@ -103,7 +103,7 @@ def outliers(run: dict[str, Any]) -> Plot | None:
     ax.set_yticks(ys, [f"{row['item']} (seat {row['seat']})" for row in rows], fontsize=7)
     ax.set_xlabel("seat's games won (%)")
     ax.set_xlim(0, 100)
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.3), ncol=3, fontsize=7, frameon=False)
+    figure.legend(loc="outside lower center", ncol=3, fontsize=7, frameon=False)
     title = f"Outliers: win rate with and without, {run['players']} players"
     ax.set_title(title)
     return _render(f"outliers-{run['players']}p", title, figure)

@@ -19,6 +19,7 @@ from cardgen.balance.sweep import Sweep, cardgen_version, data_fingerprint, run_
 from cardgen.engine.executors import Workers
 from cardgen.engine.runner import PlaySpec, engine_for
 from cardgen.engine.tally import Tally
+from cardgen.paths import default_data_dir
 
 FORMAT = "cardgen-balance/1"
 FILES = ("balance.json", "balance.html", "balance.pdf")
@@ -65,9 +66,10 @@ def play(
     (game,) = load_games(Path(settings.data_dir), [settings.game])
     groups = {item.id: component.id for component in game.components for item in component.items}
     data = data_fingerprint(settings.game, settings.data_dir)
+    bundled = Path(settings.data_dir).resolve() == default_data_dir().resolve()
     runs = []
     for players in settings.players:
-        sweep = Sweep(settings.spec(players), settings.games, settings.batch, groups)
+        sweep = Sweep(settings.spec(players), settings.games, settings.batch, groups, bundled)
         journal, kept = open_journal(results_file(out, players), sweep.identity(data), resume)
         try:
             tally = run_sweep(sweep, workers, journal, kept, _count_for(progress, players))

@@ -13,7 +13,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 import hashlib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
@@ -49,14 +49,33 @@ def data_fingerprint(game_id: str, data_dir: str) -> str:
     return _FINGERPRINTS[key]
 
 
+BUNDLED = "<bundled>"  # the data folder of a batch sent out: "the bundled games, wherever this worker has them"
+
+
+def here(spec: PlaySpec) -> PlaySpec:
+    """A batch's spec with the data folder of the machine it runs on."""
+    if spec.data_dir != BUNDLED:
+        return spec
+    from cardgen.paths import default_data_dir
+
+    return replace(spec, data_dir=str(default_data_dir()))
+
+
 @dataclass(frozen=True)
 class Sweep:
-    """The games of one sweep: `games` games of `spec`, `batch` at a time; `groups` maps each card to its component."""
+    """The games of one sweep: `games` games of `spec`, `batch` at a time; `groups` maps each card to its component.
+    A sweep of the `bundled` games sends its batches with `BUNDLED` as their data folder, so a worker reads the
+    bundled games of its own installation (the data fingerprint each batch returns proves they are the same)."""
 
     spec: PlaySpec
     games: int
     batch: int
     groups: Mapping[str, str] = field(default_factory=dict)
+    bundled: bool = False
+
+    @property
+    def sent(self) -> PlaySpec:
+        return replace(self.spec, data_dir=BUNDLED) if self.bundled else self.spec
 
     def batches(self) -> list[range]:
         return [range(start, min(start + self.batch, self.games)) for start in range(0, self.games, self.batch)]
@@ -79,6 +98,7 @@ class Sweep:
 def play_batch(spec: PlaySpec, games: range, groups: Mapping[str, str]) -> tuple[str, Tally]:
     """Play one batch where it runs (this process or a worker): the data's fingerprint as this worker read it, and
     the tally of the batch's games."""
+    spec = here(spec)
     tally = Tally(spec.players)
     for index in games:
         tally.add(play_game(spec, index), groups)
@@ -110,7 +130,7 @@ def run_sweep(sweep: Sweep, workers: Workers, journal: Journal, kept: Kept, prog
 
     if workers.executor is None:
         for games in todo:
-            arrived(games, *play_batch(sweep.spec, games, sweep.groups))
+            arrived(games, *play_batch(sweep.sent, games, sweep.groups))
     else:
         _spread(sweep, workers, todo, arrived)
     total = Tally(sweep.spec.players)
@@ -129,7 +149,7 @@ def _spread(sweep: Sweep, workers: Workers, todo: list[range], arrived: Callable
         while waiting or running:
             while waiting and len(running) < 2 * workers.slots:
                 games = waiting.pop()
-                running[workers.executor.submit(play_batch, sweep.spec, games, sweep.groups)] = games
+                running[workers.executor.submit(play_batch, sweep.sent, games, sweep.groups)] = games
             done, _ = cf.wait(running, return_when=cf.FIRST_COMPLETED)
             for future in sorted(done, key=lambda f: running[f].start):
                 games = running.pop(future)

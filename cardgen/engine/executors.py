@@ -12,6 +12,8 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import signal
+import threading
 from collections.abc import Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
@@ -67,9 +69,10 @@ def _dask_client(jobs: int, scheduler: str | None) -> Iterator[Any]:
     except ImportError:
         raise DataError(f"--executor dask needs Dask: {CLUSTER_EXTRA}") from None
     if scheduler is None:
-        cluster = LocalCluster(  # type: ignore[no-untyped-call]
-            n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=logging.ERROR
-        )
+        with _deaf_to_ctrl_c():  # Ctrl-C is this process's to handle: worker processes started now ignore it
+            cluster = LocalCluster(  # type: ignore[no-untyped-call]
+                n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=logging.ERROR
+            )
         with cluster, Client(cluster) as client:  # type: ignore[no-untyped-call]
             yield client
         return
@@ -85,6 +88,20 @@ def _dask_client(jobs: int, scheduler: str | None) -> Iterator[Any]:
             except TimeoutError:
                 raise DataError(f"--scheduler {scheduler}: no worker joined in {_worker_timeout():g} s") from None
         yield client
+
+
+@contextlib.contextmanager
+def _deaf_to_ctrl_c() -> Iterator[None]:
+    """SIGINT ignored while the block starts child processes (they inherit it), so a Ctrl-C at the terminal reaches
+    the command, which stops the sweep and closes the cluster, and not each worker with a traceback of its own."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _worker_timeout() -> float:
