@@ -90,18 +90,18 @@ def test_win_shares_histograms_and_agents_from_a_tally() -> None:
 
 
 def test_tallies_of_batches_merge_in_any_order_to_the_whole_and_survive_json() -> None:
-    spec = PlaySpec("scifi-domains", DATA, 3, 5, ("random",), check=True)
-    results = [play_game(spec, i) for i in range(12)]
+    spec = PlaySpec("scifi-domains", DATA, 3, 5, ("random",))
+    results = [play_game(spec, i) for i in range(9)]
     whole = tally_of(3, results)
-    parts = [tally_of(3, results[i : i + 5]) for i in (10, 0, 5)]
+    parts = [tally_of(3, results[i : i + 4]) for i in (8, 0, 4)]
     merged = Tally(3)
     for part in parts:
         merged.merge(Tally.from_json(json.loads(json.dumps(part.as_json()))))
     assert merged.as_json() == whole.as_json()
     # the play summary is counted by the same tally: shared wins as shares, lengths, endings
     summary = summarise(spec, results, 1.0)
-    assert summary["games"] == 12 and sum(v for k, v in summary["wins"].items() if k.startswith("seat")) == 12
-    assert summary["length"]["turns"]["mean"] == round(sum(r.turns for r in results) / 12, 3)
+    assert summary["games"] == 9 and sum(v for k, v in summary["wins"].items() if k.startswith("seat")) == 9
+    assert summary["length"]["turns"]["mean"] == round(sum(r.turns for r in results) / 9, 3)
 
 
 # -- the reports, read back ------------------------------------------------------------------------------------------
@@ -205,7 +205,7 @@ def test_the_report_opens_in_a_headless_browser_without_errors(reports: Path, br
 
 @pytest.mark.parametrize(
     ("game", "args"),
-    [("star-commander", ["--games", "2"]), ("scifi-domains", ["--games", "10", "--players", "2..4"])],
+    [("star-commander", ["--games", "2"]), ("scifi-domains", ["--games", "6", "--players", "3..4"])],
 )
 def test_every_engine_gets_both_reports(game: str, args: list[str], tmp_path: Path) -> None:
     run = run_cli("balance", game, *args, "--out", tmp_path)
@@ -294,7 +294,7 @@ def test_a_longer_sweep_reuses_the_batches_of_a_shorter_one(tmp_path: Path) -> N
 
 
 def test_ctrl_c_keeps_what_finished_and_resume_gives_the_same_report(tmp_path: Path) -> None:
-    args = ["balance", "scifi-domains", "--games", "40", "--batch", "2", "--agents", "greedy,random"]
+    args = ["balance", "scifi-domains", "--games", "30", "--batch", "2", "--agents", "greedy,random"]
     out = tmp_path / "resumed"
     results = report.results_file(out, 2)
     with subprocess.Popen([sys.executable, "-m", "cardgen", *args, "--out", str(out)], stderr=subprocess.PIPE,
@@ -306,12 +306,17 @@ def test_ctrl_c_keeps_what_finished_and_resume_gives_the_same_report(tmp_path: P
         _, err = child.communicate(timeout=60)
     kept = len(results.read_bytes().splitlines()) - 1
     assert child.returncode == 130, err
-    assert f"interrupted; kept {2 * kept} of 40 games at 2 players" in err and "--resume" in err
-    assert 3 <= kept < 20 and not (out / "balance.json").exists()
-    assert run_cli(*args, "--out", tmp_path / "whole").code == 0
+    assert f"interrupted; kept {2 * kept} of 30 games at 2 players" in err and "--resume" in err
+    assert 3 <= kept < 15 and not (out / "balance.json").exists()
     resumed = run_cli(*args, "--out", out, "--resume")
     assert resumed.code == 0, resumed.err
-    assert (out / "balance.json").read_bytes() == (tmp_path / "whole" / "balance.json").read_bytes()
+    assert (out / "balance.json").read_bytes() == uninterrupted(tmp_path, 30, 2, ("greedy", "random"))
+
+
+def uninterrupted(folder: Path, games: int, batch: int, agents: tuple[str, ...], seed: int = 1) -> bytes:
+    """The balance.json of a sweep of scifi-domains at 2 players played in one go in this process."""
+    settings = report.Settings("scifi-domains", DATA, (2,), games, agents, seed, batch)
+    return report.as_json(report.play(settings, LOCAL, folder / f"whole-{seed}", resume=False))
 
 
 # -- bad input: one line, no traceback, nothing written --------------------------------------------------------------
@@ -361,8 +366,9 @@ def test_resuming_another_sweeps_results_is_refused(tmp_path: Path) -> None:
 
 def test_a_comparison_shows_both_runs_figures(tmp_path: Path) -> None:
     old, new = tmp_path / "old", tmp_path / "new"
-    assert run_cli("balance", "scifi-domains", "--games", "30", "--out", old).code == 0
-    args = ["balance", "scifi-domains", "--games", "30", "--seed", "2", "--out", new]
+    old.mkdir()
+    (old / "balance.json").write_bytes(uninterrupted(tmp_path, 20, 20, ("random",)))
+    args = ["balance", "scifi-domains", "--games", "20", "--seed", "2", "--out", new]
     run = run_cli(*args, "--compare", old / "balance.json")
     assert run.code == 0, run.err
     before = json.loads((old / "balance.json").read_text())["runs"][0]
@@ -373,7 +379,8 @@ def test_a_comparison_shows_both_runs_figures(tmp_path: Path) -> None:
         assert change["points"] == pytest.approx((now["rate"] - was["rate"]) * 100, abs=0.01)
     rows = Page((new / "balance.html").read_text()).tables["compare-seats-2p"][1:]
     assert [r[1] for r in rows] == [f"{percent(s['rate'])} ({interval(s)})" for s in before["seats"]]
-    assert run_cli(*args, "--compare", tmp_path / "new" / "balance.json").code == 0  # a report compares with itself
+    items = Page((new / "balance.html").read_text()).tables["compare-items-2p"][1:]
+    assert len(items) == len(after["compare"]["runs"][0]["items"]) > 0
 
 
 def test_a_worker_that_read_other_game_data_stops_the_sweep(tmp_path: Path, monkeypatch) -> None:
