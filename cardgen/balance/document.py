@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cardgen.balance.plots import Plot, plots_of
-from cardgen.balance.stats import KIND_NAMES, outlier_text
+from cardgen.balance.stats import KIND_NAMES, outlier_text, signed
 
 
 @dataclass(frozen=True)
@@ -165,6 +165,6 @@ def _change_row(change: dict[str, Any]) -> list[str]:
         change["name"],
         f"{percent(before['rate'])} ({interval(before)})",
         f"{percent(after['rate'])} ({interval(after)})",
-        f"{change['points']:+.1f}",
-        f"{change['z']:+.1f}",
+        signed(change["points"]),
+        signed(change["z"]),
     ]

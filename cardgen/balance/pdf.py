@@ -66,12 +66,14 @@ def _paragraph(text: str, style: Any) -> Any:
 
 
 def _section(section: Section, styles: dict[Any, Any], width: float) -> list[Any]:
+    from reportlab.platypus import Spacer
+
     flow: list[Any] = [_paragraph(section.title, styles[section.level])]
     for block in section.blocks:
         if isinstance(block, Table):
-            flow.append(_table(block, styles, width))
+            flow += [_table(block, styles, width), Spacer(1, 6)]
         elif isinstance(block, Plot):
-            flow.append(_image(block, width))
+            flow += [_image(block, width), Spacer(1, 6)]
         else:
             flow.append(_paragraph(block, styles["body"]))
     return flow
@@ -93,13 +95,27 @@ def _table(table: Table, styles: dict[Any, Any], width: float) -> Any:
     return grid
 
 
-def _widths(table: Table, width: float) -> list[float]:
-    """Columns as wide as their longest text wants, within bounds, sharing the page's width."""
-    longest = [max(len(word) for row in [table.header, *table.rows] for word in row[i].split() or [""])
-               for i in range(len(table.header))]  # fmt: skip
-    widest = [max((len(row[i]) for row in table.rows), default=0) for i in range(len(table.header))]
-    wants = [min(45, max(3, longest[i], 0.6 * widest[i])) for i in range(len(table.header))]
-    return [width * want / sum(wants) for want in wants]
+def _widths(table: Table, width: float, size: float = 7) -> list[float]:
+    """Each column at least as wide as its longest word (no word is broken), the page's width shared out by how
+    much text each column holds beyond that."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    regular, bold = _fonts()
+    padding = 13  # the cell's left and right padding (6 pt each) and the grid line
+
+    def measure(text: str, header: bool) -> float:
+        return float(stringWidth(text, bold if header else regular, size)) + padding
+
+    columns = range(len(table.header))
+    cells = [[(row[i], row is table.header) for row in [table.header, *table.rows]] for i in columns]
+    least = [max(measure(word, head) for text, head in cell for word in text.split() or [""]) for cell in cells]
+    whole = [max(measure(text, head) for text, head in cell) for cell in cells]
+    spare, room = width - sum(least), [w - m for w, m in zip(whole, least, strict=True)]
+    if spare <= 0 or not sum(room):
+        return [m * width / sum(least) for m in least] if spare <= 0 else [m + spare / len(least) for m in least]
+    share = min(1.0, spare / sum(room))
+    widths = [m + r * share for m, r in zip(least, room, strict=True)]
+    return [w + (width - sum(widths)) / len(widths) for w in widths]
 
 
 def _image(plot: Plot, width: float) -> Any:

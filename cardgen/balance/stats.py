@@ -138,8 +138,13 @@ def outlier_text(row: dict[str, Any]) -> str:
     when, otherwise = row["when"], row["otherwise"]
     return (
         f"{KIND_NAMES[row['kind']]} {row['item']}: seat {row['seat']} wins {percent_pm(when)} of the "
-        f"{row['games']:g} games with it, {percent_pm(otherwise)} without (z = {row['z']:+.1f})"
+        f"{row['games']:g} games with it, {percent_pm(otherwise)} without (z = {signed(row['z'])})"
     )
+
+
+def signed(value: float) -> str:
+    """'+1.3', '-2.0', and '+0.0' rather than '-0.0' for a small negative."""
+    return f"{round(value, 1) + 0.0:+.1f}"
 
 
 def percent_pm(figure: dict[str, Any]) -> str:
