@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import signal
 import subprocess
 import sys
@@ -224,10 +225,16 @@ def test_space_empires_reports_its_events_as_items_and_groups(tmp_path: Path) ->
     copy.edit("rules.yaml", "  turn_cap:\n    value: 20", "  turn_cap:\n    value: 2")
     run = run_cli("--data-dir", copy.data, "balance", "space-empires-4x", "--games", "2", "--out", tmp_path / "out")
     assert run.code == 0, run.err
-    (figures,) = json.loads((tmp_path / "out" / "balance.json").read_text())["runs"]
+    written = json.loads((tmp_path / "out" / "balance.json").read_text())
+    (figures,) = written["runs"]
     events = {item["item"] for item in figures["items"] if item["kind"] == "events"}
-    assert "build:SC" in events or any(e.startswith("build:") for e in events)
-    assert {group["item"] for group in figures["groups"]} >= {"events:build"}
+    assert any(e.startswith("build:") for e in events) and any(e.startswith("marker:") for e in events)
+    assert {group["item"] for group in figures["groups"]} >= {"events:build", "events:marker"}
+    # the report's own "to reproduce" line, run again, gives the same report
+    command = shlex.split(written["produced"]["command"])
+    assert command[:3] == ["cardgen", "--data-dir", str(copy.data)]
+    assert run_cli(*command[1:], "--out", tmp_path / "again").code == 0
+    assert (tmp_path / "again" / "balance.json").read_bytes() == (tmp_path / "out" / "balance.json").read_bytes()
 
 
 # -- nothing lost: interrupted and resumed sweeps --------------------------------------------------------------------

@@ -41,12 +41,18 @@ class Settings:
     def spec(self, players: int) -> PlaySpec:
         return PlaySpec(self.game, self.data_dir, players, self.seed, self.agents, check=self.check)
 
+    @property
+    def bundled(self) -> bool:
+        return Path(self.data_dir).resolve() == default_data_dir().resolve()
+
     def command(self) -> str:
+        """The command line that reproduces the report (naming the data folder unless it is the bundled one)."""
         counts = self.players
         players = str(counts[0]) if len(counts) == 1 else f"{counts[0]}..{counts[-1]}"
+        data = "" if self.bundled else f" --data-dir {self.data_dir}"
         return (
-            f"cardgen balance {self.game} --players {players} --games {self.games} --agents {','.join(self.agents)}"
-            f" --seed {self.seed} --batch {self.batch}" + (" --check" if self.check else "")
+            f"cardgen{data} balance {self.game} --players {players} --games {self.games} --agents "
+            f"{','.join(self.agents)} --seed {self.seed} --batch {self.batch}" + (" --check" if self.check else "")
         )
 
 
@@ -66,10 +72,9 @@ def play(
     (game,) = load_games(Path(settings.data_dir), [settings.game])
     groups = {item.id: component.id for component in game.components for item in component.items}
     data = data_fingerprint(settings.game, settings.data_dir)
-    bundled = Path(settings.data_dir).resolve() == default_data_dir().resolve()
     runs = []
     for players in settings.players:
-        sweep = Sweep(settings.spec(players), settings.games, settings.batch, groups, bundled)
+        sweep = Sweep(settings.spec(players), settings.games, settings.batch, groups, settings.bundled)
         journal, kept = open_journal(results_file(out, players), sweep.identity(data), resume)
         try:
             tally = run_sweep(sweep, workers, journal, kept, _count_for(progress, players))
