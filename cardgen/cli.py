@@ -8,6 +8,7 @@ internal error).
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import json
 import math
 import os
@@ -568,6 +569,15 @@ def preview_command(
     click.echo(f"{display_path(path)}  ({time.perf_counter() - start:.2f} s)")
 
 
+EXECUTOR = _option("--executor", ["local", "processes", "dask"], None, "Where games run: this process, --jobs local "
+                   "processes, or Dask workers (--scheduler, or a local cluster of --jobs workers). Default: local for "
+                   "one job, processes for more, dask with --scheduler.")  # fmt: skip
+SEED = _option("--seed", click.IntRange(0, 2**63 - 1), 1, "Root seed; each game's seed derives from it.")
+CHECK = _flag("--check", "Check the invariants after every action.")
+SCHEDULER = _option("--scheduler", str, None, "A Dask scheduler's address (tcp://HOST:8786) whose workers play the "
+                    "games (needs the cluster extra: pip install 'cardgen[cluster]').")  # fmt: skip
+
+
 @cli.command("play")
 @click.argument("game")
 @_option(
@@ -577,7 +587,7 @@ def preview_command(
     "Players per game, or a range (2..4) played count by count (default: the fewest).",
 )
 @_option("--games", click.IntRange(1, 100_000_000), 100, dest="count")
-@_option("--seed", click.IntRange(0, 2**63 - 1), 1, "Root seed; each game's seed derives from it.")
+@SEED
 @_option(
     "--agents",
     str,
@@ -585,9 +595,11 @@ def preview_command(
     "Agents by seat, comma-separated: random, greedy, mcts (mcts:N for N iterations a decision, mcts:Nms for N ms).",
 )
 @_option("--jobs", click.IntRange(1, 256), 1, "Processes to spread the games over.")
+@EXECUTOR
+@SCHEDULER
 @_option("--log", FILE, None, "Write every action and chance event as JSON lines.", "log_file")
 @_flag("--json", "Print one JSON object.", "as_json")
-@_flag("--check", "Check the invariants after every action.")
+@CHECK
 @click.pass_obj
 def play_command(
     obj: Context,
@@ -597,6 +609,8 @@ def play_command(
     seed: int,
     agents: str,
     jobs: int,
+    executor: str | None,
+    scheduler: str | None,
     log_file: Path | None,
     as_json: bool,
     check: bool,
@@ -604,24 +618,19 @@ def play_command(
     """Play test games with the reference engine and report how they went."""
     import time
 
-    from cardgen.engine.agents import check_agent
-    from cardgen.engine.runner import GameResult, PlaySpec, engine_for, log_lines, play_many, summarise
+    from cardgen.engine.executors import choose_kind, open_workers
+    from cardgen.engine.runner import GameResult, PlaySpec, log_lines, play_many, summarise
     from cardgen.output import streamed
 
     if log_file is not None:
         check_writable(log_file, "--log")
-    names = tuple(a.strip() for a in agents.split(","))
-    for problem in filter(None, map(check_agent, names)):
-        raise click.BadParameter(problem, param_hint="--agents")
-    engine = engine_for(game, str(_require_game(obj, game)))
-    counts = players or (engine.min_players,)
-    if not engine.min_players <= min(counts) <= max(counts) <= engine.max_players:
-        raise click.BadParameter(
-            f"{game} is for {engine.min_players}–{engine.max_players} players", param_hint="--players"
-        )
+    kind = choose_kind(executor, jobs, scheduler)
+    names = _agent_names(agents)
+    engine, counts = _engine_and_counts(obj, game, players)
     summaries = []
     with contextlib.ExitStack() as stack:
         log = stack.enter_context(streamed(log_file)) if log_file is not None else None
+        workers = stack.enter_context(open_workers(kind, jobs, scheduler))
 
         def write_batch(results: list[GameResult]) -> None:  # logs go to the file as games finish, then are dropped
             if log is not None:
@@ -634,7 +643,7 @@ def play_command(
             start = time.perf_counter()
             with click.progressbar(length=count, label=f"{seats} players", file=sys.stderr,
                                    hidden=not sys.stderr.isatty()) as bar:  # fmt: skip
-                results = play_many(spec, count, jobs=jobs, progress=bar.update, on_batch=write_batch)
+                results = play_many(spec, count, workers.executor, 1, bar.update, on_batch=write_batch)
             seconds = time.perf_counter() - start
             summaries.append(
                 summarise(
@@ -660,6 +669,28 @@ def play_command(
         raise RuleError(f"{violations} invariant violation(s) (see above)")
 
 
+def _agent_names(agents: str) -> tuple[str, ...]:
+    from cardgen.engine.agents import check_agent
+
+    names = tuple(a.strip() for a in agents.split(","))
+    for problem in filter(None, map(check_agent, names)):
+        raise click.BadParameter(problem, param_hint="--agents")
+    return names
+
+
+def _engine_and_counts(obj: Context, game: str, players: tuple[int, ...] | None) -> tuple[Any, tuple[int, ...]]:
+    """A game's engine and the player counts asked for (by default its fewest), checked against the engine's."""
+    from cardgen.engine.runner import engine_for
+
+    engine = engine_for(game, str(_require_game(obj, game)))
+    counts = players or (engine.min_players,)
+    if not engine.min_players <= min(counts) <= max(counts) <= engine.max_players:
+        raise click.BadParameter(
+            f"{game} is for {engine.min_players}–{engine.max_players} players", param_hint="--players"
+        )
+    return engine, counts
+
+
 def _require_game(obj: Context, game: str) -> Path:
     from cardgen.data.games import find_game
 
@@ -683,6 +714,96 @@ def _print_play(s: dict) -> None:
     for problem in s["data_problems"]:
         click.echo(f"  {problem}")
     click.echo(f"actions per second: {s['actions_per_second']:,.0f}")
+
+
+@cli.command("balance")
+@click.argument("game")
+@_option("--players", PlayerCounts(), None, "Players per game, or a range (2..4), each count a sweep of its own "
+         "(default: the fewest).")  # fmt: skip
+@_option("--games", click.IntRange(1, 100_000_000), 200, "Games per player count.", "count")
+@SEED
+@_option("--agents", str, "random", "Agents by seat, comma-separated: random, greedy, mcts (mcts:N).")
+@_option("--out", FOLDER, None, "Folder for balance.html, .pdf, .json and the results files (default: "
+         "output/GAME/balance).", "out_dir")  # fmt: skip
+@_option("--jobs", click.IntRange(1, 1024), 1, "Processes (or local Dask workers) to spread the games over.")
+@EXECUTOR
+@SCHEDULER
+@_option("--batch", click.IntRange(1, 1_000_000), 20, "Games per batch: the unit of work sent to a worker and kept "
+         "in the results file.")  # fmt: skip
+@_flag("--resume", "Continue the sweep kept in the output folder's results files instead of starting over.")
+@_option("--compare", click.Path(dir_okay=False, path_type=Path), None, "An earlier balance.json: show what "
+         "changed, per seat and per card.", "compare_file")  # fmt: skip
+@CHECK
+@click.pass_obj
+def balance_command(
+    obj: Context,
+    game: str,
+    players: tuple[int, ...] | None,
+    count: int,
+    seed: int,
+    agents: str,
+    out_dir: Path | None,
+    jobs: int,
+    executor: str | None,
+    scheduler: str | None,
+    batch: int,
+    resume: bool,
+    compare_file: Path | None,
+    check: bool,
+) -> None:
+    """Play seeded games and write a balance report: win rates by seat, agent and card, with intervals, as HTML,
+    PDF and JSON."""
+    import time
+
+    from cardgen.balance import report
+    from cardgen.engine.executors import CLUSTER_EXTRA, choose_kind, open_workers
+
+    kind = choose_kind(executor, jobs, scheduler)
+    names = _agent_names(agents)
+    _, counts = _engine_and_counts(obj, game, players)
+    if importlib.util.find_spec("matplotlib") is None:
+        raise DataError(f"cardgen balance draws its plots with matplotlib: {CLUSTER_EXTRA}")
+    out = out_dir or Path("output") / game / "balance"
+    old = _read_compare(compare_file)
+    settings = report.Settings(game, str(obj.data_dir), counts, count, names, seed, batch, check)
+    start = time.perf_counter()
+    try:
+        with (
+            open_workers(kind, jobs, scheduler) as workers,
+            click.progressbar(
+                length=count * len(counts), label="games", file=sys.stderr, hidden=not sys.stderr.isatty()
+            ) as bar,
+        ):
+            for name in report.FILES:  # once the workers answer, before the first game
+                check_writable(out / name, "--out")
+            figures = report.play(settings, workers, out, resume, lambda _, games: bar.update(games))
+    except KeyboardInterrupt:
+        from cardgen.balance.journal import kept_games
+
+        kept = [kept_games(report.results_file(out, p)) for p in counts]
+        done = ", ".join(f"{k:,} of {count:,} games at {p} players" for p, k in zip(counts, kept, strict=True))
+        click.echo(f"cardgen: interrupted; kept {done} in {display_path(out)}: run the same command with "
+                   "--resume to finish", err=True)  # fmt: skip
+        sys.exit(130)
+    if old is not None:
+        from cardgen.balance.compare import compare
+
+        assert compare_file is not None
+        figures["compare"] = compare(old, figures, display_path(compare_file))
+    seconds = time.perf_counter() - start
+    timing = {"time taken": f"{seconds:.1f} s", "where the games ran": workers.where}
+    for path in report.write(figures, timing, out):
+        click.echo(display_path(path))
+    for run in figures["runs"]:
+        for seat in run["seats"]:
+            click.echo(f"{run['players']} players, {seat['name']}: {seat['rate']:.1%} "
+                       f"({seat['low']:.1%}–{seat['high']:.1%}) — {seat['verdict']}")  # fmt: skip
+
+
+def _read_compare(path: Path | None) -> dict[str, Any] | None:
+    from cardgen.balance.compare import read_report
+
+    return read_report(path) if path is not None else None
 
 
 @cli.command("gallery")

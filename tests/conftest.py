@@ -1,5 +1,5 @@
-"""Shared test helpers: running the command line in-process, and one factory for "a game copied to a temporary
-folder and mutated" (`copy_game`, or the `demo_data` fixture for the demo game)."""
+"""Shared test helpers: running the command line in-process, one factory for "a game copied to a temporary
+folder and mutated" (`copy_game`, or the `demo_data` fixture for the demo game), and a headless browser."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from cardgen.cli import cli
 
 FIXTURES = Path(__file__).parent / "fixtures"
 REPO = Path(__file__).parent.parent
+CHROMIUM, DRIVER = shutil.which("chromium"), shutil.which("chromedriver")
 
 
 @dataclass
@@ -29,6 +30,27 @@ def run_cli(*args: str | Path) -> Run:
     result = CliRunner().invoke(cli, [str(a) for a in args], catch_exceptions=True)
     exception = result.exception if not isinstance(result.exception, SystemExit) else None
     return Run(result.exit_code, result.stdout, result.stderr, exception)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's headless chromium driven by selenium, one per test module (skipped with the reason without it)."""
+    if not (CHROMIUM and DRIVER):
+        pytest.skip(
+            "Debian's chromium and chromium-driver are not installed (apt-get install chromium chromium-driver)"
+        )
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    flags = ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1300,900", "--disable-dev-shm-usage")
+    for flag in flags:
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(executable_path=DRIVER), options=options)
+    yield driver
+    driver.quit()
 
 
 @pytest.fixture(scope="module")

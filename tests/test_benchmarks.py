@@ -16,6 +16,15 @@ import pytest
 BENCHMARKS = Path(__file__).parent.parent / "benchmarks"
 
 SMALL = {
+    "balance_scaling.py": [
+        "--games",
+        "4",
+        "--only",
+        "scifi-domains",
+        "--batch",
+        "2",
+        "--no-cluster",
+    ],  # Dask: its own tests
     "build_speed.py": ["--cards", "40"],
     "engine_speed.py": ["--scale", "0.002", "--no-openspiel", "--min-games", "1", "--only", "battlefield-space"],
     "engine_invariants.py": ["battlefield-space", "--games", "3"],

@@ -17,7 +17,6 @@ from cardgen.data import load_games
 
 from conftest import FIXTURES, REPO, run_cli
 
-CHROMIUM, DRIVER = shutil.which("chromium"), shutil.which("chromedriver")
 REFERENCE = FIXTURES / "reference" / "gallery-battlefield-space.png"
 
 
@@ -67,31 +66,6 @@ def test_the_about_page_lists_components_print_files_and_facts_with_citations(si
     links = [a["href"] for tag, a in Page(text).tags if tag == "a" and a["href"].startswith("index.html#card-")]
     ids = {i.id for _, i in game.items()}
     assert links and all(link.removeprefix("index.html#card-") in ids for link in links)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not (CHROMIUM and DRIVER):
-        pytest.skip(
-            "Debian's chromium and chromium-driver are not installed (apt-get install chromium chromium-driver)"
-        )
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in (
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--window-size=1300,900",
-        "--disable-dev-shm-usage",
-    ):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(executable_path=DRIVER), options=options)
-    yield driver
-    driver.quit()
 
 
 def shown(browser) -> list[str]:

@@ -770,6 +770,10 @@ CASES = [
     Case("option-players-zero", None, ("play", "demo", "--players", "0"), 2, "--players"),
     Case("option-games-negative", None, ("play", "demo", "--games", "-1"), 2, "--games"),
     Case("option-jobs-zero", None, ("play", "demo", "--jobs", "0"), 2, "--jobs"),
+    Case("balance-no-engine", None, ("balance", "demo"), 2, "no reference engine for 'demo'"),
+    Case("balance-batch-zero", None, ("balance", "demo", "--batch", "0"), 2, "--batch"),
+    Case("balance-executor-unknown", None, ("balance", "demo", "--executor", "cloud"), 2, "--executor"),
+    Case("play-scheduler-not-dask", None, ("play", "demo", "--executor", "local", "--scheduler", "x:1"), 2, "needs"),
     Case(
         "out-below-a-file",
         lambda ws: ws.write("blocker", "x"),

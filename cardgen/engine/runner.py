@@ -18,6 +18,9 @@ from typing import Any
 
 from cardgen.engine.agents import make_agent
 from cardgen.engine.core import GameEngine, IllegalAction, derive_seed
+from cardgen.engine.tally import tally_of, wilson
+
+__all__ = ["GameResult", "PlaySpec", "play_game", "play_many", "replay", "summarise", "wilson", "write_log"]
 from cardgen.errors import DataError, display_path
 
 
@@ -162,13 +165,6 @@ def play_many(spec: PlaySpec, games: int, executor: Executor | None = None, jobs
     return sorted(results, key=lambda r: r.index)
 
 
-def _stats(values: Iterable[float]) -> dict[str, float]:
-    values = list(values)
-    if not values:
-        return {"mean": 0.0, "min": 0, "max": 0}
-    return {"mean": round(sum(values) / len(values), 3), "min": min(values), "max": max(values)}
-
-
 def summarise(
     spec: PlaySpec,
     results: list[GameResult],
@@ -178,75 +174,10 @@ def summarise(
     engine_problems: Iterable[str] = (),
     event_problems: Callable[[Counter[str], int], list[str]] | None = None,
 ) -> dict[str, Any]:
-    """The `cardgen play --json` object: everything but `actions_per_second` depends only on the seed."""
-    wins: dict[str, float] = {}
-    for result in results:
-        for seat in result.winners:
-            share = 1 / len(result.winners)
-            for key in (f"seat {seat}", f"agent {spec.agents[seat % len(spec.agents)]}"):
-                wins[key] = wins.get(key, 0.0) + share
-    endings = Counter(r.ending for r in results)
-    problems = Counter(p for r in results for p in r.problems)
-    applied = {card for r in results for card in r.applied}
-    played = {card for r in results for card in r.played}
-    data_problems = list(engine_problems)
-    data_problems += [f"{text} (in {n} of {len(results)} games)" for text, n in sorted(problems.items())]
-    data_problems += [f"card '{card}': never played in {len(results)} games" for card in sorted(set(playable) - played)]
-    data_problems += [
-        f"card '{card}': its ability never applied in {len(results)} games"
-        for card in sorted(set(ability_cards) - applied - (set(playable) - played))
-    ]
-    if event_problems is not None and results:
-        data_problems += event_problems(Counter(e for r in results for e in r.events), len(results))
-    data_problems += _ending_problems(spec, results)
-    total_actions = sum(r.actions for r in results)
-    return {
-        "game": spec.game_id,
-        "players": spec.players,
-        "games": len(results),
-        "seed": spec.root_seed,
-        "agents": list(spec.agents),
-        "wins": {k: round(v, 3) for k, v in sorted(wins.items())},
-        "length": {"turns": _stats(r.turns for r in results), "actions": _stats(r.actions for r in results)},
-        "endings": dict(sorted(endings.items())),
-        "invariant_violations": sum(len(r.violations) for r in results),
-        "violation_examples": [v for r in results for v in r.violations][:5],
-        "data_problems": data_problems,
-        "actions_per_second": round(total_actions / seconds, 1) if seconds > 0 else None,
-    }
-
-
-def _ending_problems(spec: PlaySpec, results: list[GameResult]) -> list[str]:
-    """Games that never end by the rules, always end alike, or favour the first player beyond chance."""
-    out: list[str] = []
-    n = len(results)
-    if n == 0:
-        return out
-    unended = sum(1 for r in results if r.ending in ("too long", "stuck", GameEngine.ADJUDICATED))
-    if unended == n:
-        out.append(f"no game ended by the rules at {spec.players} players: all {n} reached the turn cap or failed")
-    winners = {tuple(r.winners) for r in results}
-    if n >= 20 and len(winners) == 1 and unended < n and spec.players > 1:  # a solitaire run always 'wins'
-        out.append(f"every game at {spec.players} players ended alike: seats {list(winners.pop())} won all {n}")
-    firsts = [r for r in results if r.first is not None and r.winners]
-    if len(firsts) >= 30:
-        share = sum(1 / len(r.winners) for r in firsts if r.first in r.winners) / len(firsts)
-        low, high = wilson(share, len(firsts))
-        fair = 1 / spec.players
-        if not low <= fair <= high:
-            side = "more" if share > fair else "less"
-            out.append(
-                f"the first player wins {share:.0%} of {len(firsts)} games (95% interval {low:.0%}–{high:.0%}), "
-                f"{side} than the {fair:.0%} of an even game"
-            )
-    return out
-
-
-def wilson(share: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of a proportion observed over n trials (95 % by default)."""
-    centre = (share + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * ((share * (1 - share) / n + z * z / (4 * n * n)) ** 0.5) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
+    """The `cardgen play --json` object: everything but `actions_per_second` depends only on the seed (counted by a
+    `Tally`, which `cardgen balance` also merges batch by batch)."""
+    summary = tally_of(spec.players, results).summary
+    return summary(spec, seconds, ability_cards, playable, engine_problems, event_problems)
 
 
 def write_log(path: Path, results: list[GameResult]) -> None:

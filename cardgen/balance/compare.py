@@ -1,0 +1,87 @@
+"""Before and after: what a data change did to the seats and the cards, read from two balance reports (JSON).
+
+Each difference comes with both rates and their intervals and a two-proportion z score (|z| ≥ 2 is unlikely to be
+chance alone at 95 %), so a designer who edited one card sees whether the change shows beyond the noise.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+from cardgen.errors import DataError, display_path, read_text
+
+REPORT_FORMAT = "cardgen-balance/1"
+
+
+def read_report(path: Path) -> dict[str, Any]:
+    """An earlier `balance.json`, or a one-line `DataError` saying why it cannot be compared with."""
+    shown = display_path(path)
+    try:
+        data = json.loads(read_text(path, "a balance report"))
+    except DataError as exc:
+        raise DataError(f"--compare {exc.problems[0]}") from None
+    except (ValueError, RecursionError) as exc:
+        raise DataError(f"--compare {shown}: not JSON ({getattr(exc, 'msg', exc)})") from None
+    if not isinstance(data, dict) or data.get("format") != REPORT_FORMAT or not isinstance(data.get("runs"), list):
+        raise DataError(f"--compare {shown}: not a cardgen balance report (balance.json)")
+    return data
+
+
+def compare(old: dict[str, Any], new: dict[str, Any], shown: str) -> dict[str, Any]:
+    """Per player count in both reports: each seat's and each item's win rates before and after."""
+    if old.get("game") != new["game"]:
+        raise DataError(f"--compare {shown}: a report of {old.get('game')}, not of {new['game']}")
+    before = {run.get("players"): run for run in old["runs"] if isinstance(run, dict)}
+    runs = []
+    try:
+        for run in new["runs"]:
+            if run["players"] in before:
+                runs.append(_compare_run(before[run["players"]], run))
+    except (KeyError, TypeError, IndexError) as exc:
+        raise DataError(f"--compare {shown}: a damaged balance report ({type(exc).__name__}: {exc})") from None
+    if not runs:
+        raise DataError(f"--compare {shown}: no player count in common with this run")
+    return {"file": shown, "produced": old.get("produced", {}), "runs": runs}
+
+
+def _compare_run(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    seats = [_change(a["name"], a, b) for a, b in zip(old["seats"], new["seats"], strict=False)]
+    earlier = {(row["kind"], row["item"]): row for row in old["items"]}
+    cards = []
+    for row in new["items"]:
+        was = earlier.get((row["kind"], row["item"]))
+        if was is None:
+            continue
+        changes = [
+            _change(f"seat {s}", a["when"], b["when"])
+            for s, (a, b) in enumerate(zip(was["seats"], row["seats"], strict=False))
+        ]
+        biggest = max(changes, key=lambda c: (abs(c["z"]), c["name"]), default=None)
+        cards.append(
+            {
+                "kind": row["kind"],
+                "item": row["item"],
+                "occurred": _change("occurred", was["occurred"], row["occurred"]),
+                "seat": biggest,
+            }
+        )
+    cards.sort(key=lambda c: (-abs(c["seat"]["z"]) if c["seat"] else 0, c["kind"], c["item"]))
+    return {"players": new["players"], "seats": seats, "items": cards}
+
+
+def _change(name: str, before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+    """Two rates, the change in points and its z score (unpooled: the runs may differ in size)."""
+    keys = ("rate", "low", "high", "trials")
+    a, b = before["rate"], after["rate"]
+    spread = math.sqrt(a * (1 - a) / max(before["trials"], 1) + b * (1 - b) / max(after["trials"], 1))
+    z = (b - a) / spread if spread else 0.0
+    return {
+        "name": name,
+        "before": {k: before[k] for k in keys},
+        "after": {k: after[k] for k in keys},
+        "points": round((b - a) * 100, 2),
+        "z": round(z, 3),
+    }

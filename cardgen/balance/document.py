@@ -1,0 +1,170 @@
+"""The balance report as a document — sections of text, tables and plots — that the HTML and PDF writers both
+render, so the two always say the same thing in the same order, with numbers formatted in one place."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from cardgen.balance.plots import Plot, plots_of
+from cardgen.balance.stats import KIND_NAMES, outlier_text, signed
+
+
+@dataclass(frozen=True)
+class Table:
+    header: list[str]
+    rows: list[list[str]]
+    name: str = ""  # the HTML table's id: tests and readers find a table by it
+
+
+@dataclass(frozen=True)
+class Section:
+    title: str
+    blocks: list[str | Table | Plot] = field(default_factory=list)
+    level: int = 2
+
+
+def percent(share: float) -> str:
+    return f"{share * 100:.1f} %"
+
+
+def interval(figure: dict[str, Any]) -> str:
+    return f"{figure['low'] * 100:.1f}–{figure['high'] * 100:.1f} %"
+
+
+def build(report: dict[str, Any], timing: dict[str, str]) -> tuple[str, list[Section]]:
+    """The title and sections of a report; `timing` (time taken, where the games ran) stays in its own section."""
+    title = f"Balance of {report['title']}"
+    sections = [_produced(report, timing)]
+    for run in report["runs"]:
+        sections += _run(run)
+    if "compare" in report:
+        sections += _compare(report["compare"])
+    return title, sections
+
+
+def _produced(report: dict[str, Any], timing: dict[str, str]) -> Section:
+    p = report["produced"]
+    rows = [
+        ["game", report["game"]],
+        ["players", ", ".join(map(str, p["players"]))],
+        ["games per player count", f"{p['games']:,}"],
+        ["seed", str(p["seed"])],
+        ["agents by seat", ", ".join(p["agents"])],
+        ["invariants checked after every action", "yes" if p["check"] else "no"],
+        ["games per batch", str(p["batch"])],
+        ["game data (SHA-256 of its folder)", p["data"]],
+        ["cardgen", p["cardgen"]],
+        ["to reproduce", p["command"]],
+    ]
+    timed = [[key, value] for key, value in timing.items()]
+    note = "These settings decide every figure in the report; the time taken and where the games ran (below) do not."
+    return Section(
+        "How it was produced",
+        [Table(["setting", "value"], rows, "produced"), note, Table(["this run", ""], timed, "timing")],
+    )
+
+
+def _won(figure: dict[str, Any]) -> list[str]:
+    """Wins, trials, rate and interval: the columns every win-rate table shares."""
+    return [f"{figure['wins']:g}", f"{figure['trials']:,}", percent(figure["rate"]), interval(figure)]
+
+
+def _run(run: dict[str, Any]) -> list[Section]:
+    plots = {plot.name.split("-")[0]: plot for plot in plots_of(run)}
+    n = run["players"]
+    won = ["wins", "games", "win rate", "95 % interval"]
+    seat_rows = [[s["name"], s["agent"], *_won(s), s["verdict"]] for s in run["seats"]]
+    agent_rows = [[a["name"], ", ".join(map(str, a["seats"])), *_won(a)] for a in run["agents"]]
+    blocks: list[str | Table | Plot] = [
+        Table(["seat", "agent", *won, "verdict"], seat_rows, f"seats-{n}p"),
+        plots["seat"],
+        "An agent's games count once for each seat it played.",
+        Table(["agent", "seats", *won], agent_rows, f"agents-{n}p"),
+        *([plots["agent"]] if "agent" in plots else []),
+    ]
+    if run["first_player"]:
+        first = run["first_player"]
+        blocks.append(f"The player who took the first turn won {percent(first['rate'])} ({interval(first)}) "
+                      f"of {first['trials']:,} games; an even game gives {percent(1 / n)}.")  # fmt: skip
+    return [
+        Section(f"{n} players: {run['games']:,} games", blocks),
+        Section("Game length", [_lengths(run), plots["length"]], 3),
+        Section("Outliers", _outliers(run, plots.get("outliers")), 3),
+        Section("Cards, abilities and events", [_items(run, "items"), _items(run, "groups")], 3),
+        Section("Data problems and invariant violations", _problems(run), 3),
+    ]
+
+
+def _lengths(run: dict[str, Any]) -> Table:
+    rows = [[what, f"{h['mean']:g}", str(h["min"]), str(h["max"])] for what, h in run["length"].items()]
+    rows += [[f"ended: {ending}", f"{k:,} games", "", ""] for ending, k in run["endings"].items()]
+    return Table(["length", "mean", "min", "max"], rows, f"length-{run['players']}p")
+
+
+def _outliers(run: dict[str, Any], plot: Plot | None) -> list[str | Table | Plot]:
+    if not run["outliers"]:
+        return ["No item occurred in enough games, and was missing from enough, to compare."]
+    text = "Ranked by how far a seat's win rate in the games with the item lies from its rate in the games without."
+    rows = [[str(i), outlier_text(row)] for i, row in enumerate(run["outliers"], 1)]
+    return [text, Table(["#", "outlier"], rows, f"outliers-{run['players']}p"), *([plot] if plot else [])]
+
+
+def _items(run: dict[str, Any], key: str) -> Table:
+    seats = range(run["players"])
+    header = ["kind", "item" if key == "items" else "group", "games", "share"]
+    header += [f"seat {s} wins with it" for s in seats]
+    rows = []
+    for row in run[key]:
+        cells = [
+            KIND_NAMES.get(row["kind"], row["kind"]),
+            row["item"],
+            f"{row['games']:,}",
+            percent(row["occurred"]["rate"]),
+        ]
+        cells += [f"{percent(s['when']['rate'])} ({interval(s['when'])})" for s in row["seats"]]
+        rows.append(cells)
+    return Table(header, rows, f"{key}-{run['players']}p")
+
+
+def _problems(run: dict[str, Any]) -> list[str | Table | Plot]:
+    violations = run["invariant_violations"]
+    blocks: list[str | Table | Plot] = [f"Invariant violations: {violations['total']:,}."]
+    if violations["kinds"]:
+        rows = [[kind, f"{k:,}"] for kind, k in violations["kinds"].items()]
+        blocks.append(Table(["violation", "times"], rows, f"violations-{run['players']}p"))
+    blocks.append(f"Data problems: {len(run['data_problems'])}.")
+    if run["data_problems"]:
+        blocks.append(Table(["data problem"], [[p] for p in run["data_problems"]], f"problems-{run['players']}p"))
+    return blocks
+
+
+def _compare(comparison: dict[str, Any]) -> list[Section]:
+    note = "Before is the earlier report, after this one; |z| ≥ 2 marks a change unlikely to be chance alone (95 %)."
+    sections = [Section(f"Before and after: compared with {comparison['file']}", [note])]
+    for run in comparison["runs"]:
+        n = run["players"]
+        seats = Table(["seat", "before", "after", "change (points)", "z"], [_change_row(c) for c in run["seats"]],
+                      f"compare-seats-{n}p")  # fmt: skip
+        header = ["kind", "item", "occurred before", "after", "seat", "win rate with it before", "after", "points", "z"]
+        items = Table(header, [_compare_item(c) for c in run["items"]], f"compare-items-{n}p")
+        sections.append(Section(f"{n} players, before and after", [seats, items], 3))
+    return sections
+
+
+def _compare_item(change: dict[str, Any]) -> list[str]:
+    occurred = change["occurred"]
+    seat = _change_row(change["seat"]) if change["seat"] else [""] * 5
+    kind = KIND_NAMES.get(change["kind"], change["kind"])
+    return [kind, change["item"], percent(occurred["before"]["rate"]), percent(occurred["after"]["rate"]), *seat]
+
+
+def _change_row(change: dict[str, Any]) -> list[str]:
+    before, after = change["before"], change["after"]
+    return [
+        change["name"],
+        f"{percent(before['rate'])} ({interval(before)})",
+        f"{percent(after['rate'])} ({interval(after)})",
+        signed(change["points"]),
+        signed(change["z"]),
+    ]

@@ -1,0 +1,153 @@
+"""The balance figures of one player count, read off a sweep's `Tally`: every number the reports show.
+
+Win rates are shares of games (a shared win counts its share) with 95 % Wilson intervals. A seat's verdict compares
+its whole interval with the fair share 1/players ± 2 points: inside it, "within ±2 points of fair"; entirely
+outside it, "more than 2 points off fair"; otherwise the games are too few to tell. An item (a card played or
+built, a card whose ability applied, an event) is counted per game, as the engines report it — not per seat: its
+"win rate when played" for a seat is that seat's share of the games the item occurred in, set against the seat's
+share of the other games (a two-proportion z score ranks the outliers).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from cardgen.engine.tally import Tally, wilson
+
+MARGIN = 0.02  # "within ±2 points of fair"
+KIND_NAMES = {"played": "card played or built", "applied": "ability applied", "events": "event"}
+OUTLIERS = 12
+MIN_GAMES = 5  # an item seen in fewer games (or missing from fewer) is not ranked: nothing to compare
+
+
+def rate(wins: float, trials: int) -> dict[str, float]:
+    """A share with its 95 % Wilson interval, rounded for the report."""
+    share = wins / trials if trials else 0.0
+    low, high = wilson(share, trials) if trials else (0.0, 1.0)
+    return {
+        "wins": round(wins, 4),
+        "trials": trials,
+        "rate": round(share, 4),
+        "low": round(low, 4),
+        "high": round(high, 4),
+    }
+
+
+def verdict(low: float, high: float, fair: float, players: int) -> str:
+    if players == 1:
+        return "solitaire: no fair share to compare with"
+    if fair - MARGIN <= low and high <= fair + MARGIN:
+        return "within ±2 points of fair"
+    if low > fair + MARGIN or high < fair - MARGIN:
+        return "more than 2 points off fair"
+    return "undecided: the interval is wider than ±2 points of fair (play more games)"
+
+
+def run_figures(tally: Tally, agents: list[str]) -> dict[str, Any]:
+    """Everything the report shows for one player count (plain JSON values, the same for the same tally)."""
+    n, unit, fair = tally.games, tally.unit, 1 / tally.players
+    seats = []
+    for seat, units in enumerate(tally.wins):
+        won = rate(units / unit, n)
+        judged = {"fair": round(fair, 4), "verdict": verdict(won["low"], won["high"], fair, tally.players)}
+        seats.append({"name": f"seat {seat}", "agent": agents[seat % len(agents)], **won, **judged})
+    return {
+        "players": tally.players,
+        "games": n,
+        "seats": seats,
+        "agents": _agents(tally, agents),
+        "first_player": rate(tally.first_wins / unit, tally.first_games) if tally.first_games else None,
+        "length": {"turns": histogram(tally.turns), "actions": histogram(tally.actions)},
+        "endings": dict(sorted(tally.endings.items())),
+        "items": items(tally, ("played", "applied", "events")),
+        "groups": items(tally, ("groups",)),
+        "outliers": outliers(tally),
+        "invariant_violations": {
+            "total": tally.violations,
+            "kinds": dict(sorted(tally.violation_kinds.items(), key=lambda kv: (-kv[1], kv[0]))),
+            "examples": [v for _, v in tally.examples],
+        },
+        "problems": dict(sorted(tally.problems.items(), key=lambda kv: (-kv[1], kv[0]))),
+    }
+
+
+def _agents(tally: Tally, agents: list[str]) -> list[dict[str, Any]]:
+    """Each agent's share of the seats it played (an agent on two seats of a game plays two trials)."""
+    rows = []
+    for name in dict.fromkeys(agents):
+        seats = [s for s in range(tally.players) if agents[s % len(agents)] == name]
+        wins = sum(tally.wins[s] for s in seats) / tally.unit
+        rows.append({"name": name, "seats": seats, **rate(wins, tally.games * len(seats))})
+    return rows
+
+
+def histogram(counts: dict[int, int], bins: int = 24) -> dict[str, Any]:
+    """Games per length in at most `bins` equal whole-number bins, with mean, min and max."""
+    n = sum(counts.values())
+    if not n:
+        return {"mean": 0.0, "min": 0, "max": 0, "start": 0, "width": 1, "counts": []}
+    low, high = min(counts), max(counts)
+    width = max(1, math.ceil((high - low + 1) / bins))
+    binned = [0] * ((high - low) // width + 1)
+    for value, k in counts.items():
+        binned[(value - low) // width] += k
+    mean = round(sum(v * k for v, k in counts.items()) / n, 3)
+    return {"mean": mean, "min": low, "max": high, "start": low, "width": width, "counts": binned}
+
+
+def items(tally: Tally, kinds: tuple[str, ...]) -> list[dict[str, Any]]:
+    """Per item: the games it occurred in and, per seat, the win rate in those games and in the others."""
+    rows = []
+    for kind in kinds:
+        for item, (games, *wins) in sorted(tally.items[kind].items()):
+            seats = [_when(tally, seat, games, units) for seat, units in enumerate(wins)]
+            rows.append(
+                {"kind": kind, "item": item, "games": games, "occurred": rate(games, tally.games), "seats": seats}
+            )
+    return rows
+
+
+def _when(tally: Tally, seat: int, games: int, units: int) -> dict[str, Any]:
+    """A seat's win rate in the games an item occurred in, in the others, and the z score of the difference."""
+    unit, n = tally.unit, tally.games
+    with_it, without = units / unit, (tally.wins[seat] - units) / unit
+    z = 0.0
+    if 0 < games < n:
+        pooled = (with_it + without) / n
+        spread = math.sqrt(pooled * (1 - pooled) * (1 / games + 1 / (n - games)))
+        z = (with_it / games - without / (n - games)) / spread if spread else 0.0
+    return {"when": rate(with_it, games), "otherwise": rate(without, n - games), "z": round(z, 3)}
+
+
+def outliers(tally: Tally) -> list[dict[str, Any]]:
+    """The items whose presence goes with the largest change in a seat's win rate, strongest first."""
+    ranked = []
+    for row in items(tally, ("played", "applied", "events")):
+        present = row["games"]
+        if min(present, tally.games - present) < MIN_GAMES or tally.players < 2:
+            continue
+        seat, figures = max(enumerate(row["seats"]), key=lambda s: (abs(s[1]["z"]), -s[0]))
+        ranked.append({"kind": row["kind"], "item": row["item"], "seat": seat, "games": present, **figures})
+    ranked.sort(key=lambda r: (-abs(r["z"]), r["kind"], r["item"]))
+    return ranked[:OUTLIERS]
+
+
+def outlier_text(row: dict[str, Any]) -> str:
+    """'card played or built ind-gunboat: seat 0 wins 64 % ± 3 % of the 412 games with it, 48 % ± 2 % without'"""
+    when, otherwise = row["when"], row["otherwise"]
+    return (
+        f"{KIND_NAMES[row['kind']]} {row['item']}: seat {row['seat']} wins {percent_pm(when)} of the "
+        f"{row['games']:g} games with it, {percent_pm(otherwise)} without (z = {signed(row['z'])})"
+    )
+
+
+def signed(value: float) -> str:
+    """'+1.3', '-2.0', and '+0.0' rather than '-0.0' for a small negative."""
+    return f"{round(value, 1) + 0.0:+.1f}"
+
+
+def percent_pm(figure: dict[str, Any]) -> str:
+    """'64 % ± 3 %': the rate and half the width of its interval."""
+    half = (figure["high"] - figure["low"]) / 2
+    return f"{figure['rate']:.0%} ± {half:.0%}".replace("%", " %")

@@ -1,0 +1,420 @@
+"""`cardgen balance`: the statistics against known values, the reports read back (HTML parsed, PDF text and a
+rendered page), resuming an interrupted sweep, comparing two reports, and bad input refused in one line."""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from cardgen.balance import report
+from cardgen.balance.document import interval, percent
+from cardgen.balance.journal import kept_games, open_journal
+from cardgen.balance.stats import outliers, run_figures, verdict
+from cardgen.balance.sweep import Sweep, data_fingerprint, run_sweep
+from cardgen.engine.executors import Workers
+from cardgen.engine.runner import PlaySpec, play_game, summarise
+from cardgen.engine.tally import Tally, tally_of, wilson
+
+from conftest import REPO, copy_game, run_cli
+
+DATA = str(REPO / "card_data")
+LOCAL = Workers(None, 1, "this process")
+
+
+# -- statistics against known values ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("wins", "n", "low", "high"),
+    [
+        (81, 263, 0.2553, 0.3662),  # Newcombe (1998), Statistics in Medicine 17, table II, example 1
+        (8, 10, 0.4902, 0.9433),
+        (50, 100, 0.4038, 0.5962),
+        (0, 10, 0.0, 0.2775),
+        (10, 10, 0.7225, 1.0),
+    ],
+)
+def test_wilson_intervals_match_published_values(wins: int, n: int, low: float, high: float) -> None:
+    assert wilson(wins / n, n) == pytest.approx((low, high), abs=5e-5)
+
+
+def test_a_seat_is_fair_only_when_its_whole_interval_lies_within_two_points() -> None:
+    assert verdict(0.49, 0.515, 0.5, 2) == "within ±2 points of fair"
+    assert verdict(0.53, 0.56, 0.5, 2) == "more than 2 points off fair"
+    assert verdict(0.40, 0.47, 0.5, 2) == "more than 2 points off fair"
+    assert verdict(0.47, 0.53, 0.5, 2).startswith("undecided")  # fair, but too few games to say so within 2 points
+    assert verdict(0.3, 0.35, 1 / 3, 3) == "undecided: the interval is wider than ±2 points of fair (play more games)"
+    assert verdict(0.9, 1.0, 1.0, 1).startswith("solitaire")
+
+
+def hand_tally() -> Tally:
+    """100 games of 2 players, seat 0 winning 60; an item seen in 40 games, 32 of them won by seat 0."""
+    tally = Tally(2, games=100, wins=[120, 80])  # a win is 2 units at 2 players (a shared win 1)
+    tally.items["played"]["x"] = [40, 64, 16]
+    tally.items["played"]["everywhere"] = [100, 120, 80]  # in every game: nothing to compare with
+    tally.items["events"]["y"] = [50, 60, 40]  # no effect at all
+    return tally
+
+
+def test_an_outlier_is_ranked_by_a_two_proportion_z_score_worked_by_hand() -> None:
+    (top, second) = outliers(hand_tally())
+    # seat 0 wins 32/40 = 80 % with the item, 28/60 = 46.7 % without; pooled 60 %:
+    # z = (0.8 − 0.4667) / sqrt(0.6 · 0.4 · (1/40 + 1/60)) = 0.3333 / 0.1 = 3.333
+    assert (top["item"], top["seat"], top["games"]) == ("x", 0, 40)
+    assert top["when"]["rate"] == 0.8 and top["otherwise"]["rate"] == 0.4667
+    assert top["z"] == pytest.approx(3.333, abs=1e-3)
+    assert (top["when"]["low"], top["when"]["high"]) == pytest.approx(wilson(0.8, 40), abs=1e-4)
+    assert second["item"] == "y" and second["z"] == 0.0
+
+
+def test_win_shares_histograms_and_agents_from_a_tally() -> None:
+    figures = run_figures(hand_tally(), ["greedy", "random"])
+    assert [s["rate"] for s in figures["seats"]] == [0.6, 0.4]
+    assert [(a["name"], a["trials"], a["wins"]) for a in figures["agents"]] == [
+        ("greedy", 100, 60),
+        ("random", 100, 40),
+    ]
+    tally = Tally(2, games=4, turns=Counter({3: 1, 4: 2, 60: 1}))
+    turns = run_figures(tally, ["random"])["length"]["turns"]
+    assert (turns["start"], turns["width"], sum(turns["counts"]), turns["mean"]) == (3, 3, 4, 17.75)
+    assert turns["counts"][0] == 3 and turns["counts"][-1] == 1
+
+
+def test_tallies_of_batches_merge_in_any_order_to_the_whole_and_survive_json() -> None:
+    spec = PlaySpec("scifi-domains", DATA, 3, 5, ("random",))
+    results = [play_game(spec, i) for i in range(9)]
+    whole = tally_of(3, results)
+    parts = [tally_of(3, results[i : i + 4]) for i in (8, 0, 4)]
+    merged = Tally(3)
+    for part in parts:
+        merged.merge(Tally.from_json(json.loads(json.dumps(part.as_json()))))
+    assert merged.as_json() == whole.as_json()
+    # the play summary is counted by the same tally: shared wins as shares, lengths, endings
+    summary = summarise(spec, results, 1.0)
+    assert summary["games"] == 9 and sum(v for k, v in summary["wins"].items() if k.startswith("seat")) == 9
+    assert summary["length"]["turns"]["mean"] == round(sum(r.turns for r in results) / 9, 3)
+
+
+# -- the reports, read back ------------------------------------------------------------------------------------------
+
+
+class Page(HTMLParser):
+    """Every table (by id: rows of cell texts), every tag, and the text of a page."""
+
+    def __init__(self, text: str):
+        super().__init__()
+        self.tables: dict[str, list[list[str]]] = {}
+        self.tags: list[tuple[str, dict[str, str]]] = []
+        self._table: str | None = None
+        self._cell: list[str] | None = None
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        found = {k: v or "" for k, v in attrs}
+        self.tags.append((tag, found))
+        if tag == "table":
+            self._table = found.get("id", "")
+            self.tables[self._table] = []
+        elif tag == "tr" and self._table is not None:
+            self.tables[self._table].append([])
+        elif tag in ("td", "th"):
+            self._cell = []
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th") and self._cell is not None and self._table is not None:
+            self.tables[self._table][-1].append("".join(self._cell))
+            self._cell = None
+        elif tag == "table":
+            self._table = None
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell.append(data)
+
+
+@pytest.fixture(scope="module")
+def reports(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("balance")
+    run = run_cli("balance", "battlefield-space", "--games", "40", "--batch", "8", "--seed", "3", "--out", out)
+    assert run.code == 0, run.err
+    return out
+
+
+def test_the_html_report_is_self_contained_and_shows_the_json_figures(reports: Path) -> None:
+    figures = json.loads((reports / "balance.json").read_text())
+    text = (reports / "balance.html").read_text()
+    page = Page(text)
+    (run,) = figures["runs"]
+    rows = page.tables["seats-2p"][1:]
+    assert [[r[0], r[4], r[5], r[6]] for r in rows] == [
+        [s["name"], percent(s["rate"]), interval(s), s["verdict"]] for s in run["seats"]
+    ]
+    assert sum(float(r[2]) for r in rows) == 40  # every game has one winner in Battlefield
+    items = page.tables["items-2p"][1:]
+    assert len(items) == len(run["items"]) and items[0][1] == run["items"][0]["item"]
+    assert [r[1].split(": ")[0].split()[-1] for r in page.tables["outliers-2p"][1:]] == [
+        o["item"] for o in run["outliers"]
+    ]
+    figures_shown = [a["id"] for tag, a in page.tags if tag == "figure"]
+    assert figures_shown == ["plot-seat-2p", "plot-length-2p", "plot-outliers-2p"]
+    assert text.count("<svg") == 3 and "<path" in text
+    # offline: no scripts, style sheets, fonts or images from an address
+    assert not [tag for tag, _ in page.tags if tag in ("script", "link", "img", "iframe")]
+    assert not re.search(r"(src|href)=\"(https?:)?//", text) and "@import" not in text
+    assert set(re.findall(r"url\((.)", text)) == {"#"}  # only the plots' own clip paths
+    produced = dict(r for r in page.tables["produced"][1:])
+    assert produced["seed"] == "3" and produced["to reproduce"] == figures["produced"]["command"]
+    assert "time taken" in dict(r for r in page.tables["timing"][1:])
+    assert "time" not in json.dumps(figures["produced"])  # the JSON carries no timing: it compares byte for byte
+
+
+def test_the_pdf_report_says_the_same_and_its_first_page_is_drawn(reports: Path, tmp_path: Path) -> None:
+    import pypdfium2
+    from pypdf import PdfReader
+
+    figures = json.loads((reports / "balance.json").read_text())
+    reader = PdfReader(reports / "balance.pdf")
+    text = " ".join(page.extract_text() for page in reader.pages)
+    assert len(reader.pages) >= 3 and "Balance of Battlefield: Space" in text
+    for seat in figures["runs"][0]["seats"]:
+        assert percent(seat["rate"]) in text and interval(seat) in text
+    assert "Outliers" in text and figures["produced"]["data"] in text
+    image = pypdfium2.PdfDocument(reports / "balance.pdf")[0].render(scale=1).to_pil().convert("L")
+    dark = sum(image.histogram()[:128])
+    assert dark > 0.01 * image.width * image.height  # text, tables and the seat plot, not a blank page
+
+
+def test_the_report_opens_in_a_headless_browser_without_errors(reports: Path, browser) -> None:
+    browser.get((reports / "balance.html").as_uri())
+    assert browser.title == "Balance of Battlefield: Space"
+    sizes = browser.execute_script(
+        "return [...document.querySelectorAll('figure svg')].map(s => s.getBoundingClientRect().width)"
+    )
+    assert len(sizes) == 3 and all(width > 300 for width in sizes)
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+
+
+@pytest.mark.parametrize(
+    ("game", "args"),
+    [("star-commander", ["--games", "2"]), ("scifi-domains", ["--games", "6", "--players", "3..4"])],
+)
+def test_every_engine_gets_both_reports(game: str, args: list[str], tmp_path: Path) -> None:
+    run = run_cli("balance", game, *args, "--out", tmp_path)
+    assert run.code == 0, run.err
+    figures = json.loads((tmp_path / "balance.json").read_text())
+    html = (tmp_path / "balance.html").read_text()
+    for players in figures["produced"]["players"]:
+        assert f'id="seats-{players}p"' in html and f"results-{players}p.jsonl" in {p.name for p in tmp_path.iterdir()}
+    assert (tmp_path / "balance.pdf").read_bytes().startswith(b"%PDF")
+    kinds = {item["kind"] for run in figures["runs"] for item in run["items"]}
+    assert kinds == ({"played", "applied"} if game == "star-commander" else {"applied"})
+
+
+def test_space_empires_reports_its_events_as_items_and_groups(tmp_path: Path) -> None:
+    copy = copy_game("space-empires-4x", tmp_path)
+    copy.edit("rules.yaml", "  turn_cap:\n    value: 20", "  turn_cap:\n    value: 2")
+    run = run_cli("--data-dir", copy.data, "balance", "space-empires-4x", "--games", "2", "--out", tmp_path / "out")
+    assert run.code == 0, run.err
+    written = json.loads((tmp_path / "out" / "balance.json").read_text())
+    (figures,) = written["runs"]
+    events = {item["item"] for item in figures["items"] if item["kind"] == "events"}
+    assert any(e.startswith("build:") for e in events) and any(e.startswith("marker:") for e in events)
+    assert {group["item"] for group in figures["groups"]} >= {"events:build", "events:marker"}
+    # the report's own "to reproduce" line, run again, gives the same report
+    command = shlex.split(written["produced"]["command"])
+    assert command[:3] == ["cardgen", "--data-dir", str(copy.data)]
+    assert run_cli(*command[1:], "--out", tmp_path / "again").code == 0
+    assert (tmp_path / "again" / "balance.json").read_bytes() == (tmp_path / "out" / "balance.json").read_bytes()
+
+
+# -- nothing lost: interrupted and resumed sweeps --------------------------------------------------------------------
+
+
+def sweep_of(games: int = 24, batch: int = 4) -> Sweep:
+    return Sweep(PlaySpec("scifi-domains", DATA, 2, 9, ("random", "greedy")), games, batch)
+
+
+def play(
+    sweep: Sweep, results: Path, resume: bool, stop_after: int | None = None, arrived: list[int] | None = None
+) -> Tally:
+    """A sweep kept in `results`; `arrived` receives the games already kept, then each batch's games as it comes."""
+    journal, kept = open_journal(results, sweep.identity(data_fingerprint("scifi-domains", DATA)), resume)
+    arrived = [] if arrived is None else arrived
+
+    def progress(games: int) -> None:
+        arrived.append(games)
+        if stop_after is not None and len(arrived) > stop_after:  # the first call counts the games already kept
+            raise KeyboardInterrupt
+
+    try:
+        return run_sweep(sweep, LOCAL, journal, kept, progress)
+    finally:
+        journal.close()
+
+
+def test_an_interrupted_sweep_resumes_to_the_uninterrupted_tally(tmp_path: Path) -> None:
+    whole = play(sweep_of(), tmp_path / "whole.jsonl", resume=False).as_json()
+    results = tmp_path / "results.jsonl"
+    with pytest.raises(KeyboardInterrupt):
+        play(sweep_of(), results, resume=False, stop_after=2)
+    assert len(results.read_text().splitlines()) == 1 + 2  # the header and the two batches that finished
+    with pytest.raises(KeyboardInterrupt):
+        play(sweep_of(), results, resume=True, stop_after=1)
+    assert len(results.read_text().splitlines()) == 1 + 3
+    arrived: list[int] = []
+    assert play(sweep_of(), results, resume=True, arrived=arrived).as_json() == whole
+    assert arrived == [12, 4, 4, 4]  # the three batches kept are not played again
+
+
+def test_a_torn_or_damaged_line_is_dropped_and_its_games_played_again(tmp_path: Path) -> None:
+    results = tmp_path / "results.jsonl"
+    whole = play(sweep_of(), results, resume=False).as_json()
+    lines = results.read_bytes().splitlines(keepends=True)
+    wins = re.search(rb'"wins":\[(\d+)', lines[2])
+    assert wins and b'"games":[4,8]' in lines[2]
+    damaged = lines[2][: wins.start(1)] + str(int(wins[1]) + 2).encode() + lines[2][wins.end(1) :]  # two wins more
+    results.write_bytes(b"".join([*lines[:2], damaged, *lines[3:-1], lines[-1][:40]]))  # and a torn last line
+    arrived: list[int] = []
+    assert play(sweep_of(), results, resume=True, arrived=arrived).as_json() == whole
+    assert arrived == [16, 4, 4]  # the damaged and the torn batch are played again, the four others are not
+    assert all(line.endswith(b"\n") for line in results.read_bytes().splitlines(keepends=True))
+    assert kept_games(results) == 24  # the batch written after the torn line is on a line of its own
+
+
+def test_a_longer_sweep_reuses_the_batches_of_a_shorter_one(tmp_path: Path) -> None:
+    results = tmp_path / "results.jsonl"
+    play(sweep_of(games=10), results, resume=False)  # batches 0–3, 4–7, 8–9
+    assert (
+        play(sweep_of(games=24), results, resume=True).as_json()
+        == play(sweep_of(games=24), tmp_path / "fresh.jsonl", resume=False).as_json()
+    )
+
+
+def test_ctrl_c_keeps_what_finished_and_resume_gives_the_same_report(tmp_path: Path) -> None:
+    args = ["balance", "scifi-domains", "--games", "30", "--batch", "2", "--agents", "greedy,random"]
+    out = tmp_path / "resumed"
+    results = report.results_file(out, 2)
+    with subprocess.Popen([sys.executable, "-m", "cardgen", *args, "--out", str(out)], stderr=subprocess.PIPE,
+                          stdout=subprocess.DEVNULL, text=True) as child:  # fmt: skip
+        deadline = time.monotonic() + 60
+        while not (results.exists() and len(results.read_bytes().splitlines()) >= 4) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        child.send_signal(signal.SIGINT)
+        _, err = child.communicate(timeout=60)
+    kept = len(results.read_bytes().splitlines()) - 1
+    assert child.returncode == 130, err
+    assert f"interrupted; kept {2 * kept} of 30 games at 2 players" in err and "--resume" in err
+    assert 3 <= kept < 15 and not (out / "balance.json").exists()
+    settings = report.Settings("scifi-domains", DATA, (2,), 30, ("greedy", "random"), 1, 2)
+    resumed = report.as_json(report.play(settings, LOCAL, out, resume=True))  # what `--resume` runs, minus drawing
+    assert resumed == uninterrupted(tmp_path, 30, 2, ("greedy", "random"))
+
+
+def uninterrupted(folder: Path, games: int, batch: int, agents: tuple[str, ...], seed: int = 1) -> bytes:
+    """The balance.json of a sweep of scifi-domains at 2 players played in one go in this process."""
+    settings = report.Settings("scifi-domains", DATA, (2,), games, agents, seed, batch)
+    return report.as_json(report.play(settings, LOCAL, folder / f"whole-{seed}", resume=False))
+
+
+# -- bad input: one line, no traceback, nothing written --------------------------------------------------------------
+
+
+def run_main(monkeypatch, capsys, *args: str) -> tuple[int, str]:
+    """`cardgen ARGS` through the console entry point (which renders every error as one line), in this process."""
+    from cardgen.cli import main
+
+    monkeypatch.setattr(sys, "argv", ["cardgen", *args])
+    with pytest.raises(SystemExit) as stopped:
+        main()
+    return int(stopped.value.code or 0), capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["balance", "battlefield-spac"], "unknown game 'battlefield-spac'"),
+        (["balance", "battlefield-space", "--players", "3"], "battlefield-space is for 2–2 players"),
+        (["balance", "battlefield-space", "--players", "2..x"], "is not a player count"),
+        (["balance", "battlefield-space", "--compare", "missing.json"], "--compare missing.json: cannot read"),
+        (["balance", "battlefield-space", "--compare", "notes.txt"], "--compare notes.txt: not JSON"),
+        (["balance", "battlefield-space", "--agents", "wizard"], "wizard"),
+        (["balance", "rift-domination"], "no reference engine for 'rift-domination'"),
+        (["balance", "battlefield-space", "--executor", "processes", "--scheduler", "tcp://x:9"], "needs --executor"),
+    ],
+)
+def test_bad_input_is_one_line_and_writes_nothing(
+    args: list[str], message: str, tmp_path: Path, monkeypatch, capsys
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("notes.txt").write_text("not a report")
+    code, err = run_main(monkeypatch, capsys, *args, "--out", "out")
+    lines = err.strip().splitlines()
+    assert code == 2 and len(lines) == 1 and message in lines[0] and lines[0].startswith("cardgen: error: ")
+    assert not Path("out").exists() or not list(Path("out").glob("balance.*"))
+
+
+def test_resuming_another_sweeps_results_is_refused(tmp_path: Path) -> None:
+    assert run_cli("balance", "scifi-domains", "--games", "4", "--out", tmp_path).code == 0
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    run = run_cli("balance", "scifi-domains", "--games", "4", "--seed", "2", "--out", tmp_path, "--resume")
+    assert run.code == 2 and "holds another sweep (its seed differ)" in run.err
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+
+
+def test_a_comparison_shows_both_runs_figures(tmp_path: Path) -> None:
+    old, new = tmp_path / "old", tmp_path / "new"
+    old.mkdir()
+    (old / "balance.json").write_bytes(uninterrupted(tmp_path, 20, 20, ("random",)))
+    args = ["balance", "scifi-domains", "--games", "20", "--seed", "2", "--out", new]
+    run = run_cli(*args, "--compare", old / "balance.json")
+    assert run.code == 0, run.err
+    before = json.loads((old / "balance.json").read_text())["runs"][0]
+    after = json.loads((new / "balance.json").read_text())
+    seats = after["compare"]["runs"][0]["seats"]
+    for change, was, now in zip(seats, before["seats"], after["runs"][0]["seats"], strict=True):
+        assert (change["before"]["rate"], change["after"]["rate"]) == (was["rate"], now["rate"])
+        assert change["points"] == pytest.approx((now["rate"] - was["rate"]) * 100, abs=0.01)
+    rows = Page((new / "balance.html").read_text()).tables["compare-seats-2p"][1:]
+    assert [r[1] for r in rows] == [f"{percent(s['rate'])} ({interval(s)})" for s in before["seats"]]
+    items = Page((new / "balance.html").read_text()).tables["compare-items-2p"][1:]
+    assert len(items) == len(after["compare"]["runs"][0]["items"]) > 0
+
+
+def test_a_worker_that_read_other_game_data_stops_the_sweep(tmp_path: Path, monkeypatch) -> None:
+    from cardgen.balance import sweep as sweeps
+    from cardgen.errors import DataError
+
+    played = sweeps.play_batch
+    monkeypatch.setattr(sweeps, "play_batch", lambda spec, games, groups: ("0" * 64, played(spec, games, groups)[1]))
+    with pytest.raises(DataError, match="a worker read other game data than this machine"):
+        play(sweep_of(), tmp_path / "results.jsonl", resume=False)
+    assert len((tmp_path / "results.jsonl").read_text().splitlines()) == 1  # nothing kept from such a worker
+
+
+def test_resuming_a_file_that_is_not_a_results_file_is_refused(tmp_path: Path) -> None:
+    report.results_file(tmp_path, 2).write_text('{"sweep": "something else"}\n')
+    run = run_cli("balance", "scifi-domains", "--games", "4", "--out", tmp_path, "--resume")
+    assert run.code == 2 and "not a cardgen balance results file" in run.err
+    assert not (tmp_path / "balance.json").exists()
+
+
+def test_without_matplotlib_the_command_says_what_to_install(monkeypatch, capsys, tmp_path: Path) -> None:
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "matplotlib" else real(name, *a))
+    monkeypatch.chdir(tmp_path)
+    code, err = run_main(monkeypatch, capsys, "balance", "scifi-domains")
+    assert code == 2 and err.strip() == (
+        "cardgen: error: cardgen balance draws its plots with matplotlib: pip install 'cardgen[cluster]'"
+    )
