@@ -25,7 +25,7 @@ from cardgen.engine.executors import Workers
 from cardgen.engine.runner import PlaySpec, play_game, summarise
 from cardgen.engine.tally import Tally, tally_of, wilson
 
-from conftest import REPO, copy_game, run_cli
+from conftest import FIXTURES, REPO, copy_game, run_cli
 
 DATA = str(REPO / "card_data")
 LOCAL = Workers(None, 1, "this process")
@@ -348,7 +348,6 @@ def run_main(monkeypatch, capsys, *args: str) -> tuple[int, str]:
         (["balance", "battlefield-space", "--compare", "missing.json"], "--compare missing.json: cannot read"),
         (["balance", "battlefield-space", "--compare", "notes.txt"], "--compare notes.txt: not JSON"),
         (["balance", "battlefield-space", "--agents", "wizard"], "wizard"),
-        (["balance", "rift-domination"], "no reference engine for 'rift-domination'"),
         (["balance", "battlefield-space", "--executor", "processes", "--scheduler", "tcp://x:9"], "needs --executor"),
     ],
 )
@@ -361,6 +360,14 @@ def test_bad_input_is_one_line_and_writes_nothing(
     lines = err.strip().splitlines()
     assert code == 2 and len(lines) == 1 and message in lines[0] and lines[0].startswith("cardgen: error: ")
     assert not Path("out").exists() or not list(Path("out").glob("balance.*"))
+
+
+def test_a_game_without_an_engine_is_refused(tmp_path: Path) -> None:
+    copy = copy_game("demo", tmp_path, FIXTURES / "card_data")  # the demo game under an id no engine plays
+    copy.edit("game.yaml", "id: demo", "id: plain")
+    copy.folder.rename(copy.data / "plain")
+    run = run_cli("--data-dir", copy.data, "balance", "plain", "--out", tmp_path / "out")
+    assert run.code == 2 and "no reference engine for 'plain'" in run.err and not (tmp_path / "out").exists()
 
 
 def test_resuming_another_sweeps_results_is_refused(tmp_path: Path) -> None:

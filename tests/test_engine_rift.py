@@ -394,17 +394,17 @@ def test_play_reports_a_card_whose_effects_cannot_be_executed(tmp_path):
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_seeded_games_keep_every_invariant(players):
     spec = PlaySpec("rift-domination", str(DATA), players, 17, ("random",), check=True)
-    summary = summarise(spec, play_many(spec, 20), 1.0)
+    summary = summarise(spec, play_many(spec, 12), 1.0)  # thousands in docs/MEASUREMENTS.md
     assert summary["invariant_violations"] == 0, summary["violation_examples"]
-    assert summary["endings"] == {"victory points reached": 20}
+    assert summary["endings"] == {"victory points reached": 12}
 
 
 def test_greedy_plays_whole_games():
     """Greedy is still weak here (64 % of 40 games against random, docs/MEASUREMENTS.md): this guards the agent's
     way through set-up, windows and battles (every game ends by VP, no violation), not its strength."""
     spec = PlaySpec("rift-domination", str(DATA), 2, 3, ("greedy", "random"), check=True)
-    summary = summarise(spec, play_many(spec, 6), 1.0)
-    assert summary["invariant_violations"] == 0 and summary["endings"] == {"victory points reached": 6}
+    summary = summarise(spec, play_many(spec, 3), 1.0)
+    assert summary["invariant_violations"] == 0 and summary["endings"] == {"victory points reached": 3}
     assert summary["wins"].get("agent greedy", 0) >= 1, summary["wins"]
 
 
