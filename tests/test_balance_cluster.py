@@ -65,9 +65,9 @@ def test_a_worker_killed_mid_batch_is_replaced_and_its_batch_played_again(cluste
     pids = cluster.run(os.getpid)
     killed: list[int] = []
 
-    def kill_a_worker(games: int) -> None:  # after the first batch is back: a worker playing a batch is killed
-        if games and not killed:
-            busy = [address for address, keys in cluster.processing().items() if keys]
+    def kill_a_worker(games: int) -> None:  # once a batch is back: a worker playing a batch is killed
+        busy = [address for address, keys in cluster.processing().items() if keys] if games and not killed else []
+        if busy:  # (none may be busy at this moment: the next batch back tries again)
             os.kill(pids[busy[0]], signal.SIGKILL)
             killed.append(pids[busy[0]])
 
