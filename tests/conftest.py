@@ -141,3 +141,37 @@ def check_golden_log(spec, golden: Path, tmp_path: Path) -> None:
         golden.write_text(fresh.read_text())
     assert fresh.read_text() == golden.read_text(), "the same seed must give the same game"
     assert all(ok for _, ok, _ in replay(golden, Path(spec.data_dir)))
+
+
+def check_pickle_and_clone(engine, players: int, seed: int, before: int, after: int) -> None:
+    """After `before` random actions, a pickled copy and a clone equal the state; playing the clone leaves the state
+    (and the copy) as they were; then the state and the copy play `after` more actions in step."""
+    import pickle
+
+    from cardgen.engine.rng import CounterRng
+
+    def step(state, rng) -> object | None:
+        if state.is_terminal():
+            return None
+        legal = state.legal_actions()
+        action = legal[rng.randbelow(len(legal))]
+        state.apply(action)
+        return action
+
+    s = engine.new_state(players, seed)
+    rng = CounterRng(1)
+    for _ in range(before):
+        step(s, rng)
+    copy = pickle.loads(pickle.dumps(s))
+    clone = s.clone()
+    assert copy.observation(0) == s.observation(0) == clone.observation(0)
+    for _ in range(after):
+        step(clone, rng)
+    assert copy.observation(0) == s.observation(0)  # playing the clone changed nothing in the original
+    assert copy.invariant_violations() == [] and clone.invariant_violations() == []
+    for _ in range(after // 2):
+        action = step(s, rng)
+        if action is None:
+            break
+        copy.apply(action)
+    assert copy.observation(1) == s.observation(1)

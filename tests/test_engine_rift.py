@@ -9,7 +9,6 @@ planets); `as_faction` swaps a seat's faction for a named one; `put` places a un
 from __future__ import annotations
 
 import json
-import pickle
 
 import pytest
 
@@ -33,7 +32,7 @@ from cardgen.engine.games.rift_domination.model import (
 from cardgen.engine.rng import CounterRng
 from cardgen.engine.runner import PlaySpec, play_many, summarise
 
-from conftest import FIXTURES, REPO, check_golden_log, copy_game, run_cli
+from conftest import FIXTURES, REPO, check_golden_log, check_pickle_and_clone, copy_game, run_cli
 
 DATA = REPO / "card_data"
 
@@ -417,22 +416,7 @@ def test_golden_log_replays_exactly(tmp_path):
 
 
 def test_states_pickle_and_clones_are_independent(engine):
-    s = engine.new_state(3, 5)
-    rng = CounterRng(1)
-    for _ in range(150):
-        if s.is_terminal():
-            break
-        legal = s.legal_actions()
-        s.apply(legal[rng.randbelow(len(legal))])
-    copy = pickle.loads(pickle.dumps(s))
-    clone = s.clone()
-    assert copy.observation(0) == s.observation(0) == clone.observation(0)
-    for _ in range(100):
-        if clone.is_terminal():
-            break
-        legal = clone.legal_actions()
-        clone.apply(legal[rng.randbelow(len(legal))])
-    assert copy.observation(0) == s.observation(0) and clone.invariant_violations() == []
+    check_pickle_and_clone(engine, 3, 5, 150, 100)
 
 
 def test_determinizations_keep_what_a_player_sees_and_redeal_the_rest(engine):

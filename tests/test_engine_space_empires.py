@@ -9,7 +9,6 @@ A hand-built state starts from a real set-up; `clear` takes every unit off the m
 from __future__ import annotations
 
 import json
-import pickle
 
 import pytest
 
@@ -38,7 +37,7 @@ from cardgen.engine.games.space_empires_4x.state import ON_MAP
 from cardgen.engine.rng import CounterRng
 from cardgen.engine.runner import PlaySpec, play_many, summarise
 
-from conftest import FIXTURES, REPO, check_golden_log, copy_game, run_cli
+from conftest import FIXTURES, REPO, check_golden_log, check_pickle_and_clone, copy_game, run_cli
 
 DATA = REPO / "card_data"
 RED, YELLOW = 0, 1
@@ -598,27 +597,7 @@ def test_golden_log_replays_exactly(tmp_path, short_game):
 
 
 def test_states_pickle_and_clones_are_independent(engine):
-    s = engine.new_state(3, 5)
-    rng = CounterRng(1)
-    for _ in range(300):
-        legal = s.legal_actions()
-        s.apply(legal[rng.randbelow(len(legal))])
-    copy = pickle.loads(pickle.dumps(s))
-    clone = s.clone()
-    assert copy.observation(0) == s.observation(0) == clone.observation(0)
-    for _ in range(200):
-        if clone.is_terminal():
-            break
-        legal = clone.legal_actions()
-        clone.apply(legal[rng.randbelow(len(legal))])
-    assert copy.observation(0) == s.observation(0)  # playing the clone changed nothing in the original
-    assert copy.invariant_violations() == [] and clone.invariant_violations() == []
-    for _ in range(100):
-        legal = s.legal_actions()
-        action = legal[rng.randbelow(len(legal))]
-        s.apply(action)
-        copy.apply(action)
-    assert copy.observation(1) == s.observation(1)
+    check_pickle_and_clone(engine, 3, 5, 300, 200)
 
 
 def test_determinizations_keep_what_a_player_sees_and_redeal_the_face_down_markers(engine):

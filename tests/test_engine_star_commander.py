@@ -4,7 +4,6 @@ with every invariant checked, a golden log, pickling and determinizations."""
 from __future__ import annotations
 
 import json
-import pickle
 
 import pytest
 
@@ -33,7 +32,7 @@ from cardgen.engine.rng import CounterRng
 from cardgen.engine.runner import PlaySpec, play_many, summarise
 from cardgen.engine.tasks import PASS
 
-from conftest import FIXTURES, REPO, check_golden_log, copy_game, run_cli
+from conftest import FIXTURES, REPO, check_golden_log, check_pickle_and_clone, copy_game, run_cli
 
 DATA = REPO / "card_data"
 A1, B2, C3, A3, C1 = 0, 4, 8, 6, 2  # cells of the 3×3 grid of a two-player game
@@ -512,29 +511,7 @@ def test_golden_log_replays_exactly(tmp_path):
 
 
 def test_states_pickle_and_clones_are_independent(engine):
-    s = engine.new_state(3, 5)
-    rng = CounterRng(1)
-    for _ in range(200):
-        legal = s.legal_actions()
-        s.apply(legal[rng.randbelow(len(legal))])
-    copy = pickle.loads(pickle.dumps(s))
-    clone = s.clone()
-    assert copy.observation(0) == s.observation(0) == clone.observation(0)
-    for _ in range(100):
-        if clone.is_terminal():
-            break
-        legal = clone.legal_actions()
-        clone.apply(legal[rng.randbelow(len(legal))])
-    assert copy.observation(0) == s.observation(0)  # playing the clone changed nothing in the original
-    assert copy.invariant_violations() == [] and clone.invariant_violations() == []
-    for _ in range(50):
-        if s.is_terminal():
-            break
-        legal = s.legal_actions()
-        action = legal[rng.randbelow(len(legal))]
-        s.apply(action)
-        copy.apply(action)
-    assert copy.observation(1) == s.observation(1)
+    check_pickle_and_clone(engine, 3, 5, 200, 100)
 
 
 def test_determinizations_keep_what_a_player_sees_and_redeal_the_rest(engine):
