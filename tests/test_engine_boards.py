@@ -11,6 +11,7 @@ from cardgen.engine.boards import (
     axial_to_offset,
     diagonal_distance,
     diagonal_neighbours,
+    distances_from,
     hex_distance,
     hex_neighbours,
     hex_ring,
@@ -85,3 +86,10 @@ def test_point_graphs_are_undirected_with_breadth_first_distances() -> None:
     assert graph.distance("home", "island") is None and list(graph) == ["far", "home", "island", "near", "rift"]
     with pytest.raises(ValueError, match="lane to itself"):
         PointGraph({"a": ["a"]})
+
+
+def test_distances_from_every_source_at_once():
+    # a path 0-1-2-3 and a lone node 4
+    neighbours = [[1], [0, 2], [1, 3], [2], []]
+    assert distances_from(neighbours, [0]) == [0, 1, 2, 3, 10_000]
+    assert distances_from(neighbours, [0, 3], far=99) == [0, 1, 1, 0, 99]

@@ -84,6 +84,16 @@ def tile_on(s: RiftState, planet: int, condition: str, **fields) -> None:
     s._legal = None
 
 
+def pull(s: RiftState, item: str, skip: int = 0) -> int:
+    """Take a copy of an OCC-card out of whatever pile or hand holds it (the copy after `skip` others), for the
+    test to place it."""
+    card = [i for i, c in enumerate(s.e.occ) if c.item == item][skip]
+    for pile in (s.deck, s.discard, *s.hands):
+        if card in pile:
+            pile.remove(card)
+    return card
+
+
 def clear_units(s: RiftState) -> None:
     s.units = []
     s._legal = None
@@ -473,12 +483,7 @@ def test_a_card_played_against_a_player_opens_a_response_window(engine, answer):
     clear_units(s)
     s.upgrades[s.home[q]] = ["military_base", "mines"]
     put(s, p, "fighter", s.home[q])
-    sabotage = next(i for i, c in enumerate(engine.occ) if c.item == "sabotage")
-    counter = next(i for i, c in enumerate(engine.occ) if c.item == "counterintelligence")
-    for card in (sabotage, counter):
-        for pile in (s.deck, s.discard, *s.hands):
-            if card in pile:
-                pile.remove(card)
+    sabotage, counter = pull(s, "sabotage"), pull(s, "counterintelligence")
     s.hands[p].append(sabotage)
     s.hands[q].append(counter)
     s.phase = MOVE
@@ -543,13 +548,7 @@ def test_battle_cards_are_played_in_windows_before_the_battle(engine):
     spot = engine.node_system[s.home[p]]
     attacker = put(s, p, "flagship", s.home[p])
     put(s, q, "fighter", spot)
-    shields = next(i for i, c in enumerate(engine.occ) if c.item == "emergency-shields")
-    ambush = next(i for i, c in enumerate(engine.occ) if c.item == "ambush")
-    ambush_too = next(i for i, c in enumerate(engine.occ) if c.item == "ambush" and i != ambush)
-    for card in (shields, ambush, ambush_too):
-        for pile in (s.deck, s.discard, *s.hands):
-            if card in pile:
-                pile.remove(card)
+    shields, ambush, ambush_too = pull(s, "emergency-shields"), pull(s, "ambush"), pull(s, "ambush", skip=1)
     s.discard += s.hands[p] + s.hands[q]  # every card stays accounted for
     s.hands[p], s.hands[q] = [shields, ambush_too], [ambush]
     s.phase = MOVE
@@ -591,10 +590,7 @@ def test_a_card_drawn_for_a_lost_diplomat_may_destroy_a_unit_already_doomed(engi
     as_faction(s, p, "lumen-choir")
     clear_units(s)
     envoy, fighter = put(s, p, "diplomat", s.home[p]), put(s, p, "fighter", s.home[p])
-    mutiny = next(i for i, c in enumerate(engine.occ) if c.item == "mutiny")
-    for pile in (s.deck, s.discard, *s.hands):
-        if mutiny in pile:
-            pile.remove(mutiny)
+    mutiny = pull(s, "mutiny")
     s.deck.append(mutiny)  # the top of the deck
     s._destroy(envoy)
     assert fighter not in s.units

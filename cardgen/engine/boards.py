@@ -9,7 +9,7 @@ pointy-topped ones whose odd rows sit half a hex to the right — and converted 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Literal
 
 Hex = tuple[int, int]  # axial (q, r)
@@ -82,6 +82,22 @@ def diagonal_distance(a: Square, b: Square) -> int | None:
     return max(dc, dr)
 
 
+def distances_from(neighbours: Sequence[Sequence[int]], sources: Iterable[int], far: int = 10_000) -> list[int]:
+    """Steps from the nearest source to every node of a graph given as neighbour lists by node number (breadth
+    first from all sources at once); `far` where no source reaches."""
+    dist = [far] * len(neighbours)
+    queue = deque(sources)
+    for s in queue:
+        dist[s] = 0
+    while queue:
+        node = queue.popleft()
+        for other in neighbours[node]:
+            if dist[other] == far:
+                dist[other] = dist[node] + 1
+                queue.append(other)
+    return dist
+
+
 class PointGraph:
     """Named points joined by lanes (undirected), read from a game's data: `{point: [neighbour, …]}`."""
 
@@ -123,6 +139,7 @@ __all__ = [
     "axial_to_offset",
     "diagonal_distance",
     "diagonal_neighbours",
+    "distances_from",
     "hex_distance",
     "hex_neighbours",
     "hex_ring",

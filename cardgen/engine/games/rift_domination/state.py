@@ -74,6 +74,7 @@ class RiftState(State):
     e: RiftEngine
     n: int
     on: list[bool]
+    adj: list[list[int]]  # each point's neighbours on the board in use
     phase: str
     player: int
     faction: list[int]  # faction index per seat (-1 before set-up)
@@ -115,6 +116,7 @@ class RiftState(State):
     def setup(cls, engine: RiftEngine, players: int, seed: int) -> RiftState:
         s = cls(engine, players, seed)
         s.on = engine.in_play(players)
+        s.adj = [[t for t in near if s.on[t]] for near in engine.edges]  # the board in use, once per game
         s.player = s.rng.randbelow(players)  # 'The youngest player' starts: a die roll stands in for age
         s.chance.record("first player", s.player)
         s.first_player = s.player
@@ -503,7 +505,7 @@ class RiftState(State):
         elif self.phase == MOVE:
             for u in self.units:
                 if u.owner == p and u.mp > 0:
-                    out += [Move(u.uid, t) for t in e.edges[u.node] if self.on[t]]
+                    out += [Move(u.uid, t) for t in self.adj[u.node]]
             out += [Play(c) for c in sorted(set(self.hands[p])) if e.occ[c].when in ("own-turn", "any-time")
                     and e.occ[c].effects and not self._cancels(c)]  # fmt: skip
         elif self.phase == RECRUIT:
@@ -936,7 +938,8 @@ class RiftState(State):
     def clone(self) -> RiftState:
         other = RiftState.__new__(RiftState)
         self._copy_base(other)
-        other.e, other.n, other.on, other.phase, other.player = self.e, self.n, self.on, self.phase, self.player
+        other.e, other.n, other.on, other.adj = self.e, self.n, self.on, self.adj
+        other.phase, other.player = self.phase, self.player
         other.faction, other.repicked, other.offered = list(self.faction), list(self.repicked), list(self.offered)
         other.home, other.units, other.next_uid = list(self.home), [u.copy() for u in self.units], self.next_uid
         other.owner, other.upgrades = dict(self.owner), {h: list(v) for h, v in self.upgrades.items()}

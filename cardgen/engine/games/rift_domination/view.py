@@ -8,29 +8,14 @@ somewhere before it arrives).
 
 from __future__ import annotations
 
-from collections import deque
 from typing import TYPE_CHECKING, Any
 
+from cardgen.engine.boards import distances_from
 from cardgen.engine.rng import CounterRng
 
 if TYPE_CHECKING:
     from cardgen.engine.games.rift_domination.rules import RiftEngine
     from cardgen.engine.games.rift_domination.state import RiftState
-
-
-def _distances(state: RiftState, targets: list[int]) -> list[int]:
-    far = 99
-    dist = [far] * len(state.on)
-    queue = deque(targets)
-    for t in targets:
-        dist[t] = 0
-    while queue:
-        h = queue.popleft()
-        for nxt in state.e.edges[h]:
-            if state.on[nxt] and dist[nxt] == far:
-                dist[nxt] = dist[h] + 1
-                queue.append(nxt)
-    return dist
 
 
 def position(state: RiftState, p: int) -> float:
@@ -44,7 +29,7 @@ def position(state: RiftState, p: int) -> float:
     free = [h for h in range(len(state.on)) if state.on[h] and e.is_planet[h] and h not in state.owner
             and h not in state.consumed]  # fmt: skip
     if free:
-        dist = _distances(state, free)
+        dist = distances_from(state.adj, free)
         landers = [u for u in units if state.ground(u) or state.negotiates(u)]
         value -= sum(0.5 * min(dist[u.node], 12) for u in landers)
     return value

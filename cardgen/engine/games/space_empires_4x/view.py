@@ -15,8 +15,9 @@ allows). Ending a move or a phase is worth a little more than a move that gains 
 
 from __future__ import annotations
 
-from collections import deque
 from typing import TYPE_CHECKING, Any
+
+from cardgen.engine.boards import distances_from
 
 if TYPE_CHECKING:
     from cardgen.engine.games.space_empires_4x.state import SE4XState
@@ -68,18 +69,7 @@ def outlook(state: SE4XState, p: int) -> float:
 
 def distances(state: SE4XState, sources: list[int]) -> list[int]:
     """Hexes from the nearest source, over the map (a large number where none is reachable)."""
-    far = 10_000
-    dist = [far] * len(state.on)
-    queue = deque(sources)
-    for s in sources:
-        dist[s] = 0
-    while queue:
-        h = queue.popleft()
-        for t in state.adj[h]:
-            if dist[t] == far:
-                dist[t] = dist[h] + 1
-                queue.append(t)
-    return dist
+    return distances_from(state.adj, sources)
 
 
 class Goals:
