@@ -728,6 +728,13 @@ def test_diplomatic_immunity_keeps_diplomats_out_of_a_lost_battle(engine):
         assert any(u.uid == envoy.uid for u in trial.units)
     s.turns += 1
     assert s.targetable(envoy)  # until the end of the round
+    immunity = pull(s, "diplomatic-immunity")  # played in the battle's window, on the attacker's turn
+    s.discard += s.hands[q] + s.hands[p]
+    s.hands[q], s.hands[p] = [immunity], []
+    s._begin_battle(p, q, planet, engine.node_system[planet], True)
+    assert s.current_player() == q and Play(immunity) in s.legal_actions()
+    s.apply(Play(immunity))
+    assert not s.targetable(envoy) and s.fighting is not None
 
 
 def test_the_void_consumes_a_dangerous_planet(engine):

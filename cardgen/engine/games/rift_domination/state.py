@@ -757,6 +757,10 @@ class RiftState(State):
                 self._recruit_now(p, effect.amount, effect.key("locked") == "yes", at=self.fighting.node)
                 self.events.add("battle-recruit")
                 return
+            if self.fighting is not None and self._shields_kind(action.card):  # played on another's turn too
+                self._resolve(p, self.e.occ[action.card].effects)
+                self.events.add("battle-immunity")
+                return
             if self.fighting is not None:  # a battle card: it acts when the battle is fought
                 f = self.fighting
                 cards = (
@@ -894,7 +898,20 @@ class RiftState(State):
         if f is not None and self.owner.get(f.node) == seat and "military_base" in self.upgrades.get(f.node, []):
             out += [c for c in sorted(set(self.hands[seat])) if self._recruits(c)
                     and (self.e.occ[c].when == "any-time" or seat == self.player)]  # fmt: skip
+        if f is not None:  # an immunity card shields units of that type that are in this battle
+            for c in sorted(set(self.hands[seat])):
+                kind = self._shields_kind(c)
+                if kind and any(u.owner == seat and u.node == f.node and u.kind == kind and self.targetable(u)
+                                for u in self.units):  # fmt: skip
+                    out.append(c)
         return out
+
+    def _shields_kind(self, card: int) -> str:
+        """The unit type an any-time immunity card protects ('' for any other card)."""
+        effects = self.e.occ[card].effects
+        if self.e.occ[card].when == "any-time" and len(effects) == 1 and effects[0].verb == "immunity":
+            return effects[0].key("unit", "diplomat")
+        return ""
 
     def _recruits(self, card: int) -> bool:
         """A recruiting card ('can you play recruitment OCC-cards while in a battle? Yes'): where the battle is fought
