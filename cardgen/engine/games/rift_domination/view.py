@@ -37,9 +37,10 @@ def position(state: RiftState, p: int) -> float:
         stuck = sorted({u.node for u in landers if state.carried(u) and e.node_system[u.node] not in
                         {e.node_system[h] for h in free}})  # fmt: skip
         carriers = [u for u in units if state.capacity(u)]
-        if stuck and carriers:
+        if stuck:  # the nearest carrier counts (none at all: as far as can be), and a roster that can build one
             to_stuck = distances_from(state.towards, stuck)
-            value -= sum(0.3 * min(to_stuck[u.node], 12) for u in carriers)
+            value -= 0.5 * min([min(to_stuck[u.node], 12) for u in carriers] or [12])
+            value += 3.0 * any(int(e.units[k]["capacity"]) > 0 for k in state.roster[p])
     return value
 
 
