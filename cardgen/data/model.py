@@ -27,6 +27,7 @@ from pydantic import (
     StrictStr,
     create_model,
     field_validator,
+    model_validator,
 )
 
 from cardgen.units import parse_length, parse_size
@@ -85,8 +86,9 @@ class Rulebook(Strict):
 
 
 class Icon(Strict):
-    """A vector symbol usable inline in text as `{name}` and by layouts: a shape, its colours and an optional label.
-    (Art that is not one of these shapes goes on a face as an `<image>`.)"""
+    """A symbol usable inline in text as `{name}` (or `{name:colour}`) and by layouts: a shape, its colours and an
+    optional label, or the game's own SVG, PNG or JPEG `file`, drawn in its own colours unless a colour is set where
+    the icon is used."""
 
     shape: Literal["circle", "square", "diamond", "hexagon", "triangle", "star", "shield", "bolt", "burst", "ring"] = (
         "circle"
@@ -95,7 +97,14 @@ class Icon(Strict):
     stroke: Colour | None = None
     label: str | None = Field(default=None, max_length=3)
     label_colour: Colour = "#ffffff"
+    file: str | None = None
     description: str | None = None
+
+    @model_validator(mode="after")
+    def _file_or_label(self) -> Icon:
+        if self.file is not None and self.label is not None:
+            raise ValueError("an icon drawn from a file takes no label (put the label into the file)")
+        return self
 
 
 class Settings(Strict):
