@@ -209,9 +209,12 @@ class ComponentSpec(Strict):
 
     @field_validator("for_each")
     @classmethod
-    def _one_field(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
-        if value is not None and (len(value) != 1 or not next(iter(value.values()))):
-            raise ValueError("for_each names one field and a non-empty list of its values, e.g. {player: [red, blue]}")
+    def _fields_and_values(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
+        if value is not None and (not value or not all(value.values())):
+            raise ValueError(
+                "for_each names fields, each with a non-empty list of its values, e.g. {player: [red, blue]} or "
+                "{colour: [red, blue], language: [en, de]}"
+            )
         return value
 
     @field_validator("size")

@@ -295,14 +295,11 @@ def parse_face(markup: str, is_colour: Callable[[str], bool], schemas: Mapping[s
         line, column = exc.position
         lines = markup.splitlines()
         text = lines[line - 1].strip() if 0 < line <= len(lines) else ""
-        before = "\n".join([*lines[: line - 1], lines[line - 1][:column]]) if 0 < line <= len(lines) else markup
-        marks = re.findall(f'{MARK}="([^"]*)"', before)
         text = re.sub(f' {MARK}="[^"]*"', "", text)
-        raise MarkupError(
-            f"the layout produced invalid XML ({exc.msg.split(':')[0]}) near: {text[:80]}",
-            line,
-            marks[-1] if marks else None,
-        ) from None
+        what = exc.msg.split(":")[0]
+        at, unclosed = _xml_error_at(markup, line, column) if MARK in markup else (None, None)
+        hint = f" (<{unclosed}> is not closed)" if unclosed and what == "mismatched tag" else ""
+        raise MarkupError(f"the layout produced invalid XML ({what}) near: {text[:80]}{hint}", line, at) from None
     at = root.attrib.pop(MARK, None)
     if root.tag != "face":
         raise MarkupError(f"a layout must produce one <face> element, not <{root.tag}>", at=at)
@@ -310,6 +307,27 @@ def parse_face(markup: str, is_colour: Callable[[str], bool], schemas: Mapping[s
     reader = _Reader(schemas, is_colour, _styles(root, schemas))
     elements = tuple(_children(root, reader, (), ()))
     return Face(face_attrs["bg"], elements)
+
+
+def _xml_error_at(markup: str, line: int, column: int) -> tuple[str | None, str | None]:
+    """Where marked markup (`Layouts.locate`) went wrong: for a mismatched closing tag, the mark and tag of the
+    element left open; otherwise the last mark before the error."""
+    open_elements: list[tuple[str, str | None]] = []
+    parser: Any = ET.XMLPullParser(events=("start", "end"))
+    try:
+        parser.feed(markup)  # the pull parser raises a syntax error as the event after the last good one
+        for event, node in parser.read_events():
+            if event == "start":
+                open_elements.append((node.tag, node.attrib.get(MARK)))
+            else:
+                open_elements.pop()
+    except ET.ParseError as exc:
+        if exc.msg.startswith("mismatched tag") and open_elements:
+            return open_elements[-1][1], open_elements[-1][0]
+    lines = markup.splitlines()
+    before = "\n".join([*lines[: line - 1], lines[line - 1][:column]]) if 0 < line <= len(lines) else markup
+    marks = re.findall(f'{MARK}="([^"]*)"', before)
+    return (marks[-1] if marks else None), None
 
 
 def _located(at: str | None, function: Callable[..., Any], *args: Any) -> Any:
