@@ -189,6 +189,14 @@ def new_command(game_id: str, into: Path) -> None:
     click.echo(f"next: cardgen validate {game_id} && cardgen build {game_id}{where}")
 
 
+@cli.command("layout-reference")
+def layout_reference_command() -> None:
+    """Print the layout reference: every element and attribute, icons, sizes, fonts (docs/layout-reference.md)."""
+    from cardgen.render.reference import layout_reference
+
+    click.echo(layout_reference(), nl=False)
+
+
 @cli.command("limits")
 def limits_command() -> None:
     """List the bounds on what a game folder may ask for, with the values in force."""

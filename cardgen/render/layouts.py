@@ -64,7 +64,7 @@ def hex_points(cx: float, cy: float, r: float, orient: str = "flat") -> str:
 
 
 def number(value: float, places: int = 2) -> str:
-    """A millimetre value formatted for markup attributes."""
+    """A number rounded to hundredths, trailing zeros dropped (`12.50` → `12.5`); numbers print without it too."""
     return f"{value:.{places}f}".rstrip("0").rstrip(".")
 
 
@@ -120,15 +120,31 @@ def stamp_element(text: str, face: Mapping[str, Any]) -> str:
     )
 
 
-GLOBALS: dict[str, Any] = {  # the functions and constants every layout sees, besides the face's own values
-    "hex_points": hex_points,
-    "sqrt": math.sqrt,
-    "pi": math.pi,
-    "min": min,
-    "max": max,
-    "round": round,
+GLOBALS: dict[str, tuple[Any, str]] = {  # what every layout can call, besides the face's own values: value, doc
+    "hex_points": (hex_points, "`hex_points(cx, cy, r, orient='flat')`: a hexagon's `points` (r centre to corner)"),
+    "sqrt": (math.sqrt, "square root"),
+    "pi": (math.pi, "π"),
+    "min": (min, "the smallest of its arguments"),
+    "max": (max, "the largest of its arguments"),
+    "round": (round, "`round(x, places)`"),
 }
 FILTERS: dict[str, Callable[..., Any]] = {"rich": rich, "mm": number}  # cardgen's own, besides Jinja's
+CONTEXT = {  # the values a build gives each face's layout (`GameRenderer.job`), as the layout reference lists them
+    "card": "the item's fields, with `id`, `count` and `type`",
+    "face": "`width`, `height` (mm, the trim), `bleed` (mm), `side` (`front`/`back`), `shape` (`rect`/`round`/`hex`)",
+    "component": "`id`, `title`, `kind`, `count`",
+    "game": "`id`, `title`, `players` (`[min, max]`)",
+    "facts": "the values of rules.yaml's facts, by name",
+    "cite": "the facts' citations, by name",
+    "components": "every component's items (their fields, `id`, `count`, `type`) by component id, for tables",
+    "formula": "a bundled game's rule arithmetic (`formula.build_cost(5, 2, 0.5)`; cardgen/formulas.py)",
+}
+GLOBAL_VALUES = {"vars": "the `--set KEY=VALUE` values, as text"}
+
+
+def describe(function: Callable[..., Any]) -> str:
+    """The first line of a function's docstring (the layout reference's description of a filter)."""
+    return (function.__doc__ or "").strip().splitlines()[0]
 
 
 class LayoutLimitError(Exception):
@@ -295,7 +311,7 @@ class Layouts:
         )
         self.env.filters.update(FILTERS)
         self.env.filters = {name: _guarded(f) for name, f in self.env.filters.items()}
-        self.env.globals.update(GLOBALS)
+        self.env.globals.update({name: value for name, (value, _doc) in GLOBALS.items()})
         self.env.globals["vars"] = variables()
 
     def missing(self, game: Game) -> list[Problem]:

@@ -126,7 +126,7 @@ def choice(*options: str) -> Callable[[str], str]:
         return value
 
     parse.options = options  # type: ignore[attr-defined]  # read by Attr.shown
-    parse.kind = " \\| ".join(f"`{o}`" for o in options)  # type: ignore[attr-defined]  # read by Attr.kind
+    parse.kind = " | ".join(f"`{o}`" for o in options)  # type: ignore[attr-defined]  # read by Attr.kind
     return parse
 
 
