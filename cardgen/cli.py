@@ -240,7 +240,7 @@ def _layout_variables(ctx: click.Context, param: click.Parameter, pairs: tuple[s
     try:
         set_variables(pairs)
     except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="--set") from None
+        raise DataError(f"--set {exc}") from None
 
 
 LAYOUT_VARIABLES = click.option(
