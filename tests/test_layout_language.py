@@ -110,9 +110,8 @@ def make_lab(root: Path) -> Path:
     blot = Image.new("RGBA", (20, 20), (0, 0, 0, 0))
     blot.paste((255, 255, 255, 255), (0, 0, 20, 20))  # opaque white: only its alpha counts when tinted
     blot.save(game / "art" / "blot.png")
-    (game / "art" / "logo.svg").write_text(
-        '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10" fill="#333"/></svg>'
-    )
+    svg = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10" fill="#333"/>'
+    (game / "art" / "logo.svg").write_text(svg + "</svg>")
     tiny_otf(game / "Tiny-Regular.otf")
     (layouts / "front.xml.j2").write_text(FRONT)
     (layouts / "_styles.xml.j2").write_text(STYLES)
