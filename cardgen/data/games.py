@@ -432,7 +432,7 @@ def _expanded(
     keys = list(spec.for_each or {})
     combinations = list(itertools.product(*(spec.for_each or {}).values()))
     bound = limits.current().items_per_component
-    if len(entries) * len(combinations) > bound:
+    if keys and len(entries) * len(combinations) > bound:
         where = doc.where(("for_each",))
         made = f"{len(entries):,} items × {len(combinations):,} combinations"
         problems.append(Problem(where, _too_many(made, bound, "items_per_component")))
