@@ -156,7 +156,7 @@ def _check_depth(text: str, shown: str) -> None:
                     Location(shown, line),
                     f"YAML nests deeper than the reader allows ({problem}; cardgen's own limit is {bound} levels)",
                 )
-            ]  # fmt: skip
+            ]
         ) from None
     finally:
         loader.dispose()
