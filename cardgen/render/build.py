@@ -197,7 +197,7 @@ def build_game(
             _remove_stale(writer, folder, guest.id)  # printed with its host now, not in a file of its own
         report.files.append(writer.write(job, writer.target(folder, job.component.id)))
         if progress:
-            progress(len(job.entries))
+            progress(job.copies)
     return report
 
 
