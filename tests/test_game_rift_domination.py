@@ -90,8 +90,8 @@ def test_tiles_of_other_sizes_share_the_last_sheets_of_other_components(built):
     assert not (built / "faction-tiles.pdf").exists() and not (built / "counter-tiles.pdf").exists()
     with pdfplumber.open(built / "occ-cards.pdf") as document:
         page = document.pages[22]  # sheet 12's front
-        circles = [c for c in page.curves if c.get("stroking_color") and all(abs(v - 0.55) < 0.02
-                                                                              for v in c["stroking_color"])]  # fmt: skip
+        grey = [c.get("stroking_color") for c in page.curves]
+        circles = [colour for colour in grey if colour and all(abs(v - 0.55) < 0.02 for v in colour)]
         words = page.extract_text()
     assert len(circles) == 60 and "occ-cards + faction-tiles · sheet 12/12" in words
     tracks = pypdf.PdfReader(built / "unit-tiles.pdf").pages[2]
