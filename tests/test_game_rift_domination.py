@@ -85,15 +85,10 @@ def test_every_component_prints_with_its_pages(built):
 def test_tiles_of_other_sizes_share_the_last_sheets_of_other_components(built):
     """The 60 faction markers (16 mm, round) print under the OCC deck's last card, each with its cut circle, and the
     two 280 mm counter tracks under the unit tiles' last rows, on a landscape sheet; the guide says where."""
-    import pdfplumber
-
     assert not (built / "faction-tiles.pdf").exists() and not (built / "counter-tiles.pdf").exists()
-    with pdfplumber.open(built / "occ-cards.pdf") as document:
-        page = document.pages[22]  # sheet 12's front
-        grey = [c.get("stroking_color") for c in page.curves]
-        circles = [colour for colour in grey if colour and all(abs(v - 0.55) < 0.02 for v in colour)]
-        words = page.extract_text()
-    assert len(circles) == 60 and "occ-cards + faction-tiles · sheet 12/12" in words
+    sheet = built / "occ-cards.pdf"  # page 23: sheet 12's front
+    assert pdfcheck.cut_circles(sheet, 22) == 60
+    assert "occ-cards + faction-tiles · sheet 12/12" in pdfcheck.text(sheet, 22)
     tracks = pypdf.PdfReader(built / "unit-tiles.pdf").pages[2]
     assert float(tracks.mediabox.width) > float(tracks.mediabox.height)
     assert "RESOURCES" in tracks.extract_text() and "VICTORY" in tracks.extract_text()

@@ -53,7 +53,7 @@ def guide_lines(game: Game, files: list[OutputFile], options: PrintOptions) -> l
     lines += [f"| {f.path.name} | {f.pages} | {sheets_of_paper(f)} | {HOW[f.sides]} | {ink_of(f)} |" for f in files]
     total = sum(sheets_of_paper(f) for f in files)
     lines += ["", f"In all: {len(files)} files, {sum(f.pages for f in files)} pages, {total} sheets of paper."]
-    shared = [f"{f.path.name} also holds {', '.join(f.holds)} on its last sheet" for f in files if f.holds]
+    shared = [f"{f.path.name} also holds {', '.join(f.holds)}" for f in files if f.holds]
     if shared:
         lines += ["", "Small components share sheets: " + "; ".join(shared) + "."]
     lines += ["", _ink_note(options)]

@@ -97,6 +97,13 @@ def _impose(doc: Document, job: ComponentJob) -> SheetPlan:
         # a partial last sheet: bleed towards the empty slots, marks only at the filled ones
         plan = full if len(chunk) == full.capacity else plan_for(component, job.face, job.bleed, options, len(chunk))
         sheets.append([Block(job, tuple(chunk), plan)])
+    for guest in (block for block in job.shared[1:] if len(block.entries) < len(block.job.entries)):
+        # a larger component sharing the last sheet: its full sheets print in this file, before the shared one
+        plan = job_plan(guest.job)
+        placed = guest.job.entries[: len(guest.job.entries) - len(guest.entries)]
+        sheets += [
+            [Block(guest.job, tuple(placed[i : i + plan.capacity]), plan)] for i in range(0, len(placed), plan.capacity)
+        ]
     if job.shared:
         sheets.append(list(job.shared))
     title = f"{job.game_title} · {job.names}"
@@ -127,7 +134,7 @@ def _impose(doc: Document, job: ComponentJob) -> SheetPlan:
 
 
 def _has_backs(job: ComponentJob) -> bool:
-    return any(e.back for e in job.entries) or any(e.back for block in job.shared for e in block.entries)
+    return any(e.back for e in job.entries) or any(e.back for block in job.shared for e in block.job.entries)
 
 
 def _backs(block: Block) -> list[tuple[str, Slot]]:

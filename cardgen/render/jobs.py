@@ -168,7 +168,7 @@ class ComponentJob:
     @property
     def copies(self) -> int:
         """The pieces this job prints: its own and those of the components sharing its last sheet."""
-        return len(self.entries) + sum(len(block.entries) for block in self.shared[1:])
+        return len(self.entries) + sum(len(block.job.entries) for block in self.shared[1:])
 
     @property
     def shape(self) -> str:

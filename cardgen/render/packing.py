@@ -10,9 +10,10 @@ sheet — is stacked in shelves (`stack`): each component's pieces a block (a gr
 bleed, gutter and crop marks), blocks one under another, each with the margin its marks need above and below, so a
 guillotine cut between two blocks comes first and each block is then cut as a sheet of its own. Fold-and-glue
 components stack on the upper half of a fold sheet (backs mirrored below the fold), others on grid sheets (backs
-mirrored on the back page for the duplexer). A component whose pieces fill more than a sheet keeps its last sheet
-and takes others onto it; a smaller one goes whole onto the first sheet with room (largest first, then the game's
-order), else opens a sheet of its own. A sheet nobody joined prints as before.
+mirrored on the back page for the duplexer). The last sheets of components that fill more than a sheet come first,
+in the game's order, each onto the first sheet with room (its full sheets then print in that sheet's file: tokens
+and tiles only, never a deck) or a sheet of its own; then the smaller components, largest first, whole onto the
+first sheet with room, or a sheet of their own. A sheet nobody joined prints as before.
 """
 
 from __future__ import annotations
@@ -219,10 +220,15 @@ def _finish(plans: list[SheetPlan], paper: Size, marks: MarkStyle, fold: bool, b
 
 
 def _joins(sheet: list[Request], request: Request) -> bool:
-    """Whether a request may go on a sheet: imposed alike (fold or not), and a two-sided piece only where every
-    sheet of the owner's file has a back page (the owner is two-sided, or this is its only sheet)."""
+    """Whether a request may go on a sheet: imposed alike (fold or not); a two-sided piece only where every sheet of
+    the owner's file has a back page (the owner is two-sided, or this is its only sheet); a larger component (its
+    full sheets then print in the owner's file) only if it is not a deck and is printed just as the owner is."""
     owner = sheet[0]
-    return owner.fold == request.fold and (not request.backs or owner.backs or owner.whole)
+    if owner.fold != request.fold:
+        return False
+    if not request.whole:
+        return request.job.component.kind != "deck" and owner.backs == request.backs
+    return not request.backs or owner.backs or owner.whole
 
 
 def _fit(sheet: list[Request]) -> list[Block] | None:
@@ -239,8 +245,9 @@ def pack_mixed(jobs: list[ComponentJob], plan_of: PlanOf) -> list[ComponentJob]:
         rest = len(job.entries) % plan.capacity
         if job.shape != "hex" and rest:
             requests.append(Request(job, tuple(job.entries[len(job.entries) - rest :]), plan.backs_on_front_page))
-    sheets = [[r] for r in requests if not r.whole]  # a larger component's last sheet stays in its own file
-    for request in sorted((r for r in requests if r.whole), key=lambda r: -r.area):  # ties keep the game's order
+    sheets: list[list[Request]] = []
+    larger = [r for r in requests if not r.whole]  # in the game's order, then the smaller ones largest first
+    for request in larger + sorted((r for r in requests if r.whole), key=lambda r: -r.area):
         for sheet in sheets:
             if _joins(sheet, request) and _fit([*sheet, request]) is not None:
                 sheet.append(request)
