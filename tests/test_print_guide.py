@@ -39,6 +39,7 @@ def test_the_guide_lists_every_file_with_its_pages(built: Path, game: str):
         ink = pdfcheck.ink(pdf)  # each page rendered and measured again: the guide states the file's own figures
         assert int(mean) == round(100 * sum(ink) / len(ink)) and int(darkest or mean) == round(100 * max(ink))
     assert "actual size" in guide and "Cut and assemble" in guide
+    assert "cut on the line" in guide and "`--gutter 3.2`" in guide  # butted cards: why, and the way out
     assert (built / game / "print-guide.pdf").is_file()
 
 

@@ -25,6 +25,17 @@ HOW = {
 }
 
 
+# Why cards butt (no default gutter), for the player who cuts: measured on the bundled games, neighbours whose edges
+# are both dark and differ are few (Battlefield's fronts, Space Empires 4X's counters in player colours), and a
+# gutter wide enough for the usual 1/16 in cutting drift doubles every shared cut and costs counters a quarter of
+# each sheet (docs/DEVELOPING.md, issue 20).
+BUTTED = (
+    "Cards and square counters butt: two neighbours share one cut, so cut on the line. A cut that drifts shows a "
+    "sliver of the neighbour's edge; if yours drift, rebuild with `--gutter 3.2` (each piece then keeps 1.6 mm of its "
+    "own edge and is cut on its own: poker cards still fit 9 to an A4 sheet, 8 to Letter, counters a quarter fewer)."
+)
+
+
 def sheets_of_paper(file: OutputFile) -> int:
     return (file.pages + 1) // 2 if file.sides in ("long-edge", "short-edge") else file.pages
 
@@ -80,6 +91,9 @@ def guide_lines(game: Game, files: list[OutputFile], options: PrintOptions) -> l
         "Cut along the crop marks in the margins: first every cut that runs across the whole sheet, then the short "
         "ones. Round and hex pieces: cut along their outline."
     )
+    butted = any(c.printed and c.kind != "sheets" and c.shape == "rect" for c in game.components)
+    if butted and options.gutter == 0:
+        steps.append(BUTTED)
     if any(f.sides == "tiled" for f in files):
         steps.append("Boards: trim each page to its crosshairs, lay the pages edge to edge and tape them from behind.")
     lines += [f"{n}. {step}" for n, step in enumerate(steps, 1)]
