@@ -84,7 +84,7 @@ def test_every_component_prints_with_its_pages(built):
 
 def test_tiles_of_other_sizes_share_the_last_sheets_of_other_components(built):
     """The 60 faction markers (16 mm, round) print under the OCC deck's last card, each with its cut circle, and the
-    two 280 mm counter tracks under the unit tiles' last rows, on a landscape sheet; the guide says where."""
+    two 265 mm counter tracks under the unit tiles' last rows, on a landscape sheet; the guide says where."""
     assert not (built / "faction-tiles.pdf").exists() and not (built / "counter-tiles.pdf").exists()
     sheet = built / "occ-cards.pdf"  # page 23: sheet 12's front
     assert pdfcheck.cut_circles(sheet, 22) == 60
