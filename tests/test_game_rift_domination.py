@@ -80,6 +80,7 @@ def test_every_component_prints_with_its_pages(built):
     assert set(printed) == set(PAGES) | {"print-guide"}  # cubes and dice are listed, not printed
     guide = (built / "PRINT.md").read_text()
     assert "Cubes" in guide and "Dice" in guide
+    assert len(pypdf.PdfReader(built / "print-guide.pdf").pages) == 1  # the longest guide of the five still fits
 
 
 def test_tiles_of_other_sizes_share_the_last_sheets_of_other_components(built):

@@ -30,9 +30,8 @@ HOW = {
 # gutter wide enough for the usual 1/16 in cutting drift doubles every shared cut and costs counters a quarter of
 # each sheet (docs/DEVELOPING.md, issue 20).
 BUTTED = (
-    "Cards and square counters butt: two neighbours share one cut, so cut on the line. A cut that drifts shows a "
-    "sliver of the neighbour's edge; if yours drift, rebuild with `--gutter 3.2` (each piece then keeps 1.6 mm of its "
-    "own edge and is cut on its own: poker cards still fit 9 to an A4 sheet, 8 to Letter, counters a quarter fewer)."
+    "Cards and square counters butt: neighbours share one cut, so cut on the line (a cut that drifts shows a sliver "
+    "of the neighbour). If yours drift, rebuild with `--gutter 3.2`: each piece keeps its own edge."
 )
 
 
