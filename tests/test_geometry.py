@@ -304,6 +304,12 @@ def test_round_counters_get_their_cut_circle_and_fold_sheets_a_full_fold_line(tm
         folds = [ln for ln in page.lines if abs(ln["top"] - height / 2) < 0.5 and ln["x1"] - ln["x0"] > width * 0.9]
     assert folds, "no fold line across the sheet"
     assert pdfcheck.cut_circles(pdf, 0) == 14  # one per credit token (fronts; the backs are cut with them after gluing)
+    with pdfplumber.open(pdf) as document:  # each over a wider white stroke, so it shows on the token's colour too
+        curves = document.pages[0].curves
+    white = {(round(c["x0"], 1), round(c["top"], 1), round(c["linewidth"], 2))
+             for c in curves if c.get("stroking_color") in ((1, 1, 1), (1,))}  # fmt: skip
+    grey = [c for c in curves if c.get("stroking_color") == (0.3, 0.3, 0.3)]
+    assert all((round(c["x0"], 1), round(c["top"], 1), round(2.5 * c["linewidth"], 2)) in white for c in grey)
 
 
 def test_bare_cardgen_shows_help():
