@@ -102,12 +102,12 @@ def guide_lines(game: Game, files: list[OutputFile], options: PrintOptions) -> l
 def _ink_note(options: PrintOptions) -> str:
     if options.ink == "light":
         return (
-            "Ink: the share of each page the printer covers. Built with `--ink light`: backs and other large dark "
-            "areas are pale tints inside an outline."
+            "Ink: the share of each page the printer covers. Built with `--ink light`: backs in their light designs "
+            "(outlines and pale tints on white), other large dark areas as pale tints inside an outline."
         )
     return (
         "Ink: the share of each page the printer covers. On a home printer, rebuild with `--ink light` to print "
-        "backs and other large dark areas as pale tints inside an outline."
+        "backs in their light designs and other large dark areas as pale tints inside an outline."
     )
 
 
