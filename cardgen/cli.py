@@ -189,6 +189,14 @@ def new_command(game_id: str, into: Path) -> None:
     click.echo(f"next: cardgen validate {game_id} && cardgen build {game_id}{where}")
 
 
+@cli.command("layout-reference")
+def layout_reference_command() -> None:
+    """Print the layout reference: every element and attribute, icons, sizes, fonts (docs/layout-reference.md)."""
+    from cardgen.render.reference import layout_reference
+
+    click.echo(layout_reference(), nl=False)
+
+
 @cli.command("limits")
 def limits_command() -> None:
     """List the bounds on what a game folder may ask for, with the values in force."""
@@ -223,12 +231,32 @@ TRUST_CODE = _flag(
 )
 
 
+def _layout_variables(ctx: click.Context, param: click.Parameter, pairs: tuple[str, ...]) -> None:
+    """`--set KEY=VALUE`: values every layout sees as `vars.KEY` (reset by each command that takes the option)."""
+    if not pairs and "cardgen.render.layouts" not in sys.modules:
+        return  # nothing set, and no layout seen yet in this process: nothing to reset
+    from cardgen.render.layouts import set_variables
+
+    try:
+        set_variables(pairs)
+    except ValueError as exc:
+        raise DataError(f"--set {exc}") from None
+
+
+LAYOUT_VARIABLES = click.option(
+    "--set", "layout_variables", multiple=True, metavar="KEY=VALUE", callback=_layout_variables, expose_value=False,
+    help="A value the layouts see as vars.KEY (text); repeatable.",
+)  # fmt: skip
+STAMP = _option("--stamp", str, None, "A label (a version, a date) printed small at the bottom of every face.")
+
+
 @cli.command("validate")
 @click.argument("games", nargs=-1)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 @_flag("--notes", "List each game's rulebook contradictions and gaps with the reading followed, and unchecked facts.")
 @_flag("--allow-unchecked", "Exit 0 for a game that has no rules.yaml or no checks (default: 1).")
 @TRUST_CODE
+@LAYOUT_VARIABLES
 @click.pass_obj
 def validate_command(
     obj: Context, games: tuple[str, ...], as_json: bool, notes: bool, allow_unchecked: bool, trust_code: bool
@@ -318,6 +346,8 @@ def _print_notes(game: Game, report) -> None:
 @_option("--jobs", click.IntRange(1, 256), None, "Games to build at once, each in its own process (default: the "
          "number of cores; the files are the same whatever the number).")  # fmt: skip
 @TRUST_CODE
+@LAYOUT_VARIABLES
+@STAMP
 @click.pass_obj
 def build_command(
     obj: Context,
@@ -341,6 +371,7 @@ def build_command(
     jobs: int | None,
     trust_code: bool,
     tts_base_url: str | None,
+    stamp: str | None,
 ) -> None:
     """Print games into cut-ready PDFs (all bundled games when none is named)."""
     loaded = load_games(obj.data_dir, games)
@@ -376,7 +407,7 @@ def build_command(
             "crop marks start at the bleed's edge so they are never printed over art",
             err=True,
         )
-    layouts = Layouts(obj.templates_dir)
+    layouts = Layouts(obj.templates_dir, stamp=stamp)
     missing = [problem for game in loaded for problem in layouts.missing(game)]
     if missing:
         raise DataError(missing)
@@ -542,10 +573,13 @@ def export_items_command(obj: Context, game: str, component: str, table_format: 
 @_option("--dpi", click.IntRange(30, 600), 150)
 @click.option("--grid", "grid", default=None, metavar="COMPONENT", help="A contact sheet of a component's faces.")
 @_option("--out", FILE, None, "PNG to write (default: output/GAME/preview/ITEM-SIDE.png).", "out_file")
+@LAYOUT_VARIABLES
+@STAMP
 @click.pass_obj
 def preview_command(
-    obj: Context, game: str, item: str | None, side: str, dpi: int, grid: str | None, out_file: Path | None
-) -> None:
+    obj: Context, game: str, item: str | None, side: str, dpi: int, grid: str | None, out_file: Path | None,
+    stamp: str | None,
+) -> None:  # fmt: skip
     """Render one card's face (or a component's faces with --grid) to a PNG, in well under a second."""
     import time
 
@@ -557,7 +591,7 @@ def preview_command(
         raise click.UsageError("name an ITEM, or a component with --grid")
     start = time.perf_counter()
     (loaded,) = load_games(obj.data_dir, [game])
-    renderer = GameRenderer(loaded, Layouts(obj.templates_dir), default_fonts_dir())
+    renderer = GameRenderer(loaded, Layouts(obj.templates_dir, stamp=stamp), default_fonts_dir())
     folder = Path("output") / game / "preview"
     if grid is not None:
         path, report = preview_grid(renderer, grid, dpi, out_file or folder / f"{grid}-grid.png")
@@ -812,6 +846,7 @@ def _read_compare(path: Path | None) -> dict[str, Any] | None:
     "--out", FOLDER, Path("output") / "gallery", "Folder for the site (a page per game and its images).", "out_dir"
 )
 @TRUST_CODE
+@LAYOUT_VARIABLES
 @click.pass_obj
 def gallery_command(obj: Context, games: tuple[str, ...], out_dir: Path, trust_code: bool) -> None:
     """A browsable card gallery: every face of every item with its fields and status, offline (open index.html)."""

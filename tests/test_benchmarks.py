@@ -29,6 +29,7 @@ SMALL = {
     "engine_speed.py": ["--scale", "0.002", "--no-openspiel", "--min-games", "1", "--only", "battlefield-space"],
     "engine_invariants.py": ["battlefield-space", "--games", "3"],
     "preview_speed.py": ["--runs", "1"],
+    "rift_factions.py": ["--games", "4", "--players", "2"],
     "parallel_speed.py": [
         "--games",
         "battlefield-space",

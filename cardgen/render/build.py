@@ -153,8 +153,8 @@ class GameRenderer:
             try:
                 face = self.drawer.parse(markup)
             except MarkupError as exc:
-                line = f" (line {exc.line} of the rendered markup)" if exc.line else ""
-                raise DataError(f"{who}: layout '{layout}'{line}: {exc}") from None
+                where = self.layouts.markup_problem(exc, self.game.id, layout, context, self.drawer.parse, who)
+                raise DataError(where) from None
             width, height = shared["face"]["width"], shared["face"]["height"]
             if ink == "light" and not designed:  # no light variant of its own: large dark areas become tints
                 face = light_face(face, self.palette.get, width, height)
