@@ -530,12 +530,12 @@ def test_a_back_layout_reads_the_ink_and_its_own_light_design_is_drawn_as_writte
 
 # One component of each bundled game whose backs have a designed light variant, and the most ink any of its back
 # pages may take in light ink (18 dpi, as the guide measures; each under what the generic rewrite left: 29 %, 21 %,
-# 21 %, 15 % and 29 %, and full ink's 57–74 %). Space Empires 4X's counters fold: their backs are the lower half.
+# 21 %, 23 % and 29 %, and full ink's 57–74 %). Space Empires 4X's counters fold: their backs are the lower half.
 LIGHT_BACKS = {
     "battlefield-space": ("blue-deck", 0.16),
     "rift-domination": ("planet-cards", 0.12),
     "scifi-domains": ("command-ships", 0.13),
-    "star-commander": ("core-ships", 0.11),
+    "star-commander": ("system-deck", 0.15),
     "space-empires-4x": ("home-system-markers", 0.20),
 }
 
