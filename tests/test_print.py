@@ -553,3 +553,14 @@ def test_every_bundled_game_prints_its_own_light_backs(tmp_path):
         else:
             backs = pdfcheck.ink(pdf)[1::2]
         assert backs and max(backs) < most, (game, backs)
+
+
+def test_the_pieces_that_outgrew_letter_paper_now_fit_it(tmp_path):
+    """Rift Domination's counter tracks (once 280 mm, wider than Letter) and Space Empires 4X's production sheet
+    (its technology labels overflowed Letter's narrower landscape page) build on Letter."""
+    only = "counter-tiles,production-sheet"
+    run = run_cli("build", "rift-domination", "space-empires-4x", "--only", only, "--paper", "letter", "--out",
+                  tmp_path, "-q", "--no-validate")  # fmt: skip
+    assert run.code == 0, run.err
+    assert pdfcheck.page_sizes(tmp_path / "rift-domination" / "counter-tiles.pdf") == [(279.4, 215.9)]
+    assert len(pdfcheck.page_sizes(tmp_path / "space-empires-4x" / "production-sheet.pdf")) == 2
