@@ -45,7 +45,9 @@ def test_the_guide_lists_every_file_with_its_pages(built: Path, game: str):
     assert "actual size" in guide and "Cut and assemble" in guide
     butted = game != "star-commander"  # built here: only its round tokens, each cut along its own circle
     assert ("cut on the line" in guide and "`--gutter 3.2`" in guide) == butted  # butted pieces: why, and the way out
-    assert ("credit-tokens.pdf also holds development-tokens" in guide) == (game == "star-commander")
+    two_tokens = game == "star-commander"  # credit tokens and development tokens stacked on one last sheet
+    assert ("credit-tokens.pdf also holds development-tokens" in guide) == two_tokens
+    assert ("The last sheets of credit-tokens.pdf hold pieces of two sizes" in guide) == two_tokens
     assert (built / game / "print-guide.pdf").is_file()
 
 

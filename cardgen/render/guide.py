@@ -30,8 +30,8 @@ HOW = {
 # gutter wide enough for the usual 1/16 in cutting drift doubles every shared cut and costs counters a quarter of
 # each sheet (docs/DEVELOPING.md, issue 20).
 BUTTED = (
-    "Cards and square counters butt: neighbours share one cut, so cut on the line (a cut that drifts shows a sliver "
-    "of the neighbour). If yours drift, rebuild with `--gutter 3.2`: each piece keeps its own edge."
+    "Cards and square counters share cut lines: cut on the line. If your cuts drift (a sliver of the neighbour "
+    "shows), rebuild with `--gutter 3.2`."
 )
 
 
@@ -90,6 +90,12 @@ def guide_lines(game: Game, files: list[OutputFile], options: PrintOptions) -> l
         "Cut along the crop marks in the margins: first every cut that runs across the whole sheet, then the short "
         "ones. Round and hex pieces: cut along their outline."
     )
+    stacked = [f.path.name for f in files if f.stacked]
+    if stacked:
+        steps.append(
+            f"The last sheets of {', '.join(stacked)} hold pieces of two sizes: first cut across the white band "
+            "between them."
+        )
     butted = any(c.printed and c.kind != "sheets" and c.shape == "rect" for c in game.components)
     if butted and options.gutter == 0:
         steps.append(BUTTED)
@@ -134,6 +140,7 @@ def _pdf(game: Game, lines: list[str], options: PrintOptions, font: str) -> byte
     body = ParagraphStyle("body", fontName=font, bulletFontName=font, fontSize=10, leading=13, spaceAfter=4)
     heading = ParagraphStyle("heading", parent=body, fontSize=15, leading=19, spaceAfter=8)
     sub = ParagraphStyle("sub", parent=body, fontSize=12, leading=16, spaceBefore=8)
+    cell = ParagraphStyle("cell", parent=body, fontSize=9, leading=11, spaceAfter=0)  # a game's files on one page
 
     def inline(text: str) -> str:
         text = escape(text)
@@ -150,10 +157,11 @@ def _pdf(game: Game, lines: list[str], options: PrintOptions, font: str) -> byte
             rows.append([cell.strip() for cell in line.strip("|").split("|")])
             continue
         if rows:
-            widths = [w * (options.paper_size.width - 36) * MM for w in (0.3, 0.09, 0.12, 0.27, 0.22)]
-            table = Table([[Paragraph(inline(c), body) for c in row] for row in rows], widths, repeatRows=1)
+            widths = [w * (options.paper_size.width - 36) * MM for w in (0.27, 0.08, 0.1, 0.29, 0.26)]
+            table = Table([[Paragraph(inline(c), cell) for c in row] for row in rows], widths, repeatRows=1)
             rules = [
                 ("FONTNAME", (0, 0), (-1, -1), font),  # else Table sets an unembedded Helvetica
+                ("VALIGN", (0, 0), (-1, -1), "TOP"),
                 ("LINEBELOW", (0, 0), (-1, 0), 0.6, colors.black),
                 ("LINEBELOW", (0, 1), (-1, -1), 0.2, colors.grey),
             ]

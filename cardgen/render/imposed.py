@@ -50,7 +50,8 @@ def write_print_pdf(job: ComponentJob, path: Path) -> OutputFile:
     pdf = doc.finish()
     write_atomic(path, pdf)
     holds = tuple(c.id for c in job.guests)
-    return OutputFile(path, doc.pages, component.id, sides, ink=tuple(coverage(pdf)), holds=holds)
+    stacked = bool(job.shared)
+    return OutputFile(path, doc.pages, component.id, sides, ink=tuple(coverage(pdf)), holds=holds, stacked=stacked)
 
 
 def job_plan(job: ComponentJob) -> SheetPlan:

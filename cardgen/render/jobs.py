@@ -72,6 +72,7 @@ class OutputFile:
     tts: dict[str, Any] | None = None  # --format tts: the component's Tabletop Simulator object (render/tts.py)
     ink: tuple[float, ...] = ()  # print PDFs: each page's ink coverage, 0–1 (render/ink.py)
     holds: tuple[str, ...] = ()  # small components printed on this file's last sheet (render/packing.py)
+    stacked: bool = False  # its last sheet holds pieces of different sizes, block under block
 
 
 @dataclass(frozen=True)

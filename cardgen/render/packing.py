@@ -117,20 +117,24 @@ class Request:
 
     @property
     def whole(self) -> bool:
+        """Whether these are all the component's pieces (it fills less than a sheet)."""
         return len(self.entries) == len(self.job.entries)
 
     @property
     def pieces(self) -> Pieces:
+        """The block these pieces make, as `stack` plans it."""
         job = self.job
         return Pieces(job.face, job.bleed, piece_gutter(job.shape, job.bleed, job.options.gutter), len(self.entries))
 
     @property
     def area(self) -> float:
+        """The paper the pieces take with their gutters (mm²): the larger go first."""
         p = self.pieces
         return p.count * (p.face.width + p.gutter) * (p.face.height + p.gutter)
 
     @property
     def backs(self) -> bool:
+        """Whether the component is two-sided."""
         return any(e.back for e in self.job.entries)
 
 
