@@ -144,3 +144,17 @@ def ink(path: Path, dpi: int = 18) -> list[float]:
         histogram = grey.histogram()
         shares.append(1 - sum(i * n for i, n in enumerate(histogram)) / (255 * sum(histogram)))
     return shares
+
+
+def cut_circles(path: Path, page: int) -> int:
+    """The die-lines on a page: curves stroked in the guide grey (0.3, over white) that round and hex pieces are cut
+    along."""
+    with pdfplumber.open(path) as pdf:
+        colours = [curve.get("stroking_color") for curve in pdf.pages[page].curves]
+    return sum(1 for colour in colours if colour and all(abs(v - 0.3) < 0.02 for v in colour))
+
+
+def text(path: Path, page: int) -> str:
+    """A page's text as pdfplumber reads it."""
+    with pdfplumber.open(path) as pdf:
+        return pdf.pages[page].extract_text() or ""

@@ -182,5 +182,31 @@ def test_the_mat_is_larger_than_a_page_and_tiled(built: Path):
     assert len(sizes) > 1 and len(set(sizes)) == 1
 
 
+def test_the_mat_seams_show_on_its_dark_band_as_black_over_white(built: Path):
+    """Each seam is a wide white stroke under thin black dashes (the horizontal one runs along the near-black
+    skirmish band); each crosshair too. Read back from the page: every black seam line lies on a white one, and the
+    pixels along the horizontal seam on the band are white or black, never the band's navy."""
+    import pdfplumber
+
+    pdf = built / "battlefield-mat.pdf"
+    with pdfplumber.open(pdf) as document:
+        page = document.pages[0]
+        drawn = [(tuple(ln.get("stroking_color") or ()), round(ln["linewidth"], 1), ln) for ln in page.lines]
+        under = {(round(ln["x0"]), round(ln["top"]), round(ln["x1"]), round(ln["bottom"]))
+                 for colour, width, ln in drawn if colour == (1, 1, 1) and width == 1.8}  # fmt: skip
+        over = [ln for colour, width, ln in drawn if colour == (0, 0, 0) and width == 0.6]
+        circles = {tuple(c.get("stroking_color") or ()) for c in page.curves}
+        height = float(page.height)
+    seams = [(round(ln["x0"]), round(ln["top"]), round(ln["x1"]), round(ln["bottom"])) for ln in over]
+    assert len(seams) >= 4 and set(seams) <= under  # two seams and the crosshairs' bars, each over white
+    assert {(1, 1, 1), (0, 0, 0)} <= circles
+    horizontal = next(ln for ln in over if ln["x1"] - ln["x0"] > 100)  # the seam across the page
+    image = pdfcheck.render(pdf, 0, dpi=100)
+    y = round(horizontal["top"] / height * image.height)
+    xs = range(image.width // 10, image.width * 9 // 10, 7)
+    navy = [x for x in xs if max(image.getpixel((x, y))) < 60 and max(image.getpixel((x, y))) > 5]
+    assert len(navy) < len(xs) / 10, len(navy)  # the seam line itself is white (or its black dashes)
+
+
 def test_player_facing_pages_carry_no_designer_text(built, game):
     assert pdfcheck.designer_text(built, game) == {}

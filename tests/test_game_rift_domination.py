@@ -49,10 +49,8 @@ PAGES = {
     "planet-cards": (10, (210, 297)),
     "gameplay-cards": (6, (297, 210)),  # two 100 × 150 cards a landscape page, fronts and backs
     "condition-tiles": (2, (210, 297)),  # condition side and reward side
-    "faction-tiles": (1, (210, 297)),
     "battle-tiles": (1, (210, 297)),
-    "unit-tiles": (3, (210, 297)),
-    "counter-tiles": (1, (297, 210)),
+    "unit-tiles": (3, (210, 297)),  # the last sheet landscape, shared with the two counter tracks
     "gameboards": (6, (297, 210)),  # each half tiled over three pages
     "conflict-zone-sheet": (2, (297, 210)),  # space side, then ground side
     "reference": (3, (210, 297)),
@@ -82,6 +80,21 @@ def test_every_component_prints_with_its_pages(built):
     assert set(printed) == set(PAGES) | {"print-guide"}  # cubes and dice are listed, not printed
     guide = (built / "PRINT.md").read_text()
     assert "Cubes" in guide and "Dice" in guide
+    assert len(pypdf.PdfReader(built / "print-guide.pdf").pages) == 1  # the longest guide of the five still fits
+
+
+def test_tiles_of_other_sizes_share_the_last_sheets_of_other_components(built):
+    """The 60 faction markers (16 mm, round) print under the OCC deck's last card, each with its cut circle, and the
+    two 265 mm counter tracks under the unit tiles' last rows, on a landscape sheet; the guide says where."""
+    assert not (built / "faction-tiles.pdf").exists() and not (built / "counter-tiles.pdf").exists()
+    sheet = built / "occ-cards.pdf"  # page 23: sheet 12's front
+    assert pdfcheck.cut_circles(sheet, 22) == 60
+    assert "occ-cards + faction-tiles · sheet 12/12" in pdfcheck.text(sheet, 22)
+    tracks = pypdf.PdfReader(built / "unit-tiles.pdf").pages[2]
+    assert float(tracks.mediabox.width) > float(tracks.mediabox.height)
+    assert "RESOURCES" in tracks.extract_text() and "VICTORY" in tracks.extract_text()
+    guide = (built / "PRINT.md").read_text()
+    assert "occ-cards.pdf also holds faction-tiles" in guide and "unit-tiles.pdf also holds counter-tiles" in guide
 
 
 def test_printed_text_comes_from_the_data(built, game):

@@ -234,4 +234,4 @@ def test_small_components_share_the_last_sheet_of_another_with_backs_behind_fron
     assert sorted((r, 2 - c) for r, c in map(slot, titles)) == sorted(map(slot, backs))  # mirrored left–right
     label = " ".join(w["text"] for w in pdfcheck.words(pdf, 8))
     assert "rewards + command-ships · sheet 5/5" in label
-    assert "rewards.pdf also holds command-ships on its last sheet" in (folder / "PRINT.md").read_text()
+    assert "rewards.pdf also holds command-ships" in (folder / "PRINT.md").read_text()

@@ -33,16 +33,16 @@ COUNTS = {
     "player-aids": 4,
     "reference": 2,
 }
-# A4, duplex long-edge: decks print a front and a back page per 9 cards; counters fold onto one page per sheet;
-# the two reference pages are single-sided.
+# A4, duplex long-edge: decks print a front and a back page per 9 cards; counters fold onto one page per sheet
+# (the last 26 development tokens share the credit tokens' last sheet, so their file holds both: 44 + 54, then the
+# 18 and 26 left over); the two reference pages are single-sided.
 PAGES = {
     "industry-deck": 8,
     "statecraft-deck": 8,
     "science-deck": 8,
     "system-deck": 6,
     "core-ships": 12,
-    "credit-tokens": 2,
-    "development-tokens": 2,
+    "credit-tokens": 3,
     "player-aids": 2,
     "reference": 2,
 }
@@ -221,6 +221,16 @@ def test_build_writes_every_component_with_its_pages(built):
     assert sorted(p.stem for p in folder.glob("*.pdf")) == sorted([*PAGES, "print-guide"])
     for component, pages in PAGES.items():
         assert len(pdfcheck.page_sizes(folder / f"{component}.pdf")) == pages, component
+
+
+def test_the_development_tokens_print_with_the_credit_tokens_and_share_their_last_sheet(built):
+    """Both kinds of round fold token in one file: a sheet of each, then the 18 credits and 26 development tokens
+    left over on one fold sheet; every token has its cut circle (on the fronts' half)."""
+    folder, _ = built
+    pdf = folder / "credit-tokens.pdf"
+    assert not (folder / "development-tokens.pdf").exists()
+    assert [pdfcheck.cut_circles(pdf, page) for page in range(3)] == [44, 54, 18 + 26]
+    assert "credit-tokens + development-tokens · sheet 3/3" in pdfcheck.text(pdf, 2)
 
 
 def test_every_font_is_embedded(built):

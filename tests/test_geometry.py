@@ -256,16 +256,22 @@ def _labels(pdf: Path) -> dict[str, tuple[int, float, float, float, float]]:
 @pytest.mark.parametrize("duplex", ["long-edge", "short-edge", "off"])
 def test_every_back_lands_behind_its_front(tmp_path, duplex, paper):
     """The probe game (landscape minis, flat and pointy hexes, round grid counters, fold counters, a tiled board),
-    in every duplex mode on both papers: each piece's back is found where turning the sheet puts it."""
+    in every duplex mode on both papers: each piece's back is found where turning the sheet puts it — also on the
+    sheets components of different sizes share (round counters and single-sided markers on the minis' last sheet,
+    round fold tokens on the fold counters' sheet)."""
     run = run_cli("--data-dir", PROBE / "card_data", "--templates-dir", PROBE / "templates", "build", "probe",
                   "--out", tmp_path, "-q", "--duplex", duplex, "--paper", paper)  # fmt: skip
     assert run.code == 0, run.err
-    checked = 0
-    for component in ("minis", "flat-hexes", "pointy-hexes", "round-counters", "fold-counters"):
+    checked = single = 0
+    for component in ("minis", "flat-hexes", "pointy-hexes", "fold-counters"):
         labels = _labels(tmp_path / "probe" / f"{component}.pdf")
         fronts = {k[2:]: v for k, v in labels.items() if k.startswith("F-")}
         assert fronts, component
         for piece, (page, x, y, width, height) in fronts.items():
+            if piece.startswith("s"):  # a single-sided marker: nothing behind it
+                assert f"B-{piece}" not in labels
+                single += 1
+                continue
             back_page, bx, by, _, _ = labels[f"B-{piece}"]
             if component == "fold-counters":  # backs below the fold on the same page, mirrored across it
                 expected = (page, x, height - y)
@@ -279,11 +285,13 @@ def test_every_back_lands_behind_its_front(tmp_path, duplex, paper):
             assert back_page == expected[0], (component, piece)
             assert (bx, by) == pytest.approx(expected[1:], abs=1.0), (component, piece)
             checked += 1
-    assert checked == 20 + 7 + 7 + 10 + 30
+    assert (checked, single) == (20 + 7 + 7 + 10 + 30 + 6, 4)
+    assert not (tmp_path / "probe" / "round-counters.pdf").exists()
     assert len(_labels(tmp_path / "probe" / "board.pdf")) >= 1  # the board tiles, its label on a page
 
 
 def test_round_counters_get_their_cut_circle_and_fold_sheets_a_full_fold_line(tmp_path):
+    import pdfcheck
     import pdfplumber
 
     run = run_cli("--data-dir", FIXTURES / "card_data", "--templates-dir", TEMPLATES, "build", "--out", tmp_path, "-q",
@@ -294,11 +302,14 @@ def test_round_counters_get_their_cut_circle_and_fold_sheets_a_full_fold_line(tm
         page = document.pages[0]
         width, height = float(page.width), float(page.height)
         folds = [ln for ln in page.lines if abs(ln["top"] - height / 2) < 0.5 and ln["x1"] - ln["x0"] > width * 0.9]
-        grey = [
-            c for c in page.curves if c.get("stroking_color") and all(abs(v - 0.55) < 0.02 for v in c["stroking_color"])
-        ]
     assert folds, "no fold line across the sheet"
-    assert len(grey) == 14  # one cut circle per credit token (fronts; the backs are cut with them after gluing)
+    assert pdfcheck.cut_circles(pdf, 0) == 14  # one per credit token (fronts; the backs are cut with them after gluing)
+    with pdfplumber.open(pdf) as document:  # each over a wider white stroke, so it shows on the token's colour too
+        curves = document.pages[0].curves
+    white = {(round(c["x0"], 1), round(c["top"], 1), round(c["linewidth"], 2))
+             for c in curves if c.get("stroking_color") in ((1, 1, 1), (1,))}  # fmt: skip
+    grey = [c for c in curves if c.get("stroking_color") == (0.3, 0.3, 0.3)]
+    assert all((round(c["x0"], 1), round(c["top"], 1), round(2.5 * c["linewidth"], 2)) in white for c in grey)
 
 
 def test_bare_cardgen_shows_help():

@@ -22,6 +22,7 @@ from cardgen.render.imposition import (
     hex_sheet,
     tile_board,
 )
+from cardgen.render.packing import Pieces, stack
 from cardgen.units import HEX_RATIO, PAPER_SIZES_MM, Size
 
 EPS = 1e-6
@@ -393,3 +394,94 @@ def test_crop_marks_shorten_near_the_paper_edge_and_vanish_below_the_minimum() -
     assert crop_marks(too_close, A4, 0.0, style, sides="l") == []
     nearly = [Slot(Rect(20.00002, 50, 50, 80), Rect(20, 50, 50, 80)), Slot(Rect(70, 50, 50, 80), Rect(70, 50, 50, 80))]
     assert len({m.x1 for m in crop_marks(nearly, A4, 0.0, style, sides="t")}) == 3  # lines 20 nm apart are one cut
+
+
+# -- sheets shared by components of different sizes (render/packing.py) --------------------------------------------
+
+RIFT = [Pieces(Size(16, 16), 3, 0, 78), Pieces(Size(280, 44), 3, 0, 2)]  # unit tiles' last sheet, the two tracks
+ROUND = [Pieces(Size(19.05, 19.05), 3, 6, 12), Pieces(Size(15.875, 15.875), 3, 6, 18), Pieces(Size(24, 24), 3, 6, 5)]
+CARDS = [Pieces(Size(63.5, 88.9), 3, 0, 2), Pieces(Size(14, 14), 3, 6, 25), Pieces(Size(20, 20), 0, 0, 4)]
+
+
+def _overlap(a: Rect, b: Rect) -> bool:
+    return min(a.right, b.right) - max(a.x, b.x) > EPS and min(a.top, b.top) - max(a.y, b.y) > EPS
+
+
+def _crosses(line, rect: Rect) -> bool:
+    """Whether a straight mark enters a rectangle's inside."""
+    x1, x2 = sorted((line.x1, line.x2))
+    y1, y2 = sorted((line.y1, line.y2))
+    return x1 < rect.right - EPS and x2 > rect.x + EPS and y1 < rect.top - EPS and y2 > rect.y + EPS
+
+
+SHARED = [
+    (RIFT, A4, "long-edge", False),
+    (RIFT, A4, "off", False),
+    (ROUND, LETTER, "short-edge", False),
+    (ROUND, A4, "long-edge", True),
+    (ROUND, LETTER, "long-edge", True),
+    (ROUND[:1], A4, "long-edge", True),
+    (CARDS, A4, "long-edge", False),
+    (CARDS, LETTER, "off", False),
+]
+
+
+@pytest.mark.parametrize(("blocks", "paper", "duplex", "fold"), SHARED)
+def test_blocks_of_different_sizes_share_a_sheet_without_touching(blocks, paper, duplex, fold):
+    """Every piece and its bleed lies inside the paper's marked margin, no bleed paints on another piece or into
+    another block's bleed, no crop mark runs into any piece, and each block holds its count and its size."""
+    plans = stack(paper, blocks, MARKS, duplex, fold)
+    assert plans is not None and [len(p.fronts) for p in plans] == [b.count for b in blocks]
+    sheet = plans[0].paper
+    assert {p.paper for p in plans} == {sheet} and sheet in (paper, paper.rotated())
+    sides = [[s for s in p.fronts + (p.backs if fold else [])] for p in plans]
+    clips = [s.clip for block in sides for s in block]
+    for a, b in itertools.permutations([s for block in sides for s in block], 2):
+        assert not _overlap(a.clip, b.trim), (a, b)  # no bleed paints on another piece
+    for one, other in itertools.combinations(sides, 2):  # nor into another block's bleed
+        assert not any(_overlap(a.clip, b.clip) for a in one for b in other)
+    assert all(inside(clip, sheet, MARKS.keepout) for clip in clips)
+    for plan, pieces in zip(plans, blocks, strict=True):
+        assert {(s.trim.w, s.trim.h) for s in plan.fronts} == {(pieces.face.width, pieces.face.height)}
+        first_row = [s.trim for s in plan.fronts if s.trim.top == plan.fronts[0].trim.top]
+        assert first_row[0].x + first_row[-1].right == pytest.approx(sheet.width)  # centred across the sheet
+        for line in plan.marks:
+            assert inside(Rect(min(line.x1, line.x2), min(line.y1, line.y2), abs(line.x2 - line.x1),
+                               abs(line.y2 - line.y1)), sheet, MARKS.keepout - EPS)  # fmt: skip
+            assert not any(_crosses(line, clip) for clip in clips), line
+        assert plan.marks, "every block gets its crop marks"
+    if fold:  # backs mirrored across the fold, turned, and every front above it
+        fold_y = sheet.height / 2
+        for plan in plans:
+            assert all(s.trim.y >= fold_y for s in plan.fronts)
+            assert [s.trim for s in plan.backs] == [s.trim.mirrored_y(fold_y) for s in plan.fronts]
+        assert plans[0].fold_marks and all(not p.fold_marks for p in plans[1:])
+    else:
+        for plan in plans:
+            assert plan.backs == backs_for(plan.fronts, sheet, duplex)
+            assert plan.back_marks == (plan.marks if duplex == "off" else [])
+
+
+def test_shared_sheets_turn_to_landscape_only_when_a_block_needs_it_and_refuse_what_does_not_fit():
+    plans = stack(A4, ROUND, MARKS, "long-edge")
+    assert plans is not None and plans[0].paper == A4
+    plans = stack(A4, RIFT, MARKS, "long-edge")  # the 280 mm counter tracks fit across a landscape sheet only
+    assert plans is not None and plans[0].paper == A4.rotated()
+    assert stack(A4, [Pieces(Size(16, 16), 3, 6, 90), Pieces(Size(24, 24), 3, 6, 40)], MARKS, "long-edge") is None
+    assert stack(A4, [Pieces(Size(300, 220), 3, 0, 1)], MARKS, "long-edge") is None
+    assert stack(LETTER, RIFT, MARKS, "long-edge") is None  # the tracks are wider than Letter
+    assert stack(A4, RIFT, MARKS, "long-edge", fold=True) is None  # too tall for a fold sheet's upper half
+
+
+def test_spare_height_is_shared_between_the_gaps_and_marks_of_neighbours_meet_halfway():
+    plans = stack(A4, ROUND, MARKS, "long-edge")
+    assert plans is not None
+    edges = [(max(s.trim.top for s in p.fronts), min(s.trim.y for s in p.fronts)) for p in plans]
+    gaps = [A4.height - edges[0][0]] + [b - t for (_, b), (t, _) in itertools.pairwise(edges)] + [edges[-1][1]]
+    reserve = RESERVE  # every block here has a 3 mm bleed: 6 mm of margin for its marks above and below
+    assert max(gaps[1:-1]) - min(gaps[1:-1]) < EPS and gaps[1] > 2 * reserve
+    assert gaps[0] == pytest.approx(gaps[1] - reserve) and gaps[-1] == pytest.approx(gaps[1] - reserve)
+    upper, lower = plans[0], plans[1]
+    down = min(min(ln.y1, ln.y2) for ln in upper.marks)
+    up = max(max(ln.y1, ln.y2) for ln in lower.marks)
+    assert down > up  # the upper block's marks and the lower's never reach each other's

@@ -506,3 +506,61 @@ def test_light_ink_keeps_small_dark_shapes_and_the_text_on_them():
     assert band["fill"] == "#dbdee2" and band["stroke"] == "#102040"  # 15 % of the colour, outlined in it
     assert badge["fill"] == "#400000" and on_badge["colour"] == "white"
     assert on_band["colour"] == "#102040"
+
+
+def test_a_back_layout_reads_the_ink_and_its_own_light_design_is_drawn_as_written(templates, tmp_path):
+    """A layout that reads `ink` gets "light" under --ink light and "full" otherwise; its light variant is printed as
+    designed — a dark bar covering a third of the face stays dark (the generic rewrite would have tinted it)."""
+    back = templates / "demo" / "card-back.xml.j2"
+    back.write_text(
+        '{% if ink == "light" %}<face bg="white"><rect x="0" y="0" w="20" h="{{ face.height|mm }}" fill="ink"/>'
+        '<text x="25" y="40" w="30" h="8" size="9" colour="ink" field="t">{{ ink }} back</text></face>'
+        "{% else %}" + back.read_text() + "{% endif %}"
+    )
+    for ink in ("light", "full"):
+        run = build(FIXTURES / "card_data", tmp_path / ink, "--only", "ships", "--ink", ink, templates=templates)
+        assert run.code == 0, run.err
+    light, full = tmp_path / "light" / "demo" / "ships.pdf", tmp_path / "full" / "demo" / "ships.pdf"
+    assert "light back" in pdfcheck.text(light, 1) and "light back" not in pdfcheck.text(full, 1)
+    page = pdfcheck.render(light, 1, dpi=25)
+    trim = page.width / 210 * (210 - 3 * POKER[0]) / 2  # the left edge of the first card, in pixels
+    bar = page.getpixel((round(trim + page.width / 210 * 10), page.height // 2))
+    assert max(bar) < 60, bar  # the designed dark bar, not a 15 % tint
+
+
+# One component of each bundled game whose backs have a designed light variant, and the most ink any of its back
+# pages may take in light ink (18 dpi, as the guide measures; each under what the generic rewrite left: 29 %, 21 %,
+# 21 %, 23 % and 29 %, and full ink's 57–74 %). Space Empires 4X's counters fold: their backs are the lower half.
+LIGHT_BACKS = {
+    "battlefield-space": ("blue-deck", 0.16),
+    "rift-domination": ("planet-cards", 0.12),
+    "scifi-domains": ("command-ships", 0.13),
+    "star-commander": ("system-deck", 0.15),
+    "space-empires-4x": ("home-system-markers", 0.20),
+}
+
+
+def test_every_bundled_game_prints_its_own_light_backs(tmp_path):
+    only = ",".join(component for component, _ in LIGHT_BACKS.values())
+    run = run_cli("build", *LIGHT_BACKS, "--only", only, "--ink", "light", "--out", tmp_path, "-q", "--no-validate")
+    assert run.code == 0, run.err
+    for game, (component, most) in LIGHT_BACKS.items():
+        pdf = tmp_path / game / f"{component}.pdf"
+        if game == "space-empires-4x":
+            grey = pdfcheck.render(pdf, 0, dpi=18).convert("L")
+            lower = grey.crop((0, grey.height // 2, grey.width, grey.height)).histogram()
+            backs = [1 - sum(i * n for i, n in enumerate(lower)) / (255 * sum(lower))]
+        else:
+            backs = pdfcheck.ink(pdf)[1::2]
+        assert backs and max(backs) < most, (game, backs)
+
+
+def test_the_pieces_that_outgrew_letter_paper_now_fit_it(tmp_path):
+    """Rift Domination's counter tracks (once 280 mm, wider than Letter) and Space Empires 4X's production sheet
+    (its technology labels overflowed Letter's narrower landscape page) build on Letter."""
+    only = "counter-tiles,production-sheet"
+    run = run_cli("build", "rift-domination", "space-empires-4x", "--only", only, "--paper", "letter", "--out",
+                  tmp_path, "-q", "--no-validate")  # fmt: skip
+    assert run.code == 0, run.err
+    assert pdfcheck.page_sizes(tmp_path / "rift-domination" / "counter-tiles.pdf") == [(279.4, 215.9)]
+    assert len(pdfcheck.page_sizes(tmp_path / "space-empires-4x" / "production-sheet.pdf")) == 2

@@ -17,15 +17,19 @@ from conftest import run_cli
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("out")
-    # a few components of each (a deck, counters that share sheets, a board, a page), not all: the suite's time
-    only = "rewards,command-ships,resource-tokens,start-player-marker,reference,deep-space-markers,map,charts,dice"
-    run = run_cli("build", "scifi-domains", "space-empires-4x", "--only", only, "--out", out)
+    # a few components of each (a deck, counters that share sheets, a board, a page; two sizes of token in one
+    # file), not all: the suite's time
+    only = (
+        "rewards,command-ships,resource-tokens,start-player-marker,reference,deep-space-markers,map,charts,dice,"
+        "credit-tokens,development-tokens"
+    )
+    run = run_cli("build", "scifi-domains", "space-empires-4x", "star-commander", "--only", only, "--out", out)
     assert run.code == 0, run.err
     assert re.search(r"\d+ files, \d+ pages on \d+ sheets of A4 paper; \d+ to print double-sided", run.out)
     return out
 
 
-@pytest.mark.parametrize("game", ["scifi-domains", "space-empires-4x"])
+@pytest.mark.parametrize("game", ["scifi-domains", "space-empires-4x", "star-commander"])
 def test_the_guide_lists_every_file_with_its_pages(built: Path, game: str):
     guide = (built / game / "PRINT.md").read_text()
     pdfs = sorted(p for p in (built / game).glob("*.pdf") if p.name != "print-guide.pdf")
@@ -39,6 +43,11 @@ def test_the_guide_lists_every_file_with_its_pages(built: Path, game: str):
         ink = pdfcheck.ink(pdf)  # each page rendered and measured again: the guide states the file's own figures
         assert int(mean) == round(100 * sum(ink) / len(ink)) and int(darkest or mean) == round(100 * max(ink))
     assert "actual size" in guide and "Cut and assemble" in guide
+    butted = game != "star-commander"  # built here: only its round tokens, each cut along its own circle
+    assert ("cut on the line" in guide and "`--gutter 3.2`" in guide) == butted  # butted pieces: why, and the way out
+    two_tokens = game == "star-commander"  # credit tokens and development tokens stacked on one last sheet
+    assert ("credit-tokens.pdf also holds development-tokens" in guide) == two_tokens
+    assert ("The last sheets of credit-tokens.pdf hold pieces of two sizes" in guide) == two_tokens
     assert (built / game / "print-guide.pdf").is_file()
 
 

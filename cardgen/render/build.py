@@ -142,8 +142,12 @@ class GameRenderer:
             **shared,
             "card": {**item.fields, "id": item.id, "count": item.count, "type": item.type},
             "face": {**shared["face"], "side": side},
+            "ink": ink,  # full | light: a layout may design its own light variant (then drawn as written)
         }
         markup = self.layouts.render(self.game.id, layout, context, who)
+        designed = ink == "light" and markup != self.layouts.render(
+            self.game.id, layout, {**context, "ink": "full"}, who
+        )
         key = hashlib.sha1(markup.encode()).hexdigest()[:16]
         if key not in faces.faces:
             try:
@@ -152,7 +156,7 @@ class GameRenderer:
                 where = self.layouts.markup_problem(exc, self.game.id, layout, context, self.drawer.parse, who)
                 raise DataError(where) from None
             width, height = shared["face"]["width"], shared["face"]["height"]
-            if ink == "light":
+            if ink == "light" and not designed:  # no light variant of its own: large dark areas become tints
                 face = light_face(face, self.palette.get, width, height)
             prepared = self.drawer.prepare(face, width, height, who)
             faces.faces[key] = prepared
@@ -197,7 +201,7 @@ def build_game(
             _remove_stale(writer, folder, guest.id)  # printed with its host now, not in a file of its own
         report.files.append(writer.write(job, writer.target(folder, job.component.id)))
         if progress:
-            progress(len(job.entries))
+            progress(job.copies)
     return report
 
 

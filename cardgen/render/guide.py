@@ -25,6 +25,16 @@ HOW = {
 }
 
 
+# Why cards butt (no default gutter), for the player who cuts: measured on the bundled games, neighbours whose edges
+# are both dark and differ are few (Battlefield's fronts, Space Empires 4X's counters in player colours), and a
+# gutter wide enough for the usual 1/16 in cutting drift doubles every shared cut and costs counters a quarter of
+# each sheet (docs/DEVELOPING.md, issue 20).
+BUTTED = (
+    "Cards and square counters share cut lines: cut on the line. If your cuts drift (a sliver of the neighbour "
+    "shows), rebuild with `--gutter 3.2`."
+)
+
+
 def sheets_of_paper(file: OutputFile) -> int:
     return (file.pages + 1) // 2 if file.sides in ("long-edge", "short-edge") else file.pages
 
@@ -53,7 +63,7 @@ def guide_lines(game: Game, files: list[OutputFile], options: PrintOptions) -> l
     lines += [f"| {f.path.name} | {f.pages} | {sheets_of_paper(f)} | {HOW[f.sides]} | {ink_of(f)} |" for f in files]
     total = sum(sheets_of_paper(f) for f in files)
     lines += ["", f"In all: {len(files)} files, {sum(f.pages for f in files)} pages, {total} sheets of paper."]
-    shared = [f"{f.path.name} also holds {', '.join(f.holds)} on its last sheet" for f in files if f.holds]
+    shared = [f"{f.path.name} also holds {', '.join(f.holds)}" for f in files if f.holds]
     if shared:
         lines += ["", "Small components share sheets: " + "; ".join(shared) + "."]
     lines += ["", _ink_note(options)]
@@ -80,6 +90,15 @@ def guide_lines(game: Game, files: list[OutputFile], options: PrintOptions) -> l
         "Cut along the crop marks in the margins: first every cut that runs across the whole sheet, then the short "
         "ones. Round and hex pieces: cut along their outline."
     )
+    stacked = [f.path.name for f in files if f.stacked]
+    if stacked:
+        steps.append(
+            f"The last sheets of {', '.join(stacked)} hold pieces of two sizes: first cut across the white band "
+            "between them."
+        )
+    butted = any(c.printed and c.kind != "sheets" and c.shape == "rect" for c in game.components)
+    if butted and options.gutter == 0:
+        steps.append(BUTTED)
     if any(f.sides == "tiled" for f in files):
         steps.append("Boards: trim each page to its crosshairs, lay the pages edge to edge and tape them from behind.")
     lines += [f"{n}. {step}" for n, step in enumerate(steps, 1)]
@@ -89,12 +108,12 @@ def guide_lines(game: Game, files: list[OutputFile], options: PrintOptions) -> l
 def _ink_note(options: PrintOptions) -> str:
     if options.ink == "light":
         return (
-            "Ink: the share of each page the printer covers. Built with `--ink light`: backs and other large dark "
-            "areas are pale tints inside an outline."
+            "Ink: the share of each page the printer covers. Built with `--ink light`: backs in their light designs "
+            "(outlines and pale tints on white), other large dark areas as pale tints inside an outline."
         )
     return (
         "Ink: the share of each page the printer covers. On a home printer, rebuild with `--ink light` to print "
-        "backs and other large dark areas as pale tints inside an outline."
+        "backs in their light designs and other large dark areas as pale tints inside an outline."
     )
 
 
@@ -121,6 +140,7 @@ def _pdf(game: Game, lines: list[str], options: PrintOptions, font: str) -> byte
     body = ParagraphStyle("body", fontName=font, bulletFontName=font, fontSize=10, leading=13, spaceAfter=4)
     heading = ParagraphStyle("heading", parent=body, fontSize=15, leading=19, spaceAfter=8)
     sub = ParagraphStyle("sub", parent=body, fontSize=12, leading=16, spaceBefore=8)
+    cell = ParagraphStyle("cell", parent=body, fontSize=9, leading=11, spaceAfter=0)  # a game's files on one page
 
     def inline(text: str) -> str:
         text = escape(text)
@@ -137,10 +157,11 @@ def _pdf(game: Game, lines: list[str], options: PrintOptions, font: str) -> byte
             rows.append([cell.strip() for cell in line.strip("|").split("|")])
             continue
         if rows:
-            widths = [w * (options.paper_size.width - 36) * MM for w in (0.3, 0.09, 0.12, 0.27, 0.22)]
-            table = Table([[Paragraph(inline(c), body) for c in row] for row in rows], widths, repeatRows=1)
+            widths = [w * (options.paper_size.width - 36) * MM for w in (0.27, 0.08, 0.1, 0.29, 0.26)]
+            table = Table([[Paragraph(inline(c), cell) for c in row] for row in rows], widths, repeatRows=1)
             rules = [
                 ("FONTNAME", (0, 0), (-1, -1), font),  # else Table sets an unembedded Helvetica
+                ("VALIGN", (0, 0), (-1, -1), "TOP"),
                 ("LINEBELOW", (0, 0), (-1, 0), 0.6, colors.black),
                 ("LINEBELOW", (0, 1), (-1, -1), 0.2, colors.grey),
             ]

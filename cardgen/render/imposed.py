@@ -19,9 +19,10 @@ from cardgen.render.imposition import (
     fold_sheet,
     grid_sheet,
     hex_sheet,
+    piece_gutter,
 )
 from cardgen.render.ink import coverage
-from cardgen.render.jobs import SIDES_NOTE, ComponentJob, Entry, OutputFile, PrintOptions
+from cardgen.render.jobs import SIDES_NOTE, Block, ComponentJob, OutputFile, PrintOptions
 from cardgen.render.pdf import Document
 from cardgen.render.sheets import write_boards
 from cardgen.units import Size
@@ -38,7 +39,7 @@ def write_print_pdf(job: ComponentJob, path: Path) -> OutputFile:
         sides = "tiled" if doc.pages > len(job.entries) and not backs else sides
     else:
         plan = _impose(doc, job)
-        if not any(e.back for e in job.entries):
+        if not _has_backs(job):
             sides = "single"
         elif plan.backs_on_front_page:
             sides = "fold"
@@ -49,7 +50,8 @@ def write_print_pdf(job: ComponentJob, path: Path) -> OutputFile:
     pdf = doc.finish()
     write_atomic(path, pdf)
     holds = tuple(c.id for c in job.guests)
-    return OutputFile(path, doc.pages, component.id, sides, ink=tuple(coverage(pdf)), holds=holds)
+    stacked = bool(job.shared)
+    return OutputFile(path, doc.pages, component.id, sides, ink=tuple(coverage(pdf)), holds=holds, stacked=stacked)
 
 
 def job_plan(job: ComponentJob) -> SheetPlan:
@@ -71,7 +73,7 @@ def plan_for(
     layout = options.layout or (component.spec.layout if component.spec else None)
     if layout is None:
         layout = "fold" if component.kind == "counters" and component.has_backs else "grid"
-    gutter = max(options.gutter, 2 * bleed) if component.shape == "round" else options.gutter
+    gutter = piece_gutter(component.shape, bleed, options.gutter)
     if layout == "fold" and component.has_backs:
         return fold_sheet(options.paper_size, face, bleed, gutter, options.marks, filled)
     return grid_sheet(options.paper_size, face, bleed, gutter, options.marks, options.duplex, filled)
@@ -86,45 +88,70 @@ def _fits_paper(face: Size, bleed: float, options: PrintOptions) -> bool:
 
 
 def _impose(doc: Document, job: ComponentJob) -> SheetPlan:
+    """Every sheet of the job, each a list of blocks: the job's own full sheets, then its last sheet (partial, or
+    shared with other components block by block); back pages behind them (duplex) or after them all (`off`)."""
     component, options, entries = job.component, job.options, job.entries
     full = job_plan(job)
-    has_back = any(e.back for e in entries)
     chunks = [entries[i : i + full.capacity] for i in range(0, len(entries), full.capacity)]
-    title = f"{job.game_title} · {job.names}"
-    backs_later: list[tuple[int, SheetPlan, list[Entry]]] = []
-    for number, chunk in enumerate(chunks, 1):
+    sheets = []
+    for chunk in chunks[:-1] if job.shared else chunks:
         # a partial last sheet: bleed towards the empty slots, marks only at the filled ones
         plan = full if len(chunk) == full.capacity else plan_for(component, job.face, job.bleed, options, len(chunk))
-        sheet = f"{title} · sheet {number}/{len(chunks)}"
-        doc.start_page(plan.paper)
-        _place_all(doc, job, [(e.front, s) for e, s in zip(chunk, plan.fronts, strict=False)])
-        if plan.backs_on_front_page:
-            _place_all(doc, job, _backs(chunk, plan))
-            doc.lines(plan.fold_marks, options.marks.weight, dash=(2, 2))
-        _guides(doc, job, plan, len(chunk), plan.marks)
-        doc.label(f"{sheet} · {'fronts and backs (fold)' if plan.backs_on_front_page else 'front'}", plan.label_at)
+        sheets.append([Block(job, tuple(chunk), plan)])
+    for guest in (block for block in job.shared[1:] if len(block.entries) < len(block.job.entries)):
+        # a larger component sharing the last sheet: its full sheets print in this file, before the shared one
+        plan = job_plan(guest.job)
+        placed = guest.job.entries[: len(guest.job.entries) - len(guest.entries)]
+        sheets += [
+            [Block(guest.job, tuple(placed[i : i + plan.capacity]), plan)] for i in range(0, len(placed), plan.capacity)
+        ]
+    if job.shared:
+        sheets.append(list(job.shared))
+    title = f"{job.game_title} · {job.names}"
+    has_back = _has_backs(job)  # every sheet of a two-sided file gets its back page, so pages pair up in a duplexer
+    backs_later: list[tuple[int, list[Block]]] = []
+    for number, blocks in enumerate(sheets, 1):
+        sheet = f"{title} · sheet {number}/{len(sheets)}"
+        fold = blocks[0].plan.backs_on_front_page
+        doc.start_page(blocks[0].plan.paper)
+        for block in blocks:
+            _place_all(doc, block.job, [(e.front, s) for e, s in zip(block.entries, block.plan.fronts, strict=False)])
+        if fold:
+            for block in blocks:
+                _place_all(doc, block.job, _backs(block))
+            doc.lines(blocks[0].plan.fold_marks, options.marks.weight, dash=(2, 2))
+        for block in blocks:
+            _guides(doc, block, block.plan.marks)
+        doc.label(f"{sheet} · {'fronts and backs (fold)' if fold else 'front'}", blocks[-1].plan.label_at)
         doc.end_page()
-        if has_back and not plan.backs_on_front_page:
+        if has_back and not fold:
             if options.duplex == "off":
-                backs_later.append((number, plan, chunk))
+                backs_later.append((number, blocks))
             else:
-                _back_page(doc, job, plan, chunk, f"{sheet} · back")
-    for number, plan, chunk in backs_later:
-        _back_page(doc, job, plan, chunk, f"{title} · sheet {number}/{len(chunks)} · backs")
+                _back_page(doc, blocks, f"{sheet} · back")
+    for number, blocks in backs_later:
+        _back_page(doc, blocks, f"{title} · sheet {number}/{len(sheets)} · backs")
     return full
 
 
-def _backs(chunk: list[Entry], plan: SheetPlan) -> list[tuple[str, Slot]]:
-    return [(e.back, s) for e, s in zip(chunk, plan.backs, strict=False) if e.back]
+def _has_backs(job: ComponentJob) -> bool:
+    return any(e.back for e in job.entries) or any(e.back for block in job.shared for e in block.job.entries)
 
 
-def _back_page(doc: Document, job: ComponentJob, plan: SheetPlan, chunk: list[Entry], label: str) -> None:
-    options = job.options
+def _backs(block: Block) -> list[tuple[str, Slot]]:
+    return [(e.back, s) for e, s in zip(block.entries, block.plan.backs, strict=False) if e.back]
+
+
+def _back_page(doc: Document, blocks: list[Block], label: str) -> None:
+    options = blocks[0].job.options
+    plan = blocks[-1].plan
     doc.start_page(plan.paper)
     shift = options.back_offset if options.duplex != "off" else (0.0, 0.0)
-    _place_all(doc, job, _backs(chunk, plan), shift)
+    for block in blocks:
+        _place_all(doc, block.job, _backs(block), shift)
     if options.duplex == "off":
-        _guides(doc, job, plan, len(chunk), plan.back_marks)
+        for block in blocks:
+            _guides(doc, block, block.plan.back_marks)
     x, y, room = plan.label_at
     doc.label(label, (plan.paper.width - x, y, room))
     doc.end_page()
@@ -137,11 +164,11 @@ def _place_all(
         doc.place(key, job.faces.faces[key], slot, job.bleed, job.shape, shift)
 
 
-def _guides(doc: Document, job: ComponentJob, plan: SheetPlan, filled: int, marks: Sequence[Line]) -> None:
-    doc.lines(marks, job.options.marks.weight)
-    if job.shape in ("hex", "round"):  # pieces that are not cut with straight lines get their cut outline
-        for slot in plan.fronts[:filled]:
-            doc.outline(slot, job.shape)
+def _guides(doc: Document, block: Block, marks: Sequence[Line]) -> None:
+    doc.lines(marks, block.job.options.marks.weight)
+    if block.job.shape in ("hex", "round"):  # pieces that are not cut with straight lines get their cut outline
+        for slot in block.plan.fronts[: len(block.entries)]:
+            doc.outline(slot, block.job.shape)
 
 
 __all__ = ["job_plan", "plan_for", "write_print_pdf"]

@@ -106,12 +106,12 @@ class LayoutError(ValueError):
     """A face does not fit the paper with the requested margins."""
 
 
-def _mark_reserve(bleed: float, marks: MarkStyle) -> float:
+def mark_reserve(bleed: float, marks: MarkStyle) -> float:
     """The margin a block of faces needs on a side that carries crop marks."""
     return max(marks.offset, bleed) + marks.minimum + marks.keepout
 
 
-def _grid_count(usable_w: float, usable_h: float, face: Size, gutter: float) -> tuple[int, int]:
+def grid_count(usable_w: float, usable_h: float, face: Size, gutter: float) -> tuple[int, int]:
     """How many columns and rows of faces (with gutters between them) fit an area."""
     cols = int((usable_w + gutter + 1e-9) // (face.width + gutter)) if usable_w >= face.width else 0
     rows = int((usable_h + gutter + 1e-9) // (face.height + gutter)) if usable_h >= face.height else 0
@@ -127,12 +127,12 @@ def choose_orientation(
     """
     best: tuple[Size, int, int] | None = None
     for candidate in (paper, paper.rotated()):
-        reserve = _mark_reserve(bleed, marks)
+        reserve = mark_reserve(bleed, marks)
         if halves == 2:  # a half-page has marks only on its outer side; towards the fold, the fold gap holds its bleed
             half_height = (candidate.height - gutter_for_fold(bleed)) / 2
-            cols, rows = _grid_count(candidate.width - 2 * reserve, half_height - reserve, face, gutter)
+            cols, rows = grid_count(candidate.width - 2 * reserve, half_height - reserve, face, gutter)
         else:
-            cols, rows = _grid_count(candidate.width - 2 * reserve, candidate.height - 2 * reserve, face, gutter)
+            cols, rows = grid_count(candidate.width - 2 * reserve, candidate.height - 2 * reserve, face, gutter)
         if best is None or cols * rows > best[1] * best[2]:
             best = (candidate, cols, rows)
     assert best is not None
@@ -141,12 +141,18 @@ def choose_orientation(
     return best
 
 
+def piece_gutter(shape: str, bleed: float, gutter: float) -> float:
+    """The space between pieces: the chosen gutter, and at least twice the bleed around round pieces (each keeps its
+    whole bleed disc, cut along its circle)."""
+    return max(gutter, 2 * bleed) if shape == "round" else gutter
+
+
 def gutter_for_fold(bleed: float) -> float:
     """The gap left across the fold line: twice the bleed, so neither half's bleed reaches the other."""
     return max(2 * bleed, 2.0)
 
 
-def _block_slots(
+def block_slots(
     origin_x: float,
     origin_y: float,
     face: Size,
@@ -194,8 +200,16 @@ def backs_for(fronts: list[Slot], paper: Size, duplex: str) -> list[Slot]:
     return [Slot(s.trim.mirrored_y(axis), s.clip.mirrored_y(axis), 180) for s in fronts]
 
 
-def crop_marks(slots: list[Slot], paper: Size, bleed: float, style: MarkStyle, sides: str = "tblr") -> list[Line]:
-    """Marks at every cut line of a block of slots, outside the block on the requested sides."""
+def crop_marks(
+    slots: list[Slot],
+    paper: Size,
+    bleed: float,
+    style: MarkStyle,
+    sides: str = "tblr",
+    band: tuple[float, float] | None = None,
+) -> list[Line]:
+    """Marks at every cut line of a block of slots, outside the block on the requested sides; `band` (bottom, top)
+    is the height the marks above and below may use (the paper's by default; on a shared sheet, the block's own)."""
     if not slots:
         return []
     left = min(s.trim.x for s in slots)
@@ -210,9 +224,10 @@ def crop_marks(slots: list[Slot], paper: Size, bleed: float, style: MarkStyle, s
     def span(room: float) -> float:
         return min(style.length, room - offset - style.keepout)
 
-    if "t" in sides and (length := span(paper.height - top)) >= style.minimum:
+    floor, ceiling = band or (0.0, paper.height)
+    if "t" in sides and (length := span(ceiling - top)) >= style.minimum:
         lines += [Line(x, top + offset, x, top + offset + length) for x in xs]
-    if "b" in sides and (length := span(bottom)) >= style.minimum:
+    if "b" in sides and (length := span(bottom - floor)) >= style.minimum:
         lines += [Line(x, bottom - offset, x, bottom - offset - length) for x in xs]
     if "l" in sides and (length := span(left)) >= style.minimum:
         lines += [Line(left - offset, y, left - offset - length, y) for y in ys]
@@ -221,7 +236,7 @@ def crop_marks(slots: list[Slot], paper: Size, bleed: float, style: MarkStyle, s
     return lines
 
 
-def _label_spot(
+def label_spot(
     slots: list[Slot], paper: Size, bleed: float, style: MarkStyle, marks_below: bool = True
 ) -> tuple[float, float, float]:
     """Where the sheet label goes, in the bottom margin: the widest gap between bottom marks, or the whole width
@@ -251,12 +266,12 @@ def grid_sheet(
     block_h = rows * face.height + (rows - 1) * gutter
     left = (oriented.width - block_w) / 2
     top = (oriented.height + block_h) / 2
-    fronts = _block_slots(left, top, face, cols, rows, bleed, gutter, filled)
+    fronts = block_slots(left, top, face, cols, rows, bleed, gutter, filled)
     backs = backs_for(fronts, oriented, duplex)
     plan = SheetPlan(oriented, fronts, backs, marks=crop_marks(fronts[:filled], oriented, bleed, marks))
     if duplex == "off":
         plan.back_marks = plan.marks
-    plan.label_at = _label_spot(fronts, oriented, bleed, marks)
+    plan.label_at = label_spot(fronts, oriented, bleed, marks)
     return plan
 
 
@@ -270,14 +285,14 @@ def fold_sheet(
     block_w = cols * face.width + (cols - 1) * gutter
     left = (oriented.width - block_w) / 2
     top = fold_y + gap / 2 + rows * face.height + (rows - 1) * gutter
-    fronts = _block_slots(left, top, face, cols, rows, bleed, gutter, filled)
+    fronts = block_slots(left, top, face, cols, rows, bleed, gutter, filled)
     backs = [Slot(s.trim.mirrored_y(fold_y), s.clip.mirrored_y(fold_y), 180) for s in fronts]
     plan = SheetPlan(oriented, fronts, backs, backs_on_front_page=True)
     plan.marks = crop_marks(fronts[:filled], oriented, bleed, marks, sides="tlr")
     plan.fold_marks = [  # the whole fold line, so it can be scored with a ruler
         Line(marks.keepout, fold_y, oriented.width - marks.keepout, fold_y),
     ]
-    plan.label_at = _label_spot(backs, oriented, bleed, marks, marks_below=False)
+    plan.label_at = label_spot(backs, oriented, bleed, marks, marks_below=False)
     return plan
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from cardgen.data.games import Component, Item
 from cardgen.render.draw import FaceDrawer, PreparedFace
-from cardgen.render.imposition import MarkStyle
+from cardgen.render.imposition import MarkStyle, SheetPlan
 from cardgen.render.pdf import Document
 from cardgen.units import PAPER_SIZES_MM, Size
 
@@ -72,6 +72,7 @@ class OutputFile:
     tts: dict[str, Any] | None = None  # --format tts: the component's Tabletop Simulator object (render/tts.py)
     ink: tuple[float, ...] = ()  # print PDFs: each page's ink coverage, 0–1 (render/ink.py)
     holds: tuple[str, ...] = ()  # small components printed on this file's last sheet (render/packing.py)
+    stacked: bool = False  # its last sheet holds pieces of different sizes, block under block
 
 
 @dataclass(frozen=True)
@@ -139,6 +140,16 @@ class Entry:
 
 
 @dataclass(frozen=True)
+class Block:
+    """One component's pieces on a sheet it shares with components of other sizes (render/packing.py): a grid of
+    its faces, planned on that sheet (slots, backs and marks), drawn with its own job's faces, bleed and shape."""
+
+    job: ComponentJob
+    entries: tuple[Entry, ...]
+    plan: SheetPlan
+
+
+@dataclass(frozen=True)
 class ComponentJob:
     """Everything a writer needs to print one component: its faces, its copies, how to print, and how to draw."""
 
@@ -153,6 +164,12 @@ class ComponentJob:
     face: Size  # trim size of one face, mm
     bleed: float  # mm
     guests: tuple[Component, ...] = ()  # small components printed on this one's last sheet (render/packing.py)
+    shared: tuple[Block, ...] = ()  # a last sheet shared with components of other sizes, block by block
+
+    @property
+    def copies(self) -> int:
+        """The pieces this job prints: its own and those of the components sharing its last sheet."""
+        return len(self.entries) + sum(len(block.job.entries) for block in self.shared[1:])
 
     @property
     def shape(self) -> str:

@@ -138,6 +138,8 @@ CONTEXT = {  # the values a build gives each face's layout (`GameRenderer.job`),
     "cite": "the facts' citations, by name",
     "components": "every component's items (their fields, `id`, `count`, `type`) by component id, for tables",
     "formula": "a bundled game's rule arithmetic (`formula.build_cost(5, 2, 0.5)`; cardgen/formulas.py)",
+    "ink": "`full` or `light` (the build's `--ink`): a face whose markup depends on it is its own light design, "
+    "printed as written",
 }
 GLOBAL_VALUES = {"vars": "the `--set KEY=VALUE` values, as text"}
 

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
-from reportlab.lib.colors import Color
+from reportlab.lib.colors import Color, white
 
 from cardgen import __version__, limits
 from cardgen.errors import DataError
@@ -27,7 +27,7 @@ __all__ = ["Document", "write_atomic"]
 
 MARK_COLOUR = Color(0, 0, 0)
 LABEL_COLOUR = Color(0.35, 0.35, 0.35)
-GUIDE_COLOUR = Color(0.55, 0.55, 0.55)
+GUIDE_COLOUR = Color(0.3, 0.3, 0.3)  # die-lines: dark grey over a white stroke, seen on white paper and coloured art
 
 
 class Document:
@@ -128,12 +128,14 @@ class Document:
         c.restoreState()
 
     def outline(self, slot: Slot, shape: str, weight: float = 0.35) -> None:
-        """A thin die-line along a face's trim (used where faces cannot be cut with straight lines)."""
+        """A thin die-line along a face's trim (used where faces cannot be cut with straight lines): dark grey over a
+        wider white stroke, so it shows on a piece's coloured bleed as well as on white paper."""
         c = self.canvas
         c.saveState()
-        c.setStrokeColor(GUIDE_COLOUR)
-        c.setLineWidth(weight)
-        c.drawPath(_shape_path(c, slot.trim, shape, 0.0), stroke=1, fill=0)
+        for colour, width in ((white, 2.5 * weight), (GUIDE_COLOUR, weight)):
+            c.setStrokeColor(colour)
+            c.setLineWidth(width)
+            c.drawPath(_shape_path(c, slot.trim, shape, 0.0), stroke=1, fill=0)
         c.restoreState()
 
     def label(self, text: str, at: tuple[float, float, float], size: float = 5.0) -> None:

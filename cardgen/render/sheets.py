@@ -2,7 +2,8 @@
 
 A board larger than the paper is split into overlapping parts (`imposition.tile_board`). Each page shows its part,
 a dashed line through the middle of every overlap it shares with a neighbour, and crosshairs on that line at the same
-board positions on both pages: cut one page along the line, lay it over the other and line the crosshairs up.
+board positions on both pages: cut one page along the line, lay it over the other and line the crosshairs up. Both
+are black over white, visible on dark and light art alike.
 """
 
 from __future__ import annotations
@@ -17,7 +18,11 @@ from cardgen.render.pdf import Document
 from cardgen.units import MM
 
 TILE_MARGIN = 10.0  # mm kept clear at the paper's edge on tiled pages
-GUIDE = Color(0.2, 0.2, 0.2)
+# Seams and crosshairs are drawn twice, a wide white stroke under a thin black one, so they show on the board's dark
+# bands as a white line with black dashes and on its light areas as black dashes (a grey line vanished on dark art).
+SEAM = Color(0, 0, 0)
+SEAM_UNDER = Color(1, 1, 1)
+SEAM_WIDTH, UNDER_WIDTH = 0.6, 1.8  # points
 
 
 def write_boards(doc: Document, job: ComponentJob) -> None:
@@ -89,13 +94,15 @@ def _alignment_guides(doc: Document, tile: Tile, tiles: list[Tile]) -> None:
             y = (upper.window.y + lower.window.top) / 2
             lines.append(Line(*to_page(window.x, y), *to_page(window.right, y)))
             crosses += [to_page(window.x + window.w * f, y) for f in (0.2, 0.5, 0.8)]
-    doc.lines(lines, 0.5, GUIDE, dash=(4, 3))
+    doc.lines(lines, UNDER_WIDTH, SEAM_UNDER)
+    doc.lines(lines, SEAM_WIDTH, SEAM, dash=(4, 3))
     c = doc.canvas
-    c.saveState()
-    c.setStrokeColor(GUIDE)
-    c.setLineWidth(0.5)
-    for x, y in crosses:
-        c.circle(x * MM, y * MM, 2.5 * MM, stroke=1, fill=0)
-        c.line((x - 4) * MM, y * MM, (x + 4) * MM, y * MM)
-        c.line(x * MM, (y - 4) * MM, x * MM, (y + 4) * MM)
-    c.restoreState()
+    for width, colour in ((UNDER_WIDTH, SEAM_UNDER), (SEAM_WIDTH, SEAM)):
+        c.saveState()
+        c.setStrokeColor(colour)
+        c.setLineWidth(width)
+        for x, y in crosses:
+            c.circle(x * MM, y * MM, 2.5 * MM, stroke=1, fill=0)
+            c.line((x - 4) * MM, y * MM, (x + 4) * MM, y * MM)
+            c.line(x * MM, (y - 4) * MM, x * MM, (y + 4) * MM)
+        c.restoreState()
