@@ -72,6 +72,8 @@ class OutputFile:
     tts: dict[str, Any] | None = None  # --format tts: the component's Tabletop Simulator object (render/tts.py)
     ink: tuple[float, ...] = ()  # print PDFs: each page's ink coverage, 0–1 (render/ink.py)
     holds: tuple[str, ...] = ()  # small components printed on this file's last sheet (render/packing.py)
+    key: str = ""  # the hash of everything that decided its bytes, when the build keeps a cache (render/cache.py)
+    reused: bool = False  # an earlier build's file, still current, kept as it was
 
 
 @dataclass(frozen=True)
