@@ -503,6 +503,7 @@ def _print_built(
             unit = "image" if output_format in ("png", "tts") else "page"
             what = f"{file.pages} {unit}{'' if file.pages == 1 else 's'}"
             what += f" (with {', '.join(file.holds)})" if file.holds else ""
+            what += ", unchanged" if file.reused else ""
             click.echo(f"{display_path(file.path)}  {'saved object' if file.component == 'saved object' else what}")
     every = [f for _, files, _ in outcomes for f in files]
     if output_format != "pdf" or not every:
@@ -593,6 +594,54 @@ def _say(lines: list[str], quiet: bool) -> None:
     for line in lines:
         if not (quiet and line.startswith("cardgen: note:")):
             click.echo(line, err=True)
+
+
+@cli.command("watch")
+@click.argument("game")
+@_option("--out", FOLDER, Path("output"), "Folder to write into; the game gets a subfolder.", "out_dir")
+@_option("--paper", PAPERS, "a4")
+@_option("--duplex", ["long-edge", "short-edge", "off"], "long-edge", "As for `cardgen build`.")
+@_option("--ink", ["full", "light"], "full", "As for `cardgen build`.")
+@_option("--format", ["pdf", "shop-pdf", "png", "tts"], "pdf", "As for `cardgen build`.", "output_format")
+@click.option("--only", default=None, metavar="COMPONENT[,COMPONENT]", help="Rebuild only these components.")
+@_flag("--proof", "Also write proof.pdf on every rebuild.")
+@_flag("--poll", "Look for changes every 0.3 s instead of being told (network drives, some containers).")
+@TRUST_CODE
+@click.pass_context
+def watch_command(
+    ctx: click.Context,
+    game: str,
+    out_dir: Path,
+    paper: str,
+    duplex: str,
+    ink: str,
+    output_format: str,
+    only: str | None,
+    proof: bool,
+    poll: bool,
+    trust_code: bool,
+) -> None:
+    """Rebuild a game whenever one of its data files, layouts, fonts or images changes (Ctrl-C stops)."""
+    from cardgen import watch
+
+    obj: Context = ctx.obj
+    from cardgen.data.games import find_game
+
+    find_game(obj.data_dir, game)  # an unknown game is an error now; a mistake in a known one is for the designer
+    watched = watch.folders(obj.data_dir, obj.templates_dir, default_templates_dir(), default_fonts_dir(), game)
+    options = {"paper": paper, "duplex": duplex, "ink": ink, "output_format": output_format, "only": only}
+
+    def rebuild() -> Built:
+        built: Built = ctx.invoke(
+            build_command, games=(game,), out_dir=out_dir, quiet=True, jobs=1, proof=proof, trust_code=trust_code,
+            **options,
+        )  # fmt: skip
+        return built
+
+    try:
+        watch.watch(rebuild, watched, out_dir / game, [obj.templates_dir, default_templates_dir()], poll)
+    except KeyboardInterrupt:
+        click.echo("stopped")
 
 
 @cli.command("export-items")

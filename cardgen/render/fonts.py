@@ -122,3 +122,8 @@ def no_glyph(text: str, role: FontRole) -> str | None:
         return None
     chars = ", ".join(f"'{c}' (U+{ord(c):04X})" for c in missing)
     return f"the font of '{role.name}' has no glyph for {chars}"
+
+
+def forget() -> None:
+    """Read every font file again when next asked for (`cardgen watch`, after a font file changed in place)."""
+    _REGISTERED.clear()
