@@ -512,13 +512,25 @@ def _print_built(
         for guide in guides:
             click.echo(f"{display_path(guide)}  {'proof sheet' if guide.name == 'proof.pdf' else 'how to print'}")
     duplex = sum(f.sides in ("long-edge", "short-edge") for f in every)
-    sheets = sum((f.pages + 1) // 2 if f.sides in ("long-edge", "short-edge") else f.pages for f in every)
+    sheets = sum(map(_sheets_of, every))
     paper_name = paper.upper() if paper == "a4" else paper.title()
     click.echo(
         f"{_count(len(every), 'file')}, {_count(sum(f.pages for f in every), 'page')} on "
         f"{_count(sheets, 'sheet')} of {paper_name} paper; {duplex} to print double-sided — see PRINT.md in each "
         "game's folder"
     )
+
+
+def _sheets_of(file: Any) -> int:
+    """The sheets of paper a file takes: recorded with a file kept from an earlier build (so that a build that
+    draws nothing need not import the renderer), else counted as the print guide counts them."""
+    from cardgen.render.cache import Kept
+
+    if isinstance(file, Kept):
+        return file.sheets
+    from cardgen.render.guide import sheets_of_paper
+
+    return sheets_of_paper(file)
 
 
 def _proof(game: Game, layouts, out_dir: Path, trusted: bool | None) -> Path:

@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 
 CACHE_DIR = ".cardgen-cache"
 CACHED_FORMATS = ("pdf", "shop-pdf")  # one file per component; png and tts write folders of files
-FORMAT = 1  # of the records; a change makes every earlier record unknown
+FORMAT = 2  # of the records; a change makes every earlier record unknown
 # files in a game folder that are data (their content reaches a face through its markup), not its look
 DATA_SUFFIXES = {".yaml", ".yml", ".csv", ".tsv", ".xlsx", ".py", ".md", ".txt"}
 # libraries whose version can change the bytes of a file
@@ -189,6 +189,7 @@ class Kept:
     holds: tuple[str, ...] = ()
     key: str = ""
     reused: bool = True
+    sheets: int = 0  # of paper, as the print guide counts them (`guide.sheets_of_paper`)
 
 
 @dataclass(frozen=True)
@@ -229,6 +230,7 @@ def _kept(out_dir: Path, rel: str, entry: Mapping[str, Any]) -> Kept:
         tuple(float(v) for v in entry["ink"]),
         tuple(str(v) for v in entry["holds"]),
         str(entry["key"]),
+        sheets=int(entry["sheets"]),
     )
 
 
@@ -251,7 +253,7 @@ def unchanged(out_dir: Path, game_id: str, inputs: str) -> GameRecord | None:
 def remember(
     out_dir: Path,
     game_id: str,
-    files: Sequence[OutputFile | Kept],
+    files: Sequence[OutputFile],
     guides: list[Path],
     inputs: str | None,
     notes: Sequence[str] = (),
@@ -260,6 +262,7 @@ def remember(
     """Record what a build of one game wrote, after its files were committed. `inputs` None: the build is not one
     to repeat as it was (text overflowed, only some components were built): its files are recorded, not the game."""
     from cardgen.output import write_atomic
+    from cardgen.render.guide import sheets_of_paper
 
     records = _read(out_dir, game_id)
     known: dict[str, Any] = records.get("files", {}) if isinstance(records.get("files"), dict) else {}
@@ -273,6 +276,7 @@ def remember(
                 "sides": file.sides,
                 "ink": list(file.ink),
                 "holds": list(file.holds),
+                "sheets": sheets_of_paper(file),
             }
     written: dict[str, Any] = {"format": FORMAT, "files": known}
     if "game" in records:  # still checked against its inputs and the files' bytes whenever it is used
@@ -340,7 +344,8 @@ class FileCache:
         record = self.records.get(rel)
         if isinstance(record, dict) and record.get("key") == key and file_sha(target) == record.get("sha256"):
             with contextlib.suppress(KeyError, TypeError, ValueError):
-                return type_of_output(**dataclasses.asdict(_kept(self.out_dir, rel, record)))
+                kept = dataclasses.asdict(_kept(self.out_dir, rel, record))
+                return type_of_output(**{k: v for k, v in kept.items() if k != "sheets"})
         return dataclasses.replace(write(job, target), key=key)
 
 
