@@ -434,7 +434,10 @@ def build_command(
     if not no_cache and output_format in cache.CACHED_FORMATS:
         for game_id, report in reports.items():  # after the files are committed: what the next build may keep
             key = inputs.get(game_id) if not report.overflows and only is None else None
-            cache.remember(out_dir, game_id, report.files, guides[game_id], key, report.notes, said.get(game_id, []))
+            try:
+                cache.remember(out_dir, game_id, report.files, guides[game_id], key, report.notes, said.get(game_id))
+            except DataError as exc:  # the files are written; only the next build's shortcut is lost
+                click.echo(f"cardgen: warning: {exc.lines()[0]}; the next build draws every file again", err=True)
     outcomes = [
         (kept[gid].notes, kept[gid].files, kept[gid].guides) if gid in kept else
         (reports[gid].notes, reports[gid].files, guides[gid])

@@ -168,3 +168,33 @@ def test_watch_rebuilds_a_changed_card_prints_a_problem_and_stops_on_ctrl_c(demo
         said.append(seen.get())
     assert code == 0, "".join(said)
     assert said[-1].strip() == "stopped" and not any("Traceback" in line for line in said)
+
+
+@pytest.mark.parametrize(
+    "records",
+    [
+        "not json {",
+        '{"format": 2, "files": "a string", "game": {"inputs": 1, "shas": [1, 2]}}',
+        '{"format": 2, "files": {"demo/ships.pdf": {"key": 3}}, "game": {"inputs": "x", "shas": {}, "files": 5}}',
+    ],
+    ids=["not-json", "wrong-shapes", "wrong-fields"],
+)
+def test_damaged_records_mean_a_full_build(demo, tmp_path, records):
+    out = tmp_path / "out"
+    (out / CACHE).mkdir(parents=True)
+    (out / CACHE / "demo.json").write_text(records)
+    run = build(demo, out)
+    assert run.code == 0 and run.exception is None, run.err
+    assert listed(run) == {"ships.pdf": False, "tokens.pdf": False, "board.pdf": False}  # every file drawn
+    again = build(demo, out)  # and recorded afresh
+    assert again.code == 0 and set(listed(again).values()) == {True}
+
+
+def test_records_that_cannot_be_written_are_a_warning(demo, tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / CACHE).write_text("a file where the cache's folder should be")
+    run = build(demo, out)
+    assert run.code == 0, run.err
+    assert "warning" in run.err and "the next build draws every file again" in run.err
+    assert set(listed(run)) == {"ships.pdf", "tokens.pdf", "board.pdf"}

@@ -217,6 +217,12 @@ def _read(out_dir: Path, game_id: str) -> dict[str, Any]:
     return records
 
 
+def _files(records: dict[str, Any]) -> dict[str, Any]:
+    """The records of single files, by path relative to the output folder."""
+    files = records.get("files")
+    return files if isinstance(files, dict) else {}
+
+
 def _relative(out_dir: Path, path: Path) -> str:
     return path.resolve().relative_to(out_dir.resolve()).as_posix()
 
@@ -246,7 +252,7 @@ def unchanged(out_dir: Path, game_id: str, inputs: str) -> GameRecord | None:
             return None
         files = [_kept(out_dir, rel, records["files"][rel]) for rel in game["files"]]
         return GameRecord(files, [out_dir / rel for rel in game["guides"]], list(game["notes"]), list(game["warnings"]))
-    except (KeyError, TypeError, ValueError):  # records of another shape: build
+    except (KeyError, TypeError, ValueError, AttributeError):  # records of another shape: build
         return None
 
 
@@ -257,7 +263,7 @@ def remember(
     guides: list[Path],
     inputs: str | None,
     notes: Sequence[str] = (),
-    warnings: Sequence[str] = (),
+    warnings: Sequence[str] | None = None,
 ) -> None:
     """Record what a build of one game wrote, after its files were committed. `inputs` None: the build is not one
     to repeat as it was (text overflowed, only some components were built): its files are recorded, not the game."""
@@ -265,7 +271,7 @@ def remember(
     from cardgen.render.guide import sheets_of_paper
 
     records = _read(out_dir, game_id)
-    known: dict[str, Any] = records.get("files", {}) if isinstance(records.get("files"), dict) else {}
+    known = _files(records)
     for file in files:
         if file.key:
             known[_relative(out_dir, file.path)] = {
@@ -289,7 +295,7 @@ def remember(
             "guides": paths[len(files) :],
             "shas": {rel: file_sha(out_dir / rel) for rel in paths},
             "notes": list(notes),
-            "warnings": list(warnings),
+            "warnings": list(warnings or ()),
         }
     write_atomic(_records_path(out_dir, game_id), json.dumps(written, indent=1, sort_keys=True).encode())
 
@@ -338,12 +344,12 @@ class FileCache:
         from cardgen.render.jobs import OutputFile as type_of_output
 
         if not self.records:
-            self.records = _read(self.out_dir, job.game_id).get("files", {})
+            self.records = _files(_read(self.out_dir, job.game_id))
         key = self.key(job)
         rel = _relative(self.out_dir, target)
         record = self.records.get(rel)
         if isinstance(record, dict) and record.get("key") == key and file_sha(target) == record.get("sha256"):
-            with contextlib.suppress(KeyError, TypeError, ValueError):
+            with contextlib.suppress(KeyError, TypeError, ValueError, AttributeError):
                 kept = dataclasses.asdict(_kept(self.out_dir, rel, record))
                 return type_of_output(**{k: v for k, v in kept.items() if k != "sheets"})
         return dataclasses.replace(write(job, target), key=key)
