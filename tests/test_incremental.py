@@ -156,6 +156,8 @@ def test_watch_rebuilds_a_changed_card_prints_a_problem_and_stops_on_ctrl_c(demo
         rebuilt = wait_for("ships.yaml: rebuilt", poke=ships)
         assert "ships.pdf" in rebuilt and "tokens.pdf" not in rebuilt and "board.pdf" not in rebuilt
         assert "Scoutship" in text_of(out / "demo" / "ships.pdf")
+        clean = build(demo, tmp_path / "clean", "--no-cache")  # the other ships' faces came from watch's memory
+        assert clean.code == 0 and files(out / "demo") == files(tmp_path / "clean" / "demo")
 
         game.edit("ships.yaml", "cost: 2\n", "cost: x\n")
         wait_for("not rebuilt", poke=ships)
