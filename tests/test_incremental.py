@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from conftest import FIXTURES, GameCopy, Run, copy_game, run_cli
+from conftest import FIXTURES, REPO, GameCopy, Run, copy_game, run_cli
 
 CACHE = ".cardgen-cache"
 
@@ -200,3 +200,26 @@ def test_records_that_cannot_be_written_are_a_warning(demo, tmp_path):
     assert run.code == 0, run.err
     assert "warning" in run.err and "the next build draws every file again" in run.err
     assert set(listed(run)) == {"ships.pdf", "tokens.pdf", "board.pdf"}
+
+
+def test_watch_of_an_unknown_game_is_an_error_at_once():
+    run = run_cli("watch", "no-such-game")
+    assert run.code == 2 and "unknown game 'no-such-game'" in run.err
+
+
+def test_a_font_file_changed_in_place_is_read_again_after_forget(tmp_path):
+    """What `cardgen watch` does when a font file changes: fonts are registered once per process, by file."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from cardgen.render import fonts
+
+    font = tmp_path / "Body.ttf"
+    shutil.copy(REPO / "fonts" / "NotoSans-Regular.ttf", font)
+    name, _ = fonts.register_file(font)
+    before = stringWidth("Watch me", name, 10)
+    shutil.copy(REPO / "fonts" / "NotoSansDisplay-Bold.ttf", font)
+    fonts.register_file(font)
+    assert stringWidth("Watch me", name, 10) == before  # still the first file's
+    fonts.forget()
+    assert fonts.register_file(font)[0] == name
+    assert stringWidth("Watch me", name, 10) != before
