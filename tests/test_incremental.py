@@ -159,6 +159,10 @@ def test_watch_rebuilds_a_changed_card_prints_a_problem_and_stops_on_ctrl_c(demo
         clean = build(demo, tmp_path / "clean", "--no-cache")  # the other ships' faces came from watch's memory
         assert clean.code == 0 and files(out / "demo") == files(tmp_path / "clean" / "demo")
 
+        layout = templates / "demo" / "board.xml.j2"  # layouts stay compiled between rebuilds, until one changes
+        layout.write_text(layout.read_text().replace("</face>", '<rect x="1" y="1" w="2" h="2" fill="black"/></face>'))
+        assert "rebuilt board.pdf" in wait_for("board.xml.j2: ", poke=layout)
+
         game.edit("ships.yaml", "cost: 2\n", "cost: x\n")
         wait_for("not rebuilt", poke=ships)
         assert any("ships.yaml:7" in line and "expected a whole number, got 'x'" in line for line in said)
