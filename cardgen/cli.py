@@ -190,6 +190,14 @@ def new_command(game_id: str, into: Path) -> None:
     click.echo(f"next: cardgen validate {game_id} && cardgen build {game_id}{where}")
 
 
+@cli.command("layout-reference")
+def layout_reference_command() -> None:
+    """Print the layout reference: every element and attribute, icons, sizes, fonts (docs/layout-reference.md)."""
+    from cardgen.render.reference import layout_reference
+
+    click.echo(layout_reference(), nl=False)
+
+
 @cli.command("limits")
 def limits_command() -> None:
     """List the bounds on what a game folder may ask for, with the values in force."""
@@ -224,12 +232,32 @@ TRUST_CODE = _flag(
 )
 
 
+def _layout_variables(ctx: click.Context, param: click.Parameter, pairs: tuple[str, ...]) -> None:
+    """`--set KEY=VALUE`: values every layout sees as `vars.KEY` (reset by each command that takes the option)."""
+    if not pairs and "cardgen.render.layouts" not in sys.modules:
+        return  # nothing set, and no layout seen yet in this process: nothing to reset
+    from cardgen.render.layouts import set_variables
+
+    try:
+        set_variables(pairs)
+    except ValueError as exc:
+        raise DataError(f"--set {exc}") from None
+
+
+LAYOUT_VARIABLES = click.option(
+    "--set", "layout_variables", multiple=True, metavar="KEY=VALUE", callback=_layout_variables, expose_value=False,
+    help="A value the layouts see as vars.KEY (text); repeatable.",
+)  # fmt: skip
+STAMP = _option("--stamp", str, None, "A label (a version, a date) printed small at the bottom of every face.")
+
+
 @cli.command("validate")
 @click.argument("games", nargs=-1)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 @_flag("--notes", "List each game's rulebook contradictions and gaps with the reading followed, and unchecked facts.")
 @_flag("--allow-unchecked", "Exit 0 for a game that has no rules.yaml or no checks (default: 1).")
 @TRUST_CODE
+@LAYOUT_VARIABLES
 @click.pass_obj
 def validate_command(
     obj: Context, games: tuple[str, ...], as_json: bool, notes: bool, allow_unchecked: bool, trust_code: bool
@@ -320,6 +348,8 @@ def _print_notes(game: Game, report) -> None:
          "number of cores; the files are the same whatever the number).")  # fmt: skip
 @_flag("--no-cache", "Build every file afresh, ignoring what earlier builds recorded in OUT/.cardgen-cache/.")
 @TRUST_CODE
+@LAYOUT_VARIABLES
+@STAMP
 @click.pass_obj
 def build_command(
     obj: Context,
@@ -344,6 +374,7 @@ def build_command(
     trust_code: bool,
     tts_base_url: str | None,
     no_cache: bool,
+    stamp: str | None,
 ) -> Built:
     """Print games into cut-ready PDFs (all bundled games when none is named)."""
     from cardgen.render import cache
@@ -390,7 +421,7 @@ def build_command(
             "crop marks start at the bleed's edge so they are never printed over art",
             err=True,
         )
-    layouts = cache.layouts(obj.templates_dir, Layouts)
+    layouts = cache.layouts((obj.templates_dir, stamp), lambda: Layouts(obj.templates_dir, stamp=stamp))
     missing = [problem for game in loaded for problem in layouts.missing(game)]
     if missing:
         raise DataError(missing)
@@ -479,6 +510,8 @@ def _inputs(obj: Context, games: tuple[str, ...], params: dict[str, Any], trust_
 
     names = list(games) or sorted(p.parent.name for p in obj.data_dir.glob("*/game.yaml") if p.is_file())
     options = {k: v for k, v in params.items() if k not in _NOT_OUTPUT}
+    layouts = sys.modules.get("cardgen.render.layouts")  # imported by `--set` (and by any build before in-process)
+    options["vars"] = layouts.variables() if layouts else {}
     layout_dirs = list(dict.fromkeys([obj.templates_dir, default_templates_dir()]))
     bounds = dataclasses.asdict(limits.current())
     return {
@@ -621,6 +654,8 @@ def _say(lines: list[str], quiet: bool) -> None:
 @click.option("--only", default=None, metavar="COMPONENT[,COMPONENT]", help="Rebuild only these components.")
 @_flag("--proof", "Also write proof.pdf on every rebuild.")
 @_flag("--poll", "Look for changes every 0.3 s instead of being told (network drives, some containers).")
+@LAYOUT_VARIABLES
+@STAMP
 @TRUST_CODE
 @click.pass_context
 def watch_command(
@@ -634,6 +669,7 @@ def watch_command(
     only: str | None,
     proof: bool,
     poll: bool,
+    stamp: str | None,
     trust_code: bool,
 ) -> None:
     """Rebuild a game whenever one of its data files, layouts, fonts or images changes (Ctrl-C stops)."""
@@ -645,6 +681,7 @@ def watch_command(
     find_game(obj.data_dir, game)  # an unknown game is an error now; a mistake in a known one is for the designer
     watched = watch.folders(obj.data_dir, obj.templates_dir, default_templates_dir(), default_fonts_dir(), game)
     options = {"paper": paper, "duplex": duplex, "ink": ink, "output_format": output_format, "only": only}
+    options["stamp"] = stamp
 
     def rebuild() -> Built:
         built: Built = ctx.invoke(
@@ -690,10 +727,13 @@ def export_items_command(obj: Context, game: str, component: str, table_format: 
 @_option("--dpi", click.IntRange(30, 600), 150)
 @click.option("--grid", "grid", default=None, metavar="COMPONENT", help="A contact sheet of a component's faces.")
 @_option("--out", FILE, None, "PNG to write (default: output/GAME/preview/ITEM-SIDE.png).", "out_file")
+@LAYOUT_VARIABLES
+@STAMP
 @click.pass_obj
 def preview_command(
-    obj: Context, game: str, item: str | None, side: str, dpi: int, grid: str | None, out_file: Path | None
-) -> None:
+    obj: Context, game: str, item: str | None, side: str, dpi: int, grid: str | None, out_file: Path | None,
+    stamp: str | None,
+) -> None:  # fmt: skip
     """Render one card's face (or a component's faces with --grid) to a PNG, in well under a second."""
     import time
 
@@ -705,7 +745,7 @@ def preview_command(
         raise click.UsageError("name an ITEM, or a component with --grid")
     start = time.perf_counter()
     (loaded,) = load_games(obj.data_dir, [game])
-    renderer = GameRenderer(loaded, Layouts(obj.templates_dir), default_fonts_dir())
+    renderer = GameRenderer(loaded, Layouts(obj.templates_dir, stamp=stamp), default_fonts_dir())
     folder = Path("output") / game / "preview"
     if grid is not None:
         path, report = preview_grid(renderer, grid, dpi, out_file or folder / f"{grid}-grid.png")
@@ -960,6 +1000,7 @@ def _read_compare(path: Path | None) -> dict[str, Any] | None:
     "--out", FOLDER, Path("output") / "gallery", "Folder for the site (a page per game and its images).", "out_dir"
 )
 @TRUST_CODE
+@LAYOUT_VARIABLES
 @click.pass_obj
 def gallery_command(obj: Context, games: tuple[str, ...], out_dir: Path, trust_code: bool) -> None:
     """A browsable card gallery: every face of every item with its fields and status, offline (open index.html)."""

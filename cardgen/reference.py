@@ -1,7 +1,9 @@
-"""The README's generated tables — the limits and the face markup's elements — from the code that defines them.
+"""The README's generated tables — the limits and the face markup's elements — and docs/layout-reference.md, from
+the code that defines them.
 
 `python -m cardgen.reference` rewrites each table between its `<!-- NAME:begin … -->` and `<!-- NAME:end -->`
-markers in README.md; `tests/test_reference.py` fails when the README and the code disagree.
+markers in README.md and the layout reference (`cardgen.render.reference`); `tests/test_reference.py` fails when
+either and the code disagree.
 """
 
 from __future__ import annotations
@@ -35,12 +37,23 @@ def regenerate(text: str) -> str:
     return text
 
 
+LAYOUT_REFERENCE = Path("docs") / "layout-reference.md"
+
+
 def main(readme: Path) -> int:
+    """Rewrite the README's tables and docs/layout-reference.md (beside the README) where the code changed them."""
+    from cardgen.render.reference import layout_reference
+
     text = readme.read_text(encoding="utf-8")
     updated = regenerate(text)
     if updated != text:
         readme.write_text(updated, encoding="utf-8")
         print(f"{readme}: generated tables updated")
+    reference = readme.parent / LAYOUT_REFERENCE
+    written = layout_reference()
+    if not reference.is_file() or reference.read_text(encoding="utf-8") != written:
+        reference.write_text(written, encoding="utf-8")
+        print(f"{reference}: regenerated")
     return 0
 
 

@@ -237,6 +237,20 @@ def test_space_empires_reports_its_events_as_items_and_groups(tmp_path: Path) ->
     assert (tmp_path / "again" / "balance.json").read_bytes() == (tmp_path / "out" / "balance.json").read_bytes()
 
 
+def test_rift_domination_reports_each_factions_win_rate(tmp_path: Path) -> None:
+    run = run_cli("balance", "rift-domination", "--games", "30", "--players", "2", "--out", tmp_path)
+    assert run.code == 0, run.err
+    (figures,) = json.loads((tmp_path / "balance.json").read_text())["runs"]
+    events = {item["item"]: item["games"] for item in figures["items"] if item["kind"] == "events"}
+    sides = {side["name"]: side for side in figures["sides"]}
+    assert sum(side["trials"] for side in sides.values()) == 2 * 30  # every game deals two factions
+    for name, side in sides.items():  # the table reads the engine's events, game by game
+        assert side["trials"] == events[f"faction:{name}"] and side["wins"] == events.get(f"won:{name}", 0)
+    assert sum(side["wins"] for side in sides.values()) >= 30
+    html = (tmp_path / "balance.html").read_text()
+    assert 'id="sides-2p"' in html and all(name in html for name in sides)
+
+
 # -- nothing lost: interrupted and resumed sweeps --------------------------------------------------------------------
 
 

@@ -40,6 +40,7 @@ SMALL = {
         "1",
         "--no-whole",
     ],  # the demo game, in-process only: whole-process runs take seconds
+    "rift_factions.py": ["--games", "4", "--players", "2"],
     "parallel_speed.py": [
         "--games",
         "battlefield-space",

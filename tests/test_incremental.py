@@ -95,6 +95,20 @@ def test_nothing_changed_loads_nothing_and_a_damaged_or_stale_file_is_rebuilt(de
     assert set(listed(letter).values()) == {False}
 
 
+def test_layout_values_and_the_stamp_decide_what_is_kept(demo, tmp_path):
+    out = tmp_path / "out"
+    layout = demo[1] / "demo" / "board.xml.j2"
+    layout.write_text(layout.read_text().replace("{{ card.title }}", "{{ card.title }} {{ vars.get('edition', '') }}"))
+    assert build(demo, out, "--set", "edition=Kickstarter").code == 0
+    retail = build(demo, out, "--set", "edition=Retail")  # only the board prints vars
+    assert retail.code == 0, retail.err
+    assert listed(retail) == {"ships.pdf": True, "tokens.pdf": True, "board.pdf": False}
+    assert "Retail" in text_of(out / "demo" / "board.pdf")
+    stamped = build(demo, out, "--set", "edition=Retail", "--stamp", "v0.2")  # on every face
+    assert set(listed(stamped).values()) == {False}
+    assert "v0.2" in text_of(out / "demo" / "ships.pdf")
+
+
 def test_a_failed_component_removes_its_earlier_file_and_says_so(demo, tmp_path):
     out = tmp_path / "out"
     assert build(demo, out).code == 0

@@ -106,12 +106,12 @@ def test_a_hit_takes_a_shield_then_lp_and_goes_to_the_unit_closest_to_destructio
     b = battle(game)
     carrier, fighter, sentinel = (index(kinds, n) for n in ("carrier", "fighter", "sentinel"))
     start = side(b, (carrier, 1, 1), (fighter, 0, 1))
-    after, _ = b.take(start, 1)
+    after, *_ = b.take(start, 1)
     assert b.sides[after][0] == ((carrier, 1, 1),)  # the fighter (one hit from destruction) goes first
-    after, _ = b.take(after, 1)
+    after, *_ = b.take(after, 1)
     assert b.sides[after][0] == ((carrier, 0, 1),)  # the shield absorbs before the LP
     taunting = side(b, (fighter, 0, 1), (sentinel, 1, 3))
-    after, _ = b.take(taunting, 1)
+    after, *_ = b.take(taunting, 1)
     assert (fighter, 0, 1) in b.sides[after][0]  # a taunting unit is hit before any other
 
 
@@ -119,9 +119,9 @@ def test_repair_rush_negates_up_to_four_damage_once(game, kinds):
     b = battle(game)
     tender, flagship = index(kinds, "tender"), index(kinds, "flagship")
     start = side(b, (flagship, 5, 5), (tender, 0, 2))
-    after, _ = b.take(start, 6)
+    after, *_ = b.take(start, 6)
     assert b.sides[after][1] == 1 and sum(u[1] + u[2] for u in b.sides[after][0]) == 12 - 2
-    again, _ = b.take(after, 3)
+    again, *_ = b.take(after, 3)
     assert sum(u[1] + u[2] for u in b.sides[again][0]) == 10 - 3  # used once: no more negation
 
 
@@ -180,7 +180,7 @@ def roll_battle(b: Battle, pos, rng) -> str:
 
     def strike(target: int, hits: int, single: bool) -> None:
         nonlocal pos
-        side, kamikaze = b.take(pos[target], hits, single)
+        side, kamikaze, _ = b.take(pos[target], hits, single)
         pos = (side, pos[1]) if target == ATTACKER else (pos[0], side)
         for _ in range(kamikaze):
             if rng.randbelow(6) + 1 >= 3:

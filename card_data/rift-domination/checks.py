@@ -3,7 +3,8 @@
 Each function takes the game and the check and yields violations as {"expected", "actual", "where"}: every unit a
 faction starts with or builds has cards and tiles for six players, every skill a card names is defined, the planet
 cards are the board's planets one to one, the condition tiles cover every planet that is not a starting planet at
-six players, and every faction's strength on paper lies within the designed budget.
+six players, every faction can carry its infantry out of its home system, and every faction's strength on paper lies
+within the designed budget.
 """
 
 from __future__ import annotations
@@ -81,6 +82,17 @@ def starting_units_exist(game, check) -> Found:
             elif tiles.get(unit_type, 0) < number:
                 yield {"expected": f"at least {number} '{unit_type}' tiles a colour", "actual": tiles.get(unit_type, 0),
                        "where": f"{item.where} (starting_units)"}  # fmt: skip
+
+
+def factions_can_carry(game, check) -> Found:
+    """A faction's infantry leave their home system only aboard a unit with capacity (the flagship card's 'place
+    used by this unit when carried'): each faction starts with one or may recruit one."""
+    capacity = {i.fields["unit_type"]: i.fields["capacity"] for i in _items(game, "unit-cards")}
+    for item in _items(game, "faction-sheets"):
+        kinds = [*item.fields["starting_units"], *item.fields["buildable"]]
+        if not any(capacity.get(k, 0) > 0 for k in kinds):
+            yield {"expected": "a unit with capacity among the starting or buildable units", "actual": kinds,
+                   "where": f"{item.where} (buildable)"}  # fmt: skip
 
 
 def starting_upgrades_exist(game, check) -> Found:

@@ -87,8 +87,15 @@ def _run(run: dict[str, Any]) -> list[Section]:
         first = run["first_player"]
         blocks.append(f"The player who took the first turn won {percent(first['rate'])} ({interval(first)}) "
                       f"of {first['trials']:,} games; an even game gives {percent(1 / n)}.")  # fmt: skip
+    factions: list[Section] = []
+    if run.get("sides"):
+        rows = [[side["name"], *_won(side), side["verdict"]] for side in run["sides"]]
+        note = (f"Each faction's share of the games it was dealt in (a shared win counts whole); an even game gives "
+                f"{percent(1 / n)}.")  # fmt: skip
+        factions = [Section("Factions", [note, Table(["faction", *won, "verdict"], rows, f"sides-{n}p")], 3)]
     return [
         Section(f"{n} players: {run['games']:,} games", blocks),
+        *factions,
         Section("Game length", [_lengths(run), plots["length"]], 3),
         Section("Outliers", _outliers(run, plots.get("outliers")), 3),
         Section("Cards, abilities and events", [_items(run, "items"), _items(run, "groups")], 3),

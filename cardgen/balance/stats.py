@@ -60,6 +60,7 @@ def run_figures(tally: Tally, agents: list[str]) -> dict[str, Any]:
         "first_player": rate(tally.first_wins / unit, tally.first_games) if tally.first_games else None,
         "length": {"turns": histogram(tally.turns), "actions": histogram(tally.actions)},
         "endings": dict(sorted(tally.endings.items())),
+        "sides": sides(tally),
         "items": items(tally, ("played", "applied", "events")),
         "groups": items(tally, ("groups",)),
         "outliers": outliers(tally),
@@ -70,6 +71,21 @@ def run_figures(tally: Tally, agents: list[str]) -> dict[str, Any]:
         },
         "problems": dict(sorted(tally.problems.items(), key=lambda kv: (-kv[1], kv[0]))),
     }
+
+
+def sides(tally: Tally) -> list[dict[str, Any]]:
+    """The sides a game deals its players (an engine's events `faction:X` in every game X is played and `won:X` in
+    every game it wins, a shared win counting whole): each side's win rate against the fair 1/players, best first."""
+    events = tally.items["events"]
+    rows = []
+    for item, (games, *_) in events.items():
+        kind, _, name = item.partition(":")
+        if kind == "faction" and games:
+            won = events.get(f"won:{name}", [0])[0]
+            figure = rate(won, games)
+            rows.append({"name": name, **figure, "verdict": verdict(figure["low"], figure["high"], 1 / tally.players,
+                                                                    tally.players)})  # fmt: skip
+    return sorted(rows, key=lambda r: (-r["rate"], r["name"]))
 
 
 def _agents(tally: Tally, agents: list[str]) -> list[dict[str, Any]]:

@@ -7,6 +7,7 @@ frozen: later stages (the print pipeline, the validator, the engines) only read 
 
 from __future__ import annotations
 
+import itertools
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -426,22 +427,31 @@ def _table_entries(
 def _expanded(
     entries: list[tuple[Any, PathKey]], key: str, spec: ComponentSpec, doc: YamlDocument, problems: list[Problem]
 ) -> Iterator[tuple[Any, PathKey]]:
-    """The items of a file, each repeated once per value of `for_each` (id suffixed with the value, field set)."""
-    field_name, values = next(iter(spec.for_each.items())) if spec.for_each else (None, [None])
+    """The items of a file, each repeated once per combination of the `for_each` values (the first key varying
+    slowest; the id suffixed with the values in the keys' order, `scout-red-en`, and the fields set)."""
+    keys = list(spec.for_each or {})
+    combinations = list(itertools.product(*(spec.for_each or {}).values()))
+    bound = limits.current().items_per_component
+    if keys and len(entries) * len(combinations) > bound:
+        where = doc.where(("for_each",))
+        made = f"{len(entries):,} items × {len(combinations):,} combinations"
+        problems.append(Problem(where, _too_many(made, bound, "items_per_component")))
+        return
     for raw, where_path in entries:
         if not isinstance(raw, dict):
             problems.append(
                 Problem(doc.where(where_path), f"each entry of '{key}' must be a mapping with at least an id")
             )
             continue
-        if field_name is None:
+        if not keys:
             yield raw, where_path
             continue
-        if field_name in raw:
-            problems.append(Problem(doc.where((*where_path, field_name)), f"'{field_name}' is set by for_each"))
+        if set_here := [name for name in keys if name in raw]:
+            problems.extend(Problem(doc.where((*where_path, n)), f"'{n}' is set by for_each") for n in set_here)
             continue
-        for value in values:
-            yield {**raw, "id": f"{raw.get('id')}-{value}", field_name: value}, where_path
+        for values in combinations:
+            suffix = "-".join(str(v) for v in values)
+            yield {**raw, "id": f"{raw.get('id')}-{suffix}", **dict(zip(keys, values, strict=True))}, where_path
 
 
 def _over_limits(components: list[Component], manifest_doc: YamlDocument) -> list[Problem]:

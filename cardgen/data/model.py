@@ -27,6 +27,7 @@ from pydantic import (
     StrictStr,
     create_model,
     field_validator,
+    model_validator,
 )
 
 from cardgen.units import parse_length, parse_size
@@ -85,8 +86,9 @@ class Rulebook(Strict):
 
 
 class Icon(Strict):
-    """A vector symbol usable inline in text as `{name}` and by layouts: a shape, its colours and an optional label.
-    (Art that is not one of these shapes goes on a face as an `<image>`.)"""
+    """A symbol usable inline in text as `{name}` (or `{name:colour}`) and by layouts: a shape, its colours and an
+    optional label, or the game's own SVG, PNG or JPEG `file`, drawn in its own colours unless a colour is set where
+    the icon is used."""
 
     shape: Literal["circle", "square", "diamond", "hexagon", "triangle", "star", "shield", "bolt", "burst", "ring"] = (
         "circle"
@@ -95,7 +97,14 @@ class Icon(Strict):
     stroke: Colour | None = None
     label: str | None = Field(default=None, max_length=3)
     label_colour: Colour = "#ffffff"
+    file: str | None = None
     description: str | None = None
+
+    @model_validator(mode="after")
+    def _file_or_label(self) -> Icon:
+        if self.file is not None and self.label is not None:
+            raise ValueError("an icon drawn from a file takes no label (put the label into the file)")
+        return self
 
 
 class Settings(Strict):
@@ -200,9 +209,12 @@ class ComponentSpec(Strict):
 
     @field_validator("for_each")
     @classmethod
-    def _one_field(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
-        if value is not None and (len(value) != 1 or not next(iter(value.values()))):
-            raise ValueError("for_each names one field and a non-empty list of its values, e.g. {player: [red, blue]}")
+    def _fields_and_values(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
+        if value is not None and (not value or not all(value.values())):
+            raise ValueError(
+                "for_each names fields, each with a non-empty list of its values, e.g. {player: [red, blue]} or "
+                "{colour: [red, blue], language: [en, de]}"
+            )
         return value
 
     @field_validator("size")

@@ -284,15 +284,14 @@ def component_rows(component: Any, card_types: Mapping[str, CardType], default_b
     Reserved columns appear only where an item differs from the component's defaults; `for_each` copies are folded
     back into the item they were made from (the component file makes them again)."""
     spec = component.spec
-    for_each = next(iter(spec.for_each.items())) if spec and spec.for_each else None
+    repeated = list(spec.for_each) if spec and spec.for_each else []
     records, seen = [], set()
     for item in component.items:
         fields = dict(item.fields)
         item_id = item.id
-        if for_each is not None:
-            name = for_each[0]
-            value = fields.pop(name, None)
-            item_id = item.id.removesuffix(f"-{value}")
+        if repeated:
+            values = [fields.pop(name, None) for name in repeated]
+            item_id = item.id.removesuffix("-" + "-".join(str(v) for v in values))
             if item_id in seen:
                 continue
             seen.add(item_id)
@@ -308,6 +307,6 @@ def component_rows(component: Any, card_types: Mapping[str, CardType], default_b
     for item in component.items:
         card_type = card_types.get(item.type or "")
         for name in card_type.fields if card_type else item.fields:
-            if name not in declared and not (for_each and name == for_each[0]):
+            if name not in declared and name not in repeated:
                 declared.append(name)
     return table_rows(records, ["id", "count", "type", "front", "back", "source", *declared])

@@ -144,8 +144,20 @@ def _check_depth(text: str, shown: str) -> None:
                     )
             elif isinstance(event, yaml.CollectionEndEvent):
                 depth -= 1
-    except yaml.YAMLError:
-        return  # a syntax error: composing reports it with its line
+    except yaml.YAMLError as exc:
+        problem = str(getattr(exc, "problem", "") or "")
+        if "nesting depth" not in problem:
+            return  # a syntax error: composing reports it with its line
+        mark = getattr(exc, "problem_mark", None)  # libyaml 0.2.5+ stops deep flow collections while scanning ahead
+        line = mark.line + 1 if mark is not None else None
+        raise DataError(
+            [
+                Problem(
+                    Location(shown, line),
+                    f"YAML nests deeper than the reader allows ({problem}; cardgen's own limit is {bound} levels)",
+                )
+            ]
+        ) from None
     finally:
         loader.dispose()
 

@@ -154,8 +154,8 @@ class GameRenderer:
                 try:
                     face = self.drawer.parse(markup)
                 except MarkupError as exc:
-                    line = f" (line {exc.line} of the rendered markup)" if exc.line else ""
-                    raise DataError(f"{who}: layout '{layout}'{line}: {exc}") from None
+                    where = self.layouts.markup_problem(exc, self.game.id, layout, context, self.drawer.parse, who)
+                    raise DataError(where) from None
                 if ink == "light":
                     face = light_face(face, self.palette.get, width, height)
                 return self.drawer.prepare(face, width, height, who)

@@ -27,7 +27,7 @@ import dataclasses
 import hashlib
 import json
 import os
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from importlib import metadata
 from pathlib import Path
@@ -70,7 +70,7 @@ def enabled(out_dir: Path, use: bool = True) -> Iterator[None]:
 
 _T = TypeVar("_T")
 _warm = False  # inside `warm`: a process that builds the same game again and again
-_layouts: dict[Path, Any] = {}
+_layouts: dict[Hashable, Any] = {}
 
 
 @contextlib.contextmanager
@@ -86,14 +86,14 @@ def warm() -> Iterator[None]:
         _faces.new_build(keep=False)
 
 
-def layouts(templates_dir: Path, make: Callable[[Path], _T]) -> _T:
-    """The layouts of a folder: made anew for each build, except in a `warm` process, which keeps them compiled
-    until `forget_layouts` (a layout changed)."""
+def layouts(key: Hashable, make: Callable[[], _T]) -> _T:
+    """The layouts of a folder (`key` names the folder and what else the layouts are made with): made anew for each
+    build, except in a `warm` process, which keeps them compiled until `forget_layouts` (a layout changed)."""
     if not _warm:
-        return make(templates_dir)
-    if templates_dir not in _layouts:
-        _layouts[templates_dir] = make(templates_dir)
-    return cast(_T, _layouts[templates_dir])
+        return make()
+    if key not in _layouts:
+        _layouts[key] = make()
+    return cast(_T, _layouts[key])
 
 
 def forget_layouts() -> None:

@@ -18,7 +18,7 @@ from cardgen.errors import DataError, Problem
 from cardgen.render.elements import ELEMENTS, SCHEMAS
 from cardgen.render.fonts import FontRole, no_glyph
 from cardgen.render.icons import painter
-from cardgen.render.kit import ImageStore, Kit, Overflow, Palette, SetText, Surface
+from cardgen.render.kit import ImageStore, Kit, Overflow, Palette, SetText, Surface, file_painter
 from cardgen.render.markup import Face, parse_face
 from cardgen.units import MM
 
@@ -42,11 +42,18 @@ def label_role(roles: Mapping[str, FontRole]) -> FontRole:
 
 def check_labels(game: Game, roles: Mapping[str, FontRole]) -> None:
     """Text cardgen draws from game.yaml itself — icon labels, the titles in sheet margins — must have its glyphs,
-    as card text must: a missing glyph would print as nothing."""
+    as card text must: a missing glyph would print as nothing. Icons drawn from files must be images cardgen reads."""
     problems = []
+    images = ImageStore(game.folder)
     for name, icon in game.manifest.settings.icons.items():
         if icon.label and (missing := no_glyph(icon.label, label_role(roles))):
             problems.append(Problem(game.where(("settings", "icons", name, "label")), missing))
+        if icon.file is not None:
+            try:
+                images.resolve(icon.file)
+            except DataError as exc:
+                where = game.where(("settings", "icons", name, "file"))
+                problems.extend(Problem(where, problem.message) for problem in exc.problems)
     if missing := no_glyph(game.title, roles["body"]):
         problems.append(Problem(game.where(("title",)), missing))
     for index, component in enumerate(game.components):
@@ -61,8 +68,14 @@ class FaceDrawer:
 
     def __init__(self, palette: Palette, roles: Mapping[str, FontRole], icons: Mapping[str, Icon], game_dir: Path):
         label_font = label_role(roles).regular
-        painters = {name: painter(icon, palette.get, label_font) for name, icon in icons.items()}
-        self.kit = Kit(palette, roles, painters, ImageStore(game_dir), icons, label_font)
+        images = ImageStore(game_dir)
+        painters = {
+            name: painter(icon, palette.get, label_font)
+            if icon.file is None
+            else file_painter(icon.file, images, palette.get)
+            for name, icon in icons.items()
+        }
+        self.kit = Kit(palette, roles, painters, images, icons, label_font)
 
     @property
     def painters(self) -> Mapping[str, Any]:
@@ -94,6 +107,8 @@ class FaceDrawer:
             canvas.rect(-bleed * MM, -bleed * MM, full_w * MM, full_h * MM, stroke=0, fill=1)
         for index, element in enumerate(prepared.face.elements):
             canvas.saveState()
+            if element.transform:
+                surface.transform(element.transform)
             ELEMENTS[element.tag].draw(element, surface, prepared.prepared.get(index))
             canvas.restoreState()
 

@@ -1,16 +1,20 @@
-"""Fonts: TrueType files from `fonts/` (or the game's folder), registered once per process, checked for coverage.
+"""Fonts: TrueType and OpenType files from `fonts/` (or the game's folder), registered once per process, checked for
+coverage.
 
 A game names font roles in `settings.fonts` (`body`, `heading`, or its own); each role is a font file. A role that
 ends in a family of four files (Regular, Bold, Italic, BoldItalic next to each other) gets `<b>`/`<i>` support.
 Every font is embedded and subset by reportlab; a character a font lacks is an error naming the card, never a blank
-box in print.
+box in print. reportlab embeds only TrueType outlines, so an OpenType font with PostScript (CFF) outlines is
+converted to TrueType outlines with fontTools when it is registered (`truetype_outlines`).
 """
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
@@ -21,7 +25,7 @@ DEFAULT_ROLES = {
     "body": "NotoSans-Regular.ttf",
     "heading": "NotoSansDisplay-Bold.ttf",
 }
-_STYLE_SUFFIXES = {"bold": "Bold", "italic": "Italic", "bolditalic": "BoldItalic"}
+STYLE_SUFFIXES = {"bold": "Bold", "italic": "Italic", "bolditalic": "BoldItalic"}
 
 
 @dataclass(frozen=True)
@@ -48,7 +52,7 @@ def register_file(path: Path) -> tuple[str, frozenset[int]]:
         raise DataError(f"{display_path(path)}: font file not found")
     name = f"cg-{path.stem}"
     try:
-        font = TTFont(name, str(path))
+        font = TTFont(name, truetype_outlines(path))
     except TTFError as exc:
         raise DataError(
             f"{display_path(path)}: cannot use this font ({exc}); cardgen needs TrueType outlines"
@@ -59,6 +63,52 @@ def register_file(path: Path) -> tuple[str, frozenset[int]]:
     covered = frozenset(font.face.charToGlyph)
     _REGISTERED[path] = (name, covered)
     return _REGISTERED[path]
+
+
+def truetype_outlines(path: Path) -> Any:
+    """The font file as reportlab can read it: the path of a TrueType file, or an OpenType font with PostScript (CFF)
+    outlines converted to quadratic TrueType outlines in memory (fontTools' cu2qu, within 1 font unit)."""
+    with path.open("rb") as file:
+        if file.read(4) != b"OTTO":
+            return str(path)
+    from fontTools.pens.cu2quPen import Cu2QuPen
+    from fontTools.pens.ttGlyphPen import TTGlyphPen
+    from fontTools.ttLib import TTFont as Font
+    from fontTools.ttLib import TTLibError, newTable
+
+    try:
+        font = Font(str(path), recalcTimestamp=False)  # the same file gives the same bytes: PDFs stay reproducible
+        if "CFF " not in font:
+            raise TTLibError("an OpenType font without a CFF table (CFF2 variable fonts are not supported)")
+        order, glyph_set = font.getGlyphOrder(), font.getGlyphSet()
+        glyf = newTable("glyf")
+        glyf.glyphOrder, glyf.glyphs = order, {}
+        for glyph_name in order:
+            pen = TTGlyphPen(glyph_set)
+            glyph_set[glyph_name].draw(Cu2QuPen(pen, 1.0, reverse_direction=True))
+            glyf.glyphs[glyph_name] = pen.glyph()
+        font["loca"], font["glyf"] = newTable("loca"), glyf
+        del font["CFF "]
+        for table in ("VORG",):
+            if table in font:
+                del font[table]
+        maxp = font["maxp"]
+        maxp.tableVersion = 0x00010000
+        for field in ("maxZones", "maxTwilightPoints", "maxStorage", "maxFunctionDefs", "maxInstructionDefs",
+                      "maxStackElements", "maxSizeOfInstructions", "maxComponentElements"):  # fmt: skip
+            setattr(maxp, field, 1 if field == "maxZones" else 0)
+        font["post"].formatType = 3.0  # no glyph names: reportlab does not need them
+        font.sfntVersion = "\x00\x01\x00\x00"
+        converted = io.BytesIO()
+        font.save(converted)
+    except Exception as exc:  # fontTools raises many kinds of errors for broken files
+        raise DataError(
+            f"{display_path(path)}: cannot convert this OpenType font to TrueType outlines ({exc}); "
+            "use a .ttf version of the font"
+        ) from None
+    converted.seek(0)
+    converted.name = str(path)
+    return converted
 
 
 def load_roles(
@@ -90,7 +140,7 @@ def _locate(file: str, fonts_dir: Path, game_dir: Path) -> Path:
         candidate = (folder / file).resolve()
         if candidate.is_file() and folder.resolve() in candidate.parents:
             return candidate
-    known = sorted(p.name for p in fonts_dir.glob("*.ttf"))
+    known = sorted(p.name for p in fonts_dir.glob("*.[ot]tf"))
     raise DataError(
         f"font '{file}' not found in {display_path(game_dir)} or {display_path(fonts_dir)}{did_you_mean(file, known)}"
     )
@@ -101,7 +151,7 @@ def _role(role: str, file: str, fonts_dir: Path, game_dir: Path) -> FontRole:
     regular, covered = register_file(path)
     faces = {"regular": regular}
     stem = path.stem.removesuffix("-Regular")
-    for style, suffix in _STYLE_SUFFIXES.items():
+    for style, suffix in STYLE_SUFFIXES.items():
         sibling = path.with_name(f"{stem}-{suffix}{path.suffix}")
         faces[style] = register_file(sibling)[0] if sibling.is_file() and sibling != path else regular
     pdfmetrics.registerFontFamily(

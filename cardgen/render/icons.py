@@ -1,9 +1,10 @@
-"""Vector icons: the shapes of a game's icon set, drawn by layouts (`<icon>`) and inline in text (`{credits}`).
+"""Icons: a game's icon set — vector shapes, or its own SVG, PNG or JPEG files — drawn by layouts (`<icon>`) and
+inline in text (`{credits}`, or `{credits:red}` in one colour).
 
 Inline icons ride on reportlab's paragraph `<img>` tag, which reserves the right width in the line and calls the
-canvas's `drawImage` where the icon belongs. Each icon name gets a one-pixel placeholder PNG (written once per process
-to a temporary folder); `IconCanvas.drawImage` recognises the placeholder and draws the vector icon instead, so the
-PDF holds vector symbols at the text size, never a bitmap.
+canvas's `drawImage` where the icon belongs. Each icon name (with its colour, if one is set) gets a one-pixel
+placeholder PNG (written once per process to a temporary folder); `IconCanvas.drawImage` recognises the placeholder
+and draws the icon instead, so the PDF holds vector symbols (or the icon's own file) at the text size.
 """
 
 from __future__ import annotations
@@ -43,20 +44,26 @@ def label_size(icon: Icon, side: float, font: str) -> float:
     return min(wanted, LABEL_ROOM[icon.shape] * side / width) if width else wanted
 
 
-def placeholder(name: str) -> str:
-    """The path of the placeholder image standing for icon `name` inside paragraph markup."""
+def placeholder(key: str) -> str:
+    """The path of the placeholder image standing for an icon inside paragraph markup: `key` is the icon's name, or
+    `name:colour` for the icon in one colour."""
     global _FOLDER
-    if name not in _PLACEHOLDERS:
+    if key not in _PLACEHOLDERS:
         if _FOLDER is None:
             _FOLDER = Path(tempfile.mkdtemp(prefix="cardgen-icons-"))
             atexit.register(shutil.rmtree, _FOLDER, True)
         path = _FOLDER / f"{len(_PLACEHOLDERS)}.png"
         Image.new("1", (1, 1)).save(path)
-        _PLACEHOLDERS[name] = str(path)
-    return _PLACEHOLDERS[name]
+        _PLACEHOLDERS[key] = str(path)
+        _KEYS[str(path)] = key
+    return _PLACEHOLDERS[key]
 
 
-Painter = Callable[[Any, float, float, float], None]  # draws an icon: canvas, x, y, size (points)
+_KEYS: dict[str, str] = {}  # placeholder path → icon key
+
+
+# Draws an icon: canvas, x, y, size (points), and the colour name it is drawn in (None: its own colours).
+Painter = Callable[[Any, float, float, float, str | None], None]
 
 
 class IconCanvas(Canvas):  # type: ignore[misc]  # reportlab has no type hints
@@ -65,10 +72,10 @@ class IconCanvas(Canvas):  # type: ignore[misc]  # reportlab has no type hints
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._by_file: dict[str, Painter] = {}
+        self._painters: Mapping[str, Painter] = {}
 
     def use_icons(self, painters: Mapping[str, Painter]) -> None:
-        self._by_file = {placeholder(name): painter for name, painter in painters.items()}
+        self._painters = painters
 
     def endForm(self, **extra_attributes: Any) -> None:
         name = self._formData[0]
@@ -87,21 +94,23 @@ class IconCanvas(Canvas):  # type: ignore[misc]  # reportlab has no type hints
         self, image: Any, x: float, y: float, width: float | None = None, height: float | None = None, *args: Any,
         **kwargs: Any,
     ) -> Any:  # fmt: skip
-        painter = self._by_file.get(getattr(image, "fileName", ""))
+        name, _, colour = _KEYS.get(getattr(image, "fileName", None) or "", "").partition(":")
+        painter = self._painters.get(name)
         if painter is not None:
             assert width is not None and height is not None  # paragraphs size their images
-            painter(self, x, y, min(width, height))
+            painter(self, x, y, min(width, height), colour or None)
             return (width, height)
         return super().drawImage(image, x, y, width, height, *args, **kwargs)
 
 
 def painter(icon: Icon, colour: Callable[[str], Color | None], label_font: str) -> Painter:
-    """A function drawing `icon` in a square of `size` points whose bottom-left corner is (x, y)."""
-    fill = colour(icon.fill)
+    """A function drawing `icon` in a square of `size` points whose bottom-left corner is (x, y), filled with its
+    own colour or the one it is given."""
     stroke = colour(icon.stroke) if icon.stroke else None
     label_colour = colour(icon.label_colour)
 
-    def paint(canvas: Canvas, x: float, y: float, size: float) -> None:
+    def paint(canvas: Canvas, x: float, y: float, size: float, instead: str | None = None) -> None:
+        fill = colour(instead or icon.fill)
         canvas.saveState()
         if fill is not None:
             canvas.setFillColor(fill)

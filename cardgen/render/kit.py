@@ -7,7 +7,7 @@ and embedded once.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,8 +20,8 @@ from cardgen.errors import DataError, display_path
 from cardgen.render.bitmaps import check_pixels, open_unchecked
 from cardgen.render.fonts import FontRole
 from cardgen.render.icons import Painter
-from cardgen.render.markup import colour_literal
-from cardgen.render.svgrefs import check_svg_references
+from cardgen.render.markup import Transform, colour_literal
+from cardgen.render.svgrefs import check_svg_references, svg_form
 from cardgen.units import MM
 
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".svg"}
@@ -107,6 +107,48 @@ class ImageStore:
         return path
 
 
+def file_painter(src: str, images: ImageStore, colour: Callable[[str], Color | None]) -> Painter:
+    """An icon drawn from the game's own file, contained in its square: an SVG as a form (in one colour when given
+    one), a PNG or JPEG as it is, or in one colour through its alpha channel (without one, through its darkness)."""
+    tinted: dict[str, Any] = {}
+
+    def paint(canvas: Any, x: float, y: float, size: float, instead: str | None = None) -> None:
+        path = images.resolve(src)
+        one = colour(instead) if instead else None
+        if src in images.svg:
+            drawing = images.svg[src]
+            form = svg_form(canvas, src, drawing, colour=one)
+            scale = size / max(drawing.width, drawing.height)
+            canvas.saveState()
+            canvas.translate(x + (size - drawing.width * scale) / 2, y + (size - drawing.height * scale) / 2)
+            canvas.scale(scale, scale)
+            canvas.doForm(form)
+            canvas.restoreState()
+            return
+        image: Any = str(path)
+        if one is not None and instead is not None:
+            if instead not in tinted:
+                tinted[instead] = _tinted(path, one)
+            image = tinted[instead]
+        canvas.drawImage(image, x, y, size, size, mask="auto", preserveAspectRatio=True, anchor="c")
+
+    return paint
+
+
+def _tinted(path: Path, colour: Color) -> Any:
+    """A bitmap as one colour: its alpha (or, without an alpha channel, its darkness) as the colour's coverage."""
+    from PIL import Image, ImageOps
+    from reportlab.lib.utils import ImageReader
+
+    with Image.open(path) as image:
+        has_alpha = image.mode in ("RGBA", "LA", "PA") or "transparency" in image.info
+        alpha = image.convert("RGBA").getchannel("A") if has_alpha else ImageOps.invert(image.convert("L"))
+    rgb = tuple(round(255 * c) for c in (colour.red, colour.green, colour.blue))
+    painted = Image.new("RGBA", alpha.size, (*rgb, 255))
+    painted.putalpha(alpha)
+    return ImageReader(painted)
+
+
 def _check_bitmap(path: Path) -> None:
     from PIL import Image, UnidentifiedImageError
 
@@ -175,6 +217,41 @@ class Surface:
             canvas.setFillAlpha(element["opacity"] * (fill.alpha if fill is not None else 1))
             canvas.setStrokeAlpha(element["opacity"] * (stroke.alpha if stroke is not None else 1))
         return (1 if stroke is not None else 0), (1 if fill is not None else 0)
+
+    def transform(self, steps: Transform) -> None:
+        """Apply a `<g>` group's transform steps (markup mm, y down; angles counter-clockwise) to the canvas."""
+        canvas, top = self.canvas, self.height * MM
+        for name, arguments in steps:
+            if name == "translate":
+                canvas.translate(arguments[0] * MM, -arguments[1] * MM)
+            elif name == "rotate":
+                angle, cx, cy = arguments
+                canvas.translate(cx * MM, self.y(cy))
+                canvas.rotate(angle)
+                canvas.translate(-cx * MM, -self.y(cy))
+            else:  # scale, about the trim's top-left corner
+                canvas.translate(0, top)
+                canvas.scale(*arguments)
+                canvas.translate(0, -top)
+
+    def turn(self, x: float, y: float, w: float, h: float, angle: float) -> tuple[float, float]:
+        """Turn the canvas so that a box's content runs at `angle` degrees counter-clockwise, about the box's centre;
+        return the frame's width and height (points). The origin is then the frame's top-left corner, its lines
+        running along x. The frame is the box turned by the nearest quarter turn, so 90 and 270 set text along the
+        box's height and fill the box exactly, and any other angle tilts that frame about the box's centre."""
+        canvas = self.canvas
+        left, top, width, height = x * MM, self.y(y), w * MM, h * MM
+        quarter = round(angle / 90) % 4
+        frame = (height, width) if quarter in (1, 3) else (width, height)
+        if angle in (0, 90, 180, 270):  # the quarter turns as they were always drawn (the same PDF bytes)
+            corners = {0: (left, top), 90: (left, top - height), 180: (left + width, top - height)}
+            canvas.translate(*corners.get(int(angle), (left + width, top)))
+            canvas.rotate(angle if angle != 270 else -90)
+            return frame
+        canvas.translate(left + width / 2, top - height / 2)
+        canvas.rotate(angle)
+        canvas.translate(-frame[0] / 2, frame[1] / 2)
+        return frame
 
     def polygon(self, element: Mapping[str, Any], points: list[tuple[float, float]]) -> None:
         """A closed, painted path through points given in markup mm."""

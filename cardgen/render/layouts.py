@@ -5,6 +5,11 @@ names its template and line instead of printing a blank), and data is escaped (a
 prints as written). Templates live in `templates/<game-id>/<layout>.xml.j2`; shared macros in `templates/_common/`,
 which falls back to the bundled one when a user's own templates folder has none. Jinja caches each compiled
 template, so a template is compiled once per build however many cards use it.
+
+Numbers print as millimetres without a filter (a float is written rounded to a millionth, so `{{ face.width / 3 }}`
+is `21.166667`, not `21.166666666666668`). `vars` holds the `--set KEY=VALUE` values; `--stamp TEXT` adds a small
+label to the bottom of every face (`stamp_element`). When the markup a layout produced is wrong, `locate` renders the
+face again with every element marked with its template's file and line, so the error names the `.j2` line.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ import re
 import signal
 import threading
 import traceback
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +34,7 @@ from jinja2 import (
     TemplateNotFound,
     TemplateSyntaxError,
     UndefinedError,
+    nodes,
 )
 from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup, escape
@@ -38,6 +44,7 @@ from cardgen.data.games import Game
 from cardgen.errors import DataError, Problem, did_you_mean, display_path
 from cardgen.paths import default_templates_dir
 from cardgen.render.icons import regular_polygon
+from cardgen.render.markup import MARK, MarkupError
 
 SUFFIX = ".xml.j2"
 
@@ -57,8 +64,87 @@ def hex_points(cx: float, cy: float, r: float, orient: str = "flat") -> str:
 
 
 def number(value: float, places: int = 2) -> str:
-    """A millimetre value formatted for markup attributes."""
+    """A number rounded to hundredths, trailing zeros dropped (`12.50` → `12.5`); numbers print without it too."""
     return f"{value:.{places}f}".rstrip("0").rstrip(".")
+
+
+def _printed(value: Any) -> Any:
+    """How a value prints in markup: floats rounded to a millionth (so arithmetic prints as clean millimetres),
+    everything else as Jinja prints it."""
+    if isinstance(value, float) and math.isfinite(value):
+        return repr(round(value, 6))
+    return value
+
+
+VARIABLE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_variables: dict[str, str] = {}
+
+
+def set_variables(pairs: Iterable[str]) -> dict[str, str]:
+    """Read `KEY=VALUE` pairs (`--set`) into the `vars` every layout sees from now on; raise `ValueError` for a
+    malformed pair."""
+    found: dict[str, str] = {}
+    for pair in pairs:
+        key, sign, value = pair.partition("=")
+        if not sign or not VARIABLE_NAME.match(key.strip()):
+            raise ValueError(f"'{pair}' is not KEY=VALUE with KEY a name (letters, digits, _)")
+        found[key.strip()] = value
+    _variables.clear()
+    _variables.update(found)
+    return dict(found)
+
+
+def variables() -> dict[str, str]:
+    """The `--set` values layouts see (`vars`)."""
+    return dict(_variables)
+
+
+STAMP_PT = 5.0  # the stamp's size; it shrinks to STAMP_MIN_PT to fit the face's width
+STAMP_MIN_PT = 3.0
+STAMP_COLOUR = "#808080"  # mid grey: readable on light and dark faces
+
+
+def stamp_element(text: str, face: Mapping[str, Any]) -> str:
+    """The `--stamp` label as markup: centred at the bottom of the face, inside the trim (1 mm above its bottom edge
+    on rectangles; higher up and narrower on round and hex pieces, so it stays inside the shape)."""
+    width, height = face["width"], face["height"]
+    if face.get("shape", "rect") == "rect":
+        left, w, bottom = 1.0, width - 2, height - 1
+    else:
+        left, w, bottom = width * 0.2, width * 0.6, height * 0.9
+    box = 2.4
+    return (
+        f'<text x="{left:.3f}" y="{bottom - box:.3f}" w="{w:.3f}" h="{box}" size="{STAMP_PT}" '
+        f'min-size="{STAMP_MIN_PT}" colour="{STAMP_COLOUR}" align="center" valign="bottom" field="stamp">'
+        f"{escape(text)}</text>"
+    )
+
+
+GLOBALS: dict[str, tuple[Any, str]] = {  # what every layout can call, besides the face's own values: value, doc
+    "hex_points": (hex_points, "`hex_points(cx, cy, r, orient='flat')`: a hexagon's `points` (r centre to corner)"),
+    "sqrt": (math.sqrt, "square root"),
+    "pi": (math.pi, "π"),
+    "min": (min, "the smallest of its arguments"),
+    "max": (max, "the largest of its arguments"),
+    "round": (round, "`round(x, places)`"),
+}
+FILTERS: dict[str, Callable[..., Any]] = {"rich": rich, "mm": number}  # cardgen's own, besides Jinja's
+CONTEXT = {  # the values a build gives each face's layout (`GameRenderer.job`), as the layout reference lists them
+    "card": "the item's fields, with `id`, `count` and `type`",
+    "face": "`width`, `height` (mm, the trim), `bleed` (mm), `side` (`front`/`back`), `shape` (`rect`/`round`/`hex`)",
+    "component": "`id`, `title`, `kind`, `count`",
+    "game": "`id`, `title`, `players` (`[min, max]`)",
+    "facts": "the values of rules.yaml's facts, by name",
+    "cite": "the facts' citations, by name",
+    "components": "every component's items (their fields, `id`, `count`, `type`) by component id, for tables",
+    "formula": "a bundled game's rule arithmetic (`formula.build_cost(5, 2, 0.5)`; cardgen/formulas.py)",
+}
+GLOBAL_VALUES = {"vars": "the `--set KEY=VALUE` values, as text"}
+
+
+def describe(function: Callable[..., Any]) -> str:
+    """The first line of a function's docstring (the layout reference's description of a filter)."""
+    return (function.__doc__ or "").strip().splitlines()[0]
 
 
 class LayoutLimitError(Exception):
@@ -111,6 +197,17 @@ class BoundedEnvironment(SandboxedEnvironment):
     """
 
     intercepted_binops = frozenset({"*", "**", "+"})
+    marking = False  # `Layouts.locate`'s overlay: every element the templates write carries its file and line
+
+    def _parse(self, source: str, name: str | None, filename: str | None) -> nodes.Template:
+        tree = super()._parse(source, name, filename)
+        if self.marking:
+            shown = display_path(filename or name or "layout")
+            for output in tree.find_all(nodes.Output):
+                for node in output.nodes:
+                    if isinstance(node, nodes.TemplateData):
+                        node.data = _marked(node.data, node.lineno, shown)
+        return tree
 
     def call_binop(self, context: Any, operator_name: str, left: Any, right: Any) -> Any:
         bound = limits.current().template_value_length
@@ -138,6 +235,19 @@ class BoundedEnvironment(SandboxedEnvironment):
         if formatting and _HUGE_FORMAT.search(str(owner)):
             raise LayoutLimitError("formats with a width of a million characters or more")
         return super().wrap_str_format(value)
+
+
+_TAG_START = re.compile(r"<([A-Za-z][A-Za-z0-9_.-]*)")
+
+
+def _marked(data: str, line: int, shown: str) -> str:
+    """Template text with each element it opens marked with the template's file and the line it opens on."""
+
+    def mark(match: re.Match[str]) -> str:
+        at = line + data.count("\n", 0, match.start())
+        return f'<{match.group(1)} {MARK}="{shown}:{at}"'
+
+    return _TAG_START.sub(mark, data)
 
 
 class _Timeout(Exception):
@@ -182,8 +292,10 @@ class _SharedOnly(BaseLoader):
 class Layouts:
     """The layouts of one templates folder; renders faces and turns Jinja's errors into located `DataError`s."""
 
-    def __init__(self, templates_dir: Path):
+    def __init__(self, templates_dir: Path, stamp: str | None = None):
         self.templates_dir = templates_dir
+        self.stamp = stamp
+        self._marking: BoundedEnvironment | None = None
         loaders: list[BaseLoader] = [FileSystemLoader(str(templates_dir))]
         bundled = default_templates_dir()
         if bundled.resolve() != templates_dir.resolve():
@@ -195,10 +307,12 @@ class Layouts:
             trim_blocks=True,
             lstrip_blocks=True,
             auto_reload=False,
+            finalize=_printed,
         )
-        self.env.filters.update(rich=rich, mm=number)
+        self.env.filters.update(FILTERS)
         self.env.filters = {name: _guarded(f) for name, f in self.env.filters.items()}
-        self.env.globals.update(hex_points=hex_points, sqrt=math.sqrt, pi=math.pi, min=min, max=max, round=round)
+        self.env.globals.update({name: value for name, (value, _doc) in GLOBALS.items()})
+        self.env.globals["vars"] = variables()
 
     def missing(self, game: Game) -> list[Problem]:
         """Every layout the game's items name that its templates folder lacks, each located at the item."""
@@ -230,9 +344,43 @@ class Layouts:
 
     def render(self, game_id: str, layout: str, context: Mapping[str, Any], who: str) -> str:
         """Render one face; `who` (e.g. "demo: card 'scout' front") prefixes every error message."""
+        markup = self._render(self.env, game_id, layout, context, who)
+        if self.stamp:
+            head, found, tail = markup.rpartition("</face>")
+            markup = head + stamp_element(self.stamp, context["face"]) + found + tail if found else markup
+        return markup
+
+    def locate(
+        self, game_id: str, layout: str, context: Mapping[str, Any], parse: Callable[[str], Any]
+    ) -> MarkupError | None:
+        """The markup error `parse` raises for this face, rendered again with every element marked with the template
+        line that wrote it, so the error's `at` names the layout's own line (None if the marked face parses)."""
+        if self._marking is None:
+            self._marking = self.env.overlay()
+            self._marking.marking = True
+        try:
+            parse(self._render(self._marking, game_id, layout, context, ""))
+        except MarkupError as exc:
+            return exc
+        except DataError:
+            return None
+        return None
+
+    def markup_problem(
+        self, exc: MarkupError, game_id: str, layout: str, context: Mapping[str, Any], parse: Callable[[str], Any],
+        who: str,
+    ) -> str:  # fmt: skip
+        """A markup error's message, at the layout's own line when `locate` finds it."""
+        located = self.locate(game_id, layout, context, parse)
+        if located is not None and located.at is not None:
+            return f"{located.at}: {who}: {located}"
+        line = f" (line {exc.line} of the rendered markup)" if exc.line else ""
+        return f"{who}: layout '{layout}'{line}: {exc}"
+
+    def _render(self, env: Any, game_id: str, layout: str, context: Mapping[str, Any], who: str) -> str:
         name = f"{game_id}/{layout}{SUFFIX}"
         try:
-            template = self.env.get_template(name)
+            template = env.get_template(name)
         except TemplateNotFound:
             missing = display_path(self.templates_dir / name)
             hint = did_you_mean(layout, self._known(game_id))
@@ -276,11 +424,14 @@ def _collect(chunks: Iterator[str], bound: int) -> str:
 
 
 def _template_frame(exc: BaseException) -> str | None:
-    """`file:line` of the innermost template frame in an exception's traceback (Jinja maps frames to templates)."""
-    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
-        if frame.filename.endswith(SUFFIX):
-            return f"{display_path(frame.filename)}:{frame.lineno}"
-    return None
+    """`file:line` of the innermost template frame in an exception's traceback (Jinja maps frames to templates),
+    followed by the template lines that called it: `ui.xml.j2:13 (called from card.xml.j2:4)`."""
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename.endswith(SUFFIX)]
+    shown = [f"{display_path(f.filename)}:{f.lineno}" for f in reversed(frames)]
+    shown = [place for n, place in enumerate(shown) if place not in shown[:n]]
+    if not shown:
+        return None
+    return shown[0] + (f" (called from {', '.join(shown[1:])})" if len(shown) > 1 else "")
 
 
 def _describe(exc: BaseException) -> str:

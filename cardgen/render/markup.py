@@ -11,9 +11,12 @@ A layout (a Jinja template) renders one face to markup like::
 
 Coordinates are millimetres from the trim box's top-left corner, y growing downwards. Colours are the game's
 colour names, `#rrggbb`, or standard names (`white`, `black`, `none`). Inside `<text>`, reportlab paragraph markup is
-allowed (`<b>`, `<i>`, `<u>`, `<br/>`, `<font color="…">`, `<sup>`, `<sub>`) and `{icon}` places an icon of the
-game's icon set at the text size. `parse_face` checks every element and attribute, so a layout mistake is reported
-with its template and element instead of being drawn wrongly.
+allowed (`<b>`, `<i>`, `<u>`, `<br/>`, `<font color="…">`, `<sup>`, `<sub>`) and `{icon}` (or `{icon:colour}`)
+places an icon of the game's icon set at the text size. `<g transform="…">` groups elements under a transform and
+`<style name="…">` names attributes that elements take with `style="…"`; both are resolved here, so the elements
+arrive flat, each with its transform. `parse_face` checks every element and attribute, so a layout mistake is
+reported with its template and element instead of being drawn wrongly. Every attribute carries its type, unit and
+meaning (`Attr`), from which `cardgen.render.reference` writes docs/layout-reference.md.
 """
 
 from __future__ import annotations
@@ -21,20 +24,40 @@ from __future__ import annotations
 import math
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 from xml.sax.saxutils import escape, quoteattr
 
 
 class MarkupError(ValueError):
-    """A layout produced markup that cannot be drawn; the message names the element and attribute."""
+    """A layout produced markup that cannot be drawn; the message names the element and attribute. `line` is the
+    line of the rendered markup; `at` the layout's own `file:line` when the markup was rendered with line marks."""
 
-    def __init__(self, message: str, line: int | None = None):
+    def __init__(self, message: str, line: int | None = None, at: str | None = None):
         super().__init__(message)
         self.line = line
+        self.at = at
 
 
+# The attribute `Layouts.locate` adds to every element a layout writes: the template's `file:line`.
+MARK = "data-cardgen-at"
+
+
+Parser = TypeVar("Parser", bound=Callable[..., Any])
+
+
+def _kind(text: str) -> Callable[[Parser], Parser]:
+    """Name what a parser accepts, as the layout reference writes it."""
+
+    def mark(parse: Parser) -> Parser:
+        parse.kind = text  # type: ignore[attr-defined]  # read by Attr.kind
+        return parse
+
+    return mark
+
+
+@_kind("number")
 def number(value: str) -> float:
     """A finite number: NaN and infinities would reach the PDF as garbage or crash the drawing."""
     found = float(value)
@@ -43,6 +66,7 @@ def number(value: str) -> float:
     return found
 
 
+@_kind("number ≥ 0")
 def length(value: str) -> float:
     """A size that cannot be negative (widths, heights, radii, line widths)."""
     found = number(value)
@@ -51,6 +75,7 @@ def length(value: str) -> float:
     return found
 
 
+@_kind("number > 0")
 def positive(value: str) -> float:
     """A size that must be above zero (font sizes, line spacing)."""
     found = number(value)
@@ -59,6 +84,7 @@ def positive(value: str) -> float:
     return found
 
 
+@_kind("number 0–1")
 def fraction(value: str) -> float:
     found = number(value)
     if not 0 <= found <= 1:
@@ -66,6 +92,13 @@ def fraction(value: str) -> float:
     return found
 
 
+@_kind("angle")
+def angle(value: str) -> float:
+    """Degrees counter-clockwise, any value, kept in [0, 360)."""
+    return number(value) % 360
+
+
+@_kind("true or false")
 def boolean(value: str) -> bool:
     lowered = value.strip().lower()
     if lowered in ("true", "yes", "1"):
@@ -75,6 +108,7 @@ def boolean(value: str) -> bool:
     raise ValueError(f"expected true or false, got '{value}'")
 
 
+@_kind("x,y pairs")
 def points(value: str) -> tuple[tuple[float, float], ...]:
     pairs = []
     for chunk in value.split():
@@ -92,9 +126,11 @@ def choice(*options: str) -> Callable[[str], str]:
         return value
 
     parse.options = options  # type: ignore[attr-defined]  # read by Attr.shown
+    parse.kind = " | ".join(f"`{o}`" for o in options)  # type: ignore[attr-defined]  # read by Attr.kind
     return parse
 
 
+@_kind("lengths")
 def dash(value: str) -> tuple[float, ...]:
     """Dash and gap lengths; all zero would draw nothing forever (reportlab loops or the viewer chokes)."""
     lengths = tuple(length(v) for v in value.split())
@@ -105,6 +141,36 @@ def dash(value: str) -> tuple[float, ...]:
     return lengths
 
 
+Transform = tuple[tuple[str, tuple[float, ...]], ...]  # ("translate", (dx, dy)), ("rotate", (a, cx, cy)), …
+_STEP = re.compile(r"\s*(translate|rotate|scale)\s*\(([^()]*)\)\s*,?")
+_ARGUMENTS = {"translate": (1, 2), "rotate": (1, 3), "scale": (1, 2)}
+
+
+@_kind("transform list")
+def transform(value: str) -> Transform:
+    """`translate(dx[,dy]) rotate(a[,cx,cy]) scale(s[,sy])` in any order and number, applied as SVG applies them
+    (the first is the outermost); lengths in mm, angles in degrees counter-clockwise."""
+    steps, position = [], 0
+    while position < len(value.rstrip()):
+        match = _STEP.match(value, position)
+        if match is None:
+            raise ValueError(f"expected translate(…), rotate(…) or scale(…) at '{value[position:][:30]}'")
+        name, text = match.group(1), match.group(2)
+        arguments = tuple(number(v) for v in text.replace(",", " ").split())
+        low, high = _ARGUMENTS[name]
+        if not low <= len(arguments) <= high or (name == "rotate" and len(arguments) == 2):
+            raise ValueError(f"{name}() takes {'1 or 3' if name == 'rotate' else '1 or 2'} numbers, got '{text}'")
+        if name == "translate" and len(arguments) == 1:
+            arguments = (arguments[0], 0.0)
+        elif name == "scale" and len(arguments) == 1:
+            arguments = (arguments[0], arguments[0])
+        elif name == "rotate" and len(arguments) == 1:
+            arguments = (arguments[0], 0.0, 0.0)
+        steps.append((name, arguments))
+        position = match.end()
+    return tuple(steps)
+
+
 COLOUR = "colour"  # parsed against the game's palette, which only the caller knows
 TEXT = str
 REQUIRED = object()
@@ -112,44 +178,88 @@ REQUIRED = object()
 
 @dataclass(frozen=True)
 class Attr:
-    """One attribute of an element: how its text is parsed (a function, `COLOUR` or `TEXT`) and its default
-    (`REQUIRED` when it has none)."""
+    """One attribute of an element: how its text is parsed (a function, `COLOUR` or `TEXT`), its default
+    (`REQUIRED` when it has none), its unit and what it means (both for the layout reference)."""
 
     parse: Any
     default: Any = REQUIRED
+    unit: str = ""
+    doc: str = ""
 
     def shown(self, name: str) -> str:
         """The attribute as the README's element table writes it: `orient=flat|pointy` for a choice."""
         options = getattr(self.parse, "options", None)
         return f"{name}={'|'.join(options)}" if options else name
 
+    @property
+    def kind(self) -> str:
+        """What the attribute accepts: `number ≥ 0`, `colour`, `text`, the options of a choice, …"""
+        if self.parse == COLOUR:
+            return "colour"
+        if self.parse is TEXT:
+            return "text"
+        return str(getattr(self.parse, "kind", "text"))
+
 
 Schema = Mapping[str, Attr]
 
 STROKE: dict[str, Attr] = {
-    "stroke": Attr(COLOUR, "none"),
-    "stroke-width": Attr(length, 0.3),
-    "dash": Attr(dash, ()),
-    "opacity": Attr(fraction, 1.0),
+    "stroke": Attr(COLOUR, "none", doc="the outline's colour (`none`: no outline)"),
+    "stroke-width": Attr(length, 0.3, "mm", "the outline's width"),
+    "dash": Attr(dash, (), "mm", "dash and gap lengths separated by spaces: `2 1` draws 2 mm dashes, 1 mm apart"),
+    "opacity": Attr(fraction, 1.0, doc="1 opaque, 0 invisible; multiplies the colours' own alpha"),
 }
-SHAPE: dict[str, Attr] = {"fill": Attr(COLOUR, "none"), **STROKE}
-AT: dict[str, Attr] = {"x": Attr(number), "y": Attr(number)}  # a top-left corner, mm from the trim's top-left
-BOX: dict[str, Attr] = {**AT, "w": Attr(length), "h": Attr(length)}
-CENTRE: dict[str, Attr] = {"cx": Attr(number), "cy": Attr(number), "r": Attr(length)}
-FACE: Schema = {"bg": Attr(COLOUR, "none")}
+SHAPE: dict[str, Attr] = {"fill": Attr(COLOUR, "none", doc="the colour inside (`none`: not filled)"), **STROKE}
+AT: dict[str, Attr] = {  # a top-left corner, mm from the trim's top-left
+    "x": Attr(number, unit="mm", doc="left edge, from the trim's left edge"),
+    "y": Attr(number, unit="mm", doc="top edge, from the trim's top edge, downwards"),
+}
+BOX: dict[str, Attr] = {**AT, "w": Attr(length, unit="mm", doc="width"), "h": Attr(length, unit="mm", doc="height")}
+CENTRE: dict[str, Attr] = {
+    "cx": Attr(number, unit="mm", doc="centre, from the trim's left edge"),
+    "cy": Attr(number, unit="mm", doc="centre, from the trim's top edge, downwards"),
+    "r": Attr(length, unit="mm", doc="radius"),
+}
+ROTATE_DOC = (
+    "turns the content counter-clockwise about the box's centre; at 90 and 270 it runs along the box's height and "
+    "fills the box, other angles tilt the nearest quarter turn's frame"
+)
+FACE: Schema = {"bg": Attr(COLOUR, "none", doc="fills the trim and the bleed")}
+# Every element may name styles; `<g>` and `<style>` are resolved by the parser, not drawn by an element.
+STYLE_REF: dict[str, Attr] = {
+    "style": Attr(
+        TEXT, None, doc="names of `<style>`s (separated by spaces) whose attributes this element takes; its own win"
+    )
+}
+GROUP: Schema = {
+    "transform": Attr(
+        transform,
+        (),
+        "mm, degrees",
+        "`translate(dx,dy)`, `rotate(a)` or `rotate(a,cx,cy)` (counter-clockwise, about the trim's top-left corner or "
+        "cx,cy), `scale(s)` or `scale(sx,sy)` (about the trim's top-left corner), in any order and number; the first "
+        "is applied last, as in SVG",
+    ),
+    **STYLE_REF,
+}
+STYLE: Schema = {"name": Attr(TEXT, doc='what elements call the style: `style="name"`')}
 
 INLINE_TAGS = {"b", "i", "u", "strike", "br", "font", "sup", "sub", "span"}
 INLINE_ATTRS = {"font": {"color", "size"}, "span": {"color"}}
-ICON_PATTERN = re.compile(r"\{([A-Za-z0-9][A-Za-z0-9_.-]*)\}")
+# `{name}` or `{name:colour}`: an icon of the game's set inside text, in its own colours or in one colour
+ICON_PATTERN = re.compile(r"\{([A-Za-z0-9][A-Za-z0-9_.-]*)(?::(#[0-9A-Fa-f]{6}|[A-Za-z][A-Za-z0-9_-]*))?\}")
 
 
 @dataclass(frozen=True)
 class Element:
-    """One drawable element with its validated attributes; `content` is a text box's paragraph markup."""
+    """One drawable element with its validated attributes; `content` is a text box's paragraph markup, `transform`
+    the steps of the `<g>` groups around it (outermost first), `at` the layout's `file:line` when known."""
 
     tag: str
     attrs: Mapping[str, Any]
     content: str = ""
+    transform: Transform = ()
+    at: str | None = None
 
     def __getitem__(self, name: str) -> Any:
         return self.attrs[name]
@@ -163,6 +273,15 @@ class Face:
     elements: tuple[Element, ...]
 
 
+@dataclass(frozen=True)
+class _Reader:
+    """What parsing one face needs everywhere: the elements' schemas, the colour test and the face's styles."""
+
+    schemas: Mapping[str, Schema]
+    is_colour: Callable[[str], bool]
+    styles: Mapping[str, Mapping[str, str]]
+
+
 def parse_face(markup: str, is_colour: Callable[[str], bool], schemas: Mapping[str, Schema]) -> Face:
     """Parse and check one face's markup against the elements' `schemas` (tag → attributes); raise `MarkupError`
     naming the element and attribute at fault."""
@@ -173,32 +292,127 @@ def parse_face(markup: str, is_colour: Callable[[str], bool], schemas: Mapping[s
     try:
         root = ET.fromstring(markup)
     except ET.ParseError as exc:
-        line, _column = exc.position
-        text = markup.splitlines()[line - 1].strip() if 0 < line <= len(markup.splitlines()) else ""
-        raise MarkupError(
-            f"the layout produced invalid XML ({exc.msg.split(':')[0]}) near: {text[:80]}", line
-        ) from None
+        line, column = exc.position
+        lines = markup.splitlines()
+        text = lines[line - 1].strip() if 0 < line <= len(lines) else ""
+        text = re.sub(f' {MARK}="[^"]*"', "", text)
+        what = exc.msg.split(":")[0]
+        at, unclosed = _xml_error_at(markup, line, column) if MARK in markup else (None, None)
+        hint = f" (<{unclosed}> is not closed)" if unclosed and what == "mismatched tag" else ""
+        raise MarkupError(f"the layout produced invalid XML ({what}) near: {text[:80]}{hint}", line, at) from None
+    at = root.attrib.pop(MARK, None)
     if root.tag != "face":
-        raise MarkupError(f"a layout must produce one <face> element, not <{root.tag}>")
-    face_attrs = _attributes(root, FACE, is_colour)
-    elements = tuple(_element(child, schemas, is_colour) for child in root)
-    if stray := (root.text or "").strip():
-        raise MarkupError(f"text outside a <text> box: '{stray[:40]}'")
+        raise MarkupError(f"a layout must produce one <face> element, not <{root.tag}>", at=at)
+    face_attrs = _located(at, _attributes, root, FACE, is_colour)
+    reader = _Reader(schemas, is_colour, _styles(root, schemas))
+    elements = tuple(_children(root, reader, (), ()))
     return Face(face_attrs["bg"], elements)
 
 
-def _element(node: ET.Element, schemas: Mapping[str, Schema], is_colour: Callable[[str], bool]) -> Element:
+def _xml_error_at(markup: str, line: int, column: int) -> tuple[str | None, str | None]:
+    """Where marked markup (`Layouts.locate`) went wrong: for a mismatched closing tag, the mark and tag of the
+    element left open; otherwise the last mark before the error."""
+    open_elements: list[tuple[str, str | None]] = []
+    parser: Any = ET.XMLPullParser(events=("start", "end"))
+    try:
+        parser.feed(markup)  # the pull parser raises a syntax error as the event after the last good one
+        for event, node in parser.read_events():
+            if event == "start":
+                open_elements.append((node.tag, node.attrib.get(MARK)))
+            else:
+                open_elements.pop()
+    except ET.ParseError as exc:
+        if exc.msg.startswith("mismatched tag") and open_elements:
+            return open_elements[-1][1], open_elements[-1][0]
+    lines = markup.splitlines()
+    before = "\n".join([*lines[: line - 1], lines[line - 1][:column]]) if 0 < line <= len(lines) else markup
+    marks = re.findall(f'{MARK}="([^"]*)"', before)
+    return (marks[-1] if marks else None), None
+
+
+def _located(at: str | None, function: Callable[..., Any], *args: Any) -> Any:
+    """`function(*args)`, its `MarkupError` located at `at` (the layout's file:line) when it has no place yet."""
+    try:
+        return function(*args)
+    except MarkupError as exc:
+        exc.at = exc.at or at
+        raise
+
+
+def _children(parent: ET.Element, reader: _Reader, steps: Transform, styles: tuple[str, ...]) -> Iterator[Element]:
+    """The elements inside `parent` (a face or a group), groups flattened: each element with its transform."""
+    if stray := (parent.text or "").strip():
+        raise MarkupError(f"text outside a <text> box: '{stray[:40]}'")
+    for node in parent:
+        at = node.attrib.pop(MARK, None)
+        if stray := (node.tail or "").strip():
+            raise MarkupError(f"text outside a <text> box after <{node.tag}>: '{stray[:40]}'", at=at)
+        if node.tag == "style":
+            continue  # read by _styles
+        if node.tag == "g":
+            group = _located(at, _attributes, node, GROUP, reader.is_colour)
+            inherited = (*styles, *_style_names(group["style"]))
+            yield from _children(node, reader, (*steps, *group["transform"]), inherited)
+            continue
+        yield _located(at, _element, node, reader, steps, styles, at)
+
+
+def _styles(root: ET.Element, schemas: Mapping[str, Schema]) -> dict[str, dict[str, str]]:
+    """The face's named styles: `<style name="label" size="6.5" colour="ink"/>` anywhere outside a text box."""
+    known = {name for schema in schemas.values() for name in schema}
+    styles: dict[str, dict[str, str]] = {}
+    for node in root.iter("style"):
+        at = node.attrib.pop(MARK, None)
+        attrs = dict(node.attrib)
+        name = attrs.pop("name", None)
+        if not name:
+            raise MarkupError("<style> needs the attribute 'name'", at=at)
+        if name in styles:
+            raise MarkupError(f"<style name='{name}'> is defined twice", at=at)
+        if len(node) or (node.text or "").strip():
+            raise MarkupError("<style> cannot have content", at=at)
+        for attribute in attrs:
+            if attribute not in known:
+                from cardgen.errors import did_you_mean
+
+                hint = did_you_mean(attribute, sorted(known))
+                raise MarkupError(f"<style name='{name}'> sets '{attribute}', which no element takes{hint}", at=at)
+        styles[name] = attrs
+    return styles
+
+
+def _style_names(value: str | None) -> tuple[str, ...]:
+    return tuple(value.split()) if value else ()
+
+
+def _element(
+    node: ET.Element, reader: _Reader, steps: Transform, inherited: tuple[str, ...], at: str | None
+) -> Element:
+    schemas = reader.schemas
     if node.tag not in schemas:
-        raise MarkupError(f"unknown element <{node.tag}> (known: {', '.join(sorted(schemas))})")
-    if stray := (node.tail or "").strip():
-        raise MarkupError(f"text outside a <text> box after <{node.tag}>: '{stray[:40]}'")
-    attrs = _attributes(node, schemas[node.tag], is_colour)
+        known = ", ".join(sorted([*schemas, "g", "style"]))
+        raise MarkupError(f"unknown element <{node.tag}> (known: {known})")
+    schema = schemas[node.tag]
+    own = _style_names(node.attrib.pop("style", None))
+    styled: dict[str, str] = {}
+    for name in (*inherited, *own):
+        if name not in reader.styles:
+            from cardgen.errors import did_you_mean
+
+            hint = did_you_mean(name, list(reader.styles))
+            raise MarkupError(f"<{node.tag}> names the unknown style '{name}'{hint}")
+        taken = {k: v for k, v in reader.styles[name].items() if k in schema}
+        if name in own and not taken:
+            raise MarkupError(f"<{node.tag}> names the style '{name}', which sets nothing a <{node.tag}> takes")
+        styled.update(taken)
+    node.attrib = {**styled, **node.attrib}
+    attrs = _attributes(node, schema, reader.is_colour)
     content = ""
     if node.tag == "text":
         content = inline_markup(node)
     elif len(node) or (node.text or "").strip():
         raise MarkupError(f"<{node.tag}> cannot have content")
-    return Element(node.tag, attrs, content)
+    return Element(node.tag, attrs, content, steps, at)
 
 
 def _attributes(node: ET.Element, schema: Schema, is_colour: Callable[[str], bool]) -> dict[str, Any]:
@@ -257,6 +471,8 @@ def _paragraph_colour(value: str) -> bool:
 def inline_markup(node: ET.Element) -> str:
     """A text box's content re-serialised as reportlab paragraph markup, allowing only the inline tags."""
     parts = [escape(node.text or "")]
+    for child in node.iter():
+        child.attrib.pop(MARK, None)  # inline tags carry no location of their own
     for child in node:
         parts.append(_inline(child))
         parts.append(escape(child.tail or ""))

@@ -10,9 +10,14 @@ remote resource or embeds an oversized image is a located error (`art.svg:12: <i
 from __future__ import annotations
 
 import base64
+import copy
+import hashlib
 import io
 import re
 from pathlib import Path
+from typing import Any
+
+from reportlab.lib.colors import Color
 
 from cardgen.errors import DataError, Location, Problem, display_path
 
@@ -88,3 +93,37 @@ def _embedded_image(ref: str) -> str | None:
     except (UnidentifiedImageError, OSError, ValueError, Image.DecompressionBombError) as exc:
         return f"an embedded image that cannot be decoded ({exc})"
     return None
+
+
+def svg_form(canvas: Any, src: str, drawing: Any, opacity: float = 1.0, colour: Color | None = None) -> str:
+    """The name of a PDF form holding `drawing` (an SVG read by svglib), drawn into the document once per source,
+    opacity and colour: `opacity` below 1 makes each shape see-through, `colour` paints every filled or stroked part
+    in that one colour (an icon recoloured where it is used)."""
+    from reportlab.graphics import renderPDF
+
+    form = "svg-" + hashlib.sha1(src.encode()).hexdigest()[:12]
+    if opacity < 1 or colour is not None:
+        form += hashlib.sha1(f"{opacity:.4f} {colour and colour.hexval()}".encode()).hexdigest()[:8]
+    if not canvas.hasForm(form):
+        if opacity < 1 or colour is not None:
+            drawing = copy.deepcopy(drawing)
+            _repaint(drawing, opacity, colour)
+        canvas.beginForm(form, 0, 0, drawing.width, drawing.height)
+        renderPDF.draw(drawing, canvas, 0, 0)
+        canvas.endForm()
+    return form
+
+
+def _repaint(node: Any, opacity: float, colour: Color | None) -> None:
+    """Recolour and fade every shape below `node` in place (groups recursively)."""
+    for child in getattr(node, "contents", ()):
+        _repaint(child, opacity, colour)
+    for part in ("fill", "stroke"):
+        current = getattr(node, f"{part}Color", None)
+        if current is None:
+            continue
+        base = colour if colour is not None else current
+        alpha = getattr(current, "alpha", 1) * opacity
+        setattr(node, f"{part}Color", Color(base.red, base.green, base.blue, alpha))
+        if hasattr(node, f"{part}Opacity"):
+            setattr(node, f"{part}Opacity", (getattr(node, f"{part}Opacity", None) or 1) * opacity)

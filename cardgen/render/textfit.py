@@ -65,7 +65,7 @@ def with_icons(content: str, size: float) -> str:
     side = size * ICON_SCALE
 
     def image(match: re.Match[str]) -> str:
-        source = placeholder(match.group(1))
+        source = placeholder(match.group(0)[1:-1])  # the icon's name, and its colour if one is set
         return f'<img src="{source}" width="{side:.2f}" height="{side:.2f}" valign="{-side * 0.2:.2f}"/>'
 
     return ICON_PATTERN.sub(image, content)

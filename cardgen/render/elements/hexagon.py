@@ -16,7 +16,7 @@ class Hexagon(ElementKind):
     summary = "a regular hexagon, `r` from centre to corner, flat sides or points at the top"
     attributes: ClassVar[dict[str, Attr]] = {
         **CENTRE,
-        "orient": Attr(choice("flat", "pointy"), "flat"),
+        "orient": Attr(choice("flat", "pointy"), "flat", doc="flat sides or points at the top and bottom"),
         **SHAPE,
     }
 

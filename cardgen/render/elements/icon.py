@@ -1,4 +1,5 @@
-"""`<icon>`: one of the game's vector icons (`settings.icons`), its top-left corner at x, y."""
+"""`<icon>`: one of the game's icons (`settings.icons`: a vector shape or its own file), its top-left corner at x, y,
+in its own colours or in the one `colour` it is given."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from cardgen.errors import DataError, did_you_mean
 from cardgen.render.elements.base import ElementKind
 from cardgen.render.icons import label_size
 from cardgen.render.kit import Kit, SetText, Surface
-from cardgen.render.markup import AT, TEXT, Attr, Element, positive
+from cardgen.render.markup import AT, COLOUR, TEXT, Attr, Element, positive
 from cardgen.units import MM
 
 
@@ -23,8 +24,13 @@ def check_icon(name: str, kit: Kit, who: str) -> None:
 
 class Icon(ElementKind):
     tag = "icon"
-    summary = "a vector icon from the game's `settings.icons`, `size` mm square"
-    attributes: ClassVar[dict[str, Attr]] = {"name": Attr(TEXT), **AT, "size": Attr(positive)}
+    summary = "an icon from the game's `settings.icons` (a vector shape or its own SVG/PNG file), `size` mm square"
+    attributes: ClassVar[dict[str, Attr]] = {
+        "name": Attr(TEXT, doc="the icon's name in `settings.icons`"),
+        **AT,
+        "size": Attr(positive, unit="mm", doc="the side of the square it is drawn in"),
+        "colour": Attr(COLOUR, None, doc="draws it in this one colour (a shape's fill; every part of a file icon)"),
+    }
 
     def prepare(self, element: Element, kit: Kit, who: str) -> Any:
         check_icon(element["name"], kit, who)
@@ -38,4 +44,4 @@ class Icon(ElementKind):
     def draw(self, element: Element, surface: Surface, prepared: Any) -> None:
         size = element["size"] * MM
         paint = surface.kit.painters[element["name"]]
-        paint(surface.canvas, element["x"] * MM, surface.y(element["y"]) - size, size)
+        paint(surface.canvas, element["x"] * MM, surface.y(element["y"]) - size, size, element["colour"])

@@ -5,24 +5,29 @@ Bitmaps are embedded once per document by reportlab; an SVG is drawn once into a
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any, ClassVar
 
 from cardgen.errors import DataError
 from cardgen.render.elements.base import ElementKind
 from cardgen.render.kit import Kit, Surface
-from cardgen.render.markup import BOX, TEXT, Attr, Element, choice
+from cardgen.render.markup import BOX, ROTATE_DOC, TEXT, Attr, Element, angle, choice, fraction
+from cardgen.render.svgrefs import svg_form
 from cardgen.units import MM
 
 
 class Image(ElementKind):
     tag = "image"
-    summary = "PNG, JPEG or SVG inside the game's folder, embedded once"
+    summary = "PNG, JPEG or SVG inside the game's folder, embedded once, turned to any angle, see-through by `opacity`"
     attributes: ClassVar[dict[str, Attr]] = {
-        "src": Attr(TEXT),
+        "src": Attr(TEXT, doc="the file, relative to the game's folder (and inside it)"),
         **BOX,
-        "fit": Attr(choice("contain", "cover", "stretch"), "contain"),
-    }
+        "fit": Attr(
+            choice("contain", "cover", "stretch"), "contain",
+            doc="`contain`: all of it, centred; `cover`: fills the box, cut to it; `stretch`: to the box's shape",
+        ),
+        "rotate": Attr(angle, 0.0, "degrees", ROTATE_DOC),
+        "opacity": Attr(fraction, 1.0, doc="1 opaque, 0 invisible (an SVG's shapes each take it)"),
+    }  # fmt: skip
 
     def prepare(self, element: Element, kit: Kit, who: str) -> Any:
         try:
@@ -35,8 +40,13 @@ class Image(ElementKind):
         path = surface.kit.images.resolve(src)
         x, w, h = element["x"] * MM, element["w"] * MM, element["h"] * MM
         y = surface.y(element["y"]) - h
+        if element["rotate"]:
+            w, h = surface.turn(element["x"], element["y"], element["w"], element["h"], element["rotate"])
+            x, y = 0.0, -h
+        if element["opacity"] < 1:
+            canvas.setFillAlpha(element["opacity"])  # PDF paints images with the fill alpha
         if src in surface.kit.images.svg:
-            _draw_svg(surface, src, (x, y, w, h), fit)
+            _draw_svg(surface, src, (x, y, w, h), fit, element["opacity"])
         elif fit == "cover":
             from PIL import Image as PILImage
 
@@ -57,16 +67,10 @@ def _clip(canvas: Any, x: float, y: float, w: float, h: float) -> None:
     canvas.clipPath(clip, stroke=0, fill=0)
 
 
-def _draw_svg(surface: Surface, src: str, box: tuple[float, float, float, float], fit: str) -> None:
-    from reportlab.graphics import renderPDF
-
+def _draw_svg(surface: Surface, src: str, box: tuple[float, float, float, float], fit: str, opacity: float) -> None:
     canvas, (x, y, w, h) = surface.canvas, box
     drawing = surface.kit.images.svg[src]
-    form = "svg-" + hashlib.sha1(src.encode()).hexdigest()[:12]
-    if not canvas.hasForm(form):
-        canvas.beginForm(form, 0, 0, drawing.width, drawing.height)
-        renderPDF.draw(drawing, canvas, 0, 0)
-        canvas.endForm()
+    form = svg_form(canvas, src, drawing, opacity=opacity)
     sx, sy = w / drawing.width, h / drawing.height
     if fit != "stretch":
         sx = sy = (max if fit == "cover" else min)(sx, sy)

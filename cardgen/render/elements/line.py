@@ -14,12 +14,12 @@ class Line(ElementKind):
     tag = "line"
     summary = "a straight line (black unless `stroke` says otherwise)"
     attributes: ClassVar[dict[str, Attr]] = {
-        "x1": Attr(number),
-        "y1": Attr(number),
-        "x2": Attr(number),
-        "y2": Attr(number),
+        "x1": Attr(number, unit="mm", doc="one end, from the trim's left edge"),
+        "y1": Attr(number, unit="mm", doc="one end, from the trim's top edge, downwards"),
+        "x2": Attr(number, unit="mm", doc="the other end, from the trim's left edge"),
+        "y2": Attr(number, unit="mm", doc="the other end, from the trim's top edge, downwards"),
         **STROKE,
-        "stroke": Attr(COLOUR, "black"),
+        "stroke": Attr(COLOUR, "black", doc="the line's colour"),
     }
 
     def draw(self, element: Element, surface: Surface, prepared: Any) -> None:

@@ -17,8 +17,8 @@ class Rect(ElementKind):
     summary = 'a rectangle, its corners rounded by `radius`; with `bleed="true"` edges on the trim run into the bleed'
     attributes: ClassVar[dict[str, Attr]] = {
         **BOX,
-        "radius": Attr(length, 0.0),
-        "bleed": Attr(boolean, False),
+        "radius": Attr(length, 0.0, "mm", "rounds the corners"),
+        "bleed": Attr(boolean, False, doc="edges lying on the trim run on to the bleed's edge (backgrounds, bands)"),
         **SHAPE,
     }
 

@@ -17,9 +17,11 @@ from cardgen.render.markup import (
     BOX,
     COLOUR,
     ICON_PATTERN,
+    ROTATE_DOC,
     TEXT,
     Attr,
     Element,
+    angle,
     choice,
     plain_text,
     positive,
@@ -34,34 +36,38 @@ class Text(ElementKind):
     tag = "text"
     summary = (
         "a text box: wraps, shrinks down to `min-size` (default 6 pt), and reports overflow naming `field`; "
-        "`rotate` turns it a quarter at a time"
+        "`rotate` turns it to any angle"
     )
     has_content = True
     attributes: ClassVar[dict[str, Attr]] = {
         **BOX,
-        "size": Attr(positive, 8.0),
-        "min-size": Attr(positive, None),
-        "font": Attr(TEXT, "body"),
-        "colour": Attr(COLOUR, "black"),
-        "align": Attr(choice("left", "center", "right", "justify"), "left"),
-        "valign": Attr(choice("top", "middle", "bottom"), "top"),
-        "leading": Attr(positive, 1.2),
-        "field": Attr(TEXT, None),
-        "rotate": Attr(choice("0", "90", "180", "270"), "0"),
-    }
+        "size": Attr(positive, 8.0, "pt", "the font size it starts from"),
+        "min-size": Attr(positive, None, "pt", "the smallest it shrinks to before reporting overflow (default 6, or "
+                         "`size` if smaller)"),
+        "font": Attr(TEXT, "body", doc="a font role of the game's `settings.fonts` (`body`, `heading` or its own)"),
+        "colour": Attr(COLOUR, "black", doc="the text's colour"),
+        "align": Attr(choice("left", "center", "right", "justify"), "left", doc="how lines sit across the box"),
+        "valign": Attr(choice("top", "middle", "bottom"), "top", doc="where the text sits in the box's height"),
+        "leading": Attr(positive, 1.2, "× size", "line spacing, a multiple of the font size (1.2: 12 pt lines for 10 "
+                        "pt text)"),
+        "field": Attr(TEXT, None, doc="what overflow and text-size reports call the box (a card field's name)"),
+        "rotate": Attr(angle, 0.0, "degrees", ROTATE_DOC),
+    }  # fmt: skip
 
     def prepare(self, element: Element, kit: Kit, who: str) -> Fit:
         """Fit the text (after checking its font role, icons and glyphs)."""
         role = _role(element, kit, who)
         content = element.content
-        for name in ICON_PATTERN.findall(content):
+        for name, colour in ICON_PATTERN.findall(content):
             check_icon(name, kit, who)
+            if colour and not kit.palette.is_colour(colour):
+                raise DataError(f"{who}: {{{name}:{colour}}}: '{colour}' is not a colour (a game colour or #rrggbb)")
         if missing := no_glyph(plain_text(content), role):
             raise DataError(f"{who}: {element['field'] or 'text'}: {missing}")
         size = element["size"]
         min_size = element["min-size"] if element["min-size"] is not None else min(size, DEFAULT_MIN_SIZE)
         width, height = element["w"] * MM, element["h"] * MM
-        if element["rotate"] in ("90", "270"):
+        if round(element["rotate"] / 90) % 2:  # the frame is the box turned by the nearest quarter turn
             width, height = height, width
         colour = kit.palette.get(element["colour"])
         leading, align = element["leading"], element["align"]
@@ -80,14 +86,8 @@ class Text(ElementKind):
 
     def draw(self, element: Element, surface: Surface, prepared: Fit) -> None:
         canvas = surface.canvas
-        left, top = element["x"] * MM, surface.y(element["y"])
-        w, h = element["w"] * MM, element["h"] * MM
-        rotate = int(element["rotate"])
         # move the origin so that the paragraph's top-left corner is at (0, 0) and its lines run along local x
-        origin = {0: (left, top), 90: (left, top - h), 180: (left + w, top - h), 270: (left + w, top)}[rotate]
-        canvas.translate(*origin)
-        canvas.rotate(rotate if rotate != 270 else -90)
-        box_w, box_h = (h, w) if rotate in (90, 270) else (w, h)
+        box_w, box_h = surface.turn(element["x"], element["y"], element["w"], element["h"], element["rotate"])
         slack = max(box_h - prepared.height, 0)
         drop = {"top": 0.0, "middle": slack / 2, "bottom": slack}[element["valign"]]
         if prepared.paragraph is not None:

@@ -110,6 +110,11 @@ class Battle:
     # battle OCC-cards each side played (the engine's; the calculator plays none): 'first-strike' (the defender
     # fires first in the first phase), 'reroll-misses' and 'double-hit' (in the first phase), 'retreat-any-phase'
     cards: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
+    # faction effects (the engine's): `revenge` per side is (roll, damage) — each unit of the side destroyed rolls,
+    # and on roll or higher deals the damage to the enemy unit the targeting policy picks; `buildings_first` per
+    # side: in a ground battle that side's buildings fire before the attacker in every phase
+    revenge: tuple[tuple[int, int] | None, tuple[int, int] | None] = (None, None)
+    buildings_first: tuple[bool, bool] = (False, False)
     _memo: dict[tuple[Any, ...], Any] = field(default_factory=dict, repr=False)  # results of the pure steps below
     sides: list[Side] = field(default_factory=list, repr=False)  # every side state met, by number
     _numbers: dict[Side, int] = field(default_factory=dict, repr=False)
@@ -149,13 +154,14 @@ class Battle:
         pool = taunting or range(len(units))
         return min(pool, key=lambda i: (units[i][1] + units[i][2], -kinds[units[i][0]].cost, units[i][0], i))
 
-    def take(self, number: int, hits: int, single: bool = False) -> tuple[int, int]:
+    def take(self, number: int, hits: int, single: bool = False) -> tuple[int, int, int]:
         """Side (by number) after `hits` damage assigned by the policy (all to one unit when `single`: a kamikaze's
-        3), with the repairs it uses, and how many of its kamikaze units were destroyed."""
-        found: tuple[int, int] = self._cached(("take", number, hits, single), lambda: self._take(number, hits, single))
+        3), with the repairs it uses, how many of its kamikaze units and of all its units were destroyed."""
+        found: tuple[int, int, int] = self._cached(("take", number, hits, single),
+                                                   lambda: self._take(number, hits, single))  # fmt: skip
         return found
 
-    def _take(self, number: int, hits: int, single: bool) -> tuple[int, int]:
+    def _take(self, number: int, hits: int, single: bool) -> tuple[int, int, int]:
         side = self.sides[number]
         units, rush_used, bldg_used = list(side[0]), side[1], side[2]
         rush = max(0, self._count(units, "repair_rush") - rush_used)
@@ -164,7 +170,7 @@ class Battle:
         if negate_units:
             rush_used += 1
         negate_bldg = self.rules.skills["repair_bldg"]["negate"] * bldg
-        kamikaze = 0
+        kamikaze = lost = 0
         target = -1
         for _ in range(hits):
             if not units:
@@ -185,31 +191,40 @@ class Battle:
                 units[target] = (kind, shields, lp - 1)
             else:
                 kamikaze += "kamikaze" in self.kinds[kind].skills
+                lost += not self.kinds[kind].building
                 del units[target]
                 if single:
                     break
-        return self.number((tuple(sorted(units)), rush_used, bldg_used)), kamikaze
+        return self.number((tuple(sorted(units)), rush_used, bldg_used)), kamikaze, lost
 
     def _count(self, units: Sequence[Unit], skill: str) -> int:
         return sum(1 for u in units if skill in self.kinds[u[0]].skills)
 
     def damage(self, position: Position, target: int, hits: int, single: bool = False) -> dict[Position, float]:
-        """The positions after `hits` damage to side `target`, each kamikaze it loses striking back (on a roll)."""
-        side, kamikaze = self.take(position[target], hits, single)
+        """The positions after `hits` damage to side `target`, each kamikaze it loses (and, with `revenge`, each unit
+        it loses) striking back on a roll."""
+        side, kamikaze, lost = self.take(position[target], hits, single)
         after = _set(position, target, side)
-        if not kamikaze:
-            return {after: 1.0}
-        spec = self.rules.skills["kamikaze"]
-        p = self.rules.chance(spec["roll"])
-        out: dict[Position, float] = {}
-        for strikes in range(kamikaze + 1):
-            weight = comb(kamikaze, strikes) * p**strikes * (1 - p) ** (kamikaze - strikes)
-            dist = {after: 1.0}
-            for _ in range(strikes):  # each strike: its damage to one enemy unit, which may set off kamikazes too
-                dist = _spread(dist, lambda pos: self.damage(pos, 1 - target, spec["damage"], single=True))
-            for pos, q in dist.items():
-                out[pos] = out.get(pos, 0.0) + weight * q
-        return out
+        strikes = []  # (units that strike back, chance each does, its damage)
+        if kamikaze:
+            spec = self.rules.skills["kamikaze"]
+            strikes.append((kamikaze, self.rules.chance(spec["roll"]), spec["damage"]))
+        revenge = self.revenge[target]
+        if lost and revenge is not None:
+            strikes.append((lost, self.rules.chance(revenge[0]), revenge[1]))
+        dist = {after: 1.0}
+        for count, p, harm in strikes:
+            out: dict[Position, float] = {}
+            for hit in range(count + 1):
+                weight = comb(count, hit) * p**hit * (1 - p) ** (count - hit)
+                step = dist
+                strike = functools.partial(self.damage, target=1 - target, hits=harm, single=True)
+                for _ in range(hit):  # each strike: its damage to one enemy unit, which may strike back in turn
+                    step = _spread(step, strike)
+                for pos, q in step.items():
+                    out[pos] = out.get(pos, 0.0) + weight * q
+            dist = out
+        return dist
 
     # -- volleys and phases -------------------------------------------------------------------------------------------
 
@@ -233,16 +248,22 @@ class Battle:
                 dist = nxt
         return dist
 
-    def fire(self, position: Position, shooter: int, at: str, first: bool = False) -> dict[Position, float]:
+    def fire(
+        self, position: Position, shooter: int, at: str, first: bool = False, part: str = "all"
+    ) -> dict[Position, float]:
         """The positions after one side's volley at a range (`first`: the battle's first phase, where its cards
-        act)."""
+        act; `part`: "buildings" or "units" fire alone)."""
         cards = self.cards[shooter] if first else frozenset()
-        found: dict[Position, float] = self._cached(("fire", position, shooter, at, cards),
-                                                    lambda: self._fire(position, shooter, at, cards))  # fmt: skip
+        found: dict[Position, float] = self._cached(("fire", position, shooter, at, cards, part),
+                                                    lambda: self._fire(position, shooter, at, cards, part))  # fmt: skip
         return found
 
-    def _fire(self, position: Position, shooter: int, at: str, cards: frozenset[str]) -> dict[Position, float]:
+    def _fire(
+        self, position: Position, shooter: int, at: str, cards: frozenset[str], part: str
+    ) -> dict[Position, float]:
         units = self.units(position, shooter)
+        if part != "all":
+            units = tuple(u for u in units if self.kinds[u[0]].building == (part == "buildings"))
         if self.over(position):
             return {position: 1.0}
         out: dict[Position, float] = {}
@@ -256,7 +277,12 @@ class Battle:
 
     def phase(self, position: Position, at: str, first: bool = False) -> dict[Position, float]:
         """One phase at a range: the attacker's volley, then the defender's with what it has left (the defender first
-        in the battle's first phase when it played 'first-strike')."""
+        in the battle's first phase when it played 'first-strike'; a defender's buildings first on the ground with
+        `buildings_first`)."""
+        if self.ground and self.buildings_first[DEFENDER]:
+            dist = self.fire(position, DEFENDER, at, first, part="buildings")
+            dist = _spread(dist, lambda pos: self.fire(pos, ATTACKER, at, first))
+            return _spread(dist, lambda pos: self.fire(pos, DEFENDER, at, first, part="units"))
         order = (DEFENDER, ATTACKER) if first and "first-strike" in self.cards[DEFENDER] else (ATTACKER, DEFENDER)
         return _spread(self.fire(position, order[0], at, first), lambda pos: self.fire(pos, order[1], at, first))
 
@@ -362,6 +388,15 @@ def shield_up(battle: Battle, position: Position, side: int, amount: int) -> Pos
     return _set(position, side, battle.number((changed, rush, bldg)))
 
 
+def shields_each(battle: Battle, position: Position, side: int, amount: int) -> Position:
+    """The position with `amount` more shields on each unit (not building) of a side that prints a shield."""
+    units, rush, bldg = battle.sides[position[side]]
+    kinds = battle.kinds
+    changed = tuple(sorted((k, sh + amount if kinds[k].shields and not kinds[k].building else sh, lp)
+                           for k, sh, lp in units))  # fmt: skip
+    return _set(position, side, battle.number((changed, rush, bldg)))
+
+
 def _bombard(battle: Battle, side: Side, orbit: Sequence[Sequence[int]]) -> Side:
     kinds, skills = battle.kinds, battle.rules.skills
     units = list(side[0])
@@ -390,6 +425,8 @@ def exact_odds(battle: Battle, start: Position) -> BattleReport:
     """Every outcome's probability: the opening and the fixed phases carried forward, then the repeated close phase
     solved as an absorbing chain over (position, side to fire) in order of damage left; at each position the two
     half-rounds that change nothing form a loop, summed in closed form (retreat decided at each repeat's start)."""
+    if any(battle.buildings_first):
+        raise ValueError("the exact odds take the attacker and the defender in turn; buildings firing first is rolled")
     dist = battle.opening(start)
     terminal: dict[tuple[Position, str], float] = {}
     phases = 0.0

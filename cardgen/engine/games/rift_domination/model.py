@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 # steps of a turn (rules.yaml `turn_steps`; drawing, income and the track happen as the turn starts)
-SETUP_FACTION, SETUP_START, SETUP_TILES, BUILD, MOVE, RECRUIT, ROSTER, OVER = (
-    "faction", "start", "tiles", "build", "move", "recruit", "roster", "over")  # fmt: skip
+SETUP_FACTION, SETUP_START, SETUP_TILES, PEEK, BUILD, MOVE, RECRUIT, ROSTER, OVER = (
+    "faction", "start", "tiles", "peek", "build", "move", "recruit", "roster", "over")  # fmt: skip
 
 # verb -> (keys it takes, where it may stand: "occ" or "faction", one line of meaning)
 BATTLE_VERBS = ("first-strike", "reroll-misses", "double-hit", "retreat-any-phase", "battle-shields", "salvage")
@@ -51,6 +51,17 @@ VOCABULARY: dict[str, tuple[frozenset[str], str, str]] = {
         frozenset(),
         "occ",
         "N damage to every unit at a planet of your home system (kills 1-LP units)",
+    ),
+    "orbital-strike": (
+        frozenset({"roll"}),
+        "occ",
+        "roll N dice at an enemy upgrade in a system where you have a unit: each roll or higher deals it 1 damage",
+    ),
+    "immunity": (frozenset({"unit"}), "occ", "until the end of the round, no unit may target your units of a type"),
+    "blockade": (
+        frozenset(),
+        "occ",
+        "enemy units cannot leave the system where you have most units until the start of your next turn",
     ),
     "fighters-per-turn": (frozenset(), "faction", "gain N fighters at the start of your turn instead of 2"),
     "draws-per-turn": (frozenset(), "faction", "draw N OCC-cards at the start of your turn instead of 2"),
@@ -89,6 +100,58 @@ VOCABULARY: dict[str, tuple[frozenset[str], str, str]] = {
         "enemy units have N fewer movement points in systems where you control a planet (never below 1)",
     ),
     "recruit-bonus": (frozenset({"unit"}), "faction", "recruiting at a military base, N units of a type join free"),
+    "diplomat-recruit": (
+        frozenset({"kinds"}),
+        "faction",
+        "your diplomats recruit units of these kinds (kinds=a/b) where they stand, as a military base does",
+    ),
+    "sacrifice-answer": (
+        frozenset({"unit"}),
+        "faction",
+        "instead of resolving an instant OCC-card or one played against you, you may sacrifice a unit of a type",
+    ),
+    "wormhole-cost": (frozenset(), "faction", "reaching and travelling through a wormhole costs your units N in all"),
+    "place-wormhole": (
+        frozenset(),
+        "faction",
+        "once a round, place N wormhole tiles in systems where you control a planet",
+    ),
+    "consume": (
+        frozenset(),
+        "faction",
+        "landing on a planet with a condition tile, you may discard it unrevealed for N resources; the planet can"
+        " never be controlled",
+    ),
+    "trade-occ": (
+        frozenset({"discard"}),
+        "faction",
+        "once a turn, pay N resources to draw an OCC-card, or discard (discard=) cards to gain N resources",
+    ),
+    "battle-ward": (frozenset(), "faction", "once a battle, one of your units ignores the first N hits it takes"),
+    "revenge": (
+        frozenset({"roll"}),
+        "faction",
+        "when a unit of yours is destroyed in battle, roll: on roll or higher an enemy unit takes N damage",
+    ),
+    "warp-infantry": (frozenset(), "faction", "your warps slow enemy infantry too"),
+    "warps-per-system": (frozenset(), "faction", "you may build N warps in one system"),
+    "home-shields": (frozenset(), "faction", "in your home system each of your units with a shield has N more"),
+    "buildings-first": (
+        frozenset(),
+        "faction",
+        "in ground battles you defend, your artillery and military bases fire before the attacker",
+    ),
+    "peek-occ": (
+        frozenset(),
+        "faction",
+        "once a turn, before you draw, look at the top OCC-card and you may put it at the bottom of the deck",
+    ),
+    "carry": (frozenset({"unit"}), "faction", "your units of a type carry N more units"),
+    "resist-occ": (
+        frozenset(),
+        "faction",
+        "once a round, when an OCC-card is played against you, roll a die: on N or higher it has no effect",
+    ),
     "unit-stat": (
         frozenset({"unit", "stat", "where"}),
         "faction",
@@ -192,8 +255,11 @@ class Upgrade(NamedTuple):
 
 
 class Move(NamedTuple):
+    """A unit steps to a point; a unit that carries others takes `carry` of the units beside it along."""
+
     uid: int
     to: int
+    carry: int = 0
     tag: str = "move"
 
 
@@ -211,6 +277,24 @@ class Recruit(NamedTuple):
 class Roster(NamedTuple):
     kind: str
     tag: str = "roster"
+
+
+class Trade(NamedTuple):
+    """Once a turn (a faction's `trade-occ`): 0 buys an OCC-card, 1 sells cards for resources."""
+
+    choice: int
+    tag: str = "trade"
+
+
+class Wormhole(NamedTuple):
+    system: int
+    tag: str = "wormhole"
+
+
+class Sacrifice(NamedTuple):
+    """Answer a card by sacrificing a unit (a faction's `sacrifice-answer`)."""
+
+    tag: str = "sacrifice"
 
 
 class Done(NamedTuple):

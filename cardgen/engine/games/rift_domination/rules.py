@@ -75,6 +75,9 @@ class RiftEngine(GameEngine):
         self.die: int = f("die_faces")
         self.repicks: int = f("faction_repicks")
         self.turn_cap = f("turn_cap")
+        self.wormhole_tiles: int = f("tile_mix")["wormhole"]
+        moves = f("movement_costs")
+        self.wormhole_cost: int = moves["wormhole_reach"] + moves["wormhole_travel"]
         track = next(t for t in game.component("counter-tiles").items if t.fields["track"] == "resources")
         self.track_first, self.track_last = track.fields["first"], track.fields["last"]
         self.factions = [self._faction(i.id, i.fields) for i in game.component("faction-sheets").items]

@@ -21,12 +21,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from cardgen.engine.core import TERMINAL, Action, State, frozen
-from cardgen.engine.games.rift_domination.battle import DEFENDER, Battle, fight, muster, shield_up
+from cardgen.engine.games.rift_domination.battle import DEFENDER, Battle, fight, muster, shield_up, shields_each
 from cardgen.engine.games.rift_domination.model import (
     BATTLE_VERBS,
     BUILD,
     MOVE,
     OVER,
+    PEEK,
     RECRUIT,
     SETUP_FACTION,
     SETUP_START,
@@ -39,8 +40,11 @@ from cardgen.engine.games.rift_domination.model import (
     Play,
     Recruit,
     Roster,
+    Sacrifice,
+    Trade,
     Unit,
     Upgrade,
+    Wormhole,
 )
 from cardgen.engine.rng import CounterRng
 
@@ -50,6 +54,8 @@ if TYPE_CHECKING:
 BATTLE_UPGRADES = ("military_base", "artillery", "shield_generator")  # never change hands: destroyed or kept
 Played = tuple[frozenset[Effect], frozenset[Effect]]  # the battle cards' effects each side played
 NO_CARDS: Played = (frozenset(), frozenset())
+# an instant card whose every effect is one of these only hurts the player who draws it (a sacrifice answers it)
+HARMFUL = frozenset({"lose-resources", "lose-vp", "destroy-own", "slow-home", "damage-home-orbit"})
 
 
 @dataclass(frozen=True)
@@ -75,6 +81,7 @@ class RiftState(State):
     n: int
     on: list[bool]
     adj: list[list[int]]  # each point's neighbours on the board in use
+    towards: list[list[int]]  # the points one step before each point (a planet reaches the next system in one)
     phase: str
     player: int
     faction: list[int]  # faction index per seat (-1 before set-up)
@@ -105,6 +112,13 @@ class RiftState(State):
     fighting: Fight | None
     steps: list[tuple[str, int, int, int]]  # what is still to happen where a unit arrived
     slowed: list[int]  # movement points each seat's units in its home system lose on its next turn (Ion Storm)
+    tiles_gone: list[int]  # condition tiles consumed (discarded unrevealed)
+    wormholes: list[int]  # systems holding a wormhole tile, in the order they were placed
+    placed: list[tuple[int, int]]  # per seat: (round, wormholes placed in it)
+    traded: bool  # the player whose turn it is has used its faction's trade this turn
+    immune: dict[int, tuple[int, str]]  # seat -> (round, unit type no unit may target until that round ends)
+    blockades: dict[int, int]  # system -> the seat whose blockade keeps enemy units in it
+    resisted: list[int]  # the round each seat last rolled against a card played against it (-1: never)
     rounds_left: int  # -1 until someone reaches the VP to win; then the turns left in the round
     seats_done: int
 
@@ -117,6 +131,10 @@ class RiftState(State):
         s = cls(engine, players, seed)
         s.on = engine.in_play(players)
         s.adj = [[t for t in near if s.on[t]] for near in engine.edges]  # the board in use, once per game
+        s.towards = [[] for _ in s.adj]  # the same steps reversed: a search from targets counts steps towards them
+        for a, near in enumerate(s.adj):
+            for b in near:
+                s.towards[b].append(a)
         s.player = s.rng.randbelow(players)  # 'The youngest player' starts: a die roll stands in for age
         s.chance.record("first player", s.player)
         s.first_player = s.player
@@ -136,6 +154,8 @@ class RiftState(State):
         s.pending_roster = []
         s.window = None
         s.slowed = [0] * players
+        s.tiles_gone, s.wormholes, s.placed, s.traded = [], [], [(-1, 0)] * players, False
+        s.immune, s.blockades, s.resisted = {}, {}, [-1] * players
         s.fighting = None
         s.steps = []
         s.rounds_left, s.seats_done = -1, 0
@@ -252,7 +272,11 @@ class RiftState(State):
             self.chance.record("draw", [p, self.e.occ[card].item])
             if self.e.occ[card].when == "instant":
                 self.discard.append(card)
-                self._resolve(p, self.e.occ[card].effects)
+                effects = self.e.occ[card].effects
+                if effects and all(x.verb in HARMFUL for x in effects) and self._may_sacrifice(p):
+                    self._sacrifice(p)  # a policy: a card that only hurts is answered with a sacrifice
+                else:
+                    self._resolve(p, effects)
                 self.events.add(f"play:{self.e.occ[card].item}")
             else:
                 self.hands[p].append(card)
@@ -289,6 +313,12 @@ class RiftState(State):
                 self._steal(p, e.amount)
             elif e.verb == "damage-home-orbit":
                 self._meteors(p, e.amount)
+            elif e.verb == "orbital-strike":
+                self._orbital_strike(p, e.amount, int(e.key("roll", "4")))
+            elif e.verb == "immunity":
+                self.immune[p] = (self.turns, e.key("unit", "diplomat"))
+            elif e.verb == "blockade":
+                self._blockade(p)
             elif e.verb == "free-upgrade":
                 name = e.key("upgrade")
                 for h in self.planets_of(p):
@@ -296,10 +326,69 @@ class RiftState(State):
                         self.upgrades.setdefault(h, []).append(name)
                         break
 
+    def _orbital_target(self, p: int, dice: int) -> tuple[int, str] | None:
+        """A policy: the dearest enemy upgrade the dice can destroy (else the dearest) in a system where p has a
+        unit; an upgrade that prints no LP has 1."""
+        e = self.e
+        here = sorted({e.node_system[u.node] for u in self.units if u.owner == p})
+        targets = [(h, name) for s in here for h in e.system_planets[s] if self.owner.get(h) not in (None, p)
+                   for name in self.upgrades.get(h, [])]  # fmt: skip
+        if not targets:
+            return None
+        return max(targets, key=lambda t: (self._toughness(t[1]) <= dice, int(e.upgrades[t[1]]["cost"]), -t[0], t[1]))
+
+    def _toughness(self, name: str) -> int:
+        spec = self.e.upgrades[name]
+        return int(spec.get("lp", 1)) + int(spec.get("shields", 0))
+
+    def _orbital_strike(self, p: int, dice: int, roll: int) -> None:
+        """Damage outside a battle does not stay: the upgrade is destroyed when the hits reach its shields + LP."""
+        target = self._orbital_target(p, dice)
+        if target is None:
+            return
+        h, name = target
+        hits = sum(1 for _ in range(dice) if self.rng.randbelow(self.e.die) + 1 >= roll)
+        self.chance.record("orbital strike", [self.e.node_label[h], name, hits])
+        if hits >= self._toughness(name):
+            self.upgrades[h].remove(name)
+            self.events.add("orbital-strike:destroyed")
+
+    def _blockade(self, p: int) -> None:
+        """A policy: the system where p has most units (the first on the board on a tie) is blockaded."""
+        systems = [self.e.node_system[u.node] for u in self.units if u.owner == p]
+        if systems:
+            self.blockades[max(sorted(set(systems)), key=systems.count)] = p
+
+    def _blocked(self, u: Unit) -> bool:
+        """An enemy's blockade keeps the unit in its system."""
+        holder = self.blockades.get(self.e.node_system[u.node])
+        return holder is not None and holder != u.owner
+
+    def _may_sacrifice(self, p: int) -> bool:
+        kind = next((x.key("unit", "diplomat") for x in self.fac(p).effects if x.verb == "sacrifice-answer"), None)
+        return kind is not None and any(u.owner == p and u.kind == kind for u in self.units)
+
+    def _sacrifice(self, p: int) -> None:
+        kind = next(x.key("unit", "diplomat") for x in self.fac(p).effects if x.verb == "sacrifice-answer")
+        self._destroy(next(u for u in self.units if u.owner == p and u.kind == kind))
+        self.events.add("sacrifice")
+
+    def _resists(self, q: int) -> bool:
+        """Once a round a faction with `resist-occ` rolls against a card played against it."""
+        need = self.fac(q).modifier("resist-occ")
+        if need is None or self.resisted[q] == self.turns:
+            return False
+        self.resisted[q] = self.turns
+        roll = self.rng.randbelow(self.e.die) + 1
+        self.chance.record("resist", [q, roll])
+        if roll >= need:
+            self.events.add("resisted")
+        return roll >= need
+
     def _leap(self, p: int) -> None:
         """A policy: p's largest fleet at a system point moves to the next system nearest a planet nobody holds."""
         e = self.e
-        at = [u.node for u in self.units if u.owner == p and not e.is_planet[u.node]]
+        at = [u.node for u in self.units if u.owner == p and not e.is_planet[u.node] and not self._blocked(u)]
         if not at:
             return
         fleet = max(sorted(set(at)), key=at.count)
@@ -311,10 +400,10 @@ class RiftState(State):
         for u in [u for u in self.units if u.owner == p and u.node == fleet]:
             u.node = to  # no battle on arrival: the leap lands beside enemies, who may attack on their turn
 
-    def _recruit_now(self, p: int, count: int, locked: bool) -> None:
+    def _recruit_now(self, p: int, count: int, locked: bool, at: int = -1) -> None:
         """A policy: up to `count` units of the dearest affordable type (of the roster, or of the types not unlocked)
-        at p's first military base."""
-        bases = [h for h in self.planets_of(p) if "military_base" in self.upgrades.get(h, [])]
+        at p's first military base (at the base where a battle is being fought, when `at` names it)."""
+        bases = [at] if at >= 0 else [h for h in self.planets_of(p) if "military_base" in self.upgrades.get(h, [])]
         kinds = [k for k in self.e.units if (k not in self.roster[p]) == locked]
         affordable = [k for k in kinds if int(self.e.units[k]["cost"]) <= self.resources[p]]
         if not bases or not affordable:
@@ -339,6 +428,9 @@ class RiftState(State):
             if e.verb == "steal-occ":
                 others = [q for q in range(self.n) if q != p and self.hands[q]]
                 return max(others, key=lambda q: (len(self.hands[q]), -q)) if others else None
+            if e.verb == "orbital-strike":
+                target = self._orbital_target(p, e.amount)
+                return self.owner[target[0]] if target else None
         return None
 
     def _fleet_movement(self, p: int, amount: int) -> None:
@@ -385,6 +477,16 @@ class RiftState(State):
     # -- turns ---------------------------------------------------------------------------------------------------------
 
     def _start_turn(self) -> None:
+        """A turn begins: the player's blockades lift; a faction with `peek-occ` looks at the top card first."""
+        p = self.player
+        self.blockades = {s: q for s, q in self.blockades.items() if q != p}
+        self.traded = False
+        if self.fac(p).modifier("peek-occ") is not None and self.deck:
+            self.phase = PEEK
+            return
+        self._draw_and_gain()
+
+    def _draw_and_gain(self) -> None:
         """Steps 1–3: draw, income and fighters, the track; then the build step."""
         e, p = self.e, self.player
         fac = self.fac(p)
@@ -428,13 +530,68 @@ class RiftState(State):
             slow = self.fac(q).modifier("slow-enemies") if q != u.owner else None
             if slow and any(self.owner.get(h) == q for h in e.system_planets[system]):
                 mp = max(e.warp["minimum"], mp - slow)
-        for h in e.system_planets[system]:
-            if "warp" in self.upgrades.get(h, []):
-                if self.owner.get(h) == u.owner and u.kind != "infantry":
-                    mp += e.warp["own"]
-                elif self.owner.get(h) not in (None, u.owner):
-                    mp = max(e.warp["minimum"], mp - e.warp["enemy"])
+        for h in e.system_planets[system]:  # 'infantry units are not affected by the warp' (but `warp-infantry`)
+            warps, holder = self.upgrades.get(h, []).count("warp"), self.owner.get(h)
+            if not warps or holder is None:
+                continue
+            if holder == u.owner:
+                mp += e.warp["own"] * warps if u.kind != "infantry" else 0
+            elif u.kind != "infantry" or self.fac(holder).modifier("warp-infantry") is not None:
+                mp = max(e.warp["minimum"], mp - e.warp["enemy"] * warps)
         return mp
+
+    def capacity(self, u: Unit) -> int:
+        room = int(self.e.units[u.kind]["capacity"])
+        return room + (self.fac(u.owner).modifier("carry", u.kind) or 0) if room else 0
+
+    def carried(self, u: Unit) -> bool:
+        """A unit that uses capacity crosses into another system only aboard a unit that carries."""
+        return int(self.e.units[u.kind]["used_capacity"]) > 0
+
+    def _cargo(self, u: Unit) -> list[Unit]:
+        """What a carrier takes along (a policy), within its capacity: units that take planets first, then the
+        dearest, then the oldest."""
+        room, out = self.capacity(u), list[Unit]()
+        if not room:
+            return out
+        beside = [x for x in self.units if x.owner == u.owner and x.node == u.node and x is not u and self.carried(x)]
+        cost = self.e.units
+        for x in sorted(beside, key=lambda x: (not (self.ground(x) or self.negotiates(x)), -int(cost[x.kind]["cost"]),
+                                               x.uid)):  # fmt: skip
+            need = int(cost[x.kind]["used_capacity"])
+            if need <= room:
+                out.append(x)
+                room -= need
+        return out
+
+    def _wormhole_cost(self, p: int) -> int:
+        found = self.fac(p).modifier("wormhole-cost")
+        return self.e.wormhole_cost if found is None else found
+
+    def _moves(self, u: Unit) -> list[Action]:
+        """A unit's steps: to the next points (one movement point), and between wormholes; crossing into another
+        system needs no enemy blockade and, for a unit that uses capacity, a carrier (`Move.carry`: its cargo)."""
+        e = self.e
+        here = e.node_system[u.node]
+        targets = [(t, 1) for t in self.adj[u.node]]
+        if not e.is_planet[u.node] and here in self.wormholes:
+            cost = self._wormhole_cost(u.owner)
+            targets += [(s, cost) for s in self.wormholes if s != here and self.on[s] and s not in self.adj[u.node]]
+        blocked, carried = self._blocked(u), self.carried(u)
+        cargo = -1
+        out: list[Action] = []
+        for t, cost in targets:
+            if cost > u.mp:
+                continue
+            crossing = e.node_system[t] != here
+            if crossing and (blocked or carried):
+                continue
+            out.append(Move(u.uid, t))
+            if crossing:
+                cargo = len(self._cargo(u)) if cargo < 0 else cargo
+                if cargo:
+                    out.append(Move(u.uid, t, cargo))
+        return out
 
     def _end_turn(self) -> None:
         limit = self.fac(self.player).modifier("hand-limit")
@@ -479,13 +636,16 @@ class RiftState(State):
             return []
         if self.window is not None:  # the target of a card may answer it with a card that cancels it
             q = self.window[0]
-            return [Play(c) for c in sorted(set(self.hands[q])) if self._cancels(c)] + [Done()]
+            answers: list[Action] = [Play(c) for c in sorted(set(self.hands[q])) if self._cancels(c)]
+            return answers + ([Sacrifice()] if self._may_sacrifice(q) else []) + [Done()]
         if self.fighting is not None:  # a battle's window: battle OCC-cards, then Done
             return [Play(c) for c in self._battle_cards(self.fighting.seat, self.fighting.stage)] + [Done()]
         if self.pending_roster:
             p = self.pending_roster[0]
             return [Roster(k) for k in e.units if k not in self.roster[p]] or [Done()]
         p = self.player
+        if self.phase == PEEK:
+            return [Pick(0), Pick(1)]
         if self.phase == SETUP_FACTION:
             return [Pick(0), Pick(1)] if self.repicked[p] < e.repicks else [Pick(0)]
         if self.phase == SETUP_START:
@@ -500,21 +660,29 @@ class RiftState(State):
                 for name in e.upgrades:
                     if name == "military_base" and self.fac(p).modifier("no-new-bases") is not None:
                         continue
-                    if self.upgrade_cost(p, name) <= self.resources[p] and self._may_build(h, name):
+                    if self.upgrade_cost(p, name) <= self.resources[p] and self._may_build(h, name, p):
                         out.append(Upgrade(h, name))
+            out += self._wormhole_places(p)
         elif self.phase == MOVE:
             for u in self.units:
                 if u.owner == p and u.mp > 0:
-                    out += [Move(u.uid, t) for t in self.adj[u.node]]
+                    out += self._moves(u)
+            out += self._trades(p)
             out += [Play(c) for c in sorted(set(self.hands[p])) if e.occ[c].when in ("own-turn", "any-time")
                     and e.occ[c].effects and not self._cancels(c)]  # fmt: skip
         elif self.phase == RECRUIT:
             bases = [h for h in self.planets_of(p) if "military_base" in self.upgrades.get(h, [])]
-            for kind in self.roster[p]:
+            places = {(kind, h): None for kind in self.roster[p] for h in bases}
+            for effect in self.fac(p).effects:  # the Vespians' diplomats recruit where they stand
+                if effect.verb == "diplomat-recruit":
+                    envoys = sorted({u.node for u in self.units if u.owner == p and self.negotiates(u)})
+                    for kind in effect.key("kinds").split("/"):
+                        places.update({(kind, h): None for h in envoys if kind in e.units})
+            for kind, h in places:
                 cost = int(e.units[kind]["cost"])
                 mine = sum(1 for u in self.units if u.owner == p and u.kind == kind)
                 if cost <= self.resources[p] and mine < e.tiles_per_colour[kind]:
-                    out += [Recruit(kind, h) for h in bases]
+                    out.append(Recruit(kind, h))
         out.append(Done())
         return out
 
@@ -526,11 +694,28 @@ class RiftState(State):
         discount = self.fac(p).modifier("upgrade-discount")
         return max(1, cost - discount) if discount else cost
 
-    def _may_build(self, h: int, name: str) -> bool:
+    def _may_build(self, h: int, name: str, p: int) -> bool:
         if name != "warp":
             return True
-        system = self.e.node_system[h]
-        return not any("warp" in self.upgrades.get(q, []) for q in self.e.system_planets[system])
+        limit = self.fac(p).modifier("warps-per-system") or self.e.warp["per_system"]
+        return sum(self.upgrades.get(q, []).count("warp") for q in self.e.system_planets[self.e.node_system[h]]) < limit
+
+    def _wormhole_places(self, p: int) -> list[Action]:
+        """Once a round (`place-wormhole`), a wormhole tile in a system where p controls a planet."""
+        amount = self.fac(p).modifier("place-wormhole")
+        when, count = self.placed[p]
+        if amount is None or (when == self.turns and count >= amount) or len(self.wormholes) >= self.e.wormhole_tiles:
+            return []
+        systems = sorted({self.e.node_system[h] for h in self.planets_of(p)} - set(self.wormholes))
+        return [Wormhole(s) for s in systems]
+
+    def _trades(self, p: int) -> list[Action]:
+        """Once a turn (`trade-occ`): buy an OCC-card, or sell cards, for the amount."""
+        effect = next((x for x in self.fac(p).effects if x.verb == "trade-occ"), None)
+        if effect is None or self.traded:
+            return []
+        out: list[Action] = [Trade(0)] if self.resources[p] >= effect.amount else []
+        return out + ([Trade(1)] if len(self.hands[p]) >= int(effect.key("discard", "2")) else [])
 
     # -- applying actions ----------------------------------------------------------------------------------------------
 
@@ -548,7 +733,17 @@ class RiftState(State):
             self.upgrades.setdefault(action.planet, []).append(action.name)
             self.events.add(f"upgrade:{action.name}")
         elif tag == "move":
-            self._move(self.unit(action.uid), action.to)
+            self._move(self.unit(action.uid), action.to, action.carry)
+        elif tag == "trade":
+            self._trade(p, action.choice)
+        elif tag == "wormhole":
+            when, count = self.placed[p]
+            self.placed[p] = (self.turns, count + 1 if when == self.turns else 1)
+            self.wormholes.append(action.system)
+            self.events.add("wormhole")
+        elif tag == "sacrifice":
+            self.window = None
+            self._sacrifice(p)
         elif tag == "play":
             self.hands[p].remove(action.card)
             self.discard.append(action.card)
@@ -556,6 +751,15 @@ class RiftState(State):
             if self.window is not None:  # the answer cancels the card played: both are discarded, nothing happens
                 self.window = None
                 self.events.add("cancelled")
+                return
+            if self.fighting is not None and self._recruits(action.card):  # recruiting during the battle
+                effect = self.e.occ[action.card].effects[0]
+                self._recruit_now(p, effect.amount, effect.key("locked") == "yes", at=self.fighting.node)
+                self.events.add("battle-recruit")
+                return
+            if self.fighting is not None and self._shields_kind(action.card):  # played on another's turn too
+                self._resolve(p, self.e.occ[action.card].effects)
+                self.events.add("battle-immunity")
                 return
             if self.fighting is not None:  # a battle card: it acts when the battle is fought
                 f = self.fighting
@@ -567,7 +771,11 @@ class RiftState(State):
                 self.fighting = dataclasses.replace(f, cards=cards)
                 return
             target = self._target(p, self.e.occ[action.card].effects)
-            if target is not None and any(self._cancels(c) for c in self.hands[target]):
+            if target is not None and self._resists(target):
+                return
+            if target is not None and (
+                any(self._cancels(c) for c in self.hands[target]) or self._may_sacrifice(target)
+            ):
                 self.window = (target, action.card, p)
                 return
             self._resolve(p, self.e.occ[action.card].effects)
@@ -596,7 +804,26 @@ class RiftState(State):
             else:
                 self._end_turn()
 
+    def _trade(self, p: int, choice: int) -> None:
+        effect = next(x for x in self.fac(p).effects if x.verb == "trade-occ")
+        self.traded = True
+        self.events.add(f"trade:{'buy' if choice == 0 else 'sell'}")
+        if choice == 0:
+            self.resources[p] -= effect.amount
+            self._draw_occ(p, 1)
+            return
+        k = int(effect.key("discard", "2"))  # the oldest cards go (a policy)
+        self.discard += self.hands[p][:k]
+        del self.hands[p][:k]
+        self.resources[p] += effect.amount
+
     def _pick(self, p: int, choice: int) -> None:
+        if self.phase == PEEK:
+            if choice:
+                self.deck.insert(0, self.deck.pop())
+                self.events.add("peek:bottom")
+            self._draw_and_gain()
+            return
         if self.phase == SETUP_FACTION:
             if choice == 1:
                 self.repicked[p] += 1
@@ -612,22 +839,32 @@ class RiftState(State):
 
     # -- movement, battles and planets ------------------------------------------------------------------------------
 
-    def _move(self, u: Unit, to: int) -> None:
-        """A unit steps to the next point; what happens there (a space battle, then a ground battle or a landing)
-        runs as steps, so a battle can stop for its players' battle cards and carry on afterwards."""
+    def _move(self, u: Unit, to: int, carry: int = 0) -> None:
+        """A unit steps to the next point (or through a wormhole) with its cargo; what happens there (a space battle,
+        then a ground battle or a landing) runs as steps, so a battle can stop for its players' battle cards and
+        carry on afterwards. Cargo spends none of its own movement points."""
         came = u.node
+        cargo = self._cargo(u)[:carry] if carry else []
+        if to in self.adj[came]:
+            u.mp -= 1
+        else:
+            u.mp -= self._wormhole_cost(u.owner)
+            self.events.add("wormhole-travel")
         u.node = to
-        u.mp -= 1
+        for x in cargo:
+            x.node = to
+        if cargo:
+            self.events.add("carry")
         self.steps = [("space", u.uid, to, came), ("planet", u.uid, to, came)]
+        self.steps += [("planet", x.uid, to, came) for x in cargo]
         self._continue()
 
     def _continue(self) -> None:
         while self.steps and self.fighting is None:
             kind, uid, to, came = self.steps.pop(0)
             u = next((x for x in self.units if x.uid == uid), None)
-            if u is None:  # destroyed on the way: nothing more happens
-                self.steps = []
-                return
+            if u is None or u.node != to:  # destroyed on the way, or gone back with a retreat: nothing more here
+                continue
             p = u.owner
             if kind == "space":
                 enemies = [x for x in self.units if x.node == to and x.owner != p and not self.ground(x)]
@@ -648,6 +885,8 @@ class RiftState(State):
         out = []
         for c in sorted(set(self.hands[seat])):
             verbs = {e.verb for e in self.e.occ[c].effects}
+            if not self.e.occ[c].effects:
+                continue
             if self.e.occ[c].when != "battle" or not verbs or not verbs <= set(BATTLE_VERBS):
                 continue
             if "first-strike" in verbs and side != DEFENDER:
@@ -655,7 +894,30 @@ class RiftState(State):
             if any(verbs & {e.verb for e in self.e.occ[x].effects} for x in chosen):
                 continue
             out.append(c)
+        f = self.fighting
+        if f is not None and self.owner.get(f.node) == seat and "military_base" in self.upgrades.get(f.node, []):
+            out += [c for c in sorted(set(self.hands[seat])) if self._recruits(c)
+                    and (self.e.occ[c].when == "any-time" or seat == self.player)]  # fmt: skip
+        if f is not None:  # an immunity card shields units of that type that are in this battle
+            for c in sorted(set(self.hands[seat])):
+                kind = self._shields_kind(c)
+                if kind and any(u.owner == seat and u.node == f.node and u.kind == kind and self.targetable(u)
+                                for u in self.units):  # fmt: skip
+                    out.append(c)
         return out
+
+    def _shields_kind(self, card: int) -> str:
+        """The unit type an any-time immunity card protects ('' for any other card)."""
+        effects = self.e.occ[card].effects
+        if self.e.occ[card].when == "any-time" and len(effects) == 1 and effects[0].verb == "immunity":
+            return effects[0].key("unit", "diplomat")
+        return ""
+
+    def _recruits(self, card: int) -> bool:
+        """A recruiting card ('can you play recruitment OCC-cards while in a battle? Yes'): where the battle is fought
+        at the player's military base, its units join the battle."""
+        effects = self.e.occ[card].effects
+        return len(effects) == 1 and effects[0].verb == "recruit" and self.e.occ[card].when != "instant"
 
     def _begin_battle(self, p: int, q: int, node: int, came: int, ground: bool) -> None:
         """A battle starts: the attacker, then the defender, may play battle OCC-cards (a window each, opened only
@@ -698,9 +960,14 @@ class RiftState(State):
         theirs = [u for u in self.units if u.owner == q and u.node == node and not self.ground(u)]
         self._fight(p, q, node, came, mine, theirs, False, [], played=played)
 
+    def targetable(self, u: Unit) -> bool:
+        """Not under a card's immunity ('no unit may target your diplomats' until the round ends)."""
+        found = self.immune.get(u.owner)
+        return found is None or found != (self.turns, u.kind)
+
     def _ground_battle(self, p: int, planet: int, came: int, q: int, played: Played = NO_CARDS) -> None:
-        mine = [u for u in self.units if u.owner == p and u.node == planet and self.ground(u)]
-        theirs = [u for u in self.units if u.owner == q and u.node == planet and self.ground(u)]
+        mine = [u for u in self.units if u.owner == p and u.node == planet and self.ground(u) and self.targetable(u)]
+        theirs = [u for u in self.units if u.owner == q and u.node == planet and self.ground(u) and self.targetable(u)]
         buildings = ["outpost"] + [b for b in self.upgrades.get(planet, []) if b in BATTLE_UPGRADES]
         orbit = [u for u in self.units if u.owner == p and u.node == planet and not self.ground(u)]
         won = self._fight(p, q, planet, came, mine, theirs, True, buildings, orbit, played)
@@ -715,6 +982,8 @@ class RiftState(State):
         are destroyed, the winner gains the battle VP. True when p (the attacker) won."""
         battle = self._battle(ground)
         battle.cards = (frozenset(e.verb for e in played[0]), frozenset(e.verb for e in played[1]))
+        battle.revenge = (self._revenge(p), self._revenge(q))
+        battle.buildings_first = (False, ground and self.fac(q).modifier("buildings-first") is not None)
         kinds = self.e.kinds
         fleet_a = [self._kind_index(u.kind, p, ground) for u in mine]
         fleet_d = [self._kind_index(u.kind, q, ground) for u in theirs]
@@ -722,7 +991,13 @@ class RiftState(State):
         if not any(sum(kinds[k].weapons) for k in fleet_a + fleet_d):
             return False  # nothing there can fire (envoys and tenders alone): no battle, the units share the point
         start = muster(battle, [fleet_a, fleet_d], [[self._kind_index(u.kind, p) for u in orbit or []], []])
-        for side in (0, 1):
+        for side, seat in ((0, p), (1, q)):
+            extra = self.fac(seat).modifier("home-shields")
+            if extra and self.e.node_system[node] == self.e.node_system[self.home[seat]]:
+                start = shields_each(battle, start, side, extra)
+            ward = self.fac(seat).modifier("battle-ward")  # 'ignores the first hit it takes': a shield used once
+            if ward:
+                start = shield_up(battle, start, side, ward)
             for e in played[side]:
                 if e.verb == "battle-shields":
                     start = shield_up(battle, start, side, e.amount)
@@ -739,15 +1014,16 @@ class RiftState(State):
         if ground:
             standing = {kinds[x[0]].name for x in battle.units(end, DEFENDER) if kinds[x[0]].building}
             self.upgrades[node] = [b for b in self.upgrades.get(node, []) if b not in BATTLE_UPGRADES or b in standing]
-        if outcome == "attacker retreats":
-            for u in mine:
+        if outcome == "attacker retreats":  # a fleet retreats with its cargo
+            going = mine if ground else [u for u in self.units if u.owner == p and u.node == node]
+            for u in going:
                 if u in self.units:
                     u.node, u.mp = came, 0
         winner = {"attacker wins": p, "defender wins": q}.get(outcome)
         if winner is not None:
             self.vp[winner] += self.e.battle_vp
             loser = q if winner == p else p
-            for u in [x for x in self.units if x.owner == loser and x.node == node]:
+            for u in [x for x in self.units if x.owner == loser and x.node == node and self.targetable(x)]:
                 if not ground or self.ground(u):
                     self._destroy(u)  # the beaten side's cargo at that point goes down with its fleet
             self._spoils(winner, loser, len(theirs) if winner == p else len(mine), ground)
@@ -755,6 +1031,10 @@ class RiftState(State):
             if any(e.verb == "salvage" for e in played[0 if winner == p else 1]):
                 self.resources[winner] += sum(int(self.e.units[u.kind]["cost"]) for u in beaten) // 2
         return winner == p
+
+    def _revenge(self, seat: int) -> tuple[int, int] | None:
+        found = next((x for x in self.fac(seat).effects if x.verb == "revenge"), None)
+        return None if found is None else (int(found.key("roll", "5")), found.amount)
 
     def _spoils(self, winner: int, loser: int, destroyed: int, ground: bool) -> None:
         """What a winning faction takes from a battle (`win-loot`, `win-salvage`)."""
@@ -783,6 +1063,14 @@ class RiftState(State):
             return
         spec = e.tiles[tile]
         kind = spec["condition"]
+        gain = self.fac(p).modifier("consume")
+        if gain is not None and kind == "dangerous" and self.ground(u):  # a policy: The Void consumes the risky ones
+            del self.tile[planet]
+            self.tiles_gone.append(tile)
+            self.consumed.add(planet)
+            self.resources[p] += gain
+            self.events.add("consume")
+            return
         talks = self.negotiates(u) and (
             kind == "civilized" or (kind == "dangerous" and self.fac(p).modifier("negotiate-dangerous") is not None)
         )
@@ -838,7 +1126,7 @@ class RiftState(State):
         system = e.node_system[planet]
         if before is not None and self.systems_held.get(system) == before:
             del self.systems_held[system]
-        planets = [h for h in e.system_planets[system] if self.on[h]]
+        planets = [h for h in e.system_planets[system] if self.on[h] and h not in self.consumed]
         if all(self.owner.get(h) == p for h in planets) and self.systems_held.get(system) != p:
             self.systems_held[system] = p
             self.vp[p] += self.fac(p).modifier("system-vp") or e.system_vp
@@ -878,19 +1166,26 @@ class RiftState(State):
                 base = max(base, home_room)
             if len(built) > base:
                 out.append(f"{e.node_label[h]} holds {len(built)} upgrades, more than its slots")
+        most = max([e.warp["per_system"]] + [self.fac(q).modifier("warps-per-system") or 0 for q in range(self.n)
+                                             if self.faction[q] >= 0])  # fmt: skip
         for system, planets in enumerate(e.system_planets):
             warps = sum(self.upgrades.get(h, []).count("warp") for h in planets)
-            if warps > e.warp["per_system"]:
+            if warps > most:
                 out.append(f"system {e.systems[system]} holds {warps} warps")
         cards = sorted(self.deck + self.discard + [c for hand in self.hands for c in hand])
         if cards != list(range(len(e.occ))):
             out.append("an OCC-card is missing or in two places")
-        placed = sorted([*self.tile_pool, *self.tile.values(), *([self.placing] if self.placing >= 0 else [])])
+        placed = sorted([*self.tile_pool, *self.tile.values(), *self.tiles_gone,
+                         *([self.placing] if self.placing >= 0 else [])])  # fmt: skip
         if placed != sorted(set(placed)) or len(placed) > len(e.tiles):
             out.append("a condition tile is in two places")
         for u in self.units:
             if not self.on[u.node]:
                 out.append(f"unit {u.uid} is off the board in use")
+        if len(self.wormholes) > e.wormhole_tiles or len(set(self.wormholes)) < len(self.wormholes):
+            out.append(f"{len(self.wormholes)} wormholes on the board ({e.wormhole_tiles} tiles, one per system)")
+        if set(self.consumed) & set(self.owner):
+            out.append("a consumed planet is controlled")
         return out
 
     def observation(self, player: int) -> Any:
@@ -902,7 +1197,9 @@ class RiftState(State):
             sorted(self.owner.items()), sorted((h, tuple(v)) for h, v in self.upgrades.items()), tiles,
             self.resources, self.vp, self.track, self.roster, sorted(self.hands[player]),
             [len(h) for h in self.hands], len(self.deck), sorted(self.discard), self.pending_roster, self.window,
-            self.fighting, self.steps, self.slowed,
+            self.fighting, self.steps, self.slowed, sorted(self.consumed), self.wormholes, self.placed, self.traded,
+            sorted(self.immune.items()), sorted(self.blockades.items()), self.resisted,
+            self.deck[-1] if self.phase == PEEK and player == self.player and self.deck else None,
             self.placing >= 0 and self.e.tiles[self.placing]["condition"] if self.placing >= 0 else None,
         ])  # fmt: skip
 
@@ -911,10 +1208,12 @@ class RiftState(State):
         of the condition tiles nobody has taken again among the tiles of their condition."""
         copy = self.reseeded(rng)
         assert isinstance(copy, RiftState)
-        hidden = list(self.deck) + [c for q, hand in enumerate(self.hands) if q != player for c in hand]
+        top = self.deck[-1:] if self.phase == PEEK and player == self.player else []  # the card being peeked at
+        unseen = len(self.deck) - len(top)
+        hidden = self.deck[:unseen] + [c for q, hand in enumerate(self.hands) if q != player for c in hand]
         rng.shuffle(hidden)
-        copy.deck = hidden[: len(self.deck)]
-        rest = hidden[len(self.deck) :]
+        copy.deck = hidden[:unseen] + top
+        rest = hidden[unseen:]
         for q in range(self.n):
             if q != player:
                 copy.hands[q], rest = rest[: len(self.hands[q])], rest[len(self.hands[q]) :]
@@ -938,7 +1237,7 @@ class RiftState(State):
     def clone(self) -> RiftState:
         other = RiftState.__new__(RiftState)
         self._copy_base(other)
-        other.e, other.n, other.on, other.adj = self.e, self.n, self.on, self.adj
+        other.e, other.n, other.on, other.adj, other.towards = self.e, self.n, self.on, self.adj, self.towards
         other.phase, other.player = self.phase, self.player
         other.faction, other.repicked, other.offered = list(self.faction), list(self.repicked), list(self.offered)
         other.home, other.units, other.next_uid = list(self.home), [u.copy() for u in self.units], self.next_uid
@@ -953,6 +1252,9 @@ class RiftState(State):
         other.window = self.window
         other.fighting, other.steps = self.fighting, list(self.steps)
         other.slowed = list(self.slowed)
+        other.tiles_gone, other.wormholes, other.placed = list(self.tiles_gone), list(self.wormholes), list(self.placed)
+        other.traded, other.immune, other.blockades = self.traded, dict(self.immune), dict(self.blockades)
+        other.resisted = list(self.resisted)
         other.rounds_left, other.seats_done = self.rounds_left, self.seats_done
         return other
 
@@ -960,6 +1262,8 @@ class RiftState(State):
         e = self.e
         tag = action.tag
         if tag == "pick":
+            if self.phase == PEEK:
+                return "put the top OCC-card at the bottom" if action.choice else "leave the top OCC-card"
             if self.phase == SETUP_FACTION:
                 return f"{'repick' if action.choice else 'keep'} {e.factions[self.faction[self.player]].name}"
             if self.phase == SETUP_START:
@@ -969,7 +1273,14 @@ class RiftState(State):
             return f"build {action.name} on {e.node_label[action.planet]}"
         if tag == "move":
             u = self.unit(action.uid)
-            return f"move {u.kind} #{u.uid} {e.node_label[u.node]} -> {e.node_label[action.to]}"
+            cargo = f" carrying {action.carry}" if action.carry else ""
+            return f"move {u.kind} #{u.uid} {e.node_label[u.node]} -> {e.node_label[action.to]}{cargo}"
+        if tag == "trade":
+            return "buy an OCC-card" if action.choice == 0 else "sell OCC-cards"
+        if tag == "wormhole":
+            return f"place a wormhole in {e.systems[action.system]}"
+        if tag == "sacrifice":
+            return "sacrifice a unit instead"
         if tag == "play":
             return f"play {e.occ[action.card].name}"
         if tag == "recruit":

@@ -3,7 +3,8 @@
 Greedy looks one action ahead on a determinization (the OCC deck and the other hands dealt again from the cards the
 player has not seen). The outlook values victory points above all, then planets and upgrades, units at their cost,
 resources and the income track, and ground units and diplomats near planets nobody controls yet (so a fleet heads
-somewhere before it arrives).
+somewhere before it arrives), and carriers near landers stranded in systems with nothing left to take (landers cross
+systems only aboard a carrier).
 """
 
 from __future__ import annotations
@@ -29,9 +30,17 @@ def position(state: RiftState, p: int) -> float:
     free = [h for h in range(len(state.on)) if state.on[h] and e.is_planet[h] and h not in state.owner
             and h not in state.consumed]  # fmt: skip
     if free:
-        dist = distances_from(state.adj, free)
+        dist = distances_from(state.towards, free)
         landers = [u for u in units if state.ground(u) or state.negotiates(u)]
         value -= sum(0.5 * min(dist[u.node], 12) for u in landers)
+        # landers that need a carrier and have nothing left to take in their own system draw the carriers to them
+        stuck = sorted({u.node for u in landers if state.carried(u) and e.node_system[u.node] not in
+                        {e.node_system[h] for h in free}})  # fmt: skip
+        carriers = [u for u in units if state.capacity(u)]
+        if stuck:  # the nearest carrier counts (none at all: as far as can be), and a roster that can build one
+            to_stuck = distances_from(state.towards, stuck)
+            value -= 0.5 * min([min(to_stuck[u.node], 12) for u in carriers] or [12])
+            value += 3.0 * any(int(e.units[k]["capacity"]) > 0 for k in state.roster[p])
     return value
 
 
