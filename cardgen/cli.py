@@ -674,14 +674,12 @@ def watch_command(
 ) -> None:
     """Rebuild a game whenever one of its data files, layouts, fonts or images changes (Ctrl-C stops)."""
     from cardgen import watch
-
-    obj: Context = ctx.obj
     from cardgen.data.games import find_game
 
+    obj: Context = ctx.obj
     find_game(obj.data_dir, game)  # an unknown game is an error now; a mistake in a known one is for the designer
     watched = watch.folders(obj.data_dir, obj.templates_dir, default_templates_dir(), default_fonts_dir(), game)
-    options = {"paper": paper, "duplex": duplex, "ink": ink, "output_format": output_format, "only": only}
-    options["stamp"] = stamp
+    options = dict(paper=paper, duplex=duplex, ink=ink, output_format=output_format, only=only, stamp=stamp)
 
     def rebuild() -> Built:
         built: Built = ctx.invoke(

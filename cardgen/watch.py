@@ -65,7 +65,7 @@ def watch(
 
     layout_dirs = [p.resolve() for p in layouts]
     with cache.warm():
-        _rebuild(rebuild, "first build", output)
+        _rebuild(rebuild, "first build")
         listening = False
         # an empty batch every quarter second: the first says the watcher is listening, so the line below is true
         batches = changes_in(
@@ -86,7 +86,7 @@ def watch(
                 fonts.forget()  # read again: a font file changed in place keeps its name
             if any(d == p or d in p.parents for p in paths for d in layout_dirs):
                 cache.forget_layouts()
-            _rebuild(rebuild, _names([p for p in paths if p.exists()] or paths), output)
+            _rebuild(rebuild, _names([p for p in paths if p.exists()] or paths))
 
 
 def _names(paths: list[Path]) -> str:
@@ -95,7 +95,7 @@ def _names(paths: list[Path]) -> str:
     return ", ".join(p.name for p in paths[:3]) + more
 
 
-def _rebuild(rebuild: Callable[[], Any], why: str, output: Path) -> None:
+def _rebuild(rebuild: Callable[[], Any], why: str) -> None:
     """One build, and its line: `12:04:31 units.yaml: rebuilt units.pdf, PRINT.md (0.41 s)`."""
     start = time.perf_counter()
     try:
@@ -104,8 +104,7 @@ def _rebuild(rebuild: Callable[[], Any], why: str, output: Path) -> None:
         lines = exc.lines() if isinstance(exc, CardgenError) else [exc.format_message()]
         for line in lines:
             click.echo(f"cardgen: error: {line}", err=True)
-        problems = f"{len(lines)} problem{'' if len(lines) == 1 else 's'} above"
-        outcome = f"not rebuilt ({problems}); {display_path(output)} holds the last good build"
+        outcome = f"failed: {len(lines)} problem{'' if len(lines) == 1 else 's'} above"  # they say what was written
     else:
         names = [p.name for p in built.written]
         outcome = f"rebuilt {', '.join(names)}" if names else "up to date, nothing written"

@@ -178,7 +178,7 @@ def test_watch_rebuilds_a_changed_card_prints_a_problem_and_stops_on_ctrl_c(demo
         assert "rebuilt board.pdf" in wait_for("board.xml.j2: ", poke=layout)
 
         game.edit("ships.yaml", "cost: 2\n", "cost: x\n")
-        wait_for("not rebuilt", poke=ships)
+        wait_for("ships.yaml: failed: 1 problem above", poke=ships)
         assert any("ships.yaml:7" in line and "expected a whole number, got 'x'" in line for line in said)
     finally:
         watch.send_signal(signal.SIGINT)

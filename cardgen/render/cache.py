@@ -10,8 +10,9 @@ Three content hashes, from the coarsest:
   they apply to it), in print order with its copies, the settings of its components, the game's look (colours, fonts,
   icons, the images and fonts in its folder) and the options. A file whose key and bytes are the recorded ones is
   kept; any other is written again. Changing one card redraws the file(s) that card is printed in.
-- **A face** (`prepared`/`keep`): a prepared face (text fitted, glyphs and images checked) by its markup and the
-  game's look, kept in memory while one process runs, so that `cardgen watch` prepares only the faces that changed.
+- **A face** (`GameCache.face`): a prepared face (text fitted, glyphs and images checked) by its markup and the
+  game's look, kept in memory for the rest of the build and, in a `warm` process (`cardgen watch`), for the next
+  build, so that a rebuild prepares only the faces that changed.
 
 The records live in `<out>/.cardgen-cache/<game-id>.json`. They are written after the build's own files have been
 committed (`remember`), and every reuse checks the file's bytes against its record, so a record can never vouch for a
@@ -331,7 +332,7 @@ class FileCache:
         self.look = look_key
         self.out_dir = out_dir
         self.options = asdict(options)
-        self.records: dict[str, Any] = {}
+        self.records: dict[str, Any] | None = None  # read on first use (in the process that writes the files)
 
     def key(self, job: ComponentJob) -> str:
         """Everything that decides the bytes of the job's file."""
@@ -343,7 +344,7 @@ class FileCache:
         """The recorded file when it is current, else the file written now (with its key)."""
         from cardgen.render.jobs import OutputFile as type_of_output
 
-        if not self.records:
+        if self.records is None:
             self.records = _files(_read(self.out_dir, job.game_id))
         key = self.key(job)
         rel = _relative(self.out_dir, target)
@@ -410,4 +411,5 @@ def failed(exc: DataError, target: Path) -> DataError:
         return exc
     target.unlink(missing_ok=True)
     shown = display_path(target)
-    return DataError([*exc.problems, Problem(None, f"removed {shown}: an earlier build wrote it from other data")])
+    why = "an earlier build wrote it and it no longer matches the data and layouts"
+    return DataError([*exc.problems, Problem(None, f"removed {shown}: {why}")])
