@@ -653,7 +653,8 @@ def _say(lines: list[str], quiet: bool) -> None:
 @_option("--format", ["pdf", "shop-pdf", "png", "tts"], "pdf", "As for `cardgen build`.", "output_format")
 @click.option("--only", default=None, metavar="COMPONENT[,COMPONENT]", help="Rebuild only these components.")
 @_flag("--proof", "Also write proof.pdf on every rebuild.")
-@_flag("--poll", "Look for changes every 0.3 s instead of being told (network drives, some containers).")
+@_flag("--poll", "Look for changes every 0.3 s instead of being told (network drives, some containers); a file "
+       "saved twice within a second is then seen once.")  # fmt: skip
 @LAYOUT_VARIABLES
 @STAMP
 @TRUST_CODE
