@@ -93,6 +93,9 @@ def test_nothing_changed_loads_nothing_and_a_damaged_or_stale_file_is_rebuilt(de
 
     letter = build(demo, out, "--paper", "letter")  # an option decides every file
     assert set(listed(letter).values()) == {False}
+    (demo[0].folder / "art.png").write_bytes(b"a new picture")  # so does an image or font in the game's folder
+    art = build(demo, out, "--paper", "letter")
+    assert art.code == 0 and set(listed(art).values()) == {False}
 
 
 def test_layout_values_and_the_stamp_decide_what_is_kept(demo, tmp_path):
