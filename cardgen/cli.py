@@ -386,7 +386,11 @@ def build_command(
     loaded = load_games(obj.data_dir, todo if inputs else games) if todo or not inputs else []
     if no_validate:
         click.echo("cardgen: warning: the data was not checked against its rules (--no-validate)", err=True)
-    said = {} if no_validate else _validate_before_build(loaded, [obj.trusted(g, trust_code) for g in loaded], quiet)
+    said = (
+        _validate_before_build(loaded, [obj.trusted(g, trust_code) for g in loaded], quiet)
+        if loaded and not no_validate
+        else {}
+    )
     for record in kept.values():
         _say(record.warnings, quiet)
     if not loaded and kept:  # nothing to build: the renderer is not even imported
