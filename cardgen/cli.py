@@ -8,6 +8,7 @@ internal error).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import importlib.util
 import json
 import math
@@ -345,6 +346,7 @@ def _print_notes(game: Game, report) -> None:
               "(the whole game is still validated).")  # fmt: skip
 @_option("--jobs", click.IntRange(1, 256), None, "Games to build at once, each in its own process (default: the "
          "number of cores; the files are the same whatever the number).")  # fmt: skip
+@_flag("--no-cache", "Build every file afresh, ignoring what earlier builds recorded in OUT/.cardgen-cache/.")
 @TRUST_CODE
 @LAYOUT_VARIABLES
 @STAMP
@@ -371,14 +373,30 @@ def build_command(
     jobs: int | None,
     trust_code: bool,
     tts_base_url: str | None,
+    no_cache: bool,
     stamp: str | None,
-) -> None:
+) -> Built:
     """Print games into cut-ready PDFs (all bundled games when none is named)."""
-    loaded = load_games(obj.data_dir, games)
+    from cardgen.render import cache
+
+    # a game built before from exactly these files and options, whose files are intact, is not even loaded
+    inputs = {} if no_cache else _inputs(obj, games, click.get_current_context().params, trust_code)
+    kept = {gid: record for gid, key in inputs.items() if (record := cache.unchanged(out_dir, gid, key)) is not None}
+    todo = [gid for gid in inputs if gid not in kept]
+    loaded = load_games(obj.data_dir, todo if inputs else games) if todo or not inputs else []
     if no_validate:
         click.echo("cardgen: warning: the data was not checked against its rules (--no-validate)", err=True)
-    else:
-        _validate_before_build(loaded, [obj.trusted(game, trust_code) for game in loaded], quiet)
+    said = (
+        _validate_before_build(loaded, [obj.trusted(g, trust_code) for g in loaded], quiet)
+        if loaded and not no_validate
+        else {}
+    )
+    for record in kept.values():
+        _say(record.warnings, quiet)
+    if not loaded and kept:  # nothing to build: the renderer is not even imported
+        outcomes = [(r.notes, r.files, r.guides) for r in kept.values()]
+        _print_built(outcomes, output_format, paper, quiet)
+        return Built([f.path for r in kept.values() for f in r.files], [])
     # the renderer (reportlab, fonts) loads only for data that can be printed: a mistake in it is reported sooner
     from cardgen.render.build import BuildReport, build_game
     from cardgen.render.guide import write_guide
@@ -407,24 +425,26 @@ def build_command(
             "crop marks start at the bleed's edge so they are never printed over art",
             err=True,
         )
-    layouts = Layouts(obj.templates_dir, stamp=stamp)
+    layouts = cache.layouts((obj.templates_dir, stamp), lambda: Layouts(obj.templates_dir, stamp=stamp))
     missing = [problem for game in loaded for problem in layouts.missing(game)]
     if missing:
         raise DataError(missing)
     total = sum(c.count for g in loaded for c in g.components if c.printed)
-    reports = []
+    reports: dict[str, BuildReport] = {}
+    guides: dict[str, list[Path]] = {}
     with (
         all_or_nothing(),
+        cache.enabled(out_dir, use=not no_cache),
         click.progressbar(
             length=total, label="building", file=sys.stderr, hidden=quiet or not sys.stderr.isatty()
         ) as bar,
     ):
-        guides = []
 
         def finish(game: Game, report: BuildReport) -> None:
-            reports.append(report)
+            reports[game.id] = report
+            written = guides.setdefault(game.id, [])
             if output_format == "pdf" and report.files:
-                guides.extend(write_guide(game, report.files, options, out_dir / game.id, _bundled_body_font()))
+                written.extend(write_guide(game, report.files, options, out_dir / game.id, _bundled_body_font()))
             if output_format == "tts" and report.files:
                 from cardgen.render.tts import write_saved_object
 
@@ -434,7 +454,7 @@ def build_command(
                 )
                 report.files.append(OutputFile(saved, 1, "saved object"))
             if proof:
-                guides.append(_proof(game, layouts, out_dir, None if no_validate else obj.trusted(game, trust_code)))
+                written.append(_proof(game, layouts, out_dir, None if no_validate else obj.trusted(game, trust_code)))
 
         def arrived(game: Game, report: BuildReport) -> None:  # a worker's game: progress counts all its copies
             bar.update(sum(c.count for c in game.components if c.printed))
@@ -446,28 +466,20 @@ def build_command(
         else:
             for game in loaded:
                 finish(game, build_game(game, layouts, default_fonts_dir(), out_dir, options, bar.update))
-    overflows = [o for r in reports for o in r.overflows]
-    for report in reports if not quiet else []:  # --quiet: errors and warnings only
-        for note in report.notes:
-            click.echo(f"note: {note}", err=True)
-        for file in report.files:
-            unit = "image" if output_format in ("png", "tts") else "page"
-            what = f"{file.pages} {unit}{'' if file.pages == 1 else 's'}"
-            what += f" (with {', '.join(file.holds)})" if file.holds else ""
-            click.echo(f"{display_path(file.path)}  {'saved object' if file.component == 'saved object' else what}")
-    files = [f for r in reports for f in r.files]
-    if output_format == "pdf" and files and not quiet:
-        from cardgen.render.guide import sheets_of_paper
-
-        for guide in guides:
-            click.echo(f"{display_path(guide)}  {'proof sheet' if guide.name == 'proof.pdf' else 'how to print'}")
-        duplex = sum(f.sides in ("long-edge", "short-edge") for f in files)
-        paper_name = options.paper.upper() if options.paper == "a4" else options.paper.title()
-        click.echo(
-            f"{_count(len(files), 'file')}, {_count(sum(f.pages for f in files), 'page')} on "
-            f"{_count(sum(map(sheets_of_paper, files)), 'sheet')} "
-            f"of {paper_name} paper; {duplex} to print double-sided — see PRINT.md in each game's folder"
-        )
+    if not no_cache and output_format in cache.CACHED_FORMATS:
+        for game_id, report in reports.items():  # after the files are committed: what the next build may keep
+            key = inputs.get(game_id) if not report.overflows and only is None else None
+            try:
+                cache.remember(out_dir, game_id, report.files, guides[game_id], key, report.notes, said.get(game_id))
+            except DataError as exc:  # the files are written; only the next build's shortcut is lost
+                click.echo(f"cardgen: warning: {exc.lines()[0]}; the next build draws every file again", err=True)
+    outcomes = [
+        (kept[gid].notes, kept[gid].files, kept[gid].guides) if gid in kept else
+        (reports[gid].notes, reports[gid].files, guides[gid])
+        for gid in (inputs or [g.id for g in loaded]) if gid in kept or gid in reports
+    ]  # fmt: skip
+    _print_built(outcomes, output_format, options.paper, quiet)
+    overflows = [o for r in reports.values() for o in r.overflows]
     if overflows:
         prefix = "warning" if allow_overflow else "error"
         for overflow in overflows:
@@ -477,6 +489,88 @@ def build_command(
                 f"{len(overflows)} text box(es) overflow; components with overflowing text were not written "
                 "(fix the text or the layout, or use --allow-overflow)"
             )
+    written = [f.path for _, files, _ in outcomes for f in files if not f.reused]
+    return Built(
+        [f.path for _, files, _ in outcomes for f in files], written + [g for gid in reports for g in guides[gid]]
+    )
+
+
+@dataclass(frozen=True)
+class Built:
+    """What a build did (`cardgen watch` says it): every file of the games built, and the files written afresh
+    (the others were kept from an earlier build: render/cache.py)."""
+
+    files: list[Path]
+    written: list[Path]
+
+
+# options of `cardgen build` that do not change what it writes
+_NOT_OUTPUT = ("games", "out_dir", "quiet", "jobs", "no_cache")
+
+
+def _inputs(obj: Context, games: tuple[str, ...], params: dict[str, Any], trust_code: bool) -> dict[str, str]:
+    """Each game's inputs as one hash (render/cache.py): its files, the layouts, the fonts, cardgen, the options."""
+    from cardgen.render import cache
+
+    names = list(games) or sorted(p.parent.name for p in obj.data_dir.glob("*/game.yaml") if p.is_file())
+    options = {k: v for k, v in params.items() if k not in _NOT_OUTPUT}
+    layouts = sys.modules.get("cardgen.render.layouts")  # imported by `--set` (and by any build before in-process)
+    options["vars"] = layouts.variables() if layouts else {}
+    layout_dirs = list(dict.fromkeys([obj.templates_dir, default_templates_dir()]))
+    bounds = dataclasses.asdict(limits.current())
+    return {
+        name: cache.game_inputs(
+            name,
+            obj.data_dir,
+            layout_dirs,
+            default_fonts_dir(),
+            {**options, "trusted": trust_code or name in obj.trust, "limits": bounds},
+        )
+        for name in dict.fromkeys(names)
+    }
+
+
+def _print_built(
+    outcomes: list[tuple[list[str], list[Any], list[Path]]], output_format: str, paper: str, quiet: bool
+) -> None:
+    """The file list of a build (each game's notes, files and guides) and, for print PDFs, the paper it takes."""
+    if quiet:  # --quiet: errors and warnings only
+        return
+    for notes, files, _ in outcomes:
+        for note in notes:
+            click.echo(f"note: {note}", err=True)
+        for file in files:
+            unit = "image" if output_format in ("png", "tts") else "page"
+            what = f"{file.pages} {unit}{'' if file.pages == 1 else 's'}"
+            what += f" (with {', '.join(file.holds)})" if file.holds else ""
+            what += ", unchanged" if file.reused else ""
+            click.echo(f"{display_path(file.path)}  {'saved object' if file.component == 'saved object' else what}")
+    every = [f for _, files, _ in outcomes for f in files]
+    if output_format != "pdf" or not every:
+        return
+    for _, _, guides in outcomes:
+        for guide in guides:
+            click.echo(f"{display_path(guide)}  {'proof sheet' if guide.name == 'proof.pdf' else 'how to print'}")
+    duplex = sum(f.sides in ("long-edge", "short-edge") for f in every)
+    sheets = sum(map(_sheets_of, every))
+    paper_name = paper.upper() if paper == "a4" else paper.title()
+    click.echo(
+        f"{_count(len(every), 'file')}, {_count(sum(f.pages for f in every), 'page')} on "
+        f"{_count(sheets, 'sheet')} of {paper_name} paper; {duplex} to print double-sided — see PRINT.md in each "
+        "game's folder"
+    )
+
+
+def _sheets_of(file: Any) -> int:
+    """The sheets of paper a file takes: recorded with a file kept from an earlier build (so that a build that
+    draws nothing need not import the renderer), else counted as the print guide counts them."""
+    from cardgen.render.cache import Kept
+
+    if isinstance(file, Kept):
+        return file.sheets
+    from cardgen.render.guide import sheets_of_paper
+
+    return sheets_of_paper(file)
 
 
 def _proof(game: Game, layouts, out_dir: Path, trusted: bool | None) -> Path:
@@ -522,8 +616,9 @@ def _only(games: list[Game], names: list[str]) -> list[Game]:
     return [game for game in chosen if game.components]
 
 
-def _validate_before_build(games: list[Game], trusted: list[bool], quiet: bool = False) -> None:
-    """Refuse to print data that breaks a rule (text fitting is left to the build itself).
+def _validate_before_build(games: list[Game], trusted: list[bool], quiet: bool = False) -> dict[str, list[str]]:
+    """Refuse to print data that breaks a rule (text fitting is left to the build itself); return the notes and
+    warnings it printed, by game (the cache repeats them when it keeps a game as it was).
 
     `--no-validate` skips this entirely: no check runs, so no code from a game folder (`checks.py`) runs either.
     """
@@ -531,15 +626,77 @@ def _validate_before_build(games: list[Game], trusted: list[bool], quiet: bool =
     from cardgen.validate import validate_game
 
     reports = [validate_game(game, trust_code=trust) for game, trust in zip(games, trusted, strict=True)]
+    said: dict[str, list[str]] = {}
     for report in reports:
-        if report.skipped and not quiet:
-            click.echo(f"cardgen: note: {report.game}: {len(report.skipped)} check(s) skipped: {SKIPPED}", err=True)
+        lines = said.setdefault(report.game, [])
+        if report.skipped:
+            lines.append(f"cardgen: note: {report.game}: {len(report.skipped)} check(s) skipped: {SKIPPED}")
         if report.unchecked:
-            click.echo(f"cardgen: warning: {report.game}: no rules checks (rules.yaml missing or empty)", err=True)
+            lines.append(f"cardgen: warning: {report.game}: no rules checks (rules.yaml missing or empty)")
+        _say(lines, quiet)
     problems = [Problem(None, f"{r.game}: {violation}") for r in reports for violation in r.violations]
     if problems:
         last = "the data breaks the rules above; nothing was printed (--no-validate prints anyway)"
         raise RuleError([*problems, Problem(None, last)])
+    return said
+
+
+def _say(lines: list[str], quiet: bool) -> None:
+    """Warnings always, notes unless --quiet, on stderr."""
+    for line in lines:
+        if not (quiet and line.startswith("cardgen: note:")):
+            click.echo(line, err=True)
+
+
+@cli.command("watch")
+@click.argument("game")
+@_option("--out", FOLDER, Path("output"), "Folder to write into; the game gets a subfolder.", "out_dir")
+@_option("--paper", PAPERS, "a4")
+@_option("--duplex", ["long-edge", "short-edge", "off"], "long-edge", "As for `cardgen build`.")
+@_option("--ink", ["full", "light"], "full", "As for `cardgen build`.")
+@_option("--format", ["pdf", "shop-pdf", "png", "tts"], "pdf", "As for `cardgen build`.", "output_format")
+@click.option("--only", default=None, metavar="COMPONENT[,COMPONENT]", help="Rebuild only these components.")
+@_flag("--proof", "Also write proof.pdf on every rebuild.")
+@_flag("--poll", "Look for changes every 0.3 s instead of being told (network drives, some containers); a file "
+       "saved twice within a second is then seen once.")  # fmt: skip
+@LAYOUT_VARIABLES
+@STAMP
+@TRUST_CODE
+@click.pass_context
+def watch_command(
+    ctx: click.Context,
+    game: str,
+    out_dir: Path,
+    paper: str,
+    duplex: str,
+    ink: str,
+    output_format: str,
+    only: str | None,
+    proof: bool,
+    poll: bool,
+    stamp: str | None,
+    trust_code: bool,
+) -> None:
+    """Rebuild a game whenever one of its data files, layouts, fonts or images changes (Ctrl-C stops)."""
+    from cardgen import watch
+    from cardgen.data.games import find_game
+
+    obj: Context = ctx.obj
+    find_game(obj.data_dir, game)  # an unknown game is an error now; a mistake in a known one is for the designer
+    watched = watch.folders(obj.data_dir, obj.templates_dir, default_templates_dir(), default_fonts_dir(), game)
+    options = dict(paper=paper, duplex=duplex, ink=ink, output_format=output_format, only=only, stamp=stamp)
+
+    def rebuild() -> Built:
+        built: Built = ctx.invoke(
+            build_command, games=(game,), out_dir=out_dir, quiet=True, jobs=1, proof=proof, trust_code=trust_code,
+            **options,
+        )  # fmt: skip
+        return built
+
+    try:
+        watch.watch(rebuild, watched, out_dir / game, [obj.templates_dir, default_templates_dir()], poll)
+    except KeyboardInterrupt:
+        click.echo("stopped")
 
 
 @cli.command("export-items")

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 FIXTURES = Path(__file__).parent / "fixtures"
+CACHE = ".cardgen-cache"  # the build's records of what it wrote (cardgen/render/cache.py), not output
 SECONDS = 10.0
 MEGABYTES = 500
 CEILING_BYTES = 2 * 1024**3  # address-space ceiling so that a runaway case fails instead of taking the machine down
@@ -170,7 +171,7 @@ def run_cardgen(ws: Workspace, args: list[str], stdin: bytes = b"") -> Outcome:
     seconds = time.perf_counter() - start
     after = _snapshot(ws.root, ws.out)
     changed = sorted(k for k in before.keys() | after.keys() if before.get(k) != after.get(k))
-    files = sorted(str(p.relative_to(ws.out)) for p in ws.out.rglob("*") if p.is_file())
+    files = sorted(str(p.relative_to(ws.out)) for p in ws.out.rglob("*") if p.is_file() and CACHE not in p.parts)
     return Outcome(
         answer["code"],
         out_path.read_text(errors="replace"),

@@ -29,6 +29,17 @@ SMALL = {
     "engine_speed.py": ["--scale", "0.002", "--no-openspiel", "--min-games", "1", "--only", "battlefield-space"],
     "engine_invariants.py": ["battlefield-space", "--games", "3"],
     "preview_speed.py": ["--runs", "1"],
+    "incremental_build.py": [
+        "--data-dir",
+        str(BENCHMARKS.parent / "tests" / "fixtures" / "card_data"),
+        "--templates-dir",
+        str(BENCHMARKS.parent / "tests" / "fixtures" / "templates"),
+        "--games",
+        "demo",
+        "--runs",
+        "1",
+        "--no-whole",
+    ],  # the demo game, in-process only: whole-process runs take seconds
     "rift_factions.py": ["--games", "4", "--players", "2"],
     "parallel_speed.py": [
         "--games",

@@ -18,7 +18,8 @@ from cardgen.data.games import Component, Game, Item
 from cardgen.errors import DataError
 from cardgen.formulas import formulas
 from cardgen.output import remove_stale
-from cardgen.render.draw import FaceDrawer, check_labels
+from cardgen.render import cache
+from cardgen.render.draw import FaceDrawer, PreparedFace, check_labels
 from cardgen.render.fonts import load_roles
 from cardgen.render.imposed import job_plan, write_print_pdf
 from cardgen.render.ink import light_face
@@ -82,6 +83,7 @@ class GameRenderer:
         self.items_by_component = {
             c.id: [{**i.fields, "id": i.id, "count": i.count, "type": i.type} for i in c.items] for c in game.components
         }
+        self.cache = cache.for_game(game, fonts_dir)  # None unless the build keeps a cache (render/cache.py)
 
     def bleed(self, component: Component) -> float:
         if component.spec and component.spec.bleed is not None:
@@ -150,15 +152,20 @@ class GameRenderer:
         )
         key = hashlib.sha1(markup.encode()).hexdigest()[:16]
         if key not in faces.faces:
-            try:
-                face = self.drawer.parse(markup)
-            except MarkupError as exc:
-                where = self.layouts.markup_problem(exc, self.game.id, layout, context, self.drawer.parse, who)
-                raise DataError(where) from None
             width, height = shared["face"]["width"], shared["face"]["height"]
-            if ink == "light" and not designed:  # no light variant of its own: large dark areas become tints
-                face = light_face(face, self.palette.get, width, height)
-            prepared = self.drawer.prepare(face, width, height, who)
+
+            def prepare() -> PreparedFace:
+                try:
+                    face = self.drawer.parse(markup)
+                except MarkupError as exc:
+                    where = self.layouts.markup_problem(exc, self.game.id, layout, context, self.drawer.parse, who)
+                    raise DataError(where) from None
+                if ink == "light" and not designed:  # no light variant of its own: large dark areas become tints
+                    face = light_face(face, self.palette.get, width, height)
+                return self.drawer.prepare(face, width, height, who)
+
+            drawn = "designed" if designed else ink  # what the cache keys the prepared face by, with its markup
+            prepared = self.cache.face(markup, drawn, width, height, prepare) if self.cache else prepare()
             faces.faces[key] = prepared
             for overflow in prepared.overflows:
                 report.overflows.append(
@@ -190,16 +197,24 @@ def build_game(
         report.notes.append(f"{game.id}: no contents written yet, nothing printed for: {', '.join(empty)}")
     jobs = []
     for component in filter(lambda c: c.printed, game.components):
-        job = renderer.job(component, options, report)
+        try:
+            job = renderer.job(component, options, report)
+        except DataError as exc:  # the earlier build's file must not pass for this one's
+            raise cache.failed(exc, writer.target(folder, component.id)) from None
         blocked = any(o.game == game.id and o.component == component.id for o in report.overflows)
         if blocked and not options.allow_overflow:
             _remove_stale(writer, folder, component.id)  # an earlier build's file must not pass for this one's
             continue
         jobs.append(job)
+    files = renderer.cache.files(out_dir, options) if renderer.cache else None  # unchanged files are kept
     for job in shared_sheets(jobs) if writer.packs else jobs:
         for guest in job.guests:
             _remove_stale(writer, folder, guest.id)  # printed with its host now, not in a file of its own
-        report.files.append(writer.write(job, writer.target(folder, job.component.id)))
+        target = writer.target(folder, job.component.id)
+        try:
+            report.files.append(files.output(job, target, writer.write) if files else writer.write(job, target))
+        except DataError as exc:
+            raise cache.failed(exc, target) from None
         if progress:
             progress(job.copies)
     return report

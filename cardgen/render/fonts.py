@@ -172,3 +172,13 @@ def no_glyph(text: str, role: FontRole) -> str | None:
         return None
     chars = ", ".join(f"'{c}' (U+{ord(c):04X})" for c in missing)
     return f"the font of '{role.name}' has no glyph for {chars}"
+
+
+def forget() -> None:
+    """Read every font file again when next asked for (`cardgen watch`, after a font file changed in place).
+    reportlab keeps the first font registered under a name for the life of the process, so its registry goes back
+    to what a new process has (its own reset, `rl_config._reset`, which its tests use)."""
+    from reportlab import rl_config
+
+    rl_config._reset()
+    _REGISTERED.clear()

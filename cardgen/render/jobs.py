@@ -73,6 +73,8 @@ class OutputFile:
     ink: tuple[float, ...] = ()  # print PDFs: each page's ink coverage, 0–1 (render/ink.py)
     holds: tuple[str, ...] = ()  # small components printed on this file's last sheet (render/packing.py)
     stacked: bool = False  # its last sheet holds pieces of different sizes, block under block
+    key: str = ""  # the hash of everything that decided its bytes, when the build keeps a cache (render/cache.py)
+    reused: bool = False  # an earlier build's file, still current, kept as it was
 
 
 @dataclass(frozen=True)

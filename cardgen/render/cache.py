@@ -1,0 +1,415 @@
+"""Incremental builds: what an earlier build wrote and from what, so that a rebuild writes only what changed.
+
+Three content hashes, from the coarsest:
+
+- **A game's inputs** (`game_inputs`): every file of its data folder, the layouts, the fonts, cardgen's own code and
+  the versions of the libraries that draw, and the options of the build. When they are what they were for the last
+  build of the game and every file that build wrote still has the bytes it wrote, the game is not even loaded
+  (`unchanged`): a no-op rebuild of the five bundled games hashes about 5 MB and writes nothing.
+- **An output file** (`FileCache.output`): the markup of every face it prints (so the item data and the layouts as
+  they apply to it), in print order with its copies, the settings of its components, the game's look (colours, fonts,
+  icons, the images and fonts in its folder) and the options. A file whose key and bytes are the recorded ones is
+  kept; any other is written again. Changing one card redraws the file(s) that card is printed in.
+- **A face** (`GameCache.face`): a prepared face (text fitted, glyphs and images checked) by its markup and the
+  game's look, kept in memory for the rest of the build and, in a `warm` process (`cardgen watch`), for the next
+  build, so that a rebuild prepares only the faces that changed.
+
+The records live in `<out>/.cardgen-cache/<game-id>.json`. They are written after the build's own files have been
+committed (`remember`), and every reuse checks the file's bytes against its record, so a record can never vouch for a
+file that was not written or that was changed by hand since. The cache holds JSON only: nothing in it is executed or
+unpickled. Deleting the folder, or `cardgen build --no-cache`, rebuilds everything. Formats that write folders of
+files (`png`, `tts`) are always written in full.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import hashlib
+import json
+import os
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from dataclasses import asdict, dataclass
+from importlib import metadata
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from cardgen.errors import DataError, Problem, display_path
+
+if TYPE_CHECKING:
+    from cardgen.data.games import Component, Game
+    from cardgen.render.draw import PreparedFace
+    from cardgen.render.jobs import ComponentJob, OutputFile, PrintOptions
+
+CACHE_DIR = ".cardgen-cache"
+CACHED_FORMATS = ("pdf", "shop-pdf")  # one file per component; png and tts write folders of files
+FORMAT = 2  # of the records; a change makes every earlier record unknown
+# files in a game folder that are data (their content reaches a face through its markup), not its look
+DATA_SUFFIXES = {".yaml", ".yml", ".csv", ".tsv", ".xlsx", ".py", ".md", ".txt"}
+# libraries whose version can change the bytes of a file
+DRAWING_LIBRARIES = ("reportlab", "rl_accel", "pillow", "pypdfium2", "svglib", "jinja2", "pyyaml", "pydantic")
+
+_out_dir: Path | None = None  # set while a build may use the cache (`enabled`)
+_trees: dict[Path, str] | None = None  # while enabled: the digests of the folders every game reads, made once
+
+
+@contextlib.contextmanager
+def enabled(out_dir: Path, use: bool = True) -> Iterator[None]:
+    """Builds inside the block keep files whose inputs did not change (forked build workers inherit this); with
+    `use` False they write everything."""
+    global _out_dir, _trees
+    if not use:
+        yield
+        return
+    outer, _out_dir, _trees = _out_dir, out_dir, {}
+    _faces.new_build(keep=_warm)
+    try:
+        yield
+    finally:
+        _out_dir, _trees = outer, None
+
+
+_T = TypeVar("_T")
+_warm = False  # inside `warm`: a process that builds the same game again and again
+_layouts: dict[Hashable, Any] = {}
+
+
+@contextlib.contextmanager
+def warm() -> Iterator[None]:
+    """For `cardgen watch`: prepared faces and compiled layouts are kept from one build to the next."""
+    global _warm
+    _warm = True
+    try:
+        yield
+    finally:
+        _warm = False
+        _layouts.clear()
+        _faces.new_build(keep=False)
+
+
+def layouts(key: Hashable, make: Callable[[], _T]) -> _T:
+    """The layouts of a folder (`key` names the folder and what else the layouts are made with): made anew for each
+    build, except in a `warm` process, which keeps them compiled until `forget_layouts` (a layout changed)."""
+    if not _warm:
+        return make()
+    if key not in _layouts:
+        _layouts[key] = make()
+    return cast(_T, _layouts[key])
+
+
+def forget_layouts() -> None:
+    _layouts.clear()
+
+
+def folder_of(out_dir: Path) -> Path:
+    return out_dir / CACHE_DIR
+
+
+# --- fingerprints ------------------------------------------------------------------------------------------------
+
+
+def _digest(*parts: object) -> str:
+    return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def tree_digest(root: Path, keep: Callable[[Path], bool] = lambda _: True) -> str:
+    """Every file below `root` (its path relative to `root` and its bytes), in a fixed order; '' if there is none."""
+    if not root.is_dir():
+        return ""
+    digest = hashlib.sha256()
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d not in ("__pycache__", CACHE_DIR))
+        for name in sorted(files):
+            path = Path(folder, name)
+            if not keep(path):
+                continue
+            digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+            try:
+                digest.update(hashlib.sha256(path.read_bytes()).digest())
+            except OSError:  # unreadable: the build itself reports it
+                digest.update(b"?")
+    return digest.hexdigest()
+
+
+_code: str | None = None
+
+
+def code_version() -> str:
+    """cardgen's own code (every file of the package, so a source checkout counts its edits) and the versions of the
+    libraries that draw: a different cardgen or reportlab makes every record unknown."""
+    global _code
+    if _code is None:
+        package = Path(__file__).resolve().parent.parent
+        versions = []
+        for name in DRAWING_LIBRARIES:
+            try:
+                versions.append(f"{name} {metadata.version(name)}")
+            except metadata.PackageNotFoundError:
+                versions.append(f"{name} -")
+        _code = _digest(FORMAT, tree_digest(package, lambda p: "_bundled" not in p.parts), versions)
+    return _code
+
+
+def game_inputs(
+    game_id: str, data_dir: Path, layout_dirs: list[Path], fonts_dir: Path, settings: Mapping[str, Any]
+) -> str:
+    """Everything a build of one game reads, before loading it: its folder, the layouts, the fonts, cardgen, and the
+    build's `settings` (options, validation, trust)."""
+    shared = [_tree(folder) for folder in layout_dirs] + [_tree(fonts_dir)]
+    return _digest(code_version(), tree_digest(data_dir / game_id), shared, dict(settings))
+
+
+def _tree(folder: Path) -> str:
+    if _trees is None:
+        return tree_digest(folder)
+    if folder not in _trees:
+        _trees[folder] = tree_digest(folder)
+    return _trees[folder]
+
+
+def file_sha(path: Path) -> str | None:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+# --- the records -------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Kept:
+    """A file of an earlier build that is still current, as the build's report lists it (the fields of
+    `OutputFile` that the file list and the print guide read)."""
+
+    path: Path
+    pages: int
+    component: str = ""
+    sides: str = "single"
+    ink: tuple[float, ...] = ()
+    holds: tuple[str, ...] = ()
+    key: str = ""
+    reused: bool = True
+    sheets: int = 0  # of paper, as the print guide counts them (`guide.sheets_of_paper`)
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """The last build of a game as `unchanged` finds it: its files, its guides and what it printed on the way."""
+
+    files: list[Kept]
+    guides: list[Path]
+    notes: list[str]  # the report's notes (`note: …`)
+    warnings: list[str]  # what validation said (`cardgen: note: … check(s) skipped`)
+
+
+def _records_path(out_dir: Path, game_id: str) -> Path:
+    return folder_of(out_dir) / f"{game_id}.json"
+
+
+def _read(out_dir: Path, game_id: str) -> dict[str, Any]:
+    """The records of a game, or empty ones when there are none or they cannot be read (then everything is built)."""
+    try:
+        records = json.loads(_records_path(out_dir, game_id).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(records, dict) or records.get("format") != FORMAT:
+        return {}
+    return records
+
+
+def _files(records: dict[str, Any]) -> dict[str, Any]:
+    """The records of single files, by path relative to the output folder."""
+    files = records.get("files")
+    return files if isinstance(files, dict) else {}
+
+
+def _relative(out_dir: Path, path: Path) -> str:
+    return path.resolve().relative_to(out_dir.resolve()).as_posix()
+
+
+def _kept(out_dir: Path, rel: str, entry: Mapping[str, Any]) -> Kept:
+    return Kept(
+        out_dir / rel,
+        int(entry["pages"]),
+        str(entry["component"]),
+        str(entry["sides"]),
+        tuple(float(v) for v in entry["ink"]),
+        tuple(str(v) for v in entry["holds"]),
+        str(entry["key"]),
+        sheets=int(entry["sheets"]),
+    )
+
+
+def unchanged(out_dir: Path, game_id: str, inputs: str) -> GameRecord | None:
+    """The last build of the game, if it was built from exactly `inputs` and every file it wrote is intact."""
+    records = _read(out_dir, game_id)
+    game = records.get("game")
+    if not isinstance(game, dict) or game.get("inputs") != inputs:
+        return None
+    try:
+        shas: dict[str, str] = game["shas"]
+        if any(file_sha(out_dir / rel) != sha for rel, sha in shas.items()):
+            return None
+        files = [_kept(out_dir, rel, records["files"][rel]) for rel in game["files"]]
+        return GameRecord(files, [out_dir / rel for rel in game["guides"]], list(game["notes"]), list(game["warnings"]))
+    except (KeyError, TypeError, ValueError, AttributeError):  # records of another shape: build
+        return None
+
+
+def remember(
+    out_dir: Path,
+    game_id: str,
+    files: Sequence[OutputFile],
+    guides: list[Path],
+    inputs: str | None,
+    notes: Sequence[str] = (),
+    warnings: Sequence[str] | None = None,
+) -> None:
+    """Record what a build of one game wrote, after its files were committed. `inputs` None: the build is not one
+    to repeat as it was (text overflowed, only some components were built): its files are recorded, not the game."""
+    from cardgen.output import write_atomic
+    from cardgen.render.guide import sheets_of_paper
+
+    records = _read(out_dir, game_id)
+    known = _files(records)
+    for file in files:
+        if file.key:
+            known[_relative(out_dir, file.path)] = {
+                "key": file.key,
+                "sha256": file_sha(file.path),
+                "pages": file.pages,
+                "component": file.component,
+                "sides": file.sides,
+                "ink": list(file.ink),
+                "holds": list(file.holds),
+                "sheets": sheets_of_paper(file),
+            }
+    written: dict[str, Any] = {"format": FORMAT, "files": known}
+    if "game" in records:  # still checked against its inputs and the files' bytes whenever it is used
+        written["game"] = records["game"]
+    if inputs is not None and all(f.key for f in files):
+        paths = [_relative(out_dir, f.path) for f in files] + [_relative(out_dir, g) for g in guides]
+        written["game"] = {
+            "inputs": inputs,
+            "files": paths[: len(files)],
+            "guides": paths[len(files) :],
+            "shas": {rel: file_sha(out_dir / rel) for rel in paths},
+            "notes": list(notes),
+            "warnings": list(warnings or ()),
+        }
+    write_atomic(_records_path(out_dir, game_id), json.dumps(written, indent=1, sort_keys=True).encode())
+
+
+# --- a game's faces and files --------------------------------------------------------------------------------------
+
+
+class GameCache:
+    """One game in one build: its look, its prepared faces and its output files."""
+
+    def __init__(self, game: Game, fonts_dir: Path):
+        self.look = look(game, fonts_dir)
+
+    def face(
+        self, markup: str, ink: str, width: float, height: float, make: Callable[[], PreparedFace]
+    ) -> PreparedFace:
+        """The prepared face of this markup: kept from an earlier build of this process, or made now."""
+        key = _digest(self.look, markup, ink, width, height)
+        face = _faces.get(key)
+        if face is None:
+            face = _faces.current[key] = make()
+        return face
+
+    def files(self, out_dir: Path, options: PrintOptions) -> FileCache | None:
+        """The output files of a build into `out_dir`, when its format writes one file per component."""
+        return FileCache(self.look, out_dir, options) if options.format in CACHED_FORMATS else None
+
+
+class FileCache:
+    """A game's output files in one build: each file's key, and the recorded file kept when the key is unchanged."""
+
+    def __init__(self, look_key: str, out_dir: Path, options: PrintOptions):
+        self.look = look_key
+        self.out_dir = out_dir
+        self.options = asdict(options)
+        self.records: dict[str, Any] | None = None  # read on first use (in the process that writes the files)
+
+    def key(self, job: ComponentJob) -> str:
+        """Everything that decides the bytes of the job's file."""
+        components = [_component(component) for component in (job.component, *job.guests)]
+        entries = [(e.item.id, e.item.count, e.front, e.back) for e in job.entries]
+        return _digest(self.look, self.options, job.game_title, components, entries, job.face, job.bleed)
+
+    def output(self, job: ComponentJob, target: Path, write: Callable[[ComponentJob, Path], OutputFile]) -> OutputFile:
+        """The recorded file when it is current, else the file written now (with its key)."""
+        from cardgen.render.jobs import OutputFile as type_of_output
+
+        if self.records is None:
+            self.records = _files(_read(self.out_dir, job.game_id))
+        key = self.key(job)
+        rel = _relative(self.out_dir, target)
+        record = self.records.get(rel)
+        if isinstance(record, dict) and record.get("key") == key and file_sha(target) == record.get("sha256"):
+            with contextlib.suppress(KeyError, TypeError, ValueError, AttributeError):
+                kept = dataclasses.asdict(_kept(self.out_dir, rel, record))
+                return type_of_output(**{k: v for k, v in kept.items() if k != "sheets"})
+        return dataclasses.replace(write(job, target), key=key)
+
+
+def for_game(game: Game, fonts_dir: Path) -> GameCache | None:
+    """The cache of `game` in this build, when the build uses one (`enabled`)."""
+    return GameCache(game, fonts_dir) if _out_dir is not None else None
+
+
+def look(game: Game, fonts_dir: Path) -> str:
+    """What decides how a game's markup is drawn: its settings (colours, fonts, icons), the files in its folder other
+    than data (images, fonts), the bundled fonts, and cardgen's code."""
+    settings = game.manifest.settings.model_dump(mode="json")
+    assets = tree_digest(game.folder, lambda p: p.suffix.lower() not in DATA_SUFFIXES)
+    return _digest(code_version(), settings, game.title, assets, _tree(fonts_dir))
+
+
+def _component(component: Component) -> dict[str, Any]:
+    from cardgen.data.model import ComponentSpec
+
+    spec = component.spec
+    settings = spec.model_dump(mode="json", include=set(ComponentSpec.model_fields)) if spec else None
+    return {"ref": component.ref.model_dump(mode="json"), "spec": settings, "size": component.size}
+
+
+# --- faces ----------------------------------------------------------------------------------------------------------
+
+
+class _Faces:
+    """Prepared faces of this build and the one before, while `cardgen watch` keeps one process between builds."""
+
+    def __init__(self) -> None:
+        self.current: dict[str, PreparedFace] = {}
+        self.previous: dict[str, PreparedFace] = {}
+
+    def new_build(self, keep: bool) -> None:
+        self.previous = (self.current or self.previous) if keep else {}
+        self.current = {}
+
+    def get(self, key: str) -> PreparedFace | None:
+        face = self.current.get(key) or self.previous.get(key)
+        if face is not None:
+            self.current[key] = face
+        return face
+
+
+_faces = _Faces()
+
+
+# --- failures ------------------------------------------------------------------------------------------------------
+
+
+def failed(exc: DataError, target: Path) -> DataError:
+    """A component that failed to build: the file an earlier build wrote for it is removed at once (even inside a
+    transaction that will be rolled back), so that it is not taken for current, and the error says so."""
+    if not target.is_file():
+        return exc
+    target.unlink(missing_ok=True)
+    shown = display_path(target)
+    why = "an earlier build wrote it and it no longer matches the data and layouts"
+    return DataError([*exc.problems, Problem(None, f"removed {shown}: {why}")])

@@ -1,0 +1,111 @@
+"""`cardgen watch GAME`: rebuild a game whenever one of its files changes, until Ctrl-C.
+
+The game's data folder (its YAML and spreadsheets, images, fonts, rules), its layouts and the shared ones, and the
+fonts folder are watched with watchfiles. Each batch of changes runs the same build as `cardgen build GAME`, in this
+process, with the cache of `render/cache.py` kept warm: layouts stay compiled until one of them changes, prepared
+faces stay in memory, and a file whose inputs did not change is kept as it is — so a rebuild after one card changed
+redraws only the file(s) that card is printed in. Each rebuild prints one line: what changed, what was written and how
+long it took. Problems (a broken rule, a layout error, text that does not fit) are printed as the build reports them,
+and the watch goes on; the next change that mends them rebuilds. Ctrl-C stops it (exit 0).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+import click
+
+from cardgen.errors import CardgenError, display_path
+
+FONT_SUFFIXES = (".ttf", ".otf", ".ttc")
+
+
+def folders(data_dir: Path, templates_dir: Path, bundled_templates: Path, fonts_dir: Path, game: str) -> list[Path]:
+    """What a build of `game` reads: its data folder, its layouts and the shared ones, the fonts."""
+    candidates = [
+        data_dir / game,
+        templates_dir / game,
+        templates_dir / "_common",
+        bundled_templates / "_common",
+        fonts_dir,
+    ]
+    return [p for p in dict.fromkeys(c.resolve() for c in candidates) if p.is_dir()]
+
+
+class Skip:
+    """What a rebuild does not need to see: the output folder (and its cache), temporary and hidden files."""
+
+    def __init__(self, out_dir: Path):
+        from watchfiles import DefaultFilter
+
+        self.default = DefaultFilter()
+        self.out_dir = out_dir.resolve()
+
+    def __call__(self, change: Any, path: str) -> bool:
+        where = Path(path)
+        if where.name.startswith(".") or where.name.endswith(".part"):
+            return False
+        if where == self.out_dir or self.out_dir in where.parents:
+            return False
+        return bool(self.default(change, path))
+
+
+def watch(
+    rebuild: Callable[[], Any], watched: list[Path], output: Path, layouts: Iterable[Path], poll: bool = False
+) -> None:
+    """Build once, then again after every batch of changes in `watched`, until interrupted (KeyboardInterrupt is
+    the caller's to catch). `rebuild` is the build (it returns what `cardgen build` returns) into the game's
+    `output` folder; `layouts` are the folders whose changes make the compiled layouts stale."""
+    from watchfiles import watch as changes_in
+
+    from cardgen.render import cache, fonts
+
+    layout_dirs = [p.resolve() for p in layouts]
+    with cache.warm():
+        _rebuild(rebuild, "first build")
+        listening = False
+        # an empty batch every quarter second: the first says the watcher is listening, so the line below is true
+        batches = changes_in(
+            *watched,
+            watch_filter=Skip(output.parent),
+            force_polling=poll or None,
+            yield_on_timeout=True,
+            rust_timeout=250,
+        )
+        for batch in batches:
+            if not listening:
+                click.echo(f"watching {', '.join(display_path(p) for p in watched)} (Ctrl-C to stop)")
+                listening = True
+            if not batch:
+                continue
+            paths = sorted({Path(path) for _, path in batch})
+            if any(p.suffix.lower() in FONT_SUFFIXES for p in paths):
+                fonts.forget()  # read again: a font file changed in place keeps its name
+            if any(d == p or d in p.parents for p in paths for d in layout_dirs):
+                cache.forget_layouts()
+            _rebuild(rebuild, _names([p for p in paths if p.exists()] or paths))
+
+
+def _names(paths: list[Path]) -> str:
+    """The files that changed, as the line names them (an editor's temporary files come and go unnamed)."""
+    more = f" and {len(paths) - 3} more" if len(paths) > 3 else ""
+    return ", ".join(p.name for p in paths[:3]) + more
+
+
+def _rebuild(rebuild: Callable[[], Any], why: str) -> None:
+    """One build, and its line: `12:04:31 units.yaml: rebuilt units.pdf, PRINT.md (0.41 s)`."""
+    start = time.perf_counter()
+    try:
+        built = rebuild()
+    except (CardgenError, click.ClickException) as exc:
+        lines = exc.lines() if isinstance(exc, CardgenError) else [exc.format_message()]
+        for line in lines:
+            click.echo(f"cardgen: error: {line}", err=True)
+        outcome = f"failed: {len(lines)} problem{'' if len(lines) == 1 else 's'} above"  # they say what was written
+    else:
+        names = [p.name for p in built.written]
+        outcome = f"rebuilt {', '.join(names)}" if names else "up to date, nothing written"
+    click.echo(f"{time.strftime('%H:%M:%S')} {why}: {outcome} ({time.perf_counter() - start:.2f} s)")
