@@ -19,7 +19,7 @@ from cardgen.render.elements import ELEMENTS, SCHEMAS
 from cardgen.render.fonts import FontRole, no_glyph
 from cardgen.render.icons import painter
 from cardgen.render.kit import ImageStore, Kit, Overflow, Palette, SetText, Surface
-from cardgen.render.markup import Face, parse_face
+from cardgen.render.markup import Checked, Face, parse_face
 from cardgen.units import MM
 
 
@@ -63,6 +63,7 @@ class FaceDrawer:
         label_font = label_role(roles).regular
         painters = {name: painter(icon, palette.get, label_font) for name, icon in icons.items()}
         self.kit = Kit(palette, roles, painters, ImageStore(game_dir), icons, label_font)
+        self.checked: Checked = {}  # element attributes parsed once for all this game's faces
 
     @property
     def painters(self) -> Mapping[str, Any]:
@@ -70,7 +71,7 @@ class FaceDrawer:
 
     def parse(self, markup: str) -> Face:
         """Parse one face's markup against the elements and the game's colours (raises `MarkupError`)."""
-        return parse_face(markup, self.kit.palette.is_colour, SCHEMAS)
+        return parse_face(markup, self.kit.palette.is_colour, SCHEMAS, self.checked)
 
     def prepare(self, face: Face, width: float, height: float, who: str) -> PreparedFace:
         """Let each element check itself against the game; `who` names the card in error messages."""

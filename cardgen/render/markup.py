@@ -163,9 +163,23 @@ class Face:
     elements: tuple[Element, ...]
 
 
-def parse_face(markup: str, is_colour: Callable[[str], bool], schemas: Mapping[str, Schema]) -> Face:
+# an element's attributes as written (tag, name-value pairs) → as checked and parsed
+Checked = dict[tuple[str, tuple[tuple[str, str], ...]], Mapping[str, Any]]
+CHECKED_BOUND = 4096  # distinct attribute sets remembered; a layout writes a few per element, data may add some
+
+
+def parse_face(
+    markup: str, is_colour: Callable[[str], bool], schemas: Mapping[str, Schema], checked: Checked | None = None
+) -> Face:
     """Parse and check one face's markup against the elements' `schemas` (tag → attributes); raise `MarkupError`
-    naming the element and attribute at fault."""
+    naming the element and attribute at fault.
+
+    `checked` remembers attributes already parsed for these schemas and colours (one game's faces): the same
+    element written on a thousand cards is checked once, and its faces share one dict of values.
+    """
+    checked = {} if checked is None else checked
+    if len(checked) > CHECKED_BOUND:
+        checked.clear()
     if "<!DOCTYPE" in markup or "<!ENTITY" in markup:
         # Entities are the only way XML reaches files or expands exponentially; card data is escaped, so only a
         # layout can write them, and no layout needs them.
@@ -180,25 +194,35 @@ def parse_face(markup: str, is_colour: Callable[[str], bool], schemas: Mapping[s
         ) from None
     if root.tag != "face":
         raise MarkupError(f"a layout must produce one <face> element, not <{root.tag}>")
-    face_attrs = _attributes(root, FACE, is_colour)
-    elements = tuple(_element(child, schemas, is_colour) for child in root)
+    face_attrs = _checked(root, FACE, is_colour, checked)
+    elements = tuple(_element(child, schemas, is_colour, checked) for child in root)
     if stray := (root.text or "").strip():
         raise MarkupError(f"text outside a <text> box: '{stray[:40]}'")
     return Face(face_attrs["bg"], elements)
 
 
-def _element(node: ET.Element, schemas: Mapping[str, Schema], is_colour: Callable[[str], bool]) -> Element:
+def _element(
+    node: ET.Element, schemas: Mapping[str, Schema], is_colour: Callable[[str], bool], checked: Checked
+) -> Element:
     if node.tag not in schemas:
         raise MarkupError(f"unknown element <{node.tag}> (known: {', '.join(sorted(schemas))})")
     if stray := (node.tail or "").strip():
         raise MarkupError(f"text outside a <text> box after <{node.tag}>: '{stray[:40]}'")
-    attrs = _attributes(node, schemas[node.tag], is_colour)
+    attrs = _checked(node, schemas[node.tag], is_colour, checked)
     content = ""
     if node.tag == "text":
         content = inline_markup(node)
     elif len(node) or (node.text or "").strip():
         raise MarkupError(f"<{node.tag}> cannot have content")
     return Element(node.tag, attrs, content)
+
+
+def _checked(node: ET.Element, schema: Schema, is_colour: Callable[[str], bool], checked: Checked) -> Mapping[str, Any]:
+    key = (node.tag, tuple(node.attrib.items()))
+    attrs = checked.get(key)
+    if attrs is None:
+        attrs = checked[key] = _attributes(node, schema, is_colour)
+    return attrs
 
 
 def _attributes(node: ET.Element, schema: Schema, is_colour: Callable[[str], bool]) -> dict[str, Any]:
@@ -289,6 +313,8 @@ def _inline(node: ET.Element) -> str:
 
 def plain_text(content: str) -> str:
     """The characters of paragraph markup that will be drawn (tags removed, entities decoded), for font checks."""
+    if "<" not in content and "&" not in content and "{" not in content:
+        return content  # most card text: nothing to remove
     from html import unescape
 
     return unescape(re.sub(r"<[^>]*>", "", ICON_PATTERN.sub("", content)))
