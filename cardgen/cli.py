@@ -315,8 +315,9 @@ def _print_notes(game: Game, report) -> None:
 @_flag("--proof", "Also write proof.pdf: every distinct face once, with id, copies, status.")
 @click.option("--only", default=None, metavar="COMPONENT[,COMPONENT]", help="Build only these components "
               "(the whole game is still validated).")  # fmt: skip
-@_option("--jobs", click.IntRange(1, 256), None, "Games to build at once, each in its own process (default: the "
-         "number of cores; the files are the same whatever the number).")  # fmt: skip
+@_option("--jobs", click.IntRange(1, 256), None, "Processes to build with, the files shared out among them "
+         "(default: the number of cores, for builds large enough to gain; the files are the same whatever the "
+         "number).")  # fmt: skip
 @TRUST_CODE
 @click.pass_obj
 def build_command(
@@ -354,7 +355,7 @@ def build_command(
     from cardgen.render.imposition import MarkStyle
     from cardgen.render.jobs import OutputFile, PrintOptions
     from cardgen.render.layouts import Layouts
-    from cardgen.render.parallel import build_games, can_fork
+    from cardgen.render.parallel import build_games, can_fork, worth_forking
 
     options = PrintOptions(
         paper=paper,
@@ -409,8 +410,8 @@ def build_command(
             bar.update(sum(c.count for c in game.components if c.printed))
             finish(game, report)
 
-        workers = min(jobs or os.cpu_count() or 1, len(loaded))
-        if workers > 1 and can_fork():
+        workers = jobs or os.cpu_count() or 1
+        if workers > 1 and can_fork() and (jobs is not None or worth_forking(loaded, options)):
             build_games(loaded, layouts, out_dir, options, workers, arrived)
         else:
             for game in loaded:

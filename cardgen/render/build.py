@@ -84,11 +84,7 @@ class GameRenderer:
         }
 
     def bleed(self, component: Component) -> float:
-        if component.spec and component.spec.bleed is not None:
-            return component.spec.bleed
-        if component.kind == "sheets":
-            return 0.0
-        return self.game.manifest.settings.bleed
+        return component_bleed(self.game, component)
 
     def job(self, component: Component, options: PrintOptions, report: BuildReport) -> ComponentJob:
         """Render and prepare every distinct face of a component (overflow goes to `report`), ready for a writer."""
@@ -174,16 +170,10 @@ def build_game(
     progress: Progress | None = None,
 ) -> BuildReport:
     """Build every printable component of a game into `out_dir/<game-id>/`."""
-    report = BuildReport()
+    report = BuildReport(notes=game_notes(game))
     renderer = GameRenderer(game, layouts, fonts_dir)
     folder = out_dir / game.id
     writer = WRITERS[options.format]
-    pieces = [c.id for c in game.components if c.kind == "pieces"]
-    empty = [c.id for c in game.components if c.kind != "pieces" and not c.items]
-    if pieces:
-        report.notes.append(f"{game.id}: not printed (bought or borrowed, not cut): {', '.join(pieces)}")
-    if empty:
-        report.notes.append(f"{game.id}: no contents written yet, nothing printed for: {', '.join(empty)}")
     jobs = []
     for component in filter(lambda c: c.printed, game.components):
         job = renderer.job(component, options, report)
@@ -193,12 +183,38 @@ def build_game(
             continue
         jobs.append(job)
     for job in shared_sheets(jobs) if writer.packs else jobs:
-        for guest in job.guests:
-            _remove_stale(writer, folder, guest.id)  # printed with its host now, not in a file of its own
-        report.files.append(writer.write(job, writer.target(folder, job.component.id)))
+        report.files.append(write_job(writer, job, folder))
         if progress:
             progress(len(job.entries))
     return report
+
+
+def write_job(writer: Writer, job: ComponentJob, folder: Path) -> OutputFile:
+    """Write one job into the game's folder; its guests' own files from an earlier build go (they print with it)."""
+    for guest in job.guests:
+        _remove_stale(writer, folder, guest.id)
+    return writer.write(job, writer.target(folder, job.component.id))
+
+
+def component_bleed(game: Game, component: Component) -> float:
+    """How far a component's faces are printed beyond their trim, mm (its own setting, else the game's)."""
+    if component.spec and component.spec.bleed is not None:
+        return component.spec.bleed
+    if component.kind == "sheets":
+        return 0.0
+    return game.manifest.settings.bleed
+
+
+def game_notes(game: Game) -> list[str]:
+    """What a build tells about the components it does not print."""
+    notes = []
+    pieces = [c.id for c in game.components if c.kind == "pieces"]
+    empty = [c.id for c in game.components if c.kind != "pieces" and not c.items]
+    if pieces:
+        notes.append(f"{game.id}: not printed (bought or borrowed, not cut): {', '.join(pieces)}")
+    if empty:
+        notes.append(f"{game.id}: no contents written yet, nothing printed for: {', '.join(empty)}")
+    return notes
 
 
 def _remove_stale(writer: Writer, folder: Path, component: str) -> None:
@@ -242,5 +258,8 @@ __all__ = [
     "OverflowReport",
     "PrintOptions",
     "build_game",
+    "component_bleed",
+    "game_notes",
     "text_fit",
+    "write_job",
 ]
