@@ -9,7 +9,7 @@ component with overflowing text is not written unless overflow is allowed.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -61,6 +61,27 @@ WRITERS: dict[str, Writer] = {
 }
 
 
+class ItemsByComponent(Mapping[str, list[dict[str, Any]]]):
+    """Each component's items as layouts see them (`components["unit-cards"]`), made on first asking: few layouts
+    ask, and making them all for every build held a copy of every item's fields."""
+
+    def __init__(self, components: Sequence[Component]):
+        self._components = {c.id: c for c in components}
+        self._made: dict[str, list[dict[str, Any]]] = {}
+
+    def __getitem__(self, name: str) -> list[dict[str, Any]]:
+        if name not in self._made:
+            items = self._components[name].items
+            self._made[name] = [{**i.fields, "id": i.id, "count": i.count, "type": i.type} for i in items]
+        return self._made[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._components)
+
+    def __len__(self) -> int:
+        return len(self._components)
+
+
 class GameRenderer:
     """Renders one game's components: its layouts, fonts, palette and icons, set up once per build."""
 
@@ -79,9 +100,7 @@ class GameRenderer:
         self.citations = {name: fact.cite for name, fact in game.rules.facts.items()}
         self.formulas = formulas(game.id, game)  # the rules' arithmetic, written once (cardgen/formulas.py)
         # every component's items, so a reference sheet can print a table of another component's cards
-        self.items_by_component = {
-            c.id: [{**i.fields, "id": i.id, "count": i.count, "type": i.type} for i in c.items] for c in game.components
-        }
+        self.items_by_component = ItemsByComponent(game.components)
 
     def bleed(self, component: Component) -> float:
         return component_bleed(self.game, component)

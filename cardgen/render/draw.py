@@ -23,7 +23,7 @@ from cardgen.render.markup import Checked, Face, parse_face
 from cardgen.units import MM
 
 
-@dataclass
+@dataclass(slots=True)
 class PreparedFace:
     """A face ready to draw: its elements, what each element prepared (a text box's fit), and what did not fit."""
 

@@ -143,7 +143,7 @@ INLINE_ATTRS = {"font": {"color", "size"}, "span": {"color"}}
 ICON_PATTERN = re.compile(r"\{([A-Za-z0-9][A-Za-z0-9_.-]*)\}")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Element:
     """One drawable element with its validated attributes; `content` is a text box's paragraph markup."""
 
@@ -155,7 +155,7 @@ class Element:
         return self.attrs[name]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Face:
     """A parsed face: its background and its elements in drawing order."""
 
