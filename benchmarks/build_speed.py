@@ -10,7 +10,7 @@ and the load average, since machines here are shared and noisy: compare ratios, 
 protograf (not a dependency: `pip install protograf pyyaml`, here or in another environment named with
 `--protograf-python`) is skipped with the reason when it cannot be imported.
 
-    python benchmarks/build_speed.py            # N = 2,700, two runs of each side
+    python benchmarks/build_speed.py            # N = 2,700, three runs of each side
     python benchmarks/build_speed.py --cards 900 --runs 3 --protograf-python /path/to/venv/bin/python
 """
 
@@ -235,7 +235,7 @@ def measure(args: argparse.Namespace, folder: Path) -> dict[str, list[Run]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--cards", type=int, default=2700)
-    parser.add_argument("--runs", type=int, default=2, help="runs of each side, interleaved (the best counts)")
+    parser.add_argument("--runs", type=int, default=3, help="runs of each side, interleaved (the best counts)")
     parser.add_argument("--protograf-python", dest="protograf", default=sys.executable,
                         help="a Python with protograf installed (default: this one)")  # fmt: skip
     parser.add_argument("--no-protograf", dest="protograf", action="store_const", const=None)
