@@ -20,7 +20,7 @@ from cardgen.errors import DataError, Location, Problem, display_path
 PathKey = tuple[str | int, ...]
 # libyaml's parser when PyYAML was built with it (it is in the usual wheels): the same safe loading, ~5× faster
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-LIBYAML_DEPTH = 1000  # the nesting libyaml 0.2.5 and later refuse to read past
+LIBYAML_DEPTH = 1000  # the nesting newer libyaml (as in recent PyYAML wheels) refuses to read past
 # most values and nearly all keys: built without the constructor's dispatch
 STR, INT = "tag:yaml.org,2002:str", "tag:yaml.org,2002:int"
 
