@@ -25,7 +25,7 @@ SMALL = {
         "2",
         "--no-cluster",
     ],  # Dask: its own tests
-    "build_speed.py": ["--cards", "40", "--runs", "1", "--no-protograf"],
+    "build_speed.py": ["--cards", "40", "--quick"],
     "engine_speed.py": ["--scale", "0.002", "--no-openspiel", "--min-games", "1", "--only", "battlefield-space"],
     "engine_invariants.py": ["battlefield-space", "--games", "3"],
     "preview_speed.py": ["--runs", "1"],
