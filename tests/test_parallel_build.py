@@ -76,7 +76,7 @@ def test_overflowing_text_gives_the_same_files_and_report(two_games, tmp_path, a
         out = tmp_path / jobs
         (out / "demo2").mkdir(parents=True)
         (out / "demo2" / "ships.pdf").write_bytes(b"an earlier build")
-        run = build(data, templates, out, "--jobs", jobs, *allow)
+        run = build(data, templates, out, "demo2", "--jobs", jobs, *allow)  # its three files shared out
         runs.append((run.code, run.out.replace(str(out), ""), run.err.replace(str(out), ""), files(out)))
     (serial_code, *serial), (parallel_code, *parallel) = runs
     assert serial_code == parallel_code == (0 if allow else 1)
