@@ -23,6 +23,7 @@ import re
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
@@ -220,8 +221,8 @@ def _element(
 def _checked(node: ET.Element, schema: Schema, is_colour: Callable[[str], bool], checked: Checked) -> Mapping[str, Any]:
     key = (node.tag, tuple(node.attrib.items()))
     attrs = checked.get(key)
-    if attrs is None:
-        attrs = checked[key] = _attributes(node, schema, is_colour)
+    if attrs is None:  # read-only: the faces that write these attributes share the values
+        attrs = checked[key] = MappingProxyType(_attributes(node, schema, is_colour))
     return attrs
 
 
