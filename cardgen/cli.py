@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import gc
 import importlib.util
 import json
 import math
@@ -990,6 +991,9 @@ def run() -> None:
     """The `cardgen` program (console script, `python -m cardgen`): `main`, then the process ends without freeing
     one by one the objects the command built (after a large build about a tenth of a second of a few seconds' run).
     Exit handlers still run and the output is flushed first. Callers in a process of their own use `main`."""
+    # A command allocates millions of short-lived objects and few reference cycles: Python's default threshold (a
+    # collection every 700 allocations) spent about 5 % of a 2,700-card build collecting, for the same peak memory.
+    gc.set_threshold(50_000, 20, 20)
     code = 0
     try:
         main()
