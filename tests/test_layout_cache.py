@@ -3,6 +3,7 @@ the same name, is never drawn from code compiled for a different source."""
 
 from __future__ import annotations
 
+import uuid
 from pathlib import Path
 
 import pytest
@@ -40,7 +41,7 @@ def compiled(monkeypatch) -> list[str]:
 
 
 def test_a_layout_is_compiled_once_and_an_edited_one_again(tmp_path, compiled):
-    words = f"drawn in {tmp_path.name}"  # a source no earlier run compiled
+    words = f"drawn by run {uuid.uuid4().hex}"  # a source no earlier run compiled
     folder = write(tmp_path / "a", words)
     assert (
         render(folder)
@@ -54,5 +55,6 @@ def test_a_layout_is_compiled_once_and_an_edited_one_again(tmp_path, compiled):
 
 
 def test_same_name_other_folder_draws_its_own_source(tmp_path, compiled):
-    one, two = write(tmp_path / "one", f"one {tmp_path.name}"), write(tmp_path / "two", f"two {tmp_path.name}")
+    run = uuid.uuid4().hex
+    one, two = write(tmp_path / "one", f"one {run}"), write(tmp_path / "two", f"two {run}")
     assert "Scout one" in render(one) and "Scout two" in render(two) and "Scout one" in render(one)
