@@ -1,5 +1,5 @@
 """`python -m cardgen` runs the command line."""
 
-from cardgen.cli import main
+from cardgen.cli import run
 
-main()
+run()

@@ -7,8 +7,10 @@ internal error).
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import dataclasses
+import gc
 import importlib.util
 import json
 import math
@@ -344,8 +346,9 @@ def _print_notes(game: Game, report) -> None:
 @_flag("--proof", "Also write proof.pdf: every distinct face once, with id, copies, status.")
 @click.option("--only", default=None, metavar="COMPONENT[,COMPONENT]", help="Build only these components "
               "(the whole game is still validated).")  # fmt: skip
-@_option("--jobs", click.IntRange(1, 256), None, "Games to build at once, each in its own process (default: the "
-         "number of cores; the files are the same whatever the number).")  # fmt: skip
+@_option("--jobs", click.IntRange(1, 256), None, "Processes to build with, the files shared out among them "
+         "(default: the number of cores, for builds large enough to gain; the files are the same whatever the "
+         "number).")  # fmt: skip
 @_flag("--no-cache", "Build every file afresh, ignoring what earlier builds recorded in OUT/.cardgen-cache/.")
 @TRUST_CODE
 @LAYOUT_VARIABLES
@@ -403,7 +406,7 @@ def build_command(
     from cardgen.render.imposition import MarkStyle
     from cardgen.render.jobs import OutputFile, PrintOptions
     from cardgen.render.layouts import Layouts
-    from cardgen.render.parallel import build_games, can_fork
+    from cardgen.render.parallel import build_games, can_fork, worth_forking
 
     options = PrintOptions(
         paper=paper,
@@ -460,8 +463,8 @@ def build_command(
             bar.update(sum(c.count for c in game.components if c.printed))
             finish(game, report)
 
-        workers = min(jobs or os.cpu_count() or 1, len(loaded))
-        if workers > 1 and can_fork():
+        workers = jobs or os.cpu_count() or 1
+        if workers > 1 and can_fork() and (jobs is not None or worth_forking(loaded, options)):
             build_games(loaded, layouts, out_dir, options, workers, arrived)
         else:
             for game in loaded:
@@ -1176,4 +1179,25 @@ def main() -> None:
     sys.exit(code if isinstance(code, int) else 0)
 
 
-__all__ = ["EXIT_INPUT", "cli", "main"]
+def run() -> None:
+    """The `cardgen` program (console script, `python -m cardgen`): `main`, then the process ends without freeing
+    one by one the objects the command built (after a large build about a tenth of a second of a few seconds' run).
+    Exit handlers still run and the output is flushed first. Callers in a process of their own use `main`."""
+    # A command allocates millions of short-lived objects and few reference cycles: Python's default threshold (a
+    # collection every 700 allocations) spent about 5 % of a 2,700-card build collecting, for the same peak memory.
+    gc.set_threshold(50_000, 20, 20)
+    code = 0
+    try:
+        main()
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 1
+        if isinstance(exc.code, str):
+            print(exc.code, file=sys.stderr)
+    atexit._run_exitfuncs()  # what interpreter shutdown would run: pools, temporary folders, logging
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(code)
+
+
+__all__ = ["EXIT_INPUT", "cli", "main", "run"]

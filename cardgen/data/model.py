@@ -263,7 +263,18 @@ _PY_TYPES: dict[str, Any] = {
 
 
 def item_model(type_name: str | None, card_type: CardType | None) -> type[BaseModel]:
-    """A strict model for items of one card type: the reserved keys plus the type's own fields."""
+    """A strict model for items of one card type: the reserved keys plus the type's own fields (made once for each
+    name and definition: the components of a game share their types, and making a model takes a millisecond)."""
+    key = (type_name, card_type.model_dump_json() if card_type else "")
+    if key not in _ITEM_MODELS:
+        _ITEM_MODELS[key] = _item_model(type_name, card_type)
+    return _ITEM_MODELS[key]
+
+
+_ITEM_MODELS: dict[tuple[str | None, str], type[BaseModel]] = {}
+
+
+def _item_model(type_name: str | None, card_type: CardType | None) -> type[BaseModel]:
     fields: dict[str, Any] = {
         "id": (Id, ...),
         "count": (Annotated[StrictInt, Field(ge=0)], 1),

@@ -20,6 +20,9 @@ from cardgen.errors import DataError, Location, Problem, display_path
 PathKey = tuple[str | int, ...]
 # libyaml's parser when PyYAML was built with it (it is in the usual wheels): the same safe loading, ~5× faster
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+LIBYAML_DEPTH = 1000  # the nesting newer libyaml (as in recent PyYAML wheels) refuses to read past
+# most values and nearly all keys: built without the constructor's dispatch
+STR, INT = "tag:yaml.org,2002:str", "tag:yaml.org,2002:int"
 
 
 @dataclass
@@ -133,33 +136,23 @@ def _check_depth(text: str, shown: str) -> None:
             if isinstance(event, yaml.CollectionStartEvent):
                 depth += 1
                 if depth > bound:
-                    line = event.start_mark.line + 1 if event.start_mark else None
-                    raise DataError(
-                        [
-                            Problem(
-                                Location(shown, line),
-                                f"YAML nests deeper than {bound} levels (raise with --limit yaml_depth=N)",
-                            )
-                        ]
-                    )
+                    raise _too_deep(shown, event.start_mark.line + 1 if event.start_mark else None, bound)
             elif isinstance(event, yaml.CollectionEndEvent):
                 depth -= 1
-    except yaml.YAMLError as exc:
-        problem = str(getattr(exc, "problem", "") or "")
-        if "nesting depth" not in problem:
-            return  # a syntax error: composing reports it with its line
-        mark = getattr(exc, "problem_mark", None)  # libyaml 0.2.5+ stops deep flow collections while scanning ahead
-        line = mark.line + 1 if mark is not None else None
-        raise DataError(
-            [
-                Problem(
-                    Location(shown, line),
-                    f"YAML nests deeper than the reader allows ({problem}; cardgen's own limit is {bound} levels)",
-                )
-            ]
-        ) from None
+    except yaml.MarkedYAMLError as exc:
+        # newer libyaml stops at its own nesting limit while reading ahead of the events
+        if "maximum nesting depth" in str(exc.problem) and exc.problem_mark is not None:
+            raise _too_deep(shown, exc.problem_mark.line + 1, min(bound, LIBYAML_DEPTH)) from None
+        return  # a syntax error: composing reports it with its line
+    except yaml.YAMLError:
+        return
     finally:
         loader.dispose()
+
+
+def _too_deep(shown: str, line: int | None, bound: int) -> DataError:
+    message = f"YAML nests deeper than {bound} levels (raise with --limit yaml_depth=N)"
+    return DataError([Problem(Location(shown, line), message)])
 
 
 class _TooManyValues(Exception):
@@ -203,6 +196,10 @@ class _Builder:
     def _build(self, node: yaml.Node, path: PathKey) -> Any:
         self.doc.lines.setdefault(path, node.start_mark.line + 1)
         if isinstance(node, yaml.ScalarNode):
+            if node.tag == STR:
+                return node.value  # what the constructor returns for a string, without its dispatch
+            if node.tag == INT and node.value.isascii() and node.value.isdigit() and node.value[0] != "0":
+                return int(node.value)  # plain decimals (YAML 1.1 reads a leading 0 as octal: left to PyYAML)
             try:
                 return self.loader.construct_object(node, deep=True)
             except yaml.YAMLError as exc:
@@ -252,6 +249,8 @@ class _Builder:
 
     def _key(self, node: yaml.Node, path: PathKey) -> Any:
         """A mapping key's value; a key of a type YAML cannot build (`!tag key:`) is a problem, kept as its text."""
+        if node.tag == STR:
+            return node.value
         if id(node) in self.bad_keys:
             return getattr(node, "value", None)
         try:

@@ -9,7 +9,7 @@ component with overflowing text is not written unless overflow is allowed.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -62,6 +62,27 @@ WRITERS: dict[str, Writer] = {
 }
 
 
+class ItemsByComponent(Mapping[str, list[dict[str, Any]]]):
+    """Each component's items as layouts see them (`components["unit-cards"]`), made on first asking: few layouts
+    ask, and making them all for every build held a copy of every item's fields."""
+
+    def __init__(self, components: Sequence[Component]):
+        self._components = {c.id: c for c in components}
+        self._made: dict[str, list[dict[str, Any]]] = {}
+
+    def __getitem__(self, name: str) -> list[dict[str, Any]]:
+        if name not in self._made:
+            items = self._components[name].items
+            self._made[name] = [{**i.fields, "id": i.id, "count": i.count, "type": i.type} for i in items]
+        return self._made[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._components)
+
+    def __len__(self) -> int:
+        return len(self._components)
+
+
 class GameRenderer:
     """Renders one game's components: its layouts, fonts, palette and icons, set up once per build."""
 
@@ -80,17 +101,11 @@ class GameRenderer:
         self.citations = {name: fact.cite for name, fact in game.rules.facts.items()}
         self.formulas = formulas(game.id, game)  # the rules' arithmetic, written once (cardgen/formulas.py)
         # every component's items, so a reference sheet can print a table of another component's cards
-        self.items_by_component = {
-            c.id: [{**i.fields, "id": i.id, "count": i.count, "type": i.type} for i in c.items] for c in game.components
-        }
+        self.items_by_component = ItemsByComponent(game.components)
         self.cache = cache.for_game(game, fonts_dir)  # None unless the build keeps a cache (render/cache.py)
 
     def bleed(self, component: Component) -> float:
-        if component.spec and component.spec.bleed is not None:
-            return component.spec.bleed
-        if component.kind == "sheets":
-            return 0.0
-        return self.game.manifest.settings.bleed
+        return component_bleed(self.game, component)
 
     def job(self, component: Component, options: PrintOptions, report: BuildReport) -> ComponentJob:
         """Render and prepare every distinct face of a component (overflow goes to `report`), ready for a writer."""
@@ -185,16 +200,10 @@ def build_game(
     progress: Progress | None = None,
 ) -> BuildReport:
     """Build every printable component of a game into `out_dir/<game-id>/`."""
-    report = BuildReport()
+    report = BuildReport(notes=game_notes(game))
     renderer = GameRenderer(game, layouts, fonts_dir)
     folder = out_dir / game.id
     writer = WRITERS[options.format]
-    pieces = [c.id for c in game.components if c.kind == "pieces"]
-    empty = [c.id for c in game.components if c.kind != "pieces" and not c.items]
-    if pieces:
-        report.notes.append(f"{game.id}: not printed (bought or borrowed, not cut): {', '.join(pieces)}")
-    if empty:
-        report.notes.append(f"{game.id}: no contents written yet, nothing printed for: {', '.join(empty)}")
     jobs = []
     for component in filter(lambda c: c.printed, game.components):
         try:
@@ -208,16 +217,44 @@ def build_game(
         jobs.append(job)
     files = renderer.cache.files(out_dir, options) if renderer.cache else None  # unchanged files are kept
     for job in shared_sheets(jobs) if writer.packs else jobs:
-        for guest in job.guests:
-            _remove_stale(writer, folder, guest.id)  # printed with its host now, not in a file of its own
-        target = writer.target(folder, job.component.id)
-        try:
-            report.files.append(files.output(job, target, writer.write) if files else writer.write(job, target))
-        except DataError as exc:
-            raise cache.failed(exc, target) from None
+        report.files.append(write_job(writer, job, folder, files))
         if progress:
             progress(job.copies)
     return report
+
+
+def write_job(writer: Writer, job: ComponentJob, folder: Path, files: cache.FileCache | None = None) -> OutputFile:
+    """Write one job into the game's folder (or keep the earlier build's file, when `files` finds it current); its
+    guests' own files from an earlier build go (they print with it). A file that fails is removed, not left to pass
+    for this build's."""
+    for guest in job.guests:
+        _remove_stale(writer, folder, guest.id)
+    target = writer.target(folder, job.component.id)
+    try:
+        return files.output(job, target, writer.write) if files else writer.write(job, target)
+    except DataError as exc:
+        raise cache.failed(exc, target) from None
+
+
+def component_bleed(game: Game, component: Component) -> float:
+    """How far a component's faces are printed beyond their trim, mm (its own setting, else the game's)."""
+    if component.spec and component.spec.bleed is not None:
+        return component.spec.bleed
+    if component.kind == "sheets":
+        return 0.0
+    return game.manifest.settings.bleed
+
+
+def game_notes(game: Game) -> list[str]:
+    """What a build tells about the components it does not print."""
+    notes = []
+    pieces = [c.id for c in game.components if c.kind == "pieces"]
+    empty = [c.id for c in game.components if c.kind != "pieces" and not c.items]
+    if pieces:
+        notes.append(f"{game.id}: not printed (bought or borrowed, not cut): {', '.join(pieces)}")
+    if empty:
+        notes.append(f"{game.id}: no contents written yet, nothing printed for: {', '.join(empty)}")
+    return notes
 
 
 def _remove_stale(writer: Writer, folder: Path, component: str) -> None:
@@ -261,5 +298,8 @@ __all__ = [
     "OverflowReport",
     "PrintOptions",
     "build_game",
+    "component_bleed",
+    "game_notes",
     "text_fit",
+    "write_job",
 ]

@@ -19,11 +19,11 @@ from cardgen.render.elements import ELEMENTS, SCHEMAS
 from cardgen.render.fonts import FontRole, no_glyph
 from cardgen.render.icons import painter
 from cardgen.render.kit import ImageStore, Kit, Overflow, Palette, SetText, Surface, file_painter
-from cardgen.render.markup import Face, parse_face
+from cardgen.render.markup import Checked, Face, parse_face
 from cardgen.units import MM
 
 
-@dataclass
+@dataclass(slots=True)
 class PreparedFace:
     """A face ready to draw: its elements, what each element prepared (a text box's fit), and what did not fit."""
 
@@ -76,6 +76,7 @@ class FaceDrawer:
             for name, icon in icons.items()
         }
         self.kit = Kit(palette, roles, painters, images, icons, label_font)
+        self.checked: Checked = {}  # element attributes parsed once for all this game's faces
 
     @property
     def painters(self) -> Mapping[str, Any]:
@@ -83,7 +84,7 @@ class FaceDrawer:
 
     def parse(self, markup: str) -> Face:
         """Parse one face's markup against the elements and the game's colours (raises `MarkupError`)."""
-        return parse_face(markup, self.kit.palette.is_colour, SCHEMAS)
+        return parse_face(markup, self.kit.palette.is_colour, SCHEMAS, self.checked)
 
     def prepare(self, face: Face, width: float, height: float, who: str) -> PreparedFace:
         """Let each element check itself against the game; `who` names the card in error messages."""

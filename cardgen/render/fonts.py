@@ -162,7 +162,7 @@ def _role(role: str, file: str, fonts_dir: Path, game_dir: Path) -> FontRole:
 
 def missing_characters(text: str, role: FontRole) -> list[str]:
     """The characters of `text` the role's font cannot draw (whitespace and controls excluded)."""
-    return sorted({ch for ch in text if ord(ch) not in role.covered and not ch.isspace()})
+    return sorted({ch for ch in set(text) if ord(ch) not in role.covered and not ch.isspace()})
 
 
 def no_glyph(text: str, role: FontRole) -> str | None:

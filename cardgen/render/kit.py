@@ -58,7 +58,7 @@ class Palette:
         return True
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SetText:
     """Text a face sets: what it is (a text box's field, an icon's label) and its font size in points as drawn."""
 

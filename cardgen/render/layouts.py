@@ -4,7 +4,8 @@ The environment is sandboxed (a layout cannot reach Python internals), undefined
 names its template and line instead of printing a blank), and data is escaped (a card named `<Ships & Stations>`
 prints as written). Templates live in `templates/<game-id>/<layout>.xml.j2`; shared macros in `templates/_common/`,
 which falls back to the bundled one when a user's own templates folder has none. Jinja caches each compiled
-template, so a template is compiled once per build however many cards use it.
+template, so a template is compiled once per build however many cards use it, and keeps the compiled code between
+runs (`_CompiledLayouts`).
 
 Numbers print as millimetres without a filter (a float is written rounded to a millionth, so `{{ face.width / 3 }}`
 is `21.166667`, not `21.166666666666668`). `vars` holds the `--set KEY=VALUE` values; `--stamp TEXT` adds a small
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import hashlib
 import math
 import re
 import signal
@@ -28,6 +30,7 @@ from typing import Any
 from jinja2 import (
     BaseLoader,
     ChoiceLoader,
+    FileSystemBytecodeCache,
     FileSystemLoader,
     StrictUndefined,
     TemplateError,
@@ -36,6 +39,7 @@ from jinja2 import (
     UndefinedError,
     nodes,
 )
+from jinja2.bccache import Bucket
 from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup, escape
 
@@ -291,6 +295,30 @@ class _SharedOnly(BaseLoader):
         return self.loader.get_source(environment, template)
 
 
+class _CompiledLayouts(FileSystemBytecodeCache):
+    """Jinja's cache of compiled templates, kept between runs, keyed by a template's name and source (not its
+    path: the same layout copied to another folder is the same code) and by this module's own source, so that code
+    compiled before a change to the sandbox's checks (`BoundedEnvironment`) never runs after it."""
+
+    def get_bucket(self, environment: Any, name: str, filename: str | None, source: str) -> Bucket:
+        checksum = self.get_source_checksum(source)
+        bucket = Bucket(environment, self.get_cache_key(f"{name}\0{checksum}"), checksum)
+        self.load_bytecode(bucket)
+        return bucket
+
+
+@functools.cache
+def _compiled_layouts() -> _CompiledLayouts | None:
+    """The compiled layouts in Jinja's private per-user temporary folder, or None where it cannot be had (compiling
+    the bundled games' 71 layouts is about a fifth of building them, and every worker of a parallel build did it
+    again)."""
+    try:
+        module = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
+        return _CompiledLayouts(pattern=f"__cardgen_layouts_{module}_%s.cache")
+    except (OSError, RuntimeError):  # no usable temporary folder: compile every run
+        return None
+
+
 class Layouts:
     """The layouts of one templates folder; renders faces and turns Jinja's errors into located `DataError`s."""
 
@@ -310,6 +338,7 @@ class Layouts:
             lstrip_blocks=True,
             auto_reload=False,
             finalize=_printed,
+            bytecode_cache=_compiled_layouts(),
         )
         self.env.filters.update(FILTERS)
         self.env.filters = {name: _guarded(f) for name, f in self.env.filters.items()}

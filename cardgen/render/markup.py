@@ -26,6 +26,7 @@ import re
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, TypeVar
 from xml.sax.saxutils import escape, quoteattr
 
@@ -250,7 +251,7 @@ INLINE_ATTRS = {"font": {"color", "size"}, "span": {"color"}}
 ICON_PATTERN = re.compile(r"\{([A-Za-z0-9][A-Za-z0-9_.-]*)(?::(#[0-9A-Fa-f]{6}|[A-Za-z][A-Za-z0-9_-]*))?\}")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Element:
     """One drawable element with its validated attributes; `content` is a text box's paragraph markup, `transform`
     the steps of the `<g>` groups around it (outermost first), `at` the layout's `file:line` when known."""
@@ -265,7 +266,7 @@ class Element:
         return self.attrs[name]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Face:
     """A parsed face: its background and its elements in drawing order."""
 
@@ -280,11 +281,26 @@ class _Reader:
     schemas: Mapping[str, Schema]
     is_colour: Callable[[str], bool]
     styles: Mapping[str, Mapping[str, str]]
+    checked: Checked
 
 
-def parse_face(markup: str, is_colour: Callable[[str], bool], schemas: Mapping[str, Schema]) -> Face:
+# an element's attributes as written, styles applied (tag, name-value pairs) → as checked and parsed
+Checked = dict[tuple[str, tuple[tuple[str, str], ...]], Mapping[str, Any]]
+CHECKED_BOUND = 4096  # distinct attribute sets remembered; a layout writes a few per element, data may add some
+
+
+def parse_face(
+    markup: str, is_colour: Callable[[str], bool], schemas: Mapping[str, Schema], checked: Checked | None = None
+) -> Face:
     """Parse and check one face's markup against the elements' `schemas` (tag → attributes); raise `MarkupError`
-    naming the element and attribute at fault."""
+    naming the element and attribute at fault.
+
+    `checked` remembers attributes already parsed for these schemas and colours (one game's faces): the same
+    element written on a thousand cards is checked once, and its faces share one dict of values.
+    """
+    checked = {} if checked is None else checked
+    if len(checked) > CHECKED_BOUND:
+        checked.clear()
     if "<!DOCTYPE" in markup or "<!ENTITY" in markup:
         # Entities are the only way XML reaches files or expands exponentially; card data is escaped, so only a
         # layout can write them, and no layout needs them.
@@ -303,8 +319,8 @@ def parse_face(markup: str, is_colour: Callable[[str], bool], schemas: Mapping[s
     at = root.attrib.pop(MARK, None)
     if root.tag != "face":
         raise MarkupError(f"a layout must produce one <face> element, not <{root.tag}>", at=at)
-    face_attrs = _located(at, _attributes, root, FACE, is_colour)
-    reader = _Reader(schemas, is_colour, _styles(root, schemas))
+    face_attrs = _located(at, _checked, root, FACE, is_colour, checked)
+    reader = _Reader(schemas, is_colour, _styles(root, schemas), checked)
     elements = tuple(_children(root, reader, (), ()))
     return Face(face_attrs["bg"], elements)
 
@@ -406,13 +422,21 @@ def _element(
             raise MarkupError(f"<{node.tag}> names the style '{name}', which sets nothing a <{node.tag}> takes")
         styled.update(taken)
     node.attrib = {**styled, **node.attrib}
-    attrs = _attributes(node, schema, reader.is_colour)
+    attrs = _checked(node, schema, reader.is_colour, reader.checked)  # the key holds the styles' attributes too
     content = ""
     if node.tag == "text":
         content = inline_markup(node)
     elif len(node) or (node.text or "").strip():
         raise MarkupError(f"<{node.tag}> cannot have content")
     return Element(node.tag, attrs, content, steps, at)
+
+
+def _checked(node: ET.Element, schema: Schema, is_colour: Callable[[str], bool], checked: Checked) -> Mapping[str, Any]:
+    key = (node.tag, tuple(node.attrib.items()))
+    attrs = checked.get(key)
+    if attrs is None:  # read-only: the faces that write these attributes share the values
+        attrs = checked[key] = MappingProxyType(_attributes(node, schema, is_colour))
+    return attrs
 
 
 def _attributes(node: ET.Element, schema: Schema, is_colour: Callable[[str], bool]) -> dict[str, Any]:
@@ -505,6 +529,8 @@ def _inline(node: ET.Element) -> str:
 
 def plain_text(content: str) -> str:
     """The characters of paragraph markup that will be drawn (tags removed, entities decoded), for font checks."""
+    if "<" not in content and "&" not in content and "{" not in content:
+        return content  # most card text: nothing to remove
     from html import unescape
 
     return unescape(re.sub(r"<[^>]*>", "", ICON_PATTERN.sub("", content)))

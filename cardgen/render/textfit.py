@@ -40,7 +40,7 @@ class TextBox:
     align: str = "left"
 
 
-@dataclass
+@dataclass(slots=True)
 class Fit:
     """The result of fitting: the size used, the laid-out paragraph and its height, and any overflow in mm.
 

@@ -1,0 +1,60 @@
+"""Compiled layouts kept between runs: a layout is compiled once, and an edited layout, or another folder's layout of
+the same name, is never drawn from code compiled for a different source."""
+
+from __future__ import annotations
+
+import uuid
+from pathlib import Path
+
+import pytest
+
+from cardgen.render import layouts
+from cardgen.render.layouts import Layouts
+
+FACE = '<face bg="white"><text x="0" y="0" w="10" h="5">{{ card.name }} WORDS</text></face>\n'
+
+
+def write(folder: Path, words: str) -> Path:
+    (folder / "game").mkdir(parents=True, exist_ok=True)
+    (folder / "game" / "card.xml.j2").write_text(FACE.replace("WORDS", words))
+    return folder
+
+
+def render(folder: Path) -> str:
+    return Layouts(folder).render("game", "card", {"card": {"name": "Scout"}}, "game: card 'scout' front")
+
+
+@pytest.fixture
+def compiled(monkeypatch) -> list[str]:
+    """The names of the layouts Jinja compiles from source (not loaded from the kept code)."""
+    if layouts._compiled_layouts() is None:
+        pytest.skip("no private temporary folder for compiled layouts here")
+    names: list[str] = []
+    compile_source = layouts.BoundedEnvironment.compile
+
+    def counting(self, source, name=None, filename=None, *args, **kwargs):
+        names.append(name)
+        return compile_source(self, source, name, filename, *args, **kwargs)
+
+    monkeypatch.setattr(layouts.BoundedEnvironment, "compile", counting)
+    return names
+
+
+def test_a_layout_is_compiled_once_and_an_edited_one_again(tmp_path, compiled):
+    words = f"drawn by run {uuid.uuid4().hex}"  # a source no earlier run compiled
+    folder = write(tmp_path / "a", words)
+    assert (
+        render(folder)
+        == render(folder)
+        == f'<face bg="white"><text x="0" y="0" w="10" h="5">Scout {words}</text></face>'
+    )
+    assert compiled == ["game/card.xml.j2"]  # the second Layouts loaded the kept code
+    write(folder, f"{words}, edited")
+    assert f"Scout {words}, edited<" in render(folder)
+    assert compiled == ["game/card.xml.j2"] * 2
+
+
+def test_same_name_other_folder_draws_its_own_source(tmp_path, compiled):
+    run = uuid.uuid4().hex
+    one, two = write(tmp_path / "one", f"one {run}"), write(tmp_path / "two", f"two {run}")
+    assert "Scout one" in render(one) and "Scout two" in render(two) and "Scout one" in render(one)
