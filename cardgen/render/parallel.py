@@ -21,7 +21,6 @@ import multiprocessing
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
-from functools import reduce
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
@@ -40,7 +39,6 @@ from cardgen.render.build import (
 )
 from cardgen.render.jobs import BuildReport, ComponentJob, Entry, FaceSet, PrintOptions, face_size
 from cardgen.render.layouts import Layouts
-from cardgen.render.packing import merged
 
 if TYPE_CHECKING:
     from cardgen.render.draw import FaceDrawer
@@ -132,9 +130,19 @@ def _build_unit(number: int) -> tuple[BuildReport, Staged]:
         if options.allow_overflow or not report.overflows:
             writer = WRITERS[options.format]
             files = renderer.cache.files(_shared.out_dir, options) if renderer.cache else None  # kept when current
-            job = reduce(merged, jobs[1:], jobs[0])
+            job = _packed(jobs, unit) if writer.packs else jobs[0]
             report.files.append(write_job(writer, job, _shared.out_dir / game.id, files))
     return report, list(staged)
+
+
+def _packed(jobs: list[ComponentJob], unit: Unit) -> ComponentJob:
+    """The unit's components packed as the whole game's plan packed them (the same sizes and counts give the same
+    sheets: blocks of mixed sizes included); anything else is a failure, and the game is built in one process."""
+    packed = shared_sheets(jobs)
+    names = tuple(n for job in packed for n in (job.component.id, *(guest.id for guest in job.guests)))
+    if len(packed) != 1 or names != unit.components:
+        raise RuntimeError(f"the components {', '.join(unit.components)} did not pack as planned")
+    return packed[0]
 
 
 def build_games(
