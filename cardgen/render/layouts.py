@@ -387,7 +387,8 @@ class Layouts:
         """The markup error `parse` raises for this face, rendered again with every element marked with the template
         line that wrote it, so the error's `at` names the layout's own line (None if the marked face parses)."""
         if self._marking is None:
-            self._marking = self.env.overlay()
+            # compiled afresh, never from the kept compiled layouts: marking changes the code a template compiles to
+            self._marking = self.env.overlay(bytecode_cache=None)
             self._marking.marking = True
         try:
             parse(self._render(self._marking, game_id, layout, context, ""))
