@@ -615,7 +615,8 @@ def _only(games: list[Game], names: list[str]) -> list[Game]:
     for name in names:
         if name not in known:
             raise click.BadParameter(f"no component '{name}'{did_you_mean(name, sorted(known))}", param_hint="--only")
-    chosen = [dataclasses.replace(g, components=tuple(c for c in g.components if c.id in names)) for g in games]
+    chosen = [dataclasses.replace(g, components=tuple(c for c in g.components if c.id in names),
+                                  readable=g.readable or g.components) for g in games]  # fmt: skip
     return [game for game in chosen if game.components]
 
 

@@ -66,6 +66,18 @@ def test_only_builds_the_named_components(tmp_path: Path):
     assert run.code == 2 and "no component 'tech' (did you mean 'techs'?)" in run.err
 
 
+def test_only_a_reference_still_reads_the_other_components(tmp_path: Path):
+    """A layout that prints a table of another component's cards (Rift's reference lists the unit cards and the
+    carrier's capacity) still sees every component when only it is built."""
+    import pdfplumber
+
+    run = run_cli("build", "rift-domination", "--only", "reference", "--out", tmp_path, "-q")
+    assert run.code == 0, run.err
+    with pdfplumber.open(tmp_path / "rift-domination" / "reference.pdf") as pdf:
+        text = " ".join((page.extract_text() or "").replace("\n", " ") for page in pdf.pages)
+    assert "a carrier carries 4" in text and "Flagship 13" in text
+
+
 def test_preview_renders_one_face_at_its_size(tmp_path: Path):
     from PIL import Image
 

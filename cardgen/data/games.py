@@ -145,6 +145,9 @@ class Game(Named):
     rules: Rules = field(default_factory=Rules)
     rules_doc: YamlDocument | None = None
     manifest_doc: YamlDocument | None = None
+    # every component a layout may read (`components[...]`) when `components` holds only those a build prints
+    # (`cardgen build --only`); empty: the same as `components`
+    readable: tuple[Component, ...] = ()
 
     def where(self, path: tuple[str | int, ...]) -> Location:
         """The location of a part of game.yaml: `("settings", "fonts", "body")` → `game.yaml:9: settings.fonts.body`."""

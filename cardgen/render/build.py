@@ -101,7 +101,7 @@ class GameRenderer:
         self.citations = {name: fact.cite for name, fact in game.rules.facts.items()}
         self.formulas = formulas(game.id, game)  # the rules' arithmetic, written once (cardgen/formulas.py)
         # every component's items, so a reference sheet can print a table of another component's cards
-        self.items_by_component = ItemsByComponent(game.components)
+        self.items_by_component = ItemsByComponent(game.readable or game.components)
         self.cache = cache.for_game(game, fonts_dir)  # None unless the build keeps a cache (render/cache.py)
 
     def bleed(self, component: Component) -> float:
