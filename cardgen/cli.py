@@ -215,18 +215,32 @@ def limits_command() -> None:
 @click.pass_obj
 def list_command(obj: Context, games: tuple[str, ...], as_json: bool) -> None:
     """List the games and their components, with counts (copies included)."""
-    loaded = load_games(obj.data_dir, games)
-    if as_json:
-        click.echo(json.dumps([game_summary(game) for game in loaded], indent=2))
-        return
-    for game in loaded:
-        low, high = game.players
-        players = f"{low} players" if low == high else f"{low}–{high} players"
-        click.echo(f"{game.id}  {game.title}  ({players})")
-        width = max((len(c.id) for c in game.components), default=0)
-        for component in game.components:
-            note = "  (not printed)" if component.kind == "pieces" else "" if component.items else "  (no contents yet)"
-            click.echo(f"  {component.id:<{width}}  {component.kind:<8}  {component.count:>4}{note}")
+    from cardgen import limits
+    from cardgen.render import cache
+
+    def listed() -> str:
+        loaded = load_games(obj.data_dir, games)
+        if as_json:
+            return json.dumps([game_summary(game) for game in loaded], indent=2) + "\n"
+        lines = []
+        for game in loaded:
+            low, high = game.players
+            players = f"{low} players" if low == high else f"{low}–{high} players"
+            lines.append(f"{game.id}  {game.title}  ({players})")
+            width = max((len(c.id) for c in game.components), default=0)
+            for component in game.components:
+                note = (
+                    "  (not printed)"
+                    if component.kind == "pieces"
+                    else ""
+                    if component.items
+                    else "  (no contents yet)"
+                )
+                lines.append(f"  {component.id:<{width}}  {component.kind:<8}  {component.count:>4}{note}")
+        return "".join(line + "\n" for line in lines)
+
+    settings = [list(games), as_json, dataclasses.asdict(limits.current())]
+    click.echo(cache.listing(obj.data_dir, settings, listed), nl=False)
 
 
 TRUST_CODE = _flag(

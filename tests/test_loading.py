@@ -49,6 +49,24 @@ def test_demo_game_lists_with_counts():
     ]
 
 
+def test_a_listing_is_kept_for_unchanged_data_and_never_outlives_a_change(demo_data, tmp_path, monkeypatch):
+    """`cardgen list` keeps its output in the user's cache keyed by every byte of the data folder: a second listing
+    of unchanged data reads it back, an edit lists afresh, and bad data is an error, never a kept listing."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    first = run_cli("--data-dir", demo_data, "list")
+    assert first.code == 0, first.err
+    (kept,) = (tmp_path / "cache" / "cardgen").glob("list-*.txt")
+    assert kept.read_text() == first.out
+    kept.write_text(first.out.replace("ships", "SHIPS"))  # what a second listing prints comes from the cache
+    assert "SHIPS" in run_cli("--data-dir", demo_data, "list").out
+    edit(demo_data / "demo" / "ships.yaml", "count: 2", "count: 3")
+    changed = run_cli("--data-dir", demo_data, "list")
+    assert changed.code == 0 and "ships" in changed.out and changed.out != first.out
+    edit(demo_data / "demo" / "ships.yaml", "count: 3", "count: x")
+    broken = run_cli("--data-dir", demo_data, "list")
+    assert broken.code == 2 and "ships.yaml" in broken.err and broken.out == ""
+
+
 def test_loaded_items_carry_fields_layouts_and_lines():
     (game,) = load_games(FIXTURES / "card_data")
     ships = game.component("ships")

@@ -44,6 +44,7 @@ if TYPE_CHECKING:
 CACHE_DIR = ".cardgen-cache"
 CACHED_FORMATS = ("pdf", "shop-pdf")  # one file per component; png and tts write folders of files
 FORMAT = 2  # of the records; a change makes every earlier record unknown
+LISTINGS_KEPT = 64  # `cardgen list` outputs kept in the user's cache (one per data folder state)
 # files in a game folder that are data (their content reaches a face through its markup), not its look
 DATA_SUFFIXES = {".yaml", ".yml", ".csv", ".tsv", ".xlsx", ".py", ".md", ".txt"}
 # libraries whose version can change the bytes of a file
@@ -157,6 +158,37 @@ def game_inputs(
     build's `settings` (options, validation, trust)."""
     shared = [_tree(folder) for folder in layout_dirs] + [_tree(fonts_dir)]
     return _digest(code_version(), tree_digest(data_dir / game_id), shared, dict(settings))
+
+
+def user_cache() -> Path:
+    """The user's own cache folder for cardgen ($XDG_CACHE_HOME/cardgen, else ~/.cache/cardgen)."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "cardgen"
+
+
+def listing(data_dir: Path, parts: Sequence[object], make: Callable[[], str]) -> str:
+    """What `cardgen list` prints for a data folder: kept in the user's cache, keyed by every byte of the folder,
+    cardgen's code and `parts` (the games asked for, the format, the limits), so a second listing of unchanged data
+    skips loading and validating it (the same bytes give the same listing). Errors are never kept; a cache that
+    cannot be read or written is passed over."""
+    key = _digest(code_version(), tree_digest(data_dir), str(data_dir.resolve()), list(parts))
+    path = user_cache() / f"list-{key[:40]}.txt"
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        pass
+    text = make()
+    try:
+        from cardgen.output import write_atomic
+
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(path, text.encode("utf-8"))
+        kept = sorted(path.parent.glob("list-*.txt"), key=lambda p: (p.stat().st_mtime, p.name))
+        for old in kept[:-LISTINGS_KEPT]:  # the oldest go
+            old.unlink(missing_ok=True)
+    except OSError:
+        pass
+    return text
 
 
 def _tree(folder: Path) -> str:
