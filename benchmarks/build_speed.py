@@ -217,11 +217,15 @@ def measure(args: argparse.Namespace, folder: Path) -> dict[str, list[Run]]:
     me = [sys.executable, __file__, "--folder", str(folder), "--child"]
     cardgen = [sys.executable, "-m", "cardgen", "--data-dir", str(folder / "data"), "--templates-dir"]
     cardgen += [str(folder / "templates"), "build", "-q", "--paper", "letter", "--out", str(folder / "out")]
+    cardgen += ["--no-cache"]  # every run draws every card (else the second run keeps the first one's files)
     commands = {"hand-written": [*me, "reportlab"], "cardgen in-process": [*me, "cardgen"]}
     if not args.quick:
         commands["cardgen build"] = cardgen
         commands["cardgen --help"] = [sys.executable, "-m", "cardgen", "--help"]
-        commands["cardgen list"] = [sys.executable, "-m", "cardgen", "list"]
+        commands["cardgen list"] = [sys.executable, "-m", "cardgen", "list"]  # unchanged data: the kept listing
+        fresh = "import os, sys, tempfile; os.environ['XDG_CACHE_HOME'] = tempfile.mkdtemp(); "
+        fresh += "sys.argv = ['cardgen', 'list']"
+        commands["cardgen list, first"] = [sys.executable, "-c", fresh + "; from cardgen.cli import run; run()"]
     if args.protograf:
         commands["protograf"] = [args.protograf, __file__, "--folder", str(folder), "--child", "protograf"]
     runs: dict[str, list[Run]] = {name: [] for name in commands}
@@ -273,7 +277,8 @@ def main() -> None:
         print(f"   protograf: skipped — {skipped}")
     if not args.quick:
         print(f"   start-up: cardgen --help {report['cardgen --help']['seconds'] * 1000:.0f} ms, cardgen list "
-              f"{report['cardgen list']['seconds'] * 1000:.0f} ms (target ≤ 150 ms each); loading {args.cards:,} "
+              f"{report['cardgen list']['seconds'] * 1000:.0f} ms (target ≤ 150 ms each; the first listing of the "
+              f"data {report['cardgen list, first']['seconds'] * 1000:.0f} ms); loading {args.cards:,} "
               f"items {report['cardgen in-process']['load_seconds']:.2f} s (target ≤ 0.25 s)")  # fmt: skip
     figures.write(args.json, "build_speed", {**report, "protograf_skipped": skipped})
 
