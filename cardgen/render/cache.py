@@ -172,7 +172,10 @@ def listing(data_dir: Path, parts: Sequence[object], make: Callable[[], str]) ->
     skips loading and validating it (the same bytes give the same listing). Errors are never kept; a cache that
     cannot be read or written is passed over."""
     key = _digest(code_version(), tree_digest(data_dir), str(data_dir.resolve()), list(parts))
-    path = user_cache() / f"list-{key[:40]}.txt"
+    try:
+        path = user_cache() / f"list-{key[:40]}.txt"
+    except (RuntimeError, KeyError):  # no home folder to be found: nothing is kept
+        return make()
     try:
         return path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
