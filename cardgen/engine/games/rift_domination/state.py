@@ -555,10 +555,10 @@ class RiftState(State):
         if not room:
             return out
         beside = [x for x in self.units if x.owner == u.owner and x.node == u.node and x is not u and self.carried(x)]
-        cost = self.e.units
-        for x in sorted(beside, key=lambda x: (not (self.ground(x) or self.negotiates(x)), -int(cost[x.kind]["cost"]),
+        cards = self.e.units
+        for x in sorted(beside, key=lambda x: (not (self.ground(x) or self.negotiates(x)), -int(cards[x.kind]["cost"]),
                                                x.uid)):  # fmt: skip
-            need = int(cost[x.kind]["used_capacity"])
+            need = int(cards[x.kind]["used_capacity"])
             if need <= room:
                 out.append(x)
                 room -= need
