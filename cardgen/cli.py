@@ -420,7 +420,7 @@ def build_command(
     from cardgen.render.imposition import MarkStyle
     from cardgen.render.jobs import OutputFile, PrintOptions
     from cardgen.render.layouts import Layouts
-    from cardgen.render.parallel import build_games, can_fork, worth_forking
+    from cardgen.render.parallel import build_games, can_fork, plans_of, worth_forking
 
     options = PrintOptions(
         paper=paper,
@@ -478,8 +478,9 @@ def build_command(
             finish(game, report)
 
         workers = jobs or os.cpu_count() or 1
-        if workers > 1 and can_fork() and (jobs is not None or worth_forking(loaded, options)):
-            build_games(loaded, layouts, out_dir, options, workers, arrived)
+        plans = plans_of(loaded, options) if workers > 1 and can_fork() else None
+        if plans is not None and (jobs is not None or worth_forking(plans)):
+            build_games(loaded, layouts, out_dir, options, workers, arrived, plans)
         else:
             for game in loaded:
                 finish(game, build_game(game, layouts, default_fonts_dir(), out_dir, options, bar.update))

@@ -109,9 +109,17 @@ def _cost(component: Component, options: PrintOptions) -> float:
     return len(component.items) * max(1.0, size.width * size.height / POKER_CARD)
 
 
-def worth_forking(games: list[Game], options: PrintOptions) -> bool:
+Plans = list[list[Unit] | None]  # each game's units (None: built in one process)
+
+
+def plans_of(games: list[Game], options: PrintOptions) -> Plans:
+    """Every game's output files as units of work, planned once for `worth_forking` and `build_games`."""
+    return [units_of(game, index, options) for index, game in enumerate(games)]
+
+
+def worth_forking(plans: Plans) -> bool:
     """Whether a build is large enough to gain from workers (each sets up its fonts and renderers again)."""
-    units = [unit for index, game in enumerate(games) for unit in units_of(game, index, options) or ()]
+    units = [unit for plan in plans for unit in plan or ()]
     return len(units) > 1 and sum(unit.cost for unit in units) >= WORTH_FORKING
 
 
@@ -152,11 +160,12 @@ def build_games(
     options: PrintOptions,
     jobs: int,
     done: Callable[[Game, BuildReport], None] | None = None,
+    plans: Plans | None = None,
 ) -> list[BuildReport]:
     """Build every game, its files shared out among `jobs` worker processes; `done` is told of each game as its
     report is complete (in the games' order). Files join the caller's transaction (`output.all_or_nothing`)."""
     global _shared
-    plans = [units_of(game, index, options) for index, game in enumerate(games)]
+    plans = plans_of(games, options) if plans is None else plans
     units = [unit for plan in plans for unit in plan or ()]
     _shared = Shared(games, layouts, out_dir, options, units)
     reports: list[BuildReport] = []
