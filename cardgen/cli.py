@@ -16,6 +16,7 @@ import json
 import math
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -27,16 +28,20 @@ from cardgen import limits
 if TYPE_CHECKING:
     from cardgen.data import Game
     from cardgen.engine.battle import BattleReport
+    from cardgen.render.jobs import PrintOptions
+    from cardgen.render.layouts import Layouts
 from cardgen.errors import EXIT_INPUT, CardgenError, DataError, Problem, RuleError, display_path
 from cardgen.output import all_or_nothing, check_writable
 from cardgen.paths import default_data_dir, default_fonts_dir, default_templates_dir
 
 
-def load_games(data_dir: Path, game_ids: list[str] | tuple[str, ...] = ()) -> list[Game]:
+def load_games(
+    data_dir: Path, game_ids: list[str] | tuple[str, ...] = (), each: Callable[[Game], None] | None = None
+) -> list[Game]:
     """The data layer (pydantic models) loads on first use, so `cardgen --help` starts at once."""
     from cardgen.data import load_games as load
 
-    return load(data_dir, game_ids)
+    return load(data_dir, game_ids, each)
 
 
 EXIT_INTERNAL = 3
@@ -400,62 +405,82 @@ def build_command(
     inputs = {} if no_cache else _inputs(obj, games, click.get_current_context().params, trust_code)
     kept = {gid: record for gid, key in inputs.items() if (record := cache.unchanged(out_dir, gid, key)) is not None}
     todo = [gid for gid in inputs if gid not in kept]
-    loaded = load_games(obj.data_dir, todo if inputs else games) if todo or not inputs else []
-    if no_validate:
-        click.echo("cardgen: warning: the data was not checked against its rules (--no-validate)", err=True)
-    said = (
-        _validate_before_build(loaded, [obj.trusted(g, trust_code) for g in loaded], quiet)
-        if loaded and not no_validate
-        else {}
-    )
-    for record in kept.values():
-        _say(record.warnings, quiet)
-    if not loaded and kept:  # nothing to build: the renderer is not even imported
-        outcomes = [(r.notes, r.files, r.guides) for r in kept.values()]
-        _print_built(outcomes, output_format, paper, quiet)
-        return Built([f.path for r in kept.values() for f in r.files], [])
-    # the renderer (reportlab, fonts) loads only for data that can be printed: a mistake in it is reported sooner
-    from cardgen.render.build import BuildReport, build_game
-    from cardgen.render.guide import write_guide
-    from cardgen.render.imposition import MarkStyle
-    from cardgen.render.jobs import OutputFile, PrintOptions
-    from cardgen.render.layouts import Layouts
-    from cardgen.render.parallel import build_games, can_fork, plans_of, worth_forking
+    workers = jobs or os.cpu_count() or 1
+    must_load = bool(todo or not inputs)
+    # with several cores the games are drawn while they load and are checked (render/parallel.py): the renderer is
+    # set up first; otherwise it loads only for data that can be printed (a mistake in the data is reported sooner)
+    ahead = must_load and only is None and workers > 1 and _can_fork()
 
-    options = PrintOptions(
-        paper=paper,
-        duplex=duplex,
-        back_offset=back_offset,
-        layout=layout,
-        format=output_format,
-        ink=ink.lower(),
-        gutter=gutter,
-        marks=MarkStyle(length=mark_length, offset=mark_offset, weight=mark_weight),
-        allow_overflow=allow_overflow,
-    )
-    if only is not None:
-        loaded = _only(loaded, [name.strip() for name in only.split(",") if name.strip()])
-    widest = max((_widest_bleed(game) for game in loaded), default=0.0)
-    if mark_offset < widest:
-        click.echo(
-            f"cardgen: warning: --mark-offset {mark_offset:g} mm is less than the bleed ({widest:g} mm); "
-            "crop marks start at the bleed's edge so they are never printed over art",
-            err=True,
+    def print_options() -> PrintOptions:
+        from cardgen.render.imposition import MarkStyle
+        from cardgen.render.jobs import PrintOptions
+
+        return PrintOptions(
+            paper=paper,
+            duplex=duplex,
+            back_offset=back_offset,
+            layout=layout,
+            format=output_format,
+            ink=ink.lower(),
+            gutter=gutter,
+            marks=MarkStyle(length=mark_length, offset=mark_offset, weight=mark_weight),
+            allow_overflow=allow_overflow,
         )
-    layouts = cache.layouts((obj.templates_dir, stamp), lambda: Layouts(obj.templates_dir, stamp=stamp))
-    missing = [problem for game in loaded for problem in layouts.missing(game)]
-    if missing:
-        raise DataError(missing)
-    total = sum(c.count for g in loaded for c in g.components if c.printed)
-    reports: dict[str, BuildReport] = {}
-    guides: dict[str, list[Path]] = {}
-    with (
-        all_or_nothing(),
-        cache.enabled(out_dir, use=not no_cache),
-        click.progressbar(
-            length=total, label="building", file=sys.stderr, hidden=quiet or not sys.stderr.isatty()
-        ) as bar,
-    ):
+
+    with contextlib.ExitStack() as stack:
+        speculative = None
+        if ahead:
+            from cardgen.render.parallel import Speculative
+
+            options = print_options()
+            stack.enter_context(all_or_nothing())
+            stack.enter_context(cache.enabled(out_dir, use=not no_cache))
+            speculative = stack.enter_context(
+                Speculative(lambda: _layouts(obj, stamp), out_dir, options, workers, eager=jobs is not None)
+            )
+        each = speculative.add if speculative else None
+        loaded = load_games(obj.data_dir, todo if inputs else games, each) if must_load else []
+        if no_validate:
+            click.echo("cardgen: warning: the data was not checked against its rules (--no-validate)", err=True)
+        said = (
+            _validate_before_build(loaded, [obj.trusted(g, trust_code) for g in loaded], quiet)
+            if loaded and not no_validate
+            else {}
+        )
+        for record in kept.values():
+            _say(record.warnings, quiet)
+        if not loaded and kept:  # nothing to build: the renderer is not even imported
+            outcomes = [(r.notes, r.files, r.guides) for r in kept.values()]
+            _print_built(outcomes, output_format, paper, quiet)
+            return Built([f.path for r in kept.values() for f in r.files], [])
+        from cardgen.render.build import BuildReport, build_game
+        from cardgen.render.guide import write_guide
+        from cardgen.render.jobs import OutputFile
+
+        if speculative is None:
+            options = print_options()
+        layouts = _layouts(obj, stamp)  # made once per process (by `speculative` too)
+        if only is not None:
+            loaded = _only(loaded, [name.strip() for name in only.split(",") if name.strip()])
+        widest = max((_widest_bleed(game) for game in loaded), default=0.0)
+        if mark_offset < widest:
+            click.echo(
+                f"cardgen: warning: --mark-offset {mark_offset:g} mm is less than the bleed ({widest:g} mm); "
+                "crop marks start at the bleed's edge so they are never printed over art",
+                err=True,
+            )
+        missing = [problem for game in loaded for problem in layouts.missing(game)]
+        if missing:
+            raise DataError(missing)
+        total = sum(c.count for g in loaded for c in g.components if c.printed)
+        reports: dict[str, BuildReport] = {}
+        guides: dict[str, list[Path]] = {}
+        if speculative is None:
+            stack.enter_context(all_or_nothing())
+            stack.enter_context(cache.enabled(out_dir, use=not no_cache))
+        bar = stack.enter_context(
+            click.progressbar(length=total, label="building", file=sys.stderr, hidden=quiet or not sys.stderr.isatty())
+        )
 
         def finish(game: Game, report: BuildReport) -> None:
             reports[game.id] = report
@@ -473,14 +498,8 @@ def build_command(
             if proof:
                 written.append(_proof(game, layouts, out_dir, None if no_validate else obj.trusted(game, trust_code)))
 
-        def arrived(game: Game, report: BuildReport) -> None:  # a worker's game: progress counts all its copies
-            bar.update(sum(c.count for c in game.components if c.printed))
-            finish(game, report)
-
-        workers = jobs or os.cpu_count() or 1
-        plans = plans_of(loaded, options) if workers > 1 and can_fork() else None
-        if plans is not None and (jobs is not None or worth_forking(plans)):
-            build_games(loaded, layouts, out_dir, options, workers, arrived, plans)
+        if speculative is not None:
+            speculative.finish(loaded, finish, bar.update)
         else:
             for game in loaded:
                 finish(game, build_game(game, layouts, default_fonts_dir(), out_dir, options, bar.update))
@@ -520,6 +539,20 @@ class Built:
 
     files: list[Path]
     written: list[Path]
+
+
+def _can_fork() -> bool:
+    from cardgen.render.parallel import can_fork
+
+    return can_fork()
+
+
+def _layouts(obj: Context, stamp: str | None) -> Layouts:
+    """The layouts of the templates folder, compiled once per process (render/cache.py)."""
+    from cardgen.render import cache
+    from cardgen.render.layouts import Layouts
+
+    return cache.layouts((obj.templates_dir, stamp), lambda: Layouts(obj.templates_dir, stamp=stamp))
 
 
 # options of `cardgen build` that do not change what it writes

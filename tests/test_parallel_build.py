@@ -88,3 +88,91 @@ def test_overflowing_text_gives_the_same_files_and_report(two_games, tmp_path, a
     assert serial == parallel
     written = serial[2].get("demo2/ships.pdf")
     assert written != b"an earlier build" and (written is not None) == bool(allow)  # blocked: the stale file goes
+
+
+def _earlier_build(out: Path) -> None:
+    (out / "demo").mkdir(parents=True)
+    (out / "demo" / "tokens.pdf").write_bytes(b"an earlier build")
+
+
+@pytest.mark.parametrize("failure", ["load", "rule", "layout"])
+def test_a_later_game_that_fails_throws_away_what_was_drawn_ahead(two_games, tmp_path, monkeypatch, failure):
+    """With several processes the first game is drawn while the second loads and is checked: when the second fails
+    (its data does not load, it breaks a rule, it names a layout that is missing), the error is the one-process
+    build's and the output folder is as it was, though a worker had drawn the first game's files."""
+    from cardgen.render import parallel
+
+    data, templates = two_games
+    if failure == "load":
+        ships = data / "demo2" / "ships.yaml"
+        ships.write_text(ships.read_text().replace("    hull: 1\n", "    hull: 1\n    armour: 2\n", 1))
+    elif failure == "rule":
+        rules = data / "demo2" / "rules.yaml"
+        rules.write_text(rules.read_text().replace("tokens: {value: 14,", "tokens: {value: 15,", 1))
+    else:
+        (templates / "demo2" / "ship.xml.j2").unlink()
+    forks = []
+    fork = parallel.Speculative._fork
+    monkeypatch.setattr(parallel.Speculative, "_fork", lambda self: forks.append(len(self.games)) or fork(self))
+    runs = []
+    for jobs in ("1", "2"):
+        out = tmp_path / jobs
+        _earlier_build(out)
+        run = build(data, templates, out, "--jobs", jobs)
+        runs.append((run.code, run.err.replace(str(out), "OUT").replace(str(data), "DATA"), files(out)))
+        assert not list(out.rglob("*.part"))
+    assert forks and forks[0] == 1  # a worker was drawing the first game before the second was read
+    (serial_code, serial_err, serial_files), parallel_run = runs[0], runs[1]
+    assert serial_code != 0 and serial_err
+    assert runs[0] == parallel_run
+    assert serial_files == {"demo/tokens.pdf": b"an earlier build"}
+
+
+def test_a_killed_worker_is_replaced_by_this_process(two_games, tmp_path, monkeypatch):
+    """A worker that dies without a word (killed, out of memory) loses only time: what it had taken is drawn
+    again here and the files are those of one process."""
+    import os
+    import signal
+
+    from cardgen.render import parallel
+
+    parent = os.getpid()
+    draw = parallel.Speculative._build_unit
+
+    def dies_in_a_worker(self, unit):
+        if os.getpid() != parent:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return draw(self, unit)
+
+    data, templates = two_games
+    serial = build(data, templates, tmp_path / "one", "--jobs", "1")
+    monkeypatch.setattr(parallel.Speculative, "_build_unit", dies_in_a_worker)
+    forks = []
+    fork = parallel.Speculative._fork
+    monkeypatch.setattr(parallel.Speculative, "_fork", lambda self: forks.append(1) or fork(self))
+    killed = build(data, templates, tmp_path / "two", "--jobs", "2")
+    assert serial.code == killed.code == 0, killed.err
+    assert len(forks) == 1  # no worker forked after one was killed
+    assert files(tmp_path / "one") == files(tmp_path / "two")
+    assert serial.out.replace(str(tmp_path / "one"), "") == killed.out.replace(str(tmp_path / "two"), "")
+
+
+def test_an_interrupt_while_checking_leaves_nothing_and_no_process(two_games, tmp_path, monkeypatch):
+    """Ctrl-C after the workers started: no file appears, no temporary file stays, every worker is waited for."""
+    import os
+
+    from cardgen import cli
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    data, templates = two_games
+    monkeypatch.setattr(cli, "_validate_before_build", interrupted)
+    out = tmp_path / "out"
+    _earlier_build(out)
+    run = build(data, templates, out, "--jobs", "2")
+    assert run.code != 0
+    assert files(out) == {"demo/tokens.pdf": b"an earlier build"}
+    assert not list(out.rglob("*.part"))
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)  # no child left, not even a zombie

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -227,8 +227,12 @@ def find_game(data_dir: Path, game_id: str) -> Path:
     )
 
 
-def load_games(data_dir: Path, game_ids: list[str] | tuple[str, ...] = ()) -> list[Game]:
-    """Load the named games (all of them when none is named); every problem of every game is raised together."""
+def load_games(
+    data_dir: Path, game_ids: list[str] | tuple[str, ...] = (), each: Callable[[Game], None] | None = None
+) -> list[Game]:
+    """Load the named games (all of them when none is named); every problem of every game is raised together.
+    `each` is given every game as soon as it is loaded, while no game before it has failed (a parallel build starts
+    drawing it: render/parallel.py)."""
     folders = [find_game(data_dir, gid) for gid in game_ids] if game_ids else list(game_folders(data_dir).values())
     games, problems = [], []
     for folder in folders:
@@ -236,6 +240,9 @@ def load_games(data_dir: Path, game_ids: list[str] | tuple[str, ...] = ()) -> li
             games.append(load_game(folder))
         except DataError as exc:
             problems.extend(exc.problems)
+            continue
+        if each is not None and not problems:
+            each(games[-1])
     if problems:
         raise DataError(problems)
     return games

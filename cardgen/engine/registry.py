@@ -1,7 +1,7 @@
 """Which games have a reference engine, and building one from a loaded game's data and facts.
 
 Engines register themselves: a module under `cardgen/engine/games/` decorates its engine class with
-`@engine("game-id")`; the first request imports every such module. Adding an engine is adding a module.
+`@engine("game-id")`; the first request imports every game package's `rules`. Adding an engine is adding a module.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def _discover() -> None:
         from cardgen.engine import games
 
         for module in pkgutil.iter_modules(games.__path__):
-            importlib.import_module(f"{games.__name__}.{module.name}")
+            importlib.import_module(f"{games.__name__}.{module.name}.rules")
         _found = True
 
 

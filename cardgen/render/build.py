@@ -9,6 +9,7 @@ component with overflowing text is not written unless overflow is allowed.
 from __future__ import annotations
 
 import hashlib
+import importlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,9 +22,10 @@ from cardgen.output import remove_stale
 from cardgen.render import cache
 from cardgen.render.draw import FaceDrawer, PreparedFace, check_labels
 from cardgen.render.fonts import load_roles
-from cardgen.render.imposed import job_plan, write_print_pdf
+from cardgen.render.imposed import write_print_pdf
 from cardgen.render.ink import light_face
 from cardgen.render.jobs import (
+    PACKED_FORMATS,
     BuildReport,
     ComponentJob,
     Entry,
@@ -32,14 +34,14 @@ from cardgen.render.jobs import (
     OutputFile,
     OverflowReport,
     PrintOptions,
+    component_bleed,
     face_size,
+    game_notes,
 )
 from cardgen.render.kit import Palette
 from cardgen.render.layouts import Layouts
 from cardgen.render.markup import MarkupError
-from cardgen.render.packing import pack
-from cardgen.render.shop import write_png_faces, write_shop_pdf
-from cardgen.render.tts import write_tts_component
+from cardgen.render.packing import shared_sheets
 
 Progress = Callable[[int], None]
 
@@ -54,12 +56,26 @@ class Writer:
     packs: bool = False
 
 
+def _imported(module: str, name: str) -> Callable[[ComponentJob, Path], OutputFile]:
+    """A writer imported when first used: a build in one format does not load the others (Tabletop Simulator's
+    pydantic models, the shop's image code)."""
+
+    def write(job: ComponentJob, folder: Path) -> OutputFile:
+        function: Callable[[ComponentJob, Path], OutputFile] = getattr(importlib.import_module(module), name)
+        return function(job, folder)
+
+    return write
+
+
 WRITERS: dict[str, Writer] = {
-    "pdf": Writer(lambda folder, component: folder / f"{component}.pdf", write_print_pdf, packs=True),
-    "shop-pdf": Writer(lambda folder, component: folder / "shop" / f"{component}.pdf", write_shop_pdf),
-    "png": Writer(lambda folder, component: folder / component, write_png_faces),
-    "tts": Writer(lambda folder, component: folder / "tts" / component, write_tts_component),
-}
+    "pdf": Writer(lambda folder, component: folder / f"{component}.pdf", write_print_pdf,
+                  packs="pdf" in PACKED_FORMATS),
+    "shop-pdf": Writer(lambda folder, component: folder / "shop" / f"{component}.pdf",
+                       _imported("cardgen.render.shop", "write_shop_pdf")),
+    "png": Writer(lambda folder, component: folder / component, _imported("cardgen.render.shop", "write_png_faces")),
+    "tts": Writer(lambda folder, component: folder / "tts" / component,
+                  _imported("cardgen.render.tts", "write_tts_component")),
+}  # fmt: skip
 
 
 class ItemsByComponent(Mapping[str, list[dict[str, Any]]]):
@@ -236,38 +252,10 @@ def write_job(writer: Writer, job: ComponentJob, folder: Path, files: cache.File
         raise cache.failed(exc, target) from None
 
 
-def component_bleed(game: Game, component: Component) -> float:
-    """How far a component's faces are printed beyond their trim, mm (its own setting, else the game's)."""
-    if component.spec and component.spec.bleed is not None:
-        return component.spec.bleed
-    if component.kind == "sheets":
-        return 0.0
-    return game.manifest.settings.bleed
-
-
-def game_notes(game: Game) -> list[str]:
-    """What a build tells about the components it does not print."""
-    notes = []
-    pieces = [c.id for c in game.components if c.kind == "pieces"]
-    empty = [c.id for c in game.components if c.kind != "pieces" and not c.items]
-    if pieces:
-        notes.append(f"{game.id}: not printed (bought or borrowed, not cut): {', '.join(pieces)}")
-    if empty:
-        notes.append(f"{game.id}: no contents written yet, nothing printed for: {', '.join(empty)}")
-    return notes
-
-
 def _remove_stale(writer: Writer, folder: Path, component: str) -> None:
     target = writer.target(folder, component)
     if target.suffix:
         remove_stale(target)
-
-
-def shared_sheets(jobs: list[ComponentJob]) -> list[ComponentJob]:
-    """The jobs with small components packed onto the last sheets of others (sheets and boards print as they are)."""
-    order = {job.component.id: n for n, job in enumerate(jobs)}
-    cut = pack([job for job in jobs if job.component.kind != "sheets"], job_plan)
-    return sorted(cut + [job for job in jobs if job.component.kind == "sheets"], key=lambda j: order[j.component.id])
 
 
 def text_fit(game: Game, layouts: Layouts, fonts_dir: Path) -> Callable[[Component], FittedText]:

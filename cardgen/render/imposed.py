@@ -7,8 +7,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from cardgen.data.games import Component
-from cardgen.errors import DataError
 from cardgen.output import write_atomic
 from cardgen.render.imposition import (
     LayoutError,
@@ -16,13 +14,10 @@ from cardgen.render.imposition import (
     SheetPlan,
     Slot,
     choose_orientation,
-    fold_sheet,
-    grid_sheet,
-    hex_sheet,
-    piece_gutter,
 )
 from cardgen.render.ink import coverage
 from cardgen.render.jobs import SIDES_NOTE, Block, ComponentJob, OutputFile, PrintOptions
+from cardgen.render.packing import job_plan, plan_for
 from cardgen.render.pdf import Document
 from cardgen.render.sheets import write_boards
 from cardgen.units import Size
@@ -53,31 +48,6 @@ def write_print_pdf(job: ComponentJob, path: Path) -> OutputFile:
     holds = tuple(c.id for c in job.guests)
     stacked = bool(job.shared)
     return OutputFile(path, pages, component.id, sides, ink=tuple(coverage(pdf)), holds=holds, stacked=stacked)
-
-
-def job_plan(job: ComponentJob) -> SheetPlan:
-    """The full-sheet plan of a job (what `_impose` fills and `packing` compares), or an error naming it."""
-    try:
-        return plan_for(job.component, job.face, job.bleed, job.options)
-    except LayoutError as exc:
-        raise DataError(f"{job.game_id}: {job.component.id}: {exc}") from None
-
-
-def plan_for(
-    component: Component, face: Size, bleed: float, options: PrintOptions, filled: int | None = None
-) -> SheetPlan:
-    """The sheet plan of a component under the options (fold for double-sided counters unless told otherwise);
-    `filled` plans a partial last sheet."""
-    if component.shape == "hex":
-        flat, pointy = min(face.width, face.height), face.height > face.width
-        return hex_sheet(options.paper_size, flat, bleed, options.marks, pointy, options.duplex)
-    layout = options.layout or (component.spec.layout if component.spec else None)
-    if layout is None:
-        layout = "fold" if component.kind == "counters" and component.has_backs else "grid"
-    gutter = piece_gutter(component.shape, bleed, options.gutter)
-    if layout == "fold" and component.has_backs:
-        return fold_sheet(options.paper_size, face, bleed, gutter, options.marks, filled)
-    return grid_sheet(options.paper_size, face, bleed, gutter, options.marks, options.duplex, filled)
 
 
 def _fits_paper(face: Size, bleed: float, options: PrintOptions) -> bool:

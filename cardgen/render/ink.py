@@ -146,6 +146,15 @@ def light_face(face: Face, colour: Callable[[str], Color | None], width: float, 
     return Face(bg, tuple(lightener.element(e) for e in face.elements))
 
 
+def load_coverage() -> None:
+    """Import what `coverage` reads PDFs with (pdfium, Pillow's formats): a parallel build does it once in the
+    parent, where its forked workers find it, instead of in every worker."""
+    import pypdfium2  # noqa: F401
+    from PIL import Image
+
+    Image.preinit()
+
+
 def coverage(pdf: bytes) -> list[float]:
     """Each page's ink coverage: its mean darkness (0 white paper, 1 solid black), rendered at `COVERAGE_DPI`."""
     import pypdfium2 as pdfium

@@ -11,13 +11,15 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from cardgen.data.games import Component, Item
-from cardgen.render.draw import FaceDrawer, PreparedFace
+from cardgen.data.games import Component, Game, Item
 from cardgen.render.imposition import MarkStyle, SheetPlan
-from cardgen.render.pdf import Document
 from cardgen.units import PAPER_SIZES_MM, Size
+
+if TYPE_CHECKING:  # the drawing (reportlab) loads when a face is drawn: planning a build does not need it
+    from cardgen.render.draw import FaceDrawer, PreparedFace
+    from cardgen.render.pdf import Document
 
 
 @dataclass(frozen=True)
@@ -41,11 +43,35 @@ class PrintOptions:
         return Size(*PAPER_SIZES_MM[self.paper])
 
 
+PACKED_FORMATS = frozenset({"pdf"})  # formats whose small components share sheets (`render/packing.py`)
+
+
 def face_size(component: Component, paper: Size) -> Size:
     """The trim size of one face: the component's box, or the paper itself for page-sized sheets."""
     if component.box is not None:
         return component.box
     return paper.rotated() if component.landscape else paper
+
+
+def component_bleed(game: Game, component: Component) -> float:
+    """How far a component's faces are printed beyond their trim, mm (its own setting, else the game's)."""
+    if component.spec and component.spec.bleed is not None:
+        return component.spec.bleed
+    if component.kind == "sheets":
+        return 0.0
+    return game.manifest.settings.bleed
+
+
+def game_notes(game: Game) -> list[str]:
+    """What a build tells about the components it does not print."""
+    notes = []
+    pieces = [c.id for c in game.components if c.kind == "pieces"]
+    empty = [c.id for c in game.components if c.kind != "pieces" and not c.items]
+    if pieces:
+        notes.append(f"{game.id}: not printed (bought or borrowed, not cut): {', '.join(pieces)}")
+    if empty:
+        notes.append(f"{game.id}: no contents written yet, nothing printed for: {', '.join(empty)}")
+    return notes
 
 
 # How each kind of file prints, as the PDF's subject and the print guide say it.
@@ -199,4 +225,6 @@ class ComponentJob:
 
     def document(self) -> Document:
         """A new PDF for this component, drawing repeated faces once as forms."""
+        from cardgen.render.pdf import Document
+
         return Document(self.drawer, self.title, self.body_font, self.faces.uses)

@@ -22,7 +22,10 @@ import dataclasses
 import math
 from collections.abc import Callable, Hashable, Sequence
 
+from cardgen.data.games import Component
+from cardgen.errors import DataError
 from cardgen.render.imposition import (
+    LayoutError,
     Line,
     MarkStyle,
     SheetPlan,
@@ -30,13 +33,16 @@ from cardgen.render.imposition import (
     backs_for,
     block_slots,
     crop_marks,
+    fold_sheet,
     grid_count,
+    grid_sheet,
     gutter_for_fold,
+    hex_sheet,
     label_spot,
     mark_reserve,
     piece_gutter,
 )
-from cardgen.render.jobs import Block, ComponentJob, Entry, FaceSet
+from cardgen.render.jobs import Block, ComponentJob, Entry, FaceSet, PrintOptions
 from cardgen.units import Size
 
 PlanOf = Callable[[ComponentJob], SheetPlan]
@@ -270,3 +276,35 @@ def pack_mixed(jobs: list[ComponentJob], plan_of: PlanOf) -> list[ComponentJob]:
         guests = (*owner.guests, *(c for r in sheet[1:] for c in (r.job.component, *r.job.guests)))
         result[owner.component.id] = dataclasses.replace(owner, faces=faces, guests=guests, shared=tuple(blocks))
     return [result[job.component.id] for job in jobs if job.component.id in result]
+
+
+def job_plan(job: ComponentJob) -> SheetPlan:
+    """The full-sheet plan of a job (what `_impose` fills and `packing` compares), or an error naming it."""
+    try:
+        return plan_for(job.component, job.face, job.bleed, job.options)
+    except LayoutError as exc:
+        raise DataError(f"{job.game_id}: {job.component.id}: {exc}") from None
+
+
+def plan_for(
+    component: Component, face: Size, bleed: float, options: PrintOptions, filled: int | None = None
+) -> SheetPlan:
+    """The sheet plan of a component under the options (fold for double-sided counters unless told otherwise);
+    `filled` plans a partial last sheet."""
+    if component.shape == "hex":
+        flat, pointy = min(face.width, face.height), face.height > face.width
+        return hex_sheet(options.paper_size, flat, bleed, options.marks, pointy, options.duplex)
+    layout = options.layout or (component.spec.layout if component.spec else None)
+    if layout is None:
+        layout = "fold" if component.kind == "counters" and component.has_backs else "grid"
+    gutter = piece_gutter(component.shape, bleed, options.gutter)
+    if layout == "fold" and component.has_backs:
+        return fold_sheet(options.paper_size, face, bleed, gutter, options.marks, filled)
+    return grid_sheet(options.paper_size, face, bleed, gutter, options.marks, options.duplex, filled)
+
+
+def shared_sheets(jobs: list[ComponentJob]) -> list[ComponentJob]:
+    """The jobs with small components packed onto the last sheets of others (sheets and boards print as they are)."""
+    order = {job.component.id: n for n, job in enumerate(jobs)}
+    cut = pack([job for job in jobs if job.component.kind != "sheets"], job_plan)
+    return sorted(cut + [job for job in jobs if job.component.kind == "sheets"], key=lambda j: order[j.component.id])

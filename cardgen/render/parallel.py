@@ -1,51 +1,69 @@
-"""Building on several cores: each game's output files shared out among forked worker processes, byte-identical to a
-one-process build.
+"""Building on several cores: each game's output files shared out among forked worker processes while the games
+are still loading, byte-identical to a one-process build.
 
 The unit of work is one output file: a component, with the small components that share its last sheet
 (`render/packing.py`). Which components share is decided here before anything is drawn, from their sizes and
 counts alone, assuming that no text overflows; a game where that turns out wrong (a component blocked by
 overflowing text would not have been packed) or where a worker fails is built again in this process, the way
-`build_game` builds it, so the files, the report and any error are the same whatever the number of workers. The
-largest units start first, so that the last to finish is a small one.
+`build_game` builds it, so the files, the report and any error are the same whatever the number of workers.
+
+The games are drawn while they load (`Speculative`). The loader hands over each game as soon as it is read
+(`load_games(..., each=...)`); its files are planned here and a worker process is forked that inherits everything
+loaded so far. The first worker is forked as soon as the first game is planned, before this process has even
+imported the renderer (reportlab, Jinja, the fonts): both import it at once, and the worker starts drawing while
+this process loads and checks the other games. This process is one of the `jobs`: with two it loads, checks, then
+draws beside one worker. A worker claims files from a table in shared memory (the games in order, the largest
+files of each first) and ends when none of the games it knows has a file left; the next one forked knows every
+game loaded by then. So loading, checking the rules and writing the print guides run beside the drawing instead of
+before and after it (`docs/PROFILE.md` has the timeline). Nothing is committed before the whole build is known
+good: every file is written staged (`output.collected`) and adopted into the command's all-or-nothing transaction
+once the data has passed its checks, and thrown away when anything fails (a game that does not load, a broken
+rule, an interrupt). Reports come back in the order of the games, whatever order the files are drawn in.
 
 Workers are forked, not spawned: they inherit the parent's loaded games, layouts and options (the data models are
-built at run time and do not pickle; where `fork` is unavailable the build runs in one process). A worker writes its
-files staged (`output.collected`) and hands them back; the parent adopts them into its own all-or-nothing
-transaction, so a failure in any game still leaves the output folder as it was. Reports come back in the order of
-the games, whatever order the workers finish in.
+built at run time and do not pickle; where `fork` is unavailable the build runs in one process).
 """
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import gc
 import multiprocessing
+import os
 from collections.abc import Callable
-from concurrent.futures import Future, ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection, wait
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from cardgen.data.games import Component, Game
 from cardgen.errors import DataError
 from cardgen.output import adopt, collected, discard
 from cardgen.paths import default_fonts_dir
-from cardgen.render.build import (
-    WRITERS,
-    GameRenderer,
-    build_game,
+from cardgen.render.jobs import (
+    PACKED_FORMATS,
+    BuildReport,
+    ComponentJob,
+    Entry,
+    FaceSet,
+    PrintOptions,
     component_bleed,
+    face_size,
     game_notes,
-    shared_sheets,
-    write_job,
 )
-from cardgen.render.jobs import BuildReport, ComponentJob, Entry, FaceSet, PrintOptions, face_size
-from cardgen.render.layouts import Layouts
+from cardgen.render.packing import shared_sheets
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the renderer (reportlab, Jinja) is imported after the first worker is forked: it does so too
+    from cardgen.render.build import GameRenderer
     from cardgen.render.draw import FaceDrawer
+    from cardgen.render.layouts import Layouts
 
 Staged = list[tuple[Path | None, Path]]
+Result = tuple[BuildReport, Staged] | None  # a unit's report and staged files; None: it failed
 POKER_CARD = 63.5 * 88.9  # mm²: the unit of a face's drawing cost in `Unit.cost`
-WORTH_FORKING = 150  # poker-card faces: below this a default build stays in one process (`worth_forking`)
+WORTH_FORKING = 150  # poker-card faces: below this a default build stays in one process
+MAX_UNITS = 1 << 16  # files one build can share out (the claim table's size); the rest are built in this process
 
 
 @dataclass(frozen=True)
@@ -58,21 +76,6 @@ class Unit:
     cost: float
 
 
-@dataclass(frozen=True)
-class Shared:
-    """What forked workers inherit: set just before the pool starts, cleared after."""
-
-    games: list[Game]
-    layouts: Layouts
-    out_dir: Path
-    options: PrintOptions
-    units: list[Unit]
-
-
-_shared: Shared | None = None
-_renderers: dict[int, GameRenderer] = {}  # in a worker: each game's renderer, set up once
-
-
 def can_fork() -> bool:
     return "fork" in multiprocessing.get_all_start_methods()
 
@@ -81,7 +84,7 @@ def units_of(game: Game, index: int, options: PrintOptions) -> list[Unit] | None
     """The game's output files as units of work, or None when planning them fails (the game is then built in one
     process, which reports the error as a one-process build does)."""
     printed = [c for c in game.components if c.printed]
-    if not WRITERS[options.format].packs:
+    if options.format not in PACKED_FORMATS:
         return [Unit(index, (c.id,), _cost(c, options)) for c in printed]
     try:
         packed = shared_sheets([_outline(game, c, options) for c in printed])
@@ -109,40 +112,6 @@ def _cost(component: Component, options: PrintOptions) -> float:
     return len(component.items) * max(1.0, size.width * size.height / POKER_CARD)
 
 
-Plans = list[list[Unit] | None]  # each game's units (None: built in one process)
-
-
-def plans_of(games: list[Game], options: PrintOptions) -> Plans:
-    """Every game's output files as units of work, planned once for `worth_forking` and `build_games`."""
-    return [units_of(game, index, options) for index, game in enumerate(games)]
-
-
-def worth_forking(plans: Plans) -> bool:
-    """Whether a build is large enough to gain from workers (each sets up its fonts and renderers again)."""
-    units = [unit for plan in plans for unit in plan or ()]
-    return len(units) > 1 and sum(unit.cost for unit in units) >= WORTH_FORKING
-
-
-def _build_unit(number: int) -> tuple[BuildReport, Staged]:
-    """In a worker: render the unit's components and, unless text overflows and blocks one, write its file."""
-    assert _shared is not None, "a build worker started without the parent's games"
-    unit = _shared.units[number]
-    game, options = _shared.games[unit.game], _shared.options
-    if unit.game not in _renderers:
-        _renderers[unit.game] = GameRenderer(game, _shared.layouts, default_fonts_dir())
-    renderer = _renderers[unit.game]
-    components = {c.id: c for c in game.components}
-    report = BuildReport()
-    with collected() as staged:
-        jobs = [renderer.job(components[name], options, report) for name in unit.components]
-        if options.allow_overflow or not report.overflows:
-            writer = WRITERS[options.format]
-            files = renderer.cache.files(_shared.out_dir, options) if renderer.cache else None  # kept when current
-            job = _packed(jobs, unit) if writer.packs else jobs[0]
-            report.files.append(write_job(writer, job, _shared.out_dir / game.id, files))
-    return report, list(staged)
-
-
 def _packed(jobs: list[ComponentJob], unit: Unit) -> ComponentJob:
     """The unit's components packed as the whole game's plan packed them (the same sizes and counts give the same
     sheets: blocks of mixed sizes included); anything else is a failure, and the game is built in one process."""
@@ -153,78 +122,278 @@ def _packed(jobs: list[ComponentJob], unit: Unit) -> ComponentJob:
     return packed[0]
 
 
-def build_games(
-    games: list[Game],
-    layouts: Layouts,
-    out_dir: Path,
-    options: PrintOptions,
-    jobs: int,
-    done: Callable[[Game, BuildReport], None] | None = None,
-    plans: Plans | None = None,
-) -> list[BuildReport]:
-    """Build every game, its files shared out among `jobs` worker processes; `done` is told of each game as its
-    report is complete (in the games' order). Files join the caller's transaction (`output.all_or_nothing`)."""
-    global _shared
-    plans = plans_of(games, options) if plans is None else plans
-    units = [unit for plan in plans for unit in plan or ()]
-    _shared = Shared(games, layouts, out_dir, options, units)
-    reports: list[BuildReport] = []
-    workers = max(1, min(jobs, len(units)))
-    try:
-        with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
-            largest_first = sorted(range(len(units)), key=lambda n: -units[n].cost)
-            futures: dict[int, Future[tuple[BuildReport, Staged]]] = {
-                n: pool.submit(_build_unit, n) for n in largest_first
-            }
+@dataclass
+class _Worker:
+    """A forked worker as the parent sees it: where its results arrive."""
+
+    pid: int
+    results: Connection
+    knows: int  # the files planned when it was forked (it takes only those)
+
+
+@dataclass
+class Speculative:
+    """A build whose files are drawn by forked workers while the games are still loading (see the module's notes).
+
+    Use it as a context manager around loading and building: `add` is the loader's `each` callback, `finish` builds
+    what is left and reports every game in order. Leaving the block, normally or by an error, stops the workers; the
+    staged files of units never adopted are thrown away.
+    """
+
+    make_layouts: Callable[[], Layouts]  # made when first needed: after the first worker is forked
+    out_dir: Path
+    options: PrintOptions
+    jobs: int
+    eager: bool  # `--jobs` was given: fork for any build of more than one file
+    games: list[Game] = field(default_factory=list)
+    plans: list[list[int] | None] = field(default_factory=list)  # each game's unit numbers (None: one process)
+    units: list[Unit] = field(default_factory=list)
+    renderers: dict[int, GameRenderer] = field(default_factory=dict)
+    results: dict[int, Result] = field(default_factory=dict)
+    workers: dict[int, _Worker] = field(default_factory=dict)
+    loading: bool = True
+    forking: bool = False
+    broken: bool = False  # a worker ended without saying so (killed): what it claimed never comes back
+    claims: Any = None  # shared memory: 1 for every unit a worker has taken, then a stop flag at MAX_UNITS
+    lock: Any = None
+
+    @functools.cached_property
+    def layouts(self) -> Layouts:
+        return self.make_layouts()
+
+    def __enter__(self) -> Speculative:
+        context = multiprocessing.get_context("fork")
+        self.claims = context.RawArray("b", MAX_UNITS + 1)
+        self.lock = context.Lock()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop()
+
+    def add(self, game: Game) -> None:
+        """The loader's callback: plan the game's files and fork workers that can take them, then set up its renderer
+        (fonts, icons) for the workers forked later (a failure only means the game is built in one process, which
+        reports it)."""
+        index = len(self.games)
+        self.games.append(game)
+        plan = units_of(game, index, self.options)
+        if plan is not None and len(self.units) + len(plan) > MAX_UNITS:
+            plan = None
+        numbers = None if plan is None else list(range(len(self.units), len(self.units) + len(plan)))
+        self.units.extend(plan or ())
+        self.plans.append(numbers)
+        self._collect(block=False)
+        self._spawn()
+        if self.forking and numbers is not None:
+            self._renderer(index)  # set up here once, for the workers forked later
+
+    def _renderer(self, index: int) -> GameRenderer | None:
+        """The game's renderer, set up once in each process that needs it (None: it cannot be, e.g. a font is
+        missing; building the game in one process reports that)."""
+        from cardgen.render.build import GameRenderer
+
+        if index not in self.renderers:
             try:
-                for index, game in enumerate(games):
-                    numbers = [n for n, unit in enumerate(units) if unit.game == index]
-                    report = _gathered(game, [futures[n] for n in numbers], plans[index] is None)
-                    if report is None:  # one process, as `build_game` builds it (and fails)
-                        report = build_game(game, layouts, default_fonts_dir(), out_dir, options)
-                    reports.append(report)
-                    if done:
-                        done(game, report)
-            except BaseException:
-                _discard_rest(list(futures.values()))
-                raise
-    finally:
-        _shared = None
-    return reports
+                self.renderers[index] = GameRenderer(self.games[index], self.layouts, default_fonts_dir())
+            except DataError:
+                return None
+        return self.renderers[index]
 
+    def finish(
+        self,
+        games: list[Game],
+        done: Callable[[Game, BuildReport], None] | None = None,
+        progress: Callable[[int], None] | None = None,
+    ) -> list[BuildReport]:
+        """Build what is left of `games` (the games `add` was given, now checked); tell `done` of each game's report
+        in the games' order and `progress` of the copies drawn."""
+        if [id(g) for g in games] != [id(g) for g in self.games]:
+            raise RuntimeError("a speculative build finished with games it was not given")
+        self.loading = False
+        reports: list[BuildReport] = []
+        while len(reports) < len(games):
+            self._collect(block=False)
+            self._spawn()  # a worker that ended is replaced at once
+            index = len(reports)
+            game, numbers = games[index], self.plans[index]
+            if numbers is None or all(n in self.results for n in numbers):
+                report = self._gathered(game, numbers)
+                if report is None:  # one process, as `build_game` builds it (and fails)
+                    from cardgen.render.build import build_game
 
-def _gathered(game: Game, futures: list[Future[tuple[BuildReport, Staged]]], unplanned: bool) -> BuildReport | None:
-    """The game's report from its units (their files adopted), or None when it must be built in one process: it
-    could not be planned, a unit failed, or overflowing text blocked a component that was packed with others."""
-    results = []
-    failed = unplanned
-    for future in futures:
+                    report = build_game(game, self.layouts, default_fonts_dir(), self.out_dir, self.options, progress)
+                elif progress:
+                    progress(sum(c.count for c in game.components if c.printed))
+                reports.append(report)
+                if done:
+                    done(game, report)
+                continue
+            # this process draws too: while a worker that knows only the first games is still at them, the smallest
+            # files first (between two small files it notices that worker end and forks one that knows every game),
+            # then in the workers' order
+            early = any(worker.knows < len(self.units) for worker in self.workers.values())
+            order = sorted(self._order(), key=lambda n: self.units[n].cost) if early else self._order()
+            number = self._claim(order) if self.forking else None
+            if number is not None:
+                self.results[number] = self._result(number)
+            else:
+                self._wait_for_results()
+        return reports
+
+    # the parent's side
+
+    def _spawn(self) -> None:
+        """Fork workers while there are files no worker has taken and fewer than `jobs` processes at work (none
+        after a worker was killed: this process draws the rest)."""
+        if self.broken:
+            return
+        if not self.forking:
+            cost = sum(unit.cost for unit in self.units)
+            self.forking = len(self.units) > (0 if self.eager else 1) and (self.eager or cost >= WORTH_FORKING)
+            if not self.forking:
+                return
+        # this process is one of the `jobs`: it loads and checks the games, then draws beside the workers
+        while len(self.workers) < max(1, self.jobs - 1) and self._unclaimed():
+            if not self._fork():
+                return
+
+    def _order(self) -> list[int]:
+        """The files planned so far in the order workers take them: the games in order, so that each is complete
+        (and its guide written) while the next ones draw; the largest files of each first."""
+        return sorted(range(len(self.units)), key=lambda n: (self.units[n].game, -self.units[n].cost, n))
+
+    def _unclaimed(self) -> bool:
+        with self.lock:
+            return any(self.claims[n] == 0 for n in range(len(self.units)))
+
+    def _fork(self) -> bool:
+        known = self._order()
+        reader, writer = multiprocessing.Pipe(duplex=False)
+        gc.freeze()  # the worker's collections leave the objects it inherits alone (fewer pages copied on write)
         try:
-            results.append(future.result())
-        except Exception:
-            failed = True
-    blocked = any(report.overflows and not report.files for report, _ in results)
-    if failed or blocked:
-        for _, staged in results:
-            discard(staged)
+            pid = os.fork()
+        except OSError:  # no more processes: what is left is built in this one
+            reader.close()
+            writer.close()
+            return False
+        if pid == 0:  # the worker: it never returns into the parent's code
+            code = 1
+            try:
+                reader.close()
+                self._serve(known, writer)
+                code = 0
+            finally:
+                os._exit(code)
+        gc.unfreeze()
+        writer.close()
+        self.workers[pid] = _Worker(pid, reader, len(known))
+        if self.options.format == "pdf":
+            from cardgen.render.ink import load_coverage
+
+            load_coverage()  # the first worker imports it for itself; every later one inherits it from here
+        return True
+
+    def _collect(self, block: bool) -> None:
+        """Read what the workers have sent; reap the ones that ended."""
+        if not self.workers:
+            return
+        by_reader = {worker.results: worker for worker in self.workers.values()}
+        for reader in wait(list(by_reader), timeout=None if block else 0):
+            worker = by_reader[cast(Connection, reader)]
+            try:
+                message = worker.results.recv()
+            except (EOFError, OSError):
+                message, self.broken = None, True
+            if message is not None:
+                number, result = message
+                self.results[number] = result
+                continue
+            worker.results.close()
+            os.waitpid(worker.pid, 0)
+            del self.workers[worker.pid]
+
+    def _wait_for_results(self) -> None:
+        self._spawn()
+        if self.workers:
+            self._collect(block=True)
+            return
+        # no worker left and none can be forked: what was claimed and never came back failed, the rest likewise
+        for number in range(len(self.units)):
+            self.results.setdefault(number, None)
+
+    def _gathered(self, game: Game, numbers: list[int] | None) -> BuildReport | None:
+        """The game's report from its units (their files adopted), or None when it must be built in one process: it
+        could not be planned, a unit failed, or overflowing text blocked a component that was packed with others."""
+        if numbers is None:
+            return None
+        results = [self.results.pop(n) for n in numbers]
+        done = [result for result in results if result is not None]
+        blocked = any(report.overflows and not report.files for report, _ in done)
+        if len(done) < len(results) or blocked:
+            for _, staged in done:
+                discard(staged)
+            return None
+        order = {c.id: n for n, c in enumerate(game.components)}
+        report = BuildReport(notes=game_notes(game))
+        for unit_report, staged in done:
+            adopt(staged)
+            report.files.extend(unit_report.files)
+            report.overflows.extend(unit_report.overflows)
+        report.overflows.sort(key=lambda overflow: order[overflow.component])  # as rendered: in the game's order
+        return report
+
+    def _stop(self) -> None:
+        """No worker takes another file; wait for the ones at work and throw away every file not adopted."""
+        if self.claims is not None:
+            self.claims[MAX_UNITS] = 1
+        while self.workers:
+            with contextlib.suppress(OSError):
+                self._collect(block=True)
+        for result in self.results.values():
+            if result is not None:
+                discard(result[1])
+        self.results.clear()
+
+    # the worker's side
+
+    def _serve(self, known: list[int], results: Connection) -> None:
+        """Take the largest file of the games known at the fork that no other worker has taken, build it, send it;
+        say so and end when none is left."""
+        while (number := self._claim(known)) is not None:
+            results.send((number, self._result(number)))
+        results.send(None)
+
+    def _result(self, number: int) -> Result:
+        try:
+            return self._build_unit(self.units[number])
+        except Exception:  # the game is built again in one process, which reports the error
+            return None
+
+    def _claim(self, known: list[int]) -> int | None:
+        with self.lock:
+            if self.claims[MAX_UNITS]:
+                return None
+            for number in known:
+                if not self.claims[number]:
+                    self.claims[number] = 1
+                    return number
         return None
-    order = {c.id: n for n, c in enumerate(game.components)}
-    report = BuildReport(notes=game_notes(game))
-    for unit_report, staged in results:
-        adopt(staged)
-        report.files.extend(unit_report.files)
-        report.overflows.extend(unit_report.overflows)
-    report.overflows.sort(key=lambda overflow: order[overflow.component])  # as rendered: in the game's order
-    return report
 
+    def _build_unit(self, unit: Unit) -> tuple[BuildReport, Staged]:
+        """Render the unit's components and, unless text overflows and blocks one, write its file."""
+        from cardgen.render.build import WRITERS, write_job
 
-def _discard_rest(futures: list[Future[tuple[BuildReport, Staged]]]) -> None:
-    """After one game failed: wait for the others and throw their staged files away."""
-    for future in futures:
-        if future.cancel():
-            continue
-        try:
-            _, staged = future.result()
-        except BaseException:
-            continue
-        discard(staged)
+        game, options = self.games[unit.game], self.options
+        renderer = self._renderer(unit.game)
+        if renderer is None:
+            raise RuntimeError(f"{game.id}: no renderer")
+        components = {c.id: c for c in game.components}
+        report = BuildReport()
+        with collected() as staged:
+            jobs = [renderer.job(components[name], options, report) for name in unit.components]
+            if options.allow_overflow or not report.overflows:
+                writer = WRITERS[options.format]
+                files = renderer.cache.files(self.out_dir, options) if renderer.cache else None  # kept when current
+                job = _packed(jobs, unit) if writer.packs else jobs[0]
+                report.files.append(write_job(writer, job, self.out_dir / game.id, files))
+        return report, list(staged)
