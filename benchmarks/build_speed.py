@@ -5,7 +5,8 @@ crop marks. Each side runs as a whole process (start-up and imports included, as
 peak memory; the hand-written script and cardgen's pipeline (`build_game`) also report the work alone (the
 in-process figure). The sides run `--runs` times, interleaved, and the best run of each counts; the script prints
 every ratio of issue 23, the start-up time of `cardgen --help` and `cardgen list`, the time to load the N items,
-and the load average, since machines here are shared and noisy: compare ratios, not absolute figures.
+the bundled games built with one process and with every core (`--jobs`, byte-identical files checked), and the
+load average, since machines here are shared and noisy: compare ratios, not absolute figures.
 
 protograf (not a dependency: `pip install protograf pyyaml`, here or in another environment named with
 `--protograf-python`) is skipped with the reason when it cannot be imported.
@@ -226,6 +227,9 @@ def measure(args: argparse.Namespace, folder: Path) -> dict[str, list[Run]]:
         fresh = "import os, sys, tempfile; os.environ['XDG_CACHE_HOME'] = tempfile.mkdtemp(); "
         fresh += "sys.argv = ['cardgen', 'list']"
         commands["cardgen list, first"] = [sys.executable, "-c", fresh + "; from cardgen.cli import run; run()"]
+        for jobs in (1, args.jobs):  # the bundled games, one process against every core (issue 23: ≥ 1.7×)
+            build = ["build", "-q", "--jobs", str(jobs), "--out", str(folder / f"bundled-{jobs}"), "--no-cache"]
+            commands[f"bundled, --jobs {jobs}"] = [sys.executable, "-m", "cardgen", *build]
     if args.protograf:
         commands["protograf"] = [args.protograf, __file__, "--folder", str(folder), "--child", "protograf"]
     runs: dict[str, list[Run]] = {name: [] for name in commands}
@@ -244,6 +248,8 @@ def main() -> None:
     parser.add_argument("--no-protograf", dest="protograf", action="store_const", const=None)
     parser.add_argument("--quick", action="store_true",
                         help="the hand-written script and the pipeline once, nothing else (smoke runs)")  # fmt: skip
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                        help="processes for the parallel build of the bundled games (default: the cores)")  # fmt: skip
     parser.add_argument("--child", choices=sorted(RUNNERS))
     parser.add_argument("--folder", type=Path)
     figures.add_option(parser)
@@ -251,6 +257,7 @@ def main() -> None:
     if args.child:
         child(args.child, args.folder)
         return
+    figures.compiled()  # as an installed cardgen runs
     if args.quick:
         args.runs, args.protograf = 1, None
     skipped = protograf_missing(args.protograf) if args.protograf else "--quick" if args.quick else "--no-protograf"
@@ -261,7 +268,10 @@ def main() -> None:
         folder = Path(tmp)
         make_game(folder, args.cards)
         runs = measure(args, folder)
-    report = summarise(runs, args.cards)
+        report = summarise(runs, args.cards)
+        if not args.quick:
+            serial, parallel = (_contents(folder / f"bundled-{jobs}") for jobs in (1, args.jobs))
+            report["parallel_identical"] = serial == parallel
     report["load"] = [load_before, os.getloadavg()]
     print(f"    load average {' '.join(f'{v:.2f}' for v in load_before)} before, "
           f"{' '.join(f'{v:.2f}' for v in os.getloadavg())} after; best of {args.runs} interleaved runs")  # fmt: skip
@@ -280,7 +290,17 @@ def main() -> None:
               f"{report['cardgen list']['seconds'] * 1000:.0f} ms (target ≤ 150 ms each; the first listing of the "
               f"data {report['cardgen list, first']['seconds'] * 1000:.0f} ms); loading {args.cards:,} "
               f"items {report['cardgen in-process']['load_seconds']:.2f} s (target ≤ 0.25 s)")  # fmt: skip
+    if "parallel" in ratios:
+        same = "identical files" if report["parallel_identical"] else "DIFFERENT FILES"
+        print(f"   ratio, parallel:      the bundled games build {ratios['parallel']:.2f}× faster with --jobs "
+              f"{args.jobs} than with one process (target ≥ 1.7 on two cores; {same})")  # fmt: skip
     figures.write(args.json, "build_speed", {**report, "protograf_skipped": skipped})
+    if not report.get("parallel_identical", True):
+        sys.exit("the parallel build wrote different files")
+
+
+def _contents(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
 def summarise(runs: dict[str, list[Run]], cards: int) -> dict:
@@ -295,7 +315,7 @@ def summarise(runs: dict[str, list[Run]], cards: int) -> dict:
             if "load_seconds" in printed[0]:
                 side["load_seconds"] = min(p["load_seconds"] for p in printed)
         report[name] = side
-        if "--help" in name or " list" in name:
+        if "--help" in name or " list" in name or name.startswith("bundled"):
             continue
         rate = cards / best.seconds
         print(f"{name:>22}: {cards} cards in {best.seconds:.2f} s whole process = {rate:,.0f} cards/s"
@@ -309,6 +329,8 @@ def summarise(runs: dict[str, list[Run]], cards: int) -> dict:
     ratios["whole"] = hand["seconds"] / report["cardgen build"]["seconds"]
     if "protograf" in report:
         ratios["protograf"] = report["protograf"]["seconds"] / report["cardgen build"]["seconds"]
+    one, many = (name for name in report if name.startswith("bundled"))
+    ratios["parallel"] = report[one]["seconds"] / report[many]["seconds"]
     report["ratios"] = ratios
     # each round's sides ran back to back: the median of the rounds' ratios shrugs off a burst of load
     rounds = zip(runs["hand-written"], runs["cardgen build"], strict=True)

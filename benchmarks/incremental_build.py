@@ -81,6 +81,7 @@ def main() -> None:
     parser.add_argument("--no-whole", action="store_true", help="in-process figures only (the smoke run)")
     figures.add_option(parser)
     args = parser.parse_args()
+    figures.compiled()  # as an installed cardgen runs
     changed = args.card_in or next((g for g in EDITS if not args.games or g in args.games), None)
     if changed is None or (args.games and changed not in args.games):
         parser.error(f"--games must include one of {', '.join(EDITS)} (the game whose card changes)")

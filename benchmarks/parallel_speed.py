@@ -41,6 +41,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3, help="runs of each, interleaved")
     figures.add_option(parser)
     args = parser.parse_args()
+    figures.compiled()  # as an installed cardgen runs
     serial, parallel = [], []
     with tempfile.TemporaryDirectory() as temp:
         one, many = Path(temp) / "one", Path(temp) / "many"
