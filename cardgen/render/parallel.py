@@ -228,12 +228,7 @@ class Speculative:
                 if done:
                     done(game, report)
                 continue
-            # this process draws too: while a worker that knows only the first games is still at them, the smallest
-            # files first (between two small files it notices that worker end and forks one that knows every game),
-            # then in the workers' order
-            early = any(worker.knows < len(self.units) for worker in self.workers.values())
-            order = sorted(self._order(), key=lambda n: self.units[n].cost) if early else self._order()
-            number = self._claim(order) if self.forking else None
+            number = self._claim(self._order()) if self.forking else None  # this process draws too
             if number is not None:
                 self.results[number] = self._result(number)
             else:
@@ -252,10 +247,15 @@ class Speculative:
             self.forking = len(self.units) > (0 if self.eager else 1) and (self.eager or cost >= WORTH_FORKING)
             if not self.forking:
                 return
-        # this process is one of the `jobs`: it loads and checks the games, then draws beside the workers
-        while len(self.workers) < max(1, self.jobs - 1) and self._unclaimed():
+        # this process is one of the `jobs`: it loads and checks the games, then draws beside the workers. Once
+        # every game is loaded, a worker that knows only the first ones does not count (it ends with them): one
+        # that knows every game is forked at once beside it
+        while self._at_work() < max(1, self.jobs - 1) and self._unclaimed():
             if not self._fork():
                 return
+
+    def _at_work(self) -> int:
+        return sum(1 for w in self.workers.values() if self.loading or w.knows == len(self.units))
 
     def _order(self) -> list[int]:
         """The files planned so far in the order workers take them: the games in order, so that each is complete
