@@ -162,17 +162,29 @@ def test_an_interrupt_while_checking_leaves_nothing_and_no_process(two_games, tm
     import os
 
     from cardgen import cli
+    from cardgen.render import parallel
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
     data, templates = two_games
     monkeypatch.setattr(cli, "_validate_before_build", interrupted)
+    forked: set[int] = set()
+    fork = parallel.Speculative._fork
+
+    def noted(self) -> bool:
+        done = fork(self)
+        forked.update(self.workers)  # the workers' process ids
+        return done
+
+    monkeypatch.setattr(parallel.Speculative, "_fork", noted)
     out = tmp_path / "out"
     _earlier_build(out)
     run = build(data, templates, out, "--jobs", "2")
     assert run.code != 0
     assert files(out) == {"demo/tokens.pdf": b"an earlier build"}
     assert not list(out.rglob("*.part"))
-    with pytest.raises(ChildProcessError):
-        os.waitpid(-1, os.WNOHANG)  # no child left, not even a zombie
+    assert forked
+    for pid in forked:
+        with pytest.raises(ChildProcessError):
+            os.waitpid(pid, os.WNOHANG)  # waited for: not running, not even a zombie
