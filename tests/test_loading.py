@@ -242,3 +242,29 @@ def test_broken_card_types_stop_before_the_component_files(demo_data):
     found = _problems(demo_data)
     assert found and all("game.yaml" in p for p in found), found
     assert any("cost.type" in p and "'integer'" in p for p in found), found
+
+
+DEEP = {  # YAML nested past the limit of 100 levels: the line of the 101st level, whichever way it is written
+    "flow": ("a: " + "[" * 150 + "]" * 150, 1),
+    "block": ("".join("  " * i + f"k{i}:\n" for i in range(150)) + "  " * 150 + "v: 1\n", 101),
+    "flow on a later line": ("x: 1\ny:\n  - " + "[" * 120 + "1" + "]" * 120 + "\n", 3),
+    "past libyaml's own limit": ("a: " + "{b: " * 2000 + "1" + "}" * 2000, 1),
+}
+
+
+@pytest.mark.parametrize("composer", ["libyaml stops deep nesting", "walked first"])
+@pytest.mark.parametrize("case", sorted(DEEP))
+def test_nesting_past_the_limit_names_its_line(monkeypatch, case, composer):
+    """With a libyaml that refuses deep nesting itself (0.2.6) the limit is checked while building, one pass less
+    over the file; with an older one every event is walked first. Both report the same line."""
+    from cardgen.data import yaml_source
+
+    monkeypatch.setattr(yaml_source, "SAFE_COMPOSER", composer.startswith("libyaml") and yaml_source.SAFE_COMPOSER)
+    text, line = DEEP[case]
+    with pytest.raises(DataError) as caught:
+        yaml_source.parse_yaml(text, Path("deep.yaml"))
+    assert caught.value.lines() == [
+        f"deep.yaml:{line}: YAML nests deeper than 100 levels (raise with --limit yaml_depth=N)"
+    ]
+    allowed = "a: " + "[" * 99 + "]" * 99  # 100 levels
+    assert yaml_source.parse_yaml(allowed, Path("ok.yaml")).problems == []

@@ -21,6 +21,21 @@ PathKey = tuple[str | int, ...]
 # libyaml's parser when PyYAML was built with it (it is in the usual wheels): the same safe loading, ~5× faster
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 LIBYAML_DEPTH = 1000  # the nesting newer libyaml (as in recent PyYAML wheels) refuses to read past
+
+
+def _libyaml_refuses_deep_nesting() -> bool:
+    """Whether the libyaml PyYAML was built with stops at `LIBYAML_DEPTH` levels itself (0.2.6, as in PyYAML
+    6.0.3's wheels): composing then cannot crash, and the depth limit is checked while building (`_Builder`)."""
+    try:
+        from yaml import _yaml
+
+        version: tuple[int, int, int] = _yaml.get_version()
+    except (ImportError, AttributeError):
+        return False
+    return _LOADER is not yaml.SafeLoader and version >= (0, 2, 6)
+
+
+SAFE_COMPOSER = _libyaml_refuses_deep_nesting()
 # most values and nearly all keys: built without the constructor's dispatch
 STR, INT = "tag:yaml.org,2002:str", "tag:yaml.org,2002:int"
 
@@ -83,13 +98,16 @@ def read_yaml(path: Path) -> YamlDocument:
 def parse_yaml(text: str, path: Path) -> YamlDocument:
     """Parse YAML text that came from `path` (used for messages)."""
     shown = display_path(path)
-    _check_depth(text, shown)
+    if not SAFE_COMPOSER:  # older libyaml recurses in C for every level: tens of thousands would crash the process
+        _check_depth(text, shown)
     loader = _LOADER(text)
     try:
         node = loader.get_single_node()
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None
+        if "maximum nesting depth" in str(exc.problem):  # libyaml's own limit
+            raise _too_deep(shown, line, min(limits.current().yaml_depth, LIBYAML_DEPTH)) from None
         reason = " ".join(filter(None, [exc.context, exc.problem])) or "invalid YAML"
         if exc.context_mark and mark and exc.context_mark.line != mark.line:
             reason += f" (the construct began on line {exc.context_mark.line + 1})"
@@ -106,6 +124,8 @@ def parse_yaml(text: str, path: Path) -> YamlDocument:
             doc.value = builder.build(node, ())
         except RecursionError:
             problems.append(Problem(Location(shown, 1), "YAML nests too deeply or refers to itself"))
+        except _TooDeep as exc:
+            raise _too_deep(shown, exc.line, limits.current().yaml_depth) from None
         except _TooManyValues as exc:
             bound = limits.current().yaml_alias_values
             raise DataError(
@@ -121,7 +141,7 @@ def parse_yaml(text: str, path: Path) -> YamlDocument:
 
 
 def _check_depth(text: str, shown: str) -> None:
-    """Refuse YAML nested deeper than the limit before it is composed.
+    """Refuse YAML nested deeper than the limit before it is composed (with a libyaml that does not stop by itself).
 
     libyaml's composer recurses in C for every level, so tens of thousands of levels (`[[[[…`) crash the process
     with a segmentation fault that Python cannot catch. Its event parser does not recurse: walk the events first
@@ -155,6 +175,14 @@ def _too_deep(shown: str, line: int | None, bound: int) -> DataError:
     return DataError([Problem(Location(shown, line), message)])
 
 
+class _TooDeep(Exception):
+    """Raised inside the builder at the first collection nested deeper than the limit."""
+
+    def __init__(self, line: int):
+        super().__init__(line)
+        self.line = line
+
+
 class _TooManyValues(Exception):
     """Raised inside the builder when aliases expand past the limit."""
 
@@ -179,6 +207,7 @@ class _Builder:
         self.expanding = 0
         self.expanded = 0
         self.bound = limits.current().yaml_alias_values
+        self.depth = limits.current().yaml_depth
 
     def build(self, node: yaml.Node, path: PathKey) -> Any:
         again = id(node) in self.built
@@ -208,6 +237,8 @@ class _Builder:
         if id(node) in self.active:
             self._problem(node, path, "a YAML alias refers to a value that contains it")
             return None
+        if len(path) >= self.depth:  # the collection at `path` is the (len(path) + 1)th level
+            raise _TooDeep(node.start_mark.line + 1)
         self.active.add(id(node))
         try:
             if isinstance(node, yaml.SequenceNode):
