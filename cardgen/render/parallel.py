@@ -156,6 +156,7 @@ class Speculative:
     broken: bool = False  # a worker ended without saying so (killed): what it claimed never comes back
     claims: Any = None  # shared memory: 1 for every unit a worker has taken, then a stop flag at MAX_UNITS
     lock: Any = None
+    parent: int = field(default_factory=os.getpid)
 
     @functools.cached_property
     def layouts(self) -> Layouts:
@@ -276,6 +277,9 @@ class Speculative:
             reader.close()
             writer.close()
             return False
+        finally:
+            if os.getpid() == self.parent:
+                gc.unfreeze()
         if pid == 0:  # the worker: it never returns into the parent's code
             code = 1
             try:
@@ -284,7 +288,6 @@ class Speculative:
                 code = 0
             finally:
                 os._exit(code)
-        gc.unfreeze()
         writer.close()
         self.workers[pid] = _Worker(pid, reader, len(known))
         if self.options.format == "pdf":
