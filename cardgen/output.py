@@ -3,8 +3,8 @@
 Every file cardgen writes goes through `write_atomic`: the bytes go to a hidden temporary file in the target folder,
 which is renamed over the target, so a reader never sees half a file. Inside `all_or_nothing()` (the CLI wraps each
 build in one) the renames wait until the block ends without an error: a build that fails half-way — a broken
-layout in the third component, an interrupt — leaves the output folder exactly as it was, with no partial file and
-no mix of new and old files.
+layout in the third component, an interrupt — leaves the output folder exactly as it was, with no partial file, no
+mix of new and old files, and no folder made for files that were then thrown away.
 
 Files are created with the permissions the user's umask gives (as `open()` would), not the 0600 of a temporary file.
 A target that cannot be written (its folder is a file, read-only, a folder where the file should be) is a located
@@ -22,8 +22,10 @@ from typing import BinaryIO
 
 from cardgen.errors import DataError, display_path
 
-# (temporary file, target) to rename, or (None, target) to delete, when the transaction commits
-_staged: list[tuple[Path | None, Path]] | None = None
+# What a transaction holds until it ends: (temporary file, target) to rename and (None, target) to delete when it
+# commits, and (folder, None) for a folder it made on the way (kept when it commits, removed again when it does not)
+Staged = list[tuple[Path | None, Path | None]]
+_staged: Staged | None = None
 
 
 def _umask_mode() -> int:
@@ -47,7 +49,10 @@ def streamed(path: Path) -> Iterator[BinaryIO]:
     try:
         if path.is_dir():
             raise DataError(f"{shown}: cannot write the file: a folder of that name is in the way")
+        made = _missing(path.parent)
         path.parent.mkdir(parents=True, exist_ok=True)
+        if _staged is not None:
+            _staged.extend((folder, None) for folder in made)
         fd, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
     except (FileExistsError, NotADirectoryError):
         raise DataError(f"{shown}: cannot write: a file stands where a folder is needed on that path") from None
@@ -89,8 +94,19 @@ def all_or_nothing() -> Iterator[None]:
     _commit(staged)
 
 
-def _commit(staged: list[tuple[Path | None, Path]]) -> None:
+def _missing(folder: Path) -> list[Path]:
+    """The folders that writing into `folder` makes, outermost first."""
+    made = []
+    while not folder.exists() and folder != folder.parent:
+        made.append(folder)
+        folder = folder.parent
+    return made[::-1]
+
+
+def _commit(staged: Staged) -> None:
     for temp, path in staged:
+        if path is None:  # a folder made on the way: it stays
+            continue
         if temp is None:
             path.unlink(missing_ok=True)
         else:
@@ -98,7 +114,7 @@ def _commit(staged: list[tuple[Path | None, Path]]) -> None:
 
 
 @contextlib.contextmanager
-def collected() -> Iterator[list[tuple[Path | None, Path]]]:
+def collected() -> Iterator[Staged]:
     """For a worker process: files written inside the block are staged, and when it ends normally they stay staged
     (neither shown nor discarded) in the list it yields, for the parent to `adopt` into its own transaction; when it
     raises they are discarded."""
@@ -114,7 +130,7 @@ def collected() -> Iterator[list[tuple[Path | None, Path]]]:
         _staged = outer
 
 
-def adopt(staged: list[tuple[Path | None, Path]]) -> None:
+def adopt(staged: Staged) -> None:
     """Files a worker staged (`collected`): part of the current transaction, or shown at once outside one."""
     if _staged is not None:
         _staged.extend(staged)
@@ -122,11 +138,16 @@ def adopt(staged: list[tuple[Path | None, Path]]) -> None:
         _commit(staged)
 
 
-def discard(staged: list[tuple[Path | None, Path]]) -> None:
-    """Throw away staged files (their temporary files; the targets are untouched)."""
-    for temp, _ in staged:
-        if temp is not None:
+def discard(staged: Staged) -> None:
+    """Throw away staged files (their temporary files; the targets are untouched) and the folders made for them,
+    innermost first, where nothing else has been put in them."""
+    for temp, path in staged:
+        if temp is not None and path is not None:
             temp.unlink(missing_ok=True)
+    for folder, path in reversed(staged):
+        if folder is not None and path is None:
+            with contextlib.suppress(OSError):  # not empty (another file, not ours, went there), or gone already
+                folder.rmdir()
 
 
 def remove_stale(path: Path) -> None:

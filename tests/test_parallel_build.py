@@ -40,6 +40,10 @@ def files(folder: Path) -> dict[str, bytes]:
     }
 
 
+def folders(folder: Path) -> set[str]:
+    return {str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_dir()}
+
+
 def test_parallel_and_serial_builds_write_the_same_bytes(two_games, tmp_path):
     data, templates = two_games
     serial, parallel = (
@@ -65,6 +69,7 @@ def test_a_failing_worker_leaves_the_output_folder_as_it_was(two_games, tmp_path
     assert run.code == 2 and "no_such_name" in run.err
     assert files(out) == {"demo/tokens.pdf": b"an earlier build"}  # nothing new, nothing half-written
     assert not list(out.rglob("*.part"))
+    assert folders(out) == {"demo"}  # the folders made for the thrown-away files went with them
 
 
 @pytest.mark.parametrize("allow", [(), ("--allow-overflow",)], ids=["blocked", "allowed"])
@@ -121,6 +126,7 @@ def test_a_later_game_that_fails_throws_away_what_was_drawn_ahead(two_games, tmp
         run = build(data, templates, out, "--jobs", jobs)
         runs.append((run.code, run.err.replace(str(out), "OUT").replace(str(data), "DATA"), files(out)))
         assert not list(out.rglob("*.part"))
+        assert folders(out) == {"demo"}
     assert forks and forks[0] == 1  # a worker was drawing the first game before the second was read
     (serial_code, serial_err, serial_files), parallel_run = runs[0], runs[1]
     assert serial_code != 0 and serial_err
@@ -184,6 +190,7 @@ def test_an_interrupt_while_checking_leaves_nothing_and_no_process(two_games, tm
     assert run.code != 0
     assert files(out) == {"demo/tokens.pdf": b"an earlier build"}
     assert not list(out.rglob("*.part"))
+    assert folders(out) == {"demo"}
     assert forked
     for pid in forked:
         with pytest.raises(ChildProcessError):

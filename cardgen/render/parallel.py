@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from cardgen.data.games import Component, Game
 from cardgen.errors import DataError
-from cardgen.output import adopt, collected, discard
+from cardgen.output import Staged, adopt, collected, discard
 from cardgen.paths import default_fonts_dir
 from cardgen.render.jobs import (
     PACKED_FORMATS,
@@ -59,7 +59,6 @@ if TYPE_CHECKING:  # the renderer (reportlab, Jinja) is imported after the first
     from cardgen.render.draw import FaceDrawer
     from cardgen.render.layouts import Layouts
 
-Staged = list[tuple[Path | None, Path]]
 Result = tuple[BuildReport, Staged] | None  # a unit's report and staged files; None: it failed
 POKER_CARD = 63.5 * 88.9  # mm²: the unit of a face's drawing cost in `Unit.cost`
 WORTH_FORKING = 150  # poker-card faces: below this a default build stays in one process
@@ -333,8 +332,7 @@ class Speculative:
         done = [result for result in results if result is not None]
         blocked = any(report.overflows and not report.files for report, _ in done)
         if len(done) < len(results) or blocked:
-            for _, staged in done:
-                discard(staged)
+            discard([change for _, staged in done for change in staged])  # every file, then the folders made
             return None
         order = {c.id: n for n, c in enumerate(game.components)}
         report = BuildReport(notes=game_notes(game))
@@ -352,9 +350,7 @@ class Speculative:
         while self.workers:
             with contextlib.suppress(OSError):
                 self._collect(block=True)
-        for result in self.results.values():
-            if result is not None:
-                discard(result[1])
+        discard([change for result in self.results.values() if result is not None for change in result[1]])
         self.results.clear()
 
     # the worker's side
