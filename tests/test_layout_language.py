@@ -317,6 +317,22 @@ def test_markup_errors_name_the_layout_line(broken: Path, old: str, new: str, ex
     assert f"front.xml.j2{expected}" in preview_error(broken)
 
 
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ('<icon name="logo"', '<icon name="lgo"', ":12: lab: cards: card 'scout-red-en' front: unknown icon '{lgo}'"),
+        ('src="art/red.png"', 'src="art/blue.png"', ":11: lab: cards: card 'scout-red-en' front: "),
+        ('font="display"', 'font="displya"', ":16: lab: cards: card 'scout-red-en' front: "),
+    ],
+)  # fmt: skip
+def test_errors_found_while_preparing_an_element_name_the_layout_line(broken: Path, old: str, new: str, expected):
+    """An element that parses but cannot be drawn — an unknown icon, a missing image, an unknown font role — is
+    named at the layout line that wrote it, as markup errors are."""
+    change(broken, FRONT_J2, old, new)
+    err = preview_error(broken)
+    assert f"front.xml.j2{expected}" in err, err
+
+
 def test_errors_in_a_shared_macro_name_its_line_and_the_caller(broken: Path):
     change(broken, "templates/lab/_styles.xml.j2", 'font="body"', 'fnt="body"')
     assert "_styles.xml.j2:1: lab: cards: card 'scout-red-en' front: <style name='label'> sets 'fnt', which no " \

@@ -16,11 +16,11 @@ from pathlib import Path
 from typing import Any
 
 from cardgen.data.games import Component, Game, Item
-from cardgen.errors import DataError
+from cardgen.errors import DataError, Problem
 from cardgen.formulas import formulas
 from cardgen.output import remove_stale
 from cardgen.render import cache
-from cardgen.render.draw import FaceDrawer, PreparedFace, check_labels
+from cardgen.render.draw import ElementError, FaceDrawer, PreparedFace, check_labels
 from cardgen.render.fonts import load_roles
 from cardgen.render.imposed import write_print_pdf
 from cardgen.render.ink import light_face
@@ -193,7 +193,13 @@ class GameRenderer:
                     raise DataError(where) from None
                 if ink == "light" and not designed:  # no light variant of its own: large dark areas become tints
                     face = light_face(face, self.palette.get, width, height)
-                return self.drawer.prepare(face, width, height, who)
+                try:
+                    return self.drawer.prepare(face, width, height, who)
+                except ElementError as exc:  # named at the layout's line that wrote the element, when found
+                    at = self.layouts.element_at(self.game.id, layout, context, self.drawer.parse, exc.element)
+                    if at is None:
+                        raise
+                    raise DataError([Problem(None, f"{at}: {problem}") for problem in exc.problems]) from None
 
             drawn = "designed" if designed else ink  # what the cache keys the prepared face by, with its markup
             prepared = self.cache.face(markup, drawn, width, height, prepare) if self.cache else prepare()

@@ -23,6 +23,15 @@ from cardgen.render.markup import Checked, Face, parse_face
 from cardgen.units import MM
 
 
+class ElementError(DataError):
+    """A face's element that cannot be drawn (an unknown icon or font role, a missing image): `element` is its
+    number in the face, for naming the layout line that wrote it (`Layouts.element_at`)."""
+
+    def __init__(self, problems: list[Problem], element: int):
+        super().__init__(problems)
+        self.element = element
+
+
 @dataclass(slots=True)
 class PreparedFace:
     """A face ready to draw: its elements, what each element prepared (a text box's fit), and what did not fit."""
@@ -91,7 +100,10 @@ class FaceDrawer:
         prepared = PreparedFace(face, width, height)
         for index, element in enumerate(face.elements):
             kind = ELEMENTS[element.tag]
-            result = kind.prepare(element, self.kit, who)
+            try:
+                result = kind.prepare(element, self.kit, who)
+            except DataError as exc:
+                raise ElementError(exc.problems, index) from None
             if result is not None:
                 prepared.prepared[index] = result
             if (overflow := kind.overflow(element, result, index)) is not None:
@@ -114,4 +126,4 @@ class FaceDrawer:
             canvas.restoreState()
 
 
-__all__ = ["FaceDrawer", "PreparedFace", "check_labels", "label_role"]
+__all__ = ["ElementError", "FaceDrawer", "PreparedFace", "check_labels", "label_role"]

@@ -386,17 +386,32 @@ class Layouts:
     ) -> MarkupError | None:
         """The markup error `parse` raises for this face, rendered again with every element marked with the template
         line that wrote it, so the error's `at` names the layout's own line (None if the marked face parses)."""
-        if self._marking is None:
-            # compiled afresh, never from the kept compiled layouts: marking changes the code a template compiles to
-            self._marking = self.env.overlay(bytecode_cache=None)
-            self._marking.marking = True
         try:
-            parse(self._render(self._marking, game_id, layout, context, ""))
+            parse(self._marked(game_id, layout, context))
         except MarkupError as exc:
             return exc
         except DataError:
             return None
         return None
+
+    def element_at(
+        self, game_id: str, layout: str, context: Mapping[str, Any], parse: Callable[[str], Any], index: int
+    ) -> str | None:
+        """The layout's `file:line` that wrote the face's element number `index` (counted as `parse` lists them),
+        found by rendering the face again with every element marked; None when it cannot be told."""
+        try:
+            elements = parse(self._marked(game_id, layout, context)).elements
+        except (MarkupError, DataError):
+            return None
+        at: str | None = elements[index].at if 0 <= index < len(elements) else None
+        return at
+
+    def _marked(self, game_id: str, layout: str, context: Mapping[str, Any]) -> str:
+        if self._marking is None:
+            # compiled afresh, never from the kept compiled layouts: marking changes the code a template compiles to
+            self._marking = self.env.overlay(bytecode_cache=None)
+            self._marking.marking = True
+        return self._render(self._marking, game_id, layout, context, "")
 
     def markup_problem(
         self, exc: MarkupError, game_id: str, layout: str, context: Mapping[str, Any], parse: Callable[[str], Any],
