@@ -4,6 +4,8 @@ rendered page), resuming an interrupted sweep, comparing two reports, and bad in
 from __future__ import annotations
 
 import json
+import math
+import random
 import re
 import shlex
 import signal
@@ -19,7 +21,7 @@ import pytest
 from cardgen.balance import report
 from cardgen.balance.document import interval, percent
 from cardgen.balance.journal import kept_games, open_journal
-from cardgen.balance.stats import outliers, run_figures, verdict
+from cardgen.balance.stats import holm, outlier_text, outliers, run_figures, verdict
 from cardgen.balance.sweep import Sweep, data_fingerprint, run_sweep
 from cardgen.engine.executors import Workers
 from cardgen.engine.runner import PlaySpec, play_game, summarise
@@ -75,6 +77,38 @@ def test_an_outlier_is_ranked_by_a_two_proportion_z_score_worked_by_hand() -> No
     assert top["z"] == pytest.approx(3.333, abs=1e-3)
     assert (top["when"]["low"], top["when"]["high"]) == pytest.approx(wilson(0.8, 40), abs=1e-4)
     assert second["item"] == "y" and second["z"] == 0.0
+
+
+def test_holm_adjusts_p_values_as_published() -> None:
+    # R: p.adjust(c(0.01, 0.04, 0.03, 0.005), "holm") gives 0.03 0.06 0.06 0.02
+    assert holm([0.01, 0.04, 0.03, 0.005]) == pytest.approx([0.03, 0.06, 0.06, 0.02])
+    assert holm([0.5, 0.9]) == [1.0, 1.0] and holm([]) == []
+
+
+def test_an_outlier_carries_its_p_value_before_and_after_the_correction() -> None:
+    (top, second) = outliers(hand_tally())
+    # two ranked items at two seats: four comparisons; p(|z| = 3.333) = 0.000858, times 4 = 0.00343
+    assert top["comparisons"] == 4
+    assert top["p"] == pytest.approx(math.erfc(3.333 / math.sqrt(2)), rel=1e-3)
+    assert top["p_holm"] == pytest.approx(4 * top["p"], rel=1e-3) and top["significant"]
+    assert (second["p"], second["p_holm"], second["significant"]) == (1.0, 1.0, False)
+    assert "p = 0.00086, 0.0034 after correcting for 4 comparisons: significant" in outlier_text(top)
+
+
+def test_items_that_change_nothing_are_not_called_significant() -> None:
+    """200 items dealt into games at random, whatever the winner: the largest of 400 z scores passes 2 by chance,
+    and the correction says so."""
+    rng = random.Random(3)
+    games = 1000
+    winners = [rng.random() < 0.5 for _ in range(games)]
+    tally = Tally(2, games=games, wins=[2 * sum(winners), 2 * (games - sum(winners))])
+    for n in range(200):
+        present = [g for g in range(games) if rng.random() < 0.3]
+        seat0 = sum(winners[g] for g in present)
+        tally.items["played"][f"card-{n}"] = [len(present), 2 * seat0, 2 * (len(present) - seat0)]
+    ranked = outliers(tally)
+    assert abs(ranked[0]["z"]) > 2.5 and ranked[0]["comparisons"] == 400
+    assert not any(row["significant"] for row in ranked)
 
 
 def test_win_shares_histograms_and_agents_from_a_tally() -> None:

@@ -112,7 +112,14 @@ def _lengths(run: dict[str, Any]) -> Table:
 def _outliers(run: dict[str, Any], plot: Plot | None) -> list[str | Table | Plot]:
     if not run["outliers"]:
         return ["No item occurred in enough games, and was missing from enough, to compare."]
-    text = "Ranked by how far a seat's win rate in the games with the item lies from its rate in the games without."
+    held = sum(row["significant"] for row in run["outliers"])
+    comparisons = run["outliers"][0]["comparisons"]
+    text = (
+        "Ranked by how far a seat's win rate in the games with the item lies from its rate in the games without. "
+        f"{comparisons:,} comparisons were made (every item seen in enough games, at every seat), so a few large "
+        f"differences are expected by chance: {held} of these {len(run['outliers'])} hold after Holm's correction "
+        "(p below 0.05 once multiplied by the comparisons still standing)."
+    )
     rows = [[str(i), outlier_text(row)] for i, row in enumerate(run["outliers"], 1)]
     return [text, Table(["#", "outlier"], rows, f"outliers-{run['players']}p"), *([plot] if plot else [])]
 

@@ -100,8 +100,9 @@ def outliers(run: dict[str, Any]) -> Plot | None:
             markersize=4,
             label=label,
         )
-    ax.set_yticks(ys, [f"{row['item']} (seat {row['seat']})" for row in rows], fontsize=7)
-    ax.set_xlabel("seat's games won (%)")
+    labels = [f"{row['item']} (seat {row['seat']}){' *' if row['significant'] else ''}" for row in rows]
+    ax.set_yticks(ys, labels, fontsize=7)
+    ax.set_xlabel("seat's games won (%); * significant after Holm's correction")
     ax.set_xlim(0, 100)
     figure.legend(loc="outside lower center", ncol=3, fontsize=7, frameon=False)
     title = f"Outliers: win rate with and without, {run['players']} players"

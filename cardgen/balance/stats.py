@@ -5,7 +5,11 @@ its whole interval with the fair share 1/players ± 2 points: inside it, "within
 outside it, "more than 2 points off fair"; otherwise the games are too few to tell. An item (a card played or
 built, a card whose ability applied, an event) is counted per game, as the engines report it — not per seat: its
 "win rate when played" for a seat is that seat's share of the games the item occurred in, set against the seat's
-share of the other games (a two-proportion z score ranks the outliers).
+share of the other games (a two-proportion z score ranks the outliers). Many items at every seat make many
+comparisons, and with a hundred of them a few |z| ≥ 2 are chance: each outlier also carries its two-sided p value
+and the p value after Holm's correction for every comparison made (every ranked item at every seat; valid whatever
+the dependence between them, as a seat's rates and the other seats' are), and only those below 0.05 after it are
+called significant.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from cardgen.engine.tally import Tally, wilson
 MARGIN = 0.02  # "within ±2 points of fair"
 KIND_NAMES = {"played": "card played or built", "applied": "ability applied", "events": "event"}
 OUTLIERS = 12
+SIGNIFICANCE = 0.05  # an outlier whose p value after Holm's correction is below this is called significant
 MIN_GAMES = 5  # an item seen in fewer games (or missing from fewer) is not ranked: nothing to compare
 
 
@@ -137,24 +142,55 @@ def _when(tally: Tally, seat: int, games: int, units: int) -> dict[str, Any]:
 
 
 def outliers(tally: Tally) -> list[dict[str, Any]]:
-    """The items whose presence goes with the largest change in a seat's win rate, strongest first."""
-    ranked = []
+    """The items whose presence goes with the largest change in a seat's win rate, strongest first, each with its p
+    value, that p value after Holm's correction for every comparison made, and whether it is significant."""
+    ranked, tested = [], []
     for row in items(tally, ("played", "applied", "events")):
         present = row["games"]
         if min(present, tally.games - present) < MIN_GAMES or tally.players < 2:
             continue
+        tested += [p_value(figures["z"]) for figures in row["seats"]]
         seat, figures = max(enumerate(row["seats"]), key=lambda s: (abs(s[1]["z"]), -s[0]))
         ranked.append({"kind": row["kind"], "item": row["item"], "seat": seat, "games": present, **figures})
     ranked.sort(key=lambda r: (-abs(r["z"]), r["kind"], r["item"]))
+    adjusted = dict(zip(tested, holm(tested), strict=True))  # equal p values get equal adjusted ones
+    for row in ranked[:OUTLIERS]:
+        p = p_value(row["z"])
+        row.update(p=_rounded(p), p_holm=_rounded(adjusted[p]), comparisons=len(tested))
+        row["significant"] = adjusted[p] < SIGNIFICANCE
     return ranked[:OUTLIERS]
+
+
+def p_value(z: float) -> float:
+    """The two-sided p value of a standard normal z score."""
+    return math.erfc(abs(z) / math.sqrt(2))
+
+
+def holm(ps: list[float]) -> list[float]:
+    """Holm's step-down adjustment of `ps` (in their order): the i-th smallest times (m − i + 1), never below the
+    one before it, at most 1 (Holm 1979, Scandinavian Journal of Statistics 6)."""
+    m = len(ps)
+    adjusted = [0.0] * m
+    running = 0.0
+    for rank, index in enumerate(sorted(range(m), key=lambda i: ps[i])):
+        running = max(running, min(1.0, (m - rank) * ps[index]))
+        adjusted[index] = running
+    return adjusted
+
+
+def _rounded(p: float) -> float:
+    """Four significant figures: a p value spans orders of magnitude."""
+    return float(f"{p:.4g}")
 
 
 def outlier_text(row: dict[str, Any]) -> str:
     """'card played or built ind-gunboat: seat 0 wins 64 % ± 3 % of the 412 games with it, 48 % ± 2 % without'"""
     when, otherwise = row["when"], row["otherwise"]
+    held = "significant" if row["significant"] else "may be chance"
     return (
         f"{KIND_NAMES[row['kind']]} {row['item']}: seat {row['seat']} wins {percent_pm(when)} of the "
-        f"{row['games']:g} games with it, {percent_pm(otherwise)} without (z = {signed(row['z'])})"
+        f"{row['games']:g} games with it, {percent_pm(otherwise)} without (z = {signed(row['z'])}; "
+        f"p = {row['p']:.2g}, {row['p_holm']:.2g} after correcting for {row['comparisons']:,} comparisons: {held})"
     )
 
 
