@@ -815,6 +815,15 @@ def preview_command(
 EXECUTOR = _option("--executor", ["local", "processes", "dask"], None, "Where games run: this process, --jobs local "
                    "processes, or Dask workers (--scheduler, or a local cluster of --jobs workers). Default: local for "
                    "one job, processes for more, dask with --scheduler.")  # fmt: skip
+SEATS = _option(
+    "--seats",
+    ["rotate", "fixed"],
+    "rotate",
+    "rotate: the agents take the seats in turn, game after game, so an agent's win rate is not its seat's; fixed: "
+    "each agent keeps the seat --agents gives it.",
+)
+
+
 SEED = _option("--seed", click.IntRange(0, 2**63 - 1), 1, "Root seed; each game's seed derives from it.")
 CHECK = _flag("--check", "Check the invariants after every action.")
 SCHEDULER = _option("--scheduler", str, None, "A Dask scheduler's address (tcp://HOST:8786) whose workers play the "
@@ -837,6 +846,7 @@ SCHEDULER = _option("--scheduler", str, None, "A Dask scheduler's address (tcp:/
     "random",
     "Agents by seat, comma-separated: random, greedy, mcts (mcts:N for N iterations a decision, mcts:Nms for N ms).",
 )
+@SEATS
 @_option("--jobs", click.IntRange(1, 256), 1, "Processes to spread the games over.")
 @EXECUTOR
 @SCHEDULER
@@ -851,6 +861,7 @@ def play_command(
     count: int,
     seed: int,
     agents: str,
+    seats: str,
     jobs: int,
     executor: str | None,
     scheduler: str | None,
@@ -881,10 +892,11 @@ def play_command(
                 for result in results:
                     result.log = None
 
-        for seats in counts:
-            spec = PlaySpec(game, str(obj.data_dir), seats, seed, names, check=check, log=log_file is not None)
+        for players_count in counts:
+            spec = PlaySpec(game, str(obj.data_dir), players_count, seed, names, check=check,
+                            log=log_file is not None, rotate=seats == "rotate")  # fmt: skip
             start = time.perf_counter()
-            with click.progressbar(length=count, label=f"{seats} players", file=sys.stderr,
+            with click.progressbar(length=count, label=f"{players_count} players", file=sys.stderr,
                                    hidden=not sys.stderr.isatty()) as bar:  # fmt: skip
                 results = play_many(spec, count, workers.executor, 1, bar.update, on_batch=write_batch)
             seconds = time.perf_counter() - start
@@ -944,6 +956,7 @@ def _require_game(obj: Context, game: str) -> Path:
 def _print_play(s: dict) -> None:
     click.echo(
         f"{s['game']}: {s['games']} games, {s['players']} players, seed {s['seed']}, agents {', '.join(s['agents'])}"
+        + (" (taking the seats in turn)" if s["seats"] == "rotate" and len(set(s["agents"])) > 1 else "")
     )
     click.echo("wins: " + ", ".join(f"{k} {v:g}" for k, v in s["wins"].items()))
     for what in ("turns", "actions"):
@@ -966,6 +979,7 @@ def _print_play(s: dict) -> None:
 @_option("--games", click.IntRange(1, 100_000_000), 200, "Games per player count.", "count")
 @SEED
 @_option("--agents", str, "random", "Agents by seat, comma-separated: random, greedy, mcts (mcts:N).")
+@SEATS
 @_option("--out", FOLDER, None, "Folder for balance.html, .pdf, .json and the results files (default: "
          "output/GAME/balance).", "out_dir")  # fmt: skip
 @_option("--jobs", click.IntRange(1, 1024), 1, "Processes (or local Dask workers) to spread the games over.")
@@ -985,6 +999,7 @@ def balance_command(
     count: int,
     seed: int,
     agents: str,
+    seats: str,
     out_dir: Path | None,
     jobs: int,
     executor: str | None,
@@ -1008,7 +1023,7 @@ def balance_command(
         raise DataError(f"cardgen balance draws its plots with matplotlib: {CLUSTER_EXTRA}")
     out = out_dir or Path("output") / game / "balance"
     old = _read_compare(compare_file)
-    settings = report.Settings(game, str(obj.data_dir), counts, count, names, seed, batch, check)
+    settings = report.Settings(game, str(obj.data_dir), counts, count, names, seed, batch, check, seats == "rotate")
     start = time.perf_counter()
     try:
         with (

@@ -473,3 +473,23 @@ def test_without_matplotlib_the_command_says_what_to_install(monkeypatch, capsys
     assert code == 2 and err.strip() == (
         "cardgen: error: cardgen balance draws its plots with matplotlib: pip install 'cardgen[cluster]'"
     )
+
+
+def test_agents_in_turn_are_judged_where_they_sat_and_the_report_says_so(tmp_path: Path) -> None:
+    turning = json.loads(uninterrupted(tmp_path, 12, 4, ("greedy", "random")))
+    (run,) = turning["runs"]
+    assert turning["produced"]["seats"] == "rotate" and "--seats rotate" in turning["produced"]["command"]
+    assert [s["agent"] for s in run["seats"]] == ["each in turn", "each in turn"]
+    assert [(a["name"], a["seats"], a["trials"]) for a in run["agents"]] == [
+        ("greedy", [0, 1], 12),
+        ("random", [0, 1], 12),
+    ]
+    assert sum(a["wins"] for a in run["agents"]) == pytest.approx(sum(s["wins"] for s in run["seats"]))
+    settings = report.Settings("scifi-domains", DATA, (2,), 12, ("greedy", "random"), 1, 4, rotate=False)
+    fixed = json.loads(report.as_json(report.play(settings, LOCAL, tmp_path / "fixed", resume=False)))
+    (run,) = fixed["runs"]
+    assert [s["agent"] for s in run["seats"]] == ["greedy", "random"] and fixed["produced"]["seats"] == "fixed"
+    assert [(a["seats"], a["wins"]) for a in run["agents"]] == [
+        ([0], run["seats"][0]["wins"]),
+        ([1], run["seats"][1]["wins"]),
+    ]

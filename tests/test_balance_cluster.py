@@ -66,10 +66,14 @@ def test_a_worker_killed_mid_batch_is_replaced_and_its_batch_played_again(cluste
     killed: list[int] = []
 
     def kill_a_worker(games: int) -> None:  # once a batch is back: a worker playing a batch is killed
-        busy = [address for address, keys in cluster.processing().items() if keys] if games and not killed else []
-        if busy:  # (none may be busy at this moment: the next batch back tries again)
-            os.kill(pids[busy[0]], signal.SIGKILL)
-            killed.append(pids[busy[0]])
+        deadline = time.monotonic() + 2  # none may be busy at this very moment (the next batch not yet handed out)
+        while games and not killed and time.monotonic() < deadline:
+            busy = [address for address, keys in cluster.processing().items() if keys]
+            if busy:
+                os.kill(pids[busy[0]], signal.SIGKILL)
+                killed.append(pids[busy[0]])
+                return
+            time.sleep(0.01)
 
     journal, kept = open_journal(tmp_path / "cluster.jsonl", identity, resume=False)
     spread = run_sweep(sweep, Workers(cluster.get_executor(), 2, "cluster"), journal, kept, kill_a_worker)

@@ -532,3 +532,45 @@ def test_a_search_budget_in_milliseconds(pig):
     assert check_agent("mcts:250ms") is None
     for wrong in ("mcts:0ms", "mcts:ms", "greedy:5ms", "mcts:5s"):
         assert "only mcts takes a budget" in (check_agent(wrong) or ""), wrong
+
+
+def test_agents_take_the_seats_in_turn_when_the_spec_rotates():
+    from cardgen.engine.runner import seating
+
+    two = spec(agents=("greedy", "random"), rotate=True)
+    assert [seating(two, i) for i in range(3)] == [["greedy", "random"], ["random", "greedy"], ["greedy", "random"]]
+    three = spec(players=3, agents=("a", "b"), rotate=True)  # the line-up a, b, a moves on a seat a game
+    assert [seating(three, i) for i in range(3)] == [["a", "b", "a"], ["b", "a", "a"], ["a", "a", "b"]]
+    assert all(seating(spec(players=3, agents=("a", "b")), i) == ["a", "b", "a"] for i in range(3))  # fixed
+
+
+def test_rotating_one_kind_of_agent_changes_no_game():
+    fixed = play_many(spec(), 12)
+    turning = play_many(spec(rotate=True), 12)
+    assert [(r.seed, r.scores, r.winners, r.actions) for r in fixed] == [
+        (r.seed, r.scores, r.winners, r.actions) for r in turning
+    ]
+
+
+def test_an_agent_wins_are_counted_where_it_sat():
+    """Rotating, each agent plays every seat; its wins are the games won from whichever seat it had."""
+    from cardgen.engine.runner import seating
+    from cardgen.engine.tally import tally_of
+
+    mixed = spec(agents=("greedy", "random"), rotate=True)
+    results = play_many(mixed, 20)
+    tally = tally_of(2, results)
+    assert tally.agent_seats == {"greedy": 20, "random": 20}
+    for agent in ("greedy", "random"):
+        won = sum(
+            tally.unit // len(r.winners)
+            for r in results
+            for seat in r.winners
+            if seating(mixed, r.index)[seat] == agent
+        )
+        assert tally.agent_wins[agent] == won
+    assert sum(tally.agent_wins.values()) == sum(tally.wins)
+    assert [r.agents for r in results[:2]] == [["greedy", "random"], ["random", "greedy"]]
+    summary = summarise(mixed, results, 1.0)
+    assert summary["seats"] == "rotate"
+    assert summary["wins"]["agent greedy"] == tally.agent_wins["greedy"] / tally.unit

@@ -51,6 +51,7 @@ def _produced(report: dict[str, Any], timing: dict[str, str]) -> Section:
         ["games per player count", f"{p['games']:,}"],
         ["seed", str(p["seed"])],
         ["agents by seat", ", ".join(p["agents"])],
+        ["seating", "the agents take the seats in turn" if p.get("seats") == "rotate" else "fixed"],
         ["invariants checked after every action", "yes" if p["check"] else "no"],
         ["games per batch", str(p["batch"])],
         ["game data (SHA-256 of its folder)", p["data"]],

@@ -37,9 +37,10 @@ class Settings:
     seed: int
     batch: int
     check: bool = False
+    rotate: bool = True  # the agents take the seats in turn (`runner.seating`)
 
     def spec(self, players: int) -> PlaySpec:
-        return PlaySpec(self.game, self.data_dir, players, self.seed, self.agents, check=self.check)
+        return PlaySpec(self.game, self.data_dir, players, self.seed, self.agents, check=self.check, rotate=self.rotate)
 
     @property
     def bundled(self) -> bool:
@@ -52,7 +53,8 @@ class Settings:
         data = "" if self.bundled else f" --data-dir {self.data_dir}"
         return (
             f"cardgen{data} balance {self.game} --players {players} --games {self.games} --agents "
-            f"{','.join(self.agents)} --seed {self.seed} --batch {self.batch}" + (" --check" if self.check else "")
+            f"{','.join(self.agents)} --seats {'rotate' if self.rotate else 'fixed'} --seed {self.seed} --batch "
+            f"{self.batch}" + (" --check" if self.check else "")
         )
 
 
@@ -85,6 +87,7 @@ def play(
         "cardgen": cardgen_version(),
         "seed": settings.seed,
         "agents": list(settings.agents),
+        "seats": "rotate" if settings.rotate else "fixed",
         "games": settings.games,
         "players": list(settings.players),
         "batch": settings.batch,
@@ -109,7 +112,7 @@ def _run(settings: Settings, players: int, tally: Tally) -> dict[str, Any]:
     summary = tally.summary(
         settings.spec(players), 0, engine.abilities(), engine.playable(), engine.data_problems(), engine.event_problems
     )
-    return run_figures(tally, list(settings.agents)) | {"data_problems": summary["data_problems"]}
+    return run_figures(tally, list(settings.agents), settings.rotate) | {"data_problems": summary["data_problems"]}
 
 
 def as_json(report: dict[str, Any]) -> bytes:

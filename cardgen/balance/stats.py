@@ -49,19 +49,22 @@ def verdict(low: float, high: float, fair: float, players: int) -> str:
     return "undecided: the interval is wider than ±2 points of fair (play more games)"
 
 
-def run_figures(tally: Tally, agents: list[str]) -> dict[str, Any]:
-    """Everything the report shows for one player count (plain JSON values, the same for the same tally)."""
+def run_figures(tally: Tally, agents: list[str], rotate: bool = False) -> dict[str, Any]:
+    """Everything the report shows for one player count (plain JSON values, the same for the same tally); `rotate`:
+    the agents took the seats in turn (`runner.seating`)."""
     n, unit, fair = tally.games, tally.unit, 1 / tally.players
+    lineup = [agents[seat % len(agents)] for seat in range(tally.players)]
+    turns = rotate and len(set(lineup)) > 1
     seats = []
     for seat, units in enumerate(tally.wins):
         won = rate(units / unit, n)
         judged = {"fair": round(fair, 4), "verdict": verdict(won["low"], won["high"], fair, tally.players)}
-        seats.append({"name": f"seat {seat}", "agent": agents[seat % len(agents)], **won, **judged})
+        seats.append({"name": f"seat {seat}", "agent": "each in turn" if turns else lineup[seat], **won, **judged})
     return {
         "players": tally.players,
         "games": n,
         "seats": seats,
-        "agents": _agents(tally, agents),
+        "agents": _agents(tally, lineup, turns),
         "first_player": rate(tally.first_wins / unit, tally.first_games) if tally.first_games else None,
         "length": {"turns": histogram(tally.turns), "actions": histogram(tally.actions)},
         "endings": dict(sorted(tally.endings.items())),
@@ -93,13 +96,17 @@ def sides(tally: Tally) -> list[dict[str, Any]]:
     return sorted(rows, key=lambda r: (-r["rate"], r["name"]))
 
 
-def _agents(tally: Tally, agents: list[str]) -> list[dict[str, Any]]:
-    """Each agent's share of the seats it played (an agent on two seats of a game plays two trials)."""
+def _agents(tally: Tally, lineup: list[str], turns: bool) -> list[dict[str, Any]]:
+    """Each agent's share of the seats it played (an agent on two seats of a game plays two trials), counted where
+    it actually sat (a tally written before agents were counted apart falls back to its fixed seats)."""
     rows = []
-    for name in dict.fromkeys(agents):
-        seats = [s for s in range(tally.players) if agents[s % len(agents)] == name]
-        wins = sum(tally.wins[s] for s in seats) / tally.unit
-        rows.append({"name": name, "seats": seats, **rate(wins, tally.games * len(seats))})
+    for name in dict.fromkeys(lineup):
+        seats = list(range(tally.players)) if turns else [s for s, agent in enumerate(lineup) if agent == name]
+        if tally.agent_seats:
+            trials, wins = tally.agent_seats[name], tally.agent_wins[name] / tally.unit
+        else:
+            trials, wins = tally.games * len(seats), sum(tally.wins[s] for s in seats) / tally.unit
+        rows.append({"name": name, "seats": seats, **rate(wins, trials)})
     return rows
 
 

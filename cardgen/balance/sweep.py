@@ -88,6 +88,7 @@ class Sweep:
             "players": spec.players,
             "seed": spec.root_seed,
             "agents": list(spec.agents),
+            "seats": "rotate" if spec.rotate else "fixed",
             "check": spec.check,
             "batch": self.batch,
             "data": data,

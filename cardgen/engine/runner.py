@@ -35,6 +35,18 @@ class PlaySpec:
     agents: tuple[str, ...]
     check: bool = False
     log: bool = False
+    rotate: bool = False  # seat the agents in turn (`seating`), so that an agent's win rate is not its seat's
+
+
+def seating(spec: PlaySpec, index: int) -> list[str]:
+    """The agent at each seat of game `index`: the line-up (`agents` repeated over the seats), moved on one seat a
+    game when the spec rotates — over any `players` games in a row every agent sits at every seat of the line-up's
+    as often as it appears in it."""
+    lineup = [spec.agents[seat % len(spec.agents)] for seat in range(spec.players)]
+    if not spec.rotate:
+        return lineup
+    shift = index % spec.players
+    return lineup[shift:] + lineup[:shift]
 
 
 @dataclass
@@ -55,6 +67,7 @@ class GameResult:
     played: list[str] = field(default_factory=list)
     first: int | None = None
     events: list[str] = field(default_factory=list)
+    agents: list[str] = field(default_factory=list)  # the agent at each seat (`seating`)
 
 
 _ENGINES: dict[tuple[str, str], GameEngine] = {}
@@ -81,11 +94,11 @@ def play_game(spec: PlaySpec, index: int) -> GameResult:
     seed = derive_seed(spec.root_seed, index)
     state = engine.new_state(spec.players, seed)
     state.resolve_chance()
-    seats = [make_agent(spec.agents[seat % len(spec.agents)], engine, seat, seed) for seat in range(spec.players)]
+    agents = seating(spec, index)
+    seats = [make_agent(name, engine, seat, seed) for seat, name in enumerate(agents)]
     log: list[dict[str, Any]] | None = [] if spec.log else None
     if log is not None:
         header = {"game": spec.game_id, "players": spec.players, "seed": seed, "index": index}
-        agents = [spec.agents[seat % len(spec.agents)] for seat in range(spec.players)]
         header |= {"root_seed": spec.root_seed, "agents": agents, "chance": state.chance.events[:]}
         log.append(header)
     violations: list[str] = []
@@ -127,7 +140,7 @@ def play_game(spec: PlaySpec, index: int) -> GameResult:
                     "chance": state.chance.events[seen_chance:]})  # fmt: skip
     return GameResult(index, seed, scores, winners, state.turns, actions, state.ending or "unknown", violations,
                       list(state.problems), sorted(state.applied), log, sorted(state.cards_played),
-                      state.first_player, sorted(state.events))  # fmt: skip
+                      state.first_player, sorted(state.events), agents)  # fmt: skip
 
 
 def _batch(spec: PlaySpec, indices: list[int]) -> list[GameResult]:

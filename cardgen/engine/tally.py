@@ -59,6 +59,8 @@ class Tally:
     violation_kinds: Counter[str] = field(default_factory=Counter)
     examples: list[tuple[int, str]] = field(default_factory=list)  # (game index, violation), first games first
     items: dict[str, dict[str, list[int]]] = field(default_factory=dict)  # kind → item → [games, wins per seat…]
+    agent_seats: Counter[str] = field(default_factory=Counter)  # seats each agent played (a game's seats count apart)
+    agent_wins: Counter[str] = field(default_factory=Counter)  # their wins, in win units
 
     def __post_init__(self) -> None:
         self.wins = self.wins or [0] * self.players
@@ -77,6 +79,9 @@ class Tally:
         self.games += 1
         for seat in result.winners:
             self.wins[seat] += share
+        for seat, agent in enumerate(result.agents):
+            self.agent_seats[agent] += 1
+            self.agent_wins[agent] += share if seat in result.winners else 0
         self.turns[result.turns] += 1
         self.actions[result.actions] += 1
         self.endings[result.ending] += 1
@@ -122,7 +127,16 @@ class Tally:
                 table[item] = [a + b for a, b in zip(old, row, strict=True)]
 
     def _counters(self, other: Tally) -> list[tuple[Counter[Any], Counter[Any]]]:
-        names = ("turns", "actions", "endings", "winner_sets", "problems", "violation_kinds")
+        names = (
+            "turns",
+            "actions",
+            "endings",
+            "winner_sets",
+            "problems",
+            "violation_kinds",
+            "agent_seats",
+            "agent_wins",
+        )
         return [(getattr(self, name), getattr(other, name)) for name in names]
 
     # -- JSON ----------------------------------------------------------------------------------------------------
@@ -144,6 +158,7 @@ class Tally:
             "violation_kinds": dict(self.violation_kinds),
             "examples": [list(e) for e in self.examples],
             "items": self.items,
+            "agents": {"seats": dict(self.agent_seats), "wins": dict(self.agent_wins)},
         }
 
     @classmethod
@@ -166,6 +181,8 @@ class Tally:
             violation_kinds=Counter(data["violation_kinds"]),
             examples=[(int(i), str(v)) for i, v in data["examples"]],
             items={kind: _item_rows(data["items"][kind]) for kind in ITEM_KINDS},
+            agent_seats=Counter({str(k): int(v) for k, v in data["agents"]["seats"].items()}),
+            agent_wins=Counter({str(k): int(v) for k, v in data["agents"]["wins"].items()}),
         )
         if len(tally.wins) != tally.players:
             raise ValueError(f"{len(tally.wins)} seats' wins for {tally.players} players")
@@ -202,6 +219,7 @@ class Tally:
             "games": n,
             "seed": spec.root_seed,
             "agents": list(spec.agents),
+            "seats": "rotate" if spec.rotate else "fixed",
             "wins": {k: round(v, 3) for k, v in sorted(self.wins_by_name(spec.agents).items())},
             "length": {"turns": _stats(self.turns), "actions": _stats(self.actions)},
             "endings": dict(sorted(self.endings.items())),
@@ -212,12 +230,12 @@ class Tally:
         }
 
     def wins_by_name(self, agents: Sequence[str]) -> dict[str, float]:
-        """Games won per seat ('seat 0') and per agent ('agent greedy'), a shared win counting its share."""
-        named: dict[str, float] = {}
-        for seat, units in enumerate(self.wins):
-            if units:
-                for key in (f"seat {seat}", f"agent {agents[seat % len(agents)]}"):
-                    named[key] = named.get(key, 0.0) + units / self.unit
+        """Games won per seat ('seat 0') and per agent ('agent greedy', wherever it sat), a shared win counting its
+        share."""
+        named = {f"seat {seat}": units / self.unit for seat, units in enumerate(self.wins) if units}
+        for agent in dict.fromkeys(agents):
+            if self.agent_wins[agent]:
+                named[f"agent {agent}"] = self.agent_wins[agent] / self.unit
         return named
 
     def ending_problems(self) -> list[str]:
