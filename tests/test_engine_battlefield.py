@@ -13,7 +13,8 @@ import pytest
 
 from cardgen.data import load_games
 from cardgen.engine.core import derive_seed
-from cardgen.engine.games.battlefield_space import BattlefieldEngine, BattlefieldState
+from cardgen.engine.games.battlefield_space.rules import BattlefieldEngine
+from cardgen.engine.games.battlefield_space.state import BattlefieldState
 from cardgen.engine.runner import PlaySpec, play_many, summarise
 
 from conftest import FIXTURES, REPO, check_golden_log

@@ -13,7 +13,6 @@ import json
 import pytest
 
 from cardgen.data import load_games
-from cardgen.engine.games.rift_domination import RiftEngine, RiftState
 from cardgen.engine.games.rift_domination.model import (
     BUILD,
     MOVE,
@@ -33,6 +32,8 @@ from cardgen.engine.games.rift_domination.model import (
     Upgrade,
     Wormhole,
 )
+from cardgen.engine.games.rift_domination.rules import RiftEngine
+from cardgen.engine.games.rift_domination.state import RiftState
 from cardgen.engine.rng import CounterRng
 from cardgen.engine.runner import PlaySpec, play_many, summarise
 

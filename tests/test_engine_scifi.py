@@ -13,7 +13,6 @@ import math
 import pytest
 
 from cardgen.data import load_games
-from cardgen.engine.games.scifi_domains import Phase, ScifiEngine, ScifiState, Source, Unit
 from cardgen.engine.games.scifi_domains.actions import (
     DONE,
     PASS,
@@ -25,6 +24,9 @@ from cardgen.engine.games.scifi_domains.actions import (
     Reward,
     Sacrifice,
 )
+from cardgen.engine.games.scifi_domains.model import Phase, Source, Unit
+from cardgen.engine.games.scifi_domains.rules import ScifiEngine
+from cardgen.engine.games.scifi_domains.state import ScifiState
 from cardgen.engine.runner import PlaySpec, play_many, summarise
 
 from conftest import FIXTURES, REPO, check_golden_log

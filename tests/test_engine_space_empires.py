@@ -14,7 +14,6 @@ import pytest
 
 from cardgen.data import load_games
 from cardgen.engine.core import IllegalAction
-from cardgen.engine.games.space_empires_4x import SE4XEngine, SE4XState
 from cardgen.engine.games.space_empires_4x.model import (
     ECON,
     LOST,
@@ -33,7 +32,8 @@ from cardgen.engine.games.space_empires_4x.model import (
     Unload,
     Upgrade,
 )
-from cardgen.engine.games.space_empires_4x.state import ON_MAP
+from cardgen.engine.games.space_empires_4x.rules import SE4XEngine
+from cardgen.engine.games.space_empires_4x.state import ON_MAP, SE4XState
 from cardgen.engine.rng import CounterRng
 from cardgen.engine.runner import PlaySpec, play_many, summarise
 

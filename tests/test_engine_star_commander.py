@@ -9,7 +9,6 @@ import pytest
 
 from cardgen.data import load_games
 from cardgen.engine.core import IllegalAction
-from cardgen.engine.games.star_commander import StarEngine, StarState
 from cardgen.engine.games.star_commander.model import (
     DONE,
     Assign,
@@ -28,6 +27,8 @@ from cardgen.engine.games.star_commander.model import (
     TradeSell,
     parse_effect,
 )
+from cardgen.engine.games.star_commander.rules import StarEngine
+from cardgen.engine.games.star_commander.state import StarState
 from cardgen.engine.rng import CounterRng
 from cardgen.engine.runner import PlaySpec, play_many, summarise
 from cardgen.engine.tasks import PASS
