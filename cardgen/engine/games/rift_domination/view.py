@@ -4,7 +4,9 @@ Greedy looks one action ahead on a determinization (the OCC deck and the other h
 player has not seen). The outlook values victory points above all, then planets and upgrades, units at their cost,
 resources and the income track, and ground units and diplomats near planets nobody controls yet (so a fleet heads
 somewhere before it arrives), and carriers near landers stranded in systems with nothing left to take (landers cross
-systems only aboard a carrier).
+systems only aboard a carrier). A move that starts a battle is valued by the mean outlook over `BATTLE_ROLLS` rolls
+of the battle's dice (each from its own seed, derived from the state so games replay), not by one roll: one lucky
+roll made a hopeless attack look good.
 """
 
 from __future__ import annotations
@@ -58,11 +60,26 @@ _last: list[Any] = [None, None]
 def action_value(engine: RiftEngine, state: RiftState, action: Any, p: int) -> float:
     legal = state.legal_actions()
     if _last[0] is not legal:  # one determinization per decision, seeded from the state so games replay
-        seed = (state.turns * 1_000_003 + len(state.chance.events) * 7919 + p) & ((1 << 63) - 1)
-        _last[0], _last[1] = legal, state.determinize(p, CounterRng(seed))
+        _last[0], _last[1] = legal, state.determinize(p, CounterRng(seed_of(state, p)))
     trial = _last[1].clone()
     trial.do(action, chance=False)
-    while trial.fighting is not None and trial.legal_actions():  # see the battle a move starts through
-        trial.do(trial.legal_actions()[-1], chance=False)  # (Done: the look-ahead plays no battle card)
-    value = outlook(trial, p)
+    if trial.fighting is None:
+        value = outlook(trial, p)
+    else:  # a battle the move starts: its outcome weighed over several rolls of the dice, not one
+        dice = CounterRng(seed_of(state, p) ^ 0x5EED)
+        value = sum(outlook(_fought(trial.reseeded(dice)), p) for _ in range(BATTLE_ROLLS)) / BATTLE_ROLLS
     return value + (0.01 if action.tag == "done" and state.phase == "move" else 0.0)
+
+
+BATTLE_ROLLS = 8  # greedy against random, 600 two-player games (seed 5, seats in turn): 1 roll 73 %, 8 rolls 77 %
+
+
+def seed_of(state: RiftState, p: int) -> int:
+    return (state.turns * 1_000_003 + len(state.chance.events) * 7919 + p) & ((1 << 63) - 1)
+
+
+def _fought(trial: RiftState) -> RiftState:
+    """The trial with the battle it started fought through (Done at every window: the look-ahead plays no card)."""
+    while trial.fighting is not None and trial.legal_actions():
+        trial.do(trial.legal_actions()[-1], chance=False)
+    return trial
