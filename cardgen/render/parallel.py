@@ -250,7 +250,7 @@ class Speculative:
         # this process is one of the `jobs`: it loads and checks the games, then draws beside the workers. Once
         # every game is loaded, a worker that knows only the first ones does not count (it ends with them): one
         # that knows every game is forked at once beside it
-        while self._at_work() < max(1, self.jobs - 1) and self._unclaimed():
+        for _ in range(min(max(1, self.jobs - 1) - self._at_work(), self._unclaimed())):  # never more than files
             if not self._fork():
                 return
 
@@ -262,9 +262,10 @@ class Speculative:
         (and its guide written) while the next ones draw; the largest files of each first."""
         return sorted(range(len(self.units)), key=lambda n: (self.units[n].game, -self.units[n].cost, n))
 
-    def _unclaimed(self) -> bool:
+    def _unclaimed(self) -> int:
+        """How many of the files planned so far no process has taken."""
         with self.lock:
-            return any(self.claims[n] == 0 for n in range(len(self.units)))
+            return sum(1 for n in range(len(self.units)) if self.claims[n] == 0)
 
     def _fork(self) -> bool:
         known = self._order()
