@@ -442,7 +442,18 @@ def test_a_comparison_shows_both_runs_figures(tmp_path: Path) -> None:
     rows = Page((new / "balance.html").read_text()).tables["compare-seats-2p"][1:]
     assert [r[1] for r in rows] == [f"{percent(s['rate'])} ({interval(s)})" for s in before["seats"]]
     items = Page((new / "balance.html").read_text()).tables["compare-items-2p"][1:]
-    assert len(items) == len(after["compare"]["runs"][0]["items"]) > 0
+    changes = after["compare"]["runs"][0]["items"]
+    assert len(items) == len(changes) > 0
+    # every card at both seats is one comparison; each change's p value is corrected for all of them (Holm)
+    assert {c["seat"]["comparisons"] for c in changes} == {2 * len(changes)}
+    for change, row in zip(changes, items, strict=True):
+        p = math.erfc(abs(change["seat"]["z"]) / math.sqrt(2))
+        assert p - 1e-3 <= change["seat"]["p_holm"] <= min(1.0, 2 * len(changes) * p) + 1e-3
+        assert row[-1].startswith(f"{change['seat']['p_holm']:.2g}")
+    top = changes[0]["seat"]  # the largest |z| of all: Holm multiplies its p value by every comparison made
+    smallest = math.erfc(abs(top["z"]) / math.sqrt(2))
+    assert top["p_holm"] == pytest.approx(min(1.0, 2 * len(changes) * smallest), rel=1e-3, abs=1e-4)
+    assert not any(c["seat"]["significant"] for c in changes)  # 20 random games against 20 others: no real change
 
 
 def test_a_worker_that_read_other_game_data_stops_the_sweep(tmp_path: Path, monkeypatch) -> None:

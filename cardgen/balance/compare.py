@@ -1,7 +1,9 @@
 """Before and after: what a data change did to the seats and the cards, read from two balance reports (JSON).
 
 Each difference comes with both rates and their intervals and a two-proportion z score (|z| ≥ 2 is unlikely to be
-chance alone at 95 %), so a designer who edited one card sees whether the change shows beyond the noise.
+chance alone at 95 %), so a designer who edited one card sees whether the change shows beyond the noise. The cards'
+changes are many comparisons (every item at every seat): each also carries its p value after Holm's correction for
+all of them (`stats.holm`), and only those below 0.05 after it are called significant.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import math
 from pathlib import Path
 from typing import Any
 
+from cardgen.balance.stats import SIGNIFICANCE, holm, p_value
 from cardgen.errors import DataError, display_path, read_text
 
 REPORT_FORMAT = "cardgen-balance/1"
@@ -50,7 +53,7 @@ def compare(old: dict[str, Any], new: dict[str, Any], shown: str) -> dict[str, A
 def _compare_run(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
     seats = [_change(a["name"], a, b) for a, b in zip(old["seats"], new["seats"], strict=False)]
     earlier = {(row["kind"], row["item"]): row for row in old["items"]}
-    cards = []
+    cards, tested = [], []
     for row in new["items"]:
         was = earlier.get((row["kind"], row["item"]))
         if was is None:
@@ -59,6 +62,7 @@ def _compare_run(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
             _change(f"seat {s}", a["when"], b["when"])
             for s, (a, b) in enumerate(zip(was["seats"], row["seats"], strict=False))
         ]
+        tested += [p_value(change["z"]) for change in changes]
         biggest = max(changes, key=lambda c: (abs(c["z"]), c["name"]), default=None)
         cards.append(
             {
@@ -68,6 +72,12 @@ def _compare_run(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
                 "seat": biggest,
             }
         )
+    adjusted = dict(zip(tested, holm(tested), strict=True))  # equal p values get equal adjusted ones
+    for card in cards:
+        if card["seat"] is not None:
+            corrected = adjusted[p_value(card["seat"]["z"])]
+            card["seat"] |= {"p_holm": float(f"{corrected:.4g}"), "comparisons": len(tested)}
+            card["seat"]["significant"] = corrected < SIGNIFICANCE
     cards.sort(key=lambda c: (-abs(c["seat"]["z"]) if c["seat"] else 0, c["kind"], c["item"]))
     return {"players": new["players"], "seats": seats, "items": cards}
 

@@ -155,13 +155,18 @@ def _problems(run: dict[str, Any]) -> list[str | Table | Plot]:
 
 
 def _compare(comparison: dict[str, Any]) -> list[Section]:
-    note = "Before is the earlier report, after this one; |z| ≥ 2 marks a change unlikely to be chance alone (95 %)."
+    note = (
+        "Before is the earlier report, after this one; |z| ≥ 2 marks one change unlikely to be chance alone (95 %). "
+        "The cards' changes are many comparisons at once: their last column is the p value after Holm's correction "
+        "for all of them, and only a change below 0.05 there is significant."
+    )
     sections = [Section(f"Before and after: compared with {comparison['file']}", [note])]
     for run in comparison["runs"]:
         n = run["players"]
         seats = Table(["seat", "before", "after", "change (points)", "z"], [_change_row(c) for c in run["seats"]],
                       f"compare-seats-{n}p")  # fmt: skip
-        header = ["kind", "item", "occurred before", "after", "seat", "win rate with it before", "after", "points", "z"]
+        header = ["kind", "item", "occurred before", "after", "seat", "win rate with it before", "after", "points", "z",
+                  "p, corrected"]  # fmt: skip
         items = Table(header, [_compare_item(c) for c in run["items"]], f"compare-items-{n}p")
         sections.append(Section(f"{n} players, before and after", [seats, items], 3))
     return sections
@@ -169,9 +174,11 @@ def _compare(comparison: dict[str, Any]) -> list[Section]:
 
 def _compare_item(change: dict[str, Any]) -> list[str]:
     occurred = change["occurred"]
-    seat = _change_row(change["seat"]) if change["seat"] else [""] * 5
+    seat = change["seat"]
+    shown = [*_change_row(seat), f"{seat['p_holm']:.2g}" + (" (significant)" if seat["significant"] else "")] \
+        if seat else [""] * 6  # fmt: skip
     kind = KIND_NAMES.get(change["kind"], change["kind"])
-    return [kind, change["item"], percent(occurred["before"]["rate"]), percent(occurred["after"]["rate"]), *seat]
+    return [kind, change["item"], percent(occurred["before"]["rate"]), percent(occurred["after"]["rate"]), *shown]
 
 
 def _change_row(change: dict[str, Any]) -> list[str]:
