@@ -21,10 +21,10 @@ import pytest
 from cardgen.balance import report
 from cardgen.balance.document import interval, percent
 from cardgen.balance.journal import kept_games, open_journal
-from cardgen.balance.stats import holm, outlier_text, outliers, run_figures, verdict
+from cardgen.balance.stats import holm, items, outlier_text, outliers, run_figures, verdict
 from cardgen.balance.sweep import Sweep, data_fingerprint, run_sweep
 from cardgen.engine.executors import Workers
-from cardgen.engine.runner import PlaySpec, play_game, summarise
+from cardgen.engine.runner import PlaySpec, play_game, play_many, summarise
 from cardgen.engine.tally import Tally, tally_of, wilson
 
 from conftest import FIXTURES, REPO, copy_game, run_cli
@@ -504,3 +504,32 @@ def test_agents_in_turn_are_judged_where_they_sat_and_the_report_says_so(tmp_pat
         ([0], run["seats"][0]["wins"]),
         ([1], run["seats"][1]["wins"]),
     ]
+
+
+def test_a_card_counts_for_the_seat_it_belongs_to() -> None:
+    """Battlefield deals each seat its own deck: an ability counts for its card's owner, whoever's move set it off;
+    in a game of shared cards (Star Commander) a card counts for the seat whose action it happened in."""
+    from cardgen.engine.runner import engine_for
+
+    spec = PlaySpec("battlefield-space", DATA, 2, 3, ("random",))
+    engine = engine_for("battlefield-space", DATA)
+    for result in play_many(spec, 6):
+        mine = result.by_seat["applied"]
+        assert all(engine.item_seat(item) == seat for seat, items in enumerate(mine) for item in items)
+        assert sorted(item for items in mine for item in items) == result.applied  # each once, none lost
+    shared = PlaySpec("star-commander", DATA, 2, 4, ("random",))
+    for result in play_many(shared, 2):
+        for kind in ("played", "applied"):
+            attributed = [item for items in result.by_seat[kind] for item in items]
+            assert sorted(attributed) == getattr(result, kind) and len(set(attributed)) == len(attributed)
+
+
+def test_a_seats_win_rate_with_a_card_counts_the_games_it_played_the_card() -> None:
+    tally = hand_tally()  # 100 games, seat 0 winning 60
+    tally.seat_items["played"]["x"] = [30, 10, 48, 2]  # seat 0 had x in 30 games (won 24), seat 1 in 10 (won 1)
+    (row,) = [r for r in items(tally, ("played",)) if r["item"] == "x"]
+    zero, one = row["seats"]
+    assert (zero["when"]["trials"], zero["when"]["rate"]) == (30, 0.8)
+    assert (zero["otherwise"]["trials"], zero["otherwise"]["rate"]) == (70, 0.5143)  # (60 − 24) / 70
+    assert (one["when"]["trials"], one["when"]["rate"]) == (10, 0.1)
+    assert row["games"] == 40  # the games it occurred in at all stay as they were

@@ -3,9 +3,11 @@
 Win rates are shares of games (a shared win counts its share) with 95 % Wilson intervals. A seat's verdict compares
 its whole interval with the fair share 1/players ± 2 points: inside it, "within ±2 points of fair"; entirely
 outside it, "more than 2 points off fair"; otherwise the games are too few to tell. An item (a card played or
-built, a card whose ability applied, an event) is counted per game, as the engines report it — not per seat: its
-"win rate when played" for a seat is that seat's share of the games the item occurred in, set against the seat's
-share of the other games (a two-proportion z score ranks the outliers). Many items at every seat make many
+built, a card whose ability applied, an event) belongs to a seat: to its owner in a game that deals each seat its own
+cards (`GameEngine.item_seat`), else to the seat whose action it first happened in (`runner._Attribution`). Its "win
+rate when played" for a seat is that seat's share of the games in which it played the item, set against its share of
+the other games (a two-proportion z score ranks the outliers; a tally made without seats' items counts the games the
+item occurred in at all). Many items at every seat make many
 comparisons, and with a hundred of them a few |z| ≥ 2 are chance: each outlier also carries its two-sided p value
 and the p value after Holm's correction for every comparison made (every ranked item at every seat; valid whatever
 the dependence between them, as a seat's rates and the other seats' are), and only those below 0.05 after it are
@@ -17,7 +19,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from cardgen.engine.tally import Tally, wilson
+from cardgen.engine.tally import ITEM_KINDS, Tally, wilson
 
 MARGIN = 0.02  # "within ±2 points of fair"
 KIND_NAMES = {"played": "card played or built", "applied": "ability applied", "events": "event"}
@@ -125,11 +127,17 @@ def histogram(counts: dict[int, int], bins: int = 24) -> dict[str, Any]:
 
 
 def items(tally: Tally, kinds: tuple[str, ...]) -> list[dict[str, Any]]:
-    """Per item: the games it occurred in and, per seat, the win rate in those games and in the others."""
-    rows = []
+    """Per item: the games it occurred in and, per seat, the seat's win rate in the games in which it played the
+    item (in which the item occurred, for a tally without seats' items) and in the others."""
+    rows, n = [], tally.players
+    attributed = any(tally.seat_items.get(kind) for kind in ITEM_KINDS)
     for kind in kinds:
         for item, (games, *wins) in sorted(tally.items[kind].items()):
-            seats = [_when(tally, seat, games, units) for seat, units in enumerate(wins)]
+            if attributed:
+                mine = tally.seat_items[kind].get(item, [0] * (2 * n))
+                seats = [_when(tally, seat, mine[seat], mine[n + seat]) for seat in range(n)]
+            else:
+                seats = [_when(tally, seat, games, units) for seat, units in enumerate(wins)]
             rows.append(
                 {"kind": kind, "item": item, "games": games, "occurred": rate(games, tally.games), "seats": seats}
             )
@@ -153,12 +161,13 @@ def outliers(tally: Tally) -> list[dict[str, Any]]:
     value, that p value after Holm's correction for every comparison made, and whether it is significant."""
     ranked, tested = [], []
     for row in items(tally, ("played", "applied", "events")):
-        present = row["games"]
-        if min(present, tally.games - present) < MIN_GAMES or tally.players < 2:
+        compared = [(seat, figures) for seat, figures in enumerate(row["seats"]) if _comparable(figures)]
+        if not compared or tally.players < 2:
             continue
-        tested += [p_value(figures["z"]) for figures in row["seats"]]
-        seat, figures = max(enumerate(row["seats"]), key=lambda s: (abs(s[1]["z"]), -s[0]))
-        ranked.append({"kind": row["kind"], "item": row["item"], "seat": seat, "games": present, **figures})
+        tested += [p_value(figures["z"]) for _, figures in compared]
+        seat, figures = max(compared, key=lambda s: (abs(s[1]["z"]), -s[0]))
+        games = figures["when"]["trials"]
+        ranked.append({"kind": row["kind"], "item": row["item"], "seat": seat, "games": games, **figures})
     ranked.sort(key=lambda r: (-abs(r["z"]), r["kind"], r["item"]))
     adjusted = dict(zip(tested, holm(tested), strict=True))  # equal p values get equal adjusted ones
     for row in ranked[:OUTLIERS]:
@@ -166,6 +175,11 @@ def outliers(tally: Tally) -> list[dict[str, Any]]:
         row.update(p=_rounded(p), p_holm=_rounded(adjusted[p]), comparisons=len(tested))
         row["significant"] = adjusted[p] < SIGNIFICANCE
     return ranked[:OUTLIERS]
+
+
+def _comparable(figures: dict[str, Any]) -> bool:
+    """Whether a seat had the item in enough games, and lacked it in enough, to compare the two."""
+    return bool(min(figures["when"]["trials"], figures["otherwise"]["trials"]) >= MIN_GAMES)
 
 
 def p_value(z: float) -> float:

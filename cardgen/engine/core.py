@@ -325,6 +325,11 @@ class GameEngine(ABC):
         """Ids of cards a player chooses to play or build, when the game tracks it (for 'never played' reports)."""
         return ()
 
+    def item_seat(self, item: str) -> int | None:
+        """The seat a card (by item id) always belongs to, in a game that deals each seat its own cards; None where
+        cards are shared (a card then counts for the seat whose action it happened in: `runner._Attribution`)."""
+        return None
+
     def event_problems(self, seen: Counter[str], games: int) -> list[str]:
         """Data problems read from the events of many games (`State.events`; `seen` counts the games each event
         happened in): a technology never bought, a limit always binding. None by default."""

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from cardgen.engine.agents import make_agent
-from cardgen.engine.core import GameEngine, IllegalAction, derive_seed
+from cardgen.engine.core import GameEngine, IllegalAction, State, derive_seed
 from cardgen.engine.tally import tally_of, wilson
 
 __all__ = ["GameResult", "PlaySpec", "play_game", "play_many", "replay", "summarise", "wilson", "write_log"]
@@ -68,6 +68,8 @@ class GameResult:
     first: int | None = None
     events: list[str] = field(default_factory=list)
     agents: list[str] = field(default_factory=list)  # the agent at each seat (`seating`)
+    # per kind ('played', 'applied', 'events'), each seat's items: those that first happened during its own actions
+    by_seat: dict[str, list[list[str]]] = field(default_factory=dict)
 
 
 _ENGINES: dict[tuple[str, str], GameEngine] = {}
@@ -104,6 +106,7 @@ def play_game(spec: PlaySpec, index: int) -> GameResult:
     violations: list[str] = []
     actions = 0
     seen_chance = len(state.chance.events)  # the setup's shuffles go in the header line
+    mine = _Attribution(state, engine)
     while not state.is_terminal():
         if engine.capped(state):
             state.ending = engine.ADJUDICATED
@@ -121,6 +124,7 @@ def play_game(spec: PlaySpec, index: int) -> GameResult:
         action = seats[player].choose(state, legal)
         label = state.action_label(action) if log is not None else ""
         state.do(action)  # legal by construction: skip `apply`'s check
+        mine.note(state, player)
         actions += 1
         if log is not None:  # an action is logged by its place in the legal list, with its label to check it by
             log.append({"n": actions, "player": player, "action": legal.index(action), "label": label,
@@ -129,6 +133,7 @@ def play_game(spec: PlaySpec, index: int) -> GameResult:
         if spec.check:
             violations.extend(f"game {index} action {actions}: {v}" for v in state.invariant_violations())
     scores = engine.final_scores(state)
+    mine.note(state, None)  # what ending the game made happen
     best = max(scores) if scores else 0
     winners = (
         [seat for seat, score in enumerate(scores) if score == best]
@@ -140,7 +145,38 @@ def play_game(spec: PlaySpec, index: int) -> GameResult:
                     "chance": state.chance.events[seen_chance:]})  # fmt: skip
     return GameResult(index, seed, scores, winners, state.turns, actions, state.ending or "unknown", violations,
                       list(state.problems), sorted(state.applied), log, sorted(state.cards_played),
-                      state.first_player, sorted(state.events), agents)  # fmt: skip
+                      state.first_player, sorted(state.events), agents, mine.by_seat(spec.players))  # fmt: skip
+
+
+class _Attribution:
+    """Which seat each card played, ability applied and event belongs to. The engines record them per game; a card
+    of a game that deals each seat its own cards belongs to its owner (`GameEngine.item_seat`), anything else to the
+    seat whose action it first happened in — a reaction played in its window is its player's action, but an ability
+    that takes effect by itself on another seat's turn counts for that seat. What the set-up did before the first
+    action belongs to nobody."""
+
+    KINDS = (("played", "cards_played"), ("applied", "applied"), ("events", "events"))
+
+    def __init__(self, state: State, engine: GameEngine):
+        self.engine = engine
+        self.seen: dict[str, set[str]] = {kind: set() for kind, _ in self.KINDS}
+        self.seats: dict[str, dict[int, set[str]]] = {kind: {} for kind, _ in self.KINDS}
+        self.note(state, None)  # the set-up's: only cards that belong to a seat
+
+    def note(self, state: State, player: int | None) -> None:
+        """What the last action (None: no action, the set-up or the end) made happen for the first time."""
+        for kind, name in self.KINDS:
+            now, seen = getattr(state, name), self.seen[kind]
+            if len(now) != len(seen):  # a new item this action (the sets only grow)
+                for item in now - seen:
+                    seat = self.engine.item_seat(item) if kind != "events" else None
+                    seat = player if seat is None else seat
+                    if seat is not None:
+                        self.seats[kind].setdefault(seat, set()).add(item)
+                    seen.add(item)
+
+    def by_seat(self, players: int) -> dict[str, list[list[str]]]:
+        return {kind: [sorted(seats.get(p, ())) for p in range(players)] for kind, seats in self.seats.items()}
 
 
 def _batch(spec: PlaySpec, indices: list[int]) -> list[GameResult]:

@@ -59,6 +59,9 @@ class Tally:
     violation_kinds: Counter[str] = field(default_factory=Counter)
     examples: list[tuple[int, str]] = field(default_factory=list)  # (game index, violation), first games first
     items: dict[str, dict[str, list[int]]] = field(default_factory=dict)  # kind → item → [games, wins per seat…]
+    # kind → item → [games in which seat s had it, for each seat…, seat s's wins in those games, for each seat…]:
+    # an item belongs to the seat whose action it first happened in (`runner._Attribution`)
+    seat_items: dict[str, dict[str, list[int]]] = field(default_factory=dict)
     agent_seats: Counter[str] = field(default_factory=Counter)  # seats each agent played (a game's seats count apart)
     agent_wins: Counter[str] = field(default_factory=Counter)  # their wins, in win units
 
@@ -66,6 +69,7 @@ class Tally:
         self.wins = self.wins or [0] * self.players
         for kind in ITEM_KINDS:
             self.items.setdefault(kind, {})
+            self.seat_items.setdefault(kind, {})
 
     @property
     def unit(self) -> int:
@@ -106,6 +110,15 @@ class Tally:
                 row[0] += 1
                 for seat in result.winners:
                     row[1 + seat] += share
+        n = self.players
+        for seat, mine in enumerate(_seat_items(result, group_of, n)):
+            won = share if seat in result.winners else 0
+            for kind, items in zip(ITEM_KINDS, mine, strict=True):
+                table = self.seat_items[kind]
+                for item in items:
+                    row = table.setdefault(item, [0] * (2 * n))
+                    row[seat] += 1
+                    row[n + seat] += won
 
     def merge(self, other: Tally) -> None:
         """Add another tally of the same player count (the order of merges never changes the outcome)."""
@@ -125,6 +138,10 @@ class Tally:
             for item, row in other.items[kind].items():
                 old = table.get(item, [0] * (self.players + 1))
                 table[item] = [a + b for a, b in zip(old, row, strict=True)]
+            seats = self.seat_items[kind]
+            for item, row in other.seat_items[kind].items():
+                old = seats.get(item, [0] * (2 * self.players))
+                seats[item] = [a + b for a, b in zip(old, row, strict=True)]
 
     def _counters(self, other: Tally) -> list[tuple[Counter[Any], Counter[Any]]]:
         names = (
@@ -158,6 +175,7 @@ class Tally:
             "violation_kinds": dict(self.violation_kinds),
             "examples": [list(e) for e in self.examples],
             "items": self.items,
+            "seat_items": self.seat_items,
             "agents": {"seats": dict(self.agent_seats), "wins": dict(self.agent_wins)},
         }
 
@@ -181,6 +199,7 @@ class Tally:
             violation_kinds=Counter(data["violation_kinds"]),
             examples=[(int(i), str(v)) for i, v in data["examples"]],
             items={kind: _item_rows(data["items"][kind]) for kind in ITEM_KINDS},
+            seat_items={kind: _item_rows(data["seat_items"][kind]) for kind in ITEM_KINDS},
             agent_seats=Counter({str(k): int(v) for k, v in data["agents"]["seats"].items()}),
             agent_wins=Counter({str(k): int(v) for k, v in data["agents"]["wins"].items()}),
         )
@@ -274,6 +293,19 @@ def tally_of(players: int, results: Iterable[GameResult], group_of: Mapping[str,
 def violation_kind(violation: str) -> str:
     """A violation without the game and action it happened at, so equal violations count together."""
     return re.sub(r"^game \d+( action \d+)?: ", "", violation)
+
+
+def _seat_items(result: GameResult, group_of: Mapping[str, str] | None, players: int) -> list[tuple[set[str], ...]]:
+    """Each seat's items of the game by kind (`ITEM_KINDS`), its groups read as `Tally.add` reads a game's."""
+    out: list[tuple[set[str], ...]] = []
+    for seat in range(players):
+        played, applied, events = (set(result.by_seat[k][seat]) if k in result.by_seat else set()
+                                   for k in ("played", "applied", "events"))  # fmt: skip
+        groups = {f"played:{group_of.get(c, '?')}" for c in played} if group_of else set()
+        groups |= {f"applied:{group_of.get(c, '?')}" for c in applied} if group_of else set()
+        groups |= {f"events:{event.partition(':')[0]}" for event in events}
+        out.append((played, applied, events, groups))
+    return out
 
 
 def _item_rows(rows: Mapping[str, Any]) -> dict[str, list[int]]:

@@ -42,6 +42,7 @@ class BattlefieldEngine(GameEngine):
         self.decks = decks
         self.columns = columns
         self.owned = tuple(tuple(i for i, o in enumerate(cards.owner) if o == p) for p in (0, 1))
+        self.seat_of_item = dict(zip(cards.item, cards.owner, strict=True))
         ships = [f for f, m in zip(cards.force, cards.modifier, strict=True) if not m]
         self.mean_force = sum(ships) / len(ships) if ships else 0.0  # what an unseen reinforcement is worth on average
 
@@ -64,6 +65,10 @@ class BattlefieldEngine(GameEngine):
 
     def new_state(self, players: int, seed: int) -> BattlefieldState:
         return BattlefieldState.deal(self, seed)
+
+    def item_seat(self, item: str) -> int | None:
+        """Each seat plays its own deck (`deck_alliance`): a card's effect is its owner's, whoever's move set it off."""
+        return self.seat_of_item.get(item)
 
     def abilities(self) -> list[str]:
         c = self.cards
