@@ -1,17 +1,16 @@
 """The balance figures of one player count, read off a sweep's `Tally`: every number the reports show.
 
-Win rates are shares of games (a shared win counts its share) with 95 % Wilson intervals. A seat's verdict compares
-its whole interval with the fair share 1/players ± 2 points: inside it, "within ±2 points of fair"; entirely
-outside it, "more than 2 points off fair"; otherwise the games are too few to tell. An item (a card played or
-built, a card whose ability applied, an event) belongs to a seat: to its owner in a game that deals each seat its own
-cards (`GameEngine.item_seat`), else to the seat whose action it first happened in (`runner._Attribution`). Its "win
-rate when played" for a seat is that seat's share of the games in which it played the item, set against its share of
-the other games (a two-proportion z score ranks the outliers; a tally made without seats' items counts the games the
-item occurred in at all). Many items at every seat make many
-comparisons, and with a hundred of them a few |z| ≥ 2 are chance: each outlier also carries its two-sided p value
-and the p value after Holm's correction for every comparison made (every ranked item at every seat; valid whatever
-the dependence between them, as a seat's rates and the other seats' are), and only those below 0.05 after it are
-called significant.
+Win rates are shares of games (a shared win counts its share) with 95 % Wilson intervals. A seat's verdict compares its
+whole interval with the fair share 1/players ± 2 points: inside it, "within ±2 points of fair"; entirely outside it,
+"more than 2 points off fair"; otherwise the games are too few to tell. An item (a card played or built, a card whose
+ability applied, an event) belongs to a seat: to its owner in a game that deals each seat its own cards
+(`GameEngine.item_seat`), else to the seat whose action it first happened in (`runner._Attribution`). Its "win rate when
+played" for a seat is that seat's share of the games in which it played the item, set against its share of the other
+games (a two-proportion z score ranks the outliers; a tally made without seats' items counts the games the item occurred
+in at all). Many items at every seat make many comparisons, and with a hundred of them a few |z| ≥ 2 are chance: each
+outlier also carries its two-sided p value and the p value after Holm's correction for every comparison made (every item
+at every seat that had it, and lacked it, in enough games; valid whatever the dependence between them, as a seat's rates
+and the other seats' are), and only those below 0.05 after it are called significant.
 """
 
 from __future__ import annotations
