@@ -195,3 +195,27 @@ def test_an_interrupt_while_checking_leaves_nothing_and_no_process(two_games, tm
     for pid in forked:
         with pytest.raises(ChildProcessError):
             os.waitpid(pid, os.WNOHANG)  # waited for: not running, not even a zombie
+
+
+def test_a_ctrl_c_that_arrives_while_a_worker_is_forked_is_not_lost(two_games, tmp_path):
+    """Python runs its fork hooks between forking and returning, and an interrupt raised inside one is printed and
+    dropped ("Exception ignored"): the build would carry on and write everything. The interrupt is held back
+    until the worker is forked and recorded, then stops the build like any other."""
+    import subprocess
+    import sys
+
+    data, templates = two_games
+    out = tmp_path / "out"
+    driver = tmp_path / "interrupted_fork.py"
+    driver.write_text(
+        "import os, signal, sys\n"
+        "os.register_at_fork(after_in_parent=lambda: os.kill(os.getpid(), signal.SIGINT))  # Ctrl-C mid-fork\n"
+        f"sys.argv = ['cardgen', '--data-dir', {str(data)!r}, '--templates-dir', {str(templates)!r}, 'build',\n"
+        f"            '--out', {str(out)!r}, '--trust-code', '--jobs', '2', '-q']\n"
+        "from cardgen.cli import run\n"
+        "run()\n"
+    )
+    run = subprocess.run([sys.executable, str(driver)], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 130, run.stderr
+    assert run.stderr.strip().splitlines()[-1] == "cardgen: interrupted; nothing was written"
+    assert not out.exists() or not [p for p in out.rglob("*") if p.is_file()]

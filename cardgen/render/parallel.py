@@ -31,6 +31,7 @@ import functools
 import gc
 import multiprocessing
 import os
+import signal
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
@@ -155,7 +156,6 @@ class Speculative:
     broken: bool = False  # a worker ended without saying so (killed): what it claimed never comes back
     claims: Any = None  # shared memory: 1 for every unit a worker has taken, then a stop flag at MAX_UNITS
     lock: Any = None
-    parent: int = field(default_factory=os.getpid)
 
     @functools.cached_property
     def layouts(self) -> Layouts:
@@ -271,25 +271,32 @@ class Speculative:
         known = self._order()
         reader, writer = multiprocessing.Pipe(duplex=False)
         gc.freeze()  # the worker's collections leave the objects it inherits alone (fewer pages copied on write)
+        # Ctrl-C waits until the worker is forked and known here: Python runs its fork hooks (logging's lock) in
+        # between, where an interrupt is printed and dropped ("Exception ignored"), and a worker not yet recorded
+        # would not be waited for
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
             pid = os.fork()
         except OSError:  # no more processes: what is left is built in this one
-            reader.close()
-            writer.close()
-            return False
-        finally:
-            if os.getpid() == self.parent:
-                gc.unfreeze()
+            pid = -1
         if pid == 0:  # the worker: it never returns into the parent's code
             code = 1
             try:
+                signal.pthread_sigmask(signal.SIG_SETMASK, held)
                 reader.close()
                 self._serve(known, writer)
                 code = 0
             finally:
                 os._exit(code)
-        writer.close()
-        self.workers[pid] = _Worker(pid, reader, len(known))
+        try:
+            gc.unfreeze()
+            writer.close()
+            if pid < 0:
+                reader.close()
+                return False
+            self.workers[pid] = _Worker(pid, reader, len(known))
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)  # a Ctrl-C held back is raised here
         if self.options.format == "pdf":
             from cardgen.render.ink import load_coverage
 
