@@ -204,7 +204,8 @@ def _rounded(p: float) -> float:
 
 
 def outlier_text(row: dict[str, Any]) -> str:
-    """'card played or built ind-gunboat: seat 0 wins 64 % ± 3 % of the 412 games with it, 48 % ± 2 % without'"""
+    """'card played or built ind-gunboat: seat 0 wins 64 % ± 3 % of the 412 games with it, 48 % ± 2 % without
+    (z = +5.1; p = 3.4e-07, 1.6e-05 after correcting for 48 comparisons: significant)'"""
     when, otherwise = row["when"], row["otherwise"]
     held = "significant" if row["significant"] else "may be chance"
     return (

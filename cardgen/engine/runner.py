@@ -68,7 +68,7 @@ class GameResult:
     first: int | None = None
     events: list[str] = field(default_factory=list)
     agents: list[str] = field(default_factory=list)  # the agent at each seat (`seating`)
-    # per kind ('played', 'applied', 'events'), each seat's items: those that first happened during its own actions
+    # per kind ('played', 'applied', 'events'), the items that belong to each seat (`_Attribution`)
     by_seat: dict[str, list[list[str]]] = field(default_factory=dict)
 
 
