@@ -13,7 +13,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from cardgen.balance.stats import SIGNIFICANCE, holm, p_value
+from cardgen.balance.stats import SIGNIFICANCE, holm_by_value, p_value
 from cardgen.errors import DataError, display_path, read_text
 
 REPORT_FORMAT = "cardgen-balance/1"
@@ -72,7 +72,7 @@ def _compare_run(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
                 "seat": biggest,
             }
         )
-    adjusted = dict(zip(tested, holm(tested), strict=True))  # equal p values get equal adjusted ones
+    adjusted = holm_by_value(tested)
     for card in cards:
         if card["seat"] is not None:
             corrected = adjusted[p_value(card["seat"]["z"])]

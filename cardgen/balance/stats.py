@@ -168,7 +168,7 @@ def outliers(tally: Tally) -> list[dict[str, Any]]:
         games = figures["when"]["trials"]
         ranked.append({"kind": row["kind"], "item": row["item"], "seat": seat, "games": games, **figures})
     ranked.sort(key=lambda r: (-abs(r["z"]), r["kind"], r["item"]))
-    adjusted = dict(zip(tested, holm(tested), strict=True))  # equal p values get equal adjusted ones
+    adjusted = holm_by_value(tested)
     for row in ranked[:OUTLIERS]:
         p = p_value(row["z"])
         row.update(p=_rounded(p), p_holm=_rounded(adjusted[p]), comparisons=len(tested))
@@ -196,6 +196,11 @@ def holm(ps: list[float]) -> list[float]:
         running = max(running, min(1.0, (m - rank) * ps[index]))
         adjusted[index] = running
     return adjusted
+
+
+def holm_by_value(ps: list[float]) -> dict[float, float]:
+    """Each p value of `ps` to its Holm-adjusted value (equal p values get equal adjusted ones)."""
+    return dict(zip(ps, holm(ps), strict=True))
 
 
 def _rounded(p: float) -> float:

@@ -99,9 +99,7 @@ class Tally:
         self.violation_kinds.update(violation_kind(v) for v in result.violations)
         room = EXAMPLES - len(self.examples)
         self.examples += [(result.index, v) for v in result.violations[: max(0, room)]]
-        groups = {f"played:{group_of.get(c, '?')}" for c in result.played} if group_of else set()
-        groups |= {f"applied:{group_of.get(c, '?')}" for c in result.applied} if group_of else set()
-        groups |= {f"events:{event.partition(':')[0]}" for event in result.events}
+        groups = _groups(result.played, result.applied, result.events, group_of)
         present = (result.played, result.applied, result.events, groups)
         for kind, items in zip(ITEM_KINDS, present, strict=True):
             table = self.items[kind]
@@ -296,16 +294,22 @@ def violation_kind(violation: str) -> str:
 
 
 def _seat_items(result: GameResult, group_of: Mapping[str, str] | None, players: int) -> list[tuple[set[str], ...]]:
-    """Each seat's items of the game by kind (`ITEM_KINDS`), its groups read as `Tally.add` reads a game's."""
+    """Each seat's items of the game by kind (`ITEM_KINDS`), its groups as `Tally.add` reads a game's (`_groups`)."""
     out: list[tuple[set[str], ...]] = []
     for seat in range(players):
         played, applied, events = (set(result.by_seat[k][seat]) if k in result.by_seat else set()
                                    for k in ("played", "applied", "events"))  # fmt: skip
-        groups = {f"played:{group_of.get(c, '?')}" for c in played} if group_of else set()
-        groups |= {f"applied:{group_of.get(c, '?')}" for c in applied} if group_of else set()
-        groups |= {f"events:{event.partition(':')[0]}" for event in events}
-        out.append((played, applied, events, groups))
+        out.append((played, applied, events, _groups(played, applied, events, group_of)))
     return out
+
+
+def _groups(
+    played: Iterable[str], applied: Iterable[str], events: Iterable[str], group_of: Mapping[str, str] | None
+) -> set[str]:
+    """The groups items fall in: a card's component ('played:red-deck'), an event's kind ('events:build')."""
+    groups = {f"played:{group_of.get(c, '?')}" for c in played} if group_of else set()
+    groups |= {f"applied:{group_of.get(c, '?')}" for c in applied} if group_of else set()
+    return groups | {f"events:{event.partition(':')[0]}" for event in events}
 
 
 def _item_rows(rows: Mapping[str, Any]) -> dict[str, list[int]]:
