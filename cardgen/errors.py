@@ -7,6 +7,8 @@ Every problem cardgen reports about its input names where it is: a file, a line,
 
 from __future__ import annotations
 
+import functools
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -79,9 +81,16 @@ def read_text(path: Path, what: str, encoding: str = "utf-8") -> str:
 
 def display_path(path: Path | str) -> str:
     """A path as a user wants to read it: relative to the working directory when it lies below it."""
+    return _display_path(str(path), os.getcwd())
+
+
+@functools.lru_cache(maxsize=4096)
+def _display_path(path: str, cwd: str) -> str:
+    """Kept by path and working directory: loading resolved each file's path several times (lstat per folder), a
+    tenth of loading the bundled games."""
     p = Path(path)
     try:
-        return str(p.resolve().relative_to(Path.cwd().resolve()))
+        return str(p.resolve().relative_to(Path(cwd).resolve()))
     except ValueError:
         return str(p)
 

@@ -271,6 +271,13 @@ CASES = [
         2,
         "finite number",
     ),
+    Case(
+        "bounds-on-text",  # was a TypeError from pydantic when the first item was checked
+        lambda ws: game_field(ws, "attack: {type: int, min: 0}", "attack: {type: str, min: 0}"),
+        LIST,
+        2,
+        "game.yaml:23: card_types.ship.fields.attack: min and max bound int and number fields",
+    ),
     Case("players-zero", lambda ws: game_field(ws, "players: [2, 4]", "players: [0, 4]"), LIST, 2, "game.yaml:4"),
     Case("players-reversed", lambda ws: game_field(ws, "players: [2, 4]", "players: [4, 2]"), LIST, 2, "1 ≤ min ≤ max"),
     Case(

@@ -195,3 +195,84 @@ def test_a_key_that_is_only_a_bracket_is_an_unknown_field_not_a_union_tag() -> N
     assert problems("title: F\n'[': ~\n") == [
         "deck.yaml:2: [: unknown field '['; known fields: by_name, cards, extra, source, title"
     ]
+
+
+# --- items: validated by a pydantic-core schema made per card type (`model.ItemModel`) ---------------------------
+
+ITEM_TYPE = {
+    "fields": {
+        "attack": {"type": "int", "min": 0, "max": 5},
+        "speed": {"type": "number", "min": 1, "max": 2.5},
+        "faction": {"type": "str", "choices": ["red", "blue"]},
+        "tags": {"type": "list", "required": False},
+        "fast": {"type": "bool", "default": True},
+        "text": {"type": "text"},
+    }
+}
+
+
+def item_problems(item: object) -> list[str]:
+    from cardgen.data.model import CardType, item_model
+    from cardgen.data.validation_errors import validate_item
+
+    model = item_model("ship", CardType.model_validate(ITEM_TYPE))
+    doc = parse_yaml("cards: []\n", Path("deck.yaml"))
+    values, located = validate_item(model, item, doc, ("cards", 0), "scout")
+    assert (values is None) == bool(located)
+    return [str(p).removeprefix("deck.yaml:1: cards[0] (scout)") for p in located]
+
+
+def test_an_item_gets_every_field_with_its_default() -> None:
+    from cardgen.data.model import CardType, item_model
+
+    model = item_model("ship", CardType.model_validate(ITEM_TYPE))
+    values = model.validate({"id": "scout", "attack": 1, "speed": 1.5, "faction": "red", "text": "Fast."})
+    assert values == {
+        "id": "scout", "count": 1, "type": None, "front": None, "back": None, "source": None,
+        "attack": 1, "speed": 1.5, "faction": "red", "tags": None, "fast": True, "text": "Fast.",
+    }  # fmt: skip
+    assert item_model("ship", CardType.model_validate(ITEM_TYPE)) is model  # made once per type
+
+
+@pytest.mark.parametrize(
+    ("item", "expected"),
+    [
+        ({"id": "a b", "attack": 1, "speed": 1, "faction": "red", "text": ""},
+         [".id: 'a b' is not a valid id (use letters, digits, '-', '_' and '.')"]),
+        ({"id": "a", "attack": -1, "speed": 0, "faction": "red", "text": ""},
+         [".attack: input should be greater than or equal to 0, got -1",
+          ".speed: input should be greater than or equal to 1, got 0"]),
+        ({"id": "a", "attack": 9, "speed": 3, "faction": "red", "text": ""},
+         [".attack: input should be less than or equal to 5, got 9",
+          ".speed: input should be less than or equal to 2.5, got 3"]),
+        ({"id": "a", "attack": 1.5, "speed": float("inf"), "faction": "green", "text": 3},
+         [".attack: expected a whole number, got 1.5",
+          ".speed: expected a whole number, got inf",
+          ".speed: input should be a finite number, got inf",
+          ".faction: 'green' is not one of 'red' or 'blue'",
+          ".text: expected text (quote it if it looks like a number or yes/no), got 3"]),
+        ({"id": "a", "attack": 1, "speed": 1, "faction": "red", "text": "", "tags": [float("nan")], "count": -1},
+         [".count: input should be greater than or equal to 0, got -1",
+          ".tags[0]: expected text (quote it if it looks like a number or yes/no), got nan",
+          ".tags[0]: expected a whole number, got nan",
+          ".tags[0]: input should be a finite number, got nan"]),
+        ({"id": "a", "atack": 1, "speed": 1, "faction": "red", "text": ""},
+         [".attack: missing required field 'attack'", ".atack: unknown field 'atack' (did you mean 'attack'?)"]),
+        ({"attack": 1, "speed": 1, "faction": "red", "text": "", "source": {"a": 1}},
+         [".id: missing required field 'id'",
+          ".source: expected text (quote it if it looks like a number or yes/no), got a mapping",
+          ".source.a: expected text (quote it if it looks like a number or yes/no), got 1"]),
+        ("scout", [": expected a mapping of keys to values, got 'scout'"]),
+    ],
+)  # fmt: skip
+def test_item_errors_read_as_a_pydantic_model_gave_them(item: object, expected: list[str]) -> None:
+    assert item_problems(item) == expected
+
+
+def test_bounds_on_a_field_that_is_not_a_number_are_refused_where_the_type_is_declared() -> None:
+    from pydantic import ValidationError
+
+    from cardgen.data.model import CardType
+
+    with pytest.raises(ValidationError, match="min and max bound int and number fields, not a 'str' field"):
+        CardType.model_validate({"fields": {"name": {"type": "str", "min": 1}}})

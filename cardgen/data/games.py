@@ -15,7 +15,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Protocol
 
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
 from cardgen import limits
 from cardgen.data.model import (
@@ -24,6 +24,7 @@ from cardgen.data.model import (
     RESERVED_ITEM_KEYS,
     ComponentRef,
     ComponentSpec,
+    ItemModel,
     ItemTable,
     Manifest,
     item_model,
@@ -31,7 +32,7 @@ from cardgen.data.model import (
 )
 from cardgen.data.rules import Fact, Rules
 from cardgen.data.tables import TABLE_SUFFIXES, read_table
-from cardgen.data.validation_errors import validate
+from cardgen.data.validation_errors import validate, validate_item
 from cardgen.data.yaml_source import PathKey, YamlDocument, read_yaml
 from cardgen.errors import DataError, Location, Problem, did_you_mean, display_path
 from cardgen.units import HEX_RATIO, Size, parse_size
@@ -362,7 +363,7 @@ def _load_items(
         problems.extend(found)
     else:
         entries = [(raw, (key, index)) for index, raw in enumerate(source)]
-    models: dict[str | None, type[BaseModel]] = {}
+    models: dict[str | None, ItemModel] = {}
     items = []
     shown = display_path(doc.path)  # once a file: resolving a path per item was a third of loading 2,700 items
     for raw, where_path in _expanded(entries, key, spec, doc, problems):
@@ -375,13 +376,12 @@ def _load_items(
         if type_name not in models:
             models[type_name] = item_model(type_name, manifest.card_types.get(type_name) if type_name else None)
         label = raw.get("id") if isinstance(raw.get("id"), str) else ""
-        parsed, found = validate(models[type_name], raw, doc, where_path, label)
+        values, found = validate_item(models[type_name], raw, doc, where_path, label)
         if isinstance(source, ItemTable):  # "cards[14] (scout).cost" → "column 'cost' (scout)": rows, not indices
             found = [_in_column(p, label) for p in found]
         problems.extend(found)
-        if parsed is None:
+        if values is None:
             continue
-        values = parsed.model_dump()
         line = doc.line_of(where_path)
         if ref.kind != "pieces" and not (values["front"] or spec.front):
             problems.append(

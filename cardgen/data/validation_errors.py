@@ -11,9 +11,10 @@ import types
 import typing
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
-from pydantic_core import ErrorDetails
+from pydantic import BaseModel
+from pydantic_core import ErrorDetails, ValidationError
 
+from cardgen.data.model import ItemModel
 from cardgen.data.yaml_source import PathKey, YamlDocument, dotted
 from cardgen.errors import Location, Problem, did_you_mean, display_path
 
@@ -41,7 +42,19 @@ def validate(
         return None, [to_problem(err, model, doc, base, label) for err in exc.errors(include_url=False)]
 
 
-def to_problem(err: ErrorDetails, model: type[BaseModel], doc: YamlDocument, base: PathKey, label: str) -> Problem:
+def validate_item(
+    model: ItemModel, value: Any, doc: YamlDocument, base: PathKey, label: str
+) -> tuple[dict[str, Any] | None, list[Problem]]:
+    """Validate one item against its card type's validator: its values, or the located problems."""
+    try:
+        return model.validate(value), []
+    except ValidationError as exc:
+        return None, [to_problem(err, model, doc, base, label) for err in exc.errors(include_url=False)]
+
+
+def to_problem(
+    err: ErrorDetails, model: type[BaseModel] | ItemModel, doc: YamlDocument, base: PathKey, label: str
+) -> Problem:
     """One pydantic error as a `Problem` located in `doc`."""
     loc = tuple(part for part in err["loc"] if not _is_union_tag(part))
     path = (*base, *loc)
@@ -52,7 +65,7 @@ def to_problem(err: ErrorDetails, model: type[BaseModel], doc: YamlDocument, bas
     return Problem(where, _message(err, model, loc))
 
 
-def _message(err: ErrorDetails, model: type[BaseModel], loc: tuple[Any, ...]) -> str:
+def _message(err: ErrorDetails, model: type[BaseModel] | ItemModel, loc: tuple[Any, ...]) -> str:
     kind = err["type"]
     given = err.get("input")
     if kind == "extra_forbidden":
@@ -98,6 +111,8 @@ def _is_union_tag(part: Any) -> bool:
 
 def allowed_fields(model: Any, loc: tuple[Any, ...]) -> list[str]:
     """The field names the model accepts at `loc` (walking through lists, dicts and optional values)."""
+    if isinstance(model, ItemModel):  # flat: its fields are the only names it knows
+        return [] if loc else list(model.fields)
     current: Any = model
     for part in loc:
         current = _unwrap(current)

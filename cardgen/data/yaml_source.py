@@ -253,18 +253,20 @@ class _Builder:
         for key_node, _ in node.value:
             if isinstance(key_node, yaml.ScalarNode) and key_node.tag != "tag:yaml.org,2002:merge":
                 key = self._key(key_node, path)
-                line = key_node.start_mark.line + 1
-                if _hashable(key) and key in seen:
+                if not _hashable(key):
+                    continue
+                if key in seen:
                     self._problem(
                         key_node, (*path, str(key)), f"duplicate key '{key}' (first written on line {seen[key]})"
                     )
-                elif _hashable(key):
-                    seen[key] = line
+                else:
+                    seen[key] = key_node.start_mark.line + 1
         try:
             self.loader.flatten_mapping(node)
         except yaml.YAMLError as exc:
             self._problem(node, path, f"invalid merge: {' '.join(str(getattr(exc, 'problem', exc)).split())}")
         result: dict[Any, Any] = {}
+        lines, built = self.doc.lines, self.built
         for key_node, value_node in node.value:
             if not isinstance(key_node, yaml.ScalarNode):
                 self._problem(key_node, path, "a mapping key must be a plain value, not a list or a mapping")
@@ -274,8 +276,18 @@ class _Builder:
                 self._problem(key_node, path, f"unusable mapping key {key!r}")
                 continue
             key_path = (*path, key if isinstance(key, str | int) else str(key))
-            self.doc.lines[key_path] = key_node.start_mark.line + 1
-            result[key] = self.build(value_node, key_path)
+            lines[key_path] = key_node.start_mark.line + 1
+            if (
+                type(value_node) is yaml.ScalarNode
+                and value_node.tag == STR
+                and not self.expanding
+                and id(value_node) not in built
+            ):
+                # most values: text met for the first time, outside any alias (what `build` does, inline)
+                built.add(id(value_node))
+                result[key] = value_node.value
+            else:
+                result[key] = self.build(value_node, key_path)
         return result
 
     def _key(self, node: yaml.Node, path: PathKey) -> Any:
@@ -296,6 +308,8 @@ class _Builder:
 
 
 def _hashable(value: Any) -> bool:
+    if type(value) is str:
+        return True
     try:
         hash(value)
     except TypeError:
