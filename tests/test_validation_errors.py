@@ -276,3 +276,7 @@ def test_bounds_on_a_field_that_is_not_a_number_are_refused_where_the_type_is_de
 
     with pytest.raises(ValidationError, match="min and max bound int and number fields, not a 'str' field"):
         CardType.model_validate({"fields": {"name": {"type": "str", "min": 1}}})
+    text = "fields:\n  name: {type: str, min: 1}\n"  # and said without a ", got a mapping" tail
+    assert problems(text, CardType) == [
+        "deck.yaml:2: fields.name: min and max bound int and number fields, not a 'str' field"
+    ]

@@ -86,7 +86,10 @@ def _message(err: ErrorDetails, model: type[BaseModel] | ItemModel, loc: tuple[A
         return f"{_shown(given)} is not a valid id (use letters, digits, '-', '_' and '.')"
     text = err["msg"]
     text = text.removeprefix("Value error, ")
-    return f"{text[:1].lower()}{text[1:]}, got {_shown(given)}" if "got" not in text else text
+    text = f"{text[:1].lower()}{text[1:]}"
+    if "got" in text or (kind == "value_error" and isinstance(given, dict)):
+        return text  # a check of a whole mapping (a model's own validator) says what is wrong with it
+    return f"{text}, got {_shown(given)}"
 
 
 def _shown(value: Any) -> str:
