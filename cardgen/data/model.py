@@ -8,7 +8,8 @@ Nothing here knows the five bundled games: a new game is only new data.
 - `ComponentSpec` (one file per component): its size and shape, the layouts of its faces, and its items — cards in a
   deck, double-sided counters, tiles, or sheets larger than a card (boards, faction sheets, player aids).
 - Items are written flat (`id`, `count`, … and the card type's own fields side by side); `item_model` builds one
-  strict pydantic model per card type so a misspelt or mistyped field is reported like any other.
+  strict validator per card type (a pydantic-core schema) so a misspelt or mistyped field is reported like any
+  other.
 """
 
 from __future__ import annotations
