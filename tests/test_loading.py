@@ -268,3 +268,25 @@ def test_nesting_past_the_limit_names_its_line(monkeypatch, case, composer):
     ]
     allowed = "a: " + "[" * 99 + "]" * 99  # 100 levels
     assert yaml_source.parse_yaml(allowed, Path("ok.yaml")).problems == []
+
+
+def test_text_values_reached_through_aliases_count_towards_the_alias_limit():
+    """Text values of a mapping are built inline (a fast path); one reached through an alias still counts as an
+    expanded value, inside an expansion or not."""
+    from dataclasses import replace
+
+    from cardgen import limits
+    from cardgen.data.yaml_source import parse_yaml
+
+    direct = "s: &s text\nm: {" + ", ".join(f"k{i}: *s" for i in range(12)) + "}\n"
+    nested = "s: &s text\nm: &m {a: *s, b: 1}\nl: [" + ", ".join(["*m"] * 6) + "]\n"
+    saved = limits.current()
+    limits.use(replace(saved, yaml_alias_values=10))
+    try:
+        for text in (direct, nested):
+            with pytest.raises(DataError, match="aliases expand to more than 10 values"):
+                parse_yaml(text, Path("bomb.yaml"))
+        doc = parse_yaml("s: &s text\nm: {a: *s, b: *s}\n", Path("ok.yaml"))
+        assert doc.value == {"s": "text", "m": {"a": "text", "b": "text"}} and doc.lines[("m", "b")] == 2
+    finally:
+        limits.use(saved)

@@ -277,13 +277,8 @@ class _Builder:
                 continue
             key_path = (*path, key if isinstance(key, str | int) else str(key))
             lines[key_path] = key_node.start_mark.line + 1
-            if (
-                type(value_node) is yaml.ScalarNode
-                and value_node.tag == STR
-                and not self.expanding
-                and id(value_node) not in built
-            ):
-                # most values: text met for the first time, outside any alias (what `build` does, inline)
+            if type(value_node) is yaml.ScalarNode and value_node.tag == STR and id(value_node) not in built:
+                # most values: text met for the first time (not through an alias): what `build` does, inline
                 built.add(id(value_node))
                 result[key] = value_node.value
             else:
