@@ -290,3 +290,19 @@ def test_text_values_reached_through_aliases_count_towards_the_alias_limit():
         assert doc.value == {"s": "text", "m": {"a": "text", "b": "text"}} and doc.lines[("m", "b")] == 2
     finally:
         limits.use(saved)
+
+
+def test_paths_are_shown_relative_to_the_working_folder_of_the_moment(tmp_path, monkeypatch):
+    """Display paths are kept per path and working folder: a change of folder shows the same file differently."""
+    from cardgen.errors import display_path
+
+    game = tmp_path / "data" / "demo"
+    game.mkdir(parents=True)
+    monkeypatch.chdir(tmp_path)
+    assert display_path(game / "game.yaml") == "data/demo/game.yaml"
+    monkeypatch.chdir(game)
+    assert display_path(game / "game.yaml") == "game.yaml"
+    assert display_path("game.yaml") == "game.yaml"
+    monkeypatch.chdir(tmp_path / "data")
+    assert display_path("game.yaml") == "game.yaml"  # a relative path is relative to the folder of the moment
+    assert display_path(tmp_path / "elsewhere.yaml") == str(tmp_path / "elsewhere.yaml")  # outside: as given
