@@ -92,6 +92,11 @@ def test_preview_renders_one_face_at_its_size(tmp_path: Path):
     assert Image.open(back).getpixel((width // 2, 10)) != Image.open(out).getpixel((width // 2, 10))
     missing = run_cli(*base, "scuot")
     assert missing.code == 2 and "no item 'scuot' (did you mean 'scout'?)" in missing.err
+    assert Image.open(out).mode == "RGB"  # a card: opaque; a round counter: see-through outside its circle
+    token = tmp_path / "token.png"
+    assert run_cli(*base, "credit-1", "--dpi", "100", "--out", token).code == 0
+    with Image.open(token) as image:
+        assert image.mode == "RGBA" and image.getpixel((0, 0))[3] == 0 and image.getpixel((43, 43))[3] == 255
 
 
 def test_preview_grid_shows_each_distinct_face_once(tmp_path: Path):

@@ -380,6 +380,28 @@ def test_png_faces_at_300_dpi(tmp_path):
     assert "frigate,2,frigate-front.png,frigate-back.png" in (folder / "counts.csv").read_text()
 
 
+def test_round_png_faces_are_transparent_outside_their_shape_and_cards_are_not(tmp_path):
+    """A round counter's image is its circle grown by the bleed on a see-through square (digital tables cut pieces
+    by their alpha); a rectangular card stays opaque RGB."""
+    run = build(FIXTURES / "card_data", tmp_path, "--format", "png")
+    assert run.code == 0, run.err
+    px = 300 / 25.4  # pixels per mm
+    with Image.open(tmp_path / "demo" / "tokens" / "credit-1-front.png") as image:
+        assert image.mode == "RGBA" and image.size == (259, 259)  # (15.875 + 6) mm at 300 dpi
+        alpha = image.getchannel("A")
+        centre = (image.width - 1) / 2
+
+        def at(mm: float) -> int:  # alpha along the diagonal, `mm` from the centre
+            step = mm * px / 2**0.5
+            return alpha.getpixel((round(centre + step), round(centre + step)))
+
+        assert at(0) == 255 and at(7.9) == 255 and at(10.4) == 255  # the face and its bleed ring
+        assert at(11.5) == 0 and at(15.0) == 0  # beyond the bleed circle: the square's corners
+        assert alpha.getpixel((0, 0)) == 0 and alpha.getpixel((129, 0)) > 0  # a corner; the circle touches the edge
+    with Image.open(tmp_path / "demo" / "ships" / "scout-front.png") as card:
+        assert card.mode == "RGB"
+
+
 def test_poker_png_with_eighth_inch_bleed_is_825_by_1125(demo_data, tmp_path):
     manifest = demo_data / "demo" / "game.yaml"
     manifest.write_text(manifest.read_text().replace("  back: card-back\n", "  back: card-back\n  bleed: 3.175\n"))

@@ -38,7 +38,7 @@ def preview_item(renderer: GameRenderer, item_id: str, side: str, dpi: int, targ
     report = BuildReport()
     job = renderer.job(alone, PrintOptions(), report)
     front, back = job.faces.item_faces[item.id]
-    (image,) = face_images(job, [back if side == "back" and back else front], dpi)
+    (image,) = face_images(job, [back if side == "back" and back else front], dpi, transparent=job.shape != "rect")
     _save(image, target, dpi)
     return target, report
 

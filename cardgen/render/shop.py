@@ -40,8 +40,10 @@ def write_shop_pdf(job: ComponentJob, path: Path) -> OutputFile:
     return OutputFile(path, doc.pages, job.component.id)
 
 
-def face_images(job: ComponentJob, keys: list[str], dpi: int) -> list[Any]:
-    """Each face `key` rendered alone, bleed included, as a PIL image at `dpi` (one PDF page per face, rasterised)."""
+def face_images(job: ComponentJob, keys: list[str], dpi: int, transparent: bool = False) -> list[Any]:
+    """Each face `key` rendered alone, bleed included, as a PIL image at `dpi` (one PDF page per face, rasterised).
+    With `transparent`, what the face does not paint is see-through (RGBA): a round or hex face is clipped to its
+    shape grown by the bleed, so the corners of its square are empty; else they are white (RGB)."""
     import pypdfium2 as pdfium
 
     doc = job.document()
@@ -49,7 +51,9 @@ def face_images(job: ComponentJob, keys: list[str], dpi: int) -> list[Any]:
         _face_page(doc, job, key)
     pdf = pdfium.PdfDocument(doc.finish())
     # pdfium rounds the pixel size up; shave a hair off the scale so 69.85 mm at 300 dpi is 825 px, not 826
-    return [pdf[index].render(scale=dpi / 72 * (1 - 1e-6)).to_pil() for index in range(len(keys))]
+    scale = dpi / 72 * (1 - 1e-6)
+    fill = (255, 255, 255, 0 if transparent else 255)
+    return [pdf[index].render(scale=scale, fill_color=fill).to_pil() for index in range(len(keys))]
 
 
 def write_png_faces(job: ComponentJob, folder: Path) -> OutputFile:
@@ -63,7 +67,8 @@ def write_png_faces(job: ComponentJob, folder: Path) -> OutputFile:
             if key:
                 keys.append(key)
                 names.append(f"{item.id}-{side}.png")
-    for name, image in zip(names, face_images(job, keys, job.options.dpi), strict=True):
+    shaped = job.shape != "rect"  # round and hex pieces: transparent outside their shape (digital tables cut by it)
+    for name, image in zip(names, face_images(job, keys, job.options.dpi, transparent=shaped), strict=True):
         buffer = io.BytesIO()
         image.save(buffer, "PNG", dpi=(job.options.dpi,) * 2)
         write_atomic(folder / name, buffer.getvalue())
