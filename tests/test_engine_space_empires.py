@@ -615,6 +615,45 @@ def test_determinizations_keep_what_a_player_sees_and_redeal_the_face_down_marke
     assert changed > 0
 
 
+def test_determinizations_redeal_the_enemys_face_down_groups_among_its_face_down_counters(engine):
+    """A search must not see what an enemy counter is: its face-down groups are dealt again among its face-down
+    counters (which keep their places), while revealed groups, single ships, Ship Yards, the searcher's own units
+    and whatever the searcher can see stay as they are."""
+    s = clear(fresh(engine))
+    home = s.home[YELLOW]
+    away = [h for h in hexes(s, home) if s.on[h]][:4]
+    fleet = place(s, YELLOW, "BB", away[0], 3)
+    decoy = place(s, YELLOW, "Decoy", away[1])
+    scout = place(s, YELLOW, "SC", away[2], 2)
+    shown = place(s, YELLOW, "DD", away[3], 2)
+    shown.seen = True
+    yard = place(s, YELLOW, "SY", home)
+    miner = place(s, YELLOW, "Miner", away[1])
+    mine = place(s, RED, "CA", s.home[RED], 2)
+    raider = place(s, YELLOW, "DD", s.home[RED])  # face down, but beside the searcher's own ships
+    bought = place(s, YELLOW, "CA", home)  # placed this Economic Phase: the buyer's records point at it
+    bought.new = True
+    before = {u.uid: u.key() for u in s.units}
+    looks = sorted((u.code, u.count, u.group) for u in (fleet, decoy, scout))
+    rng = CounterRng(4)
+    where_the_fleet_went = set()
+    for _ in range(40):
+        deal = s.determinize(RED, rng)
+        assert isinstance(deal, SE4XState)
+        assert deal.observation(RED) == s.observation(RED) and deal.invariant_violations() == []
+        units = {u.uid: u for u in deal.units}
+        assert (
+            sorted((units[u.uid].code, units[u.uid].count, units[u.uid].group) for u in (fleet, decoy, scout)) == looks
+        )
+        assert all(units[u.uid].key() == before[u.uid] for u in (shown, yard, miner, mine, raider, bought))
+        assert all(units[u.uid].hex == u.hex for u in (fleet, decoy, scout))  # the counters stay where they are
+        where_the_fleet_went |= {u.hex for u in units.values() if u.code == "BB"}
+        assert {u.uid: u.key() for u in s.units} == before  # the real state is untouched
+        own = s.determinize(YELLOW, rng)  # the owner knows its own counters
+        assert {u.uid: u.key() for u in own.units} == before
+    assert where_the_fleet_went == {away[0], away[1], away[2]}
+
+
 def test_hidden_groups_show_only_where_they_are(engine):
     s = clear(fresh(engine))
     group = place(s, YELLOW, "BB", s.home[YELLOW], 3)

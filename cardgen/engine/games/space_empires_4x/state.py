@@ -887,9 +887,9 @@ class SE4XState(State):
         ])  # fmt: skip
 
     def determinize(self, player: int, rng: CounterRng) -> State:
-        """The face-down markers dealt again over the face-down hexes of their region (a search never learns what a
-        hex holds before it is explored). Enemy groups keep their real types and sizes: a simplification stated in
-        the README (a search sees the enemy's hidden groups)."""
+        """A state `player` cannot tell from this one: the face-down markers dealt again over the face-down hexes of
+        their region (a search never learns what a hex holds before it is explored), and each other player's
+        face-down groups dealt again among that player's face-down counters (`_redeal_groups`)."""
         copy = self.reseeded(rng)
         assert isinstance(copy, SE4XState)
         for region in ["deep", *self.colours]:
@@ -899,7 +899,33 @@ class SE4XState(State):
             rng.shuffle(ids)
             for h, m in zip(hexes, ids, strict=True):
                 copy.marker_at[h], copy.mloc[m] = m, (ON_MAP, h)
+        copy._redeal_groups(player, rng)
         return copy
+
+    def _redeal_groups(self, player: int, rng: CounterRng) -> None:
+        """Shuffle what the other players' face-down counters are — type, size, group number and the technology
+        built into them — among each player's own face-down counters, which keep their places and their moves this
+        turn. A searching player then knows how many counters an enemy has where, as the table shows, and which
+        groups the enemy owns in all (a simplification: purchases are secret at the table), but not which counter
+        is which: a Decoy may be the fleet and the fleet a Decoy. Left as they are: groups revealed in combat,
+        single ships (always face up), Ship Yards and Bases (they never move: a search keeps them on colonies),
+        counters placed this Economic Phase (the buyer's own records point at them), and counters sharing a hex
+        with another player's (the rules of combat already say what they can be)."""
+        e = self.e
+        owners_at: dict[int, set[int]] = {}
+        for u in self.units:
+            owners_at.setdefault(u.hex, set()).add(u.owner)
+        hidden: dict[int, list[Unit]] = {}
+        for u in self.units:
+            if (u.owner != player and not u.seen and not u.new and len(owners_at[u.hex]) == 1
+                    and u.code not in e.singles and u.code not in e.immobile):  # fmt: skip
+                hidden.setdefault(u.owner, []).append(u)
+        for owner in sorted(hidden):
+            units = hidden[owner]
+            looks = [(u.code, u.count, u.group, u.att, u.dfn, u.tac, u.move, u.terra) for u in units]
+            rng.shuffle(looks)
+            for u, look in zip(units, looks, strict=True):
+                u.code, u.count, u.group, u.att, u.dfn, u.tac, u.move, u.terra = look
 
     def clone(self) -> SE4XState:
         other = SE4XState.__new__(SE4XState)
