@@ -26,6 +26,8 @@ from cardgen.engine.games.space_empires_4x.model import (
     EndMove,
     Load,
     Move,
+    Peek,
+    PeekChoice,
     Research,
     Scuttle,
     Shift,
@@ -654,13 +656,80 @@ def test_determinizations_redeal_the_enemys_face_down_groups_among_its_face_down
     assert where_the_fleet_went == {away[0], away[1], away[2]}
 
 
+UNITS, MARKERS = 7, 8  # where the units and the markers sit in an observation
+
+
+def peeking_cruiser(engine: SE4XEngine, kind: str) -> tuple[SE4XState, object, int]:
+    """Red's Cruiser at home with Exploration technology, a face-down marker of `kind` next to it."""
+    s = clear(fresh(engine))
+    s.tech[RED]["exploration"] = 1
+    cruiser = place(s, RED, "CA", s.home[RED])
+    target = next(h for h in hexes(s, s.home[RED]) if s.on[h])
+    show(s, target, kind, revealed=False)
+    s._legal = None
+    return s, cruiser, target
+
+
+def test_a_cruiser_peeks_and_its_owner_chooses_to_reveal_or_keep_the_marker_face_down(engine):
+    """'Once seen, you choose to reveal or leave it face down': left face down, the marker is known to the peeker
+    alone (its observation and its determinizations keep it; the other player's do not)."""
+    s, cruiser, target = peeking_cruiser(engine, "planet")
+    peek = Peek(cruiser.uid, target)
+    assert peek in s.legal_actions()
+    marker = s.marker_at[target]
+    s.apply(peek)
+    assert s.legal_actions() == [PeekChoice(True), PeekChoice(False)] and s.current_player() == RED
+    s.apply(PeekChoice(False))
+    assert not s.revealed[target] and s.marker_at[target] == marker and s.peeking == -1
+    assert s.kind(target) is None and s.kind_for(RED, target) == "planet" and s.kind_for(YELLOW, target) is None
+    assert s.observation(RED)[MARKERS][target] == "planet" and s.observation(YELLOW)[MARKERS][target] is True
+    assert Peek(cruiser.uid, target) not in s.legal_actions()  # one peek a turn
+    from cardgen.engine.games.space_empires_4x.view import Goals
+
+    red, yellow = Goals(s, RED), Goals(s, YELLOW)  # greedy's colony ships head for what their player knows
+    assert red.settle is not None and red.settle[target] == 0
+    assert yellow.settle is None or yellow.settle[target] > 0
+    rng, moved = CounterRng(3), 0
+    for _ in range(30):
+        mine, theirs = s.determinize(RED, rng), s.determinize(YELLOW, rng)
+        assert isinstance(mine, SE4XState) and isinstance(theirs, SE4XState)
+        assert mine.marker_at[target] == marker and mine.observation(RED) == s.observation(RED)
+        assert theirs.observation(YELLOW) == s.observation(YELLOW) and theirs.invariant_violations() == []
+        moved += theirs.marker_at[target] != marker
+        assert theirs.kind_for(RED, target) == engine.markers[theirs.marker_at[target]].kind  # red knows that deal
+    assert moved > 0
+    assert s.invariant_violations() == []
+
+
+@pytest.mark.parametrize(("kind", "gone"), [("danger", True), ("lost-in-space", True), ("planet", False)])
+def test_a_revealed_peek_discards_a_marker_with_an_immediate_effect(engine, kind, gone):
+    s, cruiser, target = peeking_cruiser(engine, kind)
+    s.apply(Peek(cruiser.uid, target))
+    s.apply(PeekChoice(True))
+    assert (s.marker_at[target] < 0) == gone and s.known_marker(RED, target) == -1
+    assert cruiser.hex == s.home[RED] and cruiser in s.units  # no harm to the Cruiser
+    if not gone:
+        assert s.revealed[target] and s.observation(YELLOW)[MARKERS][target] == kind
+
+
+@pytest.mark.parametrize(("kind", "reveal"), [("danger", True), ("lost-in-space", True), ("planet", False),
+                                              ("minerals", False), ("black-hole", False)])  # fmt: skip
+def test_greedy_turns_up_only_what_the_reveal_discards(engine, kind, reveal):
+    from cardgen.engine.games.space_empires_4x.view import action_value
+
+    s, cruiser, target = peeking_cruiser(engine, kind)
+    s.apply(Peek(cruiser.uid, target))
+    best = max(s.legal_actions(), key=lambda a: action_value(s, a, RED))
+    assert best == PeekChoice(reveal)
+
+
 def test_hidden_groups_show_only_where_they_are(engine):
     s = clear(fresh(engine))
     group = place(s, YELLOW, "BB", s.home[YELLOW], 3)
     seen = s.observation(RED)
-    assert (group.uid, YELLOW, "?", -1, group.hex) in seen[6]
+    assert (group.uid, YELLOW, "?", -1, group.hex) in seen[UNITS]
     group.seen = True
-    assert (group.uid, YELLOW, "BB", 3, group.hex) in s.observation(RED)[6]
+    assert (group.uid, YELLOW, "BB", 3, group.hex) in s.observation(RED)[UNITS]
 
 
 def test_the_engine_reads_its_numbers_from_rules_yaml(tmp_path):

@@ -117,6 +117,14 @@ class Peek(NamedTuple):
     tag: str = "peek"
 
 
+class PeekChoice(NamedTuple):
+    """After a Cruiser's peek, its owner turns the marker face up (one with an immediate effect is then discarded
+    harmlessly) or leaves it face down, known to that player alone."""
+
+    reveal: bool
+    tag: str = "peek-choice"
+
+
 class EndMove(NamedTuple):
     tag: str = "end-move"
 

@@ -2,11 +2,12 @@
 
 A round is three turns and an Economic Phase (`turns_per_round`). In a turn each player in turn order moves units
 one hex at a time (`Move`; a Colony Ship may `Colonize`, a Mining Ship `Load` and `Unload` a marker, a Cruiser with
-Exploration technology `Peek` before it moves), then `EndMove` fights every battle where the player's units share a
-hex with an enemy (`combat.fight`, the calculator's rules and policies) and bombards enemy colonies there. Markers are
-turned up the moment a unit enters (the reading in rules.yaml), with their effects: Minerals and Space Wrecks to tow,
-Black Holes (a roll for every unit entering), Danger, Supernovas, Lost in Space (the player to the right chooses the
-hex: a `Shift` decision of that seat, a die roll in solitaire), terrain that ends a combat unit's move.
+Exploration technology `Peek` before it moves and then turn the marker up or leave it face down, `PeekChoice`), then
+`EndMove` fights every battle where the player's units share a hex with an enemy (`combat.fight`, the calculator's
+rules and policies) and bombards enemy colonies there. Markers are turned up the moment a unit enters (the reading
+in rules.yaml), with their effects: Minerals and Space Wrecks to tow, Black Holes (a roll for every unit entering),
+Danger, Supernovas, Lost in Space (the player to the right chooses the hex: a `Shift` decision of that seat, a die
+roll in solitaire), terrain that ends a combat unit's move.
 
 The Economic Phase is simultaneous in the rules; the engine takes the players in turn order, each deciding alone
 (nothing one buys changes what another may): income from the Homeworld, colonies and deposited Minerals (none when
@@ -37,6 +38,7 @@ from cardgen.engine.games.space_empires_4x.model import (
     Load,
     Move,
     Peek,
+    PeekChoice,
     Research,
     Scuttle,
     Shift,
@@ -82,6 +84,8 @@ class SE4XState(State):
     order: list[int]  # turn order
     player: int  # whose turn or Economic Phase it is
     lost: tuple[int, int, tuple[int, ...], int] | None  # Lost in Space: (chooser, hex, units, mover)
+    peeking: int  # the hex whose marker a Cruiser has just peeked at, before its owner's choice (-1: none)
+    known: list[dict[int, int]]  # per player: hex -> the face-down marker it peeked at there (`known_marker`)
 
     def __init__(self, engine: SE4XEngine, players: int, seed: int):
         super().__init__(seed)
@@ -123,6 +127,8 @@ class SE4XState(State):
         s.yards_new = {}  # (player, hex) -> Ship Yards placed there this phase
         s.units = []
         s.next_uid = 0
+        s.peeking = -1
+        s.known = [{} for _ in range(players)]
         for p, h in enumerate(s.home):
             s.revealed[h] = True
             s.col_owner[h], s.col_cp[h] = p, e.home_income
@@ -267,6 +273,8 @@ class SE4XState(State):
             return []
         if self.phase == LOST:
             return [Shift(h) for h in self._shift_targets()]
+        if self.peeking >= 0:
+            return [PeekChoice(True), PeekChoice(False)]
         if self.phase == MOVE:
             return self._move_actions()
         return self._econ_actions()
@@ -447,6 +455,8 @@ class SE4XState(State):
             self.mloc[u.tow], u.tow = (DEPOSITED, u.hex), -1
         elif tag == "peek":
             self._peek(self.unit(action.uid), action.at)
+        elif tag == "peek-choice":
+            self._peek_choice(p, action.reveal)
         elif tag == "end-move":
             self._combat(p)
             if self.phase != OVER:
@@ -564,16 +574,38 @@ class SE4XState(State):
         self.player = mover
 
     def _peek(self, u: Unit, t: int) -> None:
-        """A Cruiser's sensors turn up an adjacent marker; one with an immediate effect is discarded harmlessly."""
+        """A Cruiser's sensors show its owner an adjacent face-down marker; the owner then chooses (`PeekChoice`)."""
         u.peeked = True
         m = self.marker_at[t]
-        self.revealed[t] = True
+        self.known[u.owner][t] = m
+        self.peeking = t
         self.explored[u.owner] += 1
-        kind = self.e.markers[m].kind
-        self.chance.record("peek", [self.e.hex_label[t], kind])
+        self.chance.record("peek", [self.e.hex_label[t], self.e.markers[m].kind])
         self.events.add("peek")
-        if kind in ("danger", "lost-in-space"):
+
+    def _peek_choice(self, p: int, reveal: bool) -> None:
+        """'Once seen, you choose to reveal or leave it face down. If revealed and the counter has any immediate
+        effect, it is discarded and any negative effects do not affect your Cruiser.'"""
+        t, self.peeking = self.peeking, -1
+        if not reveal:
+            self.events.add("peek:face-down")
+            return
+        del self.known[p][t]  # everyone sees it now
+        self.revealed[t] = True
+        self.events.add("peek:revealed")
+        if self.e.markers[self.marker_at[t]].kind in view.PEEK_DISCARDS:
             self._discard(t)
+
+    def known_marker(self, p: int, h: int) -> int:
+        """The face-down marker player p has peeked at on hex h and knows is still there (-1: none)."""
+        m = self.known[p].get(h, -1)
+        return m if m >= 0 and self.marker_at[h] == m and not self.revealed[h] else -1
+
+    def kind_for(self, p: int, h: int) -> str | None:
+        """What player p knows hex h holds: the turned-up marker's kind, or the one it peeked at and left face
+        down."""
+        m = self.known_marker(p, h)
+        return self.e.markers[m].kind if m >= 0 else self.kind(h)
 
     # -- combat --------------------------------------------------------------------------------------------------------
 
@@ -845,6 +877,8 @@ class SE4XState(State):
                 owners = {u.owner for u in self.units_at(h)}
                 if len(armed) > 1 or (armed and len(owners) > 1):
                     out.append(f"hex {e.hex_label[h]} holds enemies after every battle")
+        if self.peeking >= 0 and (self.phase != MOVE or self.known_marker(self.player, self.peeking) < 0):
+            out.append(f"a peek at hex {e.hex_label[self.peeking]} waits outside a move or at no face-down marker")
         out += self._marker_violations()
         return out
 
@@ -877,28 +911,34 @@ class SE4XState(State):
                 units.append((u.uid, u.owner, u.code, u.count, u.hex))
             else:
                 units.append((u.uid, u.owner, "?", -1, u.hex))
-        markers = tuple(self.e.markers[m].kind if m >= 0 and self.revealed[h] else (m >= 0)
-                        for h, m in enumerate(self.marker_at))  # fmt: skip
+        markers = tuple(self.e.markers[m].kind if m >= 0 and (self.revealed[h] or self.known_marker(player, h) >= 0)
+                        else (m >= 0) for h, m in enumerate(self.marker_at))  # fmt: skip
         towed = tuple((self.e.markers[m].kind, where, at) for m, (where, at) in enumerate(self.mloc) if where != ON_MAP)
         return frozen([
-            self.phase, self.turns, self.turn, self.order, self.player, self.lost, tuple(units), markers, towed,
+            self.phase, self.turns, self.turn, self.order, self.player, self.lost, self.peeking, tuple(units), markers,
+            towed,
             self.col_owner, self.col_cp, self.cp[player], self.due[player], sorted(self.tech[player].items()),
             sorted(self.bought[player]), self.bid[player], sorted(self.out.items()),
         ])  # fmt: skip
 
     def determinize(self, player: int, rng: CounterRng) -> State:
         """A state `player` cannot tell from this one: the face-down markers dealt again over the face-down hexes of
-        their region (a search never learns what a hex holds before it is explored), and each other player's
-        face-down groups dealt again among that player's face-down counters (`_redeal_groups`)."""
+        their region (a search never learns what a hex holds before it is explored or peeked at; another player who
+        peeked knows the marker dealt there), and each other player's face-down groups dealt again among that
+        player's face-down counters (`_redeal_groups`)."""
         copy = self.reseeded(rng)
         assert isinstance(copy, SE4XState)
         for region in ["deep", *self.colours]:
-            hexes = [h for h, m in enumerate(self.marker_at)
-                     if m >= 0 and not self.revealed[h] and self.e.hex_region[h] == region]  # fmt: skip
+            hexes = [h for h, m in enumerate(self.marker_at) if m >= 0 and not self.revealed[h]
+                     and self.e.hex_region[h] == region and self.known_marker(player, h) < 0]  # fmt: skip
             ids = [self.marker_at[h] for h in hexes]
             rng.shuffle(ids)
             for h, m in zip(hexes, ids, strict=True):
                 copy.marker_at[h], copy.mloc[m] = m, (ON_MAP, h)
+        for q, known in enumerate(copy.known):  # another player who peeked knows what this deal put there
+            for h in known if q != player else ():
+                if self.known_marker(q, h) >= 0:
+                    known[h] = copy.marker_at[h]
         copy._redeal_groups(player, rng)
         return copy
 
@@ -943,6 +983,7 @@ class SE4XState(State):
         other.next_uid = self.next_uid
         other.phase, other.turn, other.order = self.phase, self.turn, list(self.order)
         other.player, other.lost = self.player, self.lost
+        other.peeking, other.known = self.peeking, [dict(k) for k in self.known]
         other.yards_new = dict(self.yards_new)
         return other
 
@@ -954,6 +995,8 @@ class SE4XState(State):
             name = f"{u.code}{u.group or ''}" + (f" x{u.count}" if u.count > 1 else "")
             where = {"move": lambda: f" to {e.hex_label[action.to]}", "peek": lambda: f" at {e.hex_label[action.at]}"}
             return f"{tag} {name} (#{u.uid}) from {e.hex_label[u.hex]}" + where.get(tag, lambda: "")()
+        if tag == "peek-choice":
+            return f"{'reveal' if action.reveal else 'leave face down'} the marker at {e.hex_label[self.peeking]}"
         if tag == "shift":
             return f"shift the lost units to {e.hex_label[action.to]}"
         if tag == "research":

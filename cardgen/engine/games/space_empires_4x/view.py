@@ -27,6 +27,7 @@ RESEARCH_NEED = {"ship-size": 6.0, "attack": 4.0, "defense": 3.5, "movement": 3.
 WARSHIP_NEED = {"SC": 1.5, "DD": 5.0, "CA": 6.0, "BC": 7.0, "BB": 8.0, "DN": 9.0}
 UNSEEN = 8  # the attack a face-down enemy counter is guessed to have (a group of two Destroyers)
 STRIKE = 20  # attack points a fleet gathers before warships head for the enemy
+PEEK_DISCARDS = ("danger", "lost-in-space")  # markers with an immediate effect: a peek that reveals them discards them
 
 
 def fleet_cost(state: SE4XState, p: int) -> int:
@@ -76,9 +77,14 @@ class Goals:
     """Distance maps to what each kind of unit of player p is after, computed once per decision."""
 
     def __init__(self, state: SE4XState, p: int):
-        on, kind = state.on, state.kind
+        on = state.on
         hexes = range(len(on))
-        hidden = [h for h in hexes if on[h] and state.marker_at[h] >= 0 and not state.revealed[h]]
+
+        def kind(h: int) -> str | None:  # what p knows: turned up, or peeked at and left face down
+            return state.kind_for(p, h)
+
+        hidden = [h for h in hexes if on[h] and state.marker_at[h] >= 0 and not state.revealed[h]
+                  and state.known_marker(p, h) < 0]  # fmt: skip
         enemy_here = {u.hex for u in state.units if u.owner != p}
         terra = state.tech[p]["terraforming"] > 0
         settle = [h for h in hexes if on[h] and state.col_owner[h] == -1 and h not in enemy_here
@@ -144,6 +150,9 @@ def action_value(state: SE4XState, action: Any, p: int) -> float:
         return 10.0
     if tag == "peek":
         return 1.0
+    if tag == "peek-choice":  # turn up what the reveal discards (a hazard cleared); keep the rest to itself
+        discarded = state.e.markers[state.marker_at[state.peeking]].kind in PEEK_DISCARDS
+        return (1.0 if discarded else 0.0) if action.reveal else 0.5
     if tag == "shift":  # moving an opponent's lost units: towards the unexplored (and its dangers), away from home
         return (1.0 if state.marker_at[action.to] >= 0 and not state.revealed[action.to] else 0.0) + 0.1 * min(
             (state.e.distance(action.to, h) for h in state.colonies(p)), default=0
@@ -171,11 +180,12 @@ def _move_value(state: SE4XState, g: Goals, u: Any, to: int) -> float:
     value = 0.0
     if dist is not None:
         value += weight * (dist[u.hex] - dist[to])
-    if state.marker_at[to] >= 0 and not state.revealed[to]:
+    p = u.owner
+    if state.marker_at[to] >= 0 and not state.revealed[to] and state.known_marker(p, to) < 0:
         value += 3.0 - g.risk[state.e.hex_region[to]] * state.spec(u).cost * u.count
-    elif state.kind(to) == "black-hole":
+    elif state.kind_for(p, to) == "black-hole":
         value -= 0.4 * state.spec(u).cost * u.count
-    enemies = state.enemies_at(to, p := u.owner)
+    enemies = state.enemies_at(to, p)
     if enemies or state.col_owner[to] not in (-1, p):
         near = {to, *state.adj[to]}  # the player's ships there or next to it can join the attack this turn
         mine = sum(state.spec(x).attack * x.count for x in state.units if x.owner == p and x.hex in near
