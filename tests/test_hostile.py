@@ -278,6 +278,13 @@ CASES = [
         2,
         "game.yaml:23: card_types.ship.fields.attack: min and max bound int and number fields",
     ),
+    Case(
+        "default-of-another-type",  # items without the field used to hold the text where layouts expect a number
+        lambda ws: game_field(ws, "attack: {type: int, min: 0}", "attack: {type: int, min: 0, default: many}"),
+        LIST,
+        2,
+        "game.yaml:23: card_types.ship.fields.attack: default 'many' is not a value of this field",
+    ),
     Case("players-zero", lambda ws: game_field(ws, "players: [2, 4]", "players: [0, 4]"), LIST, 2, "game.yaml:4"),
     Case("players-reversed", lambda ws: game_field(ws, "players: [2, 4]", "players: [4, 2]"), LIST, 2, "1 ≤ min ≤ max"),
     Case(

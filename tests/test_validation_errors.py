@@ -280,3 +280,26 @@ def test_bounds_on_a_field_that_is_not_a_number_are_refused_where_the_type_is_de
     assert problems(text, CardType) == [
         "deck.yaml:2: fields.name: min and max bound int and number fields, not a 'str' field"
     ]
+
+
+@pytest.mark.parametrize(
+    ("spec", "expected"),
+    [
+        ("{type: int, required: false, default: lots}", "default 'lots' is not a value of this field: input should be a valid integer"),
+        ("{type: str, choices: [a, b], default: c}", "default 'c' is not a value of this field: input should be 'a' or 'b'"),
+        ("{type: number, max: 9, default: 9.5}", "default 9.5 is not a value of this field: input should be less than or equal to 9"),
+        ("{type: list, required: false, default: [1, {a: 1}]}", "default [1, {'a': 1}] is not a value of this field: input should be a valid string"),
+    ],
+)  # fmt: skip
+def test_a_default_the_field_would_refuse_is_refused_where_the_type_is_declared(spec: str, expected: str) -> None:
+    from cardgen.data.model import CardType
+
+    assert problems(f"fields:\n  power: {spec}\n", CardType) == [f"deck.yaml:2: fields.power: {expected}"]
+
+
+@pytest.mark.parametrize("spec", ["{type: int, required: false, default: 3}", "{type: list, default: []}",
+                                  "{type: any, default: {a: 1}}", "{type: text, default: ''}"])  # fmt: skip
+def test_a_default_the_field_accepts_is_kept(spec: str) -> None:
+    from cardgen.data.model import CardType
+
+    assert problems(f"fields:\n  power: {spec}\n", CardType) == []

@@ -29,7 +29,7 @@ from pydantic import (
     field_validator,
     model_validator,
 )
-from pydantic_core import PydanticKnownError, SchemaValidator
+from pydantic_core import PydanticKnownError, SchemaValidator, ValidationError
 from pydantic_core import core_schema as cs
 
 from cardgen.units import parse_length, parse_size
@@ -149,6 +149,19 @@ class FieldSpec(Strict):
     def _bounds_on_numbers(self) -> FieldSpec:
         if (self.min is not None or self.max is not None) and self.type not in ("int", "number"):
             raise ValueError(f"min and max bound int and number fields, not a '{self.type}' field")
+        return self
+
+    @model_validator(mode="after")
+    def _default_fits(self) -> FieldSpec:
+        """A default is what an item without the field holds: it must be a value the field accepts."""
+        if self.default is not None:
+            try:
+                SchemaValidator(_field_schema(self), cs.CoreConfig(allow_inf_nan=False)).validate_python(self.default)
+            except ValidationError as exc:
+                reason = exc.errors(include_url=False)[0]["msg"]
+                raise ValueError(
+                    f"default {self.default!r} is not a value of this field: {reason[:1].lower()}{reason[1:]}"
+                ) from None
         return self
 
 
