@@ -220,32 +220,50 @@ def limits_command() -> None:
 @click.pass_obj
 def list_command(obj: Context, games: tuple[str, ...], as_json: bool) -> None:
     """List the games and their components, with counts (copies included)."""
-    from cardgen import limits
     from cardgen.render import cache
 
     def listed() -> str:
-        loaded = load_games(obj.data_dir, games)
-        if as_json:
-            return json.dumps([game_summary(game) for game in loaded], indent=2) + "\n"
-        lines = []
-        for game in loaded:
-            low, high = game.players
-            players = f"{low} players" if low == high else f"{low}–{high} players"
-            lines.append(f"{game.id}  {game.title}  ({players})")
-            width = max((len(c.id) for c in game.components), default=0)
-            for component in game.components:
-                note = (
-                    "  (not printed)"
-                    if component.kind == "pieces"
-                    else ""
-                    if component.items
-                    else "  (no contents yet)"
-                )
-                lines.append(f"  {component.id:<{width}}  {component.kind:<8}  {component.count:>4}{note}")
-        return "".join(line + "\n" for line in lines)
+        return listing_text(load_games(obj.data_dir, games), as_json)
 
-    settings = [list(games), as_json, dataclasses.asdict(limits.current())]
-    click.echo(cache.listing(obj.data_dir, settings, listed), nl=False)
+    click.echo(cache.listing(obj.data_dir, _listing_parts(games, as_json), listed), nl=False)
+
+
+def listing_text(loaded: list[Game], as_json: bool) -> str:
+    """What `cardgen list` prints for the loaded games."""
+    if as_json:
+        return json.dumps([game_summary(game) for game in loaded], indent=2) + "\n"
+    lines = []
+    for game in loaded:
+        low, high = game.players
+        players = f"{low} players" if low == high else f"{low}–{high} players"
+        lines.append(f"{game.id}  {game.title}  ({players})")
+        width = max((len(c.id) for c in game.components), default=0)
+        for component in game.components:
+            note = "  (not printed)" if component.kind == "pieces" else "" if component.items else "  (no contents yet)"
+            lines.append(f"  {component.id:<{width}}  {component.kind:<8}  {component.count:>4}{note}")
+    return "".join(line + "\n" for line in lines)
+
+
+def _listing_parts(games: tuple[str, ...], as_json: bool) -> list[object]:
+    """What a kept listing depends on besides the data and cardgen: the games asked for, the format, the limits."""
+    from cardgen import limits
+
+    return [list(games), as_json, dataclasses.asdict(limits.current())]
+
+
+def _keep_listing(obj: Context, loaded: list[Game]) -> None:
+    """A command that loaded every game of the folder keeps what `cardgen list` would print of it (both forms), so
+    that listing the data after a build or a check reads it back instead of loading everything again."""
+    from cardgen.data.games import game_folders
+    from cardgen.render import cache
+
+    by_folder = {game.folder.name: game for game in loaded}
+    order = list(game_folders(obj.data_dir))  # the order `load_games` lists them in
+    if sorted(by_folder) != sorted(order):
+        return
+    games = [by_folder[name] for name in order]
+    for as_json in (False, True):
+        cache.keep_listing(obj.data_dir, _listing_parts((), as_json), listing_text(games, as_json))
 
 
 TRUST_CODE = _flag(
@@ -287,6 +305,8 @@ def validate_command(
     from cardgen.validate import validate_game
 
     loaded = load_games(obj.data_dir, games)
+    if not games:
+        _keep_listing(obj, loaded)
     reports = [
         validate_game(game, obj.templates_dir, default_fonts_dir(), obj.trusted(game, trust_code)) for game in loaded
     ]
@@ -503,6 +523,8 @@ def build_command(
         else:
             for game in loaded:
                 finish(game, build_game(game, layouts, default_fonts_dir(), out_dir, options, bar.update))
+    if not no_cache and not games and not kept and only is None and loaded:
+        _keep_listing(obj, loaded)  # every game was loaded: what `cardgen list` would print of them
     if not no_cache and output_format in cache.CACHED_FORMATS:
         for game_id, report in reports.items():  # after the files are committed: what the next build may keep
             key = inputs.get(game_id) if not report.overflows and only is None else None

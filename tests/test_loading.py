@@ -67,6 +67,31 @@ def test_a_listing_is_kept_for_unchanged_data_and_never_outlives_a_change(demo_d
     assert broken.code == 2 and "ships.yaml" in broken.err and broken.out == ""
 
 
+def test_a_build_or_check_of_every_game_keeps_the_listing_it_would_print(demo_data, tmp_path, monkeypatch):
+    """A build or a validation that loaded every game keeps what `cardgen list` (and `list --json`) would print, so
+    the listing after them reads it back; it is the listing a fresh run prints, byte for byte. A build of some of
+    the games, or one with --no-cache, keeps none."""
+    layouts = ["--data-dir", demo_data, "--templates-dir", FIXTURES / "templates"]
+    fresh = {}
+    for form in ([], ["--json"]):
+        monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / f"fresh{len(form)}"))
+        fresh[len(form)] = run_cli("--data-dir", demo_data, "list", *form).out
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
+    for command in (["build", "demo", "--out", tmp_path / "a", "-q"], ["build", "--out", tmp_path / "b", "--no-cache"]):
+        assert run_cli(*layouts, *command).code == 0
+        assert not list(cache.glob("cardgen/list-*.txt"))
+    assert run_cli(*layouts, "build", "--out", tmp_path / "c", "-q").code == 0
+    kept = sorted(p.read_text() for p in cache.glob("cardgen/list-*.txt"))
+    assert kept == sorted(fresh.values())
+    for form in ([], ["--json"]):
+        assert run_cli("--data-dir", demo_data, "list", *form).out == fresh[len(form)]
+    for kept_file in cache.glob("cardgen/list-*.txt"):
+        kept_file.unlink()
+    assert run_cli(*layouts, "validate").code == 0
+    assert sorted(p.read_text() for p in cache.glob("cardgen/list-*.txt")) == sorted(fresh.values())
+
+
 def test_loaded_items_carry_fields_layouts_and_lines():
     (game,) = load_games(FIXTURES / "card_data")
     ships = game.component("ships")

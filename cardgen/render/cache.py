@@ -171,16 +171,34 @@ def listing(data_dir: Path, parts: Sequence[object], make: Callable[[], str]) ->
     cardgen's code and `parts` (the games asked for, the format, the limits), so a second listing of unchanged data
     skips loading and validating it (the same bytes give the same listing). Errors are never kept; a cache that
     cannot be read or written is passed over."""
-    key = _digest(code_version(), tree_digest(data_dir), str(data_dir.resolve()), list(parts))
-    try:
-        path = user_cache() / f"list-{key[:40]}.txt"
-    except (RuntimeError, KeyError):  # no home folder to be found: nothing is kept
+    path = _listing_path(data_dir, parts)
+    if path is None:  # no home folder to be found: nothing is kept
         return make()
     try:
         return path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         pass
     text = make()
+    _write_listing(path, text)
+    return text
+
+
+def keep_listing(data_dir: Path, parts: Sequence[object], text: str) -> None:
+    """Keep a listing another command made from the games it loaded (`listing` reads it back)."""
+    path = _listing_path(data_dir, parts)
+    if path is not None and not path.is_file():
+        _write_listing(path, text)
+
+
+def _listing_path(data_dir: Path, parts: Sequence[object]) -> Path | None:
+    key = _digest(code_version(), tree_digest(data_dir), str(data_dir.resolve()), list(parts))
+    try:
+        return user_cache() / f"list-{key[:40]}.txt"
+    except (RuntimeError, KeyError):
+        return None
+
+
+def _write_listing(path: Path, text: str) -> None:
     try:
         from cardgen.output import write_atomic
 
@@ -191,7 +209,6 @@ def listing(data_dir: Path, parts: Sequence[object], make: Callable[[], str]) ->
             old.unlink(missing_ok=True)
     except OSError:
         pass
-    return text
 
 
 def _tree(folder: Path) -> str:
