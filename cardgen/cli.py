@@ -976,6 +976,8 @@ def _require_game(obj: Context, game: str) -> Path:
 
 
 def _print_play(s: dict) -> None:
+    from cardgen.engine.tally import unseen_note
+
     click.echo(
         f"{s['game']}: {s['games']} games, {s['players']} players, seed {s['seed']}, agents {', '.join(s['agents'])}"
         + (" (taking the seats in turn)" if s["seats"] == "rotate" and len(set(s["agents"])) > 1 else "")
@@ -991,6 +993,9 @@ def _print_play(s: dict) -> None:
     click.echo(f"data problems: {len(s['data_problems'])}")
     for problem in s["data_problems"]:
         click.echo(f"  {problem}")
+    note = unseen_note(s["games"], s["data_problems"])
+    if note:
+        click.echo(f"  ({note})")
     click.echo(f"actions per second: {s['actions_per_second']:,.0f}")
 
 

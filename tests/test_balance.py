@@ -264,6 +264,8 @@ def test_space_empires_reports_its_events_as_items_and_groups(tmp_path: Path) ->
     events = {item["item"] for item in figures["items"] if item["kind"] == "events"}
     assert any(e.startswith("build:") for e in events) and any(e.startswith("marker:") for e in events)
     assert {group["item"] for group in figures["groups"]} >= {"events:build", "events:marker"}
+    assert any(" never " in p for p in figures["data_problems"])  # two games: much never happens, and it says how much
+    assert "may still happen in up to 77.6% of games" in (tmp_path / "out" / "balance.html").read_text()
     # the report's own "to reproduce" line, run again, gives the same report
     command = shlex.split(written["produced"]["command"])
     assert command[:3] == ["cardgen", "--data-dir", str(copy.data)]

@@ -751,6 +751,8 @@ def test_play_reports_a_technology_never_bought(tmp_path):
     problems = json.loads(run.out)["data_problems"]
     assert "technology 'terraforming': never bought in 3 games" in problems
     assert not any("technology 'ship-size'" in p for p in problems)
+    text = run_cli("--data-dir", copy.data, "play", "space-empires-4x", "--games", "3").out
+    assert "may still happen in up to 63.2% of games, at 95 % confidence" in text  # 1 − 0.05^(1/3): three is few
 
 
 def test_event_problems_name_what_never_happened(engine):

@@ -8,6 +8,7 @@ from typing import Any
 
 from cardgen.balance.plots import Plot, plots_of
 from cardgen.balance.stats import KIND_NAMES, outlier_text, signed
+from cardgen.engine.tally import unseen_note
 
 
 @dataclass(frozen=True)
@@ -151,6 +152,9 @@ def _problems(run: dict[str, Any]) -> list[str | Table | Plot]:
     blocks.append(f"Data problems: {len(run['data_problems'])}.")
     if run["data_problems"]:
         blocks.append(Table(["data problem"], [[p] for p in run["data_problems"]], f"problems-{run['players']}p"))
+        note = unseen_note(run["games"], run["data_problems"])
+        if note:
+            blocks.append(note[:1].upper() + note[1:] + ".")
     return blocks
 
 

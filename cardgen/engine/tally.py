@@ -321,3 +321,15 @@ def _stats(counts: Counter[int]) -> dict[str, float]:
     if not n:
         return {"mean": 0.0, "min": 0, "max": 0}
     return {"mean": round(sum(v * k for v, k in counts.items()) / n, 3), "min": min(counts), "max": max(counts)}
+
+
+def unseen_note(games: int, problems: Iterable[str]) -> str | None:
+    """A line to read after problems of things that never happened: how often each may still happen. With 0 of n
+    games the 95 % upper bound of its rate is 1 − 0.05^(1/n), about 3/n (the rule of three)."""
+    if not games or not any(" never " in problem for problem in problems):
+        return None
+    bound = 1 - 0.05 ** (1 / games)
+    return (
+        f"what never happened in {games} games may still happen in up to {bound:.1%} of games, at 95 % confidence: "
+        "play more games to tell a rare card from a dead one"
+    )
