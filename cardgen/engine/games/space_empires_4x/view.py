@@ -79,17 +79,16 @@ class Goals:
     def __init__(self, state: SE4XState, p: int):
         on = state.on
         hexes = range(len(on))
-
-        def kind(h: int) -> str | None:  # what p knows: turned up, or peeked at and left face down
-            return state.kind_for(p, h)
-
-        hidden = [h for h in hexes if on[h] and state.marker_at[h] >= 0 and not state.revealed[h]
-                  and state.known_marker(p, h) < 0]  # fmt: skip
+        kind = [state.kind(h) for h in hexes]  # what p knows: turned up, or peeked at and left face down
+        peeked = {h for h in state.known[p] if state.known_marker(p, h) >= 0}
+        for h in peeked:
+            kind[h] = state.kind_for(p, h)
+        hidden = [h for h in hexes if on[h] and state.marker_at[h] >= 0 and not state.revealed[h] and h not in peeked]
         enemy_here = {u.hex for u in state.units if u.owner != p}
         terra = state.tech[p]["terraforming"] > 0
         settle = [h for h in hexes if on[h] and state.col_owner[h] == -1 and h not in enemy_here
-                  and (kind(h) == "planet" or (terra and kind(h) == "barren"))]  # fmt: skip
-        ore = [h for h in hexes if on[h] and kind(h) in ("minerals", "space-wreck") and h not in enemy_here]
+                  and (kind[h] == "planet" or (terra and kind[h] == "barren"))]  # fmt: skip
+        ore = [h for h in hexes if on[h] and kind[h] in ("minerals", "space-wreck") and h not in enemy_here]
         enemy_homes = [state.home[q] for q in state.alive(state.n) if q != p]  # the way to win
         self.unexplored = distances(state, hidden) if hidden else None
         self.settle = distances(state, settle) if settle else None
