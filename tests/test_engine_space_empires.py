@@ -633,7 +633,7 @@ def test_determinizations_redeal_the_enemys_face_down_groups_among_its_face_down
     miner = place(s, YELLOW, "Miner", away[1])
     mine = place(s, RED, "CA", s.home[RED], 2)
     raider = place(s, YELLOW, "DD", s.home[RED])  # face down, but beside the searcher's own ships
-    bought = place(s, YELLOW, "CA", home)  # placed this Economic Phase: the buyer's records point at it
+    bought = place(s, YELLOW, "CA", home)  # bought in this Economic Phase: not seen by the others until it ends
     bought.new = True
     before = {u.uid: u.key() for u in s.units}
     looks = sorted((u.code, u.count, u.group) for u in (fleet, decoy, scout))
@@ -647,13 +647,41 @@ def test_determinizations_redeal_the_enemys_face_down_groups_among_its_face_down
         assert (
             sorted((units[u.uid].code, units[u.uid].count, units[u.uid].group) for u in (fleet, decoy, scout)) == looks
         )
-        assert all(units[u.uid].key() == before[u.uid] for u in (shown, yard, miner, mine, raider, bought))
+        assert all(units[u.uid].key() == before[u.uid] for u in (shown, yard, miner, mine, raider))  # not redealt
+        assert bought.uid not in units
         assert all(units[u.uid].hex == u.hex for u in (fleet, decoy, scout))  # the counters stay where they are
         where_the_fleet_went |= {u.hex for u in units.values() if u.code == "BB"}
         assert {u.uid: u.key() for u in s.units} == before  # the real state is untouched
         own = s.determinize(YELLOW, rng)  # the owner knows its own counters
         assert {u.uid: u.key() for u in own.units} == before
     assert where_the_fleet_went == {away[0], away[1], away[2]}
+
+
+def test_what_a_player_buys_in_the_economic_phase_is_unseen_until_the_phase_ends(engine):
+    """The Economic Phase is simultaneous: the engine takes the players in turn, so a later player must neither see
+    nor search with what an earlier one bought."""
+    s = clear(fresh(engine))
+    for p in (RED, YELLOW):
+        place(s, p, "SY", s.home[p], 2)
+    to_econ(s)
+    assert s.phase == ECON and s.player == RED
+    s.cp[RED] = 200
+    s.apply(Build("SC", s.home[RED]))
+    scout = next(u for u in s.units if u.owner == RED and u.code == "SC")
+    assert scout.new
+    seen = s.observation(YELLOW)
+    assert not any(entry[0] == scout.uid for entry in seen[UNITS])
+    assert scout.key() in s.observation(RED)[UNITS]  # its buyer sees it in full
+    rng = CounterRng(2)
+    theirs, mine = s.determinize(YELLOW, rng), s.determinize(RED, rng)
+    assert isinstance(theirs, SE4XState) and isinstance(mine, SE4XState)
+    assert scout.uid not in {u.uid for u in theirs.units} and scout.uid in {u.uid for u in mine.units}
+    assert theirs.observation(YELLOW) == seen and theirs.invariant_violations() == []
+    assert theirs.fresh == {} and all(not b for q, b in enumerate(theirs.built_at) if q != YELLOW)
+    s.apply(EndEcon())
+    while s.phase == ECON:  # the other players end theirs
+        s.apply(EndEcon())
+    assert any(entry[0] == scout.uid for entry in s.observation(YELLOW)[UNITS])  # placed for all to see
 
 
 UNITS, MARKERS = 7, 8  # where the units and the markers sit in an observation

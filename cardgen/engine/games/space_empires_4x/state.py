@@ -10,11 +10,11 @@ Danger, Supernovas, Lost in Space (the player to the right chooses the hex: a `S
 roll in solitaire), terrain that ends a combat unit's move.
 
 The Economic Phase is simultaneous in the rules; the engine takes the players in turn order, each deciding alone
-(nothing one buys changes what another may): income from the Homeworld, colonies and deposited Minerals (none when
-blockaded), Space Wrecks rolled on their table, maintenance (a player who cannot pay `Scuttle`s groups until it can),
-then `Research`, `Build`, `Upgrade` and `Bid` until `EndEcon`. After the last player: bids decide the order, colonies
-grow, a damaged Homeworld grows back, unspent CP above the carry-over is lost. A player whose Homeworld falls is out;
-the last one standing wins.
+(nothing one buys changes what another may, and no other player sees it before the phase ends): income from the
+Homeworld, colonies and deposited Minerals (none when blockaded), Space Wrecks rolled on their table, maintenance (a
+player who cannot pay `Scuttle`s groups until it can), then `Research`, `Build`, `Upgrade` and `Bid` until `EndEcon`.
+After the last player: bids decide the order, colonies grow, a damaged Homeworld grows back, unspent CP above the
+carry-over is lost. A player whose Homeworld falls is out; the last one standing wins.
 """
 
 from __future__ import annotations
@@ -904,11 +904,14 @@ class SE4XState(State):
 
     def observation(self, player: int) -> Any:
         """What a player sees: the turned-up markers, colonies, its own units and economy in full, and of the other
-        players' units where they are — their type and size only once revealed (Colony and Mining Ships always)."""
+        players' units where they are — their type and size only once revealed (Colony and Mining Ships always), and
+        nothing of what they bought in this Economic Phase until it ends (the phase is simultaneous)."""
         units = []
         for u in self.units:
             if u.owner == player:
                 units.append(u.key())
+            elif u.new:  # bought in this Economic Phase, which is simultaneous: placed for all to see when it ends
+                continue
             elif u.seen or u.code in self.e.singles:
                 units.append((u.uid, u.owner, u.code, u.count, u.hex))
             else:
@@ -926,8 +929,9 @@ class SE4XState(State):
     def determinize(self, player: int, rng: CounterRng) -> State:
         """A state `player` cannot tell from this one: the face-down markers dealt again over the face-down hexes of
         their region (a search never learns what a hex holds before it is explored or peeked at; another player who
-        peeked knows the marker dealt there), and each other player's face-down groups dealt again among that
-        player's face-down counters (`_redeal_groups`)."""
+        peeked knows the marker dealt there), each other player's face-down groups dealt again among that player's
+        face-down counters (`_redeal_groups`), and none of their purchases of this Economic Phase
+        (`_forget_purchases`)."""
         copy = self.reseeded(rng)
         assert isinstance(copy, SE4XState)
         for region in ["deep", *self.colours]:
@@ -941,8 +945,20 @@ class SE4XState(State):
             for h in known if q != player else ():
                 if self.known_marker(q, h) >= 0:
                     known[h] = copy.marker_at[h]
+        copy._forget_purchases(player)
         copy._redeal_groups(player, rng)
         return copy
+
+    def _forget_purchases(self, player: int) -> None:
+        """The other players' purchases of this Economic Phase, which `player` has not seen (the phase is
+        simultaneous; the engine takes the players in turn), are left out of a search's state, with the records that
+        point at them (their CP, which nobody else sees, stays spent)."""
+        if not any(u.new and u.owner != player for u in self.units):
+            return
+        self.units = [u for u in self.units if not u.new or u.owner == player]
+        self.fresh = {key: uid for key, uid in self.fresh.items() if key[0] == player}
+        self.yards_new = {key: k for key, k in self.yards_new.items() if key[0] == player}
+        self.built_at = [b if q == player else {} for q, b in enumerate(self.built_at)]
 
     def _redeal_groups(self, player: int, rng: CounterRng) -> None:
         """Shuffle what the other players' face-down counters are — type, size, group number and the technology
@@ -950,16 +966,16 @@ class SE4XState(State):
         turn. A searching player then knows how many counters an enemy has where, as the table shows, and which
         groups the enemy owns in all (a simplification: purchases are secret at the table), but not which counter
         is which: a Decoy may be the fleet and the fleet a Decoy. Left as they are: groups revealed in combat,
-        single ships (always face up), Ship Yards and Bases (they never move: a search keeps them on colonies),
-        counters placed this Economic Phase (the buyer's own records point at them), and counters sharing a hex
-        with another player's (the rules of combat already say what they can be)."""
+        single ships (always face up), Ship Yards and Bases (they never move: a search keeps them on colonies), and
+        counters sharing a hex with another player's (the rules of combat already say what they can be). (What the
+        others bought in this Economic Phase is gone already: `_forget_purchases`.)"""
         e = self.e
         owners_at: dict[int, set[int]] = {}
         for u in self.units:
             owners_at.setdefault(u.hex, set()).add(u.owner)
         hidden: dict[int, list[Unit]] = {}
         for u in self.units:
-            if (u.owner != player and not u.seen and not u.new and len(owners_at[u.hex]) == 1
+            if (u.owner != player and not u.seen and len(owners_at[u.hex]) == 1
                     and u.code not in e.singles and u.code not in e.immobile):  # fmt: skip
                 hidden.setdefault(u.owner, []).append(u)
         for owner in sorted(hidden):
