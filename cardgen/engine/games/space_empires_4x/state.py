@@ -604,10 +604,8 @@ class SE4XState(State):
     def kind_for(self, p: int, h: int) -> str | None:
         """What player p knows hex h holds: the turned-up marker's kind, or the one it peeked at and left face
         down."""
-        m = self.known[p].get(h)
-        if m is not None and self.marker_at[h] == m and not self.revealed[h]:
-            return self.e.markers[m].kind
-        return self.kind(h)
+        m = self.known_marker(p, h)
+        return self.e.markers[m].kind if m >= 0 else self.kind(h)
 
     # -- combat --------------------------------------------------------------------------------------------------------
 
