@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 from cardgen.errors import EXIT_INPUT, CardgenError, DataError, Problem, RuleError, display_path
 from cardgen.output import all_or_nothing, check_writable
 from cardgen.paths import default_data_dir, default_fonts_dir, default_templates_dir
+from cardgen.terminal import echo
 
 
 def load_games(
@@ -67,7 +68,7 @@ class CardgenGroup(click.Group):
             return super().invoke(ctx)
         except CardgenError as exc:
             for line in exc.lines():
-                click.echo(f"cardgen: error: {line}", err=True)
+                echo(f"cardgen: error: {line}", err=True)
             ctx.exit(exc.exit_code)
 
 
@@ -192,9 +193,9 @@ def new_command(game_id: str, into: Path) -> None:
     from cardgen.scaffold import new_game
 
     for path in new_game(game_id, into):
-        click.echo(f"created {display_path(path)}")
+        echo(f"created {display_path(path)}")
     where = "" if into.resolve() == Path.cwd().resolve() else f" (in {display_path(into.resolve())})"
-    click.echo(f"next: cardgen validate {game_id} && cardgen build {game_id}{where}")
+    echo(f"next: cardgen validate {game_id} && cardgen build {game_id}{where}")
 
 
 @cli.command("layout-reference")
@@ -202,7 +203,7 @@ def layout_reference_command() -> None:
     """Print the layout reference: every element and attribute, icons, sizes, fonts (docs/layout-reference.md)."""
     from cardgen.render.reference import layout_reference
 
-    click.echo(layout_reference(), nl=False)
+    echo(layout_reference(), nl=False)
 
 
 @cli.command("limits")
@@ -211,7 +212,7 @@ def limits_command() -> None:
     rows = limits.current().describe()
     width = max(len(name) for name, _, _ in rows)
     for name, value, doc in rows:
-        click.echo(f"{name:<{width}}  {value:>12}  {doc}")
+        echo(f"{name:<{width}}  {value:>12}  {doc}")
 
 
 @cli.command("list")
@@ -225,7 +226,7 @@ def list_command(obj: Context, games: tuple[str, ...], as_json: bool) -> None:
     def listed() -> str:
         return listing_text(load_games(obj.data_dir, games), as_json)
 
-    click.echo(cache.listing(obj.data_dir, _listing_parts(games, as_json), listed), nl=False)
+    echo(cache.listing(obj.data_dir, _listing_parts(games, as_json), listed), nl=False)
 
 
 def listing_text(loaded: list[Game], as_json: bool) -> str:
@@ -314,7 +315,7 @@ def validate_command(
         payload: dict = {"games": {r.game: r.as_json() for r in reports}}
         if notes:
             payload["notes"] = {g.id: [c.model_dump() for c in g.rules.contradictions] for g in loaded}
-        click.echo(json.dumps(payload, indent=2, default=str))
+        echo(json.dumps(payload, indent=2, default=str))
     else:
         for game, report in zip(loaded, reports, strict=True):
             _print_report(report)
@@ -328,34 +329,34 @@ def validate_command(
 def _print_report(report) -> None:
     if report.unchecked:
         why = "it has no rules.yaml" if not report.has_rules else "its rules.yaml has no checks"
-        click.echo(f"{report.game}: NOT CHECKED — {why} (--allow-unchecked accepts that)")
+        echo(f"{report.game}: NOT CHECKED — {why} (--allow-unchecked accepts that)")
     facts = f"{report.facts_checked} facts agree with their sources"
     if report.facts_unchecked:
         facts += f" ({len(report.facts_unchecked)} designed or unchecked: --notes)"
     skipped = f"; {len(report.skipped)} skipped ({report.skipped[0].reason})" if report.skipped else ""
     if report.ok:
         if not report.unchecked:
-            click.echo(f"{report.game}: {report.checks} checks, all hold{skipped}; {facts}")
+            echo(f"{report.game}: {report.checks} checks, all hold{skipped}; {facts}")
         return
-    click.echo(f"{report.game}: {report.checks} checks, {len(report.violations)} violation(s){skipped}")
+    echo(f"{report.game}: {report.checks} checks, {len(report.violations)} violation(s){skipped}")
     for v in report.violations:
-        click.echo(f"  {v.where}: {v.rule}")
-        click.echo(f"      expected {v.expected}; found {v.actual}  [{v.citation}]")
+        echo(f"  {v.where}: {v.rule}")
+        echo(f"      expected {v.expected}; found {v.actual}  [{v.citation}]")
 
 
 def _print_notes(game: Game, report) -> None:
     if not game.rules.contradictions:
-        click.echo(f"  (no contradictions or gaps recorded for {game.id})")
+        echo(f"  (no contradictions or gaps recorded for {game.id})")
     for note in game.rules.contradictions:
-        click.echo(f"  {note.kind}: {note.topic}")
+        echo(f"  {note.kind}: {note.topic}")
         for reading in note.readings:
-            click.echo(f"    - {reading.text}  [{reading.cite}]")
-        click.echo(f"    followed: {note.followed}")
-        click.echo(f"    why: {note.why}")
+            echo(f"    - {reading.text}  [{reading.cite}]")
+        echo(f"    followed: {note.followed}")
+        echo(f"    why: {note.why}")
     for name in report.facts_unchecked:
         fact = game.rules.facts[name]
         why = "designed" if fact.origin == "designed" else f"unchecked: {fact.reason}"
-        click.echo(f"  fact {name}: {why}")
+        echo(f"  fact {name}: {why}")
 
 
 @cli.command("build")
@@ -461,7 +462,7 @@ def build_command(
         each = speculative.add if speculative else None
         loaded = load_games(obj.data_dir, todo if inputs else games, each) if must_load else []
         if no_validate:
-            click.echo("cardgen: warning: the data was not checked against its rules (--no-validate)", err=True)
+            echo("cardgen: warning: the data was not checked against its rules (--no-validate)", err=True)
         said = (
             _validate_before_build(loaded, [obj.trusted(g, trust_code) for g in loaded], quiet)
             if loaded and not no_validate
@@ -484,7 +485,7 @@ def build_command(
             loaded = _only(loaded, [name.strip() for name in only.split(",") if name.strip()])
         widest = max((_widest_bleed(game) for game in loaded), default=0.0)
         if mark_offset < widest:
-            click.echo(
+            echo(
                 f"cardgen: warning: --mark-offset {mark_offset:g} mm is less than the bleed ({widest:g} mm); "
                 "crop marks start at the bleed's edge so they are never printed over art",
                 err=True,
@@ -531,7 +532,7 @@ def build_command(
             try:
                 cache.remember(out_dir, game_id, report.files, guides[game_id], key, report.notes, said.get(game_id))
             except DataError as exc:  # the files are written; only the next build's shortcut is lost
-                click.echo(f"cardgen: warning: {exc.lines()[0]}; the next build draws every file again", err=True)
+                echo(f"cardgen: warning: {exc.lines()[0]}; the next build draws every file again", err=True)
     outcomes = [
         (kept[gid].notes, kept[gid].files, kept[gid].guides) if gid in kept else
         (reports[gid].notes, reports[gid].files, guides[gid])
@@ -542,7 +543,7 @@ def build_command(
     if overflows:
         prefix = "warning" if allow_overflow else "error"
         for overflow in overflows:
-            click.echo(f"cardgen: {prefix}: {overflow}", err=True)
+            echo(f"cardgen: {prefix}: {overflow}", err=True)
         if not allow_overflow:
             raise RuleError(
                 f"{len(overflows)} text box(es) overflow; components with overflowing text were not written "
@@ -611,23 +612,23 @@ def _print_built(
         return
     for notes, files, _ in outcomes:
         for note in notes:
-            click.echo(f"note: {note}", err=True)
+            echo(f"note: {note}", err=True)
         for file in files:
             unit = "image" if output_format in ("png", "tts") else "page"
             what = f"{file.pages} {unit}{'' if file.pages == 1 else 's'}"
             what += f" (with {', '.join(file.holds)})" if file.holds else ""
             what += ", unchanged" if file.reused else ""
-            click.echo(f"{display_path(file.path)}  {'saved object' if file.component == 'saved object' else what}")
+            echo(f"{display_path(file.path)}  {'saved object' if file.component == 'saved object' else what}")
     every = [f for _, files, _ in outcomes for f in files]
     if output_format != "pdf" or not every:
         return
     for _, _, guides in outcomes:
         for guide in guides:
-            click.echo(f"{display_path(guide)}  {'proof sheet' if guide.name == 'proof.pdf' else 'how to print'}")
+            echo(f"{display_path(guide)}  {'proof sheet' if guide.name == 'proof.pdf' else 'how to print'}")
     duplex = sum(f.sides in ("long-edge", "short-edge") for f in every)
     sheets = sum(map(_sheets_of, every))
     paper_name = paper.upper() if paper == "a4" else paper.title()
-    click.echo(
+    echo(
         f"{_count(len(every), 'file')}, {_count(sum(f.pages for f in every), 'page')} on "
         f"{_count(sheets, 'sheet')} of {paper_name} paper; {duplex} to print double-sided — see PRINT.md in each "
         "game's folder"
@@ -719,7 +720,7 @@ def _say(lines: list[str], quiet: bool) -> None:
     """Warnings always, notes unless --quiet, on stderr."""
     for line in lines:
         if not (quiet and line.startswith("cardgen: note:")):
-            click.echo(line, err=True)
+            echo(line, err=True)
 
 
 @cli.command("watch")
@@ -770,7 +771,7 @@ def watch_command(
     try:
         watch.watch(rebuild, watched, out_dir / game, [obj.templates_dir, default_templates_dir()], poll)
     except KeyboardInterrupt:
-        click.echo("stopped")
+        echo("stopped")
 
 
 @cli.command("export-items")
@@ -794,7 +795,7 @@ def export_items_command(obj: Context, game: str, component: str, table_format: 
     if target.suffix.lower() != f".{table_format}":
         raise DataError(f"--out {display_path(target)}: a {table_format} file must end in .{table_format}")
     write_atomic(target, write_table(target, rows, component))
-    click.echo(f"{display_path(target)}  {len(rows) - 1} item{'' if len(rows) == 2 else 's'}, {len(rows[0])} columns")
+    echo(f"{display_path(target)}  {len(rows) - 1} item{'' if len(rows) == 2 else 's'}, {len(rows[0])} columns")
 
 
 @cli.command("preview")
@@ -830,8 +831,8 @@ def preview_command(
         assert item is not None
         path, report = preview_item(renderer, item, side, dpi, out_file or folder / f"{item}-{side}.png")
     for overflow in report.overflows:
-        click.echo(f"cardgen: warning: {overflow}", err=True)
-    click.echo(f"{display_path(path)}  ({time.perf_counter() - start:.2f} s)")
+        echo(f"cardgen: warning: {overflow}", err=True)
+    echo(f"{display_path(path)}  ({time.perf_counter() - start:.2f} s)")
 
 
 EXECUTOR = _option("--executor", ["local", "processes", "dask"], None, "Where games run: this process, --jobs local "
@@ -938,7 +939,7 @@ def play_command(
         whole = summaries[0] if len(summaries) == 1 else {
             "game": game, "players": list(counts), "invariant_violations": violations, "runs": summaries,
         }  # fmt: skip
-        click.echo(json.dumps(whole, indent=2))
+        echo(json.dumps(whole, indent=2))
     else:
         for summary in summaries:
             _print_play(summary)
@@ -978,25 +979,25 @@ def _require_game(obj: Context, game: str) -> Path:
 def _print_play(s: dict) -> None:
     from cardgen.engine.tally import unseen_note
 
-    click.echo(
+    echo(
         f"{s['game']}: {s['games']} games, {s['players']} players, seed {s['seed']}, agents {', '.join(s['agents'])}"
         + (" (taking the seats in turn)" if s["seats"] == "rotate" and len(set(s["agents"])) > 1 else "")
     )
-    click.echo("wins: " + ", ".join(f"{k} {v:g}" for k, v in s["wins"].items()))
+    echo("wins: " + ", ".join(f"{k} {v:g}" for k, v in s["wins"].items()))
     for what in ("turns", "actions"):
         st = s["length"][what]
-        click.echo(f"{what}: mean {st['mean']:g}, min {st['min']}, max {st['max']}")
-    click.echo("endings: " + ", ".join(f"{k} {v}" for k, v in s["endings"].items()))
-    click.echo(f"invariant violations: {s['invariant_violations']}")
+        echo(f"{what}: mean {st['mean']:g}, min {st['min']}, max {st['max']}")
+    echo("endings: " + ", ".join(f"{k} {v}" for k, v in s["endings"].items()))
+    echo(f"invariant violations: {s['invariant_violations']}")
     for example in s["violation_examples"]:
-        click.echo(f"  {example}")
-    click.echo(f"data problems: {len(s['data_problems'])}")
+        echo(f"  {example}")
+    echo(f"data problems: {len(s['data_problems'])}")
     for problem in s["data_problems"]:
-        click.echo(f"  {problem}")
+        echo(f"  {problem}")
     note = unseen_note(s["games"], s["data_problems"])
     if note:
-        click.echo(f"  ({note})")
-    click.echo(f"actions per second: {s['actions_per_second']:,.0f}")
+        echo(f"  ({note})")
+    echo(f"actions per second: {s['actions_per_second']:,.0f}")
 
 
 @cli.command("balance")
@@ -1067,7 +1068,7 @@ def balance_command(
 
         kept = [kept_games(report.results_file(out, p)) for p in counts]
         done = ", ".join(f"{k:,} of {count:,} games at {p} players" for p, k in zip(counts, kept, strict=True))
-        click.echo(f"cardgen: interrupted; kept {done} in {display_path(out)}: run the same command with "
+        echo(f"cardgen: interrupted; kept {done} in {display_path(out)}: run the same command with "
                    "--resume to finish", err=True)  # fmt: skip
         sys.exit(130)
     if old is not None:
@@ -1078,10 +1079,10 @@ def balance_command(
     seconds = time.perf_counter() - start
     timing = {"time taken": f"{seconds:.1f} s", "where the games ran": workers.where}
     for path in report.write(figures, timing, out):
-        click.echo(display_path(path))
+        echo(display_path(path))
     for run in figures["runs"]:
         for seat in run["seats"]:
-            click.echo(f"{run['players']} players, {seat['name']}: {seat['rate']:.1%} "
+            echo(f"{run['players']} players, {seat['name']}: {seat['rate']:.1%} "
                        f"({seat['low']:.1%}–{seat['high']:.1%}) — {seat['verdict']}")  # fmt: skip
 
 
@@ -1119,8 +1120,8 @@ def gallery_command(obj: Context, games: tuple[str, ...], out_dir: Path, trust_c
             written.append(write_game(renderer, violations, out_dir / game.id))
         home = write_home(written, out_dir)
     for entry in written:
-        click.echo(f"{display_path(out_dir / entry.id / 'index.html')}  {entry.items} items")
-    click.echo(f"{display_path(home)}  open it in a browser (no server needed)")
+        echo(f"{display_path(out_dir / entry.id / 'index.html')}  {entry.items} items")
+    echo(f"{display_path(home)}  open it in a browser (no server needed)")
 
 
 @cli.command("odds")
@@ -1181,18 +1182,18 @@ def odds_command(
         where = ("ground" if ground else "space") + (", home system" if home else "")
     seconds = time.perf_counter() - start
     if as_json:
-        click.echo(json.dumps({"game": game, "attacker": attacker, "defender": defender, "where": where,
+        echo(json.dumps({"game": game, "attacker": attacker, "defender": defender, "where": where,
                                **result.as_json(), "seconds": round(seconds, 4)}, indent=2))  # fmt: skip
         return
-    click.echo(f"{attacker} attacking {defender} ({where}), exact over {result.states} battle states:")
+    echo(f"{attacker} attacking {defender} ({where}), exact over {result.states} battle states:")
     for outcome, p in result.outcomes.items():
-        click.echo(f"  {outcome:<20} {p:8.2%}")
+        echo(f"  {outcome:<20} {p:8.2%}")
     for side, dist in zip(("attacker", "defender"), result.survivors, strict=True):
-        click.echo(f"  {side} survivors: " + "; ".join(f"{k} {v:.1%}" for k, v in list(dist.items())[:6]))
-    click.echo(f"  expected {result.lost_in} lost: attacker {result.lost[0]:.2f}, defender {result.lost[1]:.2f}")
-    click.echo(f"  expected {result.length_in}: {result.length:.2f}")
+        echo(f"  {side} survivors: " + "; ".join(f"{k} {v:.1%}" for k, v in list(dist.items())[:6]))
+    echo(f"  expected {result.lost_in} lost: attacker {result.lost[0]:.2f}, defender {result.lost[1]:.2f}")
+    echo(f"  expected {result.length_in}: {result.length:.2f}")
     for policy in result.policies:
-        click.echo(f"  policy — {policy}")
+        echo(f"  policy — {policy}")
 
 
 @cli.command("replay")
@@ -1204,7 +1205,7 @@ def replay_command(obj: Context, log_file: Path) -> None:
 
     outcomes = replay(log_file, obj.data_dir)
     for index, ok, detail in outcomes:
-        click.echo(f"game {index}: {'reproduced' if ok else 'DIFFERS'} — {detail}")
+        echo(f"game {index}: {'reproduced' if ok else 'DIFFERS'} — {detail}")
     differ = sum(not ok for _, ok, _ in outcomes)
     if not outcomes or differ:
         raise RuleError(
@@ -1224,7 +1225,7 @@ def calibrate_command(paper: str, duplex: str, landscape: bool, out_file: Path) 
 
     size = Size(*PAPER_SIZES_MM[paper])
     write_calibration(out_file, size.rotated() if landscape else size, _bundled_body_font(), duplex)
-    click.echo(f"{display_path(out_file)}  2 pages — print double-sided ({duplex}), at actual size")
+    echo(f"{display_path(out_file)}  2 pages — print double-sided ({duplex}), at actual size")
 
 
 def game_summary(game: Game) -> dict:
@@ -1243,25 +1244,25 @@ def main() -> None:
         code = cli.main(prog_name="cardgen", standalone_mode=False)
     except click.UsageError as exc:  # a mistyped command or option: one line, with where to look
         if type(exc).__name__ == "NoArgsIsHelpError":  # a bare `cardgen`: the help, as asked
-            click.echo(exc.ctx.get_help() if exc.ctx else "")
+            echo(exc.ctx.get_help() if exc.ctx else "")
             sys.exit(0)
         command = exc.ctx.command_path if exc.ctx else "cardgen"
-        click.echo(f"cardgen: error: {exc.format_message()} (see '{command} --help')", err=True)
+        echo(f"cardgen: error: {exc.format_message()} (see '{command} --help')", err=True)
         sys.exit(EXIT_INPUT)
     except click.ClickException as exc:
-        click.echo(f"cardgen: error: {exc.format_message()}", err=True)
+        echo(f"cardgen: error: {exc.format_message()}", err=True)
         sys.exit(exc.exit_code)
     except click.Abort:  # Ctrl-C; nothing was written (builds write all or nothing)
-        click.echo("cardgen: interrupted; nothing was written", err=True)
+        echo("cardgen: interrupted; nothing was written", err=True)
         sys.exit(130)
     except CardgenError as exc:  # raised outside a command, e.g. while parsing options
         for line in exc.lines():
-            click.echo(f"cardgen: error: {line}", err=True)
+            echo(f"cardgen: error: {line}", err=True)
         sys.exit(exc.exit_code)
     except Exception as exc:  # a bug in cardgen, not in the user's input
         if os.environ.get("CARDGEN_DEBUG"):
             raise
-        click.echo(
+        echo(
             f"cardgen: internal error: {type(exc).__name__}: {exc} "
             "(set CARDGEN_DEBUG=1 to see where; please report it)",
             err=True,

@@ -19,6 +19,7 @@ from typing import Any
 import click
 
 from cardgen.errors import CardgenError, display_path
+from cardgen.terminal import echo
 
 FONT_SUFFIXES = (".ttf", ".otf", ".ttc")
 
@@ -77,7 +78,7 @@ def watch(
         )
         for batch in batches:
             if not listening:
-                click.echo(f"watching {', '.join(display_path(p) for p in watched)} (Ctrl-C to stop)")
+                echo(f"watching {', '.join(display_path(p) for p in watched)} (Ctrl-C to stop)")
                 listening = True
             if not batch:
                 continue
@@ -103,9 +104,9 @@ def _rebuild(rebuild: Callable[[], Any], why: str) -> None:
     except (CardgenError, click.ClickException) as exc:
         lines = exc.lines() if isinstance(exc, CardgenError) else [exc.format_message()]
         for line in lines:
-            click.echo(f"cardgen: error: {line}", err=True)
+            echo(f"cardgen: error: {line}", err=True)
         outcome = f"failed: {len(lines)} problem{'' if len(lines) == 1 else 's'} above"  # they say what was written
     else:
         names = [p.name for p in built.written]
         outcome = f"rebuilt {', '.join(names)}" if names else "up to date, nothing written"
-    click.echo(f"{time.strftime('%H:%M:%S')} {why}: {outcome} ({time.perf_counter() - start:.2f} s)")
+    echo(f"{time.strftime('%H:%M:%S')} {why}: {outcome} ({time.perf_counter() - start:.2f} s)")

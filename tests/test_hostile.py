@@ -830,6 +830,21 @@ CASES = [
         2,
         "'nope' is undefined",
     ),
+    # --- what cardgen prints of a stranger's data: control characters shown escaped, never acted on ---------------
+    Case(
+        "ansi-in-error",
+        lambda ws: ship_field(ws, "faction: Union", 'faction: "Union\\e]0;pwned\\a\\e[2J"'),
+        LIST,
+        2,
+        ("ships.yaml:10", "Union\\x1b]0;pwned\\x07\\x1b[2J"),
+    ),
+    Case(
+        "ansi-in-listing",
+        lambda ws: game_field(ws, "title: Demo Skirmish", 'title: "Demo\\e[31m\\rSkirmish\\u202e"'),
+        LIST,
+        0,
+        "demo  Demo\\x1b[31m\\rSkirmish\\u202e  (2–4 players)",
+    ),
 ]
 
 
@@ -918,3 +933,12 @@ def test_limits_from_environment_and_option(monkeypatch: pytest.MonkeyPatch) -> 
     finally:
         monkeypatch.delenv("CARDGEN_LIMITS")
         limits.configure()
+
+
+def test_control_characters_are_shown_escaped() -> None:
+    """What cardgen prints keeps its line breaks and tabs; every other character that could act on a terminal (C0,
+    DEL, C1 such as the one-byte CSI, bidirectional overrides) is written out."""
+    from cardgen.terminal import shown
+
+    assert shown("a\tb\nc") == "a\tb\nc"
+    assert shown("\x1b[2J\r\x00\x7f\x9b\u202eé✓") == "\\x1b[2J\\r\\0\\x7f\\x9b\\u202eé✓"
