@@ -47,6 +47,9 @@ class Limits:
     template_value_length: int = _limit(1_000_000, "Length of a string or list a layout builds with `*` or `+`.")
     image_pixels: int = _limit(100_000_000, "Pixels of one raster image, checked before it is decoded.")
 
+    # what the command line reads besides a game folder
+    project_bytes: int = _limit(1_000_000, "Bytes in a project file (`cardgen.toml`).")
+
     def describe(self) -> list[tuple[str, str, str]]:
         """(name, value, what it bounds) for every limit, for `cardgen limits` and the README."""
         return [(f.name, _format(getattr(self, f.name)), f.metadata["doc"]) for f in fields(self)]

@@ -17,6 +17,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from cardgen import limits
 from cardgen.errors import DataError, did_you_mean, display_path
 
 FILE_NAME = "cardgen.toml"
@@ -42,15 +43,26 @@ def find(explicit: Path | None) -> Project:
 
 
 def read(path: Path) -> Project:
+    """The project file at `path`, or a `DataError` naming it: read whole only when it is within `project_bytes`."""
     shown = display_path(path)
+    most = limits.current().project_bytes
     try:
-        values = tomllib.loads(path.read_text(encoding="utf-8"))
+        with path.open("rb") as handle:
+            data = handle.read(most + 1)
+        if len(data) > most:
+            raise DataError(
+                f"{shown}: the project file is larger than the limit of {most:,} bytes (a project file names a few "
+                "folders; --limit project_bytes=N reads a larger one)"
+            )
+        values = tomllib.loads(data.decode("utf-8"))
     except FileNotFoundError:
         raise DataError(f"{shown}: project file not found") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise DataError(f"{shown}: cannot read the project file ({exc})") from None
     except tomllib.TOMLDecodeError as exc:
         raise DataError(f"{shown}: invalid TOML ({exc})") from None
+    except RecursionError:  # tomllib reads nested arrays and inline tables by recursion
+        raise DataError(f"{shown}: invalid TOML (arrays or inline tables nest too deeply)") from None
     for key, value in values.items():
         if key not in _KEYS:
             raise DataError(

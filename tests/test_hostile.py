@@ -830,6 +830,28 @@ CASES = [
         2,
         "'nope' is undefined",
     ),
+    # --- cardgen.toml ------------------------------------------------------------------------------------------
+    Case(
+        "project-nested-deep",
+        lambda ws: ws.write("cardgen.toml", "a = " + "[" * 100_000 + "]" * 100_000 + "\n"),
+        LIST,
+        2,
+        "cardgen.toml: invalid TOML (arrays or inline tables nest too deeply)",
+    ),
+    Case(
+        "project-tables-nested-deep",
+        lambda ws: ws.write("cardgen.toml", "a = " + "{b = " * 50_000 + "1" + "}" * 50_000 + "\n"),
+        LIST,
+        2,
+        "nest too deeply",
+    ),
+    Case(
+        "project-too-large",
+        lambda ws: ws.write("cardgen.toml", "# " + "x" * 1_000_000 + "\n"),
+        LIST,
+        2,
+        "cardgen.toml: the project file is larger than the limit of 1,000,000 bytes",
+    ),
     # --- what cardgen prints of a stranger's data: control characters shown escaped, never acted on ---------------
     Case(
         "ansi-in-error",
