@@ -30,7 +30,16 @@ if TYPE_CHECKING:
     from cardgen.engine.battle import BattleReport
     from cardgen.render.jobs import PrintOptions
     from cardgen.render.layouts import Layouts
-from cardgen.errors import EXIT_INPUT, CardgenError, DataError, Problem, RuleError, display_path
+from cardgen.errors import (
+    EXIT_INPUT,
+    CardgenError,
+    DataError,
+    Problem,
+    RuleError,
+    clipped,
+    display_path,
+    whole_number,
+)
 from cardgen.output import all_or_nothing, check_writable
 from cardgen.paths import default_data_dir, default_fonts_dir, default_templates_dir
 from cardgen.terminal import echo
@@ -87,9 +96,22 @@ class Length(click.ParamType):
             try:
                 number = float(value)
             except ValueError:
-                self.fail(f"'{value}' is not a number", param, ctx)
+                self.fail(f"'{clipped(str(value))}' is not a number", param, ctx)
         if not (math.isfinite(number) and self.low <= number <= self.high):
-            self.fail(f"{value} is not between {self.low:g} and {self.high:g} {self.unit}", param, ctx)
+            self.fail(f"{clipped(str(value))} is not between {self.low:g} and {self.high:g} {self.unit}", param, ctx)
+        return number
+
+
+class Whole(click.IntRange):
+    """A whole number within bounds, read without `int()` on a number of thousands of digits (Python refuses more
+    than 4,300 with an error of its own) and quoted short when it is wrong."""
+
+    def convert(self, value, param, ctx) -> int:
+        if isinstance(value, int):
+            return super().convert(value, param, ctx)
+        number = whole_number(str(value).strip(), self.max if self.max is not None else 2**63 - 1)
+        if number is None or (self.min is not None and number < self.min):
+            self.fail(f"'{clipped(str(value))}' is not a whole number from {self.min:,} to {self.max:,}", param, ctx)
         return number
 
 
@@ -102,12 +124,9 @@ class PlayerCounts(click.ParamType):
         if isinstance(value, tuple):
             return value
         low, dots, high = str(value).partition("..")
-        try:
-            first, last = int(low), int(high if dots else low)
-        except ValueError:
-            self.fail(f"'{value}' is not a player count or a range like 2..4", param, ctx)
-        if not 1 <= first <= last <= 99:
-            self.fail(f"'{value}' is not a count or an increasing range between 1 and 99", param, ctx)
+        first, last = whole_number(low.strip(), 99), whole_number((high if dots else low).strip(), 99)
+        if first is None or last is None or not 1 <= first <= last:
+            self.fail(f"'{clipped(str(value))}' is not a player count from 1 to 99 or a range like 2..4", param, ctx)
         return tuple(range(first, last + 1))
 
 
@@ -123,11 +142,10 @@ class Offset(click.ParamType):
         try:
             x, y = (float(v) for v in str(value).split(","))
         except ValueError:
-            self.fail(f"'{value}' is not X,Y in millimetres (e.g. 0.8,-1.2)", param, ctx)
+            self.fail(f"'{clipped(str(value))}' is not X,Y in millimetres (e.g. 0.8,-1.2)", param, ctx)
         if not all(math.isfinite(v) and abs(v) <= self.bound for v in (x, y)):
-            self.fail(
-                f"'{value}': each offset must be a number between -{self.bound:g} and {self.bound:g} mm", param, ctx
-            )
+            bound = f"between -{self.bound:g} and {self.bound:g} mm"
+            self.fail(f"'{clipped(str(value))}': each offset must be a number {bound}", param, ctx)
         return x, y
 
 
@@ -386,7 +404,7 @@ def _print_notes(game: Game, report) -> None:
 @_flag("--proof", "Also write proof.pdf: every distinct face once, with id, copies, status.")
 @click.option("--only", default=None, metavar="COMPONENT[,COMPONENT]", help="Build only these components "
               "(the whole game is still validated).")  # fmt: skip
-@_option("--jobs", click.IntRange(1, 256), None, "Processes to build with, the files shared out among them "
+@_option("--jobs", Whole(1, 256), None, "Processes to build with, the files shared out among them "
          "(default: the number of cores, for builds large enough to gain; the files are the same whatever the "
          "number).")  # fmt: skip
 @_flag("--no-cache", "Build every file afresh, ignoring what earlier builds recorded in OUT/.cardgen-cache/.")
@@ -802,7 +820,7 @@ def export_items_command(obj: Context, game: str, component: str, table_format: 
 @click.argument("game")
 @click.argument("item", required=False)
 @_option("--side", ["front", "back"], "front")
-@_option("--dpi", click.IntRange(30, 600), 150)
+@_option("--dpi", Whole(30, 600), 150)
 @click.option("--grid", "grid", default=None, metavar="COMPONENT", help="A contact sheet of a component's faces.")
 @_option("--out", FILE, None, "PNG to write (default: output/GAME/preview/ITEM-SIDE.png).", "out_file")
 @LAYOUT_VARIABLES
@@ -847,7 +865,7 @@ SEATS = _option(
 )
 
 
-SEED = _option("--seed", click.IntRange(0, 2**63 - 1), 1, "Root seed; each game's seed derives from it.")
+SEED = _option("--seed", Whole(0, 2**63 - 1), 1, "Root seed; each game's seed derives from it.")
 CHECK = _flag("--check", "Check the invariants after every action.")
 SCHEDULER = _option("--scheduler", str, None, "A Dask scheduler's address (tcp://HOST:8786) whose workers play the "
                     "games (needs the cluster extra: pip install 'cardgen[cluster]').")  # fmt: skip
@@ -861,7 +879,7 @@ SCHEDULER = _option("--scheduler", str, None, "A Dask scheduler's address (tcp:/
     None,
     "Players per game, or a range (2..4) played count by count (default: the fewest).",
 )
-@_option("--games", click.IntRange(1, 100_000_000), 100, dest="count")
+@_option("--games", Whole(1, 100_000_000), 100, dest="count")
 @SEED
 @_option(
     "--agents",
@@ -870,7 +888,7 @@ SCHEDULER = _option("--scheduler", str, None, "A Dask scheduler's address (tcp:/
     "Agents by seat, comma-separated: random, greedy, mcts (mcts:N for N iterations a decision, mcts:Nms for N ms).",
 )
 @SEATS
-@_option("--jobs", click.IntRange(1, 256), 1, "Processes to spread the games over.")
+@_option("--jobs", Whole(1, 256), 1, "Processes to spread the games over.")
 @EXECUTOR
 @SCHEDULER
 @_option("--log", FILE, None, "Write every action and chance event as JSON lines.", "log_file")
@@ -1004,16 +1022,16 @@ def _print_play(s: dict) -> None:
 @click.argument("game")
 @_option("--players", PlayerCounts(), None, "Players per game, or a range (2..4), each count a sweep of its own "
          "(default: the fewest).")  # fmt: skip
-@_option("--games", click.IntRange(1, 100_000_000), 200, "Games per player count.", "count")
+@_option("--games", Whole(1, 100_000_000), 200, "Games per player count.", "count")
 @SEED
 @_option("--agents", str, "random", "Agents by seat, comma-separated: random, greedy, mcts (mcts:N).")
 @SEATS
 @_option("--out", FOLDER, None, "Folder for balance.html, .pdf, .json and the results files (default: "
          "output/GAME/balance).", "out_dir")  # fmt: skip
-@_option("--jobs", click.IntRange(1, 1024), 1, "Processes (or local Dask workers) to spread the games over.")
+@_option("--jobs", Whole(1, 1024), 1, "Processes (or local Dask workers) to spread the games over.")
 @EXECUTOR
 @SCHEDULER
-@_option("--batch", click.IntRange(1, 1_000_000), 20, "Games per batch: the unit of work sent to a worker and kept "
+@_option("--batch", Whole(1, 1_000_000), 20, "Games per batch: the unit of work sent to a worker and kept "
          "in the results file.")  # fmt: skip
 @_flag("--resume", "Continue the sweep kept in the output folder's results files instead of starting over.")
 @_option("--compare", click.Path(dir_okay=False, path_type=Path), None, "An earlier balance.json: show what "

@@ -101,3 +101,18 @@ def did_you_mean(word: str, choices: list[str] | set[str] | tuple[str, ...]) -> 
 
     close = difflib.get_close_matches(str(word), sorted(map(str, choices)), n=1, cutoff=0.6)
     return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+def whole_number(text: str, most: int) -> int | None:
+    """`text` as a whole number from 0 to `most` written in ASCII digits, else None. A number from outside (an option,
+    a log) is checked before `int()` reads it: `int()` refuses more than 4,300 digits with an error of its own, and
+    `str.isdigit()` passes '²' and other digits `int()` cannot read."""
+    if not (text.isascii() and text.isdigit()) or len(text.lstrip("0")) > len(str(most)):
+        return None
+    value = int(text)
+    return value if value <= most else None
+
+
+def clipped(text: str, most: int = 24) -> str:
+    """`text` as an error message quotes it: at most `most` characters, and how long it was when it is longer."""
+    return text if len(text) <= most else f"{text[: most - 1]}… ({len(text):,} characters)"

@@ -9,6 +9,7 @@ touched, nothing partial or stale left in it, under 10 s and 500 MB.
 from __future__ import annotations
 
 import io
+import shutil
 import struct
 import zlib
 from pathlib import Path
@@ -77,6 +78,20 @@ def svg(ws: Workspace, body: str) -> None:
 def image(ws: Workspace, name: str, content: bytes) -> None:
     ws.write(f"data/demo/{name}", content)
     ship_layout(ws, f'<image src="{name}" x="1" y="1" w="5" h="5"/>')
+
+
+DIGITS = "9" * 5000
+SE4X_ODDS = ("odds", "space-empires-4x", "--attacker")
+RIFT_ODDS = ("odds", "rift-domination", "--attacker")
+
+
+def se4x(ws: Workspace) -> None:
+    """The workspace's data folder holds the bundled Space Empires 4X beside the demo game (for `cardgen odds`)."""
+    shutil.copytree(BUNDLED / "space-empires-4x", ws.data / "space-empires-4x")
+
+
+def rift(ws: Workspace) -> None:
+    shutil.copytree(BUNDLED / "rift-domination", ws.data / "rift-domination")
 
 
 CASES = [
@@ -829,6 +844,56 @@ CASES = [
         BUILD,
         2,
         "'nope' is undefined",
+    ),
+    # --- numbers from outside: 5,000 digits (past Python's int-digit limit), digits int() cannot read ----------
+    Case(
+        "odds-count-digits",
+        se4x,
+        (*SE4X_ODDS, f"{DIGITS} DD", "--defender", "1 BB"),
+        2,
+        f"--attacker: a group holds 1–6 ships, not {DIGITS[:23]}… (5,000 characters)",
+    ),
+    Case(
+        "odds-tech-digits",
+        se4x,
+        (*SE4X_ODDS, "1 DD", "--defender", "1 BB", "--attacker-tech", f"attack={DIGITS}"),
+        2,
+        "--attacker-tech: attack goes up to 3, not 9999",
+    ),
+    Case(
+        "odds-unicode-digit",
+        rift,
+        (*RIFT_ODDS, "² fighter", "--defender", "1 carrier"),
+        2,
+        "--attacker: '² fighter' is not a count and a unit type",
+    ),
+    Case(
+        "odds-count-memory",
+        rift,
+        (*RIFT_ODDS, "99999999999 fighter", "--defender", "1 carrier"),
+        2,
+        "--attacker: 99999999999 units; the exact calculator takes at most 16 a side",
+    ),
+    Case(
+        "option-games-digits",
+        None,
+        ("play", "demo", "--games", DIGITS),
+        2,
+        f"'--games': '{DIGITS[:23]}… (5,000 characters)' is not a whole number from 1 to 100,000,000",
+    ),
+    Case(
+        "option-mcts-budget-digits",
+        None,
+        ("play", "demo", "--agents", f"mcts:{DIGITS}"),
+        2,
+        "only mcts takes a budget, iterations from 1 to 1,000,000",
+    ),
+    Case(
+        "replay-header-digits",
+        lambda ws: ws.write("game.jsonl", f'{{"game": "demo", "players": 2, "seed": {DIGITS}, "index": 0}}\n'),
+        ("replay", "game.jsonl"),
+        2,
+        "game.jsonl:1: a number of more than 4,300 digits",
     ),
     # --- cardgen.toml ------------------------------------------------------------------------------------------
     Case(

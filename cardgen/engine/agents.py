@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from cardgen.engine.core import Action, GameEngine, State, derive_seed
 from cardgen.engine.rng import CounterRng
-from cardgen.errors import DataError
+from cardgen.errors import DataError, clipped, whole_number
 
 
 class Agent(ABC):
@@ -181,9 +181,9 @@ def check_agent(spec: str) -> str | None:
     if name not in AGENTS:
         return f"unknown agent '{name}' (agents: {', '.join(AGENTS)}; mcts:N for N iterations a decision)"
     number = budget.removesuffix("ms")
-    if budget and (name != "mcts" or not number.isdigit() or not 1 <= int(number) <= 1_000_000):
+    if budget and (name != "mcts" or not whole_number(number, 1_000_000)):
         return (
-            f"agent '{spec}': only mcts takes a budget, iterations from 1 to 1,000,000 (mcts:400) or milliseconds "
-            "(mcts:250ms)"
+            f"agent '{clipped(spec, 40)}': only mcts takes a budget, iterations from 1 to 1,000,000 (mcts:400) or "
+            "milliseconds (mcts:250ms)"
         )
     return None

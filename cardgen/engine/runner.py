@@ -313,6 +313,8 @@ def _parse_line(raw: str, shown: str, number: int) -> dict[str, Any]:
         line = json.loads(raw)
     except (json.JSONDecodeError, RecursionError) as exc:
         raise DataError(f"{shown}:{number}: not a JSON line ({getattr(exc, 'msg', 'nested too deeply')})") from None
+    except ValueError:  # json reads numbers with int(), which refuses more than 4,300 digits
+        raise DataError(f"{shown}:{number}: a number of more than 4,300 digits (no log holds one)") from None
     if not isinstance(line, dict):
         raise DataError(f"{shown}:{number}: not a log line (expected a JSON object, got {type(line).__name__})")
     return line

@@ -20,7 +20,7 @@ from cardgen.engine.games.rift_domination.battle import (
     exact_odds,
     muster,
 )
-from cardgen.errors import DataError, did_you_mean
+from cardgen.errors import DataError, clipped, did_you_mean, whole_number
 
 MAX_UNITS = 16  # units a side may bring to the calculator (its state space grows with every unit)
 
@@ -47,9 +47,13 @@ def parse_fleet(kinds: list[Kind], text: str, side: str) -> list[int]:
     out: list[int] = []
     for entry in (e.strip() for e in text.split(",")):
         words = entry.split()
-        if len(words) != 2 or not words[0].isdigit() or int(words[0]) < 1:
-            raise DataError(f"--{side}: '{entry}' is not a count and a unit type, like '2 fighter'")
-        count, name = int(words[0]), words[1].lower()
+        if len(words) != 2 or not (words[0].isascii() and words[0].isdigit()) or not words[0].strip("0"):
+            raise DataError(f"--{side}: '{clipped(entry)}' is not a count and a unit type, like '2 fighter'")
+        count, name = whole_number(words[0], MAX_UNITS), words[1].lower()
+        if count is None:
+            raise DataError(
+                f"--{side}: {clipped(words[0])} units; the exact calculator takes at most {MAX_UNITS} a side"
+            )
         if name not in names:
             raise DataError(
                 f"--{side}: unknown unit '{words[1]}'{did_you_mean(name, names)}; units: {', '.join(names)}"

@@ -8,7 +8,7 @@ from typing import Any
 from cardgen.data.games import Game
 from cardgen.engine.battle import BattleReport
 from cardgen.engine.games.space_empires_4x.combat import TERRAINS, Group, Rules, exact_odds
-from cardgen.errors import DataError, did_you_mean
+from cardgen.errors import DataError, clipped, did_you_mean, whole_number
 
 TECHS = ("attack", "defense", "tactics")
 
@@ -21,9 +21,12 @@ def parse_fleet(game: Game, text: str, tech: dict[str, int], side: str) -> list[
     groups = []
     for entry in (e.strip() for e in text.split(",")):
         words = entry.split()
-        if len(words) != 2 or not words[0].isdigit():
-            raise DataError(f"--{side}: '{entry}' is not a count and a unit code, like '2 DD'")
-        count, code = int(words[0]), words[1]
+        count = whole_number(words[0], size["max"]) if len(words) == 2 else None
+        if len(words) != 2 or not (words[0].isascii() and words[0].isdigit()):
+            raise DataError(f"--{side}: '{clipped(entry)}' is not a count and a unit code, like '2 DD'")
+        if count is None:
+            raise DataError(f"--{side}: a group holds {size['min']}–{size['max']} ships, not {clipped(words[0])}")
+        code = words[1]
         if code not in units:
             raise DataError(
                 f"--{side}: unknown unit '{code}'{did_you_mean(code, list(units))}; units: {', '.join(units)}"
@@ -49,11 +52,12 @@ def parse_tech(game: Game, text: str | None, side: str) -> dict[str, int]:
     levels = dict.fromkeys(TECHS, 0)
     for part in filter(None, (p.strip() for p in (text or "").split(","))):
         name, eq, value = part.partition("=")
-        if not eq or name not in TECHS or not value.isdigit():
-            raise DataError(f"--{side}-tech: '{part}' is not one of {', '.join(f'{t}=N' for t in TECHS)}")
-        if int(value) > upgrades[name]:
-            raise DataError(f"--{side}-tech: {name} goes up to {upgrades[name]}, not {value}")
-        levels[name] = int(value)
+        if not eq or name not in TECHS or not (value.isascii() and value.isdigit()):
+            raise DataError(f"--{side}-tech: '{clipped(part)}' is not one of {', '.join(f'{t}=N' for t in TECHS)}")
+        level = whole_number(value, upgrades[name])
+        if level is None:
+            raise DataError(f"--{side}-tech: {name} goes up to {upgrades[name]}, not {clipped(value)}")
+        levels[name] = level
     return levels
 
 
