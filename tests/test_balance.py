@@ -341,6 +341,49 @@ def test_a_torn_or_damaged_line_is_dropped_and_its_games_played_again(tmp_path: 
     assert kept_games(results) == 24  # the batch written after the torn line is on a line of its own
 
 
+def _three_players(tally: dict) -> None:
+    tally |= {"players": 3, "wins": [2, 1, 1]}
+    for kind in ("items", "seat_items"):
+        for rows in tally[kind].values():
+            for item, row in rows.items():
+                rows[item] = row + [0] * (1 if kind == "items" else 2)
+
+
+@pytest.mark.parametrize(
+    ("forge", "problem"),
+    [
+        (lambda t: t.update(wins=[400, 0]), "the seats won 200, 0 of 4 games"),  # was a TypeError (a complex root)
+        (_three_players, "a tally of 3 players in a sweep of 2"),  # was a ValueError merging the tallies
+        (lambda t: t.update(games=40), "a tally of 40 games for games 4–7"),
+        (lambda t: t.update(turns={"3": -4}), "a negative count"),
+        (
+            lambda t: t["items"]["applied"].update({"x": [9, 0]}),
+            "applied 'x' has 2 counts, not the 3 of a 2-player tally",
+        ),
+    ],
+)
+def test_a_forged_batch_is_refused_with_its_line(tmp_path: Path, forge, problem: str) -> None:
+    """A line whose checksum holds but which no sweep of the file's header could have written (someone edited it and
+    its checksum) is named by its line, not counted as played games or taken for a crash."""
+    from cardgen.balance.journal import canonical, checksum
+    from cardgen.errors import DataError
+
+    results = tmp_path / "results.jsonl"
+    play(sweep_of(games=12), results, resume=False)
+    lines = results.read_text().splitlines()
+    record = json.loads(lines[2])  # games 4–7
+    del record["sha256"]
+    forge(record["tally"])
+    lines[2] = canonical({**record, "sha256": checksum(record)})
+    results.write_text("\n".join(lines) + "\n")
+    with pytest.raises(DataError) as refused:
+        play(sweep_of(games=12), results, resume=True)
+    assert refused.value.lines() == [
+        f"{results}:3: not a batch this sweep could have played ({problem}): remove the line or the file, or run "
+        "without --resume"
+    ]
+
+
 def test_a_longer_sweep_reuses_the_batches_of_a_shorter_one(tmp_path: Path) -> None:
     results = tmp_path / "results.jsonl"
     play(sweep_of(games=10), results, resume=False)  # batches 0–3, 4–7, 8–9

@@ -98,11 +98,12 @@ def _read(path: Path, sweep: dict[str, Any], shown: str) -> Kept:
         with path.open("rb") as handle:
             _check_header(_record(handle.readline()), sweep, shown)
             kept = Kept({})
-            for text in handle:  # line by line: a million games' file never sits in memory whole
+            for number, text in enumerate(handle, 2):  # line by line: a million games' file never sits in memory whole
                 batch = _batch(_record(text))
                 if batch is None:
                     kept.dropped += 1
                 else:
+                    _check_batch(*batch, sweep, f"{shown}:{number}")
                     kept.tallies.setdefault(*batch)
             return kept
     except OSError as exc:
@@ -128,6 +129,27 @@ def _check_header(header: dict[str, Any] | None, sweep: dict[str, Any], shown: s
         differ = sorted(k for k in {*sweep, *header["sweep"]} if sweep.get(k) != header["sweep"].get(k))
         raise DataError(
             f"{shown}: holds another sweep (its {', '.join(differ)} differ): run without --resume to start over"
+        )
+
+
+def _check_batch(games: tuple[int, int], tally: Tally, sweep: dict[str, Any], where: str) -> None:
+    """A whole line (its checksum holds) that no sweep of this file's header could have written is refused with
+    its line: it was edited, and resuming would count it as played games."""
+    start, stop = games
+    batch, players = sweep.get("batch"), sweep.get("players")
+    problem: str | None
+    if not (isinstance(batch, int) and 0 <= start < stop <= start + batch and start % batch == 0):
+        problem = f"games {start}–{stop - 1} are not a batch of {batch}"
+    elif tally.players != players:
+        problem = f"a tally of {tally.players} players in a sweep of {players}"
+    elif tally.games != stop - start:
+        problem = f"a tally of {tally.games} games for games {start}–{stop - 1}"
+    else:
+        problem = tally.impossible()
+    if problem is not None:
+        raise DataError(
+            f"{where}: not a batch this sweep could have played ({problem}): remove the line or the file, or run "
+            "without --resume"
         )
 
 

@@ -205,6 +205,34 @@ class Tally:
             raise ValueError(f"{len(tally.wins)} seats' wins for {tally.players} players")
         return tally
 
+    def impossible(self) -> str | None:
+        """What no run of `games` games could have counted (a tally read from a file someone edited), or None: the
+        statistics read a tally as exact counts, and a share above one or a row of the wrong length breaks them."""
+        n, unit, players = self.games, self.unit, self.players
+        counters = {name: getattr(self, name) for name in ("turns", "actions", "endings", "winner_sets")}
+        rows = [(kind, item, row, players + 1) for kind in ITEM_KINDS for item, row in self.items[kind].items()]
+        rows += [(kind, item, row, 2 * players) for kind in ITEM_KINDS for item, row in self.seat_items[kind].items()]
+        numbers = [n, *self.wins, self.unended, self.first_games, self.first_wins, self.violations]
+        numbers += [v for c in (*counters.values(), self.agent_seats, self.agent_wins) for v in c.values()]
+        if any(v < 0 for v in numbers + [v for *_, row, _ in rows for v in row]):
+            return "a negative count"
+        if any(w > n * unit for w in self.wins) or sum(self.wins) > n * unit:
+            return f"the seats won {', '.join(f'{w / unit:g}' for w in self.wins)} of {n} games"
+        for name, counts in counters.items():
+            if sum(counts.values()) != n:
+                return f"{name} count {sum(counts.values())} games, not {n}"
+        if self.unended > n or self.first_games > n or self.first_wins > self.first_games * unit:
+            return f"{self.unended} unended and {self.first_games} first-player games in {n} games"
+        if sum(self.agent_seats.values()) != n * players or sum(self.agent_wins.values()) > n * unit:
+            return f"agents' seats and wins {dict(self.agent_seats)}, {dict(self.agent_wins)} in {n} games"
+        for kind, item, row, length in rows:
+            if len(row) != length:
+                return f"{kind} '{item}' has {len(row)} counts, not the {length} of a {players}-player tally"
+            had = row[:1] * players if length == players + 1 else row[:players]
+            if any(seen > n or won > seen * unit for seen, won in zip(had, row[len(row) - players :], strict=True)):
+                return f"{kind} '{item}' counts {row} in {n} games"
+        return None
+
     # -- the `cardgen play --json` summary ------------------------------------------------------------------------
 
     def summary(
