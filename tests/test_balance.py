@@ -455,6 +455,30 @@ def test_bad_input_is_one_line_and_writes_nothing(
     assert not Path("out").exists() or not list(Path("out").glob("balance.*"))
 
 
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (lambda run: run["seats"][0].update(rate=5.0), "runs[0].seats[0].rate: 5.0 is not a share from 0 to 1"),
+        (lambda run: run["seats"][1].update(low=-1), "runs[0].seats[1].low: -1 is not a share from 0 to 1"),
+        (lambda run: run["seats"][0].update(trials="many"), 'runs[0].seats[0].trials: "many" is not a count of games'),
+        (lambda run: run["items"][0]["seats"][1]["when"].update(rate=float("nan")), "when.rate: NaN is not a share"),
+        (lambda run: run.update(items={}), "runs[0]: 'items' is not a list of objects (a damaged balance report)"),
+    ],
+)
+def test_a_comparison_with_impossible_rates_is_refused_before_playing(
+    tmp_path: Path, monkeypatch, capsys, edit, message: str
+) -> None:
+    """An earlier report someone edited (a rate of 5.0 broke a square root: an internal error after every game was
+    played) is refused by the field at fault before a game is played."""
+    monkeypatch.chdir(tmp_path)
+    old = json.loads(uninterrupted(tmp_path, 4, 4, ("random",)))
+    edit(old["runs"][0])
+    Path("old.json").write_text(json.dumps(old))
+    code, err = run_main(monkeypatch, capsys, "balance", "scifi-domains", "--games", "4", "--compare", "old.json")
+    assert code == 2 and err.startswith("cardgen: error: --compare old.json: ") and message in err, err
+    assert err.count("\n") == 1 and not Path("output").exists()
+
+
 def test_a_game_without_an_engine_is_refused(tmp_path: Path) -> None:
     copy = copy_game("demo", tmp_path, FIXTURES / "card_data")  # the demo game under an id no engine plays
     copy.edit("game.yaml", "id: demo", "id: plain")

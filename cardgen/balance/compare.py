@@ -30,7 +30,39 @@ def read_report(path: Path) -> dict[str, Any]:
         raise DataError(f"--compare {shown}: not JSON ({getattr(exc, 'msg', exc)})") from None
     if not isinstance(data, dict) or data.get("format") != REPORT_FORMAT or not isinstance(data.get("runs"), list):
         raise DataError(f"--compare {shown}: not a cardgen balance report (balance.json)")
+    for index, run in enumerate(data["runs"]):
+        _check_run(run, f"--compare {shown}: runs[{index}]")
     return data
+
+
+def _check_run(run: Any, where: str) -> None:
+    """Every rate a comparison reads is a share with its interval and a count of trials: a report someone edited
+    (a rate of 5.0) is named by its field instead of breaking the arithmetic (a square root of a negative number)."""
+    for i, seat in enumerate(_rows(run, "seats", where)):
+        _check_rate(seat, f"{where}.seats[{i}]")
+    for i, row in enumerate(_rows(run, "items", where)):
+        _check_rate(row.get("occurred"), f"{where}.items[{i}].occurred")
+        for s, seat in enumerate(_rows(row, "seats", f"{where}.items[{i}]")):
+            _check_rate(seat.get("when"), f"{where}.items[{i}].seats[{s}].when")
+
+
+def _rows(parent: Any, key: str, where: str) -> list[dict[str, Any]]:
+    rows = parent.get(key) if isinstance(parent, dict) else None
+    if not isinstance(rows, list) or not all(isinstance(row, dict) for row in rows):
+        raise DataError(f"{where}: '{key}' is not a list of objects (a damaged balance report)")
+    return rows
+
+
+def _check_rate(figure: Any, where: str) -> None:
+    if not isinstance(figure, dict):
+        raise DataError(f"{where}: not an object with a rate (a damaged balance report)")
+    for key in ("rate", "low", "high"):
+        value = figure.get(key)
+        if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
+            raise DataError(f"{where}.{key}: {json.dumps(value)[:24]} is not a share from 0 to 1")
+    trials = figure.get("trials")
+    if isinstance(trials, bool) or not isinstance(trials, int) or trials < 0:
+        raise DataError(f"{where}.trials: {json.dumps(trials)[:24]} is not a count of games")
 
 
 def compare(old: dict[str, Any], new: dict[str, Any], shown: str) -> dict[str, Any]:
