@@ -389,8 +389,8 @@ def _print_notes(game: Game, report) -> None:
 @_option("--format", ["pdf", "shop-pdf", "png", "tts"], "pdf", "pdf: cut-ready sheets; shop-pdf: one face per page "
          "with bleed; png: one 300 dpi image per face; tts: a Tabletop Simulator saved object with its images.",
          "output_format")  # fmt: skip
-@_option("--tts-base-url", str, None, "With --format tts: the address the images will be uploaded to (default: "
-         "file:/// paths of the output folder).")  # fmt: skip
+@_option("--tts-base-url", str, None, "With --format tts: the address the images will be uploaded to, http(s) "
+         "(default: file:/// paths of the output folder; a file: address must lie inside it).")  # fmt: skip
 @_option("--ink", ["full", "light"], "full", "light: backs and other large dark areas as pale tints inside an outline, "
          "for home printers (PRINT.md gives each file's ink coverage).")  # fmt: skip
 @_option("--gutter", Length(0, 50), 0.0, "Space between cards in mm (0: shared cut lines).")
@@ -439,6 +439,13 @@ def build_command(
 ) -> Built:
     """Print games into cut-ready PDFs (all bundled games when none is named)."""
     from cardgen.render import cache
+
+    if tts_base_url is not None:
+        from cardgen.render.tts import check_base_url
+
+        if output_format != "tts":
+            raise click.UsageError(f"--tts-base-url is for --format tts, not --format {output_format}")
+        check_base_url(tts_base_url, out_dir)
 
     # a game built before from exactly these files and options, whose files are intact, is not even loaded
     inputs = {} if no_cache else _inputs(obj, games, click.get_current_context().params, trust_code)

@@ -895,6 +895,49 @@ CASES = [
         2,
         "game.jsonl:1: a number of more than 4,300 digits",
     ),
+    # --- --tts-base-url: http(s) with a host, or file: inside the output folder; only with --format tts ---------
+    Case(
+        "tts-url-javascript",
+        None,
+        (*BUILD, "--format", "tts", "--tts-base-url", "javascript:alert(1)//"),
+        2,
+        "--tts-base-url: 'javascript:alert(1)//' is not an http(s) or file: address",
+    ),
+    Case(
+        "tts-url-file-outside",
+        None,
+        (*BUILD, "--format", "tts", "--tts-base-url", "file:///etc/"),
+        2,
+        "--tts-base-url: 'file:///etc/' is outside the output folder",
+    ),
+    Case(
+        "tts-url-file-escape",
+        None,
+        (*BUILD, "--format", "tts", "--tts-base-url", "file:out/../outside/"),
+        2,
+        "--tts-base-url: 'file:out/../outside/' is not an absolute file: address",
+    ),
+    Case(
+        "tts-url-not-url",
+        None,
+        (*BUILD, "--format", "tts", "--tts-base-url", "my images"),
+        2,
+        "--tts-base-url: 'my images' is not a URL",
+    ),
+    Case(
+        "tts-url-no-host",
+        None,
+        (*BUILD, "--format", "tts", "--tts-base-url", "https:///images/"),
+        2,
+        "--tts-base-url: 'https:///images/' is not an address with a host",
+    ),
+    Case(
+        "tts-url-without-tts",
+        None,
+        (*BUILD, "--tts-base-url", "https://example.org/demo/"),
+        2,
+        "--tts-base-url is for --format tts, not --format pdf",
+    ),
     # --- cardgen.toml ------------------------------------------------------------------------------------------
     Case(
         "project-nested-deep",

@@ -97,6 +97,22 @@ def test_a_base_url_replaces_the_local_folder(tmp_path):
     assert "file://" not in text and "https://example.org/bf/reference-cards/faces-1.png" in text
 
 
+def test_a_base_url_is_http_with_a_host_or_a_file_address_inside_the_output_folder(tmp_path):
+    from cardgen.errors import DataError
+    from cardgen.render.tts import check_base_url
+
+    out = tmp_path / "out"
+    for good in ("https://example.org/bf/", "HTTP://localhost:8000/x", f"{out.as_uri()}/", f"{out.as_uri()}/bf/tts"):
+        assert check_base_url(good, out) == good
+    outside = (f"{tmp_path.as_uri()}/", f"file://host{out}/", f"{out.as_uri()}/../../", "file:///etc/", "file:out")
+    for bad in ("javascript:alert(1)", "data:text/html,x", "https://", "example.org/x", "https://a b/", "http://[::1"):
+        with pytest.raises(DataError, match=r"^--tts-base-url: "):
+            check_base_url(bad, out)
+    for bad in outside:
+        with pytest.raises(DataError, match=r"^--tts-base-url: .*(outside the output folder|not an absolute)"):
+            check_base_url(bad, out)
+
+
 def test_the_published_schema_is_the_models(tmp_path):
     assert json.loads((REPO / "docs" / "tts-schema.json").read_text()) == schema()
 

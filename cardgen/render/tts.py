@@ -12,7 +12,8 @@ Per component, into `output/<game>/tts/<component>/`:
 Then `output/<game>/tts/<game>.json`, a saved object (copy it into TTS's Saved Objects folder): a row of one deck,
 bag or board per component. Card ids run in sheet order (deck key × 100 + slot); copies repeat their id; names and
 descriptions come from the data. Image addresses are `file:///` paths of this folder; `--tts-base-url URL`
-replaces that folder with URL (upload the folder, keep its layout). The JSON's shape is the pydantic models below;
+replaces that folder with URL (upload the folder, keep its layout): an http(s) address with a host, or a `file:`
+address inside the output folder (`check_base_url`). The JSON's shape is the pydantic models below;
 `docs/tts-schema.json` is their JSON Schema.
 """
 
@@ -312,6 +313,41 @@ def _boards(job: ComponentJob, folder: Path) -> tuple[dict[str, Any], int]:
         return boards[0].model_dump(), len(boards)
     bag = Bag(Transform=Transform(), Nickname=component.title, ContainedObjects=list(boards))
     return bag.model_dump(), len(boards)
+
+
+def check_base_url(url: str, out_dir: Path) -> str:
+    """`--tts-base-url` as the saved object may use it, or a `DataError` naming the option: an http(s) address with a
+    host, or a `file:` address of a folder inside the output folder `out_dir` (a saved object is shared; it must
+    not send Tabletop Simulator to read files elsewhere on a player's disk, such as `file:///etc/`)."""
+    from urllib.parse import unquote, urlsplit
+
+    from cardgen.errors import DataError, clipped
+
+    wrong = f"--tts-base-url: '{clipped(url, 60)}' is not"
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname
+    except ValueError:
+        raise DataError(f"{wrong} a URL") from None
+    if any(c.isspace() or not c.isprintable() for c in url):
+        raise DataError(f"{wrong} a URL (it holds a space or a control character)")
+    scheme = parts.scheme.lower()
+    if scheme in ("http", "https"):
+        if not host:
+            raise DataError(f"{wrong} an address with a host, like https://example.org/my-game/")
+        return url
+    if scheme != "file":
+        raise DataError(f"{wrong} an http(s) or file: address (the images' folder once uploaded, e.g. https://…/)")
+    if not parts.path.startswith("/"):
+        raise DataError(f"{wrong} an absolute file: address (file:///…/)")
+    inside = out_dir.resolve()
+    where = Path(unquote(parts.path)).resolve()
+    if parts.netloc not in ("", "localhost") or not where.is_relative_to(inside):
+        raise DataError(
+            f"--tts-base-url: '{clipped(url, 60)}' is outside the output folder ({inside.as_uri()}/): a file: address "
+            "must name a folder inside it"
+        )
+    return url
 
 
 def write_saved_object(title: str, description: str, files: list[OutputFile], folder: Path, base_url: str | None,
