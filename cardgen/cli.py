@@ -306,7 +306,23 @@ LAYOUT_VARIABLES = click.option(
     "--set", "layout_variables", multiple=True, metavar="KEY=VALUE", callback=_layout_variables, expose_value=False,
     help="A value the layouts see as vars.KEY (text); repeatable.",
 )  # fmt: skip
-STAMP = _option("--stamp", str, None, "A label (a version, a date) printed small at the bottom of every face.")
+
+
+class Stamp(click.ParamType):
+    """One line of printable text: a control character (a tab, a line break, an escape) has no glyph to print."""
+
+    name = "text"
+
+    def convert(self, value, param, ctx) -> str:
+        text = str(value)
+        if bad := next((ch for ch in text if not ch.isprintable()), None):
+            where = f"character {text.index(bad) + 1}"
+            self.fail(f"{clipped(text, 40)!r} holds the control character {bad!r} ({where}): a stamp is one line "
+                      "of printable text", param, ctx)  # fmt: skip
+        return text
+
+
+STAMP = _option("--stamp", Stamp(), None, "A label (a version, a date) printed small at the bottom of every face.")
 
 
 @cli.command("validate")

@@ -938,6 +938,29 @@ CASES = [
         2,
         "--tts-base-url is for --format tts, not --format pdf",
     ),
+    # --- --stamp: blamed for what it holds, not the first card's layout ------------------------------------------
+    Case(
+        "stamp-control",
+        None,
+        (*BUILD, "--stamp", "v1\x07\x1b[2J"),
+        2,
+        "'--stamp': 'v1\\x07\\x1b[2J' holds the control character '\\x07' (character 3)",
+    ),
+    Case(
+        "stamp-line-break",
+        None,
+        ("preview", "demo", "scout", "--stamp", "v1\nv2"),
+        2,
+        "'--stamp': 'v1\\nv2' holds the control character '\\n' (character 3)",
+    ),
+    Case(
+        "stamp-no-glyph",
+        None,
+        (*BUILD, "--stamp", "v1 漢"),
+        2,
+        "--stamp: the font of 'body' has no glyph for '漢' (U+6F22) in demo",
+    ),
+    Case("stamp-unknown-icon", None, (*BUILD, "--stamp", "v{nope}"), 2, "--stamp: unknown icon '{nope}'"),
     # --- cardgen.toml ------------------------------------------------------------------------------------------
     Case(
         "project-nested-deep",

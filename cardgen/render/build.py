@@ -20,7 +20,7 @@ from cardgen.errors import DataError, Problem
 from cardgen.formulas import formulas
 from cardgen.output import remove_stale
 from cardgen.render import cache
-from cardgen.render.draw import ElementError, FaceDrawer, PreparedFace, check_labels
+from cardgen.render.draw import ElementError, FaceDrawer, PreparedFace, check_labels, check_stamp
 from cardgen.render.fonts import load_roles
 from cardgen.render.imposed import write_print_pdf
 from cardgen.render.ink import light_face
@@ -111,6 +111,8 @@ class GameRenderer:
             settings.fonts, fonts_dir, game.folder, lambda role: game.where(("settings", "fonts", role))
         )
         check_labels(game, self.roles)
+        if layouts.stamp:
+            check_stamp(layouts.stamp, game, self.roles)
         self.drawer = FaceDrawer(self.palette, self.roles, settings.icons, game.folder)
         self.body_font = self.roles["body"].regular
         self.facts = {name: fact.value for name, fact in game.rules.facts.items()}

@@ -19,7 +19,7 @@ from cardgen.render.elements import ELEMENTS, SCHEMAS
 from cardgen.render.fonts import FontRole, no_glyph
 from cardgen.render.icons import painter
 from cardgen.render.kit import ImageStore, Kit, Overflow, Palette, SetText, Surface, file_painter
-from cardgen.render.markup import Checked, Face, parse_face
+from cardgen.render.markup import ICON_PATTERN, Checked, Face, parse_face
 from cardgen.units import MM
 
 
@@ -70,6 +70,17 @@ def check_labels(game: Game, roles: Mapping[str, FontRole]) -> None:
             problems.append(Problem(game.where(("components", index, "title")), missing))
     if problems:
         raise DataError(problems)
+
+
+def check_stamp(stamp: str, game: Game, roles: Mapping[str, FontRole]) -> None:
+    """The `--stamp` text is drawn on every face in the body font, its `{icon}`s as icons: a character that font
+    cannot draw or an icon the game lacks is the option's fault, named as such (not the first card's layout's)."""
+    if missing := no_glyph(ICON_PATTERN.sub("", stamp), roles["body"]):
+        raise DataError(f"--stamp: {missing} in {game.id}")
+    icons = game.manifest.settings.icons
+    for name, _ in ICON_PATTERN.findall(stamp):
+        if name not in icons:
+            raise DataError(f"--stamp: unknown icon '{{{name}}}'; the icons of {game.id}: {', '.join(icons) or 'none'}")
 
 
 class FaceDrawer:
@@ -126,4 +137,4 @@ class FaceDrawer:
             canvas.restoreState()
 
 
-__all__ = ["ElementError", "FaceDrawer", "PreparedFace", "check_labels", "label_role"]
+__all__ = ["ElementError", "FaceDrawer", "PreparedFace", "check_labels", "check_stamp", "label_role"]
