@@ -47,6 +47,9 @@ class Limits:
     template_value_length: int = _limit(1_000_000, "Length of a string or list a layout builds with `*` or `+`.")
     image_pixels: int = _limit(100_000_000, "Pixels of one raster image, checked before it is decoded.")
 
+    # what cardgen draws on its own: an image of a few pixels per face still grows with the faces and the dpi
+    preview_pixels: int = _limit(100_000_000, "Pixels of one `cardgen preview` image (a face, or a `--grid` sheet).")
+
     # what the command line reads besides a game folder
     project_bytes: int = _limit(1_000_000, "Bytes in a project file (`cardgen.toml`).")
 

@@ -85,6 +85,12 @@ SE4X_ODDS = ("odds", "space-empires-4x", "--attacker")
 RIFT_ODDS = ("odds", "rift-domination", "--attacker")
 
 
+def many_ships(ws: Workspace, count: int) -> None:
+    """The demo deck with `count` ships of different names: as many distinct faces."""
+    rows = [f"  - {{id: s{i}, name: Ship {i}, cost: 2, attack: 1, hull: 1, faction: Union}}" for i in range(count)]
+    ws.write("data/demo/ships.yaml", "type: ship\nfront: ship\ncards:\n" + "\n".join(rows) + "\n")
+
+
 def se4x(ws: Workspace) -> None:
     """The workspace's data folder holds the bundled Space Empires 4X beside the demo game (for `cardgen odds`)."""
     shutil.copytree(BUNDLED / "space-empires-4x", ws.data / "space-empires-4x")
@@ -961,6 +967,24 @@ CASES = [
         "--stamp: the font of 'body' has no glyph for '漢' (U+6F22) in demo",
     ),
     Case("stamp-unknown-icon", None, (*BUILD, "--stamp", "v{nope}"), 2, "--stamp: unknown icon '{nope}'"),
+    # --- big work: refused before it is allocated, with the limit and what to change ----------------------------
+    Case(
+        "preview-grid-pixels",
+        lambda ws: many_ships(ws, 600),
+        ("preview", "demo", "--grid", "ships", "--dpi", "600"),
+        2,
+        "preview --grid ships: a sheet of 600 faces at 600 dpi is 2,243,340,000 pixels, more than the limit of "
+        "100,000,000 (preview_pixels): lower --dpi (it fits at 122 dpi), or raise the limit with --limit "
+        "preview_pixels=N",
+    ),
+    Case(
+        "preview-item-pixels",
+        None,
+        ("--limit", "preview_pixels=1000", "preview", "demo", "scout"),
+        2,
+        "preview scout: its front at 150 dpi is 230,571 pixels, more than the limit of 1,000 (preview_pixels): "
+        "it fits at no --dpi, or raise the limit",
+    ),
     # --- cardgen.toml ------------------------------------------------------------------------------------------
     Case(
         "project-nested-deep",

@@ -8,17 +8,21 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import math
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from cardgen import limits
 from cardgen.data.games import Component, Game, Item
 from cardgen.errors import DataError, did_you_mean
 from cardgen.output import write_atomic
 from cardgen.render.build import GameRenderer
-from cardgen.render.jobs import BuildReport, PrintOptions
-from cardgen.render.shop import face_images
+from cardgen.render.jobs import BuildReport, ComponentJob, PrintOptions
+from cardgen.render.shop import each_face_image, face_images, face_pixels
 
 GRID_COLUMNS = 6
+MIN_DPI = 30  # what `--dpi` accepts
 
 
 def find_item(game: Game, item_id: str) -> tuple[Component, Item]:
@@ -38,7 +42,9 @@ def preview_item(renderer: GameRenderer, item_id: str, side: str, dpi: int, targ
     report = BuildReport()
     job = renderer.job(alone, PrintOptions(), report)
     front, back = job.faces.item_faces[item.id]
-    (image,) = face_images(job, [back if side == "back" and back else front], dpi, transparent=job.shape != "rect")
+    key = back if side == "back" and back else front
+    _check_pixels(lambda at: math.prod(face_pixels(job, key, at)), dpi, f"preview {item_id}: its {side}")
+    (image,) = face_images(job, [key], dpi, transparent=job.shape != "rect")
     _save(image, target, dpi)
     return target, report
 
@@ -58,19 +64,46 @@ def preview_grid(renderer: GameRenderer, component_id: str, dpi: int, target: Pa
     firsts: dict[str, Item] = {}
     for item in component.items:
         firsts.setdefault(job.faces.item_faces[item.id][0], item)
-    images = face_images(job, list(firsts), dpi)
-    cell_w = max(i.width for i in images) + 8
-    cell_h = max(i.height for i in images) + 24
-    rows = (len(images) + GRID_COLUMNS - 1) // GRID_COLUMNS
-    sheet = Image.new("RGB", (cell_w * min(GRID_COLUMNS, len(images)), cell_h * rows), "white")
+    keys = list(firsts)
+    sized = list({(job.faces.faces[key].width, job.faces.faces[key].height): key for key in keys}.values())
+    width, height, cell_w, cell_h = _grid(job, sized, len(keys), dpi)
+    what = f"preview --grid {component_id}: a sheet of {len(keys):,} faces"
+    sheet_at = lambda at: math.prod(_grid(job, sized, len(keys), at)[:2])  # noqa: E731
+    _check_pixels(sheet_at, dpi, what, ": preview its items one by one")
+    sheet = Image.new("RGB", (width, height), "white")
     draw = ImageDraw.Draw(sheet)
     font = ImageFont.truetype(str(default_fonts_dir() / DEFAULT_ROLES["body"]), 12)
-    for index, (image, item) in enumerate(zip(images, firsts.values(), strict=True)):
+    # each face is pasted as soon as it is rasterised: the sheet and one face in memory, never every face at once
+    for index, (image, item) in enumerate(zip(each_face_image(job, keys, dpi), firsts.values(), strict=True)):
         x, y = (index % GRID_COLUMNS) * cell_w + 4, (index // GRID_COLUMNS) * cell_h + 4
         sheet.paste(image, (x, y))
         draw.text((x, y + image.height + 4), f"{item.id} ×{item.count}", fill="black", font=font)
     _save(sheet, target, dpi)
     return target, report
+
+
+def _grid(job: ComponentJob, sized: list[str], faces: int, dpi: int) -> tuple[int, int, int, int]:
+    """The width and height of a contact sheet of `faces` faces, and of its cells (a face and its label), in pixels
+    at `dpi`; `sized` holds one face of each size among them."""
+    sizes = [face_pixels(job, key, dpi) for key in sized]
+    cell_w = max(w for w, _ in sizes) + 8
+    cell_h = max(h for _, h in sizes) + 24
+    rows = (faces + GRID_COLUMNS - 1) // GRID_COLUMNS
+    return cell_w * min(GRID_COLUMNS, faces), cell_h * rows, cell_w, cell_h
+
+
+def _check_pixels(pixels_at: Callable[[int], int], dpi: int, what: str, instead: str = "") -> None:
+    """Refuse an image above the `preview_pixels` limit before any of it is allocated, saying at which --dpi it
+    would fit, if any (`pixels_at(dpi)` is its size at a resolution)."""
+    most, pixels = limits.current().preview_pixels, pixels_at(dpi)
+    if pixels <= most:
+        return
+    fits = max((at for at in range(MIN_DPI, dpi) if pixels_at(at) <= most), default=None)
+    lower = f"lower --dpi (it fits at {fits} dpi)" if fits else f"it fits at no --dpi{instead}"
+    raise DataError(
+        f"{what} at {dpi} dpi is {pixels:,} pixels, more than the limit of {most:,} (preview_pixels): {lower}, or "
+        "raise the limit with --limit preview_pixels=N"
+    )
 
 
 def _save(image: Any, target: Path, dpi: int) -> None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import csv
 import io
+import math
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -44,16 +46,33 @@ def face_images(job: ComponentJob, keys: list[str], dpi: int, transparent: bool 
     """Each face `key` rendered alone, bleed included, as a PIL image at `dpi` (one PDF page per face, rasterised).
     With `transparent`, what the face does not paint is see-through (RGBA): a round or hex face is clipped to its
     shape grown by the bleed, so the corners of its square are empty; else they are white (RGB)."""
+    return list(each_face_image(job, keys, dpi, transparent))
+
+
+def each_face_image(job: ComponentJob, keys: list[str], dpi: int, transparent: bool = False) -> Iterator[Any]:
+    """`face_images` one at a time, each rasterised when it is asked for: a caller that writes or pastes each
+    image before taking the next holds one face in memory, not thousands."""
     import pypdfium2 as pdfium
 
     doc = job.document()
     for key in keys:
         _face_page(doc, job, key)
     pdf = pdfium.PdfDocument(doc.finish())
-    # pdfium rounds the pixel size up; shave a hair off the scale so 69.85 mm at 300 dpi is 825 px, not 826
-    scale = dpi / 72 * (1 - 1e-6)
+    scale = dpi / 72 * SHAVE
     fill = (255, 255, 255, 0 if transparent else 255)
-    return [pdf[index].render(scale=scale, fill_color=fill).to_pil() for index in range(len(keys))]
+    for index in range(len(keys)):
+        yield pdf[index].render(scale=scale, fill_color=fill).to_pil()
+
+
+# pdfium rounds the pixel size up; shave a hair off the scale so 69.85 mm at 300 dpi is 825 px, not 826
+SHAVE = 1 - 1e-6
+
+
+def face_pixels(job: ComponentJob, key: str, dpi: int) -> tuple[int, int]:
+    """The size in pixels of face `key`'s image at `dpi` (bleed included), known before it is rasterised."""
+    face = job.faces.faces[key]
+    width, height = (math.ceil((mm + 2 * job.bleed) / 25.4 * dpi * SHAVE) for mm in (face.width, face.height))
+    return width, height
 
 
 def write_png_faces(job: ComponentJob, folder: Path) -> OutputFile:
@@ -68,7 +87,7 @@ def write_png_faces(job: ComponentJob, folder: Path) -> OutputFile:
                 keys.append(key)
                 names.append(f"{item.id}-{side}.png")
     shaped = job.shape != "rect"  # round and hex pieces: transparent outside their shape (digital tables cut by it)
-    for name, image in zip(names, face_images(job, keys, job.options.dpi, transparent=shaped), strict=True):
+    for name, image in zip(names, each_face_image(job, keys, job.options.dpi, transparent=shaped), strict=True):
         buffer = io.BytesIO()
         image.save(buffer, "PNG", dpi=(job.options.dpi,) * 2)
         write_atomic(folder / name, buffer.getvalue())
