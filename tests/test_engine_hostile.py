@@ -111,3 +111,27 @@ def test_an_empty_deck_refuses_to_play(tmp_path: Path):
     deck.write_text(text[: text.index("cards:")] + "cards: []\n")
     run = cardgen("--data-dir", copy.data, "play", "battlefield-space", "--games", "2", cwd=tmp_path)
     assert run.returncode == 2 and "cannot play: the deck 'red-deck' has no cards" in run.stderr, run.stderr
+
+
+def test_a_game_of_a_million_actions_is_replayed_as_it_is_read(tmp_path: Path, logs):
+    """Each step is compared as it is read and dropped: a log of one game with 60,000 actions replays in the memory
+    of one (it held every line of the game first: 70 MB here, and 10^6 steps were over a gigabyte)."""
+    import tracemalloc
+
+    from cardgen.engine.runner import replay
+    from cardgen.paths import default_data_dir
+
+    lines = logs["scifi-domains"]
+    step = '{"n":%d,"player":1,"action":15,"label":"research slot 5","chance":[["draw",["techs",15]]]}\n'
+    with (tmp_path / "long.jsonl").open("w") as log:
+        log.write(lines[0] + "\n")
+        log.writelines(step % n for n in range(1, 60_001))
+        log.write(lines[_first_step(lines)] + "\n")  # lines after a difference are still checked for their form
+    tracemalloc.start()
+    try:
+        (outcome,) = replay(tmp_path / "long.jsonl", default_data_dir())
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert outcome[1] is False and outcome[2].startswith("action 1: ")
+    assert peak < 35 * 1024**2, f"{peak / 1024**2:.0f} MB"

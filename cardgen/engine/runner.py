@@ -253,8 +253,8 @@ def replay(path: Path, data_dir: Path) -> list[tuple[int, bool, str]]:
 
     A log that cannot be read (not JSON, a line missing a field, an unknown game) is a `DataError` naming the file
     and line; a readable log that does not reproduce is a game reported as differing, with the first difference.
-    The log is read line by line and each game replayed as soon as its lines are in, so a log of thousands of long
-    games never sits in memory whole.
+    The log is read line by line and each game replayed as its lines are read (`_Replay`), so neither a log of
+    thousands of games nor a game of a million actions sits in memory whole.
     """
     shown = display_path(path)
     try:
@@ -263,7 +263,7 @@ def replay(path: Path, data_dir: Path) -> list[tuple[int, bool, str]]:
     except OSError as exc:
         raise DataError(f"{shown}: cannot read ({exc.strerror})") from None
     outcomes: list[tuple[int, bool, str]] = []
-    game: list[tuple[int, dict[str, Any]]] = []
+    game: _Replay | None = None
     with handle:
         for number, data in enumerate(handle, 1):
             raw = data.decode("utf-8")  # checked whole by _check_utf8
@@ -272,16 +272,16 @@ def replay(path: Path, data_dir: Path) -> list[tuple[int, bool, str]]:
             line = _parse_line(raw, shown, number)
             if "game" in line:
                 _require(line, _HEADER, shown, number)
-                if game:
-                    outcomes.append(_replay_one(game, str(data_dir), shown))
-                game = [(number, line)]
-            elif not game:
+                if game is not None:
+                    outcomes.append(game.outcome())
+                game = _Replay(line, number, str(data_dir), shown)
+            elif game is None:
                 raise DataError(f"{shown}:{number}: a log must start with a game header line")
             else:
                 _require(line, _END if "end" in line else _STEP, shown, number)
-                game.append((number, line))
-    if game:
-        outcomes.append(_replay_one(game, str(data_dir), shown))
+                game.step(line)
+    if game is not None:
+        outcomes.append(game.outcome())
     if not outcomes:
         raise DataError(f"{shown}: the log holds no game (write one with cardgen play --log)")
     return outcomes
@@ -329,53 +329,71 @@ def _require(line: dict[str, Any], fields: dict[str, Any], shown: str, number: i
             raise DataError(f"{shown}:{number}: '{name}' has the wrong type ({json.dumps(value)[:40]})")
 
 
-def _replay_one(lines: list[tuple[int, dict[str, Any]]], data_dir: str, shown: str) -> tuple[int, bool, str]:
-    (number, header), *steps = lines
-    try:
-        engine = engine_for(header["game"], data_dir)
-    except DataError as exc:
-        raise DataError(f"{shown}:{number}: {exc.problems[0]}") from None
-    if not engine.min_players <= header["players"] <= engine.max_players:
-        raise DataError(
-            f"{shown}:{number}: {header['players']} players, but {header['game']} is for "
-            f"{engine.min_players}–{engine.max_players}"
-        )
-    state = engine.new_state(header["players"], header["seed"])
-    state.resolve_chance()
-    if _jsonable(state.chance.events) != header.get("chance", []):
-        return header["index"], False, "the setup's chance events (shuffles) differ from the log"
-    seen = len(state.chance.events)
-    for _, step in steps:
-        if "end" in step:
-            chance = _jsonable(state.chance.events[seen:])
-            if chance != step["chance"]:
-                return header["index"], False, "chance events after the last action differ"
-            if engine.capped(state):
-                state.ending = engine.ADJUDICATED
-            scores = engine.final_scores(state)
-            if scores != step["scores"] or state.ending != step["end"]:
-                return header["index"], False, f"ended {state.ending} {scores}, log says {step['end']} {step['scores']}"
-            return (
-                header["index"],
-                True,
-                f"{step['actions']} actions and their chance events match, scores {step['scores']}",
+class _Replay:
+    """One logged game replayed line by line as the log is read: each step is applied and compared when it arrives
+    and then dropped, so a game of a million actions takes the memory of one (`replay` held every line of a game
+    before replaying it: 10^6 steps were gigabytes). After the first difference or the end line, the game's later
+    lines are only checked for their form."""
+
+    def __init__(self, header: dict[str, Any], number: int, data_dir: str, shown: str):
+        self.index = header["index"]
+        try:
+            self.engine = engine_for(header["game"], data_dir)
+        except DataError as exc:
+            raise DataError(f"{shown}:{number}: {exc.problems[0]}") from None
+        engine = self.engine
+        if not engine.min_players <= header["players"] <= engine.max_players:
+            raise DataError(
+                f"{shown}:{number}: {header['players']} players, but {header['game']} is for "
+                f"{engine.min_players}–{engine.max_players}"
             )
+        self.state = engine.new_state(header["players"], header["seed"])
+        self.state.resolve_chance()
+        self.result: tuple[bool, str] | None = None
+        if _jsonable(self.state.chance.events) != header.get("chance", []):
+            self.result = False, "the setup's chance events (shuffles) differ from the log"
+        self.seen = len(self.state.chance.events)
+
+    def step(self, step: dict[str, Any]) -> None:
+        """Apply one logged line (an action or the end) and compare; nothing once the game has an outcome."""
+        if self.result is None:
+            self.result = self._end(step) if "end" in step else self._action(step)
+
+    def outcome(self) -> tuple[int, bool, str]:
+        """(game index, reproduced, what was found) once the game's lines are all read."""
+        ok, detail = self.result or (False, "the log has no end line")
+        return self.index, ok, detail
+
+    def _end(self, step: dict[str, Any]) -> tuple[bool, str]:
+        state, engine = self.state, self.engine
+        if _jsonable(state.chance.events[self.seen :]) != step["chance"]:
+            return False, "chance events after the last action differ"
+        if engine.capped(state):
+            state.ending = engine.ADJUDICATED
+        scores = engine.final_scores(state)
+        if scores != step["scores"] or state.ending != step["end"]:
+            return False, f"ended {state.ending} {scores}, log says {step['end']} {step['scores']}"
+        return True, f"{step['actions']} actions and their chance events match, scores {step['scores']}"
+
+    def _action(self, step: dict[str, Any]) -> tuple[bool, str] | None:
+        state = self.state
         legal = [] if state.is_terminal() else state.legal_actions()
         if not 0 <= step["action"] < len(legal):
-            return header["index"], False, f"action {step['n']}: no legal action number {step['action']} here"
+            return False, f"action {step['n']}: no legal action number {step['action']} here"
         action = legal[step["action"]]
         if "label" in step and state.action_label(action) != step["label"]:
-            shown = state.action_label(action)
-            return header["index"], False, f"action {step['n']}: the log says '{step['label']}', here it is '{shown}'"
+            return (
+                False,
+                f"action {step['n']}: the log says '{step['label']}', here it is '{state.action_label(action)}'",
+            )
         try:
             state.apply(action)
         except IllegalAction as exc:
-            return header["index"], False, f"action {step['n']}: {exc}"
-        chance = _jsonable(state.chance.events[seen:])
-        if chance != step["chance"]:
-            return header["index"], False, f"action {step['n']}: chance events differ from the log"
-        seen = len(state.chance.events)
-    return header["index"], False, "the log has no end line"
+            return False, f"action {step['n']}: {exc}"
+        if _jsonable(state.chance.events[self.seen :]) != step["chance"]:
+            return False, f"action {step['n']}: chance events differ from the log"
+        self.seen = len(state.chance.events)
+        return None
 
 
 def _jsonable(value: Any) -> Any:
