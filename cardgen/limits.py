@@ -16,7 +16,7 @@ import os
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-from cardgen.errors import DataError, did_you_mean
+from cardgen.errors import DataError, clipped, did_you_mean
 
 ENVIRONMENT = "CARDGEN_LIMITS"
 
@@ -75,9 +75,9 @@ def parse_overrides(texts: list[str] | tuple[str, ...], origin: str) -> dict[str
         try:
             value = float(raw.replace("_", "").replace(",", ""))
         except ValueError:
-            raise DataError(f"{origin}: limit {name}: '{raw}' is not a number") from None
+            raise DataError(f"{origin}: limit {name}: '{clipped(raw)}' is not a number") from None
         if not math.isfinite(value) or value <= 0:
-            raise DataError(f"{origin}: limit {name}: must be a positive number, got '{raw}'")
+            raise DataError(f"{origin}: limit {name}: must be a positive number, got '{clipped(raw)}'")
         result[name] = float(value) if kinds[name] == "float" else int(value)
     return result
 
