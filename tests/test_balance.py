@@ -384,6 +384,18 @@ def test_a_forged_batch_is_refused_with_its_line(tmp_path: Path, forge, problem:
     ]
 
 
+def test_a_line_with_a_number_of_thousands_of_digits_is_dropped_as_damaged(tmp_path: Path) -> None:
+    """JSON reads numbers with int(), which refuses more than 4,300 digits: such a line (no checksum can be made of
+    it) is a damaged line, dropped and its games played again, like a torn one."""
+    results = tmp_path / "results.jsonl"
+    play(sweep_of(games=8), results, resume=False)
+    with results.open("a") as handle:
+        handle.write('{"games": [8, %s], "tally": {}, "sha256": "0"}\n' % ("9" * 5000))
+    journal, kept = open_journal(results, sweep_of(games=8).identity(data_fingerprint("scifi-domains", DATA)), True)
+    journal.close()
+    assert (sorted(kept.tallies), kept.dropped, kept_games(results)) == ([(0, 4), (4, 8)], 1, 8)
+
+
 def test_a_longer_sweep_reuses_the_batches_of_a_shorter_one(tmp_path: Path) -> None:
     results = tmp_path / "results.jsonl"
     play(sweep_of(games=10), results, resume=False)  # batches 0–3, 4–7, 8–9
