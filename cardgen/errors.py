@@ -113,6 +113,12 @@ def whole_number(text: str, most: int) -> int | None:
     return value if value <= most else None
 
 
+def signed_number(text: str, most: int) -> int | None:
+    """`whole_number` with an optional minus sign: from -`most` to `most`, else None."""
+    value = whole_number(text.removeprefix("-"), most)
+    return -value if value is not None and text.startswith("-") else value
+
+
 def clipped(text: str, most: int = 24) -> str:
     """`text` as an error message quotes it: at most `most` characters, and how long it was when it is longer."""
     return text if len(text) <= most else f"{text[: most - 1]}… ({len(text):,} characters)"

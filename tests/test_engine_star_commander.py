@@ -458,12 +458,17 @@ def test_every_card_with_text_has_effects_the_engine_executes(engine):
         ("pin", "needs a target"),
         ("later: draw 1", "unknown trigger"),
         ("pin target=moon", "unknown target"),
+        ("gain-credits 1 per=developed-system at-least=2 max=lots", "'max' takes a whole number from 0 to 999"),
+        ("cost -1 class=Small min=" + "9" * 5000, "'min' takes a whole number from 0 to 999, not '99999"),
+        ("draw " + "9" * 5000, "'draw' takes a whole number up to 999, not '9999.*5,000 characters"),
+        ("draw ²", "'draw' takes a whole number up to 999"),
     ],
 )
 def test_statements_outside_the_vocabulary_are_refused(statement, message):
     with pytest.raises(ValueError, match=message):
         parse_effect(statement)
     assert parse_effect("ready: gain-credits 1 if-systems=3").trigger == "ready"
+    assert parse_effect("cost -1 class=Small min=1").amount == -1
 
 
 def test_play_reports_a_card_whose_ability_it_cannot_execute(tmp_path):

@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from cardgen.errors import clipped, signed_number
+
 # steps of a turn (rules.yaml `turn_steps`; drawing, income and the track happen as the turn starts)
 SETUP_FACTION, SETUP_START, SETUP_TILES, PEEK, BUILD, MOVE, RECRUIT, ROSTER, OVER = (
     "faction", "start", "tiles", "peek", "build", "move", "recruit", "roster", "over")  # fmt: skip
@@ -191,10 +193,10 @@ def parse_effect(statement: str, where: str) -> Effect:
                 raise ValueError(f"'{verb}' takes no key '{name}'")
             keys.append((name, value))
         else:
-            try:
-                amount = int(word)
-            except ValueError:
-                raise ValueError(f"'{word}' is not a number") from None
+            number = signed_number(word, 999)  # far above any sheet's number; the engine loops over some
+            if number is None:
+                raise ValueError(f"'{clipped(word)}' is not a whole number up to 999")
+            amount = number
     return Effect(verb, amount, tuple(keys))
 
 

@@ -16,8 +16,12 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import NamedTuple
 
+from cardgen.errors import clipped, signed_number, whole_number
+
 # verb -> (allowed keys, whether it takes a target, one line of meaning); the docs page is generated from this table
 VOCABULARY: dict[str, tuple[frozenset[str], bool, str]] = {}
+NUMBER_KEYS = frozenset({"min", "max", "max-enemies", "if-systems", "if-hand-at-most", "if-techs", "keep", "at-least"})
+AMOUNT_MOST = 999  # far above any card's number, and no loop of the engine runs 10^4000 times
 
 
 def _verb(name: str, keys: str = "", targeted: bool = False, meaning: str = "") -> None:
@@ -115,10 +119,10 @@ def parse_effect(text: str) -> Effect:
     keys, targeted, _ = VOCABULARY[verb]
     amount = 0
     if rest and "=" not in rest[0]:
-        try:
-            amount = int(rest.pop(0))
-        except ValueError:
-            raise ValueError(f"'{verb}' takes a whole number, not '{words[1]}'") from None
+        number = signed_number(rest.pop(0), AMOUNT_MOST)
+        if number is None:
+            raise ValueError(f"'{verb}' takes a whole number up to {AMOUNT_MOST}, not '{clipped(words[1])}'")
+        amount = number
     options = []
     for word in rest:
         key, eq, value = word.partition("=")
@@ -126,6 +130,8 @@ def parse_effect(text: str) -> Effect:
             raise ValueError(f"'{verb}' takes no '{key}' (it takes: {', '.join(sorted(keys)) or 'nothing'})")
         if key == "target" and value not in TARGETS:
             raise ValueError(f"unknown target '{value}'")
+        if key in NUMBER_KEYS and whole_number(value, AMOUNT_MOST) is None:  # read with int() as the game is played
+            raise ValueError(f"'{key}' takes a whole number from 0 to {AMOUNT_MOST}, not '{clipped(value)}'")
         options.append((key, value))
     if targeted and trigger is None and not any(k == "target" for k, _ in options):
         raise ValueError(f"'{verb}' needs a target=")
