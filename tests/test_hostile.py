@@ -895,6 +895,13 @@ CASES = [
         "only mcts takes a budget, iterations from 1 to 1,000,000",
     ),
     Case(
+        "yaml-number-digits",
+        lambda ws: ship_field(ws, "    cost: 2\n", f"    cost: {DIGITS}\n"),
+        LIST,
+        2,
+        "ships.yaml:7: cards[0].cost: invalid value: a whole number of 5,000 digits",
+    ),
+    Case(
         "replay-header-digits",
         lambda ws: ws.write("game.jsonl", f'{{"game": "demo", "players": 2, "seed": {DIGITS}, "index": 0}}\n'),
         ("replay", "game.jsonl"),

@@ -8,6 +8,7 @@ sequence item keeps the line it was written on. Later stages look lines up by th
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -227,6 +228,9 @@ class _Builder:
         if isinstance(node, yaml.ScalarNode):
             if node.tag == STR:
                 return node.value  # what the constructor returns for a string, without its dispatch
+            if node.tag == INT and len(node.value) > sys.get_int_max_str_digits():  # int() would refuse it
+                self._problem(node, path, f"invalid value: a whole number of {len(node.value):,} digits")
+                return None
             if node.tag == INT and node.value.isascii() and node.value.isdigit() and node.value[0] != "0":
                 return int(node.value)  # plain decimals (YAML 1.1 reads a leading 0 as octal: left to PyYAML)
             try:
@@ -293,7 +297,7 @@ class _Builder:
             return getattr(node, "value", None)
         try:
             return self.loader.construct_object(node)
-        except yaml.YAMLError as exc:
+        except (yaml.YAMLError, ValueError) as exc:  # ValueError: a key of thousands of digits
             self.bad_keys.add(id(node))
             self._problem(node, path, f"invalid key: {' '.join(str(getattr(exc, 'problem', exc)).split())}")
             return getattr(node, "value", None)
