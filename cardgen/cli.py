@@ -1,8 +1,8 @@
 """The command line: a thin click shell over functions the tests call directly.
 
-Exit codes used by every command: 0 success; 1 the data breaks a rule; 2 the input could not be read. Errors are
-printed once here, one line each, on stderr — never as a Python traceback (set CARDGEN_DEBUG=1 to see one for an
-internal error).
+Exit codes used by every command: 0 success; 1 the data breaks a rule; 2 the input could not be read; 130
+interrupted (Ctrl-C) and 143 terminated (SIGTERM), with nothing partial written. Errors are printed once here, one
+line each, on stderr — never as a Python traceback (set CARDGEN_DEBUG=1 to see one for an internal error).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from cardgen import limits
+from cardgen import limits, output, stopping
 
 if TYPE_CHECKING:
     from cardgen.data import Game
@@ -769,8 +769,10 @@ def watch_command(
 
     try:
         watch.watch(rebuild, watched, out_dir / game, [obj.templates_dir, default_templates_dir()], poll)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as stop:
         click.echo("stopped")
+        if isinstance(stop, stopping.Terminated):
+            sys.exit(stopping.EXIT_TERMINATED)
 
 
 @cli.command("export-items")
@@ -1062,14 +1064,15 @@ def balance_command(
             for name in report.FILES:  # once the workers answer, before the first game
                 check_writable(out / name, "--out")
             figures = report.play(settings, workers, out, resume, lambda _, games: bar.update(games))
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as stop:
         from cardgen.balance.journal import kept_games
 
         kept = [kept_games(report.results_file(out, p)) for p in counts]
         done = ", ".join(f"{k:,} of {count:,} games at {p} players" for p, k in zip(counts, kept, strict=True))
-        click.echo(f"cardgen: interrupted; kept {done} in {display_path(out)}: run the same command with "
+        how = "terminated" if isinstance(stop, stopping.Terminated) else "interrupted"
+        click.echo(f"cardgen: {how}; kept {done} in {display_path(out)}: run the same command with "
                    "--resume to finish", err=True)  # fmt: skip
-        sys.exit(130)
+        sys.exit(stopping.exit_code(stop))
     if old is not None:
         from cardgen.balance.compare import compare
 
@@ -1239,8 +1242,10 @@ def game_summary(game: Game) -> dict:
 
 def main() -> None:
     """Console-script entry point: every outcome is an exit code and, for errors, one line per problem on stderr."""
+    shown = output.shown()
     try:
-        code = cli.main(prog_name="cardgen", standalone_mode=False)
+        with stopping.handling():
+            code = cli.main(prog_name="cardgen", standalone_mode=False)
     except click.UsageError as exc:  # a mistyped command or option: one line, with where to look
         if type(exc).__name__ == "NoArgsIsHelpError":  # a bare `cardgen`: the help, as asked
             click.echo(exc.ctx.get_help() if exc.ctx else "")
@@ -1251,9 +1256,14 @@ def main() -> None:
     except click.ClickException as exc:
         click.echo(f"cardgen: error: {exc.format_message()}", err=True)
         sys.exit(exc.exit_code)
-    except click.Abort:  # Ctrl-C; nothing was written (builds write all or nothing)
-        click.echo("cardgen: interrupted; nothing was written", err=True)
-        sys.exit(130)
+    except (click.Abort, KeyboardInterrupt) as exc:  # Ctrl-C or SIGTERM; nothing was written (all or nothing)
+        stop = exc.__cause__ if isinstance(exc, click.Abort) else exc
+        how = "terminated" if isinstance(stop, stopping.Terminated) else "interrupted"
+        if output.shown() == shown:
+            click.echo(f"cardgen: {how}; nothing was written", err=True)
+        else:  # the signal came as the files were shown, or after: they are whole
+            click.echo(f"cardgen: {how} after its files were written", err=True)
+        sys.exit(stopping.exit_code(stop) if isinstance(stop, KeyboardInterrupt) else stopping.EXIT_INTERRUPTED)
     except CardgenError as exc:  # raised outside a command, e.g. while parsing options
         for line in exc.lines():
             click.echo(f"cardgen: error: {line}", err=True)

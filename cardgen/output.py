@@ -20,12 +20,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
+from cardgen import stopping
 from cardgen.errors import DataError, display_path
 
 # What a transaction holds until it ends: (temporary file, target) to rename and (None, target) to delete when it
 # commits, and (folder, None) for a folder it made on the way (kept when it commits, removed again when it does not)
 Staged = list[tuple[Path | None, Path | None]]
 _staged: Staged | None = None
+_shown = 0  # how many times this process has shown files (a transaction committed, a file written outside one)
 
 
 def _umask_mode() -> int:
@@ -46,25 +48,19 @@ def streamed(path: Path) -> Iterator[BinaryIO]:
     temporary file in the target folder, renamed over `path` when the block ends normally (deferred inside a
     transaction) and removed when it raises."""
     shown = display_path(path)
+    mask = stopping.block()  # the folders made and the temporary file are noted before a signal can stop us
     try:
-        if path.is_dir():
-            raise DataError(f"{shown}: cannot write the file: a folder of that name is in the way")
-        made = _missing(path.parent)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if _staged is not None:
-            _staged.extend((folder, None) for folder in made)
-        fd, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
-    except (FileExistsError, NotADirectoryError):
-        raise DataError(f"{shown}: cannot write: a file stands where a folder is needed on that path") from None
-    except OSError as exc:
-        raise DataError(f"{shown}: cannot write ({exc.strerror})") from None
-    temp = Path(temp_name)
+        fd, temp = _temporary(path)
+    except BaseException:
+        stopping.release(mask)
+        raise
     try:
+        stopping.release(mask)  # Ctrl-C or SIGTERM from here on removes the temporary file
         with os.fdopen(fd, "wb") as handle:
             yield handle
         os.chmod(temp, _umask_mode())
         if _staged is None:
-            os.replace(temp, path)
+            _show(temp, path)
         else:
             _staged.append((temp, path))
     except OSError as exc:
@@ -73,6 +69,24 @@ def streamed(path: Path) -> Iterator[BinaryIO]:
     except BaseException:
         temp.unlink(missing_ok=True)
         raise
+
+
+def _temporary(path: Path) -> tuple[int, Path]:
+    """A new temporary file beside `path` (its folders made, and noted in the transaction)."""
+    shown = display_path(path)
+    try:
+        if path.is_dir():
+            raise DataError(f"{shown}: cannot write the file: a folder of that name is in the way")
+        made = _missing(path.parent)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if _staged is not None:
+            _staged.extend((folder, None) for folder in made)
+        fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    except (FileExistsError, NotADirectoryError):
+        raise DataError(f"{shown}: cannot write: a file stands where a folder is needed on that path") from None
+    except OSError as exc:
+        raise DataError(f"{shown}: cannot write ({exc.strerror})") from None
+    return fd, Path(name)
 
 
 @contextlib.contextmanager
@@ -104,13 +118,29 @@ def _missing(folder: Path) -> list[Path]:
 
 
 def _commit(staged: Staged) -> None:
-    for temp, path in staged:
-        if path is None:  # a folder made on the way: it stays
-            continue
-        if temp is None:
-            path.unlink(missing_ok=True)
-        else:
-            os.replace(temp, path)
+    global _shown
+    with stopping.held():  # all of it: a SIGTERM half-way would leave a mix of old and new files
+        for temp, path in staged:
+            if path is None:  # a folder made on the way: it stays
+                continue
+            if temp is None:
+                path.unlink(missing_ok=True)
+            else:
+                os.replace(temp, path)
+        _shown += 1
+
+
+def _show(temp: Path, path: Path) -> None:
+    global _shown
+    with stopping.held():
+        os.replace(temp, path)
+        _shown += 1
+
+
+def shown() -> int:
+    """A count that grows whenever files written are shown: a command stopped by a signal after it grew did not
+    stop with nothing written."""
+    return _shown
 
 
 @contextlib.contextmanager
@@ -141,13 +171,14 @@ def adopt(staged: Staged) -> None:
 def discard(staged: Staged) -> None:
     """Throw away staged files (their temporary files; the targets are untouched) and the folders made for them,
     innermost first, where nothing else has been put in them."""
-    for temp, path in staged:
-        if temp is not None and path is not None:
-            temp.unlink(missing_ok=True)
-    for folder, path in reversed(staged):
-        if folder is not None and path is None:
-            with contextlib.suppress(OSError):  # not empty (another file, not ours, went there), or gone already
-                folder.rmdir()
+    with stopping.held():  # a second Ctrl-C or SIGTERM does not cut the clean-up short
+        for temp, path in staged:
+            if temp is not None and path is not None:
+                temp.unlink(missing_ok=True)
+        for folder, path in reversed(staged):
+            if folder is not None and path is None:
+                with contextlib.suppress(OSError):  # not empty (another file, not ours, went there), or gone already
+                    folder.rmdir()
 
 
 def remove_stale(path: Path) -> None:
