@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from cardgen.engine.battle import BattleReport
     from cardgen.render.jobs import PrintOptions
     from cardgen.render.layouts import Layouts
+    from cardgen.trust import Decision
 from cardgen.errors import EXIT_INPUT, CardgenError, DataError, Problem, RuleError, display_path
 from cardgen.output import all_or_nothing, check_writable
 from cardgen.paths import default_data_dir, default_fonts_dir, default_templates_dir
@@ -49,14 +50,17 @@ EXIT_INTERNAL = 3
 
 @dataclass(frozen=True)
 class Context:
-    """What every command needs: where the games and their layouts are, and which games may run their own code."""
+    """What every command needs: where the games and their layouts are."""
 
     data_dir: Path
     templates_dir: Path
-    trust: tuple[str, ...] = ()
 
-    def trusted(self, game: Game, trust_code: bool) -> bool:
-        return trust_code or game.id in self.trust
+    def trusted(self, game: Game, trust_code: bool) -> Decision:
+        """Whether the game's checks.py runs: `--trust-code`, else what the user's trust store says (cardgen/trust.py;
+        never a project file or the game folder itself)."""
+        from cardgen import trust
+
+        return trust.TRUSTED if trust_code else trust.decide(game.id, game.folder)
 
 
 class CardgenGroup(click.Group):
@@ -178,9 +182,7 @@ def cli(
     limits.configure(limit_options)
     found = project.find(project_file)
     ctx.obj = Context(
-        data_dir or found.data or default_data_dir(),
-        templates_dir or found.templates or default_templates_dir(),
-        found.trust,
+        data_dir or found.data or default_data_dir(), templates_dir or found.templates or default_templates_dir()
     )
 
 
@@ -195,6 +197,40 @@ def new_command(game_id: str, into: Path) -> None:
         click.echo(f"created {display_path(path)}")
     where = "" if into.resolve() == Path.cwd().resolve() else f" (in {display_path(into.resolve())})"
     click.echo(f"next: cardgen validate {game_id} && cardgen build {game_id}{where}")
+
+
+@cli.command("trust")
+@click.argument("game_id")
+@click.pass_obj
+def trust_command(obj: Context, game_id: str) -> None:
+    """Let the game's own checks.py run on validate and build, as it is now (a changed file asks again)."""
+    from cardgen import trust
+    from cardgen.data.games import find_game
+
+    folder = find_game(obj.data_dir, game_id)
+    if trust.is_bundled(folder):
+        click.echo(f"{game_id} is bundled with cardgen: its checks.py always runs")
+        return
+    sha = trust.trust(folder)
+    click.echo(
+        f"trusted {game_id} ({display_path(folder.resolve())}): its checks.py (sha256 {sha}) runs on validate and "
+        f"build; 'cardgen untrust {game_id}' undoes it"
+    )
+
+
+@cli.command("untrust")
+@click.argument("game_id")
+@click.pass_obj
+def untrust_command(obj: Context, game_id: str) -> None:
+    """Stop the game's own checks.py from running (it is reported as skipped again)."""
+    from cardgen import trust
+    from cardgen.data.games import find_game
+
+    folder = find_game(obj.data_dir, game_id)
+    if trust.untrust(folder):
+        click.echo(f"untrusted {game_id} ({display_path(folder.resolve())}): its checks.py no longer runs")
+    else:
+        click.echo(f"{game_id} ({display_path(folder.resolve())}) was not trusted: nothing to undo")
 
 
 @cli.command("layout-reference")
@@ -597,10 +633,23 @@ def _inputs(obj: Context, games: tuple[str, ...], params: dict[str, Any], trust_
             obj.data_dir,
             layout_dirs,
             default_fonts_dir(),
-            {**options, "trusted": trust_code or name in obj.trust, "limits": bounds},
+            {**options, "trusted": _trusted_for_cache(obj, name, trust_code), "limits": bounds},
         )
         for name in dict.fromkeys(names)
     }
+
+
+def _trusted_for_cache(obj: Context, name: str, trust_code: bool) -> bool | str | None:
+    """What decides whether a game's checks.py runs, for its inputs' hash (a change of trust validates again)."""
+    from cardgen import trust
+
+    if trust_code:
+        return True
+    try:
+        decision = trust.decide(name, obj.data_dir / name)
+    except DataError:  # an unreadable trust store: the build reports it
+        return None
+    return (decision.sha256 or True) if decision.runs else False
 
 
 def _print_built(
@@ -646,7 +695,7 @@ def _sheets_of(file: Any) -> int:
     return sheets_of_paper(file)
 
 
-def _proof(game: Game, layouts, out_dir: Path, trusted: bool | None) -> Path:
+def _proof(game: Game, layouts, out_dir: Path, trusted: Decision | None) -> Path:
     """The proof sheet; `trusted` None: not validated (--no-validate), so only text fitting is shown."""
     from cardgen.render.build import GameRenderer
     from cardgen.render.proof import write_proof
@@ -690,13 +739,12 @@ def _only(games: list[Game], names: list[str]) -> list[Game]:
     return [game for game in chosen if game.components]
 
 
-def _validate_before_build(games: list[Game], trusted: list[bool], quiet: bool = False) -> dict[str, list[str]]:
+def _validate_before_build(games: list[Game], trusted: list[Decision], quiet: bool = False) -> dict[str, list[str]]:
     """Refuse to print data that breaks a rule (text fitting is left to the build itself); return the notes and
     warnings it printed, by game (the cache repeats them when it keeps a game as it was).
 
     `--no-validate` skips this entirely: no check runs, so no code from a game folder (`checks.py`) runs either.
     """
-    from cardgen.validate import SKIPPED_CODE as SKIPPED
     from cardgen.validate import validate_game
 
     reports = [validate_game(game, trust_code=trust) for game, trust in zip(games, trusted, strict=True)]
@@ -704,7 +752,9 @@ def _validate_before_build(games: list[Game], trusted: list[bool], quiet: bool =
     for report in reports:
         lines = said.setdefault(report.game, [])
         if report.skipped:
-            lines.append(f"cardgen: note: {report.game}: {len(report.skipped)} check(s) skipped: {SKIPPED}")
+            lines.append(
+                f"cardgen: note: {report.game}: {len(report.skipped)} check(s) skipped: {report.skipped[0].reason}"
+            )
         if report.unchecked:
             lines.append(f"cardgen: warning: {report.game}: no rules checks (rules.yaml missing or empty)")
         _say(lines, quiet)

@@ -769,7 +769,18 @@ CASES = [
         lambda ws: ws.write("data/demo/checks.py", "open('outside/pwned', 'w').write('x')\n"),
         VALIDATE,
         0,
-        "1 skipped (checks.py is code from the game folder: pass --trust-code to run it)",
+        "1 skipped (checks.py is code from the game folder: run 'cardgen trust demo' to run it",
+    ),
+    Case(
+        "project-file-cannot-grant-trust",
+        lambda ws: (
+            ws.write("data/demo/checks.py", "open('outside/pwned', 'w').write('x')\n"),
+            ws.write("cardgen.toml", 'trust = ["demo"]\n'),
+        ),
+        VALIDATE,
+        2,
+        "cardgen.toml:1: 'trust' is no longer read from a project file (a folder cannot trust itself): trust a "
+        "game's checks.py with 'cardgen trust GAME'",
     ),
     # --- options ---------------------------------------------------------------------------------------------------
     Case("option-gutter-negative", None, (*BUILD, "--gutter", "-50"), 2, "--gutter"),
