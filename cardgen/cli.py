@@ -509,6 +509,7 @@ def build_command(
             outcomes = [(r.notes, r.files, r.guides) for r in kept.values()]
             _print_built(outcomes, output_format, paper, quiet)
             return Built([f.path for r in kept.values() for f in r.files], [])
+        from cardgen.render import stale
         from cardgen.render.build import BuildReport, build_game
         from cardgen.render.guide import write_guide
         from cardgen.render.jobs import OutputFile
@@ -531,6 +532,7 @@ def build_command(
         total = sum(c.count for g in loaded for c in g.components if c.printed)
         reports: dict[str, BuildReport] = {}
         guides: dict[str, list[Path]] = {}
+        asides: list[str] = []  # what was moved aside or cleared, said once the files are committed
         if speculative is None:
             stack.enter_context(all_or_nothing())
             stack.enter_context(cache.enabled(out_dir, use=not no_cache))
@@ -541,8 +543,14 @@ def build_command(
         def finish(game: Game, report: BuildReport) -> None:
             reports[game.id] = report
             written = guides.setdefault(game.id, [])
+            blocked = set() if allow_overflow else {overflow.component for overflow in report.overflows}
+            settled = stale.settle(game, out_dir, report.files, blocked)  # earlier files moved aside or cleared
+            asides.extend(settled.lines(out_dir / game.id))
             if output_format == "pdf" and report.files:
-                written.extend(write_guide(game, report.files, options, out_dir / game.id, _bundled_body_font()))
+                section = stale.section(settled.stale)
+                written.extend(
+                    write_guide(game, report.files, options, out_dir / game.id, _bundled_body_font(), section)
+                )
             if output_format == "tts" and report.files:
                 from cardgen.render.tts import write_saved_object
 
@@ -553,12 +561,14 @@ def build_command(
                 report.files.append(OutputFile(saved, 1, "saved object"))
             if proof:
                 written.append(_proof(game, layouts, out_dir, None if no_validate else obj.trusted(game, trust_code)))
+            asides.extend(stale.keep(out_dir, game.id, settled, written))
 
         if speculative is not None:
             speculative.finish(loaded, finish, bar.update)
         else:
             for game in loaded:
                 finish(game, build_game(game, layouts, default_fonts_dir(), out_dir, options, bar.update))
+    _say(asides, quiet)
     if not no_cache and not games and not kept and only is None and loaded:
         _keep_listing(obj, loaded)  # every game was loaded: what `cardgen list` would print of them
     if not no_cache and output_format in cache.CACHED_FORMATS:

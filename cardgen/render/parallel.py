@@ -433,5 +433,5 @@ class Speculative:
                 writer = WRITERS[options.format]
                 files = renderer.cache.files(self.out_dir, options) if renderer.cache else None  # kept when current
                 job = _packed(jobs, unit) if writer.packs else jobs[0]
-                report.files.append(write_job(writer, job, self.out_dir / game.id, files))
+                report.files.append(write_job(writer, job, self.out_dir / game.id, files, aside=False))
         return report, list(staged)
