@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -63,6 +64,7 @@ CASES = [  # format, --jobs, seconds before SIGTERM, sent to the whole process g
     ("png", "1", 8.0, True),
     ("png", "2", 4.0, False),
     ("png", "2", 15.0, True),
+    ("tts", "2", 5.0, True),
 ]
 
 
@@ -129,3 +131,25 @@ def test_sigterm_during_balance_keeps_whole_batches(tmp_path, jobs):
     assert results and all(p.read_bytes().endswith(b"\n") for p in results)
     assert sorted(p.name for p in out.iterdir()) == sorted(p.name for p in results)
     assert not list(tmp_path.rglob("*.part"))
+
+
+def test_sigterm_during_preview_leaves_no_picture(tmp_path):
+    """A contact sheet at 600 dpi takes seconds: terminated, neither it nor a temporary file is left."""
+    out = tmp_path / "previews"
+    command = [sys.executable, "-m", "cardgen", "preview", "scifi-domains", "--grid", "units", "--dpi", "600"]
+    for delay in (2.5, 1.2, 0.6, 0.3):  # one that finished before the signal proves nothing: sooner
+        with subprocess.Popen(
+            [*command, "--out", str(out / "grid.png")],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            env=environment(tmp_path),
+        ) as child:
+            time.sleep(delay)
+            child.send_signal(signal.SIGTERM)
+            _, err = child.communicate(timeout=60)
+        if child.returncode != 0:
+            break
+        shutil.rmtree(out)
+    assert child.returncode == 143, err
+    assert err.decode().strip().splitlines()[-1] == "cardgen: terminated; nothing was written"
+    assert not out.exists() or list(out.iterdir()) == []
