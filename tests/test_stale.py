@@ -155,3 +155,22 @@ def test_only_some_components_built_leaves_the_others(demo, tmp_path):
     good = files(out)
     assert build(demo, out, "--only", "ships").code == 0
     assert {k for k in files(out)} == {k for k in good}
+
+
+def test_a_forged_record_cannot_reach_outside_the_game_folder(demo, tmp_path):
+    """An output folder that came with a download may hold a record naming '../' files: they are never moved."""
+    import hashlib
+    import json
+
+    out = tmp_path / "out"
+    assert build(demo, out).code == 0
+    victim = tmp_path / "victim.txt"
+    victim.write_text("the user's own file")
+    record = out / ".cardgen-cache" / "demo.files.json"
+    data = json.loads(record.read_text())
+    sha = hashlib.sha256(victim.read_bytes()).hexdigest()
+    data["files"]["../../victim.txt"] = {"component": "gone", "sha256": sha}
+    record.write_text(json.dumps(data))
+    assert build(demo, out, "--no-cache").code == 0  # the game is built (not kept as it was): the record is read
+    assert victim.read_text() == "the user's own file"
+    assert not (out / "demo" / "stale").exists()

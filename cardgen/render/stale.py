@@ -81,14 +81,21 @@ def read(out_dir: Path, game_id: str) -> Record:
     try:
         if data.get("format") != FORMAT:
             return Record()
-        files = {str(k): (str(v["component"]), str(v["sha256"])) for k, v in data["files"].items()}
+        files = {str(k): (str(v["component"]), str(v["sha256"])) for k, v in data["files"].items() if _plain(k)}
         stale = {
             str(k): (Aside(str(k), str(v["component"]), str(v["why"])), str(v["sha256"]))
             for k, v in data["stale"].items()
+            if _plain(k)
         }
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return Record()
     return Record(files, stale)
+
+
+def _plain(name: object) -> bool:
+    """A file's own name, nothing more: a record (it sits in an output folder that may have come with a download)
+    never names a file outside the game's folder."""
+    return isinstance(name, str) and name not in ("", ".", "..") and "/" not in name and "\\" not in name
 
 
 def _from_cache(out_dir: Path, game_id: str) -> Record:
@@ -98,7 +105,7 @@ def _from_cache(out_dir: Path, game_id: str) -> Record:
         {
             rel.removeprefix(prefix): (component, sha)
             for rel, (component, sha) in kept.items()
-            if rel.startswith(prefix) and "/" not in rel.removeprefix(prefix)
+            if rel.startswith(prefix) and _plain(rel.removeprefix(prefix))
         }
     )
 
