@@ -23,8 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardgen import output
 from cardgen.errors import DataError, Problem, display_path
-from cardgen.render import cache
-from cardgen.render.cache import file_sha, folder_of
+from cardgen.render.cache import file_sha, folder_of, recorded_files
 
 if TYPE_CHECKING:
     from cardgen.data.games import Game
@@ -99,7 +98,7 @@ def _plain(name: object) -> bool:
 
 
 def _from_cache(out_dir: Path, game_id: str) -> Record:
-    kept = cache.recorded_files(out_dir, game_id)
+    kept = recorded_files(out_dir, game_id)
     prefix = f"{game_id}/"
     return Record(
         {
