@@ -1,8 +1,8 @@
 """The command line: a thin click shell over functions the tests call directly.
 
-Exit codes used by every command: 0 success; 1 the data breaks a rule; 2 the input could not be read. Errors are
-printed once here, one line each, on stderr — never as a Python traceback (set CARDGEN_DEBUG=1 to see one for an
-internal error).
+Exit codes used by every command: 0 success; 1 the data breaks a rule; 2 the input could not be read; 130
+interrupted (Ctrl-C) and 143 terminated (SIGTERM), with nothing partial written. Errors are printed once here, one
+line each, on stderr — never as a Python traceback (set CARDGEN_DEBUG=1 to see one for an internal error).
 """
 
 from __future__ import annotations
@@ -23,13 +23,14 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from cardgen import limits
+from cardgen import limits, output, stopping
 
 if TYPE_CHECKING:
     from cardgen.data import Game
     from cardgen.engine.battle import BattleReport
     from cardgen.render.jobs import PrintOptions
     from cardgen.render.layouts import Layouts
+    from cardgen.trust import Decision
 from cardgen.errors import (
     EXIT_INPUT,
     CardgenError,
@@ -59,14 +60,17 @@ EXIT_INTERNAL = 3
 
 @dataclass(frozen=True)
 class Context:
-    """What every command needs: where the games and their layouts are, and which games may run their own code."""
+    """What every command needs: where the games and their layouts are."""
 
     data_dir: Path
     templates_dir: Path
-    trust: tuple[str, ...] = ()
 
-    def trusted(self, game: Game, trust_code: bool) -> bool:
-        return trust_code or game.id in self.trust
+    def trusted(self, game: Game, trust_code: bool) -> Decision:
+        """Whether the game's checks.py runs: `--trust-code`, else what the user's trust store says (cardgen/trust.py;
+        never a project file or the game folder itself)."""
+        from cardgen import trust
+
+        return trust.TRUSTED if trust_code else trust.decide(game.id, game.folder)
 
 
 class CardgenGroup(click.Group):
@@ -197,9 +201,7 @@ def cli(
     limits.configure(limit_options)
     found = project.find(project_file)
     ctx.obj = Context(
-        data_dir or found.data or default_data_dir(),
-        templates_dir or found.templates or default_templates_dir(),
-        found.trust,
+        data_dir or found.data or default_data_dir(), templates_dir or found.templates or default_templates_dir()
     )
 
 
@@ -214,6 +216,40 @@ def new_command(game_id: str, into: Path) -> None:
         echo(f"created {display_path(path)}")
     where = "" if into.resolve() == Path.cwd().resolve() else f" (in {display_path(into.resolve())})"
     echo(f"next: cardgen validate {game_id} && cardgen build {game_id}{where}")
+
+
+@cli.command("trust")
+@click.argument("game_id")
+@click.pass_obj
+def trust_command(obj: Context, game_id: str) -> None:
+    """Let the game's own checks.py run on validate and build, as it is now (a changed file asks again)."""
+    from cardgen import trust
+    from cardgen.data.games import find_game
+
+    folder = find_game(obj.data_dir, game_id)
+    if trust.is_bundled(folder):
+        echo(f"{game_id} is bundled with cardgen: its checks.py always runs")
+        return
+    sha = trust.trust(folder)
+    echo(
+        f"trusted {game_id} ({display_path(folder.resolve())}): its checks.py (sha256 {sha}) runs on validate and "
+        f"build; 'cardgen untrust {game_id}' undoes it"
+    )
+
+
+@cli.command("untrust")
+@click.argument("game_id")
+@click.pass_obj
+def untrust_command(obj: Context, game_id: str) -> None:
+    """Stop the game's own checks.py from running (it is reported as skipped again)."""
+    from cardgen import trust
+    from cardgen.data.games import find_game
+
+    folder = find_game(obj.data_dir, game_id)
+    if trust.untrust(folder):
+        echo(f"untrusted {game_id} ({display_path(folder.resolve())}): its checks.py no longer runs")
+    else:
+        echo(f"{game_id} ({display_path(folder.resolve())}) was not trusted: nothing to undo")
 
 
 @cli.command("layout-reference")
@@ -515,6 +551,7 @@ def build_command(
             outcomes = [(r.notes, r.files, r.guides) for r in kept.values()]
             _print_built(outcomes, output_format, paper, quiet)
             return Built([f.path for r in kept.values() for f in r.files], [])
+        from cardgen.render import stale
         from cardgen.render.build import BuildReport, build_game
         from cardgen.render.guide import write_guide
         from cardgen.render.jobs import OutputFile
@@ -537,6 +574,7 @@ def build_command(
         total = sum(c.count for g in loaded for c in g.components if c.printed)
         reports: dict[str, BuildReport] = {}
         guides: dict[str, list[Path]] = {}
+        asides: list[str] = []  # what was moved aside or cleared, said once the files are committed
         if speculative is None:
             stack.enter_context(all_or_nothing())
             stack.enter_context(cache.enabled(out_dir, use=not no_cache))
@@ -547,8 +585,14 @@ def build_command(
         def finish(game: Game, report: BuildReport) -> None:
             reports[game.id] = report
             written = guides.setdefault(game.id, [])
+            blocked = set() if allow_overflow else {overflow.component for overflow in report.overflows}
+            settled = stale.settle(game, out_dir, report.files, blocked)  # earlier files moved aside or cleared
+            asides.extend(settled.lines(out_dir / game.id))
             if output_format == "pdf" and report.files:
-                written.extend(write_guide(game, report.files, options, out_dir / game.id, _bundled_body_font()))
+                section = stale.section(settled.stale)
+                written.extend(
+                    write_guide(game, report.files, options, out_dir / game.id, _bundled_body_font(), section)
+                )
             if output_format == "tts" and report.files:
                 from cardgen.render.tts import write_saved_object
 
@@ -559,12 +603,14 @@ def build_command(
                 report.files.append(OutputFile(saved, 1, "saved object"))
             if proof:
                 written.append(_proof(game, layouts, out_dir, None if no_validate else obj.trusted(game, trust_code)))
+            asides.extend(stale.keep(out_dir, game.id, settled, written))
 
         if speculative is not None:
             speculative.finish(loaded, finish, bar.update)
         else:
             for game in loaded:
                 finish(game, build_game(game, layouts, default_fonts_dir(), out_dir, options, bar.update))
+    _say(asides, quiet)
     if not no_cache and not games and not kept and only is None and loaded:
         _keep_listing(obj, loaded)  # every game was loaded: what `cardgen list` would print of them
     if not no_cache and output_format in cache.CACHED_FORMATS:
@@ -639,10 +685,23 @@ def _inputs(obj: Context, games: tuple[str, ...], params: dict[str, Any], trust_
             obj.data_dir,
             layout_dirs,
             default_fonts_dir(),
-            {**options, "trusted": trust_code or name in obj.trust, "limits": bounds},
+            {**options, "trusted": _trusted_for_cache(obj, name, trust_code), "limits": bounds},
         )
         for name in dict.fromkeys(names)
     }
+
+
+def _trusted_for_cache(obj: Context, name: str, trust_code: bool) -> bool | str | None:
+    """What decides whether a game's checks.py runs, for its inputs' hash (a change of trust validates again)."""
+    from cardgen import trust
+
+    if trust_code:
+        return True
+    try:
+        decision = trust.decide(name, obj.data_dir / name)
+    except DataError:  # an unreadable trust store: the build reports it
+        return None
+    return (decision.sha256 or True) if decision.runs else False
 
 
 def _print_built(
@@ -688,7 +747,7 @@ def _sheets_of(file: Any) -> int:
     return sheets_of_paper(file)
 
 
-def _proof(game: Game, layouts, out_dir: Path, trusted: bool | None) -> Path:
+def _proof(game: Game, layouts, out_dir: Path, trusted: Decision | None) -> Path:
     """The proof sheet; `trusted` None: not validated (--no-validate), so only text fitting is shown."""
     from cardgen.render.build import GameRenderer
     from cardgen.render.proof import write_proof
@@ -732,13 +791,12 @@ def _only(games: list[Game], names: list[str]) -> list[Game]:
     return [game for game in chosen if game.components]
 
 
-def _validate_before_build(games: list[Game], trusted: list[bool], quiet: bool = False) -> dict[str, list[str]]:
+def _validate_before_build(games: list[Game], trusted: list[Decision], quiet: bool = False) -> dict[str, list[str]]:
     """Refuse to print data that breaks a rule (text fitting is left to the build itself); return the notes and
     warnings it printed, by game (the cache repeats them when it keeps a game as it was).
 
     `--no-validate` skips this entirely: no check runs, so no code from a game folder (`checks.py`) runs either.
     """
-    from cardgen.validate import SKIPPED_CODE as SKIPPED
     from cardgen.validate import validate_game
 
     reports = [validate_game(game, trust_code=trust) for game, trust in zip(games, trusted, strict=True)]
@@ -746,7 +804,9 @@ def _validate_before_build(games: list[Game], trusted: list[bool], quiet: bool =
     for report in reports:
         lines = said.setdefault(report.game, [])
         if report.skipped:
-            lines.append(f"cardgen: note: {report.game}: {len(report.skipped)} check(s) skipped: {SKIPPED}")
+            lines.append(
+                f"cardgen: note: {report.game}: {len(report.skipped)} check(s) skipped: {report.skipped[0].reason}"
+            )
         if report.unchecked:
             lines.append(f"cardgen: warning: {report.game}: no rules checks (rules.yaml missing or empty)")
         _say(lines, quiet)
@@ -811,8 +871,10 @@ def watch_command(
 
     try:
         watch.watch(rebuild, watched, out_dir / game, [obj.templates_dir, default_templates_dir()], poll)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as stop:
         echo("stopped")
+        if isinstance(stop, stopping.Terminated):
+            sys.exit(stopping.EXIT_TERMINATED)
 
 
 @cli.command("export-items")
@@ -1104,14 +1166,15 @@ def balance_command(
             for name in report.FILES:  # once the workers answer, before the first game
                 check_writable(out / name, "--out")
             figures = report.play(settings, workers, out, resume, lambda _, games: bar.update(games))
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as stop:
         from cardgen.balance.journal import kept_games
 
         kept = [kept_games(report.results_file(out, p)) for p in counts]
         done = ", ".join(f"{k:,} of {count:,} games at {p} players" for p, k in zip(counts, kept, strict=True))
-        echo(f"cardgen: interrupted; kept {done} in {display_path(out)}: run the same command with "
+        how = "terminated" if isinstance(stop, stopping.Terminated) else "interrupted"
+        echo(f"cardgen: {how}; kept {done} in {display_path(out)}: run the same command with "
                    "--resume to finish", err=True)  # fmt: skip
-        sys.exit(130)
+        sys.exit(stopping.exit_code(stop))
     if old is not None:
         from cardgen.balance.compare import compare
 
@@ -1281,8 +1344,10 @@ def game_summary(game: Game) -> dict:
 
 def main() -> None:
     """Console-script entry point: every outcome is an exit code and, for errors, one line per problem on stderr."""
+    shown = output.shown()
     try:
-        code = cli.main(prog_name="cardgen", standalone_mode=False)
+        with stopping.handling():
+            code = cli.main(prog_name="cardgen", standalone_mode=False)
     except click.UsageError as exc:  # a mistyped command or option: one line, with where to look
         if type(exc).__name__ == "NoArgsIsHelpError":  # a bare `cardgen`: the help, as asked
             echo(exc.ctx.get_help() if exc.ctx else "")
@@ -1293,9 +1358,14 @@ def main() -> None:
     except click.ClickException as exc:
         echo(f"cardgen: error: {exc.format_message()}", err=True)
         sys.exit(exc.exit_code)
-    except click.Abort:  # Ctrl-C; nothing was written (builds write all or nothing)
-        echo("cardgen: interrupted; nothing was written", err=True)
-        sys.exit(130)
+    except (click.Abort, KeyboardInterrupt) as exc:  # Ctrl-C or SIGTERM; nothing was written (all or nothing)
+        stop = exc.__cause__ if isinstance(exc, click.Abort) else exc
+        how = "terminated" if isinstance(stop, stopping.Terminated) else "interrupted"
+        if output.shown() == shown:
+            echo(f"cardgen: {how}; nothing was written", err=True)
+        else:  # the signal came as the files were shown, or after: they are whole
+            echo(f"cardgen: {how} after its files were written", err=True)
+        sys.exit(stopping.exit_code(stop) if isinstance(stop, KeyboardInterrupt) else stopping.EXIT_INTERRUPTED)
     except CardgenError as exc:  # raised outside a command, e.g. while parsing options
         for line in exc.lines():
             echo(f"cardgen: error: {line}", err=True)

@@ -18,14 +18,26 @@ import os
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, NamedTuple
 
+from cardgen import stopping
 from cardgen.errors import DataError, display_path
 
-# What a transaction holds until it ends: (temporary file, target) to rename and (None, target) to delete when it
-# commits, and (folder, None) for a folder it made on the way (kept when it commits, removed again when it does not)
-Staged = list[tuple[Path | None, Path | None]]
+
+class Change(NamedTuple):
+    """One change a transaction holds until it ends: a temporary file to rename over its target (`write`), a
+    target to delete (`delete`), an earlier file to move aside (`move`, source to target), a folder to remove if
+    it is empty by then (`prune`), all done when it commits; a folder made on the way (`folder`: kept when it
+    commits, removed again when it does not)."""
+
+    kind: str
+    target: Path
+    source: Path | None = None
+
+
+Staged = list[Change]
 _staged: Staged | None = None
+_shown = 0  # how many times this process has shown files (a transaction committed, a file written outside one)
 
 
 def _umask_mode() -> int:
@@ -46,27 +58,21 @@ def streamed(path: Path) -> Iterator[BinaryIO]:
     temporary file in the target folder, renamed over `path` when the block ends normally (deferred inside a
     transaction) and removed when it raises."""
     shown = display_path(path)
+    mask = stopping.block()  # the folders made and the temporary file are noted before a signal can stop us
     try:
-        if path.is_dir():
-            raise DataError(f"{shown}: cannot write the file: a folder of that name is in the way")
-        made = _missing(path.parent)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if _staged is not None:
-            _staged.extend((folder, None) for folder in made)
-        fd, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
-    except (FileExistsError, NotADirectoryError):
-        raise DataError(f"{shown}: cannot write: a file stands where a folder is needed on that path") from None
-    except OSError as exc:
-        raise DataError(f"{shown}: cannot write ({exc.strerror})") from None
-    temp = Path(temp_name)
+        fd, temp = _temporary(path)
+    except BaseException:
+        stopping.release(mask)
+        raise
     try:
+        stopping.release(mask)  # Ctrl-C or SIGTERM from here on removes the temporary file
         with os.fdopen(fd, "wb") as handle:
             yield handle
         os.chmod(temp, _umask_mode())
         if _staged is None:
-            os.replace(temp, path)
+            _show(temp, path)
         else:
-            _staged.append((temp, path))
+            _staged.append(Change("write", path, temp))
     except OSError as exc:
         temp.unlink(missing_ok=True)
         raise DataError(f"{shown}: cannot write ({exc.strerror})") from None
@@ -75,9 +81,29 @@ def streamed(path: Path) -> Iterator[BinaryIO]:
         raise
 
 
+def _temporary(path: Path) -> tuple[int, Path]:
+    """A new temporary file beside `path` (its folders made, and noted in the transaction)."""
+    shown = display_path(path)
+    try:
+        if path.is_dir():
+            raise DataError(f"{shown}: cannot write the file: a folder of that name is in the way")
+        made = _missing(path.parent)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if _staged is not None:
+            _staged.extend(Change("folder", folder) for folder in made)
+        fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    except (FileExistsError, NotADirectoryError):
+        raise DataError(f"{shown}: cannot write: a file stands where a folder is needed on that path") from None
+    except OSError as exc:
+        raise DataError(f"{shown}: cannot write ({exc.strerror})") from None
+    return fd, Path(name)
+
+
 @contextlib.contextmanager
-def all_or_nothing() -> Iterator[None]:
-    """Files written inside the block appear together when it ends normally, and not at all when it raises."""
+def all_or_nothing(alone: bool = False) -> Iterator[None]:
+    """Files written inside the block appear together when it ends normally, and not at all when it raises. Inside
+    another transaction they join it, unless `alone`: then they are committed when this block ends, whatever the
+    other one does (a failed component's file moved aside with its note, though the build's files are not)."""
     global _staged
     outer, _staged = _staged, []
     staged = _staged
@@ -88,7 +114,7 @@ def all_or_nothing() -> Iterator[None]:
         raise
     finally:
         _staged = outer
-    if outer is not None:
+    if outer is not None and not alone:
         outer.extend(staged)
         return
     _commit(staged)
@@ -104,13 +130,37 @@ def _missing(folder: Path) -> list[Path]:
 
 
 def _commit(staged: Staged) -> None:
-    for temp, path in staged:
-        if path is None:  # a folder made on the way: it stays
-            continue
-        if temp is None:
-            path.unlink(missing_ok=True)
-        else:
-            os.replace(temp, path)
+    global _shown
+    with stopping.held():  # all of it: a SIGTERM half-way would leave a mix of old and new files
+        for change in staged:
+            if change.kind == "delete":
+                change.target.unlink(missing_ok=True)
+            elif change.kind == "move":
+                assert change.source is not None
+                change.target.parent.mkdir(parents=True, exist_ok=True)
+                with contextlib.suppress(FileNotFoundError):  # gone since (by hand): nothing to move
+                    os.replace(change.source, change.target)
+            elif change.kind == "write":
+                assert change.source is not None
+                os.replace(change.source, change.target)
+        for change in staged:
+            if change.kind == "prune":
+                with contextlib.suppress(OSError):  # not empty: it stays
+                    change.target.rmdir()
+        _shown += 1
+
+
+def _show(temp: Path, path: Path) -> None:
+    global _shown
+    with stopping.held():
+        os.replace(temp, path)
+        _shown += 1
+
+
+def shown() -> int:
+    """A count that grows whenever files written are shown: a command stopped by a signal after it grew did not
+    stop with nothing written."""
+    return _shown
 
 
 @contextlib.contextmanager
@@ -141,24 +191,49 @@ def adopt(staged: Staged) -> None:
 def discard(staged: Staged) -> None:
     """Throw away staged files (their temporary files; the targets are untouched) and the folders made for them,
     innermost first, where nothing else has been put in them."""
-    for temp, path in staged:
-        if temp is not None and path is not None:
-            temp.unlink(missing_ok=True)
-    for folder, path in reversed(staged):
-        if folder is not None and path is None:
-            with contextlib.suppress(OSError):  # not empty (another file, not ours, went there), or gone already
-                folder.rmdir()
+    with stopping.held():  # a second Ctrl-C or SIGTERM does not cut the clean-up short
+        for change in staged:
+            if change.kind == "write" and change.source is not None:
+                change.source.unlink(missing_ok=True)
+        for change in reversed(staged):
+            if change.kind == "folder":
+                with contextlib.suppress(OSError):  # not empty (another file, not ours, went there), or gone already
+                    change.target.rmdir()
 
 
-def remove_stale(path: Path) -> None:
-    """Delete the file an earlier build wrote for a component this build did not write (its text overflowed), so
-    that no out-of-date PDF is left looking current (deferred, like writes, inside a transaction)."""
+def remove(path: Path) -> None:
+    """Delete a file cardgen wrote and no longer needs (deferred, like writes, inside a transaction)."""
     if not path.is_file():
         return
     if _staged is None:
         path.unlink(missing_ok=True)
     else:
-        _staged.append((None, path))
+        _staged.append(Change("delete", path))
+
+
+def move(source: Path, target: Path) -> None:
+    """Move a file (an earlier build's, set aside) to `target`, its folder made if need be (deferred, like writes,
+    inside a transaction: thrown away, it leaves the file where it was)."""
+    if _staged is None:
+        _commit([Change("move", target, source)])
+    else:
+        _staged.append(Change("move", target, source))
+
+
+def prune(folder: Path) -> None:
+    """Remove `folder` if it is empty once the transaction's changes are done (at once outside one)."""
+    if _staged is None:
+        _commit([Change("prune", folder)])
+    else:
+        _staged.append(Change("prune", folder))
+
+
+def pending(path: Path) -> Path:
+    """Where the bytes the current transaction will put at `path` are now (its temporary file), else `path`."""
+    for change in reversed(_staged or ()):
+        if change.kind == "write" and change.target == path and change.source is not None:
+            return change.source
+    return path
 
 
 def check_writable(path: Path, option: str) -> None:

@@ -5,33 +5,35 @@
     # cardgen.toml
     data = "card_data"          # the folder of games (one folder per game)
     templates = "templates"     # their layouts
-    trust = ["my-game"]         # games whose checks.py may run (as --trust-code would allow)
 
 cardgen reads `cardgen.toml` from the working directory, or the file `--project FILE` names. Paths are relative to
 the file. `--data-dir` and `--templates-dir` still win over it. Unknown keys are errors, as everywhere else.
+
+A project file never grants trust: it can be shipped beside a stranger's data, and a `trust` key in it is an error
+saying where trust now lives (`cardgen trust GAME`, the user's own trust store: cardgen/trust.py).
 """
 
 from __future__ import annotations
 
+import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from cardgen import limits
 from cardgen.errors import DataError, did_you_mean, display_path
 
 FILE_NAME = "cardgen.toml"
-_KEYS: dict[str, type] = {"data": str, "templates": str, "trust": list}
+_KEYS: dict[str, type] = {"data": str, "templates": str}
 
 
 @dataclass(frozen=True)
 class Project:
-    """What a project file says: its folders and the games it trusts to run code."""
+    """What a project file says: its folders."""
 
     path: Path | None = None
     data: Path | None = None
     templates: Path | None = None
-    trust: tuple[str, ...] = field(default_factory=tuple)
 
 
 def find(explicit: Path | None) -> Project:
@@ -54,7 +56,8 @@ def read(path: Path) -> Project:
                 f"{shown}: the project file is larger than the limit of {most:,} bytes (a project file names a few "
                 "folders; --limit project_bytes=N reads a larger one)"
             )
-        values = tomllib.loads(data.decode("utf-8"))
+        text = data.decode("utf-8")
+        values = tomllib.loads(text)
     except FileNotFoundError:
         raise DataError(f"{shown}: project file not found") from None
     except (OSError, UnicodeDecodeError) as exc:
@@ -63,19 +66,28 @@ def read(path: Path) -> Project:
         raise DataError(f"{shown}: invalid TOML ({exc})") from None
     except RecursionError:  # tomllib reads nested arrays and inline tables by recursion
         raise DataError(f"{shown}: invalid TOML (arrays or inline tables nest too deeply)") from None
+    if "trust" in values:
+        raise DataError(
+            f"{shown}{_line_of(text, 'trust')}: 'trust' is no longer read from a project file (a folder cannot trust "
+            "itself): trust a game's checks.py with 'cardgen trust GAME'"
+        )
     for key, value in values.items():
         if key not in _KEYS:
-            raise DataError(
-                f"{shown}: unknown key '{key}'{did_you_mean(key, list(_KEYS))}; known: data, templates, trust"
-            )
-        wrong_trust = key == "trust" and not (isinstance(value, list) and all(isinstance(v, str) for v in value))
-        if not isinstance(value, _KEYS[key]) or wrong_trust:
-            kind = "a list of game ids" if key == "trust" else "a folder path in quotes"
-            raise DataError(f"{shown}: '{key}' must be {kind}")
+            raise DataError(f"{shown}: unknown key '{key}'{did_you_mean(key, list(_KEYS))}; known: data, templates")
+        if not isinstance(value, _KEYS[key]):
+            raise DataError(f"{shown}: '{key}' must be a folder path in quotes")
     base = path.resolve().parent
     return Project(
         path,
         base / values["data"] if "data" in values else None,
         base / values["templates"] if "templates" in values else None,
-        tuple(values.get("trust", ())),
     )
+
+
+def _line_of(text: str, key: str) -> str:
+    """`:LINE` of the first line that sets `key` at the top level ('' when it cannot be told)."""
+    pattern = re.compile(rf"""^\s*["']?{re.escape(key)}["']?\s*=""")
+    for number, line in enumerate(text.splitlines(), 1):
+        if pattern.match(line):
+            return f":{number}"
+    return ""

@@ -82,9 +82,9 @@ BACK_LAYOUT = """{% import "_common/ui.xml.j2" as ui %}
 """
 
 PROJECT = """# cardgen reads this file from the working directory: where your games and their layouts live.
+# (A game's own checks.py runs once you trust it yourself: cardgen trust GAME.)
 data = "card_data"
 templates = "templates"
-trust = []  # games whose checks.py may run
 """
 
 

@@ -32,6 +32,15 @@ def run_cli(*args: str | Path) -> Run:
     return Run(result.exit_code, result.stdout, result.stderr, exception)
 
 
+@pytest.fixture(autouse=True)
+def own_configuration(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test has a configuration folder of its own (the trust store: cardgen/trust.py), never the user's
+    ~/.config; processes a test starts inherit it with the environment."""
+    folder = tmp_path_factory.mktemp("config")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(folder))
+    return folder
+
+
 @pytest.fixture(scope="module")
 def browser():
     """Debian's headless chromium driven by selenium, one per test module (skipped with the reason without it)."""

@@ -20,6 +20,7 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_new_game_lists_validates_and_builds(project: Path):
     run = run_cli("new", "star-trader")
     assert run.code == 0 and "created cardgen.toml" in run.out, run.err
+    assert "trust = " not in (project / "cardgen.toml").read_text()  # a project file never grants trust
     assert (project / "card_data" / "star-trader" / "game.yaml").is_file()
     assert run_cli("list").out.startswith("star-trader  Star Trader  (2–4 players)")
     run = run_cli("validate", "star-trader")
@@ -33,7 +34,7 @@ def test_new_game_lists_validates_and_builds(project: Path):
     assert run_cli("new", "../escape").code == 2
 
 
-def test_project_file_names_folders_and_trust(project: Path):
+def test_project_file_names_folders_never_trust(project: Path):
     shutil.copytree(FIXTURES / "card_data", project / "games")
     shutil.copytree(FIXTURES / "templates", project / "layouts")
     (project / "cardgen.toml").write_text('data = "games"\ntemplates = "layouts"\n')
@@ -41,7 +42,11 @@ def test_project_file_names_folders_and_trust(project: Path):
     assert run.code == 0 and "1 skipped (checks.py is code from the game folder" in run.out
     (project / "cardgen.toml").write_text('data = "games"\ntemplates = "layouts"\ntrust = ["demo"]\n')
     run = run_cli("validate", "demo")
-    assert run.code == 0 and "skipped" not in run.out
+    assert run.code == 2 and run.out == ""
+    assert run.err == (
+        "cardgen: error: cardgen.toml:3: 'trust' is no longer read from a project file (a folder cannot trust "
+        "itself): trust a game's checks.py with 'cardgen trust GAME'\n"
+    )
     (project / "cardgen.toml").write_text('dta = "games"\n')
     run = run_cli("list")
     assert run.code == 2 and "cardgen.toml: unknown key 'dta' (did you mean 'data'?)" in run.err

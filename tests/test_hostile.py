@@ -790,7 +790,18 @@ CASES = [
         lambda ws: ws.write("data/demo/checks.py", "open('outside/pwned', 'w').write('x')\n"),
         VALIDATE,
         0,
-        "1 skipped (checks.py is code from the game folder: pass --trust-code to run it)",
+        "1 skipped (checks.py is code from the game folder: run 'cardgen trust demo' to run it",
+    ),
+    Case(
+        "project-file-cannot-grant-trust",
+        lambda ws: (
+            ws.write("data/demo/checks.py", "open('outside/pwned', 'w').write('x')\n"),
+            ws.write("cardgen.toml", 'trust = ["demo"]\n'),
+        ),
+        VALIDATE,
+        2,
+        "cardgen.toml:1: 'trust' is no longer read from a project file (a folder cannot trust itself): trust a "
+        "game's checks.py with 'cardgen trust GAME'",
     ),
     # --- options ---------------------------------------------------------------------------------------------------
     Case("option-gutter-negative", None, (*BUILD, "--gutter", "-50"), 2, "--gutter"),
@@ -833,7 +844,7 @@ CASES = [
     ),
     # --- nothing half-done ---------------------------------------------------------------------------------------
     Case(
-        "overflow-removes-stale-file",
+        "overflow-leaves-a-file-cardgen-did-not-write",  # its own are moved aside: tests/test_stale.py
         lambda ws: (
             ws.write("out/demo/ships.pdf", "an earlier build"),
             ship_field(ws, 'ability: "Draw a card when revealed.', 'ability: "' + "Long words here. " * 80),
@@ -841,7 +852,7 @@ CASES = [
         BUILD,
         1,
         "overflows its box",
-        outputs=("demo/PRINT.md", "demo/board.pdf", "demo/print-guide.pdf", "demo/tokens.pdf"),
+        outputs=("demo/PRINT.md", "demo/board.pdf", "demo/print-guide.pdf", "demo/ships.pdf", "demo/tokens.pdf"),
     ),
     Case("pages-limit", None, ("--limit", "pages_per_file=1", *BUILD), 2, "more than 1 pages in one file"),
     Case(

@@ -63,7 +63,7 @@ def test_a_changed_card_rewrites_its_file_only_and_matches_a_clean_build(demo, t
 
     clean = build(demo, tmp_path / "clean", "--no-cache")
     assert clean.code == 0, clean.err
-    assert not (tmp_path / "clean" / CACHE).exists()
+    assert not (tmp_path / "clean" / CACHE / "demo.json").exists()  # no cache records (which files are its own: yes)
     assert files(out) == files(tmp_path / "clean")  # byte for byte, guides included
 
 
@@ -112,7 +112,7 @@ def test_layout_values_and_the_stamp_decide_what_is_kept(demo, tmp_path):
     assert "v0.2" in text_of(out / "demo" / "ships.pdf")
 
 
-def test_a_failed_component_removes_its_earlier_file_and_says_so(demo, tmp_path):
+def test_a_failed_component_moves_its_earlier_file_aside_and_says_so(demo, tmp_path):
     out = tmp_path / "out"
     assert build(demo, out).code == 0
     kept = files(out)
@@ -122,10 +122,12 @@ def test_a_failed_component_removes_its_earlier_file_and_says_so(demo, tmp_path)
     failed = build(demo, out)
     assert failed.code == 2
     assert "'nope' is undefined" in failed.err
-    assert "removed" in failed.err and "board.pdf" in failed.err and "earlier build" in failed.err
+    assert "moved" in failed.err and "stale/board.pdf" in failed.err and "failed" in failed.err
     left = files(out)
     assert "demo/board.pdf" not in left  # not taken for a print of today's data
-    assert {name: left[name] for name in left} == {n: b for n, b in kept.items() if n != "demo/board.pdf"}
+    assert left.pop("demo/stale/board.pdf") == kept["demo/board.pdf"]  # nor lost (tests/test_stale.py)
+    unchanged = {n: b for n, b in kept.items() if n not in ("demo/board.pdf", "demo/PRINT.md")}
+    assert {name: left[name] for name in left if name != "demo/PRINT.md"} == unchanged
 
     layout.write_text(good)
     mended = build(demo, out)

@@ -3,11 +3,14 @@ file, no temporary file, and no folder it made on the way."""
 
 from __future__ import annotations
 
+import os
+import signal
 from pathlib import Path
 
 import pytest
 
-from cardgen.output import all_or_nothing, write_atomic
+from cardgen.output import all_or_nothing, streamed, write_atomic
+from cardgen.stopping import Terminated, handling
 
 
 def tree(root: Path) -> set[str]:
@@ -38,3 +41,26 @@ def test_a_folder_another_file_went_into_is_left(tmp_path):
         (tmp_path / "game" / "theirs.txt").write_text("not the build's")  # written beside it by someone else
         raise RuntimeError
     assert tree(tmp_path) == {"game/", "game/theirs.txt"}
+
+
+def test_sigterm_while_a_file_is_written_leaves_no_temporary_file(tmp_path):
+    with pytest.raises(Terminated), handling(), streamed(tmp_path / "games.jsonl") as handle:
+        handle.write(b"a first game\n")
+        os.kill(os.getpid(), signal.SIGTERM)
+        handle.write(b"never reached\n")
+    assert tree(tmp_path) == set()
+
+
+def test_sigterm_during_a_commit_waits_for_every_file(tmp_path, monkeypatch):
+    """A commit is not cut in half: the signal that arrives as the first file is shown is raised after the last."""
+    replace = os.replace
+
+    def signalled(source, target):
+        os.kill(os.getpid(), signal.SIGTERM)
+        replace(source, target)
+
+    with pytest.raises(Terminated), handling(), all_or_nothing():
+        write_atomic(tmp_path / "a.pdf", b"a")
+        write_atomic(tmp_path / "b.pdf", b"b")
+        monkeypatch.setattr(os, "replace", signalled)
+    assert tree(tmp_path) == {"a.pdf", "b.pdf"}

@@ -75,24 +75,30 @@ def test_a_failing_worker_leaves_the_output_folder_as_it_was(two_games, tmp_path
 @pytest.mark.parametrize("allow", [(), ("--allow-overflow",)], ids=["blocked", "allowed"])
 def test_overflowing_text_gives_the_same_files_and_report(two_games, tmp_path, allow):
     """Workers plan shared sheets before drawing, assuming no text overflows; a game where text does overflow is
-    built again in one process, so the files (an earlier build's PDF of the blocked deck removed) and the report
-    are those of a one-process build."""
+    built again in one process, so the files (an earlier build's PDF of the blocked deck moved aside into stale/)
+    and the report are those of a one-process build."""
     data, templates = two_games
     ships = data / "demo2" / "ships.yaml"
-    ships.write_text(ships.read_text().replace("Draw a card when revealed.", "Draw a card when revealed. " * 60, 1))
+    fits = ships.read_text()
     runs = []
     for jobs in ("1", "2"):
         out = tmp_path / jobs
-        (out / "demo2").mkdir(parents=True)
-        (out / "demo2" / "ships.pdf").write_bytes(b"an earlier build")
+        ships.write_text(fits)
+        assert build(data, templates, out, "demo2", "--jobs", jobs).code == 0  # the earlier build
+        earlier = files(out)["demo2/ships.pdf"]
+        ships.write_text(fits.replace("Draw a card when revealed.", "Draw a card when revealed. " * 60, 1))
         run = build(data, templates, out, "demo2", "--jobs", jobs, *allow)  # its three files shared out
         runs.append((run.code, run.out.replace(str(out), ""), run.err.replace(str(out), ""), files(out)))
     (serial_code, *serial), (parallel_code, *parallel) = runs
     assert serial_code == parallel_code == (0 if allow else 1)
     assert "overflow" in serial[1]
     assert serial == parallel
-    written = serial[2].get("demo2/ships.pdf")
-    assert written != b"an earlier build" and (written is not None) == bool(allow)  # blocked: the stale file goes
+    written, aside = serial[2].get("demo2/ships.pdf"), serial[2].get("demo2/stale/ships.pdf")
+    if allow:
+        assert written not in (None, earlier) and aside is None
+    else:  # blocked: the earlier file is not left looking current, nor lost
+        assert written is None and aside == earlier
+        assert "moved /demo2/ships.pdf aside to /demo2/stale/ships.pdf (ships: failed: its text overflows" in serial[1]
 
 
 def _earlier_build(out: Path) -> None:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from cardgen import stopping
 from cardgen.engine.tally import Tally
 from cardgen.errors import DataError, display_path
 
@@ -67,9 +68,11 @@ class Journal:
 
     def append(self, games: range, tally: Tally) -> None:
         """Keep one batch: written, flushed and synced before this returns."""
-        self._handle.write(_line({"games": [games.start, games.stop], "tally": tally.as_json()}))
-        self._handle.flush()
-        os.fsync(self._handle.fileno())
+        line = _line({"games": [games.start, games.stop], "tally": tally.as_json()})
+        with stopping.held():  # a SIGTERM or Ctrl-C waits for the line: it is kept whole (no torn last line)
+            self._handle.write(line)
+            self._handle.flush()
+            os.fsync(self._handle.fileno())
 
     def close(self) -> None:
         self._handle.close()

@@ -18,8 +18,7 @@ from typing import Any
 from cardgen.data.games import Component, Game, Item
 from cardgen.errors import DataError, Problem
 from cardgen.formulas import formulas
-from cardgen.output import remove_stale
-from cardgen.render import cache
+from cardgen.render import cache, stale
 from cardgen.render.draw import ElementError, FaceDrawer, PreparedFace, check_labels, check_stamp
 from cardgen.render.fonts import load_roles
 from cardgen.render.imposed import write_print_pdf
@@ -232,12 +231,11 @@ def build_game(
     for component in filter(lambda c: c.printed, game.components):
         try:
             job = renderer.job(component, options, report)
-        except DataError as exc:  # the earlier build's file must not pass for this one's
-            raise cache.failed(exc, writer.target(folder, component.id)) from None
+        except DataError as exc:  # the earlier build's file must not pass for this one's: it is moved aside
+            raise stale.failed(exc, folder, component.id) from None
         blocked = any(o.game == game.id and o.component == component.id for o in report.overflows)
         if blocked and not options.allow_overflow:
-            _remove_stale(writer, folder, component.id)  # an earlier build's file must not pass for this one's
-            continue
+            continue  # its earlier file is moved aside when the build is done (`stale.settle`)
         jobs.append(job)
     files = renderer.cache.files(out_dir, options) if renderer.cache else None  # unchanged files are kept
     for job in shared_sheets(jobs) if writer.packs else jobs:
@@ -247,23 +245,17 @@ def build_game(
     return report
 
 
-def write_job(writer: Writer, job: ComponentJob, folder: Path, files: cache.FileCache | None = None) -> OutputFile:
-    """Write one job into the game's folder (or keep the earlier build's file, when `files` finds it current); its
-    guests' own files from an earlier build go (they print with it). A file that fails is removed, not left to pass
-    for this build's."""
-    for guest in job.guests:
-        _remove_stale(writer, folder, guest.id)
+def write_job(
+    writer: Writer, job: ComponentJob, folder: Path, files: cache.FileCache | None = None, aside: bool = True
+) -> OutputFile:
+    """Write one job into the game's folder (or keep the earlier build's file, when `files` finds it current). When
+    it fails, the earlier build's file is moved aside (`aside`; a worker leaves that to the build in this process),
+    not left to pass for this build's."""
     target = writer.target(folder, job.component.id)
     try:
         return files.output(job, target, writer.write) if files else writer.write(job, target)
     except DataError as exc:
-        raise cache.failed(exc, target) from None
-
-
-def _remove_stale(writer: Writer, folder: Path, component: str) -> None:
-    target = writer.target(folder, component)
-    if target.suffix:
-        remove_stale(target)
+        raise (stale.failed(exc, folder, job.component.id) if aside else exc) from None
 
 
 def text_fit(game: Game, layouts: Layouts, fonts_dir: Path) -> Callable[[Component], FittedText]:

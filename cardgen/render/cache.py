@@ -34,8 +34,6 @@ from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from cardgen.errors import DataError, Problem, display_path
-
 if TYPE_CHECKING:
     from cardgen.data.games import Component, Game
     from cardgen.render.draw import PreparedFace
@@ -276,6 +274,16 @@ def _files(records: dict[str, Any]) -> dict[str, Any]:
     return files if isinstance(files, dict) else {}
 
 
+def recorded_files(out_dir: Path, game_id: str) -> dict[str, tuple[str, str]]:
+    """The files the records say a build of the game wrote: by path relative to `out_dir`, their component and
+    SHA-256 (render/stale.py reads them when it has no record of its own)."""
+    found = {}
+    for rel, entry in _files(_read(out_dir, game_id)).items():
+        if isinstance(entry, dict) and isinstance(entry.get("component"), str) and isinstance(entry.get("sha256"), str):
+            found[rel] = (entry["component"], entry["sha256"])
+    return found
+
+
 def _relative(out_dir: Path, path: Path) -> str:
     return path.resolve().relative_to(out_dir.resolve()).as_posix()
 
@@ -451,17 +459,3 @@ class _Faces:
 
 
 _faces = _Faces()
-
-
-# --- failures ------------------------------------------------------------------------------------------------------
-
-
-def failed(exc: DataError, target: Path) -> DataError:
-    """A component that failed to build: the file an earlier build wrote for it is removed at once (even inside a
-    transaction that will be rolled back), so that it is not taken for current, and the error says so."""
-    if not target.is_file():
-        return exc
-    target.unlink(missing_ok=True)
-    shown = display_path(target)
-    why = "an earlier build wrote it and it no longer matches the data and layouts"
-    return DataError([*exc.problems, Problem(None, f"removed {shown}: {why}")])

@@ -8,6 +8,7 @@ imposed, `OutputFile.sides`), the pieces to buy, and the order to cut and assemb
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -117,9 +118,12 @@ def _ink_note(options: PrintOptions) -> str:
     )
 
 
-def write_guide(game: Game, files: list[OutputFile], options: PrintOptions, folder: Path, font: str) -> list[Path]:
-    """Write PRINT.md and a print-guide.pdf of the same text into `folder`; return their paths."""
-    lines = guide_lines(game, files, options)
+def write_guide(
+    game: Game, files: list[OutputFile], options: PrintOptions, folder: Path, font: str, stale: Sequence[str] = ()
+) -> list[Path]:
+    """Write PRINT.md and a print-guide.pdf of the same text into `folder`; return their paths. `stale` is the last
+    section: the earlier files moved aside (render/stale.py)."""
+    lines = guide_lines(game, files, options) + (["", *stale] if stale else [])
     markdown = folder / "PRINT.md"
     write_atomic(markdown, ("\n".join(lines) + "\n").encode("utf-8"))
     pdf = folder / "print-guide.pdf"

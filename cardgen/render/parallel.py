@@ -38,6 +38,7 @@ from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
+from cardgen import stopping
 from cardgen.data.games import Component, Game
 from cardgen.errors import DataError
 from cardgen.output import Staged, adopt, collected, discard
@@ -156,6 +157,7 @@ class Speculative:
     broken: bool = False  # a worker ended without saying so (killed): what it claimed never comes back
     claims: Any = None  # shared memory: 1 for every unit a worker has taken, then a stop flag at MAX_UNITS
     lock: Any = None
+    unsent: Staged = field(default_factory=list)  # the files of the unit this process draws, until handed over
 
     @functools.cached_property
     def layouts(self) -> Layouts:
@@ -167,7 +169,9 @@ class Speculative:
         self.lock = context.Lock()
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, kind: type[BaseException] | None, *exc: object) -> None:
+        if kind is not None and issubclass(kind, stopping.Terminated):
+            self._forward(signal.SIGTERM)  # `kill` reached this process alone: its workers stop too
         self._stop()
 
     def add(self, game: Game) -> None:
@@ -230,7 +234,10 @@ class Speculative:
                 continue
             number = self._claim(self._order()) if self.forking else None  # this process draws too
             if number is not None:
-                self.results[number] = self._result(number)
+                result = self._result(number)
+                with stopping.held():  # from `unsent` to `results` whole: `_stop` finds the files in one of them
+                    self.results[number] = result
+                    self.unsent = []
             else:
                 self._wait_for_results()
         return reports
@@ -271,10 +278,10 @@ class Speculative:
         known = self._order()
         reader, writer = multiprocessing.Pipe(duplex=False)
         gc.freeze()  # the worker's collections leave the objects it inherits alone (fewer pages copied on write)
-        # Ctrl-C waits until the worker is forked and known here: Python runs its fork hooks (logging's lock) in
-        # between, where an interrupt is printed and dropped ("Exception ignored"), and a worker not yet recorded
-        # would not be waited for
-        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        # Ctrl-C and SIGTERM wait until the worker is forked and known here: Python runs its fork hooks (logging's
+        # lock) in between, where an interrupt is printed and dropped ("Exception ignored"), and a worker not yet
+        # recorded would not be waited for
+        held = stopping.block()
         try:
             pid = os.fork()
         except OSError:  # no more processes: what is left is built in this one
@@ -282,10 +289,11 @@ class Speculative:
         if pid == 0:  # the worker: it never returns into the parent's code
             code = 1
             try:
-                signal.pthread_sigmask(signal.SIG_SETMASK, held)
                 reader.close()
-                self._serve(known, writer)
+                self._serve(known, writer, held)
                 code = 0
+            except KeyboardInterrupt as stop:
+                code = stopping.exit_code(stop)
             finally:
                 os._exit(code)
         try:
@@ -296,7 +304,7 @@ class Speculative:
                 return False
             self.workers[pid] = _Worker(pid, reader, len(known))
         finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, held)  # a Ctrl-C held back is raised here
+            stopping.release(held)  # a Ctrl-C or SIGTERM held back is raised here
         if self.options.format == "pdf":
             from cardgen.render.ink import load_coverage
 
@@ -310,13 +318,15 @@ class Speculative:
         by_reader = {worker.results: worker for worker in self.workers.values()}
         for reader in wait(list(by_reader), timeout=None if block else 0):
             worker = by_reader[cast(Connection, reader)]
-            try:
-                message = worker.results.recv()
-            except (EOFError, OSError):
-                message, self.broken = None, True
+            with stopping.held():  # a result received is kept: `_stop` throws its files away
+                try:
+                    message = worker.results.recv()
+                except (EOFError, OSError):
+                    message, self.broken = None, True
+                if message is not None:
+                    number, result = message
+                    self.results[number] = result
             if message is not None:
-                number, result = message
-                self.results[number] = result
                 continue
             worker.results.close()
             os.waitpid(worker.pid, 0)
@@ -336,39 +346,59 @@ class Speculative:
         could not be planned, a unit failed, or overflowing text blocked a component that was packed with others."""
         if numbers is None:
             return None
-        results = [self.results.pop(n) for n in numbers]
-        done = [result for result in results if result is not None]
-        blocked = any(report.overflows and not report.files for report, _ in done)
-        if len(done) < len(results) or blocked:
-            discard([change for _, staged in done for change in staged])  # every file, then the folders made
-            return None
+        with stopping.held():  # the files go from `results` to the transaction whole
+            results = [self.results.pop(n) for n in numbers]
+            done = [result for result in results if result is not None]
+            blocked = any(report.overflows and not report.files for report, _ in done)
+            if len(done) < len(results) or blocked:
+                discard([change for _, staged in done for change in staged])  # every file, then the folders made
+                return None
+            for _, staged in done:
+                adopt(staged)
         order = {c.id: n for n, c in enumerate(game.components)}
         report = BuildReport(notes=game_notes(game))
-        for unit_report, staged in done:
-            adopt(staged)
+        for unit_report, _ in done:
             report.files.extend(unit_report.files)
             report.overflows.extend(unit_report.overflows)
         report.overflows.sort(key=lambda overflow: order[overflow.component])  # as rendered: in the game's order
         return report
 
     def _stop(self) -> None:
-        """No worker takes another file; wait for the ones at work and throw away every file not adopted."""
-        if self.claims is not None:
-            self.claims[MAX_UNITS] = 1
-        while self.workers:
-            with contextlib.suppress(OSError):
-                self._collect(block=True)
-        discard([change for result in self.results.values() if result is not None for change in result[1]])
-        self.results.clear()
+        """No worker takes another file; wait for the ones at work and throw away every file not adopted (a second
+        Ctrl-C or SIGTERM waits until this is done: workers left running would leave their files behind)."""
+        with stopping.held():
+            if self.claims is not None:
+                self.claims[MAX_UNITS] = 1
+            while self.workers:
+                with contextlib.suppress(OSError):
+                    self._collect(block=True)
+            discard([change for result in self.results.values() if result is not None for change in result[1]])
+            discard(self.unsent)
+            self.results.clear()
+            self.unsent = []
+
+    def _forward(self, signum: int) -> None:
+        for pid in self.workers:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signum)
 
     # the worker's side
 
-    def _serve(self, known: list[int], results: Connection) -> None:
+    def _serve(self, known: list[int], results: Connection, mask: set[signal.Signals]) -> None:
         """Take the largest file of the games known at the fork that no other worker has taken, build it, send it;
-        say so and end when none is left."""
-        while (number := self._claim(known)) is not None:
-            results.send((number, self._result(number)))
-        results.send(None)
+        say so and end when none is left. Stopped (Ctrl-C, SIGTERM, the parent gone), it throws away the files
+        it has not sent: those it sent are the parent's."""
+        try:
+            stopping.release(mask)  # the mask the parent had before the fork: signals held since are raised here
+            while (number := self._claim(known)) is not None:
+                result = self._result(number)
+                with stopping.held():  # sent whole, and then no longer this process's to throw away
+                    results.send((number, result))
+                    self.unsent = []
+            results.send(None)
+        except BaseException:
+            discard(self.unsent)
+            raise
 
     def _result(self, number: int) -> Result:
         try:
@@ -397,10 +427,11 @@ class Speculative:
         components = {c.id: c for c in game.components}
         report = BuildReport()
         with collected() as staged:
+            self.unsent = staged  # thrown away if this process is stopped before it is handed over
             jobs = [renderer.job(components[name], options, report) for name in unit.components]
             if options.allow_overflow or not report.overflows:
                 writer = WRITERS[options.format]
                 files = renderer.cache.files(self.out_dir, options) if renderer.cache else None  # kept when current
                 job = _packed(jobs, unit) if writer.packs else jobs[0]
-                report.files.append(write_job(writer, job, self.out_dir / game.id, files))
+                report.files.append(write_job(writer, job, self.out_dir / game.id, files, aside=False))
         return report, list(staged)

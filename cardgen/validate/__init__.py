@@ -13,10 +13,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cardgen import trust
 from cardgen.data.games import Component, Game
 from cardgen.data.rules import Check
 from cardgen.errors import DataError, Location, did_you_mean, display_path
-from cardgen.paths import default_data_dir
+from cardgen.trust import TRUSTED, Decision
 from cardgen.validate.base import Context, Violation
 from cardgen.validate.checks import CHECKS, records
 from cardgen.validate.facts import check_facts
@@ -82,15 +83,21 @@ class GameReport:
 
 
 def validate_game(
-    game: Game, templates_dir: Path | None = None, fonts_dir: Path | None = None, trust_code: bool = False
+    game: Game,
+    templates_dir: Path | None = None,
+    fonts_dir: Path | None = None,
+    trust_code: bool | Decision = False,
 ) -> GameReport:
     """Run every check of a game, each isolated: one that fails to run is reported as a violation naming its cause,
     and every other check still runs. Text-fit checks need the layouts (`templates_dir`); without them they are
-    skipped. Custom checks (Python in the game's checks.py) run only for bundled games or with `trust_code`."""
+    skipped. Custom checks (Python in the game's checks.py) run only for bundled games or when `trust_code` says
+    so (True, or the user's trust store's `Decision`: then only the checks.py it trusted runs)."""
     fitted = _text_fit(game, templates_dir, fonts_dir) if templates_dir and fonts_dir else None
-    ctx = Context(game, fitted)
+    trusted = trust_code
+    if isinstance(trusted, bool):
+        trusted = TRUSTED if trusted or is_bundled(game) else Decision(False, SKIPPED_CODE)
+    ctx = Context(game, fitted, trusted.sha256)
     report = GameReport(game.id, has_rules=game.rules_doc is not None)
-    trusted = trust_code or is_bundled(game)
     for index, check in enumerate(game.rules.checks):
         report.results.append(_run(ctx, check, index, trusted, report.violations))
     try:
@@ -105,18 +112,18 @@ def validate_game(
 
 def is_bundled(game: Game) -> bool:
     """Whether a game ships with cardgen (its code is cardgen's own, so trusted)."""
-    return game.folder.resolve().parent == default_data_dir().resolve()
+    return trust.is_bundled(game.folder)
 
 
 SKIPPED_CODE = "checks.py is code from the game folder: pass --trust-code to run it"
 
 
-def _run(ctx: Context, check: Check, index: int, trusted: bool, violations: list[Violation]) -> CheckResult:
+def _run(ctx: Context, check: Check, index: int, trusted: Decision, violations: list[Violation]) -> CheckResult:
     game = ctx.game
     where = _check_location(game, index)
     cite = check.cite or "designed (no rulebook citation)"
-    if check.check == "custom" and not trusted:
-        return CheckResult(check.rule, check.check, cite, "skipped", 0.0, SKIPPED_CODE)
+    if check.check == "custom" and not trusted.runs:
+        return CheckResult(check.rule, check.check, cite, "skipped", 0.0, trusted.reason)
     start = time.perf_counter()
     status = "holds"
     try:

@@ -40,6 +40,7 @@ class Context:
 
     game: Game
     fitted: Callable[[Component], FittedText] | None = None
+    checks_sha256: str | None = None  # the checks.py the user trusted: only those bytes run (None: any)
 
 
 def located(item: Item, name: str) -> str:

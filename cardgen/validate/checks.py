@@ -223,7 +223,7 @@ def check_custom(ctx: Context, check: Check) -> list[Violation]:
     crash of cardgen, and it cannot end the process (`sys.exit` in a check is caught and reported)."""
     game = ctx.game
     name = check.function or ""
-    function = custom_function(game, name)
+    function = custom_function(game, name, ctx.checks_sha256)
     cite = citation(game, check)
     out = []
     with _guest_code(game, f"custom check '{name}' failed"):
@@ -273,21 +273,31 @@ def _guest_line(path: Path, tb: Any) -> str:
     return f"{display_path(path)}:{line}" if line else display_path(path)
 
 
-def custom_function(game: Game, name: str) -> Callable[[Game, Check], Iterable[Violation | dict[str, Any]]]:
-    """A check function from the game's own `checks.py` (the escape hatch for checks YAML cannot express)."""
+def custom_function(
+    game: Game, name: str, pinned: str | None = None
+) -> Callable[[Game, Check], Iterable[Violation | dict[str, Any]]]:
+    """A check function from the game's own `checks.py` (the escape hatch for checks YAML cannot express). With
+    `pinned` (the SHA-256 the user trusted) only those bytes run: the file is read once, checked and run as read."""
     path = game.folder / "checks.py"
     if not path.is_file():
         raise DataError(f"{game.id}: custom check '{name}' needs {display_path(path)}, which does not exist")
-    # one module per checks.py file and version, so a copy of a game (or an edited file) never runs stale code
-    stamp = f"{path.resolve()}:{path.stat().st_mtime_ns}"
+    try:
+        source = path.read_bytes()
+    except OSError as exc:
+        raise DataError(f"{display_path(path)}: cannot read ({exc.strerror})") from None
+    sha = hashlib.sha256(source).hexdigest()
+    if pinned is not None and sha != pinned:
+        raise DataError(f"{display_path(path)}: changed since you trusted it: run 'cardgen trust {game.id}' again")
+    # one module per checks.py file and content, so a copy of a game (or an edited file) never runs stale code
+    stamp = f"{path.resolve()}:{sha}"
     module_name = f"cardgen_checks_{hashlib.sha1(stamp.encode()).hexdigest()[:16]}"
     module = sys.modules.get(module_name)
     if module is None:
         spec = importlib.util.spec_from_file_location(module_name, path.resolve())
-        assert spec and spec.loader
+        assert spec and spec.origin
         module = importlib.util.module_from_spec(spec)
         with _guest_code(game, "cannot load custom checks"):
-            spec.loader.exec_module(module)
+            exec(compile(source, spec.origin, "exec"), module.__dict__)  # the bytes hashed above, not a re-read
         sys.modules[module_name] = module
     function = getattr(module, name, None)
     if not callable(function):

@@ -1,0 +1,155 @@
+"""SIGTERM (`kill`, a CI time-out, a service manager) stops cardgen as Ctrl-C does: exit 143, no temporary file,
+the output folder as it was (a build writes all its files or none), every forked worker stopped and waited for."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from cardgen.paths import default_data_dir
+
+EARLIER = {"battlefield-space/red-deck.pdf": b"an earlier build", "notes.txt": b"the user's own"}
+
+
+def tree(root: Path) -> dict[str, bytes | None]:
+    """Every file (with its bytes) and folder (None) below `root`."""
+    return {p.relative_to(root).as_posix(): p.read_bytes() if p.is_file() else None for p in root.rglob("*")}
+
+
+def environment(tmp_path: Path) -> dict[str, str]:
+    """The user's caches and settings in the test's folder, not the real ones."""
+    return {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache"), "XDG_CONFIG_HOME": str(tmp_path / "config")}
+
+
+def _terminated_build(out: Path, env: dict[str, str], args: tuple[str, ...], delay: float, group: bool):
+    """A build of every bundled game into `out`, sent SIGTERM `delay` seconds in (to cardgen alone, or to its
+    process group as a CI runner's time-out sends it); its exit code, stderr and whether any process is left."""
+    command = [sys.executable, "-m", "cardgen", "--data-dir", str(default_data_dir()), "build", "--out", str(out)]
+    process = subprocess.Popen(
+        [*command, "-q", "--no-cache", *args],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=env,
+        start_new_session=True,  # its own process group: the workers it forks are in it too
+    )
+    time.sleep(delay)
+    with contextlib.suppress(ProcessLookupError):  # it may have ended already
+        if group:
+            os.killpg(process.pid, signal.SIGTERM)
+        else:
+            process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=120)
+    try:
+        os.killpg(process.pid, 0)
+        left = True
+    except ProcessLookupError:
+        left = False
+    return process.returncode, err.decode(), left
+
+
+CASES = [  # format, --jobs, seconds before SIGTERM, sent to the whole process group
+    ("pdf", "1", 1.0, False),
+    ("pdf", "1", 2.5, True),
+    ("pdf", "2", 1.5, False),
+    ("pdf", "2", 3.0, True),
+    ("png", "1", 2.0, False),
+    ("png", "1", 8.0, True),
+    ("png", "2", 4.0, False),
+    ("png", "2", 15.0, True),
+    ("tts", "2", 5.0, True),
+]
+
+
+@pytest.mark.parametrize(("output_format", "jobs", "delay", "group"), CASES)
+def test_sigterm_during_a_build_leaves_the_output_folder_as_it_was(tmp_path, output_format, jobs, delay, group):
+    env = environment(tmp_path)
+    for attempt in range(6):  # a build that ended before the signal reached it proves nothing: sooner
+        out = tmp_path / f"out{attempt}"
+        for name, data in EARLIER.items():
+            (out / name).parent.mkdir(parents=True, exist_ok=True)
+            (out / name).write_bytes(data)
+        before = tree(out)
+        code, err, left = _terminated_build(out, env, ("--format", output_format, "--jobs", jobs), delay, group)
+        assert not left, "a worker process outlived cardgen"
+        assert not list(out.rglob("*.part")), err
+        finished = code == 0 or err.strip().endswith("after its files were written")
+        if not finished:
+            break
+        delay /= 2
+    assert code == 143, err
+    assert err.strip().splitlines()[-1] == "cardgen: terminated; nothing was written"
+    assert "Traceback" not in err
+    assert tree(out) == before
+
+
+def _wait_for(ready, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while not ready() and time.monotonic() < deadline:
+        time.sleep(0.02)
+
+
+def test_sigterm_during_play_leaves_no_log(tmp_path):
+    """`play --log` streams its log into a temporary file: terminated, neither it nor a log is left."""
+    log = tmp_path / "logs" / "games.jsonl"
+    log.parent.mkdir()
+    command = [sys.executable, "-m", "cardgen", "play", "scifi-domains", "--games", "100000", "--log", str(log)]
+    with subprocess.Popen(
+        command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=environment(tmp_path)
+    ) as child:
+        _wait_for(lambda: any(p.stat().st_size > 100_000 for p in log.parent.glob("*.part")))  # games are logged
+        child.send_signal(signal.SIGTERM)
+        _, err = child.communicate(timeout=60)
+    assert child.returncode == 143, err
+    assert err.decode().strip().splitlines()[-1] == "cardgen: terminated; nothing was written"
+    assert list(log.parent.iterdir()) == []
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_sigterm_during_balance_keeps_whole_batches(tmp_path, jobs):
+    """A sweep's results file keeps every finished batch whole (no torn line), and says how to resume; its report
+    files are not written."""
+    out = tmp_path / "balance"
+    command = [sys.executable, "-m", "cardgen", "balance", "scifi-domains", "--games", "2000", "--batch", "2"]
+    command += ["--jobs", jobs, "--out", str(out)]
+    with subprocess.Popen(
+        command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=environment(tmp_path)
+    ) as child:
+        _wait_for(lambda: any(len(p.read_bytes().splitlines()) >= 4 for p in out.glob("*.jsonl")))
+        child.send_signal(signal.SIGTERM)
+        _, err = child.communicate(timeout=60)
+    assert child.returncode == 143, err
+    assert "cardgen: terminated; kept " in err.decode() and "--resume" in err.decode()
+    results = list(out.glob("*.jsonl"))
+    assert results and all(p.read_bytes().endswith(b"\n") for p in results)
+    assert sorted(p.name for p in out.iterdir()) == sorted(p.name for p in results)
+    assert not list(tmp_path.rglob("*.part"))
+
+
+def test_sigterm_during_preview_leaves_no_picture(tmp_path):
+    """A contact sheet at 600 dpi takes seconds: terminated, neither it nor a temporary file is left."""
+    out = tmp_path / "previews"
+    command = [sys.executable, "-m", "cardgen", "preview", "scifi-domains", "--grid", "units", "--dpi", "600"]
+    for delay in (2.5, 1.2, 0.6, 0.3):  # one that finished before the signal proves nothing: sooner
+        with subprocess.Popen(
+            [*command, "--out", str(out / "grid.png")],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            env=environment(tmp_path),
+        ) as child:
+            time.sleep(delay)
+            child.send_signal(signal.SIGTERM)
+            _, err = child.communicate(timeout=60)
+        if child.returncode != 0:
+            break
+        shutil.rmtree(out)
+    assert child.returncode == 143, err
+    assert err.decode().strip().splitlines()[-1] == "cardgen: terminated; nothing was written"
+    assert not out.exists() or list(out.iterdir()) == []
