@@ -531,7 +531,7 @@ def build_command(
             from cardgen.render.parallel import Speculative
 
             options = print_options()
-            stack.enter_context(all_or_nothing())
+            stack.enter_context(all_or_nothing(within=out_dir))
             stack.enter_context(cache.enabled(out_dir, use=not no_cache))
             speculative = stack.enter_context(
                 Speculative(lambda: _layouts(obj, stamp), out_dir, options, workers, eager=jobs is not None)
@@ -576,7 +576,7 @@ def build_command(
         guides: dict[str, list[Path]] = {}
         asides: list[str] = []  # what was moved aside or cleared, said once the files are committed
         if speculative is None:
-            stack.enter_context(all_or_nothing())
+            stack.enter_context(all_or_nothing(within=out_dir))
             stack.enter_context(cache.enabled(out_dir, use=not no_cache))
         bar = stack.enter_context(
             click.progressbar(length=total, label="building", file=sys.stderr, hidden=quiet or not sys.stderr.isatty())

@@ -100,17 +100,24 @@ def _temporary(path: Path) -> tuple[int, Path]:
 
 
 @contextlib.contextmanager
-def all_or_nothing(alone: bool = False) -> Iterator[None]:
+def all_or_nothing(alone: bool = False, within: Path | None = None) -> Iterator[None]:
     """Files written inside the block appear together when it ends normally, and not at all when it raises. Inside
     another transaction they join it, unless `alone`: then they are committed when this block ends, whatever the
-    other one does (a failed component's file moved aside with its note, though the build's files are not)."""
+    other one does (a failed component's file moved aside with its note, though the build's files are not).
+
+    `within` names the output folder when other processes write into it too (parallel build workers): a folder one
+    process made and another put a file in cannot be removed by the first when both throw their files away, so on
+    failure every empty folder below `within` that was not there when the block began is removed as well."""
     global _staged
     outer, _staged = _staged, []
     staged = _staged
+    before = _folders(within) if within is not None else set()
     try:
         yield
     except BaseException:
         discard(staged)
+        if within is not None:
+            _prune(within, before)
         raise
     finally:
         _staged = outer
@@ -118,6 +125,29 @@ def all_or_nothing(alone: bool = False) -> Iterator[None]:
         outer.extend(staged)
         return
     _commit(staged)
+
+
+# how deep below an output folder cardgen makes folders: OUT/<game>/tts/<component>/, OUT/<game>/stale/
+_DEPTH = 4
+
+
+def _folders(root: Path, depth: int = _DEPTH) -> set[Path]:
+    """The folders below `root` (and `root` itself) down to `depth` levels: those a build may make and must remove."""
+    found = {root} if root.is_dir() else set()
+    if depth and found:
+        with contextlib.suppress(OSError), os.scandir(root) as entries:
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    found |= _folders(Path(entry.path), depth - 1)
+    return found
+
+
+def _prune(root: Path, before: set[Path]) -> None:
+    """Remove the empty folders below `root` (and `root`) that were not there `before`, innermost first."""
+    with stopping.held():
+        for folder in sorted(_folders(root) - before, key=lambda p: len(p.parts), reverse=True):
+            with contextlib.suppress(OSError):  # not empty: something else is in it
+                folder.rmdir()
 
 
 def _missing(folder: Path) -> list[Path]:

@@ -28,6 +28,22 @@ def test_a_failed_transaction_takes_its_files_and_the_folders_it_made(tmp_path):
     assert tree(tmp_path) == before
 
 
+def test_a_failed_transaction_within_the_output_folder_takes_folders_other_processes_left(tmp_path):
+    """Parallel build workers write into one output folder: worker A makes `game/tts/` and `game/tts/red/`, this
+    process writes `game/tts/blue/x.png` (`tts` already there). When both throw their files away, A cannot remove
+    `tts` (this process's file is still in it) and this process never made it — so the output folder's transaction
+    removes every empty folder below it that was not there when it began, and keeps those that were."""
+    out = tmp_path / "out"
+    (out / "kept" / "empty").mkdir(parents=True)
+    before = tree(tmp_path)
+    with pytest.raises(RuntimeError), all_or_nothing(within=out):
+        (out / "game" / "tts" / "red").mkdir(parents=True)  # another process's, unknown to this one
+        write_atomic(out / "game" / "tts" / "blue" / "x.png", b"x")
+        (out / "game" / "tts" / "red").rmdir()  # that process threw its own away; `tts` held this one's file
+        raise RuntimeError("stopped")
+    assert tree(tmp_path) == before
+
+
 def test_a_committed_transaction_keeps_its_files_and_folders(tmp_path):
     with all_or_nothing():
         write_atomic(tmp_path / "game" / "deck" / "faces.png", b"x")
