@@ -25,6 +25,7 @@ import threading
 import traceback
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
+from types import CodeType
 from typing import Any
 
 from jinja2 import (
@@ -298,13 +299,22 @@ class _SharedOnly(BaseLoader):
 class _CompiledLayouts(FileSystemBytecodeCache):
     """Jinja's cache of compiled templates, kept between runs, keyed by a template's name and source (not its
     path: the same layout copied to another folder is the same code) and by this module's own source, so that code
-    compiled before a change to the sandbox's checks (`BoundedEnvironment`) never runs after it."""
+    compiled before a change to the sandbox's checks (`BoundedEnvironment`) never runs after it. Code kept from
+    another folder is given this file's name, which a template and every error located in it take from its code."""
 
     def get_bucket(self, environment: Any, name: str, filename: str | None, source: str) -> Bucket:
         checksum = self.get_source_checksum(source)
         bucket = Bucket(environment, self.get_cache_key(f"{name}\0{checksum}"), checksum)
         self.load_bytecode(bucket)
+        if bucket.code is not None and filename is not None and bucket.code.co_filename != filename:
+            bucket.code = _renamed(bucket.code, filename)
         return bucket
+
+
+def _renamed(code: CodeType, filename: str) -> CodeType:
+    """`code`, and the code of every function (macro, block) inside it, as if compiled from `filename`."""
+    constants = tuple(_renamed(c, filename) if isinstance(c, CodeType) else c for c in code.co_consts)
+    return code.replace(co_filename=filename, co_consts=constants)
 
 
 @functools.cache
