@@ -35,6 +35,7 @@ from cardgen.data.tables import TABLE_SUFFIXES, read_table
 from cardgen.data.validation_errors import validate, validate_item
 from cardgen.data.yaml_source import PathKey, YamlDocument, read_yaml
 from cardgen.errors import DataError, Location, Problem, did_you_mean, display_path
+from cardgen.files import inside
 from cardgen.units import HEX_RATIO, Size, parse_size
 
 MANIFEST = "game.yaml"
@@ -327,7 +328,7 @@ def _load_component(
     if ref.file is None:
         return Component(ref, None, (), None, None), []
     path = (folder / ref.file).resolve()
-    if folder.resolve() not in path.parents:
+    if not inside(path, folder):
         index = manifest.components.index(ref)
         where = manifest_doc.where(("components", index, "file"))
         return None, [Problem(where, f"'{ref.file}' lies outside the game folder")]
@@ -421,7 +422,7 @@ def _table_entries(
     """The raw items of a CSV or XLSX table (inside the game folder), with a document locating them by row."""
     path = (folder / table.file).resolve()
     where = doc.where((key, "file"))
-    if folder.resolve() not in path.parents:
+    if not inside(path, folder):
         return [], doc, [Problem(where, f"'{table.file}' lies outside the game folder")]
     if path.suffix.lower() not in TABLE_SUFFIXES:
         return [], doc, [Problem(where, f"'{table.file}': items can come from .csv or .xlsx files")]

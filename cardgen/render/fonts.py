@@ -20,6 +20,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
 from cardgen.errors import DataError, Location, Problem, did_you_mean, display_path
+from cardgen.files import inside
 
 DEFAULT_ROLES = {
     "body": "NotoSans-Regular.ttf",
@@ -138,7 +139,7 @@ def load_roles(
 def _locate(file: str, fonts_dir: Path, game_dir: Path) -> Path:
     for folder in (game_dir, fonts_dir):
         candidate = (folder / file).resolve()
-        if candidate.is_file() and folder.resolve() in candidate.parents:
+        if candidate.is_file() and inside(candidate, folder):
             return candidate
     known = sorted(p.name for p in fonts_dir.glob("*.[ot]tf"))
     raise DataError(

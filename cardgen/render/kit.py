@@ -17,6 +17,7 @@ from reportlab.lib.colors import Color, toColor
 from cardgen import limits
 from cardgen.data.model import Icon
 from cardgen.errors import DataError, display_path
+from cardgen.files import inside
 from cardgen.render.bitmaps import check_pixels, open_unchecked
 from cardgen.render.fonts import FontRole
 from cardgen.render.icons import Painter
@@ -93,7 +94,7 @@ class ImageStore:
             return self.checked[src]
         path = (self.game_dir / src).resolve()
         shown = display_path(path)
-        if self.game_dir not in path.parents:
+        if not inside(path, self.game_dir):
             raise DataError(f"image '{src}' lies outside the game folder {display_path(self.game_dir)}")
         if path.suffix.lower() not in IMAGE_SUFFIXES:
             raise DataError(f"{shown}: images must be PNG, JPEG or SVG")
