@@ -79,6 +79,19 @@ def image(ws: Workspace, name: str, content: bytes) -> None:
     ship_layout(ws, f'<image src="{name}" x="1" y="1" w="5" h="5"/>')
 
 
+def link(ws: Workspace, relative: str, target: str) -> None:
+    """Make `relative` (a file or folder of the workspace) a symbolic link to `target` (relative to its folder)."""
+    path = ws.root / relative
+    if path.is_file():
+        path.unlink()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.symlink_to(target)
+
+
+def include(ws: Workspace, name: str) -> None:
+    ship_layout(ws, f'{{% include "{name}" %}}')
+
+
 CASES = [
     # --- YAML that would exhaust memory, crash libyaml or lie ---------------------------------------------------
     Case("yaml-alias-bomb", lambda ws: ws.write("data/demo/ships.yaml", BOMB), LIST, 2, "aliases expand"),
@@ -183,6 +196,60 @@ CASES = [
     ),
     Case("unknown-game", None, ("list", "dem"), 2, "unknown game 'dem' (did you mean 'demo'?)"),
     Case("data-dir-missing", None, ("--data-dir", "nowhere", "list"), 2, "data folder not found"),
+    # --- symbolic links out of the templates folder; FIFOs and devices where a file should be -------------------
+    Case(
+        "layout-include-symlink-out",
+        lambda ws: (
+            link(ws, "templates/demo/leak.xml.j2", "../../outside/secret.txt"),
+            include(ws, "demo/leak.xml.j2"),
+        ),
+        BUILD,
+        2,
+        "templates/demo/ship.xml.j2:4: demo: ships: card 'scout' front: templates/demo/leak.xml.j2: leads outside "
+        "the templates folder templates (a symbolic link)",
+    ),
+    Case(
+        "layout-include-through-symlinked-folder",
+        lambda ws: (link(ws, "templates/demo/sub", "../../outside"), include(ws, "demo/sub/secret.txt")),
+        BUILD,
+        2,
+        "templates/demo/ship.xml.j2:4: demo: ships: card 'scout' front: templates/demo/sub/secret.txt: leads outside "
+        "the templates folder templates (a symbolic link)",
+    ),
+    Case(
+        "layout-import-symlink-out",
+        lambda ws: (
+            ws.write("outside/ui.xml.j2", "{% macro leak() %}TOP-SECRET-CONTENT{% endmacro %}"),
+            link(ws, "templates/demo/ui.xml.j2", "../../outside/ui.xml.j2"),
+            ship_layout(
+                ws, '{% import "demo/ui.xml.j2" as ui2 %}<text x="1" y="1" w="9" h="9">{{ ui2.leak() }}</text>'
+            ),
+        ),
+        BUILD,
+        2,
+        "templates/demo/ship.xml.j2:4: demo: ships: card 'scout' front: templates/demo/ui.xml.j2: leads outside",
+    ),
+    Case(
+        "layout-own-file-symlink-out",
+        lambda ws: (
+            ws.write("outside/ship.xml.j2", (ws.layouts / "ship.xml.j2").read_text() + "<!-- TOP-SECRET -->"),
+            link(ws, "templates/demo/ship.xml.j2", "../../outside/ship.xml.j2"),
+        ),
+        BUILD,
+        2,
+        "data/demo/ships.yaml:4: scout.front: layout 'ship': templates/demo/ship.xml.j2: leads outside the templates "
+        "folder templates (a symbolic link)",
+    ),
+    Case(
+        "layout-shared-symlink-out",
+        lambda ws: (
+            ws.write("outside/ui.xml.j2", "{% macro title_bar(f, n, b) %}TOP-SECRET-CONTENT{% endmacro %}"),
+            link(ws, "templates/_common/ui.xml.j2", "../../outside/ui.xml.j2"),
+        ),
+        BUILD,
+        2,
+        "templates/demo/ship.xml.j2:1: demo: ships: card 'scout' front: templates/_common/ui.xml.j2: leads outside",
+    ),
     # --- counts and sizes that ask for unbounded work ------------------------------------------------------------
     Case(
         "count-300-million",

@@ -19,6 +19,7 @@ import contextlib
 import functools
 import hashlib
 import math
+import os
 import re
 import signal
 import threading
@@ -41,12 +42,14 @@ from jinja2 import (
     nodes,
 )
 from jinja2.bccache import Bucket
+from jinja2.loaders import split_template_path
 from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup, escape
 
 from cardgen import limits
 from cardgen.data.games import Game
 from cardgen.errors import DataError, Problem, did_you_mean, display_path
+from cardgen.files import inside, refusal
 from cardgen.paths import default_templates_dir
 from cardgen.render.icons import regular_polygon
 from cardgen.render.markup import MARK, MarkupError
@@ -283,11 +286,38 @@ def time_limit(seconds: float) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
+class LayoutFileRefused(TemplateError):
+    """A layout, include or import that is a symbolic link leading out of its templates folder, or not a regular
+    file (a FIFO would block the build); the message names the file."""
+
+
+class _FolderLoader(FileSystemLoader):
+    """One templates folder, read like the game folders are: a file is opened only when it lies inside the folder
+    with every symbolic link followed (a link within the folder is fine) and is a regular file."""
+
+    def __init__(self, folder: Path):
+        super().__init__(str(folder))
+        self.folder = folder
+
+    def get_source(self, environment: Any, template: str) -> tuple[str, str, Callable[[], bool]]:
+        pieces = split_template_path(template)
+        path = self.folder.joinpath(*pieces)
+        if os.path.lexists(path):
+            folder = display_path(self.folder)
+            shown = "/".join([folder, *pieces])  # as the layouts name it, through any link (not where a link leads)
+            if not inside(path, self.folder):
+                raise LayoutFileRefused(f"{shown}: leads outside the templates folder {folder} (a symbolic link)")
+            reason = refusal(path)
+            if reason is not None:
+                raise LayoutFileRefused(f"{shown}: {reason}")
+        return super().get_source(environment, template)
+
+
 class _SharedOnly(BaseLoader):
     """The bundled templates folder as a fallback for shared pieces only (`_common/`): a game's own layout missing
     from a user's templates folder is an error, never silently the bundled game's layout."""
 
-    def __init__(self, loader: FileSystemLoader):
+    def __init__(self, loader: _FolderLoader):
         self.loader = loader
 
     def get_source(self, environment: Any, template: str) -> tuple[str, str | None, Callable[[], bool] | None]:
@@ -336,10 +366,10 @@ class Layouts:
         self.templates_dir = templates_dir
         self.stamp = stamp
         self._marking: BoundedEnvironment | None = None
-        loaders: list[BaseLoader] = [FileSystemLoader(str(templates_dir))]
+        loaders: list[BaseLoader] = [_FolderLoader(templates_dir)]
         bundled = default_templates_dir()
         if bundled.resolve() != templates_dir.resolve():
-            loaders.append(_SharedOnly(FileSystemLoader(str(bundled))))
+            loaders.append(_SharedOnly(_FolderLoader(bundled)))
         self.env = BoundedEnvironment(
             loader=ChoiceLoader(loaders),
             undefined=StrictUndefined,
@@ -370,6 +400,8 @@ class Layouts:
                     missing = display_path(self.templates_dir / name)
                     hint = did_you_mean(layout, self._known(game.id)) or self._where_hint(game)
                     problems.append(Problem(item.field_where(side), f"layout '{layout}' not found: {missing}{hint}"))
+                except LayoutFileRefused as exc:
+                    problems.append(Problem(item.field_where(side), f"layout '{layout}': {exc}"))
         return problems
 
     def _where_hint(self, game: Game) -> str:
@@ -442,6 +474,8 @@ class Layouts:
             missing = display_path(self.templates_dir / name)
             hint = did_you_mean(layout, self._known(game_id))
             raise DataError(f"{who}: layout '{layout}' not found: {missing}{hint}") from None
+        except LayoutFileRefused as exc:
+            raise DataError(f"{who}: layout '{layout}': {exc}") from None
         except TemplateSyntaxError as exc:
             raise DataError(
                 f"{display_path(exc.filename or name)}:{exc.lineno}: template syntax error: {exc.message}"
