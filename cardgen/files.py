@@ -22,11 +22,16 @@ _KINDS = {  # what a file that is not a regular one is, in a user's words
 }
 
 
+def real(path: Path | str) -> Path:
+    """`path` with every symbolic link followed: `Path.resolve` but for a link loop, which stays a name that cannot
+    be opened (the reader says so, with the name) instead of raising `RuntimeError`."""
+    return Path(os.path.realpath(path))
+
+
 def inside(path: Path | str, root: Path | str) -> bool:
     """Whether `path`, every symbolic link on its way followed, lies inside the folder `root` (itself resolved): a
-    link that stays within the folder is as good as the file it names. (`os.path.realpath`, not `Path.resolve`: a
-    link loop is then a name that cannot be opened, as it should be, not a `RuntimeError`.)"""
-    return Path(os.path.realpath(root)) in Path(os.path.realpath(path)).parents
+    link that stays within the folder is as good as the file it names."""
+    return real(root) in real(path).parents
 
 
 def display_link(path: Path) -> str:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cardgen.errors import DataError, did_you_mean, display_path
+from cardgen.files import refusal, require_regular
 
 FILE_NAME = "cardgen.toml"
 _KEYS: dict[str, type] = {"data": str, "templates": str, "trust": list}
@@ -36,13 +37,14 @@ class Project:
 def find(explicit: Path | None) -> Project:
     """The project named by `--project`, else `./cardgen.toml` if there is one, else an empty project."""
     path = explicit if explicit is not None else Path(FILE_NAME)
-    if explicit is None and not path.is_file():
+    if explicit is None and not path.is_file() and refusal(path) is None:  # a FIFO here is refused, not passed by
         return Project()
     return read(path)
 
 
 def read(path: Path) -> Project:
     shown = display_path(path)
+    require_regular(path)
     try:
         values = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:

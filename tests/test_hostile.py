@@ -9,6 +9,7 @@ touched, nothing partial or stale left in it, under 10 s and 500 MB.
 from __future__ import annotations
 
 import io
+import os
 import struct
 import zlib
 from pathlib import Path
@@ -77,6 +78,14 @@ def svg(ws: Workspace, body: str) -> None:
 def image(ws: Workspace, name: str, content: bytes) -> None:
     ws.write(f"data/demo/{name}", content)
     ship_layout(ws, f'<image src="{name}" x="1" y="1" w="5" h="5"/>')
+
+
+def fifo(ws: Workspace, relative: str) -> None:
+    """Put a FIFO where a file was (or is named): opening it for reading would wait for a writer forever."""
+    path = ws.root / relative
+    path.unlink(missing_ok=True)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    os.mkfifo(path)
 
 
 def link(ws: Workspace, relative: str, target: str) -> None:
@@ -249,6 +258,158 @@ CASES = [
         BUILD,
         2,
         "templates/demo/ship.xml.j2:1: demo: ships: card 'scout' front: templates/_common/ui.xml.j2: leads outside",
+    ),
+    Case(
+        "fifo-layout",
+        lambda ws: fifo(ws, "templates/demo/ship.xml.j2"),
+        BUILD,
+        2,
+        "data/demo/ships.yaml:4: scout.front: layout 'ship': templates/demo/ship.xml.j2: not a regular file (a FIFO)",
+    ),
+    Case(
+        "fifo-include",
+        lambda ws: (fifo(ws, "templates/demo/part.xml.j2"), include(ws, "demo/part.xml.j2")),
+        BUILD,
+        2,
+        "templates/demo/ship.xml.j2:4: demo: ships: card 'scout' front: templates/demo/part.xml.j2: not a regular "
+        "file (a FIFO)",
+    ),
+    Case(
+        "fifo-manifest",
+        lambda ws: fifo(ws, "data/demo/game.yaml"),
+        LIST,
+        2,
+        "data/demo/game.yaml: not a regular file (a FIFO)",
+    ),
+    Case(
+        "fifo-component",
+        lambda ws: fifo(ws, "data/demo/ships.yaml"),
+        LIST,
+        2,
+        "data/demo/ships.yaml: not a regular file (a FIFO)",
+    ),
+    Case(
+        "fifo-rules",
+        lambda ws: fifo(ws, "data/demo/rules.yaml"),
+        VALIDATE,
+        2,
+        "data/demo/rules.yaml: not a regular file (a FIFO)",
+    ),
+    Case(
+        "fifo-checks",
+        lambda ws: fifo(ws, "data/demo/checks.py"),
+        TRUSTED,
+        2,
+        "data/demo/checks.py: not a regular file (a FIFO)",
+    ),
+    Case(
+        "fifo-table",
+        lambda ws: (
+            ws.write("data/demo/ships.yaml", "type: ship\nfront: ship\ncards: {file: ships.csv}\n"),
+            fifo(ws, "data/demo/ships.csv"),
+        ),
+        LIST,
+        2,
+        "data/demo/ships.yaml:3: cards.file: 'ships.csv': not a regular file (a FIFO)",
+    ),
+    Case(
+        "fifo-table-xlsx",
+        lambda ws: (
+            ws.write("data/demo/ships.yaml", "type: ship\nfront: ship\ncards: {file: ships.xlsx}\n"),
+            fifo(ws, "data/demo/ships.xlsx"),
+        ),
+        LIST,
+        2,
+        "data/demo/ships.yaml:3: cards.file: 'ships.xlsx': not a regular file (a FIFO)",
+    ),
+    Case(
+        "fifo-image",
+        lambda ws: (fifo(ws, "data/demo/art.png"), ship_layout(ws, '<image src="art.png" x="1" y="1" w="5" h="5"/>')),
+        BUILD,
+        2,
+        "templates/demo/ship.xml.j2:4: demo: ships: card 'scout' front: data/demo/art.png: not a regular file (a FIFO)",
+    ),
+    Case(
+        "fifo-image-in-svg",
+        lambda ws: (fifo(ws, "data/demo/inner.png"), svg(ws, '<image xlink:href="inner.png" width="5" height="5"/>')),
+        BUILD,
+        2,
+        "data/demo/art.svg:1: <image> refers to 'inner.png': not a regular file (a FIFO)",
+    ),
+    Case(
+        "fifo-font",
+        lambda ws: (
+            fifo(ws, "data/demo/Body.ttf"),
+            game_field(ws, "  back: card-back\n", "  back: card-back\n  fonts: {body: Body.ttf}\n"),
+        ),
+        BUILD,
+        2,
+        "data/demo/Body.ttf: not a regular file (a FIFO)",
+    ),
+    Case("fifo-project", lambda ws: fifo(ws, "cardgen.toml"), LIST, 2, "cardgen.toml: not a regular file (a FIFO)"),
+    Case(
+        "fifo-project-named",
+        lambda ws: fifo(ws, "mine.toml"),
+        ("--project", "mine.toml", *LIST),
+        2,
+        "mine.toml: not a regular file (a FIFO)",
+    ),
+    Case(
+        "fifo-replay-log",
+        lambda ws: fifo(ws, "game.log"),
+        ("replay", "game.log"),
+        2,
+        "game.log: not a regular file (a FIFO)",
+    ),
+    Case(
+        "fifo-balance-journal",
+        lambda ws: fifo(ws, "out/bf/results-2p.jsonl"),
+        ("--data-dir", str(BUNDLED), "balance", "battlefield-space", "--games", "2", "--out", "out/bf", "--resume"),
+        2,
+        "out/bf/results-2p.jsonl: not a regular file (a FIFO)",
+    ),
+    Case(
+        "fifo-balance-compare",
+        lambda ws: fifo(ws, "old.json"),
+        (
+            "--data-dir",
+            str(BUNDLED),
+            "balance",
+            "battlefield-space",
+            "--games",
+            "2",
+            "--out",
+            "out/bf",
+            "--compare",
+            "old.json",
+        ),
+        2,
+        "--compare old.json: not a regular file (a FIFO)",
+    ),
+    Case(
+        "file-symlink-loop",
+        lambda ws: link(ws, "data/demo/ships.yaml", "ships.yaml"),
+        LIST,
+        2,
+        "data/demo/ships.yaml: cannot read (Too many levels of symbolic links)",
+    ),
+    Case(
+        "image-symlink-loop",
+        lambda ws: (
+            link(ws, "data/demo/art.png", "art.png"),
+            ship_layout(ws, '<image src="art.png" x="1" y="1" w="5" h="5"/>'),
+        ),
+        BUILD,
+        2,
+        "data/demo/art.png: image not found",
+    ),
+    Case(
+        "fifo-build-records",  # the output folder's records of an earlier build: none to be read, the build goes on
+        lambda ws: fifo(ws, "out/.cardgen-cache/demo.json"),
+        BUILD,
+        0,
+        "",
+        outputs=("demo/PRINT.md", "demo/board.pdf", "demo/print-guide.pdf", "demo/ships.pdf", "demo/tokens.pdf"),
     ),
     # --- counts and sizes that ask for unbounded work ------------------------------------------------------------
     Case(
