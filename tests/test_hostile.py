@@ -260,6 +260,13 @@ CASES = [
         "templates/demo/ship.xml.j2:1: demo: ships: card 'scout' front: templates/_common/ui.xml.j2: leads outside",
     ),
     Case(
+        "layout-macro-calls-itself",
+        lambda ws: ship_layout(ws, "{% macro again(n) %}{{ again(n + 1) }}{% endmacro %}{{ again(1) }}"),
+        BUILD,
+        2,
+        "templates/demo/ship.xml.j2:4: demo: ships: card 'scout' front: the layout calls itself without end",
+    ),
+    Case(
         "fifo-layout",
         lambda ws: fifo(ws, "templates/demo/ship.xml.j2"),
         BUILD,

@@ -492,6 +492,10 @@ class Layouts:
         except LayoutLimitError as exc:
             where = _template_frame(exc) or display_path(self.templates_dir / name)
             raise DataError(f"{where}: {who}: the layout {exc}") from None
+        except RecursionError as exc:  # a macro that calls itself, directly or through others, without end
+            where = _template_frame(exc) or display_path(self.templates_dir / name)
+            message = "the layout calls itself without end (a macro that calls itself?)"
+            raise DataError(f"{where}: {who}: {message}") from None
         except TemplateSyntaxError as exc:  # an included or imported template
             raise DataError(
                 f"{display_path(exc.filename or name)}:{exc.lineno}: template syntax error: {exc.message}"
