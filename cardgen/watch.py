@@ -11,6 +11,8 @@ and the watch goes on; the next change that mends them rebuilds. Ctrl-C stops it
 
 from __future__ import annotations
 
+import errno
+import os
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -18,7 +20,8 @@ from typing import Any
 
 import click
 
-from cardgen.errors import CardgenError, display_path
+from cardgen.errors import CardgenError, DataError, display_path
+from cardgen.files import display_link
 
 FONT_SUFFIXES = (".ttf", ".otf", ".ttc")
 
@@ -33,6 +36,28 @@ def folders(data_dir: Path, templates_dir: Path, bundled_templates: Path, fonts_
         fonts_dir,
     ]
     return [p for p in dict.fromkeys(c.resolve() for c in candidates) if p.is_dir()]
+
+
+def symlink_loop(watched: Iterable[Path]) -> Path | None:
+    """The first symbolic link below `watched` that leads round in a loop — to itself through other links, or to a
+    folder it lies in — or None. The polling watcher follows links into folders and stops with an internal error of
+    its own at such a link, without naming it as a user could act on."""
+    for top in watched:
+        for folder, dirs, files in os.walk(top):  # links to folders are listed, not entered
+            here = Path(os.path.realpath(folder))
+            for name in (*dirs, *files):
+                path = Path(folder, name)
+                if not path.is_symlink():
+                    continue
+                try:
+                    target = Path(os.path.realpath(path, strict=True))
+                except OSError as exc:
+                    if exc.errno == errno.ELOOP:
+                        return path
+                    continue  # a link to nothing: the build names it if it is used
+                if target.is_dir() and (target == here or target in here.parents):
+                    return path
+    return None
 
 
 class Skip:
@@ -64,6 +89,8 @@ def watch(
     from cardgen.render import cache, fonts
 
     layout_dirs = [p.resolve() for p in layouts]
+    if poll and (loop := symlink_loop(watched)) is not None:
+        raise DataError(f"{display_link(loop)}: a symbolic link that leads round in a loop: --poll cannot watch it")
     with cache.warm():
         _rebuild(rebuild, "first build")
         listening = False

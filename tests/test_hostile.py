@@ -418,6 +418,20 @@ CASES = [
         "",
         outputs=("demo/PRINT.md", "demo/board.pdf", "demo/print-guide.pdf", "demo/ships.pdf", "demo/tokens.pdf"),
     ),
+    Case(
+        "watch-poll-symlink-loop",
+        lambda ws: (link(ws, "data/demo/a", "b"), link(ws, "data/demo/b", "a")),
+        ("watch", "demo", "--out", "out", "--poll"),
+        2,
+        "data/demo/",  # a or b, whichever the walk meets first
+    ),
+    Case(
+        "watch-poll-symlink-to-ancestor",
+        lambda ws: link(ws, "data/demo/sub/up", ".."),
+        ("watch", "demo", "--out", "out", "--poll"),
+        2,
+        "data/demo/sub/up: a symbolic link that leads round in a loop: --poll cannot watch it",
+    ),
     # --- counts and sizes that ask for unbounded work ------------------------------------------------------------
     Case(
         "count-300-million",
