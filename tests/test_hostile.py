@@ -432,6 +432,13 @@ CASES = [
         2,
         "data/demo/sub/up: a symbolic link that leads round in a loop: --poll cannot watch it",
     ),
+    Case(
+        "watch-poll-symlink-loop-in-linked-folder",
+        lambda ws: (link(ws, "outside/linked/deep/up", ".."), link(ws, "data/demo/art", "../../outside/linked")),
+        ("watch", "demo", "--out", "out", "--poll"),
+        2,
+        "data/demo/art/deep/up: a symbolic link that leads round in a loop: --poll cannot watch it",
+    ),
     # --- counts and sizes that ask for unbounded work ------------------------------------------------------------
     Case(
         "count-300-million",
