@@ -411,6 +411,23 @@ CASES = [
         "data/demo/art.png: image not found",
     ),
     Case(
+        "file-escape-symlink-manifest",
+        lambda ws: link(ws, "data/demo/game.yaml", "../../outside/game.yaml"),
+        LIST,
+        2,
+        "data/demo/game.yaml: lies outside the game folder (a symbolic link)",
+    ),
+    Case(
+        "file-escape-symlink-rules",
+        lambda ws: (
+            ws.write("outside/rules.yaml", "facts: []\n"),
+            link(ws, "data/demo/rules.yaml", "../../outside/rules.yaml"),
+        ),
+        VALIDATE,
+        2,
+        "data/demo/rules.yaml: lies outside the game folder (a symbolic link)",
+    ),
+    Case(
         "fifo-build-records",  # the output folder's records of an earlier build: none to be read, the build goes on
         lambda ws: fifo(ws, "out/.cardgen-cache/demo.json"),
         BUILD,
