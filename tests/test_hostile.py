@@ -428,6 +428,32 @@ CASES = [
         "data/demo/rules.yaml: lies outside the game folder (a symbolic link)",
     ),
     Case(
+        "image-symlink-out",
+        lambda ws: (
+            ws.write("outside/art.png", _small_png()),
+            link(ws, "data/demo/art.png", "../../outside/art.png"),
+            ship_layout(ws, '<image src="art.png" x="1" y="1" w="5" h="5"/>'),
+        ),
+        BUILD,
+        2,
+        "image 'art.png' lies outside the game folder",
+    ),
+    Case(
+        "icon-file-symlink-out",
+        lambda ws: (
+            ws.write("outside/coin.png", _small_png()),
+            link(ws, "data/demo/coin.png", "../../outside/coin.png"),
+            game_field(
+                ws,
+                'credits: {shape: circle, fill: "#d9a400", label: "C", label_colour: "#1b1f2a"}',
+                "credits: {file: coin.png}",
+            ),
+        ),
+        BUILD,
+        2,
+        "image 'coin.png' lies outside the game folder",
+    ),
+    Case(
         "fifo-build-records",  # the output folder's records of an earlier build: none to be read, the build goes on
         lambda ws: fifo(ws, "out/.cardgen-cache/demo.json"),
         BUILD,
