@@ -89,8 +89,8 @@ def _display_path(path: str, cwd: str) -> str:
     """Kept by path and working directory: loading resolved each file's path several times (lstat per folder), a
     tenth of loading the bundled games."""
     p = Path(path)
-    try:
-        return str(p.resolve().relative_to(Path(cwd).resolve()))
+    try:  # realpath, not resolve(): a symbolic link loop is shown by its name, not raised as a RuntimeError
+        return str(Path(os.path.realpath(p)).relative_to(os.path.realpath(cwd)))
     except ValueError:
         return str(p)
 

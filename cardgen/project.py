@@ -22,6 +22,7 @@ from pathlib import Path
 
 from cardgen import limits
 from cardgen.errors import DataError, did_you_mean, display_path
+from cardgen.files import refusal, require_regular
 
 FILE_NAME = "cardgen.toml"
 _KEYS: dict[str, type] = {"data": str, "templates": str}
@@ -39,7 +40,7 @@ class Project:
 def find(explicit: Path | None) -> Project:
     """The project named by `--project`, else `./cardgen.toml` if there is one, else an empty project."""
     path = explicit if explicit is not None else Path(FILE_NAME)
-    if explicit is None and not path.is_file():
+    if explicit is None and not path.is_file() and refusal(path) is None:  # a FIFO here is refused, not passed by
         return Project()
     return read(path)
 
@@ -48,6 +49,7 @@ def read(path: Path) -> Project:
     """The project file at `path`, or a `DataError` naming it: read whole only when it is within `project_bytes`."""
     shown = display_path(path)
     most = limits.current().project_bytes
+    require_regular(path)
     try:
         with path.open("rb") as handle:
             data = handle.read(most + 1)

@@ -11,14 +11,17 @@ and the watch goes on; the next change that mends them rebuilds. Ctrl-C stops it
 
 from __future__ import annotations
 
+import errno
+import os
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 import click
 
-from cardgen.errors import CardgenError, display_path
+from cardgen.errors import CardgenError, DataError, display_path
+from cardgen.files import real
 from cardgen.terminal import echo
 
 FONT_SUFFIXES = (".ttf", ".otf", ".ttc")
@@ -33,7 +36,45 @@ def folders(data_dir: Path, templates_dir: Path, bundled_templates: Path, fonts_
         bundled_templates / "_common",
         fonts_dir,
     ]
-    return [p for p in dict.fromkeys(c.resolve() for c in candidates) if p.is_dir()]
+    return [p for p in dict.fromkeys(real(c) for c in candidates) if p.is_dir()]
+
+
+def symlink_loop(watched: Iterable[Path]) -> str | None:
+    """The first symbolic link below `watched` that leads round in a loop — to itself through other links, or to a
+    folder it lies in — named as the user reaches it (through the links above it), or None. The polling watcher
+    follows links into folders and stops with an internal error of its own at such a link (also one met inside a
+    linked folder), without naming it as a user could act on."""
+    for top in watched:
+        found = _loop_below(top, frozenset({real(top)}))
+        if found is not None:
+            return f"{display_path(top)}/{found.relative_to(top).as_posix()}"
+    return None
+
+
+def _loop_below(folder: Path, ancestors: frozenset[Path]) -> Path | None:
+    """`symlink_loop` below one folder, entering linked folders as the watcher does; `ancestors` are the real folders
+    of the way down to it."""
+    here = real(folder)
+    try:
+        entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
+    except OSError:  # unreadable: the watcher and the build say so in their own words
+        return None
+    for entry in entries:
+        path = Path(entry.path)
+        if entry.is_symlink():
+            try:
+                target = Path(os.path.realpath(path, strict=True))
+            except OSError as exc:
+                if exc.errno == errno.ELOOP:
+                    return path
+                continue  # a link to nothing: the build names it if it is used
+            if target in ancestors or target == here or target in here.parents:
+                return path
+        if entry.is_dir():
+            found = _loop_below(path, ancestors | {real(path)})
+            if found is not None:
+                return found
+    return None
 
 
 class Skip:
@@ -65,6 +106,8 @@ def watch(
     from cardgen.render import cache, fonts
 
     layout_dirs = [p.resolve() for p in layouts]
+    if poll and (loop := symlink_loop(watched)) is not None:
+        raise DataError(f"{loop}: a symbolic link that leads round in a loop: --poll cannot watch it")
     with cache.warm():
         _rebuild(rebuild, "first build")
         listening = False
@@ -76,7 +119,7 @@ def watch(
             yield_on_timeout=True,
             rust_timeout=250,
         )
-        for batch in batches:
+        for batch in _reported(batches, watched):
             if not listening:
                 echo(f"watching {', '.join(display_path(p) for p in watched)} (Ctrl-C to stop)")
                 listening = True
@@ -88,6 +131,17 @@ def watch(
             if any(d == p or d in p.parents for p in paths for d in layout_dirs):
                 cache.forget_layouts()
             _rebuild(rebuild, _names([p for p in paths if p.exists()] or paths))
+
+
+def _reported(batches: Iterable[Any], watched: list[Path]) -> Iterator[Any]:
+    """The watcher's batches; its own error (a folder it cannot read or follow, the system's limit of watches) is
+    a one-line `DataError`, not an internal error."""
+    try:
+        yield from batches
+    except RuntimeError as exc:
+        if type(exc).__name__ != "WatchfilesRustInternalError":
+            raise
+        raise DataError(f"cannot watch {', '.join(display_path(p) for p in watched)}: {exc}") from None
 
 
 def _names(paths: list[Path]) -> str:

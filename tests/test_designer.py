@@ -132,3 +132,26 @@ def test_proof_sheet_shows_each_face_with_its_status(demo_data: Path, tmp_path: 
     status = [w["text"] for w in words if 2 < w["y"] - scout["y"] < 4 and abs(w["x"] - scout["x"]) < 30]
     assert " ".join(status).startswith("text overflows: ability"), status
     assert text.count(" ok") == 2
+
+
+def test_a_projects_layouts_stay_inside_its_templates_folder(project: Path):
+    """The templates folder a cardgen.toml names is held to what --templates-dir is: an include that is a symbolic
+    link out of it is refused with the including line, and a link that stays inside it is followed."""
+    shutil.copytree(FIXTURES / "card_data", project / "games")
+    shutil.copytree(FIXTURES / "templates", project / "layouts")
+    (project / "cardgen.toml").write_text('data = "games"\ntemplates = "layouts"\n')
+    (project / "secret.txt").write_text("TOP-SECRET-CONTENT\n")
+    layout = project / "layouts" / "demo" / "ship.xml.j2"
+    layout.write_text(layout.read_text().replace('<face bg="paper">', '<face bg="paper">\n{% include "demo/part" %}'))
+    (project / "layouts" / "demo" / "part").symlink_to(project / "secret.txt")
+    run = run_cli("build", "demo", "-q")
+    assert run.code == 2 and "TOP-SECRET" not in run.err, run.err
+    assert run.err.strip() == (
+        "cardgen: error: layouts/demo/ship.xml.j2:4: demo: ships: card 'scout' front: layouts/demo/part: leads "
+        "outside the templates folder layouts (a symbolic link)"
+    )
+    (project / "layouts" / "demo" / "part").unlink()
+    (project / "layouts" / "demo" / "blank.xml.j2").write_text("<!-- nothing -->\n")
+    (project / "layouts" / "demo" / "part").symlink_to("blank.xml.j2")
+    run = run_cli("build", "demo", "-q")
+    assert run.code == 0, run.err

@@ -9,6 +9,7 @@ touched, nothing partial or stale left in it, under 10 s and 500 MB.
 from __future__ import annotations
 
 import io
+import os
 import shutil
 import struct
 import zlib
@@ -98,6 +99,27 @@ def se4x(ws: Workspace) -> None:
 
 def rift(ws: Workspace) -> None:
     shutil.copytree(BUNDLED / "rift-domination", ws.data / "rift-domination")
+
+
+def fifo(ws: Workspace, relative: str) -> None:
+    """Put a FIFO where a file was (or is named): opening it for reading would wait for a writer forever."""
+    path = ws.root / relative
+    path.unlink(missing_ok=True)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    os.mkfifo(path)
+
+
+def link(ws: Workspace, relative: str, target: str) -> None:
+    """Make `relative` (a file or folder of the workspace) a symbolic link to `target` (relative to its folder)."""
+    path = ws.root / relative
+    if path.is_file():
+        path.unlink()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.symlink_to(target)
+
+
+def include(ws: Workspace, name: str) -> None:
+    ship_layout(ws, f'{{% include "{name}" %}}')
 
 
 CASES = [
@@ -204,6 +226,283 @@ CASES = [
     ),
     Case("unknown-game", None, ("list", "dem"), 2, "unknown game 'dem' (did you mean 'demo'?)"),
     Case("data-dir-missing", None, ("--data-dir", "nowhere", "list"), 2, "data folder not found"),
+    # --- symbolic links out of the templates folder; FIFOs and devices where a file should be -------------------
+    Case(
+        "layout-include-symlink-out",
+        lambda ws: (
+            link(ws, "templates/demo/leak.xml.j2", "../../outside/secret.txt"),
+            include(ws, "demo/leak.xml.j2"),
+        ),
+        BUILD,
+        2,
+        "templates/demo/ship.xml.j2:4: demo: ships: card 'scout' front: templates/demo/leak.xml.j2: leads outside "
+        "the templates folder templates (a symbolic link)",
+    ),
+    Case(
+        "layout-include-through-symlinked-folder",
+        lambda ws: (link(ws, "templates/demo/sub", "../../outside"), include(ws, "demo/sub/secret.txt")),
+        BUILD,
+        2,
+        "templates/demo/ship.xml.j2:4: demo: ships: card 'scout' front: templates/demo/sub/secret.txt: leads outside "
+        "the templates folder templates (a symbolic link)",
+    ),
+    Case(
+        "layout-import-symlink-out",
+        lambda ws: (
+            ws.write("outside/ui.xml.j2", "{% macro leak() %}TOP-SECRET-CONTENT{% endmacro %}"),
+            link(ws, "templates/demo/ui.xml.j2", "../../outside/ui.xml.j2"),
+            ship_layout(
+                ws, '{% import "demo/ui.xml.j2" as ui2 %}<text x="1" y="1" w="9" h="9">{{ ui2.leak() }}</text>'
+            ),
+        ),
+        BUILD,
+        2,
+        "templates/demo/ship.xml.j2:4: demo: ships: card 'scout' front: templates/demo/ui.xml.j2: leads outside",
+    ),
+    Case(
+        "layout-own-file-symlink-out",
+        lambda ws: (
+            ws.write("outside/ship.xml.j2", (ws.layouts / "ship.xml.j2").read_text() + "<!-- TOP-SECRET -->"),
+            link(ws, "templates/demo/ship.xml.j2", "../../outside/ship.xml.j2"),
+        ),
+        BUILD,
+        2,
+        "data/demo/ships.yaml:4: scout.front: layout 'ship': templates/demo/ship.xml.j2: leads outside the templates "
+        "folder templates (a symbolic link)",
+    ),
+    Case(
+        "layout-shared-symlink-out",
+        lambda ws: (
+            ws.write("outside/ui.xml.j2", "{% macro title_bar(f, n, b) %}TOP-SECRET-CONTENT{% endmacro %}"),
+            link(ws, "templates/_common/ui.xml.j2", "../../outside/ui.xml.j2"),
+        ),
+        BUILD,
+        2,
+        "templates/demo/ship.xml.j2:1: demo: ships: card 'scout' front: templates/_common/ui.xml.j2: leads outside",
+    ),
+    Case(
+        "layout-macro-calls-itself",
+        lambda ws: ship_layout(ws, "{% macro again(n) %}{{ again(n + 1) }}{% endmacro %}{{ again(1) }}"),
+        BUILD,
+        2,
+        "templates/demo/ship.xml.j2:4: demo: ships: card 'scout' front: the layout calls itself without end",
+    ),
+    Case(
+        "fifo-layout",
+        lambda ws: fifo(ws, "templates/demo/ship.xml.j2"),
+        BUILD,
+        2,
+        "data/demo/ships.yaml:4: scout.front: layout 'ship': templates/demo/ship.xml.j2: not a regular file (a FIFO)",
+    ),
+    Case(
+        "fifo-include",
+        lambda ws: (fifo(ws, "templates/demo/part.xml.j2"), include(ws, "demo/part.xml.j2")),
+        BUILD,
+        2,
+        "templates/demo/ship.xml.j2:4: demo: ships: card 'scout' front: templates/demo/part.xml.j2: not a regular "
+        "file (a FIFO)",
+    ),
+    Case(
+        "fifo-manifest",
+        lambda ws: fifo(ws, "data/demo/game.yaml"),
+        LIST,
+        2,
+        "data/demo/game.yaml: not a regular file (a FIFO)",
+    ),
+    Case(
+        "fifo-component",
+        lambda ws: fifo(ws, "data/demo/ships.yaml"),
+        LIST,
+        2,
+        "data/demo/ships.yaml: not a regular file (a FIFO)",
+    ),
+    Case(
+        "fifo-rules",
+        lambda ws: fifo(ws, "data/demo/rules.yaml"),
+        VALIDATE,
+        2,
+        "data/demo/rules.yaml: not a regular file (a FIFO)",
+    ),
+    Case(
+        "fifo-checks",
+        lambda ws: fifo(ws, "data/demo/checks.py"),
+        TRUSTED,
+        2,
+        "data/demo/checks.py: not a regular file (a FIFO)",
+    ),
+    Case(
+        "fifo-table",
+        lambda ws: (
+            ws.write("data/demo/ships.yaml", "type: ship\nfront: ship\ncards: {file: ships.csv}\n"),
+            fifo(ws, "data/demo/ships.csv"),
+        ),
+        LIST,
+        2,
+        "data/demo/ships.yaml:3: cards.file: 'ships.csv': not a regular file (a FIFO)",
+    ),
+    Case(
+        "fifo-table-xlsx",
+        lambda ws: (
+            ws.write("data/demo/ships.yaml", "type: ship\nfront: ship\ncards: {file: ships.xlsx}\n"),
+            fifo(ws, "data/demo/ships.xlsx"),
+        ),
+        LIST,
+        2,
+        "data/demo/ships.yaml:3: cards.file: 'ships.xlsx': not a regular file (a FIFO)",
+    ),
+    Case(
+        "fifo-image",
+        lambda ws: (fifo(ws, "data/demo/art.png"), ship_layout(ws, '<image src="art.png" x="1" y="1" w="5" h="5"/>')),
+        BUILD,
+        2,
+        "templates/demo/ship.xml.j2:4: demo: ships: card 'scout' front: data/demo/art.png: not a regular file (a FIFO)",
+    ),
+    Case(
+        "fifo-image-in-svg",
+        lambda ws: (fifo(ws, "data/demo/inner.png"), svg(ws, '<image xlink:href="inner.png" width="5" height="5"/>')),
+        BUILD,
+        2,
+        "data/demo/art.svg:1: <image> refers to 'inner.png': not a regular file (a FIFO)",
+    ),
+    Case(
+        "fifo-font",
+        lambda ws: (
+            fifo(ws, "data/demo/Body.ttf"),
+            game_field(ws, "  back: card-back\n", "  back: card-back\n  fonts: {body: Body.ttf}\n"),
+        ),
+        BUILD,
+        2,
+        "data/demo/Body.ttf: not a regular file (a FIFO)",
+    ),
+    Case("fifo-project", lambda ws: fifo(ws, "cardgen.toml"), LIST, 2, "cardgen.toml: not a regular file (a FIFO)"),
+    Case(
+        "fifo-project-named",
+        lambda ws: fifo(ws, "mine.toml"),
+        ("--project", "mine.toml", *LIST),
+        2,
+        "mine.toml: not a regular file (a FIFO)",
+    ),
+    Case(
+        "fifo-replay-log",
+        lambda ws: fifo(ws, "game.log"),
+        ("replay", "game.log"),
+        2,
+        "game.log: not a regular file (a FIFO)",
+    ),
+    Case(
+        "fifo-balance-journal",
+        lambda ws: fifo(ws, "out/bf/results-2p.jsonl"),
+        ("--data-dir", str(BUNDLED), "balance", "battlefield-space", "--games", "2", "--out", "out/bf", "--resume"),
+        2,
+        "out/bf/results-2p.jsonl: not a regular file (a FIFO)",
+    ),
+    Case(
+        "fifo-balance-compare",
+        lambda ws: fifo(ws, "old.json"),
+        (
+            "--data-dir",
+            str(BUNDLED),
+            "balance",
+            "battlefield-space",
+            "--games",
+            "2",
+            "--out",
+            "out/bf",
+            "--compare",
+            "old.json",
+        ),
+        2,
+        "--compare old.json: not a regular file (a FIFO)",
+    ),
+    Case(
+        "file-symlink-loop",
+        lambda ws: link(ws, "data/demo/ships.yaml", "ships.yaml"),
+        LIST,
+        2,
+        "data/demo/ships.yaml: cannot read (Too many levels of symbolic links)",
+    ),
+    Case(
+        "image-symlink-loop",
+        lambda ws: (
+            link(ws, "data/demo/art.png", "art.png"),
+            ship_layout(ws, '<image src="art.png" x="1" y="1" w="5" h="5"/>'),
+        ),
+        BUILD,
+        2,
+        "data/demo/art.png: image not found",
+    ),
+    Case(
+        "file-escape-symlink-manifest",
+        lambda ws: link(ws, "data/demo/game.yaml", "../../outside/game.yaml"),
+        LIST,
+        2,
+        "data/demo/game.yaml: lies outside the game folder (a symbolic link)",
+    ),
+    Case(
+        "file-escape-symlink-rules",
+        lambda ws: (
+            ws.write("outside/rules.yaml", "facts: []\n"),
+            link(ws, "data/demo/rules.yaml", "../../outside/rules.yaml"),
+        ),
+        VALIDATE,
+        2,
+        "data/demo/rules.yaml: lies outside the game folder (a symbolic link)",
+    ),
+    Case(
+        "image-symlink-out",
+        lambda ws: (
+            ws.write("outside/art.png", _small_png()),
+            link(ws, "data/demo/art.png", "../../outside/art.png"),
+            ship_layout(ws, '<image src="art.png" x="1" y="1" w="5" h="5"/>'),
+        ),
+        BUILD,
+        2,
+        "image 'art.png' lies outside the game folder",
+    ),
+    Case(
+        "icon-file-symlink-out",
+        lambda ws: (
+            ws.write("outside/coin.png", _small_png()),
+            link(ws, "data/demo/coin.png", "../../outside/coin.png"),
+            game_field(
+                ws,
+                'credits: {shape: circle, fill: "#d9a400", label: "C", label_colour: "#1b1f2a"}',
+                "credits: {file: coin.png}",
+            ),
+        ),
+        BUILD,
+        2,
+        "image 'coin.png' lies outside the game folder",
+    ),
+    Case(
+        "fifo-build-records",  # the output folder's records of an earlier build: none to be read, the build goes on
+        lambda ws: fifo(ws, "out/.cardgen-cache/demo.json"),
+        BUILD,
+        0,
+        "",
+        outputs=("demo/PRINT.md", "demo/board.pdf", "demo/print-guide.pdf", "demo/ships.pdf", "demo/tokens.pdf"),
+    ),
+    Case(
+        "watch-poll-symlink-loop",
+        lambda ws: (link(ws, "data/demo/a", "b"), link(ws, "data/demo/b", "a")),
+        ("watch", "demo", "--out", "out", "--poll"),
+        2,
+        "data/demo/",  # a or b, whichever the walk meets first
+    ),
+    Case(
+        "watch-poll-symlink-to-ancestor",
+        lambda ws: link(ws, "data/demo/sub/up", ".."),
+        ("watch", "demo", "--out", "out", "--poll"),
+        2,
+        "data/demo/sub/up: a symbolic link that leads round in a loop: --poll cannot watch it",
+    ),
+    Case(
+        "watch-poll-symlink-loop-in-linked-folder",
+        lambda ws: (link(ws, "outside/linked/deep/up", ".."), link(ws, "data/demo/art", "../../outside/linked")),
+        ("watch", "demo", "--out", "out", "--poll"),
+        2,
+        "data/demo/art/deep/up: a symbolic link that leads round in a loop: --poll cannot watch it",
+    ),
     # --- counts and sizes that ask for unbounded work ------------------------------------------------------------
     Case(
         "count-300-million",

@@ -246,3 +246,26 @@ def test_a_font_file_changed_in_place_is_read_again_after_forget(tmp_path):
     fonts.forget()
     assert fonts.register_file(font)[0] == name
     assert stringWidth("Watch me", name, 10) != before
+
+
+def test_the_watchers_own_error_is_one_located_line(tmp_path):
+    """An error of watchfiles' Rust watcher (a folder it cannot follow, the system's limit of watches) ends the watch
+    with a one-line error naming the folders, not an internal error; any other error is not hidden."""
+    from cardgen.errors import DataError
+    from cardgen.watch import _reported
+
+    WatchfilesRustInternalError = type("WatchfilesRustInternalError", (RuntimeError,), {})
+
+    def batches(error):
+        yield set()
+        raise error
+
+    with pytest.raises(DataError, match=r"^cannot watch .*demo: error in underlying watcher: no more watches$"):
+        list(
+            _reported(
+                batches(WatchfilesRustInternalError("error in underlying watcher: no more watches")),
+                [tmp_path / "demo"],
+            )
+        )
+    with pytest.raises(RuntimeError, match="a bug"):
+        list(_reported(batches(RuntimeError("a bug")), [tmp_path]))

@@ -58,3 +58,16 @@ def test_same_name_other_folder_draws_its_own_source(tmp_path, compiled):
     run = uuid.uuid4().hex
     one, two = write(tmp_path / "one", f"one {run}"), write(tmp_path / "two", f"two {run}")
     assert "Scout one" in render(one) and "Scout two" in render(two) and "Scout one" in render(one)
+
+
+def test_kept_code_from_another_folder_names_this_folders_file(tmp_path, compiled):
+    """The same layout in two folders shares its compiled code, but an error names the file that was rendered (the
+    code kept from the first folder carried that folder's path into the second's errors)."""
+    from cardgen.errors import DataError
+
+    broken = f"{{{{ card.nope }}}} {uuid.uuid4().hex}"
+    for folder in (write(tmp_path / "one", broken), write(tmp_path / "two", broken)):
+        with pytest.raises(DataError) as error:
+            render(folder)
+        assert str(error.value).startswith(f"{folder / 'game' / 'card.xml.j2'}:1: "), str(error.value)
+    assert compiled == ["game/card.xml.j2"]

@@ -15,6 +15,7 @@ from typing import Any
 
 from cardgen.balance.stats import SIGNIFICANCE, holm_by_value, p_value
 from cardgen.errors import DataError, display_path, read_text
+from cardgen.files import require_regular
 
 REPORT_FORMAT = "cardgen-balance/1"
 
@@ -22,6 +23,7 @@ REPORT_FORMAT = "cardgen-balance/1"
 def read_report(path: Path) -> dict[str, Any]:
     """An earlier `balance.json`, or a one-line `DataError` saying why it cannot be compared with."""
     shown = display_path(path)
+    require_regular(path, "--compare ")
     try:
         data = json.loads(read_text(path, "a balance report"))
     except DataError as exc:

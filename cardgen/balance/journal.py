@@ -23,6 +23,7 @@ from typing import IO, Any
 from cardgen import stopping
 from cardgen.engine.tally import Tally
 from cardgen.errors import DataError, display_path
+from cardgen.files import require_regular
 
 FORMAT = "cardgen-balance-results/1"
 
@@ -82,6 +83,7 @@ def open_journal(path: Path, sweep: dict[str, Any], resume: bool) -> tuple[Journ
     """The results file of `sweep`, with what it kept: continued when `resume` and it belongs to the same sweep,
     else started anew. A torn or damaged line (a write cut short by a kill) is dropped and its games played again."""
     shown = display_path(path)
+    require_regular(path)  # read with --resume, else written in place: a FIFO would block either way
     kept = _read(path, sweep, shown) if resume and path.exists() else None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -35,10 +35,12 @@ from cardgen.data.tables import TABLE_SUFFIXES, read_table
 from cardgen.data.validation_errors import validate, validate_item
 from cardgen.data.yaml_source import PathKey, YamlDocument, read_yaml
 from cardgen.errors import DataError, Location, Problem, did_you_mean, display_path
+from cardgen.files import display_link, inside, real, refusal
 from cardgen.units import HEX_RATIO, Size, parse_size
 
 MANIFEST = "game.yaml"
 RULES = "rules.yaml"
+CHECKS_FILE = "checks.py"  # custom checks: Python, run only when trusted (cardgen/validate/checks.py)
 
 
 @dataclass(frozen=True)
@@ -214,7 +216,20 @@ def game_folders(data_dir: Path) -> dict[str, Path]:
     """The games under a data folder, by folder name (every subfolder holding a game.yaml)."""
     if not data_dir.is_dir():
         raise DataError(f"{display_path(data_dir)}: data folder not found")
-    return {p.name: p for p in sorted(data_dir.iterdir()) if (p / MANIFEST).is_file()}
+    return {p.name: p for p in sorted(data_dir.iterdir()) if _present(p / MANIFEST)}
+
+
+def _present(path: Path) -> bool:
+    """Whether a file is there to be read: a FIFO or a device is, and reading it is then refused with its name."""
+    return path.exists() and not path.is_dir()
+
+
+def _own(folder: Path, name: str) -> Path:
+    """The game's own `game.yaml` or `rules.yaml`, refused when a symbolic link leads it out of the game folder."""
+    path = folder / name
+    if path.is_symlink() and not inside(path, folder):
+        raise DataError(f"{display_link(path)}: lies outside the game folder (a symbolic link)")
+    return path
 
 
 def find_game(data_dir: Path, game_id: str) -> Path:
@@ -251,7 +266,7 @@ def load_games(
 
 def load_game(folder: Path) -> Game:
     """Read and validate one game folder."""
-    doc = read_yaml(folder / MANIFEST)
+    doc = read_yaml(_own(folder, MANIFEST))
     if not isinstance(doc.value, dict):
         raise DataError(
             [*doc.problems, Problem(doc.where(), "game.yaml must be a mapping (id: …, title: …, components: …)")]
@@ -283,6 +298,8 @@ def load_game(folder: Path) -> Game:
     problems.extend(_over_limits(components, doc))
     rules, rules_doc, found = _load_rules(folder)
     problems.extend(found)
+    if reason := refusal(folder / CHECKS_FILE):  # refused whether trusted or not: a FIFO would block the import
+        problems.append(Problem(Location(display_path(folder / CHECKS_FILE)), reason))
     if problems:
         raise DataError(problems)
     return Game(manifest, folder, tuple(components), rules, rules_doc, doc)
@@ -309,10 +326,10 @@ def _salvaged(value: dict[str, Any], folder: Path) -> Manifest | None:
 
 def _load_rules(folder: Path) -> tuple[Rules, YamlDocument | None, list[Problem]]:
     path = folder / RULES
-    if not path.is_file():
+    if not _present(path):
         return Rules(), None, []
     try:
-        doc = read_yaml(path)
+        doc = read_yaml(_own(folder, RULES))
     except DataError as exc:
         return Rules(), None, exc.problems
     if doc.value is None:
@@ -326,8 +343,8 @@ def _load_component(
 ) -> tuple[Component | None, list[Problem]]:
     if ref.file is None:
         return Component(ref, None, (), None, None), []
-    path = (folder / ref.file).resolve()
-    if folder.resolve() not in path.parents:
+    path = real(folder / ref.file)
+    if not inside(path, folder):
         index = manifest.components.index(ref)
         where = manifest_doc.where(("components", index, "file"))
         return None, [Problem(where, f"'{ref.file}' lies outside the game folder")]
@@ -419,10 +436,12 @@ def _table_entries(
     folder: Path, table: ItemTable, key: str, spec: ComponentSpec, manifest: Manifest, doc: YamlDocument
 ) -> tuple[list[tuple[Any, PathKey]], YamlDocument, list[Problem]]:
     """The raw items of a CSV or XLSX table (inside the game folder), with a document locating them by row."""
-    path = (folder / table.file).resolve()
+    path = real(folder / table.file)
     where = doc.where((key, "file"))
-    if folder.resolve() not in path.parents:
+    if not inside(path, folder):
         return [], doc, [Problem(where, f"'{table.file}' lies outside the game folder")]
+    if reason := refusal(path):  # before the suffix and is_file(), which pass a FIFO named ships.csv by
+        return [], doc, [Problem(where, f"'{table.file}': {reason}")]
     if path.suffix.lower() not in TABLE_SUFFIXES:
         return [], doc, [Problem(where, f"'{table.file}': items can come from .csv or .xlsx files")]
     if not path.is_file():

@@ -17,6 +17,7 @@ import yaml
 
 from cardgen import limits
 from cardgen.errors import DataError, Location, Problem, display_path
+from cardgen.files import require_regular
 
 PathKey = tuple[str | int, ...]
 # libyaml's parser when PyYAML was built with it (it is in the usual wheels): the same safe loading, ~5× faster
@@ -77,6 +78,7 @@ def dotted(path: PathKey) -> str:
 def read_yaml(path: Path) -> YamlDocument:
     """Parse one YAML file; raise `DataError` if it cannot be read or parsed (other problems stay on the document)."""
     shown = display_path(path)
+    require_regular(path)
     try:
         size = path.stat().st_size
         if size > limits.current().yaml_bytes:

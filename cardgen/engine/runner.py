@@ -22,6 +22,7 @@ from cardgen.engine.tally import tally_of, wilson
 
 __all__ = ["GameResult", "PlaySpec", "play_game", "play_many", "replay", "summarise", "wilson", "write_log"]
 from cardgen.errors import DataError, display_path
+from cardgen.files import require_regular
 
 
 @dataclass(frozen=True)
@@ -257,6 +258,7 @@ def replay(path: Path, data_dir: Path) -> list[tuple[int, bool, str]]:
     thousands of games nor a game of a million actions sits in memory whole.
     """
     shown = display_path(path)
+    require_regular(path)
     try:
         _check_utf8(path, shown)
         handle = path.open("rb")

@@ -34,6 +34,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
+from cardgen.files import refusal
+
 if TYPE_CHECKING:
     from cardgen.data.games import Component, Game
     from cardgen.render.draw import PreparedFace
@@ -123,6 +125,9 @@ def tree_digest(root: Path, keep: Callable[[Path], bool] = lambda _: True) -> st
             if not keep(path):
                 continue
             digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+            if refusal(path) is not None:  # a FIFO would block, a device never end: the build names it if it is used
+                digest.update(b"!")
+                continue
             try:
                 digest.update(hashlib.sha256(path.read_bytes()).digest())
             except OSError:  # unreadable: the build itself reports it
@@ -218,6 +223,9 @@ def _tree(folder: Path) -> str:
 
 
 def file_sha(path: Path) -> str | None:
+    """The hash of a file the output folder holds, or None when it is missing or not a regular file (so not ours)."""
+    if refusal(path) is not None:
+        return None
     try:
         return hashlib.sha256(path.read_bytes()).hexdigest()
     except OSError:
@@ -259,8 +267,11 @@ def _records_path(out_dir: Path, game_id: str) -> Path:
 
 def _read(out_dir: Path, game_id: str) -> dict[str, Any]:
     """The records of a game, or empty ones when there are none or they cannot be read (then everything is built)."""
+    path = _records_path(out_dir, game_id)
+    if refusal(path) is not None:  # a FIFO there would block the build: as good as no records
+        return {}
     try:
-        records = json.loads(_records_path(out_dir, game_id).read_text(encoding="utf-8"))
+        records = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
     if not isinstance(records, dict) or records.get("format") != FORMAT:

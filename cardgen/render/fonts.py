@@ -20,6 +20,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
 from cardgen.errors import DataError, Location, Problem, did_you_mean, display_path
+from cardgen.files import inside, real, require_regular
 
 DEFAULT_ROLES = {
     "body": "NotoSans-Regular.ttf",
@@ -45,7 +46,7 @@ _REGISTERED: dict[Path, tuple[str, frozenset[int]]] = {}
 
 def register_file(path: Path) -> tuple[str, frozenset[int]]:
     """Register one TrueType file with reportlab (once per process); return its name and covered code points."""
-    path = path.resolve()
+    path = real(path)
     if path in _REGISTERED:
         return _REGISTERED[path]
     if not path.is_file():
@@ -137,8 +138,11 @@ def load_roles(
 
 def _locate(file: str, fonts_dir: Path, game_dir: Path) -> Path:
     for folder in (game_dir, fonts_dir):
-        candidate = (folder / file).resolve()
-        if candidate.is_file() and folder.resolve() in candidate.parents:
+        candidate = real(folder / file)
+        if not inside(candidate, folder):
+            continue
+        require_regular(candidate)
+        if candidate.is_file():
             return candidate
     known = sorted(p.name for p in fonts_dir.glob("*.[ot]tf"))
     raise DataError(

@@ -17,6 +17,7 @@ from reportlab.lib.colors import Color, toColor
 from cardgen import limits
 from cardgen.data.model import Icon
 from cardgen.errors import DataError, display_path
+from cardgen.files import inside, real, require_regular
 from cardgen.render.bitmaps import check_pixels, open_unchecked
 from cardgen.render.fonts import FontRole
 from cardgen.render.icons import Painter
@@ -91,10 +92,11 @@ class ImageStore:
     def resolve(self, src: str) -> Path:
         if src in self.checked:
             return self.checked[src]
-        path = (self.game_dir / src).resolve()
+        path = real(self.game_dir / src)
         shown = display_path(path)
-        if self.game_dir not in path.parents:
+        if not inside(path, self.game_dir):
             raise DataError(f"image '{src}' lies outside the game folder {display_path(self.game_dir)}")
+        require_regular(path)
         if path.suffix.lower() not in IMAGE_SUFFIXES:
             raise DataError(f"{shown}: images must be PNG, JPEG or SVG")
         if not path.is_file():

@@ -19,12 +19,14 @@ import contextlib
 import functools
 import hashlib
 import math
+import os
 import re
 import signal
 import threading
 import traceback
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
+from types import CodeType
 from typing import Any
 
 from jinja2 import (
@@ -40,12 +42,14 @@ from jinja2 import (
     nodes,
 )
 from jinja2.bccache import Bucket
+from jinja2.loaders import split_template_path
 from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup, escape
 
 from cardgen import limits
 from cardgen.data.games import Game
 from cardgen.errors import DataError, Problem, did_you_mean, display_path
+from cardgen.files import inside, refusal
 from cardgen.paths import default_templates_dir
 from cardgen.render.icons import regular_polygon
 from cardgen.render.markup import MARK, MarkupError
@@ -282,11 +286,38 @@ def time_limit(seconds: float) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
+class LayoutFileRefused(TemplateError):
+    """A layout, include or import that is a symbolic link leading out of its templates folder, or not a regular
+    file (a FIFO would block the build); the message names the file."""
+
+
+class _FolderLoader(FileSystemLoader):
+    """One templates folder, read like the game folders are: a file is opened only when it lies inside the folder
+    with every symbolic link followed (a link within the folder is fine) and is a regular file."""
+
+    def __init__(self, folder: Path):
+        super().__init__(str(folder))
+        self.folder = folder
+
+    def get_source(self, environment: Any, template: str) -> tuple[str, str, Callable[[], bool]]:
+        pieces = split_template_path(template)
+        path = self.folder.joinpath(*pieces)
+        if os.path.lexists(path):
+            folder = display_path(self.folder)
+            shown = "/".join([folder, *pieces])  # as the layouts name it, through any link (not where a link leads)
+            if not inside(path, self.folder):
+                raise LayoutFileRefused(f"{shown}: leads outside the templates folder {folder} (a symbolic link)")
+            reason = refusal(path)
+            if reason is not None:
+                raise LayoutFileRefused(f"{shown}: {reason}")
+        return super().get_source(environment, template)
+
+
 class _SharedOnly(BaseLoader):
     """The bundled templates folder as a fallback for shared pieces only (`_common/`): a game's own layout missing
     from a user's templates folder is an error, never silently the bundled game's layout."""
 
-    def __init__(self, loader: FileSystemLoader):
+    def __init__(self, loader: _FolderLoader):
         self.loader = loader
 
     def get_source(self, environment: Any, template: str) -> tuple[str, str | None, Callable[[], bool] | None]:
@@ -298,13 +329,22 @@ class _SharedOnly(BaseLoader):
 class _CompiledLayouts(FileSystemBytecodeCache):
     """Jinja's cache of compiled templates, kept between runs, keyed by a template's name and source (not its
     path: the same layout copied to another folder is the same code) and by this module's own source, so that code
-    compiled before a change to the sandbox's checks (`BoundedEnvironment`) never runs after it."""
+    compiled before a change to the sandbox's checks (`BoundedEnvironment`) never runs after it. Code kept from
+    another folder is given this file's name, which a template and every error located in it take from its code."""
 
     def get_bucket(self, environment: Any, name: str, filename: str | None, source: str) -> Bucket:
         checksum = self.get_source_checksum(source)
         bucket = Bucket(environment, self.get_cache_key(f"{name}\0{checksum}"), checksum)
         self.load_bytecode(bucket)
+        if bucket.code is not None and filename is not None and bucket.code.co_filename != filename:
+            bucket.code = _renamed(bucket.code, filename)
         return bucket
+
+
+def _renamed(code: CodeType, filename: str) -> CodeType:
+    """`code`, and the code of every function (macro, block) inside it, as if compiled from `filename`."""
+    constants = tuple(_renamed(c, filename) if isinstance(c, CodeType) else c for c in code.co_consts)
+    return code.replace(co_filename=filename, co_consts=constants)
 
 
 @functools.cache
@@ -326,10 +366,10 @@ class Layouts:
         self.templates_dir = templates_dir
         self.stamp = stamp
         self._marking: BoundedEnvironment | None = None
-        loaders: list[BaseLoader] = [FileSystemLoader(str(templates_dir))]
+        loaders: list[BaseLoader] = [_FolderLoader(templates_dir)]
         bundled = default_templates_dir()
         if bundled.resolve() != templates_dir.resolve():
-            loaders.append(_SharedOnly(FileSystemLoader(str(bundled))))
+            loaders.append(_SharedOnly(_FolderLoader(bundled)))
         self.env = BoundedEnvironment(
             loader=ChoiceLoader(loaders),
             undefined=StrictUndefined,
@@ -360,6 +400,8 @@ class Layouts:
                     missing = display_path(self.templates_dir / name)
                     hint = did_you_mean(layout, self._known(game.id)) or self._where_hint(game)
                     problems.append(Problem(item.field_where(side), f"layout '{layout}' not found: {missing}{hint}"))
+                except LayoutFileRefused as exc:
+                    problems.append(Problem(item.field_where(side), f"layout '{layout}': {exc}"))
         return problems
 
     def _where_hint(self, game: Game) -> str:
@@ -432,6 +474,8 @@ class Layouts:
             missing = display_path(self.templates_dir / name)
             hint = did_you_mean(layout, self._known(game_id))
             raise DataError(f"{who}: layout '{layout}' not found: {missing}{hint}") from None
+        except LayoutFileRefused as exc:
+            raise DataError(f"{who}: layout '{layout}': {exc}") from None
         except TemplateSyntaxError as exc:
             raise DataError(
                 f"{display_path(exc.filename or name)}:{exc.lineno}: template syntax error: {exc.message}"
@@ -448,6 +492,10 @@ class Layouts:
         except LayoutLimitError as exc:
             where = _template_frame(exc) or display_path(self.templates_dir / name)
             raise DataError(f"{where}: {who}: the layout {exc}") from None
+        except RecursionError as exc:  # a macro that calls itself, directly or through others, without end
+            where = _template_frame(exc) or display_path(self.templates_dir / name)
+            message = "the layout calls itself without end (a macro that calls itself?)"
+            raise DataError(f"{where}: {who}: {message}") from None
         except TemplateSyntaxError as exc:  # an included or imported template
             raise DataError(
                 f"{display_path(exc.filename or name)}:{exc.lineno}: template syntax error: {exc.message}"

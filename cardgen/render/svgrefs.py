@@ -20,6 +20,7 @@ from typing import Any
 from reportlab.lib.colors import Color
 
 from cardgen.errors import DataError, Location, Problem, display_path
+from cardgen.files import inside, refusal
 
 _HREF = ("href", "{http://www.w3.org/1999/xlink}href")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
@@ -72,10 +73,10 @@ def _refusal(ref: str, svg: Path, game_dir: Path) -> str | None:
     target = ref.split("#", 1)[0]
     if target.startswith("/"):
         return "an absolute path (write paths relative to the SVG, inside the game folder)"
-    resolved = (svg.parent / target).resolve()
-    if game_dir.resolve() not in resolved.parents:
+    resolved = svg.parent / target
+    if not inside(resolved, game_dir):
         return f"outside the game folder {display_path(game_dir)}"
-    return None
+    return refusal(resolved)
 
 
 def _embedded_image(ref: str) -> str | None:

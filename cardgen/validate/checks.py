@@ -16,9 +16,10 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from cardgen.data.games import Component, Game, Item
+from cardgen.data.games import CHECKS_FILE, Component, Game, Item
 from cardgen.data.rules import Check
 from cardgen.errors import DataError, did_you_mean, display_path
+from cardgen.files import require_regular
 from cardgen.validate.base import Context, Violation, citation, located, resolve
 from cardgen.validate.facts import check_table
 from cardgen.validate.printed import check_min_text_size, check_text_fits
@@ -278,7 +279,8 @@ def custom_function(
 ) -> Callable[[Game, Check], Iterable[Violation | dict[str, Any]]]:
     """A check function from the game's own `checks.py` (the escape hatch for checks YAML cannot express). With
     `pinned` (the SHA-256 the user trusted) only those bytes run: the file is read once, checked and run as read."""
-    path = game.folder / "checks.py"
+    path = game.folder / CHECKS_FILE
+    require_regular(path)
     if not path.is_file():
         raise DataError(f"{game.id}: custom check '{name}' needs {display_path(path)}, which does not exist")
     try:
