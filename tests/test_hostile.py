@@ -11,10 +11,12 @@ from __future__ import annotations
 import io
 import struct
 import zlib
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
-from hostile import MEGABYTES, SECONDS, Case, Workspace, make_workspace, run_cardgen
+import spreadsheets
+from hostile import SECONDS, Case, Workspace, make_workspace, run_cardgen
 
 BUNDLED = Path(__file__).parent.parent / "card_data"
 VALIDATE = ("validate", "demo")
@@ -77,6 +79,23 @@ def svg(ws: Workspace, body: str) -> None:
 def image(ws: Workspace, name: str, content: bytes) -> None:
     ws.write(f"data/demo/{name}", content)
     ship_layout(ws, f'<image src="{name}" x="1" y="1" w="5" h="5"/>')
+
+
+def csv_deck(ws: Workspace, lines: Iterable[str]) -> None:
+    """The demo ships read from ships.csv, written from `lines`."""
+    ws.write("data/demo/ships.yaml", "type: ship\nfront: ship\ncards: {file: ships.csv}\n")
+    spreadsheets.write_csv(ws.game / "ships.csv", lines)
+
+
+def xlsx_deck(ws: Workspace, sheet: Iterable[str], strings: Iterable[str] | None = None) -> Path:
+    """The demo ships read from ships.xlsx, its sheet (and shared strings) streamed from generators."""
+    ws.write("data/demo/ships.yaml", "type: ship\nfront: ship\ncards: {file: ships.xlsx}\n")
+    return spreadsheets.write_xlsx(ws.game / "ships.xlsx", sheet, strings)
+
+
+UNPACKED = "the parts read would pass the limit of 50,000,000 bytes (a zip bomb?)"
+ITEMS = "the table has more than 20,000 items, the limit for one component; reading stopped here"
+CELL = "the cell holds 400,000 characters, more than the limit of 10,000"
 
 
 CASES = [
@@ -771,6 +790,91 @@ CASES = [
         0,
         "1 skipped (checks.py is code from the game folder: pass --trust-code to run it)",
     ),
+    # --- spreadsheets: bounded as they stream, named to the row and cell -------------------------------------------
+    Case(
+        "csv-million-rows",
+        lambda ws: csv_deck(ws, spreadsheets.ship_rows(1_000_000)),
+        LIST,
+        2,
+        "data/demo/ships.csv: file of 25,888,923 bytes is larger than the limit of 20,000,000",
+        megabytes=300,
+    ),
+    Case(
+        "csv-million-rows-streamed",
+        lambda ws: csv_deck(ws, spreadsheets.ship_rows(1_000_000)),
+        ("--limit", "table_bytes=100000000", *LIST),
+        2,
+        f"data/demo/ships.csv:20002: {ITEMS}",
+        megabytes=300,
+    ),
+    Case(
+        "csv-long-cell",
+        lambda ws: csv_deck(ws, ["id,name,cost,attack,hull,faction\n", f"s,{'x' * 400_000},2,1,1,Union\n"]),
+        LIST,
+        2,
+        f"data/demo/ships.csv:2: column 'name': {CELL}",
+    ),
+    Case(
+        "csv-nul",
+        lambda ws: csv_deck(ws, ["id,name,cost,attack,hull,faction\n", "s,Sc\0ut,2,1,1,Union\n"]),
+        LIST,
+        2,
+        "data/demo/ships.csv:2: column 'name': a NUL character (byte 0) in the cell",
+    ),
+    Case(
+        "xlsx-million-rows",
+        lambda ws: xlsx_deck(ws, spreadsheets.sheet_rows(1_500_000)),
+        LIST,
+        2,
+        f"data/demo/ships.xlsx: xl/worksheets/sheet1.xml declares 208,889,348 bytes unpacked: {UNPACKED}",
+        megabytes=300,
+    ),
+    Case(
+        "xlsx-million-rows-streamed",
+        lambda ws: xlsx_deck(ws, spreadsheets.sheet_rows(1_500_000)),
+        ("--limit", "table_unpacked_bytes=1000000000", *LIST),
+        2,
+        f"data/demo/ships.xlsx:20002: sheet 'Fleet': {ITEMS}",
+        megabytes=300,
+    ),
+    Case(
+        "xlsx-400mb-shared-string",
+        lambda ws: xlsx_deck(
+            ws, spreadsheets.sheet_rows(1), spreadsheets.shared_strings("A" * 1_000_000 for _ in range(400))
+        ),
+        LIST,
+        2,
+        f"data/demo/ships.xlsx: xl/sharedStrings.xml declares 400,000,131 bytes unpacked: {UNPACKED}",
+        megabytes=300,
+    ),
+    Case(
+        "xlsx-400mb-shared-string-declared-small",
+        lambda ws: spreadsheets.declare_size(
+            xlsx_deck(ws, spreadsheets.sheet_rows(1), spreadsheets.shared_strings("A" * 1_000_000 for _ in range(400))),
+            "xl/sharedStrings.xml",
+            1_000,
+        ),
+        LIST,
+        2,
+        "data/demo/ships.xlsx: not a readable XLSX workbook (BadZipFile: Bad CRC-32 for file 'xl/sharedStrings.xml')",
+        megabytes=300,
+    ),
+    Case(
+        "xlsx-long-shared-string",
+        lambda ws: xlsx_deck(ws, spreadsheets.sheet_rows(1), spreadsheets.shared_strings(["x" * 400_000])),
+        LIST,
+        2,
+        f"data/demo/ships.xlsx:2: sheet 'Fleet', cell B2 (column 'name'): {CELL}",
+    ),
+    Case(
+        "xlsx-entity-bomb",
+        lambda ws: xlsx_deck(
+            ws, spreadsheets.sheet_rows(1), ['<!DOCTYPE sst [<!ENTITY a "aaaa">]><sst><si><t>&a;</t></si></sst>']
+        ),
+        LIST,
+        2,
+        "data/demo/ships.xlsx: xl/sharedStrings.xml declares a DTD or entities",
+    ),
     # --- options ---------------------------------------------------------------------------------------------------
     Case("option-gutter-negative", None, (*BUILD, "--gutter", "-50"), 2, "--gutter"),
     Case("option-gutter-nan", None, (*BUILD, "--gutter", "nan"), 2, "--gutter"),
@@ -898,7 +1002,7 @@ def test_hostile_input(case: Case, workspace: Workspace) -> None:
     assert touched == [], f"files outside the output folder changed: {touched}"
     assert outcome.files_in_out == list(case.outputs), f"output left behind: {outcome.files_in_out}"
     assert outcome.seconds < SECONDS, f"took {outcome.seconds:.1f} s"
-    assert outcome.peak_mb < MEGABYTES, f"peak {outcome.peak_mb:.0f} MB"
+    assert outcome.peak_mb < case.megabytes, f"peak {outcome.peak_mb:.0f} MB"
     assert "TOP-SECRET" not in outcome.out + outcome.err
 
 
