@@ -361,3 +361,59 @@ def test_xlsx_cells_read_as_openpyxl_reads_them(tmp_path):
         (2, ["", "4", "", "1e-05", "true", "=cached", "rich", "in"]),
         (5, ["", "-3"]),
     ]
+
+
+# --- export: no cell a spreadsheet would run as a formula, and every value read back unchanged ---------------------
+
+TRICKY = ["=1+1", "+2 attack", "-", "-3", "@SUM(A1)", "\tindented", "\rreturn", "'=quoted", "''=twice", "'plain", "'"]
+
+
+def test_shielding_is_undone_exactly():
+    from cardgen.data.tables import FORMULA_STARTS, shielded, unshielded
+
+    for text in [*TRICKY, "plain", "", "it's", "'-"]:
+        cell = shielded(text)
+        assert unshielded(cell) == text
+        assert not cell.startswith(FORMULA_STARTS)
+
+
+@pytest.mark.parametrize("suffix", ["csv", "xlsx"])
+def test_exported_text_is_never_a_formula_and_reads_back(demo_data, suffix):
+    game = demo_data / "demo"
+    names = iter(TRICKY)
+    ships = game / "ships.yaml"
+    ships.write_text(
+        ships.read_text().replace("name: Scout", f"name: {json_text(next(names))}")
+        + "".join(
+            f"  - {{id: s{n}, name: {json_text(name)}, cost: 1, attack: 1, hull: 1, faction: Union, "
+            f"ability: {json_text(name)}}}\n"
+            for n, name in enumerate(names)
+        )
+    )
+    tokens = game / "tokens.yaml"
+    tokens.write_text(tokens.read_text().replace('label: "5", value: 5', 'label: "-5", value: -3'))
+    (original,) = load_games(demo_data, ["demo"])
+    for component in ("ships", "tokens"):
+        table = game / f"{component}.{suffix}"
+        run = run_cli("--data-dir", demo_data, "export-items", "demo", component, "--format", suffix, "--out", table)
+        assert run.code == 0, run.err
+        text = table.read_text() if suffix == "csv" else ""
+        if component == "ships" and text:
+            assert "'=1+1" in text and "'+2 attack" in text and "'@SUM(A1)" in text and "'''=twice" in text
+            cells = [cell for line in text.splitlines() for cell in line.split(",")]
+            assert not any(cell.startswith(("=", "+", "-", "@")) for cell in cells)
+        if component == "tokens" and text:
+            assert "credit-5,4,'-5,-3\n" in text  # the text "-5" shielded; a number is no formula: written as it is
+        spec = yaml.safe_load((game / f"{component}.yaml").read_text())
+        spec[ITEM_KEY[original.component(component).kind]] = {"file": table.name}
+        (game / f"{component}.yaml").write_text(yaml.safe_dump(spec, allow_unicode=True, sort_keys=False))
+    (again,) = load_games(demo_data, ["demo"])
+    assert _items(again) == _items(original)
+    assert {i.fields["name"] for i in again.component("ships").items} >= set(TRICKY)
+    assert [i.fields["value"] for i in again.component("tokens").items] == [1, -3]
+
+
+def json_text(text: str) -> str:
+    import json
+
+    return json.dumps(text)

@@ -117,13 +117,16 @@ def test_bad_cells_say_what_is_wrong(column, cell, spec, message):
 
 
 def test_values_are_written_back_as_cells():
-    assert _cell(None, "x") == "" and _cell(True, "x") == "true" and _cell(False, "x") == "false"
-    assert _cell(["a", 2, 2.5], "tags") == "a; 2; 2.5"
-    assert _cell(["a; b", "c"], "tags") == '["a; b", "c"]'  # the separator inside an element: JSON
-    assert _cell(["2"], "tags") == '["2"]'  # a text that would read back as a number: JSON
-    assert _cell([True], "tags") == "[true]" and _cell([[1]], "tags") == "[[1]]"
-    assert _cell({"b": 1, "a": "é"}, "extra") == '{"b": 1, "a": "é"}'  # keys in their order, text unescaped
-    assert _cell(3, "cost") == "3" and _cell("Scout", "name") == "Scout"
+    assert _cell(None) == "" and _cell(True) == "true" and _cell(False) == "false"
+    assert _cell(["a", 2, 2.5]) == "a; 2; 2.5"
+    assert _cell(["a; b", "c"]) == '["a; b", "c"]'  # the separator inside an element: JSON
+    assert _cell(["2"]) == '["2"]'  # a text that would read back as a number: JSON
+    assert _cell([True]) == "[true]" and _cell([[1]]) == "[[1]]"
+    assert _cell({"b": 1, "a": "é"}) == '{"b": 1, "a": "é"}'  # keys in their order, text unescaped
+    assert _cell(3) == "3" and _cell("Scout") == "Scout"
+    # what a spreadsheet would run as a formula is shielded; a number is written as it is
+    assert _cell(-3) == "-3" and _cell(-2.5e-07) == "-2.5e-07" and _cell(float("-inf")) == "'-inf"
+    assert _cell("-3") == "'-3" and _cell([-1, 2]) == "'-1; 2" and _cell("=1+1") == "'=1+1"
 
 
 def test_table_rows_keep_only_columns_with_values_id_first():
@@ -173,10 +176,11 @@ def test_a_table_maps_its_rows_for_later_errors(tmp_path):
 
 
 def test_csv_and_xlsx_are_written_and_read_back(tmp_path):
-    rows = [["id", "name"], ["a", "Scout, the first"], ["b", "=1+1"]]
+    rows = [["id", "name"], ["a", "Scout, the first"], ["b", "'=1+1"]]  # a formula's text as table_rows shields it
     csv_path = tmp_path / "t.csv"
     data = write_table(csv_path, rows, "ignored")
-    assert data == b'id,name\na,"Scout, the first"\nb,=1+1\n'
+    assert data == b'id,name\na,"Scout, the first"\nb,\'=1+1\n'
+    assert write_table(csv_path, [["a\rb"]], "ignored") == b'"a\rb"\r\n'  # a carriage return in a cell is quoted
     csv_path.write_bytes(data)
     assert [cells for _, cells in read_rows(csv_path, None)[1]] == rows
     book = tmp_path / "t.xlsx"

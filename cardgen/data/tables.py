@@ -18,6 +18,12 @@ NUL character in a CSV cell is refused: no text holds one.
 
 `write_table` writes the reverse (`cardgen export-items`), so that data can go from YAML to a spreadsheet and back
 unchanged.
+
+A text cell that a spreadsheet would run as a formula — one starting with `=`, `+`, `-`, `@`, a tab or a carriage
+return — is written with a leading `'` (as OWASP advises against CSV injection); numbers are written as they are
+(`-3` is a number to a spreadsheet, not a formula). Reading drops a leading `'` only when what follows starts with one
+of those characters or with another `'`, and writing adds one to a text that starts so, so every value reads back
+unchanged: `+2 attack` is written `'+2 attack`, `'=x` is written `''=x`, and `'tis` stays `'tis`.
 """
 
 from __future__ import annotations
@@ -39,7 +45,10 @@ from cardgen.errors import DataError, Location, Problem, did_you_mean, display_p
 LIST_SEPARATOR = ";"
 TABLE_SUFFIXES = (".csv", ".xlsx")
 _INT = re.compile(r"^[-+]?\d+$")
+_PLAIN_NUMBER = re.compile(r"^-?\d+(\.\d+)?([eE][-+]?\d+)?$")
 _CSV_FIELD_SIZE = 131_072  # the csv module's own default
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # what makes a spreadsheet read a cell as a formula (OWASP)
+SHIELD = "'"
 _TRUE, _FALSE = {"true", "yes", "1", "y"}, {"false", "no", "0", "n"}
 
 
@@ -124,7 +133,7 @@ def read_table(
         if first is None:
             return [], doc, [Problem(Location(shown, 1), "the table is empty: the first row must name the columns")]
         header_line, header = first
-        columns = [c.strip() for c in header]
+        columns = [unshielded(c).strip() for c in header]
         problems = _header_problems(columns, header_line, shown, default_type, card_types)
         if problems:
             return [], doc, problems
@@ -212,6 +221,7 @@ def _row(
 
 def _typed(column: str, cell: str, spec: FieldSpec | None) -> Any:
     """A cell's value as the field's type says; a `ValueError` saying what is wrong otherwise."""
+    cell = unshielded(cell)
     value = cell.strip()
     if column == "count":
         return _whole(value)
@@ -271,20 +281,41 @@ def _scalar(value: str) -> str | int | float:
 
 
 def table_rows(items: Iterable[Mapping[str, Any]], fields: list[str]) -> list[list[str]]:
-    """Rows (header first) for items given as mappings of column → value; the reverse of `read_table`."""
+    """Rows (header first) for items given as mappings of column → value; the reverse of `read_table`. Text that a
+    spreadsheet would run as a formula is shielded (`shielded`)."""
     present = [c for c in fields if any(c in item and item[c] not in (None, "") for item in items)]
     columns = ["id", *(c for c in present if c != "id")]
-    rows = [columns]
+    rows = [[shielded(c) for c in columns]]
     for item in items:
-        rows.append([_cell(item.get(column), column) for column in columns])
+        rows.append([_cell(item.get(column)) for column in columns])
     return rows
 
 
-def _cell(value: Any, column: str) -> str:
+def shielded(text: str) -> str:
+    """Text as written to a spreadsheet cell: one that starts with `=`, `+`, `-`, `@`, a tab or a carriage return
+    (which Excel and LibreOffice would run as a formula) gets a leading `'`, as OWASP advises. So that reading gives
+    every text back, a text that would lose its first character to `unshielded` (`'` followed by one of those or by
+    another `'`) gets one too."""
+    return SHIELD + text if text.startswith(FORMULA_STARTS) or unshielded(text) != text else text
+
+
+def unshielded(cell: str) -> str:
+    """A cell's text without the `'` that `shielded` put before a formula's first character (or before another
+    `'`); any other leading `'` is the text's own."""
+    return cell[1:] if cell.startswith(SHIELD) and cell[1:].startswith((*FORMULA_STARTS, SHIELD)) else cell
+
+
+def _cell(value: Any) -> str:
     if value is None:
         return ""
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, int | float) and _PLAIN_NUMBER.match(str(value)):
+        return str(value)  # a number, "-3" too: a spreadsheet reads it as a number, never as a formula
+    return shielded(_text(value))
+
+
+def _text(value: Any) -> str:
     if isinstance(value, list) and all(isinstance(v, str | int | float) and not isinstance(v, bool) for v in value):
         for element in value:
             if isinstance(element, str) and (LIST_SEPARATOR in element or _scalar(element) != element):
@@ -299,7 +330,9 @@ def write_table(path: Path, rows: list[list[str]], sheet: str) -> bytes:
     """The bytes of a CSV or XLSX file holding `rows` (XLSX: one sheet named `sheet`, every cell as text)."""
     if path.suffix.lower() == ".csv":
         buffer = io.StringIO(newline="")
-        csv.writer(buffer, lineterminator="\n").writerows(rows)
+        # the csv module quotes a cell holding a character of the line ending only: "\r" in a cell needs "\r\n"
+        ending = "\r\n" if any("\r" in cell for row in rows for cell in row) else "\n"
+        csv.writer(buffer, lineterminator=ending).writerows(rows)
         return buffer.getvalue().encode("utf-8")
     from openpyxl import Workbook
 
@@ -310,7 +343,7 @@ def write_table(path: Path, rows: list[list[str]], sheet: str) -> bytes:
         table.append(row)
         for cell in table[table.max_row]:
             if isinstance(cell.value, str) and cell.value.startswith("="):
-                cell.data_type = "s"  # text, not a formula: "=1+1" on a card stays "=1+1" when read back
+                cell.data_type = "s"  # text, not a formula (no shielded text starts with "=": a second guard)
     buffer_bytes = io.BytesIO()
     book.save(buffer_bytes)
     return buffer_bytes.getvalue()
