@@ -304,6 +304,13 @@ CASES = [
         2,
         "game.yaml:23: card_types.ship.fields.attack: default 'many' is not a value of this field",
     ),
+    Case(
+        "choices-empty",  # pydantic-core could not build the check (SchemaError): an internal error, exit 3
+        lambda ws: game_field(ws, "choices: [Union, Syndicate]", "choices: []"),
+        LIST,
+        2,
+        "data/demo/game.yaml:25: card_types.ship.fields.faction.choices: got an empty list, which would allow no value",
+    ),
     Case("players-zero", lambda ws: game_field(ws, "players: [2, 4]", "players: [0, 4]"), LIST, 2, "game.yaml:4"),
     Case("players-reversed", lambda ws: game_field(ws, "players: [2, 4]", "players: [4, 2]"), LIST, 2, "1 ≤ min ≤ max"),
     Case(
