@@ -135,6 +135,13 @@ CASES = [
         "duplicate key 'cost' (first written on line 7)",
     ),
     Case("yaml-tab-indent", lambda ws: ship_field(ws, "    cost: 2\n", "\tcost: 2\n"), LIST, 2, "ships.yaml:7"),
+    Case(
+        "yaml-control-character",  # the reader's error had a position (in UTF-8 bytes) but no line
+        lambda ws: ship_field(ws, "name: Scout", 'name: "Sc\u00e9\x07ut"'),
+        LIST,
+        2,
+        "data/demo/ships.yaml:6: invalid YAML: unacceptable character #x0007 at column 15",
+    ),
     Case("yaml-not-utf8", lambda ws: ws.write("data/demo/ships.yaml", b"cards: [\xff\xfe]\n"), LIST, 2, "not UTF-8"),
     Case(
         "yaml-binary-manifest",
