@@ -93,8 +93,8 @@ def xlsx_deck(ws: Workspace, sheet: Iterable[str], strings: Iterable[str] | None
     return spreadsheets.write_xlsx(ws.game / "ships.xlsx", sheet, strings)
 
 
-UNPACKED = "the parts read would pass the limit of 50,000,000 bytes (a zip bomb?)"
-ITEMS = "the table has more than 20,000 items, the limit for one component; reading stopped here"
+UNPACKED = "the parts read would pass the limit of 20,000,000 bytes (a zip bomb?)"
+ITEMS = "the table has more than 20,000 rows below the first (blank ones count), the item limit for one component"
 CELL = "the cell holds 400,000 characters, more than the limit of 10,000"
 
 
@@ -879,6 +879,65 @@ CASES = [
         LIST,
         2,
         f"data/demo/ships.xlsx:2: sheet 'Fleet', cell B2 (column 'name'): {CELL}",
+    ),
+    Case(
+        "csv-million-blank-lines",
+        lambda ws: csv_deck(ws, ["id,name,cost,attack,hull,faction\n", *["\n" * 1_000_000] * 19]),
+        LIST,
+        2,
+        f"data/demo/ships.csv:20002: {ITEMS}",
+        megabytes=300,
+    ),
+    Case(
+        "csv-million-cells",
+        lambda ws: csv_deck(ws, ["id,name,cost,attack,hull,faction\n", "s" + "," * 1_000_000 + "\n"]),
+        LIST,
+        2,
+        "data/demo/ships.csv:2: column 1001: the row has 1,000,001 cells, more than the limit of 1,000",
+        megabytes=300,
+    ),
+    Case(
+        "xlsx-million-empty-rows",
+        lambda ws: xlsx_deck(
+            ws, [*list(spreadsheets.sheet_rows(1))[:1], "<row/>" * 3_000_000, "</sheetData></worksheet>"]
+        ),
+        LIST,
+        2,
+        f"data/demo/ships.xlsx:20002: sheet 'Fleet': {ITEMS}",
+        megabytes=300,
+    ),
+    Case(
+        "xlsx-million-cells",
+        lambda ws: xlsx_deck(
+            ws, [*list(spreadsheets.sheet_rows(0))[:-1], "<row>" + "<c/>" * 4_000_000, "</row></sheetData></worksheet>"]
+        ),
+        LIST,
+        2,
+        "data/demo/ships.xlsx:2: sheet 'Fleet', cell ALM2 (column 1001): the row goes on, more than the limit of 1,000",
+        megabytes=300,
+    ),
+    Case(
+        "xlsx-millions-of-empty-cells",  # 20 MB of <c/>: 5 million cells, 14 s to read before the cell limit
+        lambda ws: xlsx_deck(
+            ws,
+            [
+                *list(spreadsheets.sheet_rows(0))[:-1],
+                *["<row>" + "<c/>" * 999 + "</row>"] * 4_950,
+                "</sheetData></worksheet>",
+            ],
+        ),
+        LIST,
+        2,
+        "data/demo/ships.xlsx:1002: sheet 'Fleet', cell ALG1002 (column 995): the table has more than 1,000,000 cells",
+        megabytes=300,
+    ),
+    Case(
+        "csv-millions-of-empty-cells",
+        lambda ws: csv_deck(ws, ["id,name,cost,attack,hull,faction\n", *["," * 999 + "\n"] * 10_000]),
+        LIST,
+        2,
+        "data/demo/ships.csv:1001: column 995: the table has more than 1,000,000 cells",
+        megabytes=300,
     ),
     Case(
         "xlsx-entity-bomb",

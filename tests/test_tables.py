@@ -238,7 +238,11 @@ def small_limits():
 
 
 def _problems(tmp_path, name: str, rows: list[list[object]]) -> list[str]:
-    _, _, problems = _read(tmp_path, name, rows)
+    """The problems reading a table met, or the one that stopped it."""
+    try:
+        _, _, problems = _read(tmp_path, name, rows)
+    except DataError as exc:
+        problems = exc.problems
     return [str(p).split(name, 1)[1] for p in problems]
 
 
@@ -248,8 +252,49 @@ def test_reading_stops_at_the_item_limit(tmp_path, small_limits, name):
     assert _problems(tmp_path, name, rows) == []
     sheet = ": sheet 'Sheet'" if name.endswith(".xlsx") else ""
     assert _problems(tmp_path, name, [*rows, ["u3", 3], ["u4", 4]]) == [
-        f":5{sheet}: the table has more than 3 items, the limit for one component; reading stopped here "
-        "(raise it with --limit items_per_component=N if you mean it)"
+        f":5{sheet}: the table has more than 3 rows below the first (blank ones count), the item limit for one "
+        "component; reading stopped here (raise it with --limit items_per_component=N if you mean it)"
+    ]
+
+
+@pytest.mark.parametrize("name", ["units.csv", "units.xlsx"])
+def test_blank_rows_count_towards_the_item_limit(tmp_path, small_limits, name):
+    rows = [["id", "cost"], ["u0", 0], [" "], ["u1", 1]]
+    assert _problems(tmp_path, name, rows) == []
+    assert _problems(tmp_path, name, [*rows, [" "]])[0].startswith(":5")
+
+
+@pytest.mark.parametrize("name", ["units.csv", "units.xlsx"])
+def test_a_row_with_more_cells_than_the_limit_is_named(tmp_path, small_limits, name):
+    from dataclasses import replace
+
+    from cardgen import limits
+
+    limits.use(replace(limits.current(), table_columns=3))
+    assert _problems(tmp_path, name, [["id", "cost", "name"], ["a", 1, "x"]]) == []
+    where = (
+        ":2: sheet 'Sheet', cell D2 (column 4): the row goes on"
+        if name.endswith(".xlsx")
+        else (":2: column 4: the row has 4 cells")
+    )
+    assert _problems(tmp_path, name, [["id", "cost", "name"], ["a", 1, "x", "y"]]) == [
+        f"{where}, more than the limit of 3 (raise it with --limit table_columns=N if you mean it)"
+    ]
+
+
+@pytest.mark.parametrize("name", ["units.csv", "units.xlsx"])
+def test_reading_stops_at_the_cell_limit_empty_cells_counted(tmp_path, small_limits, name):
+    from dataclasses import replace
+
+    from cardgen import limits
+
+    limits.use(replace(limits.current(), table_cells=7))
+    rows = [["id", "cost", "name"], ["a", 1, " "]]  # the blank cell is written (a space), and read
+    assert _problems(tmp_path, name, rows) == []
+    where = ":3: sheet 'Sheet', cell B3 (column 'cost')" if name.endswith(".xlsx") else ":3: column 'cost'"
+    assert _problems(tmp_path, name, [*rows, ["b", 2, " "]]) == [
+        f"{where}: the table has more than 7 cells (empty ones count); reading stopped here "
+        "(raise it with --limit table_cells=N if you mean it)"
     ]
 
 

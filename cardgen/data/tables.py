@@ -38,7 +38,15 @@ from typing import Any
 
 from cardgen import limits
 from cardgen.data.model import RESERVED_ITEM_KEYS, CardType, FieldSpec
-from cardgen.data.xlsx import CellProblem, Row, column_letters, sheet_rows, too_long
+from cardgen.data.xlsx import (
+    CellProblem,
+    Row,
+    column_letters,
+    sheet_rows,
+    too_long,
+    too_many_cells,
+    too_many_cells_in_all,
+)
 from cardgen.data.yaml_source import PathKey, YamlDocument
 from cardgen.errors import DataError, Location, Problem, did_you_mean, display_path
 
@@ -54,8 +62,8 @@ _TRUE, _FALSE = {"true", "yes", "1", "y"}, {"false", "no", "0", "n"}
 
 def read_rows(path: Path, sheet: str | None) -> tuple[str | None, Iterator[Row]]:
     """The sheet read (None for a CSV file) and its non-empty rows, (row number, cells as text), header first, read
-    as they are iterated so that a reader can stop early; a `DataError` if the file cannot be read or is larger than
-    `table_bytes`, a `CellProblem` for a cell that cannot be read (too long, a NUL character)."""
+    as they are iterated; a `DataError` if the file cannot be read, is larger than `table_bytes` or goes on past the
+    item limit, a `CellProblem` for a cell that cannot be read (too long, too many in a row, a NUL character)."""
     shown = display_path(path)
     suffix = path.suffix.lower()
     if suffix not in TABLE_SUFFIXES:
@@ -64,7 +72,26 @@ def read_rows(path: Path, sheet: str | None) -> tuple[str | None, Iterator[Row]]
         raise DataError(f"{shown}: a CSV file has no sheets (sheet: is for .xlsx)")
     _check_size(path, shown)
     name, rows = (None, _csv_rows(path, shown)) if suffix == ".csv" else sheet_rows(path, sheet)
-    return name, ((number, cells) for number, cells in rows if any(c.strip() for c in cells))
+    return name, _filled(rows, shown, name)
+
+
+def _filled(rows: Iterator[Row], shown: str, sheet: str | None) -> Iterator[Row]:
+    """The rows that hold something. Reading stops after the item limit's worth of rows below the first: blank rows
+    count, since a file of millions of empty lines is no quicker to read than one of items."""
+    bound = limits.current().items_per_component
+    for read, (number, cells) in enumerate(rows):
+        if read > bound:
+            where = Location(shown, number, f"sheet '{sheet}'" if sheet is not None else None)
+            raise DataError([Problem(where, _too_many_rows(bound))])
+        if any(c.strip() for c in cells):
+            yield number, cells
+
+
+def _too_many_rows(bound: int) -> str:
+    return (
+        f"the table has more than {bound:,} rows below the first (blank ones count), the item limit for one "
+        "component; reading stopped here (raise it with --limit items_per_component=N if you mean it)"
+    )
 
 
 def _check_size(path: Path, shown: str) -> None:
@@ -84,12 +111,15 @@ def _csv_rows(path: Path, shown: str) -> Iterator[Row]:
     """CSV rows with the line each starts on (a quoted cell may span lines), read line by line."""
     bound = limits.current().table_bytes
     csv.field_size_limit(max(bound, _CSV_FIELD_SIZE))  # cells are bounded below, where their column is known
-    line = 1
+    line, cells_left = 1, limits.current().table_cells
     try:
         with path.open(encoding="utf-8-sig", newline="") as handle:
             reader = csv.reader(_bounded(handle, bound, shown))
             for cells in reader:
                 _check_cells(cells, line)
+                cells_left -= len(cells)
+                if cells_left < 0:
+                    raise too_many_cells_in_all(line, len(cells) + cells_left)
                 yield line, cells
                 line = reader.line_num + 1
     except csv.Error as exc:
@@ -111,6 +141,8 @@ def _bounded(lines: Iterable[str], bound: int, shown: str) -> Iterator[str]:
 
 
 def _check_cells(cells: list[str], line: int) -> None:
+    if len(cells) > limits.current().table_columns:
+        raise too_many_cells(line, len(cells))
     bound = limits.current().table_cell_length
     for column, cell in enumerate(cells):
         if len(cell) > bound:
@@ -138,11 +170,7 @@ def read_table(
         if problems:
             return [], doc, problems
         entries: list[tuple[dict[str, Any], PathKey]] = []
-        bound = limits.current().items_per_component
         for number, cells in rows:
-            if len(entries) == bound:
-                where = Location(shown, number, f"sheet '{sheet_read}'" if sheet_read is not None else None)
-                return [], doc, [Problem(where, _too_many_items(bound))]
             path_key: PathKey = (key, number)
             doc.lines[path_key] = number
             raw, found = _row(columns, cells, number, shown, default_type, card_types)
@@ -153,13 +181,6 @@ def read_table(
     except CellProblem as exc:
         return [], doc, [Problem(Location(shown, exc.row, _cell_where(exc, columns, sheet_read)), exc.message)]
     return entries, doc, problems
-
-
-def _too_many_items(bound: int) -> str:
-    return (
-        f"the table has more than {bound:,} items, the limit for one component; reading stopped here "
-        "(raise it with --limit items_per_component=N if you mean it)"
-    )
 
 
 def _cell_where(problem: CellProblem, columns: list[str], sheet: str | None) -> str:

@@ -28,6 +28,15 @@ from cardgen.errors import DataError, did_you_mean, display_path
 CHUNK = 1 << 16
 COLUMNS = 16_384  # XFD, the last column a sheet can have
 _CELL = re.compile(r"^([A-Z]{1,3})(\d{1,7})$")
+# the elements read, by the names expat gives them: "namespace local", whichever of the two namespaces (transitional,
+# strict) a workbook uses, or the bare local name; looked up once per element (splitting each name cost a third)
+_NAMESPACES = (
+    "http://schemas.openxmlformats.org/spreadsheetml/2006/main",
+    "http://purl.oclc.org/ooxml/spreadsheetml/main",
+    "http://schemas.openxmlformats.org/package/2006/relationships",
+)
+_ELEMENTS = ("sheet", "Relationship", "si", "t", "rPh", "row", "c", "v")
+_LOCAL = {f"{space} {name}": name for space in _NAMESPACES for name in _ELEMENTS} | {n: n for n in _ELEMENTS}
 _UNREADABLE = (zipfile.BadZipFile, zlib.error, NotImplementedError, RuntimeError, EOFError, OSError)
 Row = tuple[int, list[str]]
 
@@ -47,6 +56,25 @@ def too_long(row: int, column: int, length: int) -> CellProblem:
         column,
         f"the cell holds {length:,} characters, more than the limit of {bound:,} "
         "(raise it with --limit table_cell_length=N if you mean it)",
+    )
+
+
+def too_many_cells(row: int, cells: int | None = None) -> CellProblem:
+    """A row with more cells than `table_columns` (`cells`, if known; a sheet is not read further to count them)."""
+    bound = limits.current().table_columns
+    what = f"the row has {cells:,} cells" if cells is not None else "the row goes on"
+    return CellProblem(
+        row, bound, f"{what}, more than the limit of {bound:,} (raise it with --limit table_columns=N if you mean it)"
+    )
+
+
+def too_many_cells_in_all(row: int, column: int) -> CellProblem:
+    bound = limits.current().table_cells
+    return CellProblem(
+        row,
+        column,
+        f"the table has more than {bound:,} cells (empty ones count); reading stopped here "
+        "(raise it with --limit table_cells=N if you mean it)",
     )
 
 
@@ -93,6 +121,10 @@ def _unreadable(shown: str, exc: BaseException) -> DataError:
     return DataError(f"{shown}: not a readable XLSX workbook ({type(exc).__name__}: {exc})")
 
 
+class _Stop(Exception):
+    """Raised from a parser's handler to stop reading a sheet."""
+
+
 class _Workbook:
     """The parts of one workbook, read within one budget of unpacked bytes."""
 
@@ -108,8 +140,9 @@ class _Workbook:
         sheets: dict[str, str] = {}  # name → relationship id, in the workbook's order
 
         def start(name: str, attributes: dict[str, str]) -> None:
-            if name == "sheet":
-                sheets.setdefault(attributes.get("name", ""), attributes.get("id", ""))
+            if _LOCAL.get(name) == "sheet":  # its relationship id is r:id, in one of two namespaces
+                relation = next((value for key, value in attributes.items() if key.endswith(" id")), "")
+                sheets.setdefault(attributes.get("name", ""), relation)
 
         for _ in self.parse(self.main, start):
             pass
@@ -133,7 +166,7 @@ class _Workbook:
         ids: dict[str, str] = {}
 
         def start(name: str, attributes: dict[str, str]) -> None:
-            if name != "Relationship" or attributes.get("TargetMode") == "External":
+            if _LOCAL.get(name) != "Relationship" or attributes.get("TargetMode") == "External":
                 return
             target = attributes.get("Target", "")
             joined = target.lstrip("/") if target.startswith("/") else posixpath.join(folder, target)
@@ -156,7 +189,8 @@ class _Workbook:
         end: Callable[[str], None] | None = None,
         text: Callable[[str], None] | None = None,
     ) -> Iterator[None]:
-        """Parse `part` as it is inflated, calling the handlers with local names; yields after each chunk."""
+        """Parse `part` as it is inflated, calling the handlers with expat's names (`_LOCAL` turns them into local
+        names); yields after each chunk."""
         try:
             info = self.book.getinfo(part)
         except KeyError:
@@ -167,11 +201,9 @@ class _Workbook:
         parser.buffer_text = True
         parser.StartDoctypeDeclHandler = lambda *_: self.refuse_dtd(part)
         parser.EntityDeclHandler = lambda *_: self.refuse_dtd(part)
-        parser.StartElementHandler = lambda name, attributes: start(
-            name.rpartition(" ")[2], {key.rpartition(" ")[2]: value for key, value in attributes.items()}
-        )
+        parser.StartElementHandler = start
         if end is not None:
-            parser.EndElementHandler = lambda name: end(name.rpartition(" ")[2])
+            parser.EndElementHandler = end
         if text is not None:
             parser.CharacterDataHandler = text
         with self.book.open(info) as stream:
@@ -208,12 +240,14 @@ class _Text:
 
     def __init__(self) -> None:
         self.bound = limits.current().table_cell_length
-        self.reset()
-
-    def reset(self) -> None:
         self.pieces: list[str] = []
         self.length = 0
         self.open = False
+
+    def reset(self) -> None:
+        if self.length:  # most cells of a flood are empty: nothing to drop
+            self.pieces = []
+            self.length = 0
 
     def add(self, data: str) -> None:
         if self.open:
@@ -241,7 +275,8 @@ class _SharedStrings:
             pass
         return self.strings
 
-    def start(self, name: str, attributes: dict[str, str]) -> None:
+    def start(self, qualified: str, attributes: dict[str, str]) -> None:
+        name = _LOCAL.get(qualified, "")
         if name == "si":
             self.text.reset()
         elif name == "rPh":
@@ -249,7 +284,8 @@ class _SharedStrings:
         elif name == "t" and not self.phonetic:
             self.text.open = True
 
-    def end(self, name: str) -> None:
+    def end(self, qualified: str) -> None:
+        name = _LOCAL.get(qualified, "")
         if name == "t":
             self.text.open = False
         elif name == "rPh":
@@ -267,36 +303,53 @@ class _Sheet:
         self.row, self.cells = 0, dict[int, str]()
         self.problem: CellProblem | None = None
         self.column, self.kind = -1, ""
+        self.columns = limits.current().table_columns
+        self.cells_left = limits.current().table_cells
+        self.stop = False
         self.text = _Text()
         self.phonetic = False
 
     def rows(self) -> Iterator[Row]:
-        for _ in self.workbook.parse(self.part, self.start, self.end, self.text.add):
-            for number, cells, problem in self.ready:  # a problem waits for its row: the header names its column
-                if problem is not None:
-                    raise problem
-                yield number, [cells.get(i, "") for i in range(max(cells, default=-1) + 1)]
-            self.ready.clear()
+        try:
+            for _ in self.workbook.parse(self.part, self.start, self.end, self.text.add):
+                yield from self.take()
+        except _Stop:
+            yield from self.take()  # the rows before the one that stopped the reading, then its problem
 
-    def start(self, name: str, attributes: dict[str, str]) -> None:
-        if name == "row":
-            self.row = _whole(attributes["r"], self.row) if "r" in attributes else self.row + 1
-            self.cells, self.column, self.problem = {}, -1, None
-        elif name == "c":
+    def take(self) -> Iterator[Row]:
+        """The rows parsed so far; a problem waits for its row, so that the header (read by then) names its
+        column."""
+        for number, cells, problem in self.ready:
+            if problem is not None:
+                raise problem
+            yield number, [cells.get(i, "") for i in range(max(cells, default=-1) + 1)]
+        self.ready.clear()
+
+    def start(self, qualified: str, attributes: dict[str, str]) -> None:
+        name = _LOCAL.get(qualified, "")
+        if name == "c":
             self.column = self.cell_column(attributes.get("r")) if "r" in attributes else self.column + 1
+            if self.column >= self.columns:
+                raise too_many_cells(self.row)
+            self.cells_left -= 1
+            if self.cells_left < 0:  # empty cells cost time too: 20 MB of <c/> are 5 million of them
+                self.problem = self.problem or too_many_cells_in_all(self.row, self.column)
+                self.stop = True  # at the end of this row (at most table_columns cells away)
             self.kind = attributes.get("t", "n")
             self.text.reset()
+        elif name == "row":
+            self.row = _whole(attributes["r"], self.row) if "r" in attributes else self.row + 1
+            self.cells, self.column, self.problem = {}, -1, None
         elif name == "rPh":
             self.phonetic = True
         elif name == "v" or (name == "t" and not self.phonetic):
             self.text.open = True
 
-    def end(self, name: str) -> None:
-        if name in ("v", "t"):
-            self.text.open = False
-        elif name == "rPh":
-            self.phonetic = False
-        elif name == "c":
+    def end(self, qualified: str) -> None:
+        name = _LOCAL.get(qualified, "")
+        if name == "c":
+            if not self.text.length:
+                return  # an empty cell
             try:
                 value = self.cell_text()
             except CellProblem as exc:
@@ -304,8 +357,14 @@ class _Sheet:
                 return
             if value:
                 self.cells[self.column] = value
+        elif name in ("v", "t"):
+            self.text.open = False
         elif name == "row":
             self.ready.append((self.row, self.cells, self.problem))
+            if self.stop:
+                raise _Stop
+        elif name == "rPh":
+            self.phonetic = False
 
     def cell_column(self, reference: str | None) -> int:
         match = _CELL.match(reference or "")
