@@ -13,8 +13,8 @@ the card type's fields. Cells are typed by the card type — a number column hol
 file, the row and the column: `units.csv:14: column 'cost': 'x' is not a whole number`.
 
 A table is read as it streams (`cardgen.data.xlsx` reads an XLSX file's parts itself) and reading stops at the first
-bound it passes (`cardgen.limits`): the item limit, the file's size, an XLSX file's unpacked size, a cell's length. A
-NUL character in a CSV cell is refused: no text holds one.
+bound it passes (`cardgen.limits`): the item limit (blank rows count), the file's size, an XLSX file's unpacked size,
+the cells in a row and in the table, a cell's length. A NUL character in a CSV cell is refused: no text holds one.
 
 `write_table` writes the reverse (`cardgen export-items`), so that data can go from YAML to a spreadsheet and back
 unchanged.

@@ -7,8 +7,10 @@ while it is inflated (`table_unpacked_bytes`), a cell's text is kept only up to 
 rows are yielded one at a time so that a reader can stop at its item limit. Parts that declare a DTD are refused
 (no entities, no entity bombs).
 
-Cells are read as openpyxl reads them with `data_only=True`: a formula's cached value, numbers as written
-(`4.0` → `4`), booleans as `true`/`false`, a date as its serial number.
+Cells are read as openpyxl read them with `data_only=True` (cardgen used it before): a formula's cached value,
+numbers as written (`4.0` → `4`), booleans as `true`/`false`; only a date differs, read as its serial number (openpyxl
+made it a datetime; no card field is a date). A sheet's rows are bounded as they are read: `table_columns` cells in a
+row, `table_cells` in the table, empty ones included (20 MB of `<c/>` are five million cells).
 """
 
 from __future__ import annotations
@@ -390,7 +392,8 @@ class _Sheet:
         return self.number(value)
 
     def shared(self, index: str) -> str:
-        position = int(index) if index.isascii() and index.isdigit() and len(index) <= 9 else len(self.strings)
+        digits = index.strip()
+        position = int(digits) if digits.isascii() and digits.isdigit() and len(digits) <= 9 else len(self.strings)
         if position >= len(self.strings):
             raise CellProblem(self.row, self.column, f"refers to shared string {index[:20]}, which is not there")
         value = self.strings[position]
