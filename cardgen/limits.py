@@ -34,8 +34,21 @@ class Limits:
     yaml_depth: int = _limit(100, "Levels YAML lists and mappings may nest (libyaml crashes on thousands).")
     yaml_alias_values: int = _limit(100_000, "Values one YAML file may produce through aliases (`*name`).")
 
+    # reading spreadsheets of items: a few MB of zipped XML can unpack to gigabytes, one cell can hold a whole file
+    table_bytes: int = _limit(20_000_000, "Bytes in one CSV or XLSX file of items (an XLSX as stored, compressed).")
+    table_unpacked_bytes: int = _limit(
+        20_000_000,
+        "Bytes the parts of an XLSX file that are read (workbook, sheet, shared strings) unpack to, as declared "
+        "and as counted while inflating.",
+    )
+    table_cell_length: int = _limit(10_000, "Characters in one cell of a CSV or XLSX file of items.")
+    table_columns: int = _limit(1_000, "Cells in one row of a CSV or XLSX file of items.")
+    table_cells: int = _limit(1_000_000, "Cells in one CSV or XLSX file of items, empty ones included.")
+
     # what a game asks to print: a `count` of a billion is one line of YAML
-    items_per_component: int = _limit(20_000, "Items listed in one component, after `for_each`.")
+    items_per_component: int = _limit(
+        20_000, "Items listed in one component, after `for_each` (a CSV or XLSX file is read no further)."
+    )
     copies_per_item: int = _limit(10_000, "The `count` of one item.")
     copies_per_component: int = _limit(50_000, "Copies of all the items of one component.")
     copies_per_game: int = _limit(200_000, "Copies of all the items of one game.")

@@ -193,3 +193,4 @@ class Case:
     code: int
     expect: str | tuple[str, ...]  # text the error (or, for exit 0/1, the output) must contain
     outputs: tuple[str, ...] = ()  # files the run may leave in out/ (a rule violation that still built others)
+    megabytes: int = MEGABYTES  # peak memory allowed (lower where the point of a case is that memory stays small)

@@ -331,3 +331,22 @@ def test_paths_are_shown_relative_to_the_working_folder_of_the_moment(tmp_path, 
     monkeypatch.chdir(tmp_path / "data")
     assert display_path("game.yaml") == "game.yaml"  # a relative path is relative to the folder of the moment
     assert display_path(tmp_path / "elsewhere.yaml") == str(tmp_path / "elsewhere.yaml")  # outside: as given
+
+
+@pytest.mark.parametrize("reader", ["libyaml", "PyYAML's own"])
+def test_a_control_character_names_its_line_and_column(monkeypatch, reader):
+    """The reader error has only a position (UTF-8 bytes with libyaml, characters with PyYAML's reader): the message
+    gives the line and column, counted in characters, whichever reader found it."""
+    import yaml
+
+    from cardgen.data import yaml_source
+
+    if reader == "PyYAML's own":
+        monkeypatch.setattr(yaml_source, "_LOADER", yaml.SafeLoader)
+    elif yaml_source._LOADER is yaml.SafeLoader:
+        pytest.skip("PyYAML was built without libyaml")
+    text = 'a: é\r\nb:\n  - ü\n  - "éé\x07"\n'
+    with pytest.raises(DataError) as caught:
+        yaml_source.parse_yaml(text, Path("ctrl.yaml"))
+    (line,) = caught.value.lines()
+    assert line.startswith("ctrl.yaml:4: invalid YAML: unacceptable character #x0007 at column 8 (")

@@ -11,6 +11,7 @@ import yaml
 from cardgen.data import load_games
 from cardgen.data.model import ITEM_KEY
 from cardgen.data.tables import component_rows, write_table
+from cardgen.errors import DataError
 
 from conftest import REPO, copy_game, run_cli
 
@@ -124,7 +125,7 @@ def test_xlsx_sheet_is_named(table_game, tmp_path):
     rows = [r.split(",") for r in (table_game / "demo" / "ships.csv").read_text().splitlines()[:3]]
     book = table_game / "demo" / "ships.xlsx"
     book.write_bytes(write_table(book, rows, "Fleet"))
-    assert read_rows(book, "Fleet")[1][1][0] == "scout"
+    assert list(read_rows(book, "Fleet")[1])[1][1][0] == "scout"
     ships = table_game / "demo" / "ships.yaml"
     ships.write_text("type: ship\nfront: ship\ncards: {file: ships.xlsx, sheet: Flet}\n")
     run = run_cli("--data-dir", table_game, "list")
@@ -218,3 +219,246 @@ def test_bad_cells_name_their_row_and_column(tmp_path, name):
         ":2: column 'tags': '[1,' is not a JSON list (Expecting value)",
     ]
     assert shown[4:] == ([":4: 6 cells but only 5 column headers"] if name.endswith(".csv") else [])
+
+
+# --- bounds: a table is read as it streams and stops at the first limit it passes ----------------------------------
+
+
+@pytest.fixture
+def small_limits():
+    """Limits low enough to pass with a small file (restored afterwards)."""
+    from dataclasses import replace
+
+    from cardgen import limits
+
+    before = limits.current()
+    limits.use(replace(before, items_per_component=3, table_cell_length=20, table_bytes=20_000))
+    yield limits.current()
+    limits.use(before)
+
+
+def _problems(tmp_path, name: str, rows: list[list[object]]) -> list[str]:
+    """The problems reading a table met, or the one that stopped it."""
+    try:
+        _, _, problems = _read(tmp_path, name, rows)
+    except DataError as exc:
+        problems = exc.problems
+    return [str(p).split(name, 1)[1] for p in problems]
+
+
+@pytest.mark.parametrize("name", ["units.csv", "units.xlsx"])
+def test_reading_stops_at_the_item_limit(tmp_path, small_limits, name):
+    rows = [["id", "cost"], *([f"u{n}", n] for n in range(3))]
+    assert _problems(tmp_path, name, rows) == []
+    sheet = ": sheet 'Sheet'" if name.endswith(".xlsx") else ""
+    assert _problems(tmp_path, name, [*rows, ["u3", 3], ["u4", 4]]) == [
+        f":5{sheet}: the table has more than 3 rows below the first (blank ones count), the item limit for one "
+        "component; reading stopped here (raise it with --limit items_per_component=N if you mean it)"
+    ]
+
+
+@pytest.mark.parametrize("name", ["units.csv", "units.xlsx"])
+def test_blank_rows_count_towards_the_item_limit(tmp_path, small_limits, name):
+    rows = [["id", "cost"], ["u0", 0], [" "], ["u1", 1]]
+    assert _problems(tmp_path, name, rows) == []
+    assert _problems(tmp_path, name, [*rows, [" "]])[0].startswith(":5")
+
+
+@pytest.mark.parametrize("name", ["units.csv", "units.xlsx"])
+def test_a_row_with_more_cells_than_the_limit_is_named(tmp_path, small_limits, name):
+    from dataclasses import replace
+
+    from cardgen import limits
+
+    limits.use(replace(limits.current(), table_columns=3))
+    assert _problems(tmp_path, name, [["id", "cost", "name"], ["a", 1, "x"]]) == []
+    where = (
+        ":2: sheet 'Sheet', cell D2 (column 4): the row goes on"
+        if name.endswith(".xlsx")
+        else (":2: column 4: the row has 4 cells")
+    )
+    assert _problems(tmp_path, name, [["id", "cost", "name"], ["a", 1, "x", "y"]]) == [
+        f"{where}, more than the limit of 3 (raise it with --limit table_columns=N if you mean it)"
+    ]
+
+
+@pytest.mark.parametrize("name", ["units.csv", "units.xlsx"])
+def test_reading_stops_at_the_cell_limit_empty_cells_counted(tmp_path, small_limits, name):
+    from dataclasses import replace
+
+    from cardgen import limits
+
+    limits.use(replace(limits.current(), table_cells=7))
+    rows = [["id", "cost", "name"], ["a", 1, " "]]  # the blank cell is written (a space), and read
+    assert _problems(tmp_path, name, rows) == []
+    where = ":3: sheet 'Sheet', cell B3 (column 'cost')" if name.endswith(".xlsx") else ":3: column 'cost'"
+    assert _problems(tmp_path, name, [*rows, ["b", 2, " "]]) == [
+        f"{where}: the table has more than 7 cells (empty ones count); reading stopped here "
+        "(raise it with --limit table_cells=N if you mean it)"
+    ]
+
+
+@pytest.mark.parametrize("name", ["units.csv", "units.xlsx"])
+def test_a_cell_longer_than_the_limit_is_named(tmp_path, small_limits, name):
+    where = ":3: sheet 'Sheet', cell C3 (column 'name')" if name.endswith(".xlsx") else ":3: column 'name'"
+    assert _problems(tmp_path, name, [["id", "cost", "name"], ["a", 1, "x" * 20], ["b", 2, "y" * 21]]) == [
+        f"{where}: the cell holds 21 characters, more than the limit of 20 "
+        "(raise it with --limit table_cell_length=N if you mean it)"
+    ]
+
+
+def test_a_table_larger_than_the_limit(tmp_path, small_limits):
+    with pytest.raises(DataError, match=r"units.csv: file of 2\d,\d+ bytes is larger than the limit of 20,000 "):
+        _read(tmp_path, "units.csv", [["id", "name"], *([f"u{n}", "x" * 18] for n in range(1000))])
+
+
+def test_a_nul_character_in_a_csv_cell(tmp_path):
+    assert _problems(tmp_path, "units.csv", [["id", "name"], ["a", "A"], ["b", "B\0ad"]]) == [
+        ":3: column 'name': a NUL character (byte 0) in the cell: is this a text file?"
+    ]
+
+
+def test_a_shared_string_over_the_limit_is_named_where_a_cell_uses_it(tmp_path, small_limits):
+    from spreadsheets import shared_strings, sheet_rows, write_xlsx
+
+    from cardgen.data.tables import read_table
+
+    book = write_xlsx(tmp_path / "ships.xlsx", sheet_rows(2), shared_strings(["x" * 1000]))
+    _, _, problems = read_table(book, None, "cards", None, {})
+    assert [str(p).split("ships.xlsx", 1)[1] for p in problems] == [
+        ":2: sheet 'Fleet', cell B2 (column 'name'): the cell holds 1,000 characters, more than the limit of 20 "
+        "(raise it with --limit table_cell_length=N if you mean it)"
+    ]
+
+
+def test_xlsx_parts_are_bounded_as_declared_and_as_inflated(tmp_path):
+    from dataclasses import replace
+
+    from spreadsheets import declare_size, shared_strings, sheet_rows, write_xlsx
+
+    from cardgen import limits
+    from cardgen.data.tables import read_rows
+
+    book = write_xlsx(tmp_path / "ships.xlsx", sheet_rows(2), shared_strings(["x" * 100_000]))
+    before = limits.current()
+    limits.use(replace(before, table_unpacked_bytes=50_000))
+    try:
+        with pytest.raises(DataError, match=r"ships.xlsx: xl/sharedStrings.xml declares 100,1\d\d bytes unpacked: "
+                                            r"the parts read would pass the limit of 50,000 bytes"):  # fmt: skip
+            list(read_rows(book, None)[1])
+        declare_size(book, "xl/sharedStrings.xml", 1_000)  # a lie: zipfile stops at the declared size
+        with pytest.raises(DataError, match=r"ships\.xlsx: not a readable XLSX workbook \(BadZipFile: Bad CRC-32"):
+            list(read_rows(book, None)[1])
+    finally:
+        limits.use(before)
+
+
+@pytest.mark.parametrize(
+    ("part", "xml", "message"),
+    [
+        (
+            "xl/sharedStrings.xml",
+            '<!DOCTYPE sst [<!ENTITY a "aaaaaaaaaa">]><sst><si><t>&a;</t></si></sst>',
+            "xl/sharedStrings.xml declares a DTD or entities",
+        ),
+        ("xl/worksheets/sheet1.xml", "<worksheet><sheetData><row>", "xl/worksheets/sheet1.xml:1:28: not well-formed"),
+        (
+            "xl/worksheets/sheet1.xml",
+            '<worksheet><sheetData><row r="1"><c t="s"><v>7</v></c></row></sheetData></worksheet>',
+            "ships.xlsx:1: sheet 'Fleet', cell A1 (column 1): refers to shared string 7, which is not there",
+        ),
+        (
+            "xl/worksheets/sheet1.xml",
+            '<worksheet><sheetData><row r="1"><c r="1A"><v>7</v></c></row></sheetData></worksheet>',
+            "ships.xlsx:1: sheet 'Fleet': '1A' is not a cell",
+        ),
+    ],
+)
+def test_damaged_workbooks_are_named(tmp_path, part, xml, message):
+    from spreadsheets import shared_strings, sheet_rows, write_xlsx
+
+    from cardgen.data.tables import read_table
+
+    parts = {"xl/worksheets/sheet1.xml": sheet_rows(1), "xl/sharedStrings.xml": shared_strings(["Scout"]), part: [xml]}
+    book = write_xlsx(tmp_path / "ships.xlsx", parts["xl/worksheets/sheet1.xml"], parts["xl/sharedStrings.xml"])
+    try:
+        _, _, problems = read_table(book, None, "cards", "unit", SPECS)
+    except DataError as exc:
+        problems = exc.problems
+    assert any(message in str(p) for p in problems), problems
+
+
+def test_xlsx_cells_read_as_openpyxl_reads_them(tmp_path):
+    """Numbers, booleans, rich and inline text, formulas' cached values, gaps between cells and rows."""
+    from spreadsheets import write_xlsx
+
+    from cardgen.data.tables import read_rows
+
+    sheet = (
+        '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>'
+        '<row r="2"><c r="B2"><v>4.0</v></c><c r="D2"><v>1E-5</v></c><c t="b"><v>1</v></c>'
+        '<c t="str"><f>A1</f><v>=cached</v></c><c t="s"><v>1</v></c><c t="inlineStr"><is><t>in</t></is></c></row>'
+        '<row r="5"><c r="A5"><f>1+1</f></c><c><v>-3</v></c></row></sheetData></worksheet>'
+    )
+    strings = ["<sst><si><t>x</t></si><si><r><t>ri</t></r><r><t>ch</t></r><rPh><t>no</t></rPh></si></sst>"]
+    book = write_xlsx(tmp_path / "cells.xlsx", [sheet], strings)
+    assert list(read_rows(book, None)[1]) == [
+        (2, ["", "4", "", "1e-05", "true", "=cached", "rich", "in"]),
+        (5, ["", "-3"]),
+    ]
+
+
+# --- export: no cell a spreadsheet would run as a formula, and every value read back unchanged ---------------------
+
+TRICKY = ["=1+1", "+2 attack", "-", "-3", "@SUM(A1)", "\tindented", "\rreturn", "'=quoted", "''=twice", "'plain", "'"]
+
+
+def test_shielding_is_undone_exactly():
+    from cardgen.data.tables import FORMULA_STARTS, shielded, unshielded
+
+    for text in [*TRICKY, "plain", "", "it's", "'-"]:
+        cell = shielded(text)
+        assert unshielded(cell) == text
+        assert not cell.startswith(FORMULA_STARTS)
+
+
+@pytest.mark.parametrize("suffix", ["csv", "xlsx"])
+def test_exported_text_is_never_a_formula_and_reads_back(demo_data, suffix):
+    game = demo_data / "demo"
+    names = iter(TRICKY)
+    ships = game / "ships.yaml"
+    ships.write_text(
+        ships.read_text().replace("name: Scout", f"name: {json_text(next(names))}")
+        + "".join(
+            f"  - {{id: s{n}, name: {json_text(name)}, cost: 1, attack: 1, hull: 1, faction: Union, "
+            f"ability: {json_text(name)}}}\n"
+            for n, name in enumerate(names)
+        )
+    )
+    tokens = game / "tokens.yaml"
+    tokens.write_text(tokens.read_text().replace('label: "5", value: 5', 'label: "-5", value: -3'))
+    (original,) = load_games(demo_data, ["demo"])
+    for component in ("ships", "tokens"):
+        table = game / f"{component}.{suffix}"
+        run = run_cli("--data-dir", demo_data, "export-items", "demo", component, "--format", suffix, "--out", table)
+        assert run.code == 0, run.err
+        text = table.read_text() if suffix == "csv" else ""
+        if component == "ships" and text:
+            assert "'=1+1" in text and "'+2 attack" in text and "'@SUM(A1)" in text and "'''=twice" in text
+            cells = [cell for line in text.splitlines() for cell in line.split(",")]
+            assert not any(cell.startswith(("=", "+", "-", "@")) for cell in cells)
+        if component == "tokens" and text:
+            assert "credit-5,4,'-5,-3\n" in text  # the text "-5" shielded; a number is no formula: written as it is
+        spec = yaml.safe_load((game / f"{component}.yaml").read_text())
+        spec[ITEM_KEY[original.component(component).kind]] = {"file": table.name}
+        (game / f"{component}.yaml").write_text(yaml.safe_dump(spec, allow_unicode=True, sort_keys=False))
+    (again,) = load_games(demo_data, ["demo"])
+    assert _items(again) == _items(original)
+    assert {i.fields["name"] for i in again.component("ships").items} >= set(TRICKY)
+    assert [i.fields["value"] for i in again.component("tokens").items] == [1, -3]
+
+
+def json_text(text: str) -> str:
+    import json
+
+    return json.dumps(text)

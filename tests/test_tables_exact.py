@@ -9,7 +9,6 @@ import pytest
 from cardgen.data.model import CardType, FieldSpec
 from cardgen.data.tables import (
     _cell,
-    _cell_text,
     _header_problems,
     _row,
     _typed,
@@ -118,15 +117,16 @@ def test_bad_cells_say_what_is_wrong(column, cell, spec, message):
 
 
 def test_values_are_written_back_as_cells():
-    assert _cell(None, "x") == "" and _cell(True, "x") == "true" and _cell(False, "x") == "false"
-    assert _cell(["a", 2, 2.5], "tags") == "a; 2; 2.5"
-    assert _cell(["a; b", "c"], "tags") == '["a; b", "c"]'  # the separator inside an element: JSON
-    assert _cell(["2"], "tags") == '["2"]'  # a text that would read back as a number: JSON
-    assert _cell([True], "tags") == "[true]" and _cell([[1]], "tags") == "[[1]]"
-    assert _cell({"b": 1, "a": "é"}, "extra") == '{"b": 1, "a": "é"}'  # keys in their order, text unescaped
-    assert _cell(3, "cost") == "3" and _cell("Scout", "name") == "Scout"
-    assert _cell_text(True) == "true" and _cell_text(False) == "false"
-    assert _cell_text(4.0) == "4" and _cell_text(4.5) == "4.5" and _cell_text(7) == "7" and _cell_text("x") == "x"
+    assert _cell(None) == "" and _cell(True) == "true" and _cell(False) == "false"
+    assert _cell(["a", 2, 2.5]) == "a; 2; 2.5"
+    assert _cell(["a; b", "c"]) == '["a; b", "c"]'  # the separator inside an element: JSON
+    assert _cell(["2"]) == '["2"]'  # a text that would read back as a number: JSON
+    assert _cell([True]) == "[true]" and _cell([[1]]) == "[[1]]"
+    assert _cell({"b": 1, "a": "é"}) == '{"b": 1, "a": "é"}'  # keys in their order, text unescaped
+    assert _cell(3) == "3" and _cell("Scout") == "Scout"
+    # what a spreadsheet would run as a formula is shielded; a number is written as it is
+    assert _cell(-3) == "-3" and _cell(-2.5e-07) == "-2.5e-07" and _cell(float("-inf")) == "'-inf"
+    assert _cell("-3") == "'-3" and _cell([-1, 2]) == "'-1; 2" and _cell("=1+1") == "'=1+1"
 
 
 def test_table_rows_keep_only_columns_with_values_id_first():
@@ -141,7 +141,7 @@ def test_table_rows_keep_only_columns_with_values_id_first():
 def test_csv_files_are_read_by_row_with_their_line_numbers(tmp_path):
     path = tmp_path / "t.csv"
     path.write_text('id,text\na,"two\nlines"\n,\nb,x\n', encoding="utf-8")
-    assert read_rows(path, None) == [(1, ["id", "text"]), (2, ["a", "two\nlines"]), (5, ["b", "x"])]
+    assert list(read_rows(path, None)[1]) == [(1, ["id", "text"]), (2, ["a", "two\nlines"]), (5, ["b", "x"])]
     with pytest.raises(DataError, match=r"t.csv: a CSV file has no sheets \(sheet: is for .xlsx\)$"):
         read_rows(path, "Units")
     other = tmp_path / "t.ods"
@@ -149,9 +149,11 @@ def test_csv_files_are_read_by_row_with_their_line_numbers(tmp_path):
     with pytest.raises(DataError, match=r"t.ods: items can come from .csv or .xlsx files$"):
         read_rows(other, None)
     bad = tmp_path / "bad.csv"
-    bad.write_text("id\n" + "x" * 200_000 + "\n")  # beyond the csv module's field size limit
-    with pytest.raises(DataError, match=r"bad.csv:2: not a readable CSV row \(field larger than field limit"):
-        read_rows(bad, None)
+    bad.write_text("id\n" + "x" * 200_000 + "\n")  # beyond the csv module's field size limit: the cell limit
+    assert messages(read_table(bad, None, "cards", "ship", TYPES)[2]) == [
+        f"{bad}:2: column 'id': the cell holds 200,000 characters, more than the limit of 10,000 "
+        "(raise it with --limit table_cell_length=N if you mean it)"
+    ]
 
 
 def test_a_table_maps_its_rows_for_later_errors(tmp_path):
@@ -174,16 +176,18 @@ def test_a_table_maps_its_rows_for_later_errors(tmp_path):
 
 
 def test_csv_and_xlsx_are_written_and_read_back(tmp_path):
-    rows = [["id", "name"], ["a", "Scout, the first"], ["b", "=1+1"]]
+    rows = [["id", "name"], ["a", "Scout, the first"], ["b", "'=1+1"]]  # a formula's text as table_rows shields it
     csv_path = tmp_path / "t.csv"
     data = write_table(csv_path, rows, "ignored")
-    assert data == b'id,name\na,"Scout, the first"\nb,=1+1\n'
+    assert data == b'id,name\na,"Scout, the first"\nb,\'=1+1\n'
+    assert write_table(csv_path, [["a\rb"]], "ignored") == b'"a\rb"\r\n'  # a carriage return in a cell is quoted
     csv_path.write_bytes(data)
-    assert [cells for _, cells in read_rows(csv_path, None)] == rows
+    assert [cells for _, cells in read_rows(csv_path, None)[1]] == rows
     book = tmp_path / "t.xlsx"
     book.write_bytes(write_table(book, rows, "A sheet name longer than thirty-one letters"))
-    assert [cells for _, cells in read_rows(book, "A sheet name longer than thirty")] == rows  # 31 letters kept
-    assert [cells for _, cells in read_rows(book, None)] == rows  # the first sheet by default
+    sheet, read = read_rows(book, "A sheet name longer than thirty")
+    assert sheet == "A sheet name longer than thirty" and [cells for _, cells in read] == rows  # 31 letters kept
+    assert [cells for _, cells in read_rows(book, None)[1]] == rows  # the first sheet by default
     with pytest.raises(DataError, match=r"t.xlsx: no sheet 'Sheet'$"):
         read_rows(book, "Sheet")
     broken = tmp_path / "broken.xlsx"

@@ -145,6 +145,13 @@ class FieldSpec(Strict):
     max: float | None = None
     description: str | None = None
 
+    @field_validator("choices")
+    @classmethod
+    def _some_choices(cls, value: list[str | int] | None) -> list[str | int] | None:
+        if value == []:  # pydantic-core cannot even build a check that nothing passes (SchemaError)
+            raise ValueError("got an empty list, which would allow no value: list at least one choice or leave it out")
+        return value
+
     @model_validator(mode="after")
     def _bounds_on_numbers(self) -> FieldSpec:
         if (self.min is not None or self.max is not None) and self.type not in ("int", "number"):

@@ -12,8 +12,18 @@ the card type's fields. Cells are typed by the card type — a number column hol
 `any` fields (and a `source` that maps fields to origins) hold JSON when they are not plain text. A mistake names the
 file, the row and the column: `units.csv:14: column 'cost': 'x' is not a whole number`.
 
+A table is read as it streams (`cardgen.data.xlsx` reads an XLSX file's parts itself) and reading stops at the first
+bound it passes (`cardgen.limits`): the item limit (blank rows count), the file's size, an XLSX file's unpacked size,
+the cells in a row and in the table, a cell's length. A NUL character in a CSV cell is refused: no text holds one.
+
 `write_table` writes the reverse (`cardgen export-items`), so that data can go from YAML to a spreadsheet and back
 unchanged.
+
+A text cell that a spreadsheet would run as a formula — one starting with `=`, `+`, `-`, `@`, a tab or a carriage
+return — is written with a leading `'` (as OWASP advises against CSV injection); numbers are written as they are
+(`-3` is a number to a spreadsheet, not a formula). Reading drops a leading `'` only when what follows starts with one
+of those characters or with another `'`, and writing adds one to a text that starts so, so every value reads back
+unchanged: `+2 attack` is written `'+2 attack`, `'=x` is written `''=x`, and `'tis` stays `'tis`.
 """
 
 from __future__ import annotations
@@ -22,106 +32,164 @@ import csv
 import io
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from cardgen import limits
 from cardgen.data.model import RESERVED_ITEM_KEYS, CardType, FieldSpec
+from cardgen.data.xlsx import (
+    CellProblem,
+    Row,
+    column_letters,
+    sheet_rows,
+    too_long,
+    too_many_cells,
+    too_many_cells_in_all,
+)
 from cardgen.data.yaml_source import PathKey, YamlDocument
-from cardgen.errors import DataError, Location, Problem, did_you_mean, display_path, read_text
+from cardgen.errors import DataError, Location, Problem, did_you_mean, display_path
 
 LIST_SEPARATOR = ";"
 TABLE_SUFFIXES = (".csv", ".xlsx")
 _INT = re.compile(r"^[-+]?\d+$")
+_PLAIN_NUMBER = re.compile(r"^-?\d+(\.\d+)?([eE][-+]?\d+)?$")
+_CSV_FIELD_SIZE = 131_072  # the csv module's own default
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # what makes a spreadsheet read a cell as a formula (OWASP)
+SHIELD = "'"
 _TRUE, _FALSE = {"true", "yes", "1", "y"}, {"false", "no", "0", "n"}
 
 
-def read_rows(path: Path, sheet: str | None) -> list[tuple[int, list[str]]]:
-    """(row number, cells as text) for every non-empty row, header first; a `DataError` if the file cannot be read."""
+def read_rows(path: Path, sheet: str | None) -> tuple[str | None, Iterator[Row]]:
+    """The sheet read (None for a CSV file) and its non-empty rows, (row number, cells as text), header first, read
+    as they are iterated; a `DataError` if the file cannot be read, is larger than `table_bytes` or goes on past the
+    item limit, a `CellProblem` for a cell that cannot be read (too long, too many in a row, a NUL character)."""
     shown = display_path(path)
-    if path.suffix.lower() == ".csv":
-        if sheet is not None:
-            raise DataError(f"{shown}: a CSV file has no sheets (sheet: is for .xlsx)")
-        text = read_text(path, "a CSV table", encoding="utf-8-sig")
-        numbered = _csv_rows(text, shown)
-    elif path.suffix.lower() == ".xlsx":
-        numbered = _xlsx_rows(path, sheet)
-    else:
+    suffix = path.suffix.lower()
+    if suffix not in TABLE_SUFFIXES:
         raise DataError(f"{shown}: items can come from .csv or .xlsx files")
-    return [(n, cells) for n, cells in numbered if any(c.strip() for c in cells)]
+    if suffix == ".csv" and sheet is not None:
+        raise DataError(f"{shown}: a CSV file has no sheets (sheet: is for .xlsx)")
+    _check_size(path, shown)
+    name, rows = (None, _csv_rows(path, shown)) if suffix == ".csv" else sheet_rows(path, sheet)
+    return name, _filled(rows, shown, name)
 
 
-def _csv_rows(text: str, shown: str) -> list[tuple[int, list[str]]]:
-    """CSV rows with the line each starts on (a quoted cell may span lines)."""
-    reader = csv.reader(io.StringIO(text, newline=""))
-    rows, line = [], 1
+def _filled(rows: Iterator[Row], shown: str, sheet: str | None) -> Iterator[Row]:
+    """The rows that hold something. Reading stops after the item limit's worth of rows below the first: blank rows
+    count, since a file of millions of empty lines is no quicker to read than one of items."""
+    bound = limits.current().items_per_component
+    for read, (number, cells) in enumerate(rows):
+        if read > bound:
+            where = Location(shown, number, f"sheet '{sheet}'" if sheet is not None else None)
+            raise DataError([Problem(where, _too_many_rows(bound))])
+        if any(c.strip() for c in cells):
+            yield number, cells
+
+
+def _too_many_rows(bound: int) -> str:
+    return (
+        f"the table has more than {bound:,} rows below the first (blank ones count), the item limit for one "
+        "component; reading stopped here (raise it with --limit items_per_component=N if you mean it)"
+    )
+
+
+def _check_size(path: Path, shown: str) -> None:
+    bound = limits.current().table_bytes
     try:
-        for cells in reader:
-            rows.append((line, cells))
-            line = reader.line_num + 1
+        size = path.stat().st_size
+    except OSError as exc:
+        raise DataError(f"{shown}: cannot read ({exc.strerror})") from None
+    if size > bound:
+        raise DataError(
+            f"{shown}: file of {size:,} bytes is larger than the limit of {bound:,} "
+            "(raise it with --limit table_bytes=N if you mean it)"
+        )
+
+
+def _csv_rows(path: Path, shown: str) -> Iterator[Row]:
+    """CSV rows with the line each starts on (a quoted cell may span lines), read line by line."""
+    bound = limits.current().table_bytes
+    csv.field_size_limit(max(bound, _CSV_FIELD_SIZE))  # cells are bounded below, where their column is known
+    line, cells_left = 1, limits.current().table_cells
+    try:
+        with path.open(encoding="utf-8-sig", newline="") as handle:
+            reader = csv.reader(_bounded(handle, bound, shown))
+            for cells in reader:
+                _check_cells(cells, line)
+                cells_left -= len(cells)
+                if cells_left < 0:
+                    raise too_many_cells_in_all(line, len(cells) + cells_left)
+                yield line, cells
+                line = reader.line_num + 1
     except csv.Error as exc:
         raise DataError(f"{shown}:{reader.line_num}: not a readable CSV row ({exc})") from None
-    return rows
+    except UnicodeDecodeError:
+        raise DataError(f"{shown}:{reader.line_num + 1}: not a CSV table: not UTF-8 text; save it as UTF-8") from None
+    except OSError as exc:
+        raise DataError(f"{shown}: cannot read ({exc.strerror})") from None
 
 
-def _xlsx_rows(path: Path, sheet: str | None) -> list[tuple[int, list[str]]]:
-    shown = display_path(path)
-    try:
-        from openpyxl import load_workbook
-    except ImportError:  # pragma: no cover - openpyxl is a dependency
-        raise DataError(f"{shown}: reading .xlsx needs openpyxl (pip install openpyxl)") from None
-    try:
-        book = load_workbook(path, read_only=True, data_only=True)
-    except Exception as exc:  # openpyxl raises many kinds of errors for damaged files
-        raise DataError(f"{shown}: not a readable XLSX workbook ({type(exc).__name__}: {exc})") from None
-    try:
-        if sheet is None:
-            table = book.worksheets[0]
-        elif sheet in book.sheetnames:
-            table = book[sheet]
-        else:
-            raise DataError(f"{shown}: no sheet '{sheet}'{did_you_mean(sheet, book.sheetnames)}")
-        return [
-            (number, ["" if cell is None else _cell_text(cell) for cell in row])
-            for number, row in enumerate(table.iter_rows(values_only=True), start=1)
-        ]
-    finally:
-        book.close()
+def _bounded(lines: Iterable[str], bound: int, shown: str) -> Iterator[str]:
+    """The lines of a file that grows past its size limit while it is read (its size was checked before)."""
+    read = 0
+    for line in lines:
+        read += len(line)
+        if read > bound:
+            raise DataError(f"{shown}: grew past the limit of {bound:,} bytes while it was read")
+        yield line
 
 
-def _cell_text(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
+def _check_cells(cells: list[str], line: int) -> None:
+    if len(cells) > limits.current().table_columns:
+        raise too_many_cells(line, len(cells))
+    bound = limits.current().table_cell_length
+    for column, cell in enumerate(cells):
+        if len(cell) > bound:
+            raise too_long(line, column, len(cell))
+        if "\0" in cell:
+            raise CellProblem(line, column, "a NUL character (byte 0) in the cell: is this a text file?")
 
 
 def read_table(
     path: Path, sheet: str | None, key: str, default_type: str | None, card_types: Mapping[str, CardType]
 ) -> tuple[list[tuple[dict[str, Any], PathKey]], YamlDocument, list[Problem]]:
     """The items of a table as raw mappings (typed by their card type) with their paths, a document that maps those
-    paths to rows (so later errors name the row), and the problems met."""
+    paths to rows (so later errors name the row), and the problems met. Reading stops at the item limit."""
     shown = display_path(path)
-    rows = read_rows(path, sheet)
+    sheet_read, rows = read_rows(path, sheet)
     doc = YamlDocument(path, None)
-    if not rows:
-        return [], doc, [Problem(Location(shown, 1), "the table is empty: the first row must name the columns")]
-    (header_line, header), body = rows[0], rows[1:]
-    columns = [c.strip() for c in header]
-    problems = _header_problems(columns, header_line, shown, default_type, card_types)
-    if problems:
-        return [], doc, problems
-    entries = []
-    for number, cells in body:
-        path_key: PathKey = (key, number)
-        doc.lines[path_key] = number
-        raw, found = _row(columns, cells, number, shown, default_type, card_types)
-        problems.extend(found)
-        for column in raw:
-            doc.lines[(*path_key, column)] = number
-        entries.append((raw, path_key))
+    columns: list[str] = []
+    try:
+        first = next(rows, None)
+        if first is None:
+            return [], doc, [Problem(Location(shown, 1), "the table is empty: the first row must name the columns")]
+        header_line, header = first
+        columns = [unshielded(c).strip() for c in header]
+        problems = _header_problems(columns, header_line, shown, default_type, card_types)
+        if problems:
+            return [], doc, problems
+        entries: list[tuple[dict[str, Any], PathKey]] = []
+        for number, cells in rows:
+            path_key: PathKey = (key, number)
+            doc.lines[path_key] = number
+            raw, found = _row(columns, cells, number, shown, default_type, card_types)
+            problems.extend(found)
+            for column in raw:
+                doc.lines[(*path_key, column)] = number
+            entries.append((raw, path_key))
+    except CellProblem as exc:
+        return [], doc, [Problem(Location(shown, exc.row, _cell_where(exc, columns, sheet_read)), exc.message)]
     return entries, doc, problems
+
+
+def _cell_where(problem: CellProblem, columns: list[str], sheet: str | None) -> str:
+    """`column 'name'` (CSV) or `sheet 'Fleet', cell C5 (column 'name')` (XLSX)."""
+    index = problem.column
+    column = f"column '{columns[index]}'" if index < len(columns) and columns[index] else f"column {index + 1}"
+    if sheet is None:
+        return column
+    return f"sheet '{sheet}', cell {column_letters(index)}{problem.row} ({column})"
 
 
 def _header_problems(
@@ -174,6 +242,7 @@ def _row(
 
 def _typed(column: str, cell: str, spec: FieldSpec | None) -> Any:
     """A cell's value as the field's type says; a `ValueError` saying what is wrong otherwise."""
+    cell = unshielded(cell)
     value = cell.strip()
     if column == "count":
         return _whole(value)
@@ -233,20 +302,41 @@ def _scalar(value: str) -> str | int | float:
 
 
 def table_rows(items: Iterable[Mapping[str, Any]], fields: list[str]) -> list[list[str]]:
-    """Rows (header first) for items given as mappings of column → value; the reverse of `read_table`."""
+    """Rows (header first) for items given as mappings of column → value; the reverse of `read_table`. Text that a
+    spreadsheet would run as a formula is shielded (`shielded`)."""
     present = [c for c in fields if any(c in item and item[c] not in (None, "") for item in items)]
     columns = ["id", *(c for c in present if c != "id")]
-    rows = [columns]
+    rows = [[shielded(c) for c in columns]]
     for item in items:
-        rows.append([_cell(item.get(column), column) for column in columns])
+        rows.append([_cell(item.get(column)) for column in columns])
     return rows
 
 
-def _cell(value: Any, column: str) -> str:
+def shielded(text: str) -> str:
+    """Text as written to a spreadsheet cell: one that starts with `=`, `+`, `-`, `@`, a tab or a carriage return
+    (which Excel and LibreOffice would run as a formula) gets a leading `'`, as OWASP advises. So that reading gives
+    every text back, a text that would lose its first character to `unshielded` (`'` followed by one of those or by
+    another `'`) gets one too."""
+    return SHIELD + text if text.startswith(FORMULA_STARTS) or unshielded(text) != text else text
+
+
+def unshielded(cell: str) -> str:
+    """A cell's text without the `'` that `shielded` put before a formula's first character (or before another
+    `'`); any other leading `'` is the text's own."""
+    return cell[1:] if cell.startswith(SHIELD) and cell[1:].startswith((*FORMULA_STARTS, SHIELD)) else cell
+
+
+def _cell(value: Any) -> str:
     if value is None:
         return ""
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, int | float) and _PLAIN_NUMBER.match(str(value)):
+        return str(value)  # a number, "-3" too: a spreadsheet reads it as a number, never as a formula
+    return shielded(_text(value))
+
+
+def _text(value: Any) -> str:
     if isinstance(value, list) and all(isinstance(v, str | int | float) and not isinstance(v, bool) for v in value):
         for element in value:
             if isinstance(element, str) and (LIST_SEPARATOR in element or _scalar(element) != element):
@@ -261,7 +351,9 @@ def write_table(path: Path, rows: list[list[str]], sheet: str) -> bytes:
     """The bytes of a CSV or XLSX file holding `rows` (XLSX: one sheet named `sheet`, every cell as text)."""
     if path.suffix.lower() == ".csv":
         buffer = io.StringIO(newline="")
-        csv.writer(buffer, lineterminator="\n").writerows(rows)
+        # the csv module quotes a cell holding a character of the line ending only: "\r" in a cell needs "\r\n"
+        ending = "\r\n" if any("\r" in cell for row in rows for cell in row) else "\n"
+        csv.writer(buffer, lineterminator=ending).writerows(rows)
         return buffer.getvalue().encode("utf-8")
     from openpyxl import Workbook
 
@@ -272,7 +364,7 @@ def write_table(path: Path, rows: list[list[str]], sheet: str) -> bytes:
         table.append(row)
         for cell in table[table.max_row]:
             if isinstance(cell.value, str) and cell.value.startswith("="):
-                cell.data_type = "s"  # text, not a formula: "=1+1" on a card stays "=1+1" when read back
+                cell.data_type = "s"  # text, not a formula (no shielded text starts with "=": a second guard)
     buffer_bytes = io.BytesIO()
     book.save(buffer_bytes)
     return buffer_bytes.getvalue()

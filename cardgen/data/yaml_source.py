@@ -8,6 +8,7 @@ sequence item keeps the line it was written on. Later stages look lines up by th
 
 from __future__ import annotations
 
+import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,6 +23,7 @@ from cardgen.files import require_regular
 PathKey = tuple[str | int, ...]
 # libyaml's parser when PyYAML was built with it (it is in the usual wheels): the same safe loading, ~5× faster
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")  # what YAML counts as a line break
 LIBYAML_DEPTH = 1000  # the nesting newer libyaml (as in recent PyYAML wheels) refuses to read past
 
 
@@ -103,7 +105,10 @@ def parse_yaml(text: str, path: Path) -> YamlDocument:
     shown = display_path(path)
     if not SAFE_COMPOSER:  # older libyaml recurses in C for every level: tens of thousands would crash the process
         _check_depth(text, shown)
-    loader = _LOADER(text)
+    try:
+        loader = _LOADER(text)
+    except yaml.reader.ReaderError as exc:  # PyYAML's own reader checks every character first
+        raise _unacceptable(exc, text, shown) from None
     try:
         node = loader.get_single_node()
     except yaml.MarkedYAMLError as exc:
@@ -115,6 +120,8 @@ def parse_yaml(text: str, path: Path) -> YamlDocument:
         if exc.context_mark and mark and exc.context_mark.line != mark.line:
             reason += f" (the construct began on line {exc.context_mark.line + 1})"
         raise DataError([Problem(Location(shown, line), f"invalid YAML: {reason}")]) from None
+    except yaml.reader.ReaderError as exc:
+        raise _unacceptable(exc, text, shown) from None
     except yaml.YAMLError as exc:
         raise DataError(f"{shown}: invalid YAML: {' '.join(str(exc).split())}") from None
     finally:
@@ -141,6 +148,19 @@ def parse_yaml(text: str, path: Path) -> YamlDocument:
                 ]
             ) from None
     return doc
+
+
+def _unacceptable(exc: yaml.reader.ReaderError, text: str, shown: str) -> DataError:
+    """A character YAML does not accept (a control character), located by line and column: the reader gives only a
+    position, counted in UTF-8 bytes by libyaml and in characters by PyYAML's own reader."""
+    if _LOADER is yaml.SafeLoader:
+        before = text[: exc.position]
+    else:
+        before = text.encode("utf-8")[: exc.position].decode("utf-8", errors="ignore")
+    line, column = len(_BREAK.findall(before)) + 1, len(_BREAK.split(before)[-1]) + 1
+    code = exc.character if isinstance(exc.character, int) else ord(exc.character)
+    reason = f"invalid YAML: unacceptable character #x{code:04x} at column {column} ({exc.reason})"
+    return DataError([Problem(Location(shown, line), reason)])
 
 
 def _check_depth(text: str, shown: str) -> None:
