@@ -1193,6 +1193,13 @@ CASES = [
         megabytes=300,
     ),
     Case(
+        "xlsx-many-parts",
+        lambda ws: spreadsheets.pad_parts(xlsx_deck(ws, spreadsheets.sheet_rows(1)), 20_000),
+        LIST,
+        2,
+        "data/demo/ships.xlsx: the workbook lists 20,006 parts; a workbook holds a few dozen (at most 10,000 are read)",
+    ),
+    Case(
         "xlsx-400mb-shared-string-declared-small",
         lambda ws: spreadsheets.declare_size(
             xlsx_deck(ws, spreadsheets.sheet_rows(1), spreadsheets.shared_strings("A" * 1_000_000 for _ in range(400))),
