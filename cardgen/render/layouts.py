@@ -52,7 +52,7 @@ from cardgen.errors import DataError, Problem, did_you_mean, display_path
 from cardgen.files import inside, refusal
 from cardgen.paths import default_templates_dir
 from cardgen.render.icons import regular_polygon
-from cardgen.render.markup import MARK, MarkupError
+from cardgen.render.markup import MARK, MarkupError, with_card
 
 SUFFIX = ".xml.j2"
 
@@ -418,6 +418,9 @@ class Layouts:
     def render(self, game_id: str, layout: str, context: Mapping[str, Any], who: str) -> str:
         """Render one face; `who` (e.g. "demo: card 'scout' front") prefixes every error message."""
         markup = self._render(self.env, game_id, layout, context, who)
+        card = context.get("card")
+        if isinstance(card, Mapping) and "id" in card:
+            markup = with_card(markup, str(card["id"]))
         if self.stamp:
             head, found, tail = markup.rpartition("</face>")
             markup = head + stamp_element(self.stamp, context["face"]) + found + tail if found else markup
