@@ -4,6 +4,7 @@ vector: one shading (`sh`) and paths."""
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from collections.abc import Sequence
@@ -74,7 +75,7 @@ def _bands(canvas: Any, r: random.Random, disc: Disc, palette: Sequence[RGB], ti
     canvas.translate(cx, cy)
     canvas.rotate(tilt * 0.5)
     latitudes = sorted(math.sin(r.uniform(-1.45, 1.45)) for _ in range(r.randint(7, 12)))
-    for low, high in zip(latitudes, latitudes[1:], strict=False):
+    for low, high in itertools.pairwise(latitudes):
         if r.random() < 0.3:
             continue
         fill(canvas, shade(palette, r.uniform(0.25, 0.95)), r.uniform(0.25, 0.6))
@@ -237,7 +238,7 @@ def _rings(
     inner = 1.3
     bands = sorted(r.uniform(inner, RING_OUTER) for _ in range(r.randint(4, 7)))
     edges = [inner, *bands, RING_OUTER]
-    for low, high in zip(edges, edges[1:], strict=False):
+    for low, high in itertools.pairwise(edges):
         if r.random() < 0.2:
             continue  # a gap
         fill(canvas, mix(shade(palette, r.uniform(0.55, 1.0)), WHITE, 0.15), r.uniform(0.35, 0.75))

@@ -126,7 +126,7 @@ def _profile(nose: str, t: float, bulge: float) -> float:
         "wedge": min(1.0, t / 0.75),
         "hammer": 0.75 if t < 0.16 else (0.5 if t < 0.3 else 1.0),
     }
-    width = shapes[nose] * (1 + bulge * math.exp(-(((t - 0.55) / 0.15) ** 2)))
+    width = float(shapes[nose]) * (1 + bulge * math.exp(-(((t - 0.55) / 0.15) ** 2)))
     return width * (0.8 if t > 0.92 else 1.0)  # the tail narrows to the engines
 
 
@@ -135,7 +135,9 @@ def _parts(
 ) -> Parts:
     top, half = hull_length / 2, hull_width / 2
     steps = 24
-    right = [(half * _profile(look.nose, k / steps, look.bulge), top - hull_length * k / steps) for k in range(steps + 1)]
+    right = [
+        (half * _profile(look.nose, k / steps, look.bulge), top - hull_length * k / steps) for k in range(steps + 1)
+    ]
     if look.nose == "hammer":
         right[0] = (right[1][0], top)
     shapes = [_mirrored(right)]
@@ -151,8 +153,16 @@ def _parts(
     if look.canards and span > half * 1.15:
         front = top - hull_length * 0.22
         tip = half + (span - half) * 0.3
-        shapes.append(_mirrored([(width_at(front) * 0.9, front), (tip, front - hull_length * 0.09),
-                                 (tip, front - hull_length * 0.12), (width_at(front) * 0.9, front - hull_length * 0.1)]))  # fmt: skip
+        shapes.append(
+            _mirrored(
+                [
+                    (width_at(front) * 0.9, front),
+                    (tip, front - hull_length * 0.09),
+                    (tip, front - hull_length * 0.12),
+                    (width_at(front) * 0.9, front - hull_length * 0.1),
+                ]
+            )
+        )
     exhausts = []
     tail = top - hull_length
     room = max(half * 0.9, (span - half) * 0.5 + half * 0.5) if engines > 2 else half * 0.75
@@ -164,8 +174,12 @@ def _parts(
         if look.engine == "round":
             nacelle = _capsule(x, y + body * 0.3, size / 2, body)
         else:
-            nacelle = [(x - size / 2, y + body * 0.7), (x + size / 2, y + body * 0.7), (x + size / 2 * 0.85, y - body * 0.3),
-                       (x - size / 2 * 0.85, y - body * 0.3)]  # fmt: skip
+            nacelle = [
+                (x - size / 2, y + body * 0.7),
+                (x + size / 2, y + body * 0.7),
+                (x + size / 2 * 0.85, y - body * 0.3),
+                (x - size / 2 * 0.85, y - body * 0.3),
+            ]
         shapes.append(nacelle)
         exhausts.append((x, y - body * 0.3, size * 0.8))
     for index in range(weapons // 2):  # pairs of barrels along the wings' leading edges
@@ -174,13 +188,31 @@ def _parts(
         reach, width = hull_length * 0.09, max(hull_length * 0.016, 0.6)
         for side in (1, -1):
             bx = side * min(x, span * 0.92)
-            shapes.append([(bx - width * 2, y - reach * 0.5), (bx + width * 2, y - reach * 0.5),
-                           (bx + width * 2, y), (bx - width * 2, y)])  # fmt: skip  # the mount
-            shapes.append([(bx - width, y - reach * 0.3), (bx + width, y - reach * 0.3),
-                           (bx + width * 0.7, y + reach), (bx - width * 0.7, y + reach)])  # fmt: skip
+            shapes.append(
+                [
+                    (bx - width * 2, y - reach * 0.5),
+                    (bx + width * 2, y - reach * 0.5),
+                    (bx + width * 2, y),
+                    (bx - width * 2, y),
+                ]
+            )  # the mount
+            shapes.append(
+                [
+                    (bx - width, y - reach * 0.3),
+                    (bx + width, y - reach * 0.3),
+                    (bx + width * 0.7, y + reach),
+                    (bx - width * 0.7, y + reach),
+                ]
+            )
     if weapons % 2:
-        shapes.append([(-hull_width * 0.05, top - hull_length * 0.05), (hull_width * 0.05, top - hull_length * 0.05),
-                       (hull_width * 0.03, top + hull_length * 0.08), (-hull_width * 0.03, top + hull_length * 0.08)])  # fmt: skip
+        shapes.append(
+            [
+                (-hull_width * 0.05, top - hull_length * 0.05),
+                (hull_width * 0.05, top - hull_length * 0.05),
+                (hull_width * 0.03, top + hull_length * 0.08),
+                (-hull_width * 0.03, top + hull_length * 0.08),
+            ]
+        )
     return Parts(shapes, exhausts, right, (lead, trail), wing)
 
 
@@ -250,13 +282,28 @@ def _details(
         root, tip = parts.wing[0], parts.wing[1]
         depth = (parts.wing_roots[0] - parts.wing_roots[1]) * 0.3
         for side in (1, -1):
-            points = [(root[0] * side, root[1] - depth), (tip[0] * side, tip[1] - depth * 0.5),
-                      (tip[0] * side, tip[1] - depth), (root[0] * side, root[1] - depth * 1.6)]  # fmt: skip
+            points = [
+                (root[0] * side, root[1] - depth),
+                (tip[0] * side, tip[1] - depth * 0.5),
+                (tip[0] * side, tip[1] - depth),
+                (root[0] * side, root[1] - depth * 1.6),
+            ]
             canvas.drawPath(polygon_path(canvas, points), stroke=0, fill=1)
     else:
         y = top - hull_length * 0.02
-        canvas.drawPath(polygon_path(canvas, [(0, top), (half * 0.35, y - hull_length * 0.1), (0, y - hull_length * 0.06),
-                                              (-half * 0.35, y - hull_length * 0.1)]), stroke=0, fill=1)  # fmt: skip
+        canvas.drawPath(
+            polygon_path(
+                canvas,
+                [
+                    (0, top),
+                    (half * 0.35, y - hull_length * 0.1),
+                    (0, y - hull_length * 0.06),
+                    (-half * 0.35, y - hull_length * 0.1),
+                ],
+            ),
+            stroke=0,
+            fill=1,
+        )
     canopy_y, canopy = top - hull_length * 0.2, hull_length * 0.07
     fill(canvas, mix(light, (0.4, 0.75, 1.0), 0.6))
     stroke(canvas, dark, max(hull_width * 0.02, 0.3))

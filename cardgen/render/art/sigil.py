@@ -67,7 +67,9 @@ def _plate(canvas: Any, r: random.Random, size: float, fold: int, dark: RGB, mai
     ticks = fold * r.choice((2, 3, 4))
     fill(canvas, accent)
     for _ in range(ticks):
-        canvas.drawPath(polygon_path(canvas, [(size * 0.87, -size * 0.012), (size * 0.91, 0), (size * 0.87, size * 0.012)]), 0, 1)
+        canvas.drawPath(
+            polygon_path(canvas, [(size * 0.87, -size * 0.012), (size * 0.91, 0), (size * 0.87, size * 0.012)]), 0, 1
+        )
         canvas.rotate(360 / ticks)
 
 
@@ -75,8 +77,14 @@ def _chevron(canvas: Any, inner: float, outer: float, half: float) -> None:
     """A chevron pointing outwards."""
     depth = (outer - inner) * 0.45
     side = math.tan(half) * inner
-    points = [(outer, 0), (inner + depth, side), (inner, side), (outer - depth * 1.1, 0), (inner, -side),
-              (inner + depth, -side)]  # fmt: skip
+    points = [
+        (outer, 0),
+        (inner + depth, side),
+        (inner, side),
+        (outer - depth * 1.1, 0),
+        (inner, -side),
+        (inner + depth, -side),
+    ]
     canvas.drawPath(polygon_path(canvas, points), stroke=0, fill=1)
 
 
@@ -124,9 +132,19 @@ def _orb(canvas: Any, inner: float, outer: float, half: float) -> None:
 
 def _star_point(canvas: Any, inner: float, outer: float, half: float) -> None:
     """One point of a star: its points together make a star of `fold` points."""
-    canvas.drawPath(polygon_path(canvas, [(0, 0), (inner * 1.6 * math.cos(half), inner * 1.6 * math.sin(half)),
-                                          (outer, 0), (inner * 1.6 * math.cos(half), -inner * 1.6 * math.sin(half))]),
-                    stroke=0, fill=1)  # fmt: skip
+    canvas.drawPath(
+        polygon_path(
+            canvas,
+            [
+                (0, 0),
+                (inner * 1.6 * math.cos(half), inner * 1.6 * math.sin(half)),
+                (outer, 0),
+                (inner * 1.6 * math.cos(half), -inner * 1.6 * math.sin(half)),
+            ],
+        ),
+        stroke=0,
+        fill=1,
+    )
 
 
 def _centre(canvas: Any, r: random.Random, size: float, fold: int, main: RGB, accent: RGB, dark: RGB) -> None:

@@ -17,7 +17,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
-from cardgen.render.art import RGB, Box, fill, hex_rgb, mix, rng, shade
+from cardgen.render.art import RGB, Box, fill, hex_rgb, mix, rng
 
 MM = 72 / 25.4
 STAR_TINTS = tuple(hex_rgb(c) for c in ("#ffffff", "#d6e4ff", "#fff0d2", "#ffe0e6"))
