@@ -24,6 +24,7 @@ KINDS = {  # what each kind of value a parser accepts looks like, for the table 
     "number > 0": "a number above zero",
     "number 0–1": "a share from 0 to 1",
     "angle": "degrees, counter-clockwise, any number (`-30` is `330`)",
+    "whole number": "a whole number, `3`, within the range its attribute gives",
     "true or false": "`true`/`false` (also `yes`/`no`, `1`/`0`)",
     "x,y pairs": 'corner points separated by spaces: `points="0,0 10,0 5,8"`',
     "lengths": "lengths separated by spaces",

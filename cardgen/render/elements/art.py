@@ -36,7 +36,7 @@ def whole(low: int, high: int) -> Callable[[str], int]:
             raise ValueError(f"must lie between {low} and {high}, got '{value}'")
         return found
 
-    parse.kind = f"whole number {low}–{high}"  # type: ignore[attr-defined]  # read by Attr.kind
+    parse.kind = "whole number"  # type: ignore[attr-defined]  # read by Attr.kind
     return parse
 
 
@@ -47,7 +47,7 @@ def density(value: str) -> float:
     return found
 
 
-density.kind = "number 0–50"  # type: ignore[attr-defined]
+density.kind = "number ≥ 0"  # type: ignore[attr-defined]
 
 # Each kind's own attributes; the others are refused for it.
 OWN: dict[str, tuple[str, ...]] = {
@@ -82,7 +82,7 @@ class Art(ElementKind):
             doc=f"a named palette ({', '.join(PALETTES)}) or up to {MOST_COLOURS} colours (game colour names, "
             f"`#rrggbb`), darkest first; by default {', '.join(f'{k} {v}' for k, v in DEFAULT_PALETTE.items())}",
         ),
-        "density": Attr(density, None, "stars per cm²", "starfield: how many stars (default 6)"),
+        "density": Attr(density, None, "stars per cm²", "starfield: how many stars, at most 50 (default 6)"),
         "nebula": Attr(fraction, None, doc="starfield: the nebula's strength (default 0.7; 0: none, all vector)"),
         "bleed": Attr(boolean, None, doc="starfield: box edges lying on the trim run on to the bleed's edge"),
         "surface": Attr(
@@ -100,9 +100,9 @@ class Art(ElementKind):
         "length": Attr(fraction, None, doc="ship: the hull's length, a share of the box's height"),
         "beam": Attr(fraction, None, doc="ship: the hull's width, a share of its length"),
         "wings": Attr(fraction, None, doc="ship: the wingspan, a share of the box's width (0: no wings)"),
-        "engines": Attr(whole(0, 6), None, doc="ship: how many engines"),
-        "weapons": Attr(whole(0, 8), None, doc="ship: how many gun barrels"),
-        "fold": Attr(whole(2, 12), None, doc="sigil: its rotational symmetry (default: from the seed, 3–8)"),
+        "engines": Attr(whole(0, 6), None, doc="ship: how many engines, 0–6"),
+        "weapons": Attr(whole(0, 8), None, doc="ship: how many guns, 0–8 (pairs on the wings, an odd one on the nose)"),
+        "fold": Attr(whole(2, 12), None, doc="sigil: its rotational symmetry, 2–12 (default: from the seed, 3–8)"),
         "plate": Attr(boolean, None, doc="sigil: a disc of the palette's darkest colour behind it (default true)"),
     }  # fmt: skip
 
