@@ -25,6 +25,7 @@ SMALL = {
         "2",
         "--no-cluster",
     ],  # Dask: its own tests
+    "art_speed.py": ["--cards", "3", "--runs", "1"],
     "build_speed.py": ["--cards", "40", "--quick"],
     "engine_speed.py": ["--scale", "0.002", "--no-openspiel", "--min-games", "1", "--only", "battlefield-space"],
     "engine_invariants.py": ["battlefield-space", "--games", "3"],

@@ -17,11 +17,12 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
-from cardgen.render.art import RGB, Box, fill, hex_rgb, mix, rng
+from cardgen.render.art import RGB, Box, fill, hex_rgb, mix, rng, stroke
 
 MM = 72 / 25.4
 STAR_TINTS = tuple(hex_rgb(c) for c in ("#ffffff", "#d6e4ff", "#fff0d2", "#ffe0e6"))
 MAX_STARS = 20_000  # a density of 50 stars per cm² over an A4 page is about 31,000: bounded
+WORK = 3  # the nebula's noise is worked out at 1/WORK of the print resolution, then enlarged
 KEPT = 16  # nebulae kept decoded in memory (one poker card at 300 dpi is about 2.3 MB decoded)
 _nebulae: OrderedDict[str, Any] = OrderedDict()  # content hash → reportlab ImageReader of the JPEG
 made = 0  # nebulae made in this process (the tests count them)
@@ -52,23 +53,25 @@ def _pixels(points: float, dpi: int) -> int:
 
 
 def stars(canvas: Any, box: Box, r: random.Random, palette: Sequence[RGB], density: float) -> None:
-    """Faint stars as dots grouped by colour and brightness (one path each), then a few bright ones with a glow
-    and four spikes."""
+    """Faint stars as dots grouped by colour, brightness and size (one path each), then a few bright ones with a
+    glow and four spikes."""
     area_cm2 = (box.w / MM) * (box.h / MM) / 100
     count = min(MAX_STARS, round(density * area_cm2))
     tints = (*STAR_TINTS, mix(palette[-1], (1.0, 1.0, 1.0), 0.5))
-    groups: dict[tuple[int, float], list[tuple[float, float, float]]] = {}
+    groups: dict[tuple[int, float, float], list[tuple[float, float]]] = {}
     for _ in range(count):
         x, y = box.x + r.random() * box.w, box.y + r.random() * box.h
         size = min(0.22, 0.045 * (1 / max(r.random(), 1e-3)) ** 0.45)  # mm: many faint, few large
         brightness = round(min(1.0, 0.25 + 0.75 * size / 0.16 * r.uniform(0.6, 1.0)), 1)
-        groups.setdefault((r.randrange(len(tints)), brightness), []).append((x, y, size * MM))
-    for (tint, brightness), dots in sorted(groups.items()):
-        fill(canvas, tints[tint], brightness)
+        groups.setdefault((r.randrange(len(tints)), brightness, round(size, 2)), []).append((x, y))
+    canvas.setLineCap(1)  # a round cap on a line of no length is a dot: four numbers a star, not a circle's 26
+    for (tint, brightness, size), dots in sorted(groups.items()):
+        stroke(canvas, tints[tint], 2 * size * MM, brightness)
         path = canvas.beginPath()
-        for x, y, radius in dots:
-            path.circle(x, y, radius)
-        canvas.drawPath(path, stroke=0, fill=1)
+        for x, y in dots:
+            path.moveTo(x, y)
+            path.lineTo(x, y)
+        canvas.drawPath(path, stroke=1, fill=0)
     for _ in range(max(1, round(count / 90))):
         x, y = box.x + r.uniform(0.04, 0.96) * box.w, box.y + r.uniform(0.04, 0.96) * box.h
         bright_star(canvas, x, y, r.uniform(0.28, 0.5) * MM, tints[r.randrange(len(tints))], r.uniform(0.6, 1.0))
@@ -92,6 +95,11 @@ def bright_star(canvas: Any, x: float, y: float, radius: float, tint: RGB, spike
     canvas.circle(x, y, radius, stroke=0, fill=1)
 
 
+def forget() -> None:
+    """Drop the nebulae kept in this process (a benchmark's runs each make theirs afresh)."""
+    _nebulae.clear()
+
+
 def nebula_image(seed: str, palette: Sequence[RGB], strength: float, width: int, height: int) -> Any:
     """The nebula of these parameters at this size in pixels, as an ImageReader: made on first asking, then kept."""
     key = hashlib.sha256(repr(("nebula", 1, seed, tuple(palette), strength, width, height)).encode()).hexdigest()
@@ -102,11 +110,22 @@ def nebula_image(seed: str, palette: Sequence[RGB], strength: float, width: int,
 
     global made
     made += 1
-    image = ImageReader(io.BytesIO(_jpeg(_nebula_pixels(rng(seed, "nebula"), palette, strength, width, height))))
+    image = ImageReader(io.BytesIO(_jpeg(_nebula(rng(seed, "nebula"), palette, strength, width, height))))
     _nebulae[key] = image
     while len(_nebulae) > KEPT:
         _nebulae.popitem(last=False)
     return image
+
+
+def _nebula(r: random.Random, palette: Sequence[RGB], strength: float, width: int, height: int) -> Any:
+    """The nebula's pixels at `width` × `height`: its clouds worked out at a third of that size (a ninth of the
+    work: they are soft, their finest detail several pixels across even there) and enlarged smoothly."""
+    import numpy as np
+    from PIL import Image
+
+    small = _nebula_pixels(r, palette, strength, max(2, round(width / WORK)), max(2, round(height / WORK)))
+    result: Any = np.asarray(Image.fromarray(small, "RGB").resize((width, height), Image.Resampling.BICUBIC))
+    return result
 
 
 def _jpeg(pixels: Any) -> bytes:
@@ -126,7 +145,7 @@ def _nebula_pixels(r: random.Random, palette: Sequence[RGB], strength: float, wi
     longest = max(width, height)
     haze = _spread(_fractal(r, width, height, 0.9, 3))
     reach = round(longest * 0.12)  # how far the flow bends the clouds: they are made that much larger all round
-    clouds = _fractal(r, width + 2 * reach, height + 2 * reach, 2.0, 7, gain=0.55)
+    clouds = _fractal(r, width + 2 * reach, height + 2 * reach, 2.0, 6, gain=0.55)
     flow_x, flow_y = _fractal(r, width, height, 1.2, 3), _fractal(r, width, height, 1.2, 3)
     clouds = _spread(_warped(clouds, reach, (flow_x - 0.5) * 2 * reach, (flow_y - 0.5) * 2 * reach))
     hue = _spread(_fractal(r, width, height, 0.7, 3))
@@ -141,7 +160,6 @@ def _nebula_pixels(r: random.Random, palette: Sequence[RGB], strength: float, wi
     base = np.asarray(palette[0], np.float32)
     covered = np.clip(density * 1.4, 0, 1)[..., None]
     image = base * (1 - covered) + colour * covered
-    image += (np.frombuffer(r.randbytes(width * height), np.uint8).reshape(height, width, 1) / 255 - 0.5) / 160
     result: Any = (np.clip(image, 0, 1) * 255 + 0.5).astype(np.uint8)
     return result
 
