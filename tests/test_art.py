@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from cardgen.render.art import starfield
+from cardgen.render.art import Box, starfield
 from cardgen.render.markup import with_card
 
 from conftest import FIXTURES, REPO, run_cli
@@ -158,6 +158,17 @@ def test_art_without_a_seed_is_told_the_card(seeds: Path):
     quoted = "<face><art palette=\"a seed=b\" kind='sigil'></art></face>"
     assert with_card(quoted, "c").startswith('<face><art card="c"')
     assert with_card('<face><artist x="1"/></face>', "c") == '<face><artist x="1"/></face>'
+    own = '<face><art card="own" kind="sigil"/></face>'
+    assert with_card(own, "c") == own
+
+
+def test_a_board_sized_nebula_is_made_at_a_bounded_size():
+    """A poker card with its bleed is drawn at 300 dpi; a box of a square metre at whatever fits the bound (its
+    noise at full size would take gigabytes)."""
+    card = starfield.raster_size(Box(0, 0, 69.5 * 72 / 25.4, 94.9 * 72 / 25.4), 300)
+    assert card == (821, 1121)
+    width, height = starfield.raster_size(Box(0, 0, 1000 * 72 / 25.4, 1000 * 72 / 25.4), 300)
+    assert width * height <= starfield.MAX_PIXELS and width == height > 4000
 
 
 @pytest.fixture

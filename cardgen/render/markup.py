@@ -534,12 +534,12 @@ _QUOTED = re.compile(r""""[^"]*"|'[^']*'""")
 def with_card(markup: str, card_id: str) -> str:
     """The markup with `card="…"` on every `<art>` that gives no `seed` of its own: art is drawn from the card's id
     by default, and a face's markup is all that tells faces apart (faces of equal markup are drawn once). Art with
-    its own seed is left alone, so faces that share it stay one face."""
+    its own seed (or card) is left alone, so faces that share it stay one face."""
     if "<art" not in markup:
         return markup
 
     def add(match: re.Match[str]) -> str:
-        if re.search(r"\sseed\s*=", _QUOTED.sub("", match.group(1))):
+        if re.search(r"\s(seed|card)\s*=", _QUOTED.sub("", match.group(1))):
             return match.group(0)
         return f"<art card={quoteattr(card_id)}{match.group(1)}>"
 

@@ -23,6 +23,7 @@ MM = 72 / 25.4
 STAR_TINTS = tuple(hex_rgb(c) for c in ("#ffffff", "#d6e4ff", "#fff0d2", "#ffe0e6"))
 MAX_STARS = 20_000  # a density of 50 stars per cm² over an A4 page is about 31,000: bounded
 WORK = 3  # the nebula's noise is worked out at 1/WORK of the print resolution, then enlarged
+MAX_PIXELS = 20_000_000  # an A3 board with its bleed at 300 dpi is about 18 million
 KEPT = 16  # nebulae kept decoded in memory (one poker card at 300 dpi is about 2.3 MB decoded)
 _nebulae: OrderedDict[str, Any] = OrderedDict()  # content hash → reportlab ImageReader of the JPEG
 made = 0  # nebulae made in this process (the tests count them)
@@ -40,7 +41,7 @@ def draw(
     density = DENSITY if density is None else density
     nebula = NEBULA if nebula is None else nebula
     if nebula > 0:
-        image = nebula_image(seed, palette, nebula, _pixels(box.w, dpi), _pixels(box.h, dpi))
+        image = nebula_image(seed, palette, nebula, *raster_size(box, dpi))
         canvas.drawImage(image, box.x, box.y, box.w, box.h)
     else:
         fill(canvas, palette[0])
@@ -48,8 +49,13 @@ def draw(
     stars(canvas, box, rng(seed, "stars"), palette, density)
 
 
-def _pixels(points: float, dpi: int) -> int:
-    return max(1, round(points / 72 * dpi))
+def raster_size(box: Box, dpi: int) -> tuple[int, int]:
+    """The nebula's size in pixels: the box at `dpi`, or as near as `MAX_PIXELS` allows (a board-sized box is
+    drawn at a lower resolution; the clouds are soft)."""
+    scale = dpi / 72
+    if (box.w * scale) * (box.h * scale) > MAX_PIXELS:
+        scale = math.sqrt(MAX_PIXELS / (box.w * box.h))
+    return max(1, round(box.w * scale)), max(1, round(box.h * scale))
 
 
 def stars(canvas: Any, box: Box, r: random.Random, palette: Sequence[RGB], density: float) -> None:
