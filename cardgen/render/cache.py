@@ -48,7 +48,7 @@ LISTINGS_KEPT = 64  # `cardgen list` outputs kept in the user's cache (one per d
 # files in a game folder that are data (their content reaches a face through its markup), not its look
 DATA_SUFFIXES = {".yaml", ".yml", ".csv", ".tsv", ".xlsx", ".py", ".md", ".txt"}
 # libraries whose version can change the bytes of a file
-DRAWING_LIBRARIES = ("reportlab", "rl_accel", "pillow", "pypdfium2", "svglib", "jinja2", "pyyaml", "pydantic")
+DRAWING_LIBRARIES = ("reportlab", "rl_accel", "pillow", "numpy", "pypdfium2", "svglib", "jinja2", "pyyaml", "pydantic")
 
 _out_dir: Path | None = None  # set while a build may use the cache (`enabled`)
 _trees: dict[Path, str] | None = None  # while enabled: the digests of the folders every game reads, made once
