@@ -137,7 +137,7 @@ def main() -> None:
                 missing.append(name)
                 continue
             match = re.fullmatch(r'<path fill="currentColor" d="([^"]+)"/>', bodies[source]["body"])
-            if match is None or name not in drawn_by and source not in drawn_by:
+            if match is None or (name not in drawn_by and source not in drawn_by):
                 missing.append(f"{name} (not one path, or no author)")
                 continue
             icons[name] = {"d": match.group(1), "author": drawn_by.get(source, drawn_by.get(name, "")),
@@ -167,7 +167,7 @@ def write_attribution(icons: dict[str, dict[str, str]]) -> None:
         "Zeromancer are CC0. cardgen draws them unchanged except for their colour (and their size).",
         "",
         "A game that prints one of them credits its authors in its print guide and gallery:",
-        "\"Icons by Lorc, Delapouite from game-icons.net, CC BY 3.0\".",
+        '"Icons by Lorc, Delapouite from game-icons.net, CC BY 3.0".',
         "",
         "| author | icons |",
         "|---|---|",

@@ -7,7 +7,7 @@ A face is first *prepared* (each element checks what it can — text fitted, gly
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,8 +17,9 @@ from cardgen.data.model import Icon
 from cardgen.errors import DataError, Problem
 from cardgen.render.elements import ELEMENTS, SCHEMAS
 from cardgen.render.fonts import FontRole, no_glyph
-from cardgen.render.icons import painter
+from cardgen.render.icons import Painter, painter
 from cardgen.render.kit import ImageStore, Kit, Overflow, Palette, SetText, Surface, file_painter
+from cardgen.render.library import library, library_painter
 from cardgen.render.markup import ICON_PATTERN, Checked, Face, parse_face
 from cardgen.units import MM
 
@@ -42,6 +43,7 @@ class PreparedFace:
     prepared: dict[int, Any] = field(default_factory=dict)
     overflows: list[Overflow] = field(default_factory=list)
     texts: list[SetText] = field(default_factory=list)  # every text the face sets, at its drawn size
+    library_icons: frozenset[str] = frozenset()  # the icon library's icons it draws (their authors are credited)
 
 
 def label_role(roles: Mapping[str, FontRole]) -> FontRole:
@@ -83,6 +85,33 @@ def check_stamp(stamp: str, game: Game, roles: Mapping[str, FontRole]) -> None:
             raise DataError(f"--stamp: unknown icon '{{{name}}}'; the icons of {game.id}: {', '.join(icons) or 'none'}")
 
 
+class Painters(Mapping[str, Painter]):
+    """The game's icons (`settings.icons`) by name, then the icon library's: a name the game defines wins. Iterating
+    gives the game's own names; a library icon's painter is made when first asked for."""
+
+    def __init__(self, own: Mapping[str, Painter], colour: Any):
+        self.own = dict(own)
+        self.colour = colour
+        self.borrowed: dict[str, Painter] = {}
+
+    def __getitem__(self, name: str) -> Painter:
+        if name in self.own:
+            return self.own[name]
+        if name not in self.borrowed:
+            self.borrowed[name] = library_painter(library()[name], self.colour)  # KeyError: neither
+        return self.borrowed[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.own)
+
+    def __len__(self) -> int:
+        return len(self.own)
+
+    def from_library(self, name: str) -> bool:
+        """Whether `name` draws a library icon (the game has no icon of that name)."""
+        return name not in self.own and name in library()
+
+
 class FaceDrawer:
     """Prepares and draws faces for one game: its palette, font roles, icon set and images."""
 
@@ -95,7 +124,7 @@ class FaceDrawer:
             else file_painter(icon.file, images, palette.get)
             for name, icon in icons.items()
         }
-        self.kit = Kit(palette, roles, painters, images, icons, label_font)
+        self.kit = Kit(palette, roles, Painters(painters, palette.get), images, icons, label_font)
         self.checked: Checked = {}  # element attributes parsed once for all this game's faces
 
     @property
@@ -120,7 +149,15 @@ class FaceDrawer:
             if (overflow := kind.overflow(element, result, index)) is not None:
                 prepared.overflows.append(overflow)
             prepared.texts.extend(kind.text_sizes(element, result, self.kit, index))
+        prepared.library_icons = self._library_icons(face)
         return prepared
+
+    def _library_icons(self, face: Face) -> frozenset[str]:
+        painters = self.kit.painters
+        assert isinstance(painters, Painters)
+        names = [e["name"] for e in face.elements if e.tag == "icon"]
+        names += [name for e in face.elements if e.content for name, _ in ICON_PATTERN.findall(e.content)]
+        return frozenset(name for name in names if painters.from_library(name))
 
     def draw(self, canvas: Any, prepared: PreparedFace, bleed: float) -> None:
         """Draw a prepared face with its trim box's bottom-left corner at the canvas origin."""

@@ -10,12 +10,14 @@ from `kit`. `python -m cardgen.reference` rewrites the file and `cardgen layout-
 from __future__ import annotations
 
 import typing
+from collections import Counter
 
 from cardgen.data.model import PAGE_SIZES, Icon
 from cardgen.render import fonts, layouts, markup
 from cardgen.render.elements import ELEMENTS
 from cardgen.render.icons import LABEL_ROOM
 from cardgen.render.kit import IMAGE_SUFFIXES
+from cardgen.render.library import LICENCE, SOURCE, library
 from cardgen.units import CARD_SIZES_MM
 
 KINDS = {  # what each kind of value a parser accepts looks like, for the table of value kinds
@@ -101,6 +103,12 @@ ICON_KEYS = {
     "file": "the game's own SVG, PNG or JPEG (inside its folder) instead of a shape, in its own colours; no label",
     "description": "what the icon means (for people reading game.yaml)",
 }
+
+
+def _library_authors() -> list[str]:
+    """The library's authors, those with the most icons first."""
+    counts = Counter(icon.author for icon in library().values())
+    return [author for author, _ in counts.most_common()]
 
 
 def _sizes() -> list[str]:
@@ -193,6 +201,18 @@ def layout_reference() -> str:
         "An icon's colour where it is used (`<icon colour>`, `{name:colour}`) replaces a shape's fill, every painted",
         "part of an SVG, and a PNG or JPEG's pixels (its alpha channel, or without one its darkness, is the shape).",
         "",
+        "### The icon library",
+        "",
+        f"Any of the {len(library())} icons of cardgen's icon library goes wherever a game icon goes, by name:",
+        '`<icon name="spaceship" x="5" y="5" size="8" colour="red"/>`, `{ringed-planet}`, `{laser-blast:#c00000}`.',
+        f"They are icons from {SOURCE} by {', '.join(_library_authors()[:2])} and others, licensed {LICENCE};",
+        "each is one vector path, black unless given a colour. A name in the game's `settings.icons` wins over the",
+        "library. `cardgen icons WORD` lists the icons whose name, category or author contains WORD (their",
+        "categories: " + ", ".join(sorted({icon.category for icon in library().values()})) + "), and",
+        "`--sheet FILE.png` draws them on a contact sheet. A game that prints library icons credits their authors",
+        "in its print guide (PRINT.md, print-guide.pdf) and gallery: *Icons by … from game-icons.net, CC BY 3.0*",
+        "(cardgen/render/icon_library/ATTRIBUTION.md lists every icon's author).",
+        "",
         "## Card sizes",
         "",
         "A component's `size` (or `settings.card_size`): a name below, one length for round and hex pieces (the",
@@ -212,6 +232,13 @@ def layout_reference() -> str:
         "prints in the regular one. TrueType (`.ttf`) and OpenType files are read; an OpenType font with PostScript",
         "(CFF) outlines is converted to TrueType outlines when it is loaded (fontTools). Every font is embedded and",
         "subset, and a character the font lacks is an error naming the card.",
+        "",
+        "Display typefaces bundled in `fonts/` under the SIL Open Font Licence, to name as roles",
+        '(`settings.fonts: {title: Orbitron-Bold.ttf}`, then `<text font="title">`):',
+        "",
+        "| file | typeface |",
+        "|---|---|",
+        *(f"| `{file}` | {_cell(doc)} |" for file, doc in fonts.DISPLAY_FACES.items()),
         "",
         "## Images",
         "",
