@@ -233,3 +233,26 @@ def test_every_library_icon_reads():
         assert operations[0][0] == "M", icon.name
         margin = icon.side / 10  # a few icons reach a little past their square (chain-lightning by 19 units)
         assert all(-margin <= v <= icon.side + margin for _, values in operations for v in values[-2:]), icon.name
+
+
+def test_icon_colon_name_is_answered_with_how_library_icons_are_written(tmp_path: Path):
+    root = make_deck(tmp_path, FRONT.replace("{coins}", "{icon:coins}"))
+    run = cli(root, "preview", "deck", "scout", "--out", root / "face.png")
+    assert run.code == 2
+    assert "front.xml.j2:6:" in run.err and "a library icon is written by its name: {coins}" in run.err, run.err
+
+
+def test_a_stamp_may_carry_library_icons_and_they_are_credited(tmp_path: Path):
+    root = make_deck(tmp_path, PLAIN)
+    run = cli(root, "build", "deck", "--out", root / "out", "--stamp", "{rocket} {ringed-planet} v1")
+    assert run.code == 0, run.err
+    assert "Icons by Lorc from game-icons.net" in (root / "out" / "deck" / "PRINT.md").read_text()  # not rocket's
+    wrong = cli(root, "build", "deck", "--out", root / "out", "--stamp", "{ringed-planit}")
+    assert wrong.code == 2 and "--stamp: unknown icon '{ringed-planit}' (did you mean 'ringed-planet'?)" in wrong.err
+
+
+def test_a_parallel_build_credits_the_icons_its_workers_drew(tmp_path: Path):
+    root = make_deck(tmp_path)
+    run = cli(root, "build", "deck", "--out", root / "out", "--jobs", "2")
+    assert run.code == 0, run.err
+    assert "from game-icons.net, CC BY 3.0." in (root / "out" / "deck" / "PRINT.md").read_text()

@@ -14,7 +14,7 @@ from typing import Any
 
 from cardgen.data.games import Game
 from cardgen.data.model import Icon
-from cardgen.errors import DataError, Problem
+from cardgen.errors import DataError, Problem, did_you_mean
 from cardgen.render.elements import ELEMENTS, SCHEMAS
 from cardgen.render.fonts import FontRole, no_glyph
 from cardgen.render.icons import Painter, painter
@@ -76,13 +76,18 @@ def check_labels(game: Game, roles: Mapping[str, FontRole]) -> None:
 
 def check_stamp(stamp: str, game: Game, roles: Mapping[str, FontRole]) -> None:
     """The `--stamp` text is drawn on every face in the body font, its `{icon}`s as icons: a character that font
-    cannot draw or an icon the game lacks is the option's fault, named as such (not the first card's layout's)."""
+    cannot draw or an icon neither the game nor the library has is the option's fault, named as such (not the
+    first card's layout's)."""
     if missing := no_glyph(ICON_PATTERN.sub("", stamp), roles["body"]):
         raise DataError(f"--stamp: {missing} in {game.id}")
     icons = game.manifest.settings.icons
     for name, _ in ICON_PATTERN.findall(stamp):
-        if name not in icons:
-            raise DataError(f"--stamp: unknown icon '{{{name}}}'; the icons of {game.id}: {', '.join(icons) or 'none'}")
+        if name not in icons and name not in library():  # a library icon in the stamp is credited like any other
+            hint = did_you_mean(name, [*icons, *library()])
+            raise DataError(
+                f"--stamp: unknown icon '{{{name}}}'{hint}; the icons of {game.id}: {', '.join(icons) or 'none'}, "
+                "and the icon library's (`cardgen icons`)"
+            )
 
 
 class Painters(Mapping[str, Painter]):

@@ -13,6 +13,7 @@ from cardgen.render.elements.base import ElementKind
 from cardgen.render.elements.icon import check_icon
 from cardgen.render.fonts import FontRole, no_glyph
 from cardgen.render.kit import Kit, Overflow, SetText, Surface
+from cardgen.render.library import library
 from cardgen.render.markup import (
     BOX,
     COLOUR,
@@ -59,6 +60,11 @@ class Text(ElementKind):
         role = _role(element, kit, who)
         content = element.content
         for name, colour in ICON_PATTERN.findall(content):
+            if name == "icon" and name not in kit.painters and colour in library():
+                raise DataError(
+                    f"{who}: {{icon:{colour}}}: a library icon is written by its name: {{{colour}}}, or "
+                    f"{{{colour}:COLOUR}} in one colour"
+                )
             check_icon(name, kit, who)
             if colour and not kit.palette.is_colour(colour):
                 raise DataError(f"{who}: {{{name}:{colour}}}: '{colour}' is not a colour (a game colour or #rrggbb)")
