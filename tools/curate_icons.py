@@ -98,9 +98,13 @@ def author_names(repository: Path) -> dict[str, str]:
     return names
 
 
+# Folders whose name is not the one license.txt gives their author
+FOLDER_AUTHORS = {"lucasms": "Lucas"}
+
+
 def authors(repository: Path) -> dict[str, str]:
     """Icon name → its author's name, from the folder each SVG lies in."""
-    names = author_names(repository)
+    names = {**author_names(repository), **FOLDER_AUTHORS}
     found = {}
     for svg in sorted(repository.glob("*/*.svg")):
         folder = svg.parent.name
