@@ -85,7 +85,7 @@ def test_the_face_is_drawn_where_the_layout_says(shop: Path):
     assert corner[2] > corner[0], corner
     top, bottom = face_pixel(image, 2, 2, dpi), face_pixel(image, 2, 86, dpi)  # linear(90): dark bottom to light top
     assert sum(top) > sum(bottom) + 200, (top, bottom)
-    triangle, beside = face_pixel(image, 32, 56, dpi), face_pixel(image, 25, 66, dpi)  # path(…) clip: a triangle
+    triangle, beside = face_pixel(image, 32, 63.5, dpi), face_pixel(image, 25, 66, dpi)  # path(…) clip: a triangle
     assert triangle[0] > 200 and triangle[2] < 80, triangle
     assert beside[2] > beside[0], beside
     drop = face_pixel(image, 30, 18, dpi)  # the arc's round end of the white drop
@@ -229,3 +229,65 @@ def test_a_gradient_whose_colours_differ_in_opacity_is_refused_at_its_line(broke
     err = preview_error(broken)
     assert "front.xml.j2:8: drawing: cards: card 'frigate' front: <rect fill>: the colours of a gradient must share " \
            "one opacity" in err, err  # fmt: skip
+
+
+# Text effects: outline, glow, shadow, letter spacing, small caps.
+
+
+def test_text_effects_are_drawn_as_text(shop: Path):
+    import pdfplumber
+
+    stream, _ = content(shop)
+    assert "2 Tr" in stream and "1 Tr" in stream  # the outline (fill, then stroke) and the glow's strokes
+    assert "1.2 Tc" in stream  # letter spacing, in points
+    with pdfplumber.open(shop) as pdf:
+        chars = pdf.pages[0].chars
+        title = [c for c in chars if c["text"] in "FRIGATECLS" and round(c["size"], 1) in (15, 11.7)]
+        capital = [c for c in title if c["text"] == "F" and round(c["size"], 1) == 15]
+        small = [c for c in title if round(c["size"], 1) == 11.7]
+        assert capital and "".join(c["text"] for c in small[:6]) == "RIGATE"  # small capitals, 0.78 × the size
+        glyphs = [c for c in chars if c["text"] == "S" and round(c["size"], 1) == 11]
+        shadow, text = glyphs[0], glyphs[-1]  # the shadow first, then the text over it
+        assert abs(shadow["x0"] - text["x0"] - 0.5 * 72 / 25.4) < 0.01
+        assert abs(shadow["top"] - text["top"] - 0.5 * 72 / 25.4) < 0.01
+
+
+def test_letter_spacing_and_small_caps_are_measured_when_fitting():
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from cardgen.render.textfit import TextBox, fit_text
+
+    def fit(spacing: float, width: float, small_caps: bool = False):
+        box = TextBox("Frigate", "Helvetica", None, width, 20, 12, 6, 1.2, "left", spacing, small_caps, True)
+        return fit_text(box)
+
+    plain = stringWidth("Frigate", "Helvetica", 12)
+    spaced = fit(2, 200)
+    assert spaced.size == 12 and spaced.line_width == pytest.approx(plain + 2 * 6)  # six gaps for seven letters
+    tight = fit(2, plain + 6)  # room for the letters and half the spacing: shrinks until the spacing fits too
+    assert tight.fits and tight.size < 12 and tight.line_width <= plain + 6
+    assert fit(20, plain).overflow_mm > 0  # the spacing alone is wider than the box: reported, not drawn over
+    caps = fit(0, 200, small_caps=True)
+    assert [size for _, size in caps.runs] == [12, pytest.approx(12 * 0.78)]
+    assert caps.runs[1][0] == "RIGATE"
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("{{ card.name }} class", "<b>{{ card.name }}</b> class", ":17: drawing: cards: card 'frigate' front: "
+         "title: `spacing`, `small-caps` and `shadow` set one plain line, without inline markup"),
+        ('shadow-offset="0.5,0.5"', 'shadow-offset="0.5"', ":18: drawing: cards: card 'frigate' front: <text "
+         "shadow-offset='0.5'>: expected 'dx,dy', got '0.5'"),
+        ('small-caps="true"', 'small-caps="maybe"', ":17: drawing: cards: card 'frigate' front: <text "
+         "small-caps='maybe'>: expected true or false, got 'maybe'"),
+        ('glow="#ffffff90"', 'glow="shine"', ":17: drawing: cards: card 'frigate' front: <text glow='shine'>: not a "
+         "colour"),
+    ],
+)  # fmt: skip
+def test_text_effect_misuse_is_named_at_the_layout_line(broken: Path, old: str, new: str, expected: str):
+    text = (broken / FRONT).read_text()
+    assert old in text
+    (broken / FRONT).write_text(text.replace(old, new, 1))
+    err = preview_error(broken)
+    assert f"front.xml.j2{expected}" in err, err

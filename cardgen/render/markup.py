@@ -112,6 +112,15 @@ def boolean(value: str) -> bool:
     raise ValueError(f"expected true or false, got '{value}'")
 
 
+@_kind("x,y")
+def offset(value: str) -> tuple[float, float]:
+    """One `dx,dy` pair (mm; y down)."""
+    parts = value.split(",")
+    if len(parts) != 2:
+        raise ValueError(f"expected 'dx,dy', got '{value}'")
+    return number(parts[0]), number(parts[1])
+
+
 @_kind("x,y pairs")
 def points(value: str) -> tuple[tuple[float, float], ...]:
     pairs = []

@@ -25,6 +25,7 @@ KINDS = {  # what each kind of value a parser accepts looks like, for the table 
     "number 0–1": "a share from 0 to 1",
     "angle": "degrees, counter-clockwise, any number (`-30` is `330`)",
     "true or false": "`true`/`false` (also `yes`/`no`, `1`/`0`)",
+    "x,y": "one pair of numbers, `0.4,0.6`",
     "x,y pairs": 'corner points separated by spaces: `points="0,0 10,0 5,8"`',
     "lengths": "lengths separated by spaces",
     "transform list": "`translate(…)`, `rotate(…)`, `scale(…)` separated by spaces",
