@@ -62,11 +62,11 @@ def face_pixel(image, x_mm: float, y_mm: float, dpi: int) -> tuple[int, int, int
 def test_paths_gradients_and_clips_stay_vector(shop: Path):
     stream, subtypes = content(shop)
     assert "/Image" not in subtypes  # nothing rasterised
-    assert len(re.findall(r"\bsh\b", stream)) == 5  # the five gradients are shadings
+    assert len(re.findall(r"\bsh\b", stream)) == 6  # the six gradients are shadings
     assert len(re.findall(r"\bW\*? n\b", stream)) >= 9  # the trim, the four <g> clips (twice), the gradients' clips
     assert len(re.findall(r" c\b", stream)) >= 20  # quadratic, cubic and arc segments as cubic curves
     shadings = [s.get_object() for s in PdfReader(shop).pages[0]["/Resources"]["/Shading"].values()]
-    assert sorted(int(s["/ShadingType"]) for s in shadings) == [2, 2, 2, 2, 3]  # axial, and one radial
+    assert sorted(int(s["/ShadingType"]) for s in shadings) == [2, 2, 2, 2, 2, 3]  # axial, and one radial
 
 
 def test_two_builds_are_byte_identical(shop: Path, tmp_path: Path):
@@ -184,15 +184,15 @@ def preview_error(root: Path) -> str:
 @pytest.mark.parametrize(
     ("old", "new", "expected"),
     [
-        ('d="M20 18 l6 -3', 'd="M20 18 l6 -3 k', ":13: drawing: cards: card 'frigate' front: <path d='M20 18 l6 -3 k "
+        ('d="M20 18 l6 -3', 'd="M20 18 l6 -3 k', ":14: drawing: cards: card 'frigate' front: <path d='M20 18 l6 -3 k "
          "a4 4 0 1 1 0 6 Z'>: expected a path command (M L H V C S Q T A Z) or a number at character 14 ('k a4 4 0 "),
         ('Q16 30 32 40', 'Q16 30 32', ":5: drawing: cards: card 'frigate' front: <path d='M0 42 Q16 30 32 T63.5 36 V60 "
          "H0 Z'>: expected a number at character 17 ('T63.5 36 V60 H0 ')"),
-        ('fill-rule="evenodd"', 'fill-rule="odd"', ":14: drawing: cards: card 'frigate' front: <path "
+        ('fill-rule="evenodd"', 'fill-rule="odd"', ":15: drawing: cards: card 'frigate' front: <path "
          "fill-rule='odd'>: expected one of nonzero, evenodd, got 'odd'"),
-        ("linear(0, gold, #c04020)", "linear(0, gold)", ":8: drawing: cards: card 'frigate' front: <rect "
+        ("linear(0, gold, #c04020)", "linear(0, gold)", ":9: drawing: cards: card 'frigate' front: <rect "
          "fill='linear(0, gold)'>: linear() needs at least two colours"),
-        ("linear(45, sky, white)", "linear(45, sky, whit)", ":10: drawing: cards: card 'frigate' front: <rect "
+        ("linear(45, sky, white)", "linear(45, sky, whit)", ":11: drawing: cards: card 'frigate' front: <rect "
          "fill='linear(45, sky, whit)'>: 'whit' is not a colour with an optional position"),
         ("sky 70%", "sky 170%", ":2: drawing: cards: card 'frigate' front: <rect fill='linear(90, night, sky 170%, "
          "#9fc3e8)'>: a colour's position lies between 0 and 1 (0% and 100%), got '170%'"),
@@ -203,11 +203,11 @@ def preview_error(root: Path) -> str:
          "COLOUR, …)"),
         ('clip="circle(31.75,30,20)"', 'clip="circle(31.75,30)"', ":3: drawing: cards: card 'frigate' front: <g "
          "clip='circle(31.75,30)'>: circle() takes cx,cy,r, got '31.75,30'"),
-        ('clip="hexagon(13,60,8)"', 'clip="hexagon(13,60,8,sideways)"', ":8: drawing: cards: card 'frigate' front: <g "
+        ('clip="hexagon(13,60,8)"', 'clip="hexagon(13,60,8,sideways)"', ":9: drawing: cards: card 'frigate' front: <g "
          "clip='hexagon(13,60,8,sideways)'>: expected one of flat, pointy, got 'sideways'"),
-        ('clip="rect(-8,-8,16,16,3)"', 'clip="rect(-8,-8,16,-16)"', ":9: drawing: cards: card 'frigate' front: <g "
+        ('clip="rect(-8,-8,16,16,3)"', 'clip="rect(-8,-8,16,-16)"', ":10: drawing: cards: card 'frigate' front: <g "
          "clip='rect(-8,-8,16,-16)'>: rect(): sizes cannot be negative, got '-8,-8,16,-16'"),
-        ('clip="path(M24 52 L40 52 L32 68 Z)"', 'clip="path(M24 52 L40)"', ":12: drawing: cards: card 'frigate' "
+        ('clip="path(M24 52 L40 52 L32 68 Z)"', 'clip="path(M24 52 L40)"', ":13: drawing: cards: card 'frigate' "
          "front: <g clip='path(M24 52 L40)'>: expected a number at its end"),
         ('clip="circle(31.75,30,20)"', 'clip="star(31.75,30,20)"', ":3: drawing: cards: card 'frigate' front: <g "
          "clip='star(31.75,30,20)'>: expected circle(cx,cy,r), hexagon(cx,cy,r[,orient]), rect(x,y,w,h[,radius]) "
@@ -222,13 +222,24 @@ def test_misuse_is_named_at_the_layout_line(broken: Path, old: str, new: str, ex
     assert f"front.xml.j2{expected}" in err, err
 
 
-def test_a_gradient_whose_colours_differ_in_opacity_is_refused_at_its_line(broken: Path):
-    """PDF shadings carry no alpha: a fade to transparent would need a soft mask, which is not drawn — refused."""
-    text = (broken / FRONT).read_text()
-    (broken / FRONT).write_text(text.replace("linear(0, gold, #c04020)", "linear(0, gold, haze)"))
-    err = preview_error(broken)
-    assert "front.xml.j2:8: drawing: cards: card 'frigate' front: <rect fill>: the colours of a gradient must share " \
-           "one opacity" in err, err  # fmt: skip
+def test_colours_with_alpha_fade_a_gradient_through_a_soft_mask(shop: Path):
+    """Opacity per colour: a luminosity soft mask whose grey shading runs through the alphas (PDF shadings have no
+    alpha of their own) — the sunset fades into the night at the circle's foot, vector all the way."""
+    reader = PdfReader(shop)
+    states = reader.pages[0]["/Resources"]["/ExtGState"]
+    masks = [state["/SMask"] for state in states.values() if "/SMask" in state]
+    assert len(masks) == 2  # the sunset's fade and the frame's
+    for mask in masks:
+        assert mask["/S"] == "/Luminosity"
+        group = mask["/G"].get_object()
+        assert group["/Group"]["/S"] == "/Transparency" and group.get_data().strip() == b"/Mask sh"
+        assert int(group["/Resources"]["/Shading"]["/Mask"]["/ShadingType"]) == 2
+        assert group["/Resources"]["/Shading"]["/Mask"]["/ColorSpace"] == "/DeviceGray"
+    image = pdfcheck.render(shop, 0, 100)
+    night = (16, 22, 43)
+    foot, middle = face_pixel(image, 31.75, 49, 100), face_pixel(image, 40, 40, 100)  # alpha 1 at 50, 0 at 36
+    assert all(abs(a - b) < 12 for a, b in zip(foot, night, strict=True)), foot
+    assert sum(middle) > sum(night) + 60, middle  # part way: the sunset shows through
 
 
 # Text effects: outline, glow, shadow, letter spacing, small caps.
@@ -275,13 +286,13 @@ def test_letter_spacing_and_small_caps_are_measured_when_fitting():
 @pytest.mark.parametrize(
     ("old", "new", "expected"),
     [
-        ("{{ card.name }} class", "<b>{{ card.name }}</b> class", ":17: drawing: cards: card 'frigate' front: "
+        ("{{ card.name }} class", "<b>{{ card.name }}</b> class", ":18: drawing: cards: card 'frigate' front: "
          "title: `spacing`, `small-caps` and `shadow` set one plain line, without inline markup"),
-        ('shadow-offset="0.5,0.5"', 'shadow-offset="0.5"', ":18: drawing: cards: card 'frigate' front: <text "
+        ('shadow-offset="0.5,0.5"', 'shadow-offset="0.5"', ":19: drawing: cards: card 'frigate' front: <text "
          "shadow-offset='0.5'>: expected 'dx,dy', got '0.5'"),
-        ('small-caps="true"', 'small-caps="maybe"', ":17: drawing: cards: card 'frigate' front: <text "
+        ('small-caps="true"', 'small-caps="maybe"', ":18: drawing: cards: card 'frigate' front: <text "
          "small-caps='maybe'>: expected true or false, got 'maybe'"),
-        ('glow="#ffffff90"', 'glow="shine"', ":17: drawing: cards: card 'frigate' front: <text glow='shine'>: not a "
+        ('glow="#ffffff90"', 'glow="shine"', ":18: drawing: cards: card 'frigate' front: <text glow='shine'>: not a "
          "colour"),
     ],
 )  # fmt: skip

@@ -24,6 +24,7 @@ from cardgen.render.bitmaps import check_pixels, open_unchecked
 from cardgen.render.fonts import FontRole
 from cardgen.render.icons import Painter, regular_polygon
 from cardgen.render.markup import Clip, Gradient, Transform, colour_literal
+from cardgen.render.shading import shade
 from cardgen.render.svgrefs import check_svg_references, svg_form
 from cardgen.units import MM
 
@@ -274,7 +275,8 @@ class Surface:
 
     def shape(self, element: Mapping[str, Any], path: Any, box: tuple[float, float, float, float]) -> None:
         """Fill and stroke a reportlab path as the element says; `box` (left, top, right, bottom in markup mm) is
-        what a gradient fill spans. A gradient is a PDF shading (`sh`) clipped to the path, the outline drawn on it."""
+        what a gradient fill spans. A gradient is a PDF shading (`sh`) clipped to the path (`shading.shade`), the
+        outline drawn on it."""
         # reportlab's 0 is even-odd, 1 non-zero; shapes without a fill-rule keep the canvas's (their bytes as ever)
         fill_mode = {"evenodd": 0, "nonzero": 1}.get(element.get("fill-rule", ""))
         fill = element.get("fill", "none")
@@ -289,25 +291,21 @@ class Surface:
 
     def gradient(self, gradient: Gradient, box: tuple[float, float, float, float], opacity: float) -> None:
         """Shade the clipped area: a linear gradient across `box` along its angle (from the box's edge to the
-        opposite one, as CSS does), a radial one from the box's centre to its corners. Its stops share one alpha."""
-        canvas, palette = self.canvas, self.kit.palette
-        colours = [palette.get(name) for name, _ in gradient.stops]
-        alpha = colours[0].alpha if colours[0] is not None else 1.0
-        if alpha * opacity < 1:
-            canvas.setFillAlpha(alpha * opacity)
-        opaque = [Color(c.red, c.green, c.blue) for c in colours if c is not None]
+        opposite one, as CSS does), a radial one from the box's centre to its corners."""
+        colours = [colour for name, _ in gradient.stops if (colour := self.kit.palette.get(name)) is not None]
         positions = [position for _, position in gradient.stops]
         (left, bottom), (right, top) = self.point(box[0], box[3]), self.point(box[2], box[1])
         centre_x, centre_y = (left + right) / 2, (bottom + top) / 2
+        geometry: tuple[float, ...]
         if gradient.kind == "radial":
-            radius = max(math.hypot(right - left, top - bottom) / 2, 0.01)
-            canvas.radialGradient(centre_x, centre_y, radius, opaque, positions, extend=True)
-            return
-        turn = math.radians(gradient.angle)
-        dx, dy = math.cos(turn), math.sin(turn)
-        half = max((abs(dx) * (right - left) + abs(dy) * (top - bottom)) / 2, 0.01)
-        start, end = (centre_x - dx * half, centre_y - dy * half), (centre_x + dx * half, centre_y + dy * half)
-        canvas.linearGradient(*start, *end, opaque, positions, extend=True)
+            geometry = (centre_x, centre_y, max(math.hypot(right - left, top - bottom) / 2, 0.01))
+        else:
+            turn = math.radians(gradient.angle)
+            dx, dy = math.cos(turn), math.sin(turn)
+            half = max((abs(dx) * (right - left) + abs(dy) * (top - bottom)) / 2, 0.01)
+            geometry = (centre_x - dx * half, centre_y - dy * half, centre_x + dx * half, centre_y + dy * half)
+        painted = (left - 1, bottom - 1, right + 1, top + 1)  # a point beyond the shape on every side
+        shade(self.canvas, gradient.kind, geometry, colours, positions, opacity, painted)
 
     def clip(self, clip: Clip) -> None:
         """Clip all that follows (until the canvas state is restored) to the clip's shape, in markup mm."""

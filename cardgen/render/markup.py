@@ -336,8 +336,8 @@ SHAPE: dict[str, Attr] = {
         FILL,
         "none",
         doc="the colour inside (`none`: not filled), or a gradient: `linear(90, navy, #3a6ea5 60%, white)` (an angle, "
-        "then colours each with an optional position 0–1 or %) or `radial(gold, orange 0.4, #402000)`; the stops "
-        "share one opacity (PDF shadings have none per stop), which `opacity` multiplies",
+        "then colours each with an optional position 0–1 or %) or `radial(gold, orange 0.4, #40200000)`; a colour's "
+        "alpha is its opacity there (a soft mask), which `opacity` multiplies",
     ),
     **STROKE,
 }

@@ -7,9 +7,8 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar
 
-from cardgen.errors import DataError
 from cardgen.render.kit import Kit, Overflow, SetText, Surface
-from cardgen.render.markup import Attr, Element, Gradient
+from cardgen.render.markup import Attr, Element
 
 
 class ElementKind(ABC):
@@ -24,7 +23,6 @@ class ElementKind(ABC):
 
     def prepare(self, element: Element, kit: Kit, who: str) -> Any:
         """Check the element against the game (fonts, icons, images); `who` names the card in error messages."""
-        check_gradients(element, kit, who)
         return None
 
     def overflow(self, element: Element, prepared: Any, index: int) -> Overflow | None:
@@ -38,17 +36,3 @@ class ElementKind(ABC):
     @abstractmethod
     def draw(self, element: Element, surface: Surface, prepared: Any) -> None:
         """Draw the element on the surface (its canvas state is saved and restored around the call)."""
-
-
-def check_gradients(element: Element, kit: Kit, who: str) -> None:
-    """A gradient's stops must share one opacity: a PDF shading has colours only, so an opacity that changes along
-    it would need a soft mask, which cardgen does not draw. One shared opacity is the fill's alpha."""
-    for name, value in element.attrs.items():
-        if not isinstance(value, Gradient):
-            continue
-        alphas = {round(colour.alpha, 3) for stop, _ in value.stops if (colour := kit.palette.get(stop)) is not None}
-        if len(alphas) > 1:
-            raise DataError(
-                f"{who}: <{element.tag} {name}>: the colours of a gradient must share one opacity (a PDF shading has "
-                "none per colour); fade with one shared alpha, `opacity`, or towards the background's colour"
-            )
