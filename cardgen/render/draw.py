@@ -173,8 +173,13 @@ class FaceDrawer:
             canvas.rect(-bleed * MM, -bleed * MM, full_w * MM, full_h * MM, stroke=0, fill=1)
         for index, element in enumerate(prepared.face.elements):
             canvas.saveState()
-            if element.transform:
-                surface.transform(element.transform)
+            applied = 0
+            for steps, clip in element.clips:  # each group's clip in the coordinates of its group
+                surface.transform(element.transform[applied:steps])
+                surface.clip(clip)
+                applied = steps
+            if element.transform[applied:]:
+                surface.transform(element.transform[applied:])
             ELEMENTS[element.tag].draw(element, surface, prepared.prepared.get(index))
             canvas.restoreState()
 

@@ -27,13 +27,22 @@ KINDS = {  # what each kind of value a parser accepts looks like, for the table 
     "number 0–1": "a share from 0 to 1",
     "angle": "degrees, counter-clockwise, any number (`-30` is `330`)",
     "true or false": "`true`/`false` (also `yes`/`no`, `1`/`0`)",
+    "x,y": "one pair of numbers, `0.4,0.6`",
     "x,y pairs": 'corner points separated by spaces: `points="0,0 10,0 5,8"`',
     "lengths": "lengths separated by spaces",
     "transform list": "`translate(…)`, `rotate(…)`, `scale(…)` separated by spaces",
     "colour": "a colour of the game's `settings.colours`, `#rrggbb`, `#rrggbbaa` (with alpha), a standard name "
     "(`white`, `black`, `red`, …) or `none`",
+    "colour or gradient": "a colour, or `linear(ANGLE, COLOUR [POS], COLOUR [POS], …)` (ANGLE degrees "
+    "counter-clockwise, 0 left to right, across the shape's bounding box) or `radial(COLOUR [POS], …)` (from the "
+    "box's centre to its corners); POS is 0–1 or a percentage, stops without one spread evenly",
+    "path data": 'SVG path data, mm, y down: `d="M2 2 L10 2 Q14 6 10 10 A4 4 0 0 1 2 10 Z"`',
+    "clip shape": "`circle(cx,cy,r)`, `hexagon(cx,cy,r[,flat|pointy])`, `rect(x,y,w,h[,radius])` or `path(d)`, mm",
     "text": "any text",
 }
+
+
+GROUP_EXAMPLE = '<g clip="hexagon(20,20,15)"><image src="art/nebula.png" x="0" y="0" w="40" h="40"/></g>'
 
 
 def _cell(text: str) -> str:
@@ -62,6 +71,7 @@ def attribute_table(schema: markup.Schema) -> list[str]:
 
 def _kinds_used() -> list[str]:
     schemas = [markup.FACE, markup.GROUP, markup.STYLE_REF, *(kind.attributes for kind in ELEMENTS.values())]
+    schemas.append({"d": markup.Attr(markup.path_data)})  # `path(d)` clips read path data too
     used = {attr.kind for schema in schemas for attr in schema.values()}
     return [kind for kind in KINDS if kind in used]
 
@@ -70,6 +80,8 @@ def _elements() -> list[str]:
     lines = []
     for tag, kind in ELEMENTS.items():
         lines += ["", f"### `<{tag}>`", "", kind.summary[0].upper() + kind.summary[1:] + ".", ""]
+        if kind.example:
+            lines += [f"Example: `{kind.example}`", ""]
         lines += attribute_table(kind.attributes)
     return lines
 
@@ -156,7 +168,10 @@ def layout_reference() -> str:
         "### `<g>`",
         "",
         "Groups elements (and other groups) under one transform, so a block of a layout is written once at its own",
-        "origin and placed, turned or scaled as a whole. Line widths and text scale with it.",
+        "origin and placed, turned or scaled as a whole. Line widths and text scale with it. With `clip` its",
+        "children are drawn only inside a shape, so art fills a round token or a hex tile exactly (a vector clip).",
+        "",
+        f"Example: `{GROUP_EXAMPLE}`",
         "",
         *attribute_table(markup.GROUP),
         "",
