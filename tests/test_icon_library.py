@@ -12,7 +12,7 @@ from PIL import Image
 from pypdf import PdfReader
 from reportlab.lib.rl_accel import fp_str
 
-from cardgen.render.library import credit, library, path_operations
+from cardgen.render.library import credit, library, operations
 
 from conftest import run_cli
 
@@ -205,23 +205,23 @@ def test_icons_sheet_draws_every_match_with_its_name(tmp_path: Path):
 @pytest.mark.parametrize(
     ("d", "expected"),
     [
-        ("M1 2L3 4", [("M", (1, 2)), ("L", (3, 4))]),
-        ("m1 2 3 4h2v-1z", [("M", (1, 2)), ("L", (4, 6)), ("L", (6, 6)), ("L", (6, 5)), ("Z", ())]),
-        ("M0 0c1 1 2 2 3 3s4 4 5 5", [("M", (0, 0)), ("C", (1, 1, 2, 2, 3, 3)), ("C", (4, 4, 7, 7, 8, 8))]),
-        ("M0 0q3 3 6 0", [("M", (0, 0)), ("C", (2, 2, 4, 2, 6, 0))]),
-        ("M.5-.5L1e1 2", [("M", (0.5, -0.5)), ("L", (10, 2))]),
+        ("M1 2L3 4", [("move", (1, 2)), ("line", (3, 4))]),
+        ("m1 2 3 4h2v-1z", [("move", (1, 2)), ("line", (4, 6)), ("line", (6, 6)), ("line", (6, 5)), ("close", ())]),
+        ("M0 0c1 1 2 2 3 3s4 4 5 5", [("move", (0, 0)), ("curve", (1, 1, 2, 2, 3, 3)), ("curve", (4, 4, 7, 7, 8, 8))]),
+        ("M0 0q3 3 6 0", [("move", (0, 0)), ("curve", (2, 2, 4, 2, 6, 0))]),
+        ("M.5-.5L1e1 2", [("move", (0.5, -0.5)), ("line", (10, 2))]),
     ],
 )
 def test_path_data_is_read_as_absolute_lines_and_curves(d: str, expected):
-    got = path_operations(d)
+    got = operations(d)
     assert [kind for kind, _ in got] == [kind for kind, _ in expected]
     for (_, values), (_, want) in zip(got, expected, strict=True):
         assert values == pytest.approx(want)
 
 
 def test_an_arc_with_glued_flags_is_a_half_circle_of_curves():
-    got = path_operations("M0 0a5 5 0 1110 0")  # flags '1' '1' glued to the end point's x
-    assert [kind for kind, _ in got] == ["M", "C", "C"]
+    got = operations("M0 0a5 5 0 1110 0")  # flags '1' '1' glued to the end point's x
+    assert [kind for kind, _ in got] == ["move", "curve", "curve"]
     assert got[-1][1][-2:] == pytest.approx((10, 0))
     middle = got[1][1][-2:]  # half-way round a circle of radius 5 centred at (5, 0)
     assert abs(middle[0] - 5) < 1e-9 and abs(abs(middle[1]) - 5) < 1e-9
@@ -229,10 +229,10 @@ def test_an_arc_with_glued_flags_is_a_half_circle_of_curves():
 
 def test_every_library_icon_reads():
     for icon in library().values():
-        operations = path_operations(icon.d)
-        assert operations[0][0] == "M", icon.name
+        ops = operations(icon.d)
+        assert ops[0][0] == "move", icon.name
         margin = icon.side / 10  # a few icons reach a little past their square (chain-lightning by 19 units)
-        assert all(-margin <= v <= icon.side + margin for _, values in operations for v in values[-2:]), icon.name
+        assert all(-margin <= v <= icon.side + margin for _, values in ops for v in values[-2:]), icon.name
 
 
 def test_icon_colon_name_is_answered_with_how_library_icons_are_written(tmp_path: Path):
