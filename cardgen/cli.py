@@ -260,6 +260,27 @@ def layout_reference_command() -> None:
     echo(layout_reference(), nl=False)
 
 
+@cli.command("icons")
+@click.argument("word", default="")
+@_option("--sheet", click.Path(dir_okay=False, path_type=Path), None, "Also draw them on a contact sheet (PNG).")
+def icons_command(word: str, sheet: Path | None) -> None:
+    """List the icon library's icons (name, category, author) whose name, category or author contains WORD."""
+    from cardgen.output import write_atomic
+    from cardgen.render.library import LICENCE, SOURCE, search
+    from cardgen.render.library_sheet import contact_sheet
+
+    found = search(word)
+    if not found:
+        raise DataError(f"no icon of the library matches '{word}' (`cardgen icons` lists them all)")
+    width = max(len(icon.name) for icon in found)
+    for icon in found:
+        echo(f"{icon.name:<{width}}  {icon.category:<22}  {icon.author}")
+    echo(f'{len(found)} icons from {SOURCE} ({LICENCE}): <icon name="NAME"> or {{NAME}} in a layout')
+    if sheet is not None:
+        write_atomic(sheet, contact_sheet(found, _bundled_body_font()))
+        echo(f"{display_path(sheet)}  contact sheet of {len(found)} icons")
+
+
 @cli.command("limits")
 def limits_command() -> None:
     """List the bounds on what a game folder may ask for, with the values in force."""

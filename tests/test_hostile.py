@@ -917,10 +917,10 @@ CASES = [
     Case("markup-broken-xml", lambda ws: ship_layout(ws, '<rect x="1"'), BUILD, 2, "invalid XML"),
     Case(
         "markup-unknown-icon",
-        lambda ws: ship_layout(ws, '<icon name="rocket" x="1" y="1" size="5"/>'),
+        lambda ws: ship_layout(ws, '<icon name="rockett" x="1" y="1" size="5"/>'),  # 'rocket' is a library icon
         BUILD,
         2,
-        "rocket",
+        "unknown icon '{rockett}' (did you mean 'rocket'?)",
     ),
     # --- images and SVG art ----------------------------------------------------------------------------------------
     Case(

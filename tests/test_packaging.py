@@ -35,7 +35,11 @@ def test_wheel_carries_data_templates_and_fonts(wheel):
     assert any(n.startswith("cardgen/_bundled/templates/") for n in names)
     for asset in ("index.html.j2", "about.html.j2", "home.html.j2", "gallery.css", "gallery.js"):  # cardgen gallery
         assert f"cardgen/render/gallery_assets/{asset}" in names
-    assert not any(n.startswith(("tests/", "output/")) for n in names)
+    for part in ("game-icons.json", "ATTRIBUTION.md"):  # the icon library and the credit its licence asks for
+        assert f"cardgen/render/icon_library/{part}" in names
+    for font in ("Orbitron-Bold.ttf", "Orbitron-OFL.txt", "Audiowide-Regular.ttf", "Exo2-Regular.ttf", "Exo2-OFL.txt"):
+        assert f"cardgen/_bundled/fonts/{font}" in names
+    assert not any(n.startswith(("tests/", "output/", "tools/")) for n in names)
 
 
 def test_installed_package_finds_bundled_folders(wheel, tmp_path):

@@ -8,6 +8,7 @@ component with overflowing text is not written unless overflow is allowed.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import importlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -253,9 +254,10 @@ def write_job(
     not left to pass for this build's."""
     target = writer.target(folder, job.component.id)
     try:
-        return files.output(job, target, writer.write) if files else writer.write(job, target)
+        written = files.output(job, target, writer.write) if files else writer.write(job, target)
     except DataError as exc:
         raise (stale.failed(exc, folder, job.component.id) if aside else exc) from None
+    return dataclasses.replace(written, library_icons=job.library_icons())
 
 
 def text_fit(game: Game, layouts: Layouts, fonts_dir: Path) -> Callable[[Component], FittedText]:

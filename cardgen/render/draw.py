@@ -7,18 +7,19 @@ A face is first *prepared* (each element checks what it can — text fitted, gly
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from cardgen.data.games import Game
 from cardgen.data.model import Icon
-from cardgen.errors import DataError, Problem
+from cardgen.errors import DataError, Problem, did_you_mean
 from cardgen.render.elements import ELEMENTS, SCHEMAS
 from cardgen.render.fonts import FontRole, no_glyph
-from cardgen.render.icons import painter
+from cardgen.render.icons import Painter, painter
 from cardgen.render.kit import ImageStore, Kit, Overflow, Palette, SetText, Surface, file_painter
+from cardgen.render.library import library, library_painter
 from cardgen.render.markup import ICON_PATTERN, Checked, Face, parse_face
 from cardgen.units import MM
 
@@ -42,6 +43,7 @@ class PreparedFace:
     prepared: dict[int, Any] = field(default_factory=dict)
     overflows: list[Overflow] = field(default_factory=list)
     texts: list[SetText] = field(default_factory=list)  # every text the face sets, at its drawn size
+    library_icons: frozenset[str] = frozenset()  # the icon library's icons it draws (their authors are credited)
 
 
 def label_role(roles: Mapping[str, FontRole]) -> FontRole:
@@ -74,13 +76,45 @@ def check_labels(game: Game, roles: Mapping[str, FontRole]) -> None:
 
 def check_stamp(stamp: str, game: Game, roles: Mapping[str, FontRole]) -> None:
     """The `--stamp` text is drawn on every face in the body font, its `{icon}`s as icons: a character that font
-    cannot draw or an icon the game lacks is the option's fault, named as such (not the first card's layout's)."""
+    cannot draw or an icon neither the game nor the library has is the option's fault, named as such (not the
+    first card's layout's)."""
     if missing := no_glyph(ICON_PATTERN.sub("", stamp), roles["body"]):
         raise DataError(f"--stamp: {missing} in {game.id}")
     icons = game.manifest.settings.icons
     for name, _ in ICON_PATTERN.findall(stamp):
-        if name not in icons:
-            raise DataError(f"--stamp: unknown icon '{{{name}}}'; the icons of {game.id}: {', '.join(icons) or 'none'}")
+        if name not in icons and name not in library():  # a library icon in the stamp is credited like any other
+            hint = did_you_mean(name, [*icons, *library()])
+            raise DataError(
+                f"--stamp: unknown icon '{{{name}}}'{hint}; the icons of {game.id}: {', '.join(icons) or 'none'}, "
+                "and the icon library's (`cardgen icons`)"
+            )
+
+
+class Painters(Mapping[str, Painter]):
+    """The game's icons (`settings.icons`) by name, then the icon library's: a name the game defines wins. Iterating
+    gives the game's own names; a library icon's painter is made when first asked for."""
+
+    def __init__(self, own: Mapping[str, Painter], colour: Any):
+        self.own = dict(own)
+        self.colour = colour
+        self.borrowed: dict[str, Painter] = {}
+
+    def __getitem__(self, name: str) -> Painter:
+        if name in self.own:
+            return self.own[name]
+        if name not in self.borrowed:
+            self.borrowed[name] = library_painter(library()[name], self.colour)  # KeyError: neither
+        return self.borrowed[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.own)
+
+    def __len__(self) -> int:
+        return len(self.own)
+
+    def from_library(self, name: str) -> bool:
+        """Whether `name` draws a library icon (the game has no icon of that name)."""
+        return name not in self.own and name in library()
 
 
 class FaceDrawer:
@@ -95,7 +129,7 @@ class FaceDrawer:
             else file_painter(icon.file, images, palette.get)
             for name, icon in icons.items()
         }
-        self.kit = Kit(palette, roles, painters, images, icons, label_font)
+        self.kit = Kit(palette, roles, Painters(painters, palette.get), images, icons, label_font)
         self.checked: Checked = {}  # element attributes parsed once for all this game's faces
 
     @property
@@ -120,7 +154,15 @@ class FaceDrawer:
             if (overflow := kind.overflow(element, result, index)) is not None:
                 prepared.overflows.append(overflow)
             prepared.texts.extend(kind.text_sizes(element, result, self.kit, index))
+        prepared.library_icons = self._library_icons(face)
         return prepared
+
+    def _library_icons(self, face: Face) -> frozenset[str]:
+        painters = self.kit.painters
+        assert isinstance(painters, Painters)
+        names = [e["name"] for e in face.elements if e.tag == "icon"]
+        names += [name for e in face.elements if e.content for name, _ in ICON_PATTERN.findall(e.content)]
+        return frozenset(name for name in names if painters.from_library(name))
 
     def draw(self, canvas: Any, prepared: PreparedFace, bleed: float) -> None:
         """Draw a prepared face with its trim box's bottom-left corner at the canvas origin."""
@@ -131,8 +173,13 @@ class FaceDrawer:
             canvas.rect(-bleed * MM, -bleed * MM, full_w * MM, full_h * MM, stroke=0, fill=1)
         for index, element in enumerate(prepared.face.elements):
             canvas.saveState()
-            if element.transform:
-                surface.transform(element.transform)
+            applied = 0
+            for steps, clip in element.clips:  # each group's clip in the coordinates of its group
+                surface.transform(element.transform[applied:steps])
+                surface.clip(clip)
+                applied = steps
+            if element.transform[applied:]:
+                surface.transform(element.transform[applied:])
             ELEMENTS[element.tag].draw(element, surface, prepared.prepared.get(index))
             canvas.restoreState()
 

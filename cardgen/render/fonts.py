@@ -27,6 +27,15 @@ DEFAULT_ROLES = {
     "heading": "NotoSansDisplay-Bold.ttf",
 }
 STYLE_SUFFIXES = {"bold": "Bold", "italic": "Italic", "bolditalic": "BoldItalic"}
+# The display typefaces in `fonts/` a game may name as a role (`settings.fonts: {title: Orbitron-Bold.ttf}`), each
+# with its licence beside it (fonts/README.md); their Latin subsets (fontsource) lack some of Latin-1's symbols.
+DISPLAY_FACES = {
+    "Orbitron-Regular.ttf": "Orbitron: geometric, wide capitals for titles and ship names (with `-Bold`); "
+    "no `^`, `©`, `®`, `«»`, `Ø`, `Þ`, `Ð`",
+    "Orbitron-Bold.ttf": "Orbitron Bold",
+    "Audiowide-Regular.ttf": "Audiowide: rounded technical display face for headings and faction names",
+    "Exo2-Regular.ttf": "Exo 2: a futuristic sans for body text and stats (with `-Bold`, `-Italic`, `-BoldItalic`)",
+}
 
 
 @dataclass(frozen=True)

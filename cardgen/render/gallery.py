@@ -23,6 +23,7 @@ from markupsafe import Markup
 from cardgen.output import write_atomic
 from cardgen.render.build import GameRenderer
 from cardgen.render.jobs import BuildReport, PrintOptions
+from cardgen.render.library import credit
 from cardgen.render.proof import item_status
 from cardgen.render.shop import face_images
 from cardgen.validate.base import Violation
@@ -58,9 +59,11 @@ def write_game(renderer: GameRenderer, violations: list[Violation], folder: Path
     items: list[dict[str, Any]] = []
     components = []
     names: dict[str, str] = {}
+    icons: set[str] = set()  # the icon library's icons the faces draw, whose authors are credited
     for component in filter(lambda c: c.printed, game.components):
         report = BuildReport()
         job = renderer.job(component, options, report)
+        icons.update(job.library_icons())
         status = item_status(game, violations, report)
         keys = list(dict.fromkeys(k for i in component.items for k in job.faces.item_faces[i.id] if k))
         big = max(job.face.width, job.face.height) / 25.4 * CARD_DPI
@@ -92,11 +95,12 @@ def write_game(renderer: GameRenderer, violations: list[Violation], folder: Path
     field_names = sorted({k for i in items for k in i["fields"]})
     data = json.dumps([{k: i[k] for k in ("id", "component", "fields", "search")} for i in items], ensure_ascii=False)
     copies = sum(i["count"] for i in items)
+    thanks = credit(icons)
     page = INDEX.render(game=game, items=items, components=components, fields=field_names, copies=copies,
-                        data=_json_in_html(data), style=STYLE, script=SCRIPT)  # fmt: skip
+                        data=_json_in_html(data), style=STYLE, script=SCRIPT, credit=thanks)  # fmt: skip
     write_atomic(folder / "index.html", page.encode("utf-8"))
     facts = [{"name": n, "parts": _linked(_text(f.value), names), "cite": f.cite} for n, f in game.rules.facts.items()]
-    about = ABOUT.render(game=game, components=components, facts=facts, style=STYLE)
+    about = ABOUT.render(game=game, components=components, facts=facts, style=STYLE, credit=thanks)
     write_atomic(folder / "about.html", about.encode("utf-8"))
     return GalleryGame(game.id, game.title, len(items))
 

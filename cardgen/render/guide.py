@@ -15,6 +15,7 @@ from typing import Any
 from cardgen.data.games import Game
 from cardgen.output import write_atomic
 from cardgen.render.jobs import SIDES_NOTE, OutputFile, PrintOptions
+from cardgen.render.library import credit
 
 HOW = {
     "long-edge": "double-sided, flip on the long edge",
@@ -103,6 +104,8 @@ def guide_lines(game: Game, files: list[OutputFile], options: PrintOptions) -> l
     if any(f.sides == "tiled" for f in files):
         steps.append("Boards: trim each page to its crosshairs, lay the pages edge to edge and tape them from behind.")
     lines += [f"{n}. {step}" for n, step in enumerate(steps, 1)]
+    if thanks := credit(name for f in files for name in f.library_icons):
+        lines += ["", "## Credits", "", f"{thanks}."]
     return lines
 
 

@@ -101,6 +101,7 @@ class OutputFile:
     stacked: bool = False  # its last sheet holds pieces of different sizes, block under block
     key: str = ""  # the hash of everything that decided its bytes, when the build keeps a cache (render/cache.py)
     reused: bool = False  # an earlier build's file, still current, kept as it was
+    library_icons: tuple[str, ...] = ()  # the icon library's icons it prints (credited in the print guide)
 
 
 @dataclass(frozen=True)
@@ -211,6 +212,10 @@ class ComponentJob:
     @property
     def title(self) -> str:
         return f"{self.game_title} — " + ", ".join(c.title for c in (self.component, *self.guests))
+
+    def library_icons(self) -> tuple[str, ...]:
+        """The icon library's icons its faces draw (those of components sharing its sheets too), by name."""
+        return tuple(sorted({name for face in self.faces.faces.values() for name in face.library_icons}))
 
     def text_sizes(self) -> list[TextSize]:
         """Each item's face fields at the smallest size they are set (every item, also those sharing a face)."""

@@ -7,6 +7,7 @@ and embedded once.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,10 +19,12 @@ from cardgen import limits
 from cardgen.data.model import Icon
 from cardgen.errors import DataError, display_path
 from cardgen.files import inside, real, require_regular
+from cardgen.render import svgpath
 from cardgen.render.bitmaps import check_pixels, open_unchecked
 from cardgen.render.fonts import FontRole
-from cardgen.render.icons import Painter
-from cardgen.render.markup import Transform, colour_literal
+from cardgen.render.icons import Painter, regular_polygon
+from cardgen.render.markup import Clip, Gradient, Transform, colour_literal
+from cardgen.render.shading import shade
 from cardgen.render.svgrefs import check_svg_references, svg_form
 from cardgen.units import MM
 
@@ -204,9 +207,10 @@ class Surface:
 
     def paint(self, element: Mapping[str, Any]) -> tuple[int, int]:
         """Set fill, stroke, line width, dash and opacity from a shape's attributes; return (stroke, fill) flags
-        for reportlab's drawing calls."""
+        for reportlab's drawing calls. A gradient fill is not set here (it is no colour): `shape` paints it."""
         canvas, palette = self.canvas, self.kit.palette
-        fill = palette.get(element.get("fill", "none"))
+        fill_value = element.get("fill", "none")
+        fill = None if isinstance(fill_value, Gradient) else palette.get(fill_value)
         stroke = palette.get(element["stroke"])
         if fill is not None:
             canvas.setFillColor(fill)
@@ -255,12 +259,73 @@ class Surface:
         canvas.translate(-frame[0] / 2, frame[1] / 2)
         return frame
 
+    def point(self, x: float, y: float) -> tuple[float, float]:
+        """A markup point (mm, y down) as canvas points."""
+        return x * MM, (self.height - y) * MM
+
     def polygon(self, element: Mapping[str, Any], points: list[tuple[float, float]]) -> None:
         """A closed, painted path through points given in markup mm."""
-        stroke, fill = self.paint(element)
         path = self.canvas.beginPath()
         path.moveTo(points[0][0] * MM, self.y(points[0][1]))
         for x, y in points[1:]:
             path.lineTo(x * MM, self.y(y))
         path.close()
-        self.canvas.drawPath(path, stroke=stroke, fill=fill)
+        xs, ys = [x for x, _ in points], [y for _, y in points]
+        self.shape(element, path, (min(xs), min(ys), max(xs), max(ys)))
+
+    def shape(self, element: Mapping[str, Any], path: Any, box: tuple[float, float, float, float]) -> None:
+        """Fill and stroke a reportlab path as the element says; `box` (left, top, right, bottom in markup mm) is
+        what a gradient fill spans. A gradient is a PDF shading (`sh`) clipped to the path (`shading.shade`), the
+        outline drawn on it."""
+        # reportlab's 0 is even-odd, 1 non-zero; shapes without a fill-rule keep the canvas's (their bytes as ever)
+        fill_mode = {"evenodd": 0, "nonzero": 1}.get(element.get("fill-rule", ""))
+        fill = element.get("fill", "none")
+        if isinstance(fill, Gradient):
+            self.canvas.saveState()
+            self.canvas.clipPath(path, stroke=0, fill=0, fillMode=fill_mode)
+            self.gradient(fill, box, element.get("opacity", 1.0))
+            self.canvas.restoreState()
+        stroke, filled = self.paint(element)
+        if stroke or filled:
+            self.canvas.drawPath(path, stroke=stroke, fill=filled, fillMode=fill_mode)
+
+    def gradient(self, gradient: Gradient, box: tuple[float, float, float, float], opacity: float) -> None:
+        """Shade the clipped area: a linear gradient across `box` along its angle (from the box's edge to the
+        opposite one, as CSS does), a radial one from the box's centre to its corners."""
+        colours = [colour for name, _ in gradient.stops if (colour := self.kit.palette.get(name)) is not None]
+        positions = [position for _, position in gradient.stops]
+        (left, bottom), (right, top) = self.point(box[0], box[3]), self.point(box[2], box[1])
+        centre_x, centre_y = (left + right) / 2, (bottom + top) / 2
+        geometry: tuple[float, ...]
+        if gradient.kind == "radial":
+            geometry = (centre_x, centre_y, max(math.hypot(right - left, top - bottom) / 2, 0.01))
+        else:
+            turn = math.radians(gradient.angle)
+            dx, dy = math.cos(turn), math.sin(turn)
+            half = max((abs(dx) * (right - left) + abs(dy) * (top - bottom)) / 2, 0.01)
+            geometry = (centre_x - dx * half, centre_y - dy * half, centre_x + dx * half, centre_y + dy * half)
+        painted = (left - 1, bottom - 1, right + 1, top + 1)  # a point beyond the shape on every side
+        shade(self.canvas, gradient.kind, geometry, colours, positions, opacity, painted)
+
+    def clip(self, clip: Clip) -> None:
+        """Clip all that follows (until the canvas state is restored) to the clip's shape, in markup mm."""
+        path = self.canvas.beginPath()
+        if clip.shape == "path":
+            svgpath.draw(clip.ops, path, self.point)
+        elif clip.shape == "circle":
+            cx, cy, r = clip.numbers
+            path.circle(cx * MM, self.y(cy), r * MM)
+        elif clip.shape == "hexagon":
+            cx, cy, r = clip.numbers
+            corners = regular_polygon(cx, cy, r, 6, 0.0 if clip.orient == "flat" else math.pi / 6)
+            path.moveTo(*self.point(*corners[0]))
+            for corner in corners[1:]:
+                path.lineTo(*self.point(*corner))
+            path.close()
+        else:
+            x, y, w, h, *radius = clip.numbers
+            if radius and radius[0] > 0:
+                path.roundRect(x * MM, self.y(y + h), w * MM, h * MM, radius[0] * MM)
+            else:
+                path.rect(x * MM, self.y(y + h), w * MM, h * MM)
+        self.canvas.clipPath(path, stroke=0, fill=0, fillMode=1)

@@ -30,6 +30,9 @@ from types import MappingProxyType
 from typing import Any, TypeVar
 from xml.sax.saxutils import escape, quoteattr
 
+from cardgen.render import svgpath
+from cardgen.render.svgpath import Op
+
 
 class MarkupError(ValueError):
     """A layout produced markup that cannot be drawn; the message names the element and attribute. `line` is the
@@ -109,6 +112,15 @@ def boolean(value: str) -> bool:
     raise ValueError(f"expected true or false, got '{value}'")
 
 
+@_kind("x,y")
+def offset(value: str) -> tuple[float, float]:
+    """One `dx,dy` pair (mm; y down)."""
+    parts = value.split(",")
+    if len(parts) != 2:
+        raise ValueError(f"expected 'dx,dy', got '{value}'")
+    return number(parts[0]), number(parts[1])
+
+
 @_kind("x,y pairs")
 def points(value: str) -> tuple[tuple[float, float], ...]:
     pairs = []
@@ -172,7 +184,114 @@ def transform(value: str) -> Transform:
     return tuple(steps)
 
 
+@_kind("path data")
+def path_data(value: str) -> tuple[Op, ...]:
+    """SVG path data (`M`, `L`, `H`, `V`, `C`, `S`, `Q`, `T`, `A`, `Z`, relative in lower case), in mm."""
+    return svgpath.parse(value)
+
+
+@dataclass(frozen=True, slots=True)
+class Gradient:
+    """A fill that runs through colours: `linear` along `angle` (degrees counter-clockwise, 0 left to right) across
+    the shape's bounding box, or `radial` from its centre to its farthest corner. `stops` are (colour, position
+    0–1) pairs, positions rising."""
+
+    kind: str
+    angle: float
+    stops: tuple[tuple[str, float], ...]
+
+
+_GRADIENT = re.compile(r"^\s*(linear|radial)\s*\((.*)\)\s*$", re.S)
+
+
+def gradient(value: str, is_colour: Callable[[str], bool]) -> Gradient:
+    """`linear(ANGLE, COLOUR [POS], COLOUR [POS], …)` or `radial(COLOUR [POS], …)`; POS is 0–1 or a percentage.
+    Stops without a position share the room between their neighbours' (the first at 0, the last at 1), as in CSS."""
+    match = _GRADIENT.match(value)
+    if match is None:
+        raise ValueError("expected a colour, linear(ANGLE, COLOUR, COLOUR, …) or radial(COLOUR, COLOUR, …)")
+    kind, parts = match.group(1), [part.strip() for part in match.group(2).split(",")]
+    angle_of = 0.0
+    if kind == "linear":
+        angle_of = angle(parts.pop(0))
+    if len(parts) < 2:
+        raise ValueError(f"{kind}() needs at least two colours")
+    if len(parts) > 32:
+        raise ValueError(f"{kind}() takes at most 32 colours")
+    colours: list[str] = []
+    positions: list[float | None] = []
+    for part in parts:
+        words = part.split()
+        if not 1 <= len(words) <= 2 or not is_colour(words[0]) or words[0] in ("none", "transparent"):
+            raise ValueError(f"'{part}' is not a colour with an optional position (a game colour or #rrggbb, then 0–1)")
+        colours.append(words[0])
+        positions.append(_stop_position(words[1]) if len(words) == 2 else None)
+    return Gradient(kind, angle_of, tuple(zip(colours, _spread(positions), strict=True)))
+
+
+def _stop_position(text: str) -> float:
+    position = number(text[:-1]) / 100 if text.endswith("%") else number(text)
+    if not 0 <= position <= 1:
+        raise ValueError(f"a colour's position lies between 0 and 1 (0% and 100%), got '{text}'")
+    return position
+
+
+def _spread(positions: list[float | None]) -> list[float]:
+    known = list(positions)
+    known[0] = 0.0 if known[0] is None else known[0]
+    known[-1] = 1.0 if known[-1] is None else known[-1]
+    filled: list[float] = []
+    for index, position in enumerate(known):
+        if position is None:
+            after = next(i for i in range(index, len(known)) if known[i] is not None)
+            before = filled[-1]
+            position = before + (known[after] - before) / (after - index + 1)  # type: ignore[operator]
+        if filled and position < filled[-1]:
+            raise ValueError("the colours' positions must not go down")
+        filled.append(position)
+    return filled
+
+
+@dataclass(frozen=True, slots=True)
+class Clip:
+    """What a `<g clip="…">` keeps of its children: `circle` (cx, cy, r), `hexagon` (cx, cy, r; `orient`), `rect`
+    (x, y, w, h, radius) or `path` (its operations), all in mm in the group's coordinates."""
+
+    shape: str
+    numbers: tuple[float, ...] = ()
+    orient: str = "flat"
+    ops: tuple[Op, ...] = ()
+
+
+_CLIP = re.compile(r"^\s*(circle|hexagon|rect|path)\s*\((.*)\)\s*$", re.S)
+_CLIP_NUMBERS = {"circle": (3, 3), "hexagon": (3, 3), "rect": (4, 5)}
+
+
+@_kind("clip shape")
+def clip(value: str) -> Clip:
+    """`circle(cx,cy,r)`, `hexagon(cx,cy,r[,flat|pointy])`, `rect(x,y,w,h[,radius])` or `path(d)`."""
+    match = _CLIP.match(value)
+    if match is None:
+        raise ValueError("expected circle(cx,cy,r), hexagon(cx,cy,r[,orient]), rect(x,y,w,h[,radius]) or path(d)")
+    shape, inside = match.groups()
+    if shape == "path":
+        return Clip(shape, ops=path_data(inside))
+    parts = [part.strip() for part in inside.split(",")]
+    orient = "flat"
+    if shape == "hexagon" and len(parts) == 4:
+        orient = choice("flat", "pointy")(parts.pop())
+    low, high = _CLIP_NUMBERS[shape]
+    if not low <= len(parts) <= high:
+        wanted = {"circle": "cx,cy,r", "hexagon": "cx,cy,r[,flat|pointy]", "rect": "x,y,w,h[,radius]"}[shape]
+        raise ValueError(f"{shape}() takes {wanted}, got '{inside}'")
+    numbers = tuple(number(part) for part in parts)
+    if any(n < 0 for n in numbers[2:]):
+        raise ValueError(f"{shape}(): sizes cannot be negative, got '{inside}'")
+    return Clip(shape, numbers, orient)
+
+
 COLOUR = "colour"  # parsed against the game's palette, which only the caller knows
+FILL = "fill"  # a colour or a gradient of the game's colours
 TEXT = str
 REQUIRED = object()
 
@@ -197,6 +316,8 @@ class Attr:
         """What the attribute accepts: `number ≥ 0`, `colour`, `text`, the options of a choice, …"""
         if self.parse == COLOUR:
             return "colour"
+        if self.parse == FILL:
+            return "colour or gradient"
         if self.parse is TEXT:
             return "text"
         return str(getattr(self.parse, "kind", "text"))
@@ -210,7 +331,16 @@ STROKE: dict[str, Attr] = {
     "dash": Attr(dash, (), "mm", "dash and gap lengths separated by spaces: `2 1` draws 2 mm dashes, 1 mm apart"),
     "opacity": Attr(fraction, 1.0, doc="1 opaque, 0 invisible; multiplies the colours' own alpha"),
 }
-SHAPE: dict[str, Attr] = {"fill": Attr(COLOUR, "none", doc="the colour inside (`none`: not filled)"), **STROKE}
+SHAPE: dict[str, Attr] = {
+    "fill": Attr(
+        FILL,
+        "none",
+        doc="the colour inside (`none`: not filled), or a gradient: `linear(90, navy, #3a6ea5 60%, white)` (an angle, "
+        "then colours each with an optional position 0–1 or %) or `radial(gold, orange 0.4, #40200000)`; a colour's "
+        "alpha is its opacity there (a soft mask), which `opacity` multiplies",
+    ),
+    **STROKE,
+}
 AT: dict[str, Attr] = {  # a top-left corner, mm from the trim's top-left
     "x": Attr(number, unit="mm", doc="left edge, from the trim's left edge"),
     "y": Attr(number, unit="mm", doc="top edge, from the trim's top edge, downwards"),
@@ -241,6 +371,13 @@ GROUP: Schema = {
         "cx,cy), `scale(s)` or `scale(sx,sy)` (about the trim's top-left corner), in any order and number; the first "
         "is applied last, as in SVG",
     ),
+    "clip": Attr(
+        clip,
+        None,
+        "mm",
+        "draws the children only inside `circle(cx,cy,r)`, `hexagon(cx,cy,r[,flat|pointy])`, `rect(x,y,w,h[,radius])` "
+        "or `path(d)`, in the group's coordinates (after its `transform`); groups inside clip further",
+    ),
     **STYLE_REF,
 }
 STYLE: Schema = {"name": Attr(TEXT, doc='what elements call the style: `style="name"`')}
@@ -254,13 +391,15 @@ ICON_PATTERN = re.compile(r"\{([A-Za-z0-9][A-Za-z0-9_.-]*)(?::(#[0-9A-Fa-f]{6}|[
 @dataclass(frozen=True, slots=True)
 class Element:
     """One drawable element with its validated attributes; `content` is a text box's paragraph markup, `transform`
-    the steps of the `<g>` groups around it (outermost first), `at` the layout's `file:line` when known."""
+    the steps of the `<g>` groups around it (outermost first), `at` the layout's `file:line` when known. `clips` are
+    the clips of those groups, outermost first, each with the number of `transform` steps in force where it applies."""
 
     tag: str
     attrs: Mapping[str, Any]
     content: str = ""
     transform: Transform = ()
     at: str | None = None
+    clips: tuple[tuple[int, Clip], ...] = ()
 
     def __getitem__(self, name: str) -> Any:
         return self.attrs[name]
@@ -321,7 +460,7 @@ def parse_face(
         raise MarkupError(f"a layout must produce one <face> element, not <{root.tag}>", at=at)
     face_attrs = _located(at, _checked, root, FACE, is_colour, checked)
     reader = _Reader(schemas, is_colour, _styles(root, schemas), checked)
-    elements = tuple(_children(root, reader, (), ()))
+    elements = tuple(_children(root, reader, (), (), ()))
     return Face(face_attrs["bg"], elements)
 
 
@@ -355,7 +494,9 @@ def _located(at: str | None, function: Callable[..., Any], *args: Any) -> Any:
         raise
 
 
-def _children(parent: ET.Element, reader: _Reader, steps: Transform, styles: tuple[str, ...]) -> Iterator[Element]:
+def _children(
+    parent: ET.Element, reader: _Reader, steps: Transform, styles: tuple[str, ...], clips: tuple[tuple[int, Clip], ...]
+) -> Iterator[Element]:
     """The elements inside `parent` (a face or a group), groups flattened: each element with its transform."""
     if stray := (parent.text or "").strip():
         raise MarkupError(f"text outside a <text> box: '{stray[:40]}'")
@@ -368,9 +509,11 @@ def _children(parent: ET.Element, reader: _Reader, steps: Transform, styles: tup
         if node.tag == "g":
             group = _located(at, _attributes, node, GROUP, reader.is_colour)
             inherited = (*styles, *_style_names(group["style"]))
-            yield from _children(node, reader, (*steps, *group["transform"]), inherited)
+            inner = (*steps, *group["transform"])
+            clipped = clips if group["clip"] is None else (*clips, (len(inner), group["clip"]))
+            yield from _children(node, reader, inner, inherited, clipped)
             continue
-        yield _located(at, _element, node, reader, steps, styles, at)
+        yield _located(at, _element, node, reader, steps, styles, at, clips)
 
 
 def _styles(root: ET.Element, schemas: Mapping[str, Schema]) -> dict[str, dict[str, str]]:
@@ -402,7 +545,12 @@ def _style_names(value: str | None) -> tuple[str, ...]:
 
 
 def _element(
-    node: ET.Element, reader: _Reader, steps: Transform, inherited: tuple[str, ...], at: str | None
+    node: ET.Element,
+    reader: _Reader,
+    steps: Transform,
+    inherited: tuple[str, ...],
+    at: str | None,
+    clips: tuple[tuple[int, Clip], ...],
 ) -> Element:
     schemas = reader.schemas
     if node.tag not in schemas:
@@ -428,7 +576,7 @@ def _element(
         content = inline_markup(node)
     elif len(node) or (node.text or "").strip():
         raise MarkupError(f"<{node.tag}> cannot have content")
-    return Element(node.tag, attrs, content, steps, at)
+    return Element(node.tag, attrs, content, steps, at, clips)
 
 
 def _checked(node: ET.Element, schema: Schema, is_colour: Callable[[str], bool], checked: Checked) -> Mapping[str, Any]:
@@ -461,10 +609,19 @@ def _attributes(node: ET.Element, schema: Schema, is_colour: Callable[[str], boo
             values[name] = raw
             continue
         try:
-            values[name] = parser(raw)
+            values[name] = _fill(raw, is_colour) if parser == FILL else parser(raw)
         except ValueError as exc:
-            raise MarkupError(f"<{node.tag} {name}='{raw}'>: {exc}") from None
+            shown = raw if len(raw) <= 60 else raw[:57] + "…"  # a long path's mistake is named by its position
+            raise MarkupError(f"<{node.tag} {name}='{shown}'>: {exc}") from None
     return values
+
+
+def _fill(value: str, is_colour: Callable[[str], bool]) -> str | Gradient:
+    if "(" in value:
+        return gradient(value, is_colour)
+    if not is_colour(value):
+        raise ValueError("not a colour (use a game colour, #rrggbb, none, linear(…) or radial(…))")
+    return value
 
 
 COLOUR_LITERAL = re.compile(r"^(#[0-9A-Fa-f]{6}|#[0-9A-Fa-f]{8}|[a-z]+)$")

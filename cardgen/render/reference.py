@@ -10,12 +10,14 @@ from `kit`. `python -m cardgen.reference` rewrites the file and `cardgen layout-
 from __future__ import annotations
 
 import typing
+from collections import Counter
 
 from cardgen.data.model import PAGE_SIZES, Icon
 from cardgen.render import fonts, layouts, markup
 from cardgen.render.elements import ELEMENTS
 from cardgen.render.icons import LABEL_ROOM
 from cardgen.render.kit import IMAGE_SUFFIXES
+from cardgen.render.library import LICENCE, SOURCE, library
 from cardgen.units import CARD_SIZES_MM
 
 KINDS = {  # what each kind of value a parser accepts looks like, for the table of value kinds
@@ -26,13 +28,22 @@ KINDS = {  # what each kind of value a parser accepts looks like, for the table 
     "angle": "degrees, counter-clockwise, any number (`-30` is `330`)",
     "whole number": "a whole number, `3`, within the range its attribute gives",
     "true or false": "`true`/`false` (also `yes`/`no`, `1`/`0`)",
+    "x,y": "one pair of numbers, `0.4,0.6`",
     "x,y pairs": 'corner points separated by spaces: `points="0,0 10,0 5,8"`',
     "lengths": "lengths separated by spaces",
     "transform list": "`translate(…)`, `rotate(…)`, `scale(…)` separated by spaces",
     "colour": "a colour of the game's `settings.colours`, `#rrggbb`, `#rrggbbaa` (with alpha), a standard name "
     "(`white`, `black`, `red`, …) or `none`",
+    "colour or gradient": "a colour, or `linear(ANGLE, COLOUR [POS], COLOUR [POS], …)` (ANGLE degrees "
+    "counter-clockwise, 0 left to right, across the shape's bounding box) or `radial(COLOUR [POS], …)` (from the "
+    "box's centre to its corners); POS is 0–1 or a percentage, stops without one spread evenly",
+    "path data": 'SVG path data, mm, y down: `d="M2 2 L10 2 Q14 6 10 10 A4 4 0 0 1 2 10 Z"`',
+    "clip shape": "`circle(cx,cy,r)`, `hexagon(cx,cy,r[,flat|pointy])`, `rect(x,y,w,h[,radius])` or `path(d)`, mm",
     "text": "any text",
 }
+
+
+GROUP_EXAMPLE = '<g clip="hexagon(20,20,15)"><image src="art/nebula.png" x="0" y="0" w="40" h="40"/></g>'
 
 
 def _cell(text: str) -> str:
@@ -61,6 +72,7 @@ def attribute_table(schema: markup.Schema) -> list[str]:
 
 def _kinds_used() -> list[str]:
     schemas = [markup.FACE, markup.GROUP, markup.STYLE_REF, *(kind.attributes for kind in ELEMENTS.values())]
+    schemas.append({"d": markup.Attr(markup.path_data)})  # `path(d)` clips read path data too
     used = {attr.kind for schema in schemas for attr in schema.values()}
     return [kind for kind in KINDS if kind in used]
 
@@ -69,6 +81,8 @@ def _elements() -> list[str]:
     lines = []
     for tag, kind in ELEMENTS.items():
         lines += ["", f"### `<{tag}>`", "", kind.summary[0].upper() + kind.summary[1:] + ".", ""]
+        if kind.example:
+            lines += [f"Example: `{kind.example}`", ""]
         lines += attribute_table(kind.attributes)
     return lines
 
@@ -102,6 +116,12 @@ ICON_KEYS = {
     "file": "the game's own SVG, PNG or JPEG (inside its folder) instead of a shape, in its own colours; no label",
     "description": "what the icon means (for people reading game.yaml)",
 }
+
+
+def _library_authors() -> list[str]:
+    """The library's authors, those with the most icons first."""
+    counts = Counter(icon.author for icon in library().values())
+    return [author for author, _ in counts.most_common()]
 
 
 def _sizes() -> list[str]:
@@ -149,7 +169,10 @@ def layout_reference() -> str:
         "### `<g>`",
         "",
         "Groups elements (and other groups) under one transform, so a block of a layout is written once at its own",
-        "origin and placed, turned or scaled as a whole. Line widths and text scale with it.",
+        "origin and placed, turned or scaled as a whole. Line widths and text scale with it. With `clip` its",
+        "children are drawn only inside a shape, so art fills a round token or a hex tile exactly (a vector clip).",
+        "",
+        f"Example: `{GROUP_EXAMPLE}`",
         "",
         *attribute_table(markup.GROUP),
         "",
@@ -194,6 +217,18 @@ def layout_reference() -> str:
         "An icon's colour where it is used (`<icon colour>`, `{name:colour}`) replaces a shape's fill, every painted",
         "part of an SVG, and a PNG or JPEG's pixels (its alpha channel, or without one its darkness, is the shape).",
         "",
+        "### The icon library",
+        "",
+        f"Any of the {len(library())} icons of cardgen's icon library goes wherever a game icon goes, by name:",
+        '`<icon name="spaceship" x="5" y="5" size="8" colour="red"/>`, `{ringed-planet}`, `{laser-blast:#c00000}`.',
+        f"They are icons from {SOURCE} by {', '.join(_library_authors()[:2])} and others, licensed {LICENCE};",
+        "each is one vector path, black unless given a colour. A name in the game's `settings.icons` wins over the",
+        "library. `cardgen icons WORD` lists the icons whose name, category or author contains WORD (their",
+        "categories: " + ", ".join(sorted({icon.category for icon in library().values()})) + "), and",
+        "`--sheet FILE.png` draws them on a contact sheet. A game that prints library icons credits their authors",
+        "in its print guide (PRINT.md, print-guide.pdf) and gallery: *Icons by … from game-icons.net, CC BY 3.0*",
+        "(cardgen/render/icon_library/ATTRIBUTION.md lists every icon's author).",
+        "",
         "## Card sizes",
         "",
         "A component's `size` (or `settings.card_size`): a name below, one length for round and hex pieces (the",
@@ -213,6 +248,13 @@ def layout_reference() -> str:
         "prints in the regular one. TrueType (`.ttf`) and OpenType files are read; an OpenType font with PostScript",
         "(CFF) outlines is converted to TrueType outlines when it is loaded (fontTools). Every font is embedded and",
         "subset, and a character the font lacks is an error naming the card.",
+        "",
+        "Display typefaces bundled in `fonts/` under the SIL Open Font Licence, to name as roles",
+        '(`settings.fonts: {title: Orbitron-Bold.ttf}`, then `<text font="title">`):',
+        "",
+        "| file | typeface |",
+        "|---|---|",
+        *(f"| `{file}` | {_cell(doc)} |" for file, doc in fonts.DISPLAY_FACES.items()),
         "",
         "## Images",
         "",

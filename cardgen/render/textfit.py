@@ -6,6 +6,7 @@ uses it to check card text against layout boxes without drawing anything.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ from cardgen.units import to_mm
 ALIGN = {"left": TA_LEFT, "center": TA_CENTER, "right": TA_RIGHT, "justify": TA_JUSTIFY}
 ICON_SCALE = 1.05  # an inline icon's side, in multiples of the text size
 PRECISION = 0.1  # points: how finely the shrinking searches
+SMALL_CAPS = 0.78  # a small capital's size, in multiples of the text size (lower case drawn as capitals this size)
 
 
 @dataclass(frozen=True)
@@ -38,6 +40,9 @@ class TextBox:
     min_size: float
     leading: float = 1.2
     align: str = "left"
+    spacing: float = 0.0  # points added after every character but the last (letter spacing)
+    small_caps: bool = False
+    one_line: bool = False  # a title line: never wrapped, no markup (letter spacing, small caps and shadows need it)
 
 
 @dataclass(slots=True)
@@ -45,7 +50,9 @@ class Fit:
     """The result of fitting: the size used, the laid-out paragraph and its height, and any overflow in mm.
 
     Plain one-line text (no markup, no icons) that fits at its size skips the paragraph machinery: `line` holds
-    it and `paragraph` is None, which makes short labels and stats several times cheaper to set.
+    it and `paragraph` is None, which makes short labels and stats several times cheaper to set. A title line
+    (`TextBox.one_line`) is always one such line, `runs` holding its pieces with their sizes (small capitals
+    smaller).
     """
 
     size: float
@@ -54,6 +61,7 @@ class Fit:
     overflow_mm: float
     line: str | None = None
     line_width: float = 0.0
+    runs: tuple[tuple[str, float], ...] = ()
 
     @property
     def fits(self) -> bool:
@@ -102,8 +110,47 @@ def _single_line(box: TextBox) -> Fit | None:
     return Fit(box.size, None, box.size * box.leading, 0.0, content, width)
 
 
+def runs(text: str, size: float, small_caps: bool) -> tuple[tuple[str, float], ...]:
+    """The pieces a title line is set in: lower-case letters as capitals at the small-caps size when asked."""
+    if not small_caps:
+        return ((text, size),)
+    pieces: list[tuple[str, float]] = []
+    for char in text:
+        small = char.islower()
+        glyph, at = (char.upper(), size * SMALL_CAPS) if small else (char, size)
+        if pieces and pieces[-1][1] == at:
+            pieces[-1] = (pieces[-1][0] + glyph, at)
+        else:
+            pieces.append((glyph, at))
+    return tuple(pieces)
+
+
+def line_width(pieces: tuple[tuple[str, float], ...], font: str, spacing: float) -> float:
+    """A title line's width: its glyphs, and the letter spacing between them (not after the last)."""
+    count = sum(len(text) for text, _ in pieces)
+    glyphs = sum(float(stringWidth(text, font, size)) for text, size in pieces)
+    return glyphs + spacing * max(count - 1, 0)
+
+
+def _title_line(box: TextBox) -> Fit:
+    """A title line (letter-spaced, small-caps or shadowed text): never wrapped, shrunk until it fits the box's
+    width and height (widths grow in proportion to the size; the spacing stays), at least to `min_size`."""
+    text = box.content
+    glyphs = line_width(runs(text, 1.0, box.small_caps), box.font, 0.0)  # the glyphs' width at 1 pt
+    gaps = box.spacing * max(len(text) - 1, 0)
+    widest = (box.width - gaps) / glyphs if glyphs > 0 else box.size
+    size = min(box.size, widest, box.height / box.leading)
+    size = max(math.floor(size / PRECISION + 1e-9) * PRECISION, box.min_size) if size < box.size else box.size
+    pieces = runs(text, size, box.small_caps)
+    width = line_width(pieces, box.font, box.spacing)
+    over = max(width - box.width, size * box.leading - box.height, 0.0)
+    return Fit(size, None, size * box.leading, to_mm(over) if over > 0.01 else 0.0, text, width, pieces)
+
+
 def fit_text(box: TextBox) -> Fit:
     """Lay the text out at its size; if it overflows, find the largest size ≥ min_size that fits."""
+    if box.one_line:
+        return _title_line(box)
     quick = _single_line(box)
     if quick is not None:
         return quick
@@ -129,7 +176,9 @@ def set_sizes(fit: Fit) -> Iterator[float]:
     """The font size of every run of glyphs the fitted text sets, as drawn: after shrinking, with inline
     `<font size>`, `<sup>` and `<sub>` as laid out. Inline icons are symbols as tall as their line, not text."""
     if fit.paragraph is None:
-        if fit.line and fit.line.strip():
+        if fit.runs:
+            yield from (size for text, size in fit.runs if text.strip())
+        elif fit.line and fit.line.strip():
             yield fit.size
         return
     laid_out = getattr(fit.paragraph, "blPara", None)

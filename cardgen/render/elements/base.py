@@ -17,6 +17,7 @@ class ElementKind(ABC):
 
     tag: ClassVar[str]
     summary: ClassVar[str] = ""
+    example: ClassVar[str] = ""  # one line of markup the layout reference shows
     attributes: ClassVar[dict[str, Attr]]
     has_content: ClassVar[bool] = False  # paragraph markup between the tags (only <text>)
 

@@ -16,6 +16,7 @@ class Circle(ElementKind):
     attributes: ClassVar[dict[str, Attr]] = {**CENTRE, **SHAPE}
 
     def draw(self, element: Element, surface: Surface, prepared: Any) -> None:
-        stroke, fill = surface.paint(element.attrs)
-        centre_x, centre_y = element["cx"] * MM, surface.y(element["cy"])
-        surface.canvas.circle(centre_x, centre_y, element["r"] * MM, stroke=stroke, fill=fill)
+        cx, cy, r = element["cx"], element["cy"], element["r"]
+        path = surface.canvas.beginPath()
+        path.circle(cx * MM, surface.y(cy), r * MM)
+        surface.shape(element.attrs, path, (cx - r, cy - r, cx + r, cy + r))

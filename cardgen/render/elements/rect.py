@@ -31,9 +31,9 @@ class Rect(ElementKind):
             right = bleed if x + w >= surface.width - ON_TRIM else 0
             bottom = bleed if y + h >= surface.height - ON_TRIM else 0
             x, y, w, h = x - left, y - top, w + left + right, h + top + bottom
-        stroke, fill = surface.paint(element.attrs)
-        canvas = surface.canvas
+        path = surface.canvas.beginPath()
         if element["radius"] > 0:
-            canvas.roundRect(x * MM, surface.y(y + h), w * MM, h * MM, element["radius"] * MM, stroke=stroke, fill=fill)
+            path.roundRect(x * MM, surface.y(y + h), w * MM, h * MM, element["radius"] * MM)
         else:
-            canvas.rect(x * MM, surface.y(y + h), w * MM, h * MM, stroke=stroke, fill=fill)
+            path.rect(x * MM, surface.y(y + h), w * MM, h * MM)
+        surface.shape(element.attrs, path, (x, y, x + w, y + h))

@@ -6,13 +6,17 @@ placeholders for the game's icons at the text size.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from reportlab.lib.colors import Color
 
 from cardgen.errors import DataError, did_you_mean
 from cardgen.render.elements.base import ElementKind
 from cardgen.render.elements.icon import check_icon
 from cardgen.render.fonts import FontRole, no_glyph
 from cardgen.render.kit import Kit, Overflow, SetText, Surface
+from cardgen.render.library import library
 from cardgen.render.markup import (
     BOX,
     COLOUR,
@@ -22,11 +26,15 @@ from cardgen.render.markup import (
     Attr,
     Element,
     angle,
+    boolean,
     choice,
+    length,
+    number,
+    offset,
     plain_text,
     positive,
 )
-from cardgen.render.textfit import Fit, TextBox, fit_text, set_sizes
+from cardgen.render.textfit import SMALL_CAPS, Fit, TextBox, fit_text, set_sizes
 from cardgen.units import MM
 
 DEFAULT_MIN_SIZE = 6.0  # pt: the smallest a box shrinks to unless its layout sets `min-size`
@@ -52,18 +60,50 @@ class Text(ElementKind):
                         "pt text)"),
         "field": Attr(TEXT, None, doc="what overflow and text-size reports call the box (a card field's name)"),
         "rotate": Attr(angle, 0.0, "degrees", ROTATE_DOC),
+        "outline": Attr(COLOUR, "none", doc="strokes the glyphs' outlines in this colour over their fill (PDF text "
+                        "render mode 2), centred on the glyphs' edges"),
+        "outline-width": Attr(length, 0.3, "mm", "the outline's width"),
+        "shadow": Attr(COLOUR, "none", doc="a copy of the text in this colour behind it, moved by `shadow-offset`; "
+                       "like `spacing`, one line without inline markup or icons"),
+        "shadow-offset": Attr(offset, (0.4, 0.4), "mm", "`dx,dy`: how far the shadow lies right and down"),
+        "glow": Attr(COLOUR, "none", doc="a soft halo in this colour behind the text: strokes of the glyphs, widest "
+                     "and faintest first, a colour with alpha for a fainter glow"),
+        "glow-width": Attr(length, 1.2, "mm", "how far the glow reaches beyond the glyphs"),
+        "spacing": Attr(number, 0.0, "pt", "letter spacing, added between characters (negative tightens); spaced "
+                        "text is set on one line, shrinking to fit, and takes no inline markup or icons"),
+        "small-caps": Attr(boolean, False, doc="lower-case letters as capitals "
+                           f"{SMALL_CAPS:g} × the size; like `spacing`, one line without inline markup or icons"),
     }  # fmt: skip
+    example = (
+        '<text x="4" y="4" w="55" h="9" size="16" font="heading" colour="gold" outline="black" glow="#ffd70080" '
+        'spacing="1.5" small-caps="true">{{ card.name }}</text>'
+    )
 
     def prepare(self, element: Element, kit: Kit, who: str) -> Fit:
         """Fit the text (after checking its font role, icons and glyphs)."""
         role = _role(element, kit, who)
         content = element.content
         for name, colour in ICON_PATTERN.findall(content):
+            if name == "icon" and name not in kit.painters and colour in library():
+                raise DataError(
+                    f"{who}: {{icon:{colour}}}: a library icon is written by its name: {{{colour}}}, or "
+                    f"{{{colour}:COLOUR}} in one colour"
+                )
             check_icon(name, kit, who)
             if colour and not kit.palette.is_colour(colour):
                 raise DataError(f"{who}: {{{name}:{colour}}}: '{colour}' is not a colour (a game colour or #rrggbb)")
         if missing := no_glyph(plain_text(content), role):
             raise DataError(f"{who}: {element['field'] or 'text'}: {missing}")
+        one_line = bool(element["spacing"]) or element["small-caps"] or element["shadow"] != "none"
+        if one_line:
+            if "<" in content or ICON_PATTERN.search(content):
+                raise DataError(
+                    f"{who}: {element['field'] or 'text'}: `spacing`, `small-caps` and `shadow` set one plain line, "
+                    "without inline markup (<b>, <br/>, …) or {icons}"
+                )
+            content = plain_text(content)
+            if element["small-caps"] and (missing := no_glyph(content.upper(), role)):  # lower case set as capitals
+                raise DataError(f"{who}: {element['field'] or 'text'}: {missing}")
         size = element["size"]
         min_size = element["min-size"] if element["min-size"] is not None else min(size, DEFAULT_MIN_SIZE)
         width, height = element["w"] * MM, element["h"] * MM
@@ -71,7 +111,10 @@ class Text(ElementKind):
             width, height = height, width
         colour = kit.palette.get(element["colour"])
         leading, align = element["leading"], element["align"]
-        box = TextBox(content, role.regular, colour, width, height, size, min_size, leading, align)
+        spacing, caps = element["spacing"], element["small-caps"]
+        box = TextBox(
+            content, role.regular, colour, width, height, size, min_size, leading, align, spacing, caps, one_line
+        )
         return fit_text(box)
 
     def overflow(self, element: Element, prepared: Fit, index: int) -> Overflow | None:
@@ -85,21 +128,66 @@ class Text(ElementKind):
         return [SetText(what, size) for size in set_sizes(prepared)]
 
     def draw(self, element: Element, surface: Surface, prepared: Fit) -> None:
-        canvas = surface.canvas
+        canvas, palette = surface.canvas, surface.kit.palette
         # move the origin so that the paragraph's top-left corner is at (0, 0) and its lines run along local x
         box_w, box_h = surface.turn(element["x"], element["y"], element["w"], element["h"], element["rotate"])
         slack = max(box_h - prepared.height, 0)
         drop = {"top": 0.0, "middle": slack / 2, "bottom": slack}[element["valign"]]
-        if prepared.paragraph is not None:
-            prepared.paragraph.drawOn(canvas, 0, -prepared.height - drop)
-            return
-        # plain one-line text: the baseline sits one font size below the line's top, as in a paragraph
-        canvas.setFont(surface.kit.roles[element["font"]].regular, prepared.size)
-        if (colour := surface.kit.palette.get(element["colour"])) is not None:
+        font = surface.kit.roles[element["font"]].regular
+
+        def glyphs(dx: float = 0.0, dy: float = 0.0) -> None:
+            if prepared.paragraph is not None:
+                prepared.paragraph.drawOn(canvas, dx, dy - prepared.height - drop)
+                return
+            # one line: the baseline sits one font size below the line's top, as in a paragraph
+            free = box_w - prepared.line_width
+            x = {"left": 0.0, "justify": 0.0, "center": free / 2, "right": free}[element["align"]]
+            if not prepared.runs:
+                canvas.setFont(font, prepared.size)
+                canvas.drawString(x + dx, dy - prepared.size - drop, prepared.line)
+                return
+            line = canvas.beginText(x + dx, dy - prepared.size - drop)
+            if element["spacing"]:
+                line.setCharSpace(element["spacing"])
+            for text, size in prepared.runs:
+                line.setFont(font, size)
+                line.textOut(text)
+            canvas.drawText(line)
+
+        if (glow := palette.get(element["glow"])) is not None:
+            _glow(canvas, glow, element["glow-width"] * MM, glyphs)
+        if (shadow := palette.get(element["shadow"])) is not None:  # one line: its glyphs take the fill colour
+            dx, dy = element["shadow-offset"]
+            canvas.saveState()
+            canvas.setFillColor(shadow)
+            glyphs(dx * MM, -dy * MM)
+            canvas.restoreState()
+        if (colour := palette.get(element["colour"])) is not None:
             canvas.setFillColor(colour)
-        free = box_w - prepared.line_width
-        x = {"left": 0.0, "justify": 0.0, "center": free / 2, "right": free}[element["align"]]
-        canvas.drawString(x, -prepared.size - drop, prepared.line)
+        if (outline := palette.get(element["outline"])) is not None:
+            canvas.setStrokeColor(outline)
+            canvas.setLineWidth(element["outline-width"] * MM)
+            canvas.setLineJoin(1)
+            canvas.addLiteral("2 Tr")  # fill, then stroke the outlines
+        glyphs()
+
+
+GLOW_LAYERS = 4  # strokes behind glowing text, each narrower and laid over the last
+
+
+def _glow(canvas: Any, colour: Color, reach: float, glyphs: Callable[[], None]) -> None:
+    """Strokes of the glyphs' outlines in the glow's colour, widest first, each at a share of its alpha: where
+    they overlap near the glyphs the glow is densest, fading outwards, all of it vector."""
+    canvas.saveState()
+    canvas.addLiteral("1 Tr")
+    canvas.setStrokeColor(colour)
+    canvas.setLineJoin(1)
+    canvas.setLineCap(1)
+    canvas.setStrokeAlpha(colour.alpha / GLOW_LAYERS * 1.6)
+    for layer in range(GLOW_LAYERS, 0, -1):
+        canvas.setLineWidth(2 * reach * layer / GLOW_LAYERS)
+        glyphs()
+    canvas.restoreState()
 
 
 def _role(element: Element, kit: Kit, who: str) -> FontRole:
