@@ -72,6 +72,7 @@ class Art(ElementKind):
         "generated art from a seed (the card's id by default): `starfield` (with a nebula), `planet`, `ship`, "
         "`sigil`; vector except the nebula, which is embedded once however many faces share it"
     )
+    example = '<art kind="planet" x="6" y="8" w="51.5" h="40" palette="ice" surface="bands" rings="true"/>'
     attributes: ClassVar[dict[str, Attr]] = {
         "kind": Attr(choice(*OWN), doc="which generator draws"),
         **BOX,
