@@ -123,6 +123,15 @@ class GameCopy:
         return {v.rule for v in report.violations}
 
 
+def write_game(root: Path, game_id: str, data: dict[str, str], layouts: dict[str, str]) -> Path:
+    """A game of a test's own under `root` (`card_data/<id>/` and `templates/<id>/`, files by name); returns `root`."""
+    for folder, files in ((root / "card_data" / game_id, data), (root / "templates" / game_id, layouts)):
+        folder.mkdir(parents=True)
+        for name, text in files.items():
+            (folder / name).write_text(text)
+    return root
+
+
 def copy_game(game: str, tmp_path: Path, source: Path = REPO / "card_data") -> GameCopy:
     """Copy one game (a bundled one by default) into `tmp_path/card_data/` to mutate."""
     data = tmp_path / "card_data"

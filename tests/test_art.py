@@ -18,7 +18,7 @@ from pypdf import PdfReader
 from cardgen.render.art import Box, starfield
 from cardgen.render.markup import with_card
 
-from conftest import FIXTURES, REPO, run_cli
+from conftest import FIXTURES, REPO, run_cli, write_game
 
 ART = FIXTURES / "art"
 KINDS = ("planet", "ship", "sigil", "starfield")
@@ -51,15 +51,8 @@ BACK = """<face bg="black">
 
 @pytest.fixture(scope="module")
 def seeds(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("seeds")
-    game, layouts = root / "card_data" / "seeds", root / "templates" / "seeds"
-    game.mkdir(parents=True)
-    layouts.mkdir(parents=True)
-    (game / "game.yaml").write_text(GAME)
-    (game / "cards.yaml").write_text(CARDS)
-    (layouts / "front.xml.j2").write_text(FRONT)
-    (layouts / "back.xml.j2").write_text(BACK)
-    return root
+    return write_game(tmp_path_factory.mktemp("seeds"), "seeds", {"game.yaml": GAME, "cards.yaml": CARDS},
+                      {"front.xml.j2": FRONT, "back.xml.j2": BACK})  # fmt: skip
 
 
 def build(root: Path, out: Path, *more: str) -> None:

@@ -14,7 +14,7 @@ from reportlab.lib.rl_accel import fp_str
 
 from cardgen.render.library import credit, library, operations
 
-from conftest import run_cli
+from conftest import run_cli, write_game
 
 GAME = """id: deck
 title: Deck
@@ -59,13 +59,7 @@ USED = ["spaceship", "ringed-planet", "coins", "footsteps", "crossed-swords", "p
 
 
 def make_deck(root: Path, front: str = FRONT) -> Path:
-    game, layouts = root / "card_data" / "deck", root / "templates" / "deck"
-    game.mkdir(parents=True)
-    layouts.mkdir(parents=True)
-    (game / "game.yaml").write_text(GAME)
-    (game / "cards.yaml").write_text(CARDS)
-    (layouts / "front.xml.j2").write_text(front)
-    return root
+    return write_game(root, "deck", {"game.yaml": GAME, "cards.yaml": CARDS}, {"front.xml.j2": front})
 
 
 def cli(root: Path, *args: str | Path):
