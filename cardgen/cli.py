@@ -386,7 +386,10 @@ STAMP = _option("--stamp", Stamp(), None, "A label (a version, a date) printed s
 @click.argument("games", nargs=-1)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 @_flag("--notes", "List each game's rulebook contradictions and gaps with the reading followed, and unchecked facts.")
-@_flag("--allow-unchecked", "Exit 0 for a game that has no rules.yaml or no checks (default: 1).")
+@_flag(
+    "--allow-unchecked",
+    "Exit 0 for a game that has no rules.yaml or no checks, or whose checks.py was skipped (default: 1).",
+)
 @TRUST_CODE
 @LAYOUT_VARIABLES
 @click.pass_obj
@@ -412,7 +415,7 @@ def validate_command(
             _print_report(report)
             if notes:
                 _print_notes(game, report)
-    failed = [r.game for r in reports if not r.ok or (r.unchecked and not allow_unchecked)]
+    failed = [r.game for r in reports if not r.ok or (not r.complete and not allow_unchecked)]
     if failed:
         raise RuleError(f"{', '.join(failed)}: not valid (see the report above)")
 
@@ -426,8 +429,12 @@ def _print_report(report) -> None:
         facts += f" ({len(report.facts_unchecked)} designed or unchecked: --notes)"
     skipped = f"; {len(report.skipped)} skipped ({report.skipped[0].reason})" if report.skipped else ""
     if report.ok:
-        if not report.unchecked:
-            echo(f"{report.game}: {report.checks} checks, all hold{skipped}; {facts}")
+        if report.skipped:
+            ran = report.checks - len(report.skipped)
+            echo(f"{report.game}: NOT COMPLETE — {ran} of {report.checks} checks ran and hold{skipped}; {facts} "
+                 "(--allow-unchecked accepts that)")  # fmt: skip
+        elif not report.unchecked:
+            echo(f"{report.game}: {report.checks} checks, all hold; {facts}")
         return
     echo(f"{report.game}: {report.checks} checks, {len(report.violations)} violation(s){skipped}")
     for v in report.violations:

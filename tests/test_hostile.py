@@ -1121,7 +1121,7 @@ CASES = [
         "untrusted-checks-py-not-run",
         lambda ws: ws.write("data/demo/checks.py", "open('outside/pwned', 'w').write('x')\n"),
         VALIDATE,
-        0,
+        1,
         "1 skipped (checks.py is code from the game folder: run 'cardgen trust demo' to run it",
     ),
     Case(

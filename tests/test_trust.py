@@ -41,7 +41,7 @@ def test_trust_untrust_and_a_changed_checks_py(games: Path, own_configuration: P
     checks = games / "demo" / "checks.py"
     run = validate(games)
     assert (
-        run.code == 0
+        run.code == 1  # a partial validation is not a pass
         and (
             "1 skipped (checks.py is code from the game folder: run 'cardgen trust demo' to run it, or pass "
             "--trust-code for one run)"
@@ -66,7 +66,7 @@ def test_trust_untrust_and_a_changed_checks_py(games: Path, own_configuration: P
     checks.write_text(checks.read_text() + "\n# changed\n")
     run = validate(games)
     assert (
-        run.code == 0
+        run.code == 1
         and (
             "1 skipped (checks.py changed since you trusted it: run 'cardgen trust demo' to run it, or pass "
             "--trust-code for one run)"
@@ -132,3 +132,15 @@ def test_bundled_games_need_no_trust():
     run = run_cli("trust", "scifi-domains")
     assert run.code == 0 and run.out == "scifi-domains is bundled with cardgen: its checks.py always runs\n"
     assert not trust.store_path().exists()
+
+
+def test_a_validation_with_checks_skipped_is_not_a_pass(games: Path):
+    """An untrusted checks.py's checks are skipped: the report says it is not complete and exits 1, in text and JSON,
+    unless --allow-unchecked accepts that; trusted for the run, the same game passes."""
+    run = validate(games)
+    assert run.code == 1 and "demo: NOT COMPLETE — " in run.out and "(--allow-unchecked accepts that)" in run.out
+    report = json.loads(validate(games, "--json").out)["games"]["demo"]
+    assert report["ok"] is False and report["complete"] is False and report["skipped"] == 1
+    assert validate(games, "--allow-unchecked").code == 0
+    trusted = validate(games, "--trust-code", "--json")
+    assert trusted.code == 0 and json.loads(trusted.out)["games"]["demo"]["complete"] is True

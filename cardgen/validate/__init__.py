@@ -71,10 +71,18 @@ class GameReport:
     def ok(self) -> bool:
         return not self.violations
 
+    @property
+    def complete(self) -> bool:
+        """Every check ran: there are checks and none was skipped (a game's own checks.py not trusted). A partial
+        validation is not a pass."""
+        return not self.unchecked and not self.skipped
+
     def as_json(self) -> dict[str, Any]:
         return {
-            "ok": self.ok and not self.unchecked,
+            "ok": self.ok and self.complete,
+            "complete": self.complete,
             "checks": self.checks,
+            "skipped": len(self.skipped),
             "unchecked": self.unchecked,
             "violations": [v.as_json() for v in self.violations],
             "results": [r.as_json() for r in self.results],
