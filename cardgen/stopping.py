@@ -25,6 +25,7 @@ EXIT_TERMINATED = 143  # 128 + SIGTERM
 
 _holding = 0  # `held` blocks open in this process
 _pending: int | None = None  # a signal that arrived inside one, raised as the outermost ends
+_handling = 0  # `handling` blocks open: a signal held back belongs to the command it arrived in, never to a later one
 
 
 class Terminated(KeyboardInterrupt):
@@ -51,12 +52,17 @@ def handling() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    global _handling, _pending
     previous = {signum: signal.signal(signum, _stop) for signum in STOP_SIGNALS}
+    _handling += 1
     try:
         yield
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
+        _handling -= 1
+        if not _handling:
+            _pending = None  # the command has ended: what it held back is not raised in whatever runs next
 
 
 def block() -> set[signal.Signals]:
@@ -75,7 +81,8 @@ def release(mask: set[signal.Signals]) -> None:
     signal.pthread_sigmask(signal.SIG_SETMASK, mask)
     if not _holding and _pending is not None:
         signum, _pending = _pending, None
-        raise _raised(signum)
+        if _handling:  # else the command it arrived in has ended (in-process callers: tests, one CLI run after another)
+            raise _raised(signum)
 
 
 @contextlib.contextmanager

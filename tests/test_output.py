@@ -80,3 +80,17 @@ def test_sigterm_during_a_commit_waits_for_every_file(tmp_path, monkeypatch):
         write_atomic(tmp_path / "b.pdf", b"b")
         monkeypatch.setattr(os, "replace", signalled)
     assert tree(tmp_path) == {"a.pdf", "b.pdf"}
+
+
+def test_a_signal_held_back_is_not_raised_after_its_command_ended():
+    """A signal recorded while a step held it back belongs to the command it arrived in: once that command's
+    `handling` has ended, nothing raises it into whatever runs next in the process (in-process CLI runs)."""
+    from cardgen import stopping
+
+    with pytest.raises(RuntimeError), handling():
+        mask = stopping.block()
+        stopping._stop(signal.SIGTERM, None)  # arrives while held: recorded, not raised
+        raise RuntimeError  # the command ends before the hold is released
+    stopping.release(mask)  # outside the command: no Terminated
+    with stopping.held():
+        pass
