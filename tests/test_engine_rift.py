@@ -159,6 +159,23 @@ def test_set_up_uses_the_board_area_and_starting_systems_of_the_player_count(eng
     assert s.invariant_violations() == []
 
 
+@pytest.mark.parametrize("item", ["pale-engineers", "vigil-order", "tessellate", "vespians"])
+def test_a_home_planet_starts_with_no_more_upgrades_than_its_slots(engine, item):
+    """Planet upgrades — 'Players can build two planet upgrades on every planet in the game'; Set up — 'Every player
+    places a military base on their home planet card': the base and the faction's starting upgrades fit the slots
+    (the Tessellate Collective's sheet adds one)."""
+    s = engine.new_state(2, 1)
+    assert isinstance(s, RiftState)
+    while s.phase != SETUP_START:
+        s.apply(Pick(0))
+    as_faction(s, s.player, item)
+    while s.phase not in (BUILD, MOVE, RECRUIT):
+        s.apply(s.legal_actions()[0])
+    p = next(seat for seat in range(2) if s.fac(seat).item == item)
+    built = s.upgrades[s.home[p]]
+    assert built[0] == "military_base" and len(built) <= s.slots(s.home[p], p)
+
+
 def test_a_faction_may_be_repicked_once(engine):
     s = engine.new_state(2, 5)
     first = s.faction[s.player]

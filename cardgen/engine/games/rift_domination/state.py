@@ -1152,7 +1152,6 @@ class RiftState(State):
         for (p, kind), mine in tiles.items():
             if mine > e.tiles_per_colour[kind]:
                 out.append(f"seat {p}: {mine} {kind} tiles in play, {e.tiles_per_colour[kind]} printed")
-        home_room = 1 + max(sum(k for _, k in f.upgrades) for f in e.factions)
         for p in range(self.n):
             if self.resources[p] < 0:
                 out.append(f"seat {p} has {self.resources[p]} resources")
@@ -1161,9 +1160,7 @@ class RiftState(State):
             if self.expansions[p] > self.fac(p).expansions if self.faction[p] >= 0 else False:
                 out.append(f"seat {p} expanded its roster beyond its faction's limit")
         for h, built in self.upgrades.items():
-            base = e.planets[h - len(e.systems)]["upgrade_slots"] + e.extra_slots
-            if h in self.home:  # the home planet holds the military base and the faction's starting upgrades
-                base = max(base, home_room)
+            base = e.planets[h - len(e.systems)]["upgrade_slots"] + e.extra_slots  # the home planet's too
             if len(built) > base:
                 out.append(f"{e.node_label[h]} holds {len(built)} upgrades, more than its slots")
         most = max([e.warp["per_system"]] + [self.fac(q).modifier("warps-per-system") or 0 for q in range(self.n)
