@@ -232,6 +232,31 @@ def test_a_diplomat_negotiates_for_an_upgrade_two_occ_cards_and_two_fighters(eng
     assert sum(1 for u in s.units if u.owner == p and u.kind == "fighter" and u.node == target) == 2
 
 
+@pytest.mark.parametrize("guarded", [False, True])
+def test_a_diplomat_negotiates_a_players_civilized_planet_that_no_infantry_holds(engine, guarded):
+    """Unit-skills, NEGOTIATE — 'Take control over a civilized planet by moving there (even player controlled planets
+    if there is no infantry': the planet, the upgrades that change hands (Battle — 'Military bases, artillery and
+    shield generators can never be controlled by another player'), a free upgrade, 2 OCC-cards and 2 fighters;
+    the holder's infantry on the planet stop it."""
+    s = ready(engine)
+    p, q = s.player, 1 - s.player
+    clear_units(s)
+    target = near_free_planet(s, p)
+    tile_on(s, target, "civilized")
+    s.owner[target], s.upgrades[target] = q, ["artillery", "trading_outpost"]
+    if guarded:
+        put(s, q, "infantry", target)
+    s.phase = MOVE
+    envoy = put(s, p, "diplomat", s.home[p])
+    s.apply(Move(envoy.uid, target))
+    if guarded:
+        assert s.owner[target] == q and s.upgrades[target] == ["artillery", "trading_outpost"]
+        assert "negotiate" not in s.events
+    else:
+        assert s.owner[target] == p and s.upgrades[target] == ["trading_outpost", "mines"]
+        assert sum(1 for u in s.units if u.owner == p and u.kind == "fighter" and u.node == target) == 2
+
+
 def test_a_dangerous_planet_is_taken_on_three_or_more_and_destroys_the_landing_otherwise(engine):
     seen = set()
     for seed in range(30):

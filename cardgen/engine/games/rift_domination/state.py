@@ -876,6 +876,8 @@ class RiftState(State):
             holder = self.owner.get(to)
             if holder is not None and holder != p and self.ground(u):
                 self._begin_battle(p, holder, to, came, True)
+            elif holder is not None and holder != p and self._may_negotiate(u, to):
+                self._negotiate(u, to)
             elif holder is None and to not in self.consumed and (self.ground(u) or self.negotiates(u)):
                 self._land(u, to)
 
@@ -1071,17 +1073,10 @@ class RiftState(State):
             self.resources[p] += gain
             self.events.add("consume")
             return
-        talks = self.negotiates(u) and (
-            kind == "civilized" or (kind == "dangerous" and self.fac(p).modifier("negotiate-dangerous") is not None)
-        )
+        talks = self._talks(u, kind)
         if kind == "civilized" or talks:
             if talks:
-                self._control(p, planet)
-                self._free_upgrade(p, planet)
-                self._draw_occ(p, e.civilized["occ_negotiated"])
-                for _ in range(e.civilized["fighters_negotiated"]):
-                    self._add(p, "fighter", planet)
-                self.events.add("negotiate")
+                self._negotiate(u, planet)
             elif self.ground(u):
                 cost = self.fac(p).modifier("civilized-cost")
                 cost = e.civilized["pay"] if cost is None else cost
@@ -1110,6 +1105,33 @@ class RiftState(State):
         elif kind == "harvester":
             self.resources[p] += int(spec.get("resources") or 0) + (self.fac(p).modifier("harvester-landing") or 0)
             self._control(p, planet)
+
+    def _talks(self, u: Unit, kind: str) -> bool:
+        """The unit negotiates with a planet of that condition (civilized; dangerous too with `negotiate-dangerous`)."""
+        dangerous = self.fac(u.owner).modifier("negotiate-dangerous") is not None
+        return self.negotiates(u) and (kind == "civilized" or (kind == "dangerous" and dangerous))
+
+    def _may_negotiate(self, u: Unit, planet: int) -> bool:
+        """NEGOTIATE: 'Take control over a civilized planet by moving there (even player controlled planets if there
+        is no infantry': another player's civilized planet where none of that player's ground units stand."""
+        tile, holder = self.tile.get(planet, -1), self.owner.get(planet)
+        if tile < 0 or holder is None or not self._talks(u, self.e.tiles[tile]["condition"]):
+            return False
+        return not any(x.owner == holder and x.node == planet and self.ground(x) for x in self.units)
+
+    def _negotiate(self, u: Unit, planet: int) -> None:
+        """A negotiated planet: control, one free upgrade, 2 OCC-cards and 2 fighters. From another player, the
+        upgrades change hands but the military base, artillery and shield generator, which never do (Battle)."""
+        e, p = self.e, u.owner
+        if self.owner.get(planet) not in (None, p):
+            self.upgrades[planet] = [b for b in self.upgrades.get(planet, []) if b not in BATTLE_UPGRADES]
+            self.events.add("negotiate:held")
+        self._control(p, planet)
+        self._free_upgrade(p, planet)
+        self._draw_occ(p, e.civilized["occ_negotiated"])
+        for _ in range(e.civilized["fighters_negotiated"]):
+            self._add(p, "fighter", planet)
+        self.events.add("negotiate")
 
     def _free_upgrade(self, p: int, planet: int) -> None:
         """A free planet upgrade of the player's choice: mines (a fixed policy; the choice is not searched)."""
