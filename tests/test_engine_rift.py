@@ -339,6 +339,28 @@ def test_moving_into_an_enemy_fleet_starts_a_space_battle_won_for_a_vp(engine):
     assert not any(u.owner == q for u in s.units)
 
 
+def test_an_outgunned_defender_retreats_to_the_next_point_nearest_its_home(engine):
+    """Battle — 'Phase 4 (optional): Retreat (attacker or defender)'; FAQ — 'After you resolve the close combat phase,
+    you can retreat': three unarmed tenders, which one fighter cannot destroy in the three phases, leave after the
+    close phase (the retreat policy: under half the other side's expected hits) for the free point next to the battle
+    nearest their home planet; nobody wins the battle's VP."""
+    s = ready(engine)
+    p, q = s.player, 1 - s.player
+    clear_units(s)
+    spot = engine.node_system[s.home[p]]
+    tenders = [put(s, q, "tender", spot) for _ in range(3)]
+    fighter = put(s, p, "fighter", s.home[p])
+    vp = list(s.vp)
+    s.phase = MOVE
+    s.apply(Move(fighter.uid, spot))
+    fight_without_cards(s)
+    outcome = next(o for k, o in reversed(s.chance.events) if k == "battle")[1]
+    assert outcome == "defender retreats" and s.vp == vp
+    escape = tenders[0].node
+    assert all(u in s.units and u.node == escape for u in tenders) and escape in s.adj[spot]
+    assert escape != s.home[p] and fighter.node == spot
+
+
 def test_landing_on_an_enemy_planet_fights_its_outpost_and_military_base(engine):
     s = ready(engine)
     p, q = s.player, 1 - s.player

@@ -948,7 +948,7 @@ class RiftState(State):
         return "negotiate" in self.e.units[u.kind]["skills"]
 
     def _battle(self, ground: bool) -> Battle:
-        return Battle(self.e.battle_rules, self.e.kinds, ground=ground, can_retreat=(True, False))
+        return Battle(self.e.battle_rules, self.e.kinds, ground=ground)
 
     def _kind_index(self, kind: str, p: int = -1, ground: bool = False, building: bool = False) -> int:
         """A unit's or upgrade's kind in battle: the owner's faction's variant where its effects change it."""
@@ -967,6 +967,28 @@ class RiftState(State):
         found = self.immune.get(u.owner)
         return found is None or found != (self.turns, u.kind)
 
+    def _retreat_point(self, q: int, node: int) -> int | None:
+        """Where a defender's fleet retreats (a reading, rules.yaml): a next point holding no other player's unit,
+        inside the system when an enemy blockade holds it there; the one fewest steps from its home planet, the
+        first on the board on a tie. None when there is no such point (the defender cannot retreat)."""
+        e = self.e
+        held = {u.node for u in self.units if u.owner != q}
+        blocked = self.blockades.get(e.node_system[node]) not in (None, q)
+        options = [t for t in self.adj[node] if t not in held
+                   and not (blocked and e.node_system[t] != e.node_system[node])]  # fmt: skip
+        if not options:
+            return None
+        steps, frontier = {self.home[q]: 0}, [self.home[q]]
+        while frontier:
+            nxt = []
+            for h in frontier:
+                for t in self.adj[h]:
+                    if t not in steps:
+                        steps[t] = steps[h] + 1
+                        nxt.append(t)
+            frontier = nxt
+        return min(options, key=lambda t: (steps.get(t, len(self.adj)), t))
+
     def _ground_battle(self, p: int, planet: int, came: int, q: int, played: Played = NO_CARDS) -> None:
         mine = [u for u in self.units if u.owner == p and u.node == planet and self.ground(u) and self.targetable(u)]
         theirs = [u for u in self.units if u.owner == q and u.node == planet and self.ground(u) and self.targetable(u)]
@@ -983,6 +1005,8 @@ class RiftState(State):
         """Resolve a battle with `battle.fight` and the battle cards played; survivors stay, the losers' units there
         are destroyed, the winner gains the battle VP. True when p (the attacker) won."""
         battle = self._battle(ground)
+        escape = None if ground else self._retreat_point(q, node)
+        battle.can_retreat = (True, escape is not None)  # 'Retreat (attacker or defender)'
         battle.cards = (frozenset(e.verb for e in played[0]), frozenset(e.verb for e in played[1]))
         battle.revenge = (self._revenge(p), self._revenge(q))
         battle.buildings_first = (False, ground and self.fac(q).modifier("buildings-first") is not None)
@@ -1021,6 +1045,11 @@ class RiftState(State):
             for u in going:
                 if u in self.units:
                     u.node, u.mp = came, 0
+        elif outcome == "defender retreats" and escape is not None:  # its fleet with its cargo; a planet's own stay
+            for u in [u for u in self.units if u.owner == q and u.node == node]:
+                if not (self.e.is_planet[node] and self.ground(u)):
+                    u.node = escape
+            self.events.add("defender-retreats")
         winner = {"attacker wins": p, "defender wins": q}.get(outcome)
         if winner is not None:
             self.vp[winner] += self.e.battle_vp
