@@ -361,6 +361,34 @@ def test_an_outgunned_defender_retreats_to_the_next_point_nearest_its_home(engin
     assert escape != s.home[p] and fighter.node == spot
 
 
+def test_a_second_fleet_joins_the_attack_on_the_same_point(engine, monkeypatch):
+    """FAQ — 'Can you move 2 fleets at the same time to attack the same target simultaneously? A: Yes.': the first
+    fleet's arrival opens the battle; before it is fought the attacker's fleet from another point steps in and fights
+    with it, and on a retreat each fleet goes back to the point it came from (Battle, Phase 4)."""
+    s = ready(engine)
+    p, q = s.player, 1 - s.player
+    clear_units(s)
+    home = s.home[p]
+    spot = engine.node_system[home]
+    other = next(h for h in engine.system_planets[spot] if h != home)
+    first, second = put(s, p, "flagship", home), put(s, p, "goliath", other)
+    put(s, q, "sentinel", spot)
+    fought = []
+
+    def retreat(battle, start, rng):
+        fought.append(sorted(engine.kinds[u[0]].name for u in battle.units(start, 0)))
+        return "attacker retreats", start
+
+    monkeypatch.setattr("cardgen.engine.games.rift_domination.state.fight", retreat)
+    s.phase = MOVE
+    s.apply(Move(first.uid, spot))
+    assert s.fighting is not None and Move(second.uid, spot) in s.legal_actions()
+    s.apply(Move(second.uid, spot))
+    fight_without_cards(s)
+    assert fought == [["flagship", "goliath"]]
+    assert (first.node, second.node) == (home, other)
+
+
 def test_landing_on_an_enemy_planet_fights_its_outpost_and_military_base(engine):
     s = ready(engine)
     p, q = s.player, 1 - s.player

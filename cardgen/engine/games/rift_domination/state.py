@@ -70,6 +70,7 @@ class Fight:
     ground: bool
     stage: int = 0
     cards: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+    joined: tuple[tuple[int, int], ...] = ()  # units that joined the attack in its window: (unit, point it left)
 
     @property
     def seat(self) -> int:
@@ -638,8 +639,10 @@ class RiftState(State):
             q = self.window[0]
             answers: list[Action] = [Play(c) for c in sorted(set(self.hands[q])) if self._cancels(c)]
             return answers + ([Sacrifice()] if self._may_sacrifice(q) else []) + [Done()]
-        if self.fighting is not None:  # a battle's window: battle OCC-cards, then Done
-            return [Play(c) for c in self._battle_cards(self.fighting.seat, self.fighting.stage)] + [Done()]
+        if self.fighting is not None:  # a battle's window: battle OCC-cards (the attacker's units may join), Done
+            f = self.fighting
+            joining = self._joiners(f) if f.stage == 0 else []
+            return [Play(c) for c in self._battle_cards(f.seat, f.stage)] + joining + [Done()]
         if self.pending_roster:
             p = self.pending_roster[0]
             return [Roster(k) for k in e.units if k not in self.roster[p]] or [Done()]
@@ -855,6 +858,12 @@ class RiftState(State):
             x.node = to
         if cargo:
             self.events.add("carry")
+        if self.fighting is not None:  # joining the attack on the battle's point before it is fought (FAQ)
+            f = self.fighting
+            self.fighting = dataclasses.replace(f, joined=f.joined + tuple((x.uid, came) for x in [u, *cargo]))
+            self.steps += [("planet", x.uid, to, came) for x in [u, *cargo]]  # after the battle, as the first fleet's
+            self.events.add("join-attack")
+            return
         self.steps = [("space", u.uid, to, came), ("planet", u.uid, to, came)]
         self.steps += [("planet", x.uid, to, came) for x in cargo]
         self._continue()
@@ -930,7 +939,7 @@ class RiftState(State):
     def _next_in_window(self) -> None:
         f = self.fighting
         assert f is not None
-        while f.stage < 2 and not self._battle_cards(f.seat, f.stage):
+        while f.stage < 2 and not self._battle_cards(f.seat, f.stage) and not (f.stage == 0 and self._joiners(f)):
             f = dataclasses.replace(f, stage=f.stage + 1)
         self.fighting = f
         if f.stage < 2:
@@ -938,10 +947,11 @@ class RiftState(State):
         self.fighting = None
         played = (frozenset(e for c in f.cards[0] for e in self.e.occ[c].effects),
                   frozenset(e for c in f.cards[1] for e in self.e.occ[c].effects))  # fmt: skip
+        back = dict(f.joined)
         if f.ground:
-            self._ground_battle(f.attacker, f.node, f.came, f.defender, played)
+            self._ground_battle(f.attacker, f.node, f.came, f.defender, played, back)
         else:
-            self._space_battle(f.attacker, f.node, f.came, f.defender, played)
+            self._space_battle(f.attacker, f.node, f.came, f.defender, played, back)
         self._continue()
 
     def negotiates(self, u: Unit) -> bool:
@@ -956,11 +966,22 @@ class RiftState(State):
             return self.e.variant[(self.faction[p], kind, ground)]
         return next(i for i, k in enumerate(self.e.kinds) if k.name == kind and k.building == building)
 
-    def _space_battle(self, p: int, node: int, came: int, q: int, played: Played = NO_CARDS) -> None:
+    def _joiners(self, f: Fight) -> list[Action]:
+        """FAQ — 'Can you move 2 fleets at the same time to attack the same target simultaneously? Yes': in the
+        attacker's window, its other units that can step to the battle's point join the attack (space units a space
+        battle, with their cargo; ground units a ground battle)."""
+        out: list[Action] = []
+        for u in self.units:
+            if u.owner == f.attacker and u.mp > 0 and u.node != f.node and self.ground(u) == f.ground:
+                out += [m for m in self._moves(u) if isinstance(m, Move) and m.to == f.node]
+        return out
+
+    def _space_battle(self, p: int, node: int, came: int, q: int, played: Played = NO_CARDS,
+                      back: dict[int, int] | None = None) -> None:  # fmt: skip
         """Every space unit of p and of q at the point fights (ground units aboard are cargo)."""
         mine = [u for u in self.units if u.owner == p and u.node == node and not self.ground(u)]
         theirs = [u for u in self.units if u.owner == q and u.node == node and not self.ground(u)]
-        self._fight(p, q, node, came, mine, theirs, False, [], played=played)
+        self._fight(p, q, node, came, mine, theirs, False, [], played=played, back=back)
 
     def targetable(self, u: Unit) -> bool:
         """Not under a card's immunity ('no unit may target your diplomats' until the round ends)."""
@@ -989,19 +1010,21 @@ class RiftState(State):
             frontier = nxt
         return min(options, key=lambda t: (steps.get(t, len(self.adj)), t))
 
-    def _ground_battle(self, p: int, planet: int, came: int, q: int, played: Played = NO_CARDS) -> None:
+    def _ground_battle(self, p: int, planet: int, came: int, q: int, played: Played = NO_CARDS,
+                       back: dict[int, int] | None = None) -> None:  # fmt: skip
         mine = [u for u in self.units if u.owner == p and u.node == planet and self.ground(u) and self.targetable(u)]
         theirs = [u for u in self.units if u.owner == q and u.node == planet and self.ground(u) and self.targetable(u)]
         buildings = ["outpost"] + [b for b in self.upgrades.get(planet, []) if b in BATTLE_UPGRADES]
         orbit = [u for u in self.units if u.owner == p and u.node == planet and not self.ground(u)]
-        won = self._fight(p, q, planet, came, mine, theirs, True, buildings, orbit, played)
+        won = self._fight(p, q, planet, came, mine, theirs, True, buildings, orbit, played, back)
         if won:
             kept = [b for b in self.upgrades.get(planet, []) if b not in BATTLE_UPGRADES]
             self.upgrades[planet] = kept
             self._control(p, planet)
 
     def _fight(self, p: int, q: int, node: int, came: int, mine: list[Unit], theirs: list[Unit], ground: bool,
-               buildings: list[str], orbit: list[Unit] | None = None, played: Played = NO_CARDS) -> bool:  # fmt: skip
+               buildings: list[str], orbit: list[Unit] | None = None, played: Played = NO_CARDS,
+               back: dict[int, int] | None = None) -> bool:  # fmt: skip
         """Resolve a battle with `battle.fight` and the battle cards played; survivors stay, the losers' units there
         are destroyed, the winner gains the battle VP. True when p (the attacker) won."""
         battle = self._battle(ground)
@@ -1043,8 +1066,8 @@ class RiftState(State):
         if outcome == "attacker retreats":  # a fleet retreats with its cargo
             going = mine if ground else [u for u in self.units if u.owner == p and u.node == node]
             for u in going:
-                if u in self.units:
-                    u.node, u.mp = came, 0
+                if u in self.units:  # each to the point it came from (a unit that joined the attack, its own)
+                    u.node, u.mp = (back or {}).get(u.uid, came), 0
         elif outcome == "defender retreats" and escape is not None:  # its fleet with its cargo; a planet's own stay
             for u in [u for u in self.units if u.owner == q and u.node == node]:
                 if not (self.e.is_planet[node] and self.ground(u)):
