@@ -159,6 +159,23 @@ def test_set_up_uses_the_board_area_and_starting_systems_of_the_player_count(eng
     assert s.invariant_violations() == []
 
 
+@pytest.mark.parametrize("item", ["pale-engineers", "vigil-order", "tessellate", "vespians"])
+def test_a_home_planet_starts_with_no_more_upgrades_than_its_slots(engine, item):
+    """Planet upgrades — 'Players can build two planet upgrades on every planet in the game'; Set up — 'Every player
+    places a military base on their home planet card': the base and the faction's starting upgrades fit the slots
+    (the Tessellate Collective's sheet adds one)."""
+    s = engine.new_state(2, 1)
+    assert isinstance(s, RiftState)
+    while s.phase != SETUP_START:
+        s.apply(Pick(0))
+    as_faction(s, s.player, item)
+    while s.phase not in (BUILD, MOVE, RECRUIT):
+        s.apply(s.legal_actions()[0])
+    p = next(seat for seat in range(2) if s.fac(seat).item == item)
+    built = s.upgrades[s.home[p]]
+    assert built[0] == "military_base" and len(built) <= s.slots(s.home[p], p)
+
+
 def test_a_faction_may_be_repicked_once(engine):
     s = engine.new_state(2, 5)
     first = s.faction[s.player]
@@ -213,6 +230,31 @@ def test_a_diplomat_negotiates_for_an_upgrade_two_occ_cards_and_two_fighters(eng
     s.apply(Move(envoy.uid, target))
     assert s.owner[target] == p and s.upgrades[target] == ["mines"]
     assert sum(1 for u in s.units if u.owner == p and u.kind == "fighter" and u.node == target) == 2
+
+
+@pytest.mark.parametrize("guarded", [False, True])
+def test_a_diplomat_negotiates_a_players_civilized_planet_that_no_infantry_holds(engine, guarded):
+    """Unit-skills, NEGOTIATE — 'Take control over a civilized planet by moving there (even player controlled planets
+    if there is no infantry': the planet, the upgrades that change hands (Battle — 'Military bases, artillery and
+    shield generators can never be controlled by another player'), a free upgrade, 2 OCC-cards and 2 fighters;
+    the holder's infantry on the planet stop it."""
+    s = ready(engine)
+    p, q = s.player, 1 - s.player
+    clear_units(s)
+    target = near_free_planet(s, p)
+    tile_on(s, target, "civilized")
+    s.owner[target], s.upgrades[target] = q, ["artillery", "trading_outpost"]
+    if guarded:
+        put(s, q, "infantry", target)
+    s.phase = MOVE
+    envoy = put(s, p, "diplomat", s.home[p])
+    s.apply(Move(envoy.uid, target))
+    if guarded:
+        assert s.owner[target] == q and s.upgrades[target] == ["artillery", "trading_outpost"]
+        assert "negotiate" not in s.events
+    else:
+        assert s.owner[target] == p and s.upgrades[target] == ["trading_outpost", "mines"]
+        assert sum(1 for u in s.units if u.owner == p and u.kind == "fighter" and u.node == target) == 2
 
 
 def test_a_dangerous_planet_is_taken_on_three_or_more_and_destroys_the_landing_otherwise(engine):
@@ -295,6 +337,56 @@ def test_moving_into_an_enemy_fleet_starts_a_space_battle_won_for_a_vp(engine):
     outcome = next(o for k, o in reversed(s.chance.events) if k == "battle")[1]
     assert outcome == "attacker wins" and s.vp[p] == vp[p] + 1
     assert not any(u.owner == q for u in s.units)
+
+
+def test_an_outgunned_defender_retreats_to_the_next_point_nearest_its_home(engine):
+    """Battle — 'Phase 4 (optional): Retreat (attacker or defender)'; FAQ — 'After you resolve the close combat phase,
+    you can retreat': three unarmed tenders, which one fighter cannot destroy in the three phases, leave after the
+    close phase (the retreat policy: under half the other side's expected hits) for the free point next to the battle
+    nearest their home planet; nobody wins the battle's VP."""
+    s = ready(engine)
+    p, q = s.player, 1 - s.player
+    clear_units(s)
+    spot = engine.node_system[s.home[p]]
+    tenders = [put(s, q, "tender", spot) for _ in range(3)]
+    fighter = put(s, p, "fighter", s.home[p])
+    vp = list(s.vp)
+    s.phase = MOVE
+    s.apply(Move(fighter.uid, spot))
+    fight_without_cards(s)
+    outcome = next(o for k, o in reversed(s.chance.events) if k == "battle")[1]
+    assert outcome == "defender retreats" and s.vp == vp
+    escape = tenders[0].node
+    assert all(u in s.units and u.node == escape for u in tenders) and escape in s.adj[spot]
+    assert escape != s.home[p] and fighter.node == spot
+
+
+def test_a_second_fleet_joins_the_attack_on_the_same_point(engine, monkeypatch):
+    """FAQ — 'Can you move 2 fleets at the same time to attack the same target simultaneously? A: Yes.': the first
+    fleet's arrival opens the battle; before it is fought the attacker's fleet from another point steps in and fights
+    with it, and on a retreat each fleet goes back to the point it came from (Battle, Phase 4)."""
+    s = ready(engine)
+    p, q = s.player, 1 - s.player
+    clear_units(s)
+    home = s.home[p]
+    spot = engine.node_system[home]
+    other = next(h for h in engine.system_planets[spot] if h != home)
+    first, second = put(s, p, "flagship", home), put(s, p, "goliath", other)
+    put(s, q, "sentinel", spot)
+    fought = []
+
+    def retreat(battle, start, rng):
+        fought.append(sorted(engine.kinds[u[0]].name for u in battle.units(start, 0)))
+        return "attacker retreats", start
+
+    monkeypatch.setattr("cardgen.engine.games.rift_domination.state.fight", retreat)
+    s.phase = MOVE
+    s.apply(Move(first.uid, spot))
+    assert s.fighting is not None and Move(second.uid, spot) in s.legal_actions()
+    s.apply(Move(second.uid, spot))
+    fight_without_cards(s)
+    assert fought == [["flagship", "goliath"]]
+    assert (first.node, second.node) == (home, other)
 
 
 def test_landing_on_an_enemy_planet_fights_its_outpost_and_military_base(engine):

@@ -159,7 +159,7 @@ def test_contradictions_are_recorded_with_both_readings(game):
 def test_validate_passes_on_the_bundled_data():
     run = run_cli("validate", GAME)
     assert run.code == 0, run.out + run.err
-    assert "51 checks, all hold" in run.out
+    assert "52 checks, all hold" in run.out
 
 
 MUTATIONS = [
@@ -220,6 +220,12 @@ MUTATIONS = [
     ),
     ("unit-tiles.yaml", "id: fighter, count: 16", "id: fighter, count: 15", "486 unit tiles"),
     ("cubes.yaml", "id: warp, count: 12", "id: warp, count: 11", "Cubes are the designed mix"),
+    (  # a third upgrade on a home planet of two slots (the military base is the first)
+        "faction-sheets.yaml",
+        "starting_upgrades: {trading_outpost: 1}\n",
+        "starting_upgrades: {trading_outpost: 1, mines: 1}\n",
+        "A faction's starting upgrades and the military base fit the home planet",
+    ),
 ]
 
 

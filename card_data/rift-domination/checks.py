@@ -3,8 +3,8 @@
 Each function takes the game and the check and yields violations as {"expected", "actual", "where"}: every unit a
 faction starts with or builds has cards and tiles for six players, every skill a card names is defined, the planet
 cards are the board's planets one to one, the condition tiles cover every planet that is not a starting planet at
-six players, every faction can carry its infantry out of its home system, and every faction's strength on paper lies
-within the designed budget.
+six players, every faction can carry its infantry out of its home system, every faction's starting upgrades fit its
+home planet beside the military base, and every faction's strength on paper lies within the designed budget.
 """
 
 from __future__ import annotations
@@ -105,6 +105,21 @@ def starting_upgrades_exist(game, check) -> Found:
                     "actual": upgrade,
                     "where": str(item.where),
                 }
+
+
+def home_upgrades_fit(game, check) -> Found:
+    """A faction's starting upgrades and the military base every player places on the home planet fit the home
+    planet's slots ('Players can build two planet upgrades on every planet'), with the faction's `upgrade-slots`."""
+    slots = game.fact("upgrade_slots")
+    for item in _items(game, "faction-sheets"):
+        extra = sum(int(e.split()[1]) for e in item.fields.get("effects", []) if e.split()[0] == "upgrade-slots")
+        held = 1 + sum(item.fields["starting_upgrades"].values())  # the military base and the faction's upgrades
+        if held > slots + extra:
+            yield {
+                "expected": f"at most {slots + extra} upgrades on the home planet (the military base included)",
+                "actual": f"{item.fields['name']}: {held}",
+                "where": f"{item.where} (starting_upgrades)",
+            }
 
 
 def strength(game, fields: dict[str, Any]) -> int:

@@ -70,6 +70,7 @@ class Fight:
     ground: bool
     stage: int = 0
     cards: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+    joined: tuple[tuple[int, int], ...] = ()  # units that joined the attack in its window: (unit, point it left)
 
     @property
     def seat(self) -> int:
@@ -638,8 +639,10 @@ class RiftState(State):
             q = self.window[0]
             answers: list[Action] = [Play(c) for c in sorted(set(self.hands[q])) if self._cancels(c)]
             return answers + ([Sacrifice()] if self._may_sacrifice(q) else []) + [Done()]
-        if self.fighting is not None:  # a battle's window: battle OCC-cards, then Done
-            return [Play(c) for c in self._battle_cards(self.fighting.seat, self.fighting.stage)] + [Done()]
+        if self.fighting is not None:  # a battle's window: battle OCC-cards (the attacker's units may join), Done
+            f = self.fighting
+            joining = self._joiners(f) if f.stage == 0 else []
+            return [Play(c) for c in self._battle_cards(f.seat, f.stage)] + joining + [Done()]
         if self.pending_roster:
             p = self.pending_roster[0]
             return [Roster(k) for k in e.units if k not in self.roster[p]] or [Done()]
@@ -855,6 +858,12 @@ class RiftState(State):
             x.node = to
         if cargo:
             self.events.add("carry")
+        if self.fighting is not None:  # joining the attack on the battle's point before it is fought (FAQ)
+            f = self.fighting
+            self.fighting = dataclasses.replace(f, joined=f.joined + tuple((x.uid, came) for x in [u, *cargo]))
+            self.steps += [("planet", x.uid, to, came) for x in [u, *cargo]]  # after the battle, as the first fleet's
+            self.events.add("join-attack")
+            return
         self.steps = [("space", u.uid, to, came), ("planet", u.uid, to, came)]
         self.steps += [("planet", x.uid, to, came) for x in cargo]
         self._continue()
@@ -876,6 +885,8 @@ class RiftState(State):
             holder = self.owner.get(to)
             if holder is not None and holder != p and self.ground(u):
                 self._begin_battle(p, holder, to, came, True)
+            elif holder is not None and holder != p and self._may_negotiate(u, to):
+                self._negotiate(u, to)
             elif holder is None and to not in self.consumed and (self.ground(u) or self.negotiates(u)):
                 self._land(u, to)
 
@@ -928,7 +939,7 @@ class RiftState(State):
     def _next_in_window(self) -> None:
         f = self.fighting
         assert f is not None
-        while f.stage < 2 and not self._battle_cards(f.seat, f.stage):
+        while f.stage < 2 and not self._battle_cards(f.seat, f.stage) and not (f.stage == 0 and self._joiners(f)):
             f = dataclasses.replace(f, stage=f.stage + 1)
         self.fighting = f
         if f.stage < 2:
@@ -936,17 +947,18 @@ class RiftState(State):
         self.fighting = None
         played = (frozenset(e for c in f.cards[0] for e in self.e.occ[c].effects),
                   frozenset(e for c in f.cards[1] for e in self.e.occ[c].effects))  # fmt: skip
+        back = dict(f.joined)
         if f.ground:
-            self._ground_battle(f.attacker, f.node, f.came, f.defender, played)
+            self._ground_battle(f.attacker, f.node, f.came, f.defender, played, back)
         else:
-            self._space_battle(f.attacker, f.node, f.came, f.defender, played)
+            self._space_battle(f.attacker, f.node, f.came, f.defender, played, back)
         self._continue()
 
     def negotiates(self, u: Unit) -> bool:
         return "negotiate" in self.e.units[u.kind]["skills"]
 
     def _battle(self, ground: bool) -> Battle:
-        return Battle(self.e.battle_rules, self.e.kinds, ground=ground, can_retreat=(True, False))
+        return Battle(self.e.battle_rules, self.e.kinds, ground=ground)
 
     def _kind_index(self, kind: str, p: int = -1, ground: bool = False, building: bool = False) -> int:
         """A unit's or upgrade's kind in battle: the owner's faction's variant where its effects change it."""
@@ -954,33 +966,70 @@ class RiftState(State):
             return self.e.variant[(self.faction[p], kind, ground)]
         return next(i for i, k in enumerate(self.e.kinds) if k.name == kind and k.building == building)
 
-    def _space_battle(self, p: int, node: int, came: int, q: int, played: Played = NO_CARDS) -> None:
+    def _joiners(self, f: Fight) -> list[Action]:
+        """FAQ — 'Can you move 2 fleets at the same time to attack the same target simultaneously? Yes': in the
+        attacker's window, its other units that can step to the battle's point join the attack (space units a space
+        battle, with their cargo; ground units a ground battle)."""
+        out: list[Action] = []
+        for u in self.units:
+            if u.owner == f.attacker and u.mp > 0 and u.node != f.node and self.ground(u) == f.ground:
+                out += [m for m in self._moves(u) if isinstance(m, Move) and m.to == f.node]
+        return out
+
+    def _space_battle(self, p: int, node: int, came: int, q: int, played: Played = NO_CARDS,
+                      back: dict[int, int] | None = None) -> None:  # fmt: skip
         """Every space unit of p and of q at the point fights (ground units aboard are cargo)."""
         mine = [u for u in self.units if u.owner == p and u.node == node and not self.ground(u)]
         theirs = [u for u in self.units if u.owner == q and u.node == node and not self.ground(u)]
-        self._fight(p, q, node, came, mine, theirs, False, [], played=played)
+        self._fight(p, q, node, came, mine, theirs, False, [], played=played, back=back)
 
     def targetable(self, u: Unit) -> bool:
         """Not under a card's immunity ('no unit may target your diplomats' until the round ends)."""
         found = self.immune.get(u.owner)
         return found is None or found != (self.turns, u.kind)
 
-    def _ground_battle(self, p: int, planet: int, came: int, q: int, played: Played = NO_CARDS) -> None:
+    def _retreat_point(self, q: int, node: int) -> int | None:
+        """Where a defender's fleet retreats (a reading, rules.yaml): a next point holding no other player's unit,
+        inside the system when an enemy blockade holds it there; the one fewest steps from its home planet, the
+        first on the board on a tie. None when there is no such point (the defender cannot retreat)."""
+        e = self.e
+        held = {u.node for u in self.units if u.owner != q}
+        blocked = self.blockades.get(e.node_system[node]) not in (None, q)
+        options = [t for t in self.adj[node] if t not in held
+                   and not (blocked and e.node_system[t] != e.node_system[node])]  # fmt: skip
+        if not options:
+            return None
+        steps, frontier = {self.home[q]: 0}, [self.home[q]]
+        while frontier:
+            nxt = []
+            for h in frontier:
+                for t in self.adj[h]:
+                    if t not in steps:
+                        steps[t] = steps[h] + 1
+                        nxt.append(t)
+            frontier = nxt
+        return min(options, key=lambda t: (steps.get(t, len(self.adj)), t))
+
+    def _ground_battle(self, p: int, planet: int, came: int, q: int, played: Played = NO_CARDS,
+                       back: dict[int, int] | None = None) -> None:  # fmt: skip
         mine = [u for u in self.units if u.owner == p and u.node == planet and self.ground(u) and self.targetable(u)]
         theirs = [u for u in self.units if u.owner == q and u.node == planet and self.ground(u) and self.targetable(u)]
         buildings = ["outpost"] + [b for b in self.upgrades.get(planet, []) if b in BATTLE_UPGRADES]
         orbit = [u for u in self.units if u.owner == p and u.node == planet and not self.ground(u)]
-        won = self._fight(p, q, planet, came, mine, theirs, True, buildings, orbit, played)
+        won = self._fight(p, q, planet, came, mine, theirs, True, buildings, orbit, played, back)
         if won:
             kept = [b for b in self.upgrades.get(planet, []) if b not in BATTLE_UPGRADES]
             self.upgrades[planet] = kept
             self._control(p, planet)
 
     def _fight(self, p: int, q: int, node: int, came: int, mine: list[Unit], theirs: list[Unit], ground: bool,
-               buildings: list[str], orbit: list[Unit] | None = None, played: Played = NO_CARDS) -> bool:  # fmt: skip
+               buildings: list[str], orbit: list[Unit] | None = None, played: Played = NO_CARDS,
+               back: dict[int, int] | None = None) -> bool:  # fmt: skip
         """Resolve a battle with `battle.fight` and the battle cards played; survivors stay, the losers' units there
         are destroyed, the winner gains the battle VP. True when p (the attacker) won."""
         battle = self._battle(ground)
+        escape = None if ground else self._retreat_point(q, node)
+        battle.can_retreat = (True, escape is not None)  # 'Retreat (attacker or defender)'
         battle.cards = (frozenset(e.verb for e in played[0]), frozenset(e.verb for e in played[1]))
         battle.revenge = (self._revenge(p), self._revenge(q))
         battle.buildings_first = (False, ground and self.fac(q).modifier("buildings-first") is not None)
@@ -1017,8 +1066,13 @@ class RiftState(State):
         if outcome == "attacker retreats":  # a fleet retreats with its cargo
             going = mine if ground else [u for u in self.units if u.owner == p and u.node == node]
             for u in going:
-                if u in self.units:
-                    u.node, u.mp = came, 0
+                if u in self.units:  # each to the point it came from (a unit that joined the attack, its own)
+                    u.node, u.mp = (back or {}).get(u.uid, came), 0
+        elif outcome == "defender retreats" and escape is not None:  # its fleet with its cargo; a planet's own stay
+            for u in [u for u in self.units if u.owner == q and u.node == node]:
+                if not (self.e.is_planet[node] and self.ground(u)):
+                    u.node = escape
+            self.events.add("defender-retreats")
         winner = {"attacker wins": p, "defender wins": q}.get(outcome)
         if winner is not None:
             self.vp[winner] += self.e.battle_vp
@@ -1071,17 +1125,10 @@ class RiftState(State):
             self.resources[p] += gain
             self.events.add("consume")
             return
-        talks = self.negotiates(u) and (
-            kind == "civilized" or (kind == "dangerous" and self.fac(p).modifier("negotiate-dangerous") is not None)
-        )
+        talks = self._talks(u, kind)
         if kind == "civilized" or talks:
             if talks:
-                self._control(p, planet)
-                self._free_upgrade(p, planet)
-                self._draw_occ(p, e.civilized["occ_negotiated"])
-                for _ in range(e.civilized["fighters_negotiated"]):
-                    self._add(p, "fighter", planet)
-                self.events.add("negotiate")
+                self._negotiate(u, planet)
             elif self.ground(u):
                 cost = self.fac(p).modifier("civilized-cost")
                 cost = e.civilized["pay"] if cost is None else cost
@@ -1110,6 +1157,33 @@ class RiftState(State):
         elif kind == "harvester":
             self.resources[p] += int(spec.get("resources") or 0) + (self.fac(p).modifier("harvester-landing") or 0)
             self._control(p, planet)
+
+    def _talks(self, u: Unit, kind: str) -> bool:
+        """The unit negotiates with a planet of that condition (civilized; dangerous too with `negotiate-dangerous`)."""
+        dangerous = self.fac(u.owner).modifier("negotiate-dangerous") is not None
+        return self.negotiates(u) and (kind == "civilized" or (kind == "dangerous" and dangerous))
+
+    def _may_negotiate(self, u: Unit, planet: int) -> bool:
+        """NEGOTIATE: 'Take control over a civilized planet by moving there (even player controlled planets if there
+        is no infantry': another player's civilized planet where none of that player's ground units stand."""
+        tile, holder = self.tile.get(planet, -1), self.owner.get(planet)
+        if tile < 0 or holder is None or not self._talks(u, self.e.tiles[tile]["condition"]):
+            return False
+        return not any(x.owner == holder and x.node == planet and self.ground(x) for x in self.units)
+
+    def _negotiate(self, u: Unit, planet: int) -> None:
+        """A negotiated planet: control, one free upgrade, 2 OCC-cards and 2 fighters. From another player, the
+        upgrades change hands but the military base, artillery and shield generator, which never do (Battle)."""
+        e, p = self.e, u.owner
+        if self.owner.get(planet) not in (None, p):
+            self.upgrades[planet] = [b for b in self.upgrades.get(planet, []) if b not in BATTLE_UPGRADES]
+            self.events.add("negotiate:held")
+        self._control(p, planet)
+        self._free_upgrade(p, planet)
+        self._draw_occ(p, e.civilized["occ_negotiated"])
+        for _ in range(e.civilized["fighters_negotiated"]):
+            self._add(p, "fighter", planet)
+        self.events.add("negotiate")
 
     def _free_upgrade(self, p: int, planet: int) -> None:
         """A free planet upgrade of the player's choice: mines (a fixed policy; the choice is not searched)."""
@@ -1152,7 +1226,6 @@ class RiftState(State):
         for (p, kind), mine in tiles.items():
             if mine > e.tiles_per_colour[kind]:
                 out.append(f"seat {p}: {mine} {kind} tiles in play, {e.tiles_per_colour[kind]} printed")
-        home_room = 1 + max(sum(k for _, k in f.upgrades) for f in e.factions)
         for p in range(self.n):
             if self.resources[p] < 0:
                 out.append(f"seat {p} has {self.resources[p]} resources")
@@ -1161,9 +1234,7 @@ class RiftState(State):
             if self.expansions[p] > self.fac(p).expansions if self.faction[p] >= 0 else False:
                 out.append(f"seat {p} expanded its roster beyond its faction's limit")
         for h, built in self.upgrades.items():
-            base = e.planets[h - len(e.systems)]["upgrade_slots"] + e.extra_slots
-            if h in self.home:  # the home planet holds the military base and the faction's starting upgrades
-                base = max(base, home_room)
+            base = e.planets[h - len(e.systems)]["upgrade_slots"] + e.extra_slots  # the home planet's too
             if len(built) > base:
                 out.append(f"{e.node_label[h]} holds {len(built)} upgrades, more than its slots")
         most = max([e.warp["per_system"]] + [self.fac(q).modifier("warps-per-system") or 0 for q in range(self.n)
