@@ -212,6 +212,41 @@ def test_no_scrapping_in_a_contested_system(engine):
     assert s.contested(A1) and Scrap(cruiser.card) not in s.legal_actions()
 
 
+def to_command(s: StarState, p: int) -> None:
+    """Play through the Ready phase (the first choice of each domain or window) to p's Command phase."""
+    while s.decision != ("command", p):
+        s.apply(s.legal_actions()[0])
+
+
+def test_a_system_attacked_since_its_owners_last_turn_is_contested_through_their_turn(engine):
+    """Contested System — 'combat has occurred since their last turn': no building there; Scrap — 'only ... in
+    uncontested systems'; Build Ships/Stations — the starting system still builds ships. Read as: since the end of
+    the controller's previous turn (rules.yaml `contested`), so it lasts until the end of their next turn."""
+    s = fresh(engine)
+    own(s, 0, B2)
+    s.credits = [30, 30]
+    cruiser = put(s, "core-cruiser", 0, B2)  # attack 3: B2 is not under siege
+    corvette = put(s, "core-corvette", 1, C3)
+    end_turn(s)
+    s.apply(Move(corvette.card, B2))  # seat 1 attacks B2 on its turn
+    s.apply(DONE)
+    s.apply(Assign(corvette.card, cruiser.card))
+    s.apply(Assign(cruiser.card, -1))
+    end_turn(s)
+    to_command(s, 0)
+    assert s.contested(B2) and not s.contested(A1)
+    legal = s.legal_actions()
+    assert Scrap(cruiser.card) not in legal
+    assert Build(s._supply_card("Orbital Station"), B2) not in legal
+    assert Build(s._supply_card("Orbital Station"), A1) in legal
+    end_turn(s)  # seat 0's turn ends: the combat was before it
+    assert not s.contested(B2)
+    end_turn(s)  # seat 1 holds fire: no combat
+    to_command(s, 0)
+    assert not s.contested(B2) and Scrap(cruiser.card) in s.legal_actions()
+    assert Build(s._supply_card("Orbital Station"), B2) in s.legal_actions()
+
+
 # -- movement and exploring ---------------------------------------------------------------------------------------
 
 

@@ -13,7 +13,8 @@ opposite corners and 5×5 for 3–4 (`grid_by_players`), damage clears in Cleanu
 attack goes to one target (`damage_assignment`), conquest is the active player's (`conquest_by`), exploring is a
 choice made by the ship's owner and a system must be explored before it is developed (`explore_first`), retreats
 follow each system's combat (`retreat_step`), a player above the Fighter limit after losing developments loses the
-excess Fighters at once (`fighter_excess`), a ship built this turn is not scrapped until the next, a Domain deck that
+excess Fighters at once (`fighter_excess`), a system is contested from combat there until the end of its
+controller's next turn (`contested`), a ship built this turn is not scrapped until the next, a Domain deck that
 runs out is rebuilt from its discards, systems fight in grid order with windows before damage, after it is assigned
 and when a ship is destroyed, and no trades between players are played (agents do not negotiate).
 
@@ -82,7 +83,7 @@ class StarState(TaskStack, State):
     peeked: list[set[int]]  # cells whose face-down system each player has looked at
     started: list[bool]  # seats that have had a turn (the Ready phase is skipped on a seat's first)
     clock: int
-    last_start: list[int]
+    last_end: list[int]  # the clock of each seat's last finished turn (0: none yet)
     combat_at: list[int]  # clock of the last combat in each cell (-1: never)
     embargo: list[bool]
     vetoed: set[int]
@@ -148,7 +149,7 @@ class StarState(TaskStack, State):
         s.known = [[[] for _ in s.decks] for _ in range(players)]
         s.peeked = [set() for _ in range(players)]
         s.started = [False] * players
-        s.clock, s.last_start, s.combat_at = 0, [0] * players, [-1] * (size * size)
+        s.clock, s.last_end, s.combat_at = 0, [0] * players, [-1] * (size * size)
         s.embargo = [False] * players
         s.vetoed, s.used, s.prevent, s.assigned = set(), set(), {}, []
         s.temp = Temporary()
@@ -195,7 +196,7 @@ class StarState(TaskStack, State):
         o.pieces = [p.copy() for p in self.pieces]
         o.known = [[list(k) for k in ks] for ks in self.known]
         o.peeked = [set(p) for p in self.peeked]
-        o.started, o.clock, o.last_start = list(self.started), self.clock, list(self.last_start)
+        o.started, o.clock, o.last_end = list(self.started), self.clock, list(self.last_end)
         o.combat_at, o.embargo = list(self.combat_at), list(self.embargo)
         o.vetoed, o.used, o.prevent = set(self.vetoed), set(self.used), dict(self.prevent)
         o.assigned, o.temp = list(self.assigned), self.temp.copy()
@@ -338,8 +339,10 @@ class StarState(TaskStack, State):
         return max(abs(ra - rb), abs(ca - cb))
 
     def contested(self, cell: int) -> bool:
+        """Combat (damage assigned) in a system its controller holds since the end of their previous turn (rules.yaml
+        `contested`): a system attacked on another player's turn stays contested until its controller's turn ends."""
         o = self.owner[cell]
-        return o >= 0 and self.combat_at[cell] > self.last_start[o]
+        return o >= 0 and self.combat_at[cell] > self.last_end[o]
 
     def under_siege(self, cell: int) -> bool:
         o = self.owner[cell]
@@ -372,7 +375,6 @@ class StarState(TaskStack, State):
     def _t_turn(self, p: int) -> None:
         self.active, self.turns = p, self.turns + 1
         self.clock += 1
-        self.last_start[p] = self.clock
         for piece in self.pieces:
             if piece.owner == p:
                 piece.fresh, piece.jumps, piece.moved = False, 0, False
@@ -575,6 +577,7 @@ class StarState(TaskStack, State):
             self.destroy(next(x for x in reversed(self.pieces) if x.owner == q and self.spec(x.card).fighter))
 
     def _cleanup(self, p: int) -> None:
+        self.last_end[p] = self.clock
         for q in range(self.n):
             if q not in self.out and self.owner[self.home[q]] != q:
                 self._eliminate(q, f"Homeworld taken by seat {self.owner[self.home[q]]}")
@@ -1314,6 +1317,7 @@ class StarState(TaskStack, State):
             tuple((x.card, x.owner, x.cell, x.damage, x.jumps, x.fresh, x.moved, x.pinned, x.cloaked, x.boost)
                   for x in self.pieces),
             frozen(self.embargo), tuple(sorted(self.vetoed)), frozen(self.assigned), tuple(self.tasks), self.decision,
+            frozen(self.combat_at), frozen(self.last_end),  # which systems are contested
         )  # fmt: skip
 
     def determinize(self, player: int, rng: CounterRng) -> StarState:
