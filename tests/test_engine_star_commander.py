@@ -654,6 +654,28 @@ def test_ships_that_have_not_moved_retreat_to_an_adjacent_system_their_player_co
     assert s.legal_actions() == [DONE, Retreat(corvette.card, C3)]
 
 
+def test_a_ship_that_jumped_on_its_owners_previous_turn_may_retreat_on_the_attackers_turn(engine):
+    """Retreat — 'any ships that have not moved this turn may now move into another system that player controls':
+    this turn is the active player's; a defender's jump on its own turn before does not count."""
+    s = fresh(engine)
+    cruiser = put(s, "core-cruiser", 0, A1)
+    corvette = put(s, "core-corvette", 1, C3)
+    end_turn(s)
+    s.apply(Move(corvette.card, B2))  # seat 1 jumps on its own turn
+    end_turn(s)
+    to_command(s, 0)
+    s.apply(Move(cruiser.card, B2))  # seat 0 attacks on the next turn
+    s.apply(DONE)
+    s.apply(Assign(cruiser.card, -1))
+    s.apply(Assign(corvette.card, -1))
+    while s.decision and s.decision[0] == "respond":
+        s.apply(PASS)
+    assert s.decision == ("retreat", 1, B2)  # the attacker's Cruiser jumped this turn: only the defender is asked
+    assert s.legal_actions() == [DONE, Retreat(corvette.card, C3)]
+    s.apply(Retreat(corvette.card, C3))
+    assert s.piece(corvette.card).cell == C3
+
+
 def play_through(s: StarState, card: int, target: int = -1) -> None:
     """Play a card and let every other player pass."""
     s.apply(Play(card, target))

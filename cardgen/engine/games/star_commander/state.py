@@ -375,9 +375,10 @@ class StarState(TaskStack, State):
     def _t_turn(self, p: int) -> None:
         self.active, self.turns = p, self.turns + 1
         self.clock += 1
-        for piece in self.pieces:
+        for piece in self.pieces:  # `jumps` and `moved` count the active player's turn for every piece (Retreat)
+            piece.jumps, piece.moved = 0, False
             if piece.owner == p:
-                piece.fresh, piece.jumps, piece.moved = False, 0, False
+                piece.fresh = False
         self.abandoned = {x.card for x in self.pieces if x.owner == p and self._abandoned(x)}
         self.phase = Phase.READY
         ready = [("income", p), ("draw", p, self.engine.draws), ("ready_abilities", p), ("start_window", p)]
