@@ -3,6 +3,7 @@ with every invariant checked, a golden log, pickling and determinizations."""
 
 from __future__ import annotations
 
+import copy
 import json
 
 import pytest
@@ -549,6 +550,44 @@ def test_golden_log_replays_exactly(tmp_path):
     """Seed 2026's first 3-player game; regenerate with CARDGEN_UPDATE_GOLDEN=1 after a deliberate change."""
     spec = PlaySpec("star-commander", str(DATA), 3, 2026, ("greedy", "random", "random"), log=True)
     check_golden_log(spec, GOLDEN, tmp_path)
+
+
+def snapshot(s: StarState) -> dict[str, object]:
+    """Everything a state holds (the abilities applied, the tasks, the generator…) but the engine and its caches."""
+    kept = {k: copy.deepcopy(v) for k, v in vars(s).items() if k not in ("engine", "rng", "_legal", "_lasting")}
+    return {**kept, "rng": (s.rng.key, s.rng.counter)}
+
+
+def test_listing_the_legal_actions_marks_no_ability_as_applied(engine):
+    """Engine contract (cardgen/engine/core.py) — the legal actions are a query. Siege — a system is under siege only
+    when its controller has nothing 'with attack values': asking whether B2 is besieged reads the station's attack,
+    raised by Fortified Orbits, which is applied when a siege is decided in play (income), never by the listing."""
+    s = fresh(engine)
+    s.credits = [30, 30]
+    own(s, 0, B2)
+    s.techs[0].append(take(s, "sta-fortified-orbits"))
+    put(s, "core-station", 0, B2)
+    put(s, "core-corvette", 1, B2)
+    before = snapshot(s)
+    assert s.legal_actions() and snapshot(s) == before
+    assert "sta-fortified-orbits" not in s.applied
+    s._t_income(0)  # played: B2 pays because its armed station keeps the siege off
+    assert "sta-fortified-orbits" in s.applied
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 78), (3, 7), (4, 11)])
+def test_listing_the_legal_actions_changes_nothing_in_seeded_random_play(engine, players, seed):
+    """Engine contract — listing the legal actions of any state leaves it as it was. Seed 78 with 2 players reaches
+    one of the rare states (3 in 44,413 random ones) where the list marked an ability as applied: at its 318th
+    decision a combat window's list read Fortified Orbits' +1 attack while asking what a command could target."""
+    s, rng = engine.new_state(players, seed), CounterRng(1000 + seed)
+    for _ in range(400):
+        if s.is_terminal():
+            break
+        before = snapshot(s)
+        legal = s.legal_actions()
+        assert snapshot(s) == before, (s.turns, s.decision)
+        s.do(legal[rng.randbelow(len(legal))])
 
 
 def test_states_pickle_and_clones_are_independent(engine):

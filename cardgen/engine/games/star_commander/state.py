@@ -99,6 +99,7 @@ class StarState(TaskStack, State):
     turn_cap_turns: int
     _lasting: dict[tuple[int, str], list[tuple[Effect, Piece | None]]]
     _by_cell: dict[int, list[Piece]] | None  # the pieces by cell while the legal actions are listed
+    _listing: bool  # the legal actions are being listed: a pure query, so no ability is marked as applied
 
     @classmethod
     def setup(cls, engine: StarEngine, players: int, seed: int) -> StarState:
@@ -145,7 +146,7 @@ class StarState(TaskStack, State):
                         s.problem(f"not enough {name} cards for {players} players")
                         continue
                     s.pieces.append(Piece(found, p, cell, 0, 0, False, False, False, False, 0))
-        s._lasting, s._by_cell = {}, None
+        s._lasting, s._by_cell, s._listing = {}, None, False
         s.known = [[[] for _ in s.decks] for _ in range(players)]
         s.peeked = [set() for _ in range(players)]
         s.started = [False] * players
@@ -203,7 +204,7 @@ class StarState(TaskStack, State):
         o.active, o.phase, o.fight = self.active, self.phase, self.fight
         o.abandoned, o.breaches = set(self.abandoned), list(self.breaches)
         o.turn_cap_turns = self.turn_cap_turns
-        o._lasting, o._by_cell = {}, None
+        o._lasting, o._by_cell, o._listing = {}, None, False
         o.tasks, o.decision = list(self.tasks), self.decision
         return o
 
@@ -276,8 +277,10 @@ class StarState(TaskStack, State):
         return bonus
 
     def _mark(self, p: int, e: Effect, src: Piece | None) -> None:
-        """A lasting effect took effect: its card's ability has applied (for `data_problems`)."""
-        self.applied.add(self.spec(src.card).item if src else self.engine.effect_item[id(e)])
+        """A lasting effect took effect: its card's ability has applied (for `data_problems`). Listing the legal
+        actions only asks what an effect would do, so nothing is marked meanwhile (the play marks it)."""
+        if not self._listing:
+            self.applied.add(self.spec(src.card).item if src else self.engine.effect_item[id(e)])
 
     def _used_lasting(self, p: int, verb: str, amount: int) -> None:
         if amount:
@@ -658,6 +661,14 @@ class StarState(TaskStack, State):
     # -- legal actions ----------------------------------------------------------------------------------------------
 
     def _legal_actions(self) -> list[Any]:
+        """A pure query: listing the actions changes nothing (no ability is marked as applied, `_mark`)."""
+        self._listing = True
+        try:
+            return self._list_actions()
+        finally:
+            self._listing = False
+
+    def _list_actions(self) -> list[Any]:
         if self.decision is None:
             return []
         kind, p, *rest = self.decision
