@@ -3,6 +3,7 @@ with every invariant checked, a golden log, pickling and determinizations."""
 
 from __future__ import annotations
 
+import copy
 import json
 
 import pytest
@@ -210,6 +211,41 @@ def test_no_scrapping_in_a_contested_system(engine):
     s.combat_at[A1] = s.clock + 1
     s._legal = None
     assert s.contested(A1) and Scrap(cruiser.card) not in s.legal_actions()
+
+
+def to_command(s: StarState, p: int) -> None:
+    """Play through the Ready phase (the first choice of each domain or window) to p's Command phase."""
+    while s.decision != ("command", p):
+        s.apply(s.legal_actions()[0])
+
+
+def test_a_system_attacked_since_its_owners_last_turn_is_contested_through_their_turn(engine):
+    """Contested System — 'combat has occurred since their last turn': no building there; Scrap — 'only ... in
+    uncontested systems'; Build Ships/Stations — the starting system still builds ships. Read as: since the end of
+    the controller's previous turn (rules.yaml `contested`), so it lasts until the end of their next turn."""
+    s = fresh(engine)
+    own(s, 0, B2)
+    s.credits = [30, 30]
+    cruiser = put(s, "core-cruiser", 0, B2)  # attack 3: B2 is not under siege
+    corvette = put(s, "core-corvette", 1, C3)
+    end_turn(s)
+    s.apply(Move(corvette.card, B2))  # seat 1 attacks B2 on its turn
+    s.apply(DONE)
+    s.apply(Assign(corvette.card, cruiser.card))
+    s.apply(Assign(cruiser.card, -1))
+    end_turn(s)
+    to_command(s, 0)
+    assert s.contested(B2) and not s.contested(A1)
+    legal = s.legal_actions()
+    assert Scrap(cruiser.card) not in legal
+    assert Build(s._supply_card("Orbital Station"), B2) not in legal
+    assert Build(s._supply_card("Orbital Station"), A1) in legal
+    end_turn(s)  # seat 0's turn ends: the combat was before it
+    assert not s.contested(B2)
+    end_turn(s)  # seat 1 holds fire: no combat
+    to_command(s, 0)
+    assert not s.contested(B2) and Scrap(cruiser.card) in s.legal_actions()
+    assert Build(s._supply_card("Orbital Station"), B2) in s.legal_actions()
 
 
 # -- movement and exploring ---------------------------------------------------------------------------------------
@@ -516,6 +552,44 @@ def test_golden_log_replays_exactly(tmp_path):
     check_golden_log(spec, GOLDEN, tmp_path)
 
 
+def snapshot(s: StarState) -> dict[str, object]:
+    """Everything a state holds (the abilities applied, the tasks, the generator…) but the engine and its caches."""
+    kept = {k: copy.deepcopy(v) for k, v in vars(s).items() if k not in ("engine", "rng", "_legal", "_lasting")}
+    return {**kept, "rng": (s.rng.key, s.rng.counter)}
+
+
+def test_listing_the_legal_actions_marks_no_ability_as_applied(engine):
+    """Engine contract (cardgen/engine/core.py) — the legal actions are a query. Siege — a system is under siege only
+    when its controller has nothing 'with attack values': asking whether B2 is besieged reads the station's attack,
+    raised by Fortified Orbits, which is applied when a siege is decided in play (income), never by the listing."""
+    s = fresh(engine)
+    s.credits = [30, 30]
+    own(s, 0, B2)
+    s.techs[0].append(take(s, "sta-fortified-orbits"))
+    put(s, "core-station", 0, B2)
+    put(s, "core-corvette", 1, B2)
+    before = snapshot(s)
+    assert s.legal_actions() and snapshot(s) == before
+    assert "sta-fortified-orbits" not in s.applied
+    s._t_income(0)  # played: B2 pays because its armed station keeps the siege off
+    assert "sta-fortified-orbits" in s.applied
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 78), (3, 7), (4, 11)])
+def test_listing_the_legal_actions_changes_nothing_in_seeded_random_play(engine, players, seed):
+    """Engine contract — listing the legal actions of any state leaves it as it was. Seed 78 with 2 players reaches
+    one of the rare states (3 in 44,413 random ones) where the list marked an ability as applied: at its 318th
+    decision a combat window's list read Fortified Orbits' +1 attack while asking what a command could target."""
+    s, rng = engine.new_state(players, seed), CounterRng(1000 + seed)
+    for _ in range(400):
+        if s.is_terminal():
+            break
+        before = snapshot(s)
+        legal = s.legal_actions()
+        assert snapshot(s) == before, (s.turns, s.decision)
+        s.do(legal[rng.randbelow(len(legal))])
+
+
 def test_states_pickle_and_clones_are_independent(engine):
     check_pickle_and_clone(engine, 3, 5, 200, 100)
 
@@ -617,6 +691,28 @@ def test_ships_that_have_not_moved_retreat_to_an_adjacent_system_their_player_co
     s.apply(Retreat(cruiser.card, A1))
     assert s.piece(cruiser.card).cell == A1 and s.decision == ("retreat", 1, B2)
     assert s.legal_actions() == [DONE, Retreat(corvette.card, C3)]
+
+
+def test_a_ship_that_jumped_on_its_owners_previous_turn_may_retreat_on_the_attackers_turn(engine):
+    """Retreat — 'any ships that have not moved this turn may now move into another system that player controls':
+    this turn is the active player's; a defender's jump on its own turn before does not count."""
+    s = fresh(engine)
+    cruiser = put(s, "core-cruiser", 0, A1)
+    corvette = put(s, "core-corvette", 1, C3)
+    end_turn(s)
+    s.apply(Move(corvette.card, B2))  # seat 1 jumps on its own turn
+    end_turn(s)
+    to_command(s, 0)
+    s.apply(Move(cruiser.card, B2))  # seat 0 attacks on the next turn
+    s.apply(DONE)
+    s.apply(Assign(cruiser.card, -1))
+    s.apply(Assign(corvette.card, -1))
+    while s.decision and s.decision[0] == "respond":
+        s.apply(PASS)
+    assert s.decision == ("retreat", 1, B2)  # the attacker's Cruiser jumped this turn: only the defender is asked
+    assert s.legal_actions() == [DONE, Retreat(corvette.card, C3)]
+    s.apply(Retreat(corvette.card, C3))
+    assert s.piece(corvette.card).cell == C3
 
 
 def play_through(s: StarState, card: int, target: int = -1) -> None:

@@ -196,9 +196,9 @@ class Piece:
     owner: int
     cell: int
     damage: int
-    jumps: int  # jumps made this turn
+    jumps: int  # jumps made this turn (the active player's: every piece's count restarts with each turn)
     fresh: bool  # built this turn (not controlled since the start of the turn: cannot move)
-    moved: bool  # jumped this turn (cannot retreat)
+    moved: bool  # jumped or retreated this turn, the active player's (cannot retreat)
     pinned: bool
     cloaked: bool
     boost: int

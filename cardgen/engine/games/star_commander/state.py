@@ -13,7 +13,8 @@ opposite corners and 5×5 for 3–4 (`grid_by_players`), damage clears in Cleanu
 attack goes to one target (`damage_assignment`), conquest is the active player's (`conquest_by`), exploring is a
 choice made by the ship's owner and a system must be explored before it is developed (`explore_first`), retreats
 follow each system's combat (`retreat_step`), a player above the Fighter limit after losing developments loses the
-excess Fighters at once (`fighter_excess`), a ship built this turn is not scrapped until the next, a Domain deck that
+excess Fighters at once (`fighter_excess`), a system is contested from combat there until the end of its
+controller's next turn (`contested`), a ship built this turn is not scrapped until the next, a Domain deck that
 runs out is rebuilt from its discards, systems fight in grid order with windows before damage, after it is assigned
 and when a ship is destroyed, and no trades between players are played (agents do not negotiate).
 
@@ -82,7 +83,7 @@ class StarState(TaskStack, State):
     peeked: list[set[int]]  # cells whose face-down system each player has looked at
     started: list[bool]  # seats that have had a turn (the Ready phase is skipped on a seat's first)
     clock: int
-    last_start: list[int]
+    last_end: list[int]  # the clock of each seat's last finished turn (0: none yet)
     combat_at: list[int]  # clock of the last combat in each cell (-1: never)
     embargo: list[bool]
     vetoed: set[int]
@@ -98,6 +99,7 @@ class StarState(TaskStack, State):
     turn_cap_turns: int
     _lasting: dict[tuple[int, str], list[tuple[Effect, Piece | None]]]
     _by_cell: dict[int, list[Piece]] | None  # the pieces by cell while the legal actions are listed
+    _listing: bool  # the legal actions are being listed: a pure query, so no ability is marked as applied
 
     @classmethod
     def setup(cls, engine: StarEngine, players: int, seed: int) -> StarState:
@@ -144,11 +146,11 @@ class StarState(TaskStack, State):
                         s.problem(f"not enough {name} cards for {players} players")
                         continue
                     s.pieces.append(Piece(found, p, cell, 0, 0, False, False, False, False, 0))
-        s._lasting, s._by_cell = {}, None
+        s._lasting, s._by_cell, s._listing = {}, None, False
         s.known = [[[] for _ in s.decks] for _ in range(players)]
         s.peeked = [set() for _ in range(players)]
         s.started = [False] * players
-        s.clock, s.last_start, s.combat_at = 0, [0] * players, [-1] * (size * size)
+        s.clock, s.last_end, s.combat_at = 0, [0] * players, [-1] * (size * size)
         s.embargo = [False] * players
         s.vetoed, s.used, s.prevent, s.assigned = set(), set(), {}, []
         s.temp = Temporary()
@@ -195,14 +197,14 @@ class StarState(TaskStack, State):
         o.pieces = [p.copy() for p in self.pieces]
         o.known = [[list(k) for k in ks] for ks in self.known]
         o.peeked = [set(p) for p in self.peeked]
-        o.started, o.clock, o.last_start = list(self.started), self.clock, list(self.last_start)
+        o.started, o.clock, o.last_end = list(self.started), self.clock, list(self.last_end)
         o.combat_at, o.embargo = list(self.combat_at), list(self.embargo)
         o.vetoed, o.used, o.prevent = set(self.vetoed), set(self.used), dict(self.prevent)
         o.assigned, o.temp = list(self.assigned), self.temp.copy()
         o.active, o.phase, o.fight = self.active, self.phase, self.fight
         o.abandoned, o.breaches = set(self.abandoned), list(self.breaches)
         o.turn_cap_turns = self.turn_cap_turns
-        o._lasting, o._by_cell = {}, None
+        o._lasting, o._by_cell, o._listing = {}, None, False
         o.tasks, o.decision = list(self.tasks), self.decision
         return o
 
@@ -275,8 +277,10 @@ class StarState(TaskStack, State):
         return bonus
 
     def _mark(self, p: int, e: Effect, src: Piece | None) -> None:
-        """A lasting effect took effect: its card's ability has applied (for `data_problems`)."""
-        self.applied.add(self.spec(src.card).item if src else self.engine.effect_item[id(e)])
+        """A lasting effect took effect: its card's ability has applied (for `data_problems`). Listing the legal
+        actions only asks what an effect would do, so nothing is marked meanwhile (the play marks it)."""
+        if not self._listing:
+            self.applied.add(self.spec(src.card).item if src else self.engine.effect_item[id(e)])
 
     def _used_lasting(self, p: int, verb: str, amount: int) -> None:
         if amount:
@@ -338,8 +342,10 @@ class StarState(TaskStack, State):
         return max(abs(ra - rb), abs(ca - cb))
 
     def contested(self, cell: int) -> bool:
+        """Combat (damage assigned) in a system its controller holds since the end of their previous turn (rules.yaml
+        `contested`): a system attacked on another player's turn stays contested until its controller's turn ends."""
         o = self.owner[cell]
-        return o >= 0 and self.combat_at[cell] > self.last_start[o]
+        return o >= 0 and self.combat_at[cell] > self.last_end[o]
 
     def under_siege(self, cell: int) -> bool:
         o = self.owner[cell]
@@ -372,10 +378,10 @@ class StarState(TaskStack, State):
     def _t_turn(self, p: int) -> None:
         self.active, self.turns = p, self.turns + 1
         self.clock += 1
-        self.last_start[p] = self.clock
-        for piece in self.pieces:
+        for piece in self.pieces:  # `jumps` and `moved` count the active player's turn for every piece (Retreat)
+            piece.jumps, piece.moved = 0, False
             if piece.owner == p:
-                piece.fresh, piece.jumps, piece.moved = False, 0, False
+                piece.fresh = False
         self.abandoned = {x.card for x in self.pieces if x.owner == p and self._abandoned(x)}
         self.phase = Phase.READY
         ready = [("income", p), ("draw", p, self.engine.draws), ("ready_abilities", p), ("start_window", p)]
@@ -575,6 +581,7 @@ class StarState(TaskStack, State):
             self.destroy(next(x for x in reversed(self.pieces) if x.owner == q and self.spec(x.card).fighter))
 
     def _cleanup(self, p: int) -> None:
+        self.last_end[p] = self.clock
         for q in range(self.n):
             if q not in self.out and self.owner[self.home[q]] != q:
                 self._eliminate(q, f"Homeworld taken by seat {self.owner[self.home[q]]}")
@@ -654,6 +661,14 @@ class StarState(TaskStack, State):
     # -- legal actions ----------------------------------------------------------------------------------------------
 
     def _legal_actions(self) -> list[Any]:
+        """A pure query: listing the actions changes nothing (no ability is marked as applied, `_mark`)."""
+        self._listing = True
+        try:
+            return self._list_actions()
+        finally:
+            self._listing = False
+
+    def _list_actions(self) -> list[Any]:
         if self.decision is None:
             return []
         kind, p, *rest = self.decision
@@ -1314,6 +1329,7 @@ class StarState(TaskStack, State):
             tuple((x.card, x.owner, x.cell, x.damage, x.jumps, x.fresh, x.moved, x.pinned, x.cloaked, x.boost)
                   for x in self.pieces),
             frozen(self.embargo), tuple(sorted(self.vetoed)), frozen(self.assigned), tuple(self.tasks), self.decision,
+            frozen(self.combat_at), frozen(self.last_end),  # which systems are contested
         )  # fmt: skip
 
     def determinize(self, player: int, rng: CounterRng) -> StarState:
