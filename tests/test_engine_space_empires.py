@@ -424,6 +424,25 @@ def test_retreat_goes_to_an_explored_empty_hex_no_farther_from_a_colony(engine):
     assert s._retreat_hex(RED, h) is None  # farther from every colony than the battle
 
 
+def test_retreat_may_go_no_farther_from_any_one_colony_not_only_the_nearest(engine):
+    """Retreat: 'an adjacent System (hex) which is the same distance, or less, from one of its colonies' — a hex
+    farther from the nearest colony is allowed when it is no farther from another one."""
+    s = clear(fresh(engine))
+    home = s.home[RED]
+    h = hexes(s, home)[0]
+    away = next(t for t in hexes(s, h) if engine.distance(t, home) == 2)
+    other = next(c for c in range(len(s.on)) if s.on[c] and c not in s.home and s.marker_at[c] >= 0
+                 and engine.distance(c, away) == 2 and engine.distance(c, h) == 3)  # fmt: skip
+    s.col_owner[other], s.col_cp[other] = RED, 3
+    for t in hexes(s, h):
+        if t not in (away, home):
+            show(s, t, "planet", revealed=False)
+    show(s, away, "planet")
+    place(s, YELLOW, "SC", home)  # the Homeworld, nearer than the battle, is blocked
+    assert min(engine.distance(away, c) for c in (home, other)) > engine.distance(h, home)  # farther from the nearest
+    assert s._retreat_hex(RED, h) == away
+
+
 def test_the_engine_battle_is_the_calculators(engine, monkeypatch):
     """The engine resolves battles with combat.fight, the function the calculator's statistical test checks."""
     from cardgen.engine.games.space_empires_4x import state as module

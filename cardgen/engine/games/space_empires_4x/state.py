@@ -672,20 +672,24 @@ class SE4XState(State):
                      self.level(u, "defense"), self.level(u, "tactics"))  # fmt: skip
 
     def _retreat_hex(self, p: int, h: int) -> int | None:
-        """The hex p's ships retreat to: adjacent, explored, no enemy units, no Supernova, and no farther from one of
-        p's colonies than the battle (the nearest such hex to a colony, then the first on the map)."""
+        """The hex p's ships retreat to: adjacent, explored, no enemy units, no Supernova, and 'the same distance, or
+        less, from one of its colonies' — any one colony, not only the nearest (Retreat; the rulebook's own warning
+        that this allows 'seemingly counter-intuitive retreats'). Among several: the nearest to a colony, then the
+        first on the map."""
         homes = self.colonies(p)
         if not homes:
             return None
-        here = min(self.e.distance(h, c) for c in homes)
+        dist = self.e.distance
         best: tuple[int, int] | None = None
         for t in self.adj[h]:
             if (self.marker_at[t] >= 0 and not self.revealed[t]) or self.kind(t) == "supernova":
                 continue
             if any(u.owner != p for u in self.units_at(t)):
                 continue
-            d = min(self.e.distance(t, c) for c in homes)
-            if d <= here and (best is None or (d, t) < best):
+            if not any(dist(t, c) <= dist(h, c) for c in homes):
+                continue
+            d = min(dist(t, c) for c in homes)
+            if best is None or (d, t) < best:
                 best = (d, t)
         return None if best is None else best[1]
 
