@@ -166,6 +166,23 @@ def test_an_undiscovered_hex_is_entered_only_as_a_first_move_and_ends_the_move(e
     assert s2.revealed[b] and scout.stopped and not any(m.tag == "move" for m in s2.legal_actions())
 
 
+def test_a_units_movement_is_complete_before_another_unit_moves(engine):
+    """Movement: 'You must complete one unit's movement before moving another unit' — once a second unit moves, the
+    first may not go on, though it has movement left."""
+    s = clear(fresh(engine))
+    home = s.home[RED]
+    a = hexes(s, home)[0]
+    show(s, a, "planet")
+    s.tech[RED]["movement"] = 4  # two hexes a turn
+    first, second = place(s, RED, "SC", home), place(s, RED, "SC", home)
+    s.apply(Move(first.uid, a))
+    assert Move(first.uid, home) in s.legal_actions()  # its move may go on
+    s.apply(Move(second.uid, a))
+    assert Move(first.uid, home) not in s.legal_actions() and Move(second.uid, home) in s.legal_actions()
+    with pytest.raises(IllegalAction, match="movement is complete"):
+        s.apply(Move(first.uid, home))
+
+
 def test_nebula_and_asteroids_end_a_combat_units_move(engine):
     for kind in ("nebula", "asteroids"):
         s = clear(fresh(engine))

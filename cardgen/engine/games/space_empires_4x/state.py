@@ -1,7 +1,8 @@
 """A game of Space Empires 4X (Basic Rules) in progress.
 
 A round is three turns and an Economic Phase (`turns_per_round`). In a turn each player in turn order moves units
-one hex at a time (`Move`; a Colony Ship may `Colonize`, a Mining Ship `Load` and `Unload` a marker, a Cruiser with
+one hex at a time, one unit's movement complete before another's (`Move`: moving a unit ends the move of any other
+that has moved; a Colony Ship may `Colonize`, a Mining Ship `Load` and `Unload` a marker, a Cruiser with
 Exploration technology `Peek` before it moves and then turn the marker up or leave it face down, `PeekChoice`), then
 `EndMove` fights every battle where the player's units share a hex with an enemy (`combat.fight`, the calculator's
 rules and policies) and bombards enemy colonies there. Markers are turned up the moment a unit enters (the reading
@@ -427,7 +428,8 @@ class SE4XState(State):
             except IllegalAction as exc:
                 return str(exc)
             why = self._may_enter(u, action.to) if action.to in self.adj[u.hex] else "not an adjacent hex"
-            return f"{self.action_label(action)}: {why or 'the unit has no movement left this turn'}"
+            done = "its movement is complete (another unit has moved since, or terrain or an enemy ended it)"
+            return f"{self.action_label(action)}: {why or (done if u.stopped else 'no movement left this turn')}"
         if isinstance(action, Build) and self.phase == ECON:
             why = self._build_problem(self.player, action.code, action.at)
             return f"{self.action_label(action)}: {why or 'not an income-producing colony of yours'}"
@@ -440,6 +442,9 @@ class SE4XState(State):
         tag = action.tag
         if tag == "move":
             u = self.unit(action.uid)
+            for o in self.units:  # 'You must complete one unit's movement before moving another unit'
+                if o.owner == p and o is not u and o.steps > 0:
+                    o.stopped = True
             self._enter(u, action.to, u.hex)
         elif tag == "colonize":
             u = self.unit(action.uid)
