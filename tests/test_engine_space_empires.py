@@ -829,3 +829,76 @@ def test_event_problems_name_what_never_happened(engine):
     assert not any("'danger'" in p for p in problems)
     assert any(p.startswith("purchase limits reached in every one of 30 games: DD") for p in problems)
     assert any(p.startswith("purchase limits never reached") and "SC" not in p.split(":")[1] for p in problems)
+
+
+# -- malformed actions ------------------------------------------------------------------------------------------------
+
+BAD_VALUES = (-1, 10**6, None, "x", 1.5, [], True)
+
+
+def fingerprint(s: SE4XState) -> object:
+    """Everything an action could change: every player's view, the units in full, the economy, the dice so far."""
+    return (
+        [s.observation(p) for p in range(s.n)], [u.key() for u in s.units], list(s.cp), list(s.due), list(s.bid),
+        [dict(t) for t in s.tech], list(s.marker_at), list(s.revealed), list(s.mloc), s.phase, s.player, s.turn,
+        s.lost, s.peeking, list(s.chance.events), s.rng.counter, s.rng.key,
+    )  # fmt: skip
+
+
+def malformed(action) -> list:
+    """The action with each field in turn set to a value out of range or of the wrong type, its tag changed, and
+    things that are no action at all."""
+    out = [action._replace(tag="no-such-action"), (), "move", None, 42, ("move",)]
+    for name in action._fields:
+        if name != "tag":
+            out += [action._replace(**{name: value}) for value in BAD_VALUES]
+    return out
+
+
+def test_every_malformed_action_is_refused_with_a_reason_and_changes_nothing(engine):
+    """The engine contract (core.IllegalAction): an action the state does not allow raises IllegalAction with the
+    reason — a Move of no unit, to no hex, a Build of no unit type, a Research of no technology, a field of the wrong
+    type, no action at all — and leaves the state as it was. Seeded random play over every phase; each legal action
+    met is mutated field by field."""
+    import random
+
+    rng = random.Random(38)
+    tried, tags = 0, set()
+    for seed in range(2):
+        s = engine.new_state(2, seed)
+        assert isinstance(s, SE4XState)
+        for step in range(400):
+            if s.is_terminal():
+                break
+            legal = s.legal_actions()
+            kinds = {a.tag: a for a in rng.sample(legal, len(legal))}  # one action of each kind, at random
+            before = fingerprint(s)
+            for action in kinds.values() if step % 5 == 0 or s.phase != MOVE else ():
+                tags.add(action.tag)
+                for bad in malformed(action):
+                    try:
+                        if bad in legal:
+                            continue
+                    except Exception:
+                        pass
+                    why = s.illegal(bad)
+                    assert isinstance(why, str) and why, bad
+                    with pytest.raises(IllegalAction) as caught:
+                        s.apply(bad)
+                    assert str(caught.value), bad
+                    tried += 1
+            assert fingerprint(s) == before, "a refused action changed the state"
+            s.apply(rng.choice(legal))
+    assert tried > 500 and {"move", "end-move", "research", "build", "bid", "end-econ"} <= tags, (tried, tags)
+
+
+def test_an_action_equal_to_a_legal_one_is_applied_as_the_legal_one(engine):
+    """A Move to hex 3.0 equals the Move to hex 3: it is played as the legal action, so no float hex enters the
+    state (the engine contract: apply plays only the legal actions)."""
+    s = clear(fresh(engine))
+    home = s.home[RED]
+    a = hexes(s, home)[0]
+    show(s, a, "planet")
+    scout = place(s, RED, "SC", home)
+    s.apply(Move(scout.uid, float(a)))
+    assert scout.hex == a and type(scout.hex) is int

@@ -418,22 +418,51 @@ class SE4XState(State):
         return [t for t in self.adj[self.lost[1]] if self.kind(t) != "supernova"]
 
     def illegal(self, action: Action) -> str | None:
+        """Why `action` is not legal now (None: it is). A malformed action — an unknown kind, a unit, hex, unit type
+        or technology that does not exist, a field of the wrong type — is named as such, never a crash."""
         if self.is_terminal():
             return "the game is over"
-        if action in self.legal_actions():
-            return None
+        try:
+            if action in self.legal_actions():
+                return None
+        except Exception:  # an object whose comparison fails is no action of this game
+            return f"{_shown(action)} is not an action of this game"
+        try:
+            why = self._why_not(action)
+        except IllegalAction as exc:  # no such unit
+            why = f"{_shown(action)}: {exc}"
+        except (AttributeError, IndexError, KeyError, TypeError, ValueError):
+            why = None
+        if why is None:
+            legal = self.legal_actions()
+            shown = ", ".join(self.action_label(a) for a in legal[:8])
+            why = f"{_shown(action)} is not legal now (legal: {shown})"
+        return why
+
+    def _why_not(self, action: Action) -> str | None:
+        """The specific reason for a well-formed Move or Build that is not legal (None: no specific reason)."""
+        hexes = range(len(self.on))
         if isinstance(action, Move) and self.phase == MOVE:
-            try:
-                u = self.unit(action.uid)
-            except IllegalAction as exc:
-                return str(exc)
+            if type(action.to) is not int or action.to not in hexes:
+                return f"move to {action.to!r}: no such hex"
+            u = self.unit(action.uid)
+            if u.owner != self.player:
+                return f"{self.action_label(action)}: not a unit of the player to move"
             why = self._may_enter(u, action.to) if action.to in self.adj[u.hex] else "not an adjacent hex"
             done = "its movement is complete (another unit has moved since, or terrain or an enemy ended it)"
             return f"{self.action_label(action)}: {why or (done if u.stopped else 'no movement left this turn')}"
-        if isinstance(action, Build) and self.phase == ECON:
+        if isinstance(action, Build) and self.phase == ECON and action.code in self.e.units and action.at in hexes:
             why = self._build_problem(self.player, action.code, action.at)
             return f"{self.action_label(action)}: {why or 'not an income-producing colony of yours'}"
-        return super().illegal(action)
+        return None
+
+    def apply(self, action: Action) -> None:
+        """Apply a legal action (as the legal list holds it: a Move to hex 3.0 is the Move to hex 3), rejecting any
+        other with the reason, the state unchanged."""
+        if (reason := self.illegal(action)) is not None:
+            raise IllegalAction(reason)
+        legal = self.legal_actions()
+        self.do(legal[legal.index(action)])
 
     # -- applying actions ----------------------------------------------------------------------------------------------
 
@@ -1031,3 +1060,11 @@ class SE4XState(State):
         if tag == "bid":
             return f"bid {action.amount} CP"
         return str(tag)
+
+
+def _shown(action: object) -> str:
+    """A malformed action as text, whatever it is (its repr may itself fail)."""
+    try:
+        return f"action {action!r}"[:200]
+    except Exception:
+        return f"an action of type {type(action).__name__}"
