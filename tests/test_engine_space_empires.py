@@ -483,6 +483,34 @@ def test_the_engine_battle_is_the_calculators(engine, monkeypatch):
     assert [g.code for g in defenders] == ["DD"] and not any(u.owner == YELLOW for u in s.units)
 
 
+def test_a_retreat_into_a_black_hole_rolls_like_any_entry(engine, monkeypatch):
+    """Black Holes: 'A roll of 1-6 and the unit survives, 7-10 means the unit is destroyed', for every unit entering
+    (the reading in rules.yaml) — a unit retreating into the hex (Retreat) enters it too."""
+    from cardgen.engine.games.space_empires_4x import state as module
+
+    monkeypatch.setattr(module, "fight", lambda *args: ("attacker retreats", [[g.count for g in args[1]],
+                                                                             [g.count for g in args[2]]]))  # fmt: skip
+    outcomes = set()
+    for seed in range(30):
+        s = clear(fresh(engine, seed=seed))
+        home = s.home[RED]
+        h = hexes(s, home)[0]
+        hole = next(t for t in hexes(s, h) if t in hexes(s, home))
+        for t in hexes(s, h):
+            if t not in (home, hole):
+                show(s, t, "planet", revealed=False)
+        show(s, hole, "black-hole")
+        place(s, YELLOW, "SC", home)  # the Homeworld is blocked: the Black Hole is the only way out
+        cruiser = place(s, RED, "CA", h)
+        place(s, YELLOW, "DD", h)
+        assert s._retreat_hex(RED, h) == hole
+        s.apply(EndMove())
+        rolls = [outcome for kind, outcome in s.chance.events if kind == "black hole"]
+        assert len(rolls) == 1 and (cruiser in s.units) == (rolls[0] <= 6)
+        outcomes.add(cruiser in s.units)
+    assert outcomes == {True, False}
+
+
 # -- the Economic Phase -----------------------------------------------------------------------------------------------
 
 

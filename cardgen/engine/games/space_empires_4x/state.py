@@ -541,11 +541,7 @@ class SE4XState(State):
         kind = self.kind(t)
         armed = self.armed(u)
         if kind == "black-hole":
-            roll = self.rng.randbelow(self.e.die) + 1
-            self.chance.record("black hole", roll)
-            self.events.add("marker:black-hole")
-            if roll >= self.e.black_hole_kills:
-                self._remove(u)
+            if not self._survives_black_hole(u):
                 return
         elif found and kind == "danger":
             self.events.add("marker:danger")
@@ -588,6 +584,17 @@ class SE4XState(State):
         elif armed:
             for o in enemies:  # 'only enemy non-combat units … are immediately destroyed'
                 self._remove(o)
+
+    def _survives_black_hole(self, u: Unit) -> bool:
+        """A unit entering a Black Hole hex rolls: 'A roll of 1-6 and the unit survives, 7-10 means the unit is
+        destroyed' (every entry, by move, shift or retreat: the reading in rules.yaml)."""
+        roll = self.rng.randbelow(self.e.die) + 1
+        self.chance.record("black hole", roll)
+        self.events.add("marker:black-hole")
+        if roll >= self.e.black_hole_kills:
+            self._remove(u)
+            return False
+        return True
 
     def _discard(self, h: int) -> None:
         m = self.marker_at[h]
@@ -694,6 +701,8 @@ class SE4XState(State):
                 for u in units:
                     if u in self.units:
                         u.hex, u.stopped = to, True
+                        if self.kind(to) == "black-hole":  # a retreat into a Black Hole rolls like any entry
+                            self._survives_black_hole(u)
         for side in (p, q):
             if not any(u.owner == side and self.armed(u) for u in self.units_at(h)):
                 for u in [x for x in self.units_at(h) if x.owner == side]:
