@@ -19,6 +19,7 @@ from cardgen.engine.games.space_empires_4x.model import (
     LOST,
     MOVE,
     OVER,
+    Battle,
     Bid,
     Build,
     Colonize,
@@ -481,6 +482,30 @@ def test_the_engine_battle_is_the_calculators(engine, monkeypatch):
     _, attackers, defenders, terrain, retreat, _ = calls[0]
     assert terrain == "nebula" and retreat and [(g.code, g.count, g.attack_tech) for g in attackers] == [("CA", 2, 1)]
     assert [g.code for g in defenders] == ["DD"] and not any(u.owner == YELLOW for u in s.units)
+
+
+def test_the_attacker_decides_the_order_of_its_battles(engine, monkeypatch):
+    """Combat: 'If there is more than one battle, the attacker decides the order in which battles occur' — after
+    its move the attacker chooses the next battle while two or more remain; the last follows at once."""
+    from cardgen.engine.games.space_empires_4x import state as module
+
+    fought = []
+
+    def spy(rules, attacker, defender, terrain, retreat, rng):
+        fought.append(attacker[0].code)
+        return "attacker wins", [[g.count for g in attacker], [0 for _ in defender]]
+
+    monkeypatch.setattr(module, "fight", spy)
+    s = clear(fresh(engine))
+    first, later = sorted(hexes(s, s.home[RED])[:2])
+    for h, code in ((first, "DD"), (later, "CA")):
+        show(s, h, "planet")
+        place(s, RED, code, h)
+        place(s, YELLOW, "SC", h)
+    s.apply(EndMove())
+    assert s.legal_actions() == [Battle(first), Battle(later)] and s.player == RED and not fought
+    s.apply(Battle(later))
+    assert fought == ["CA", "DD"] and s.player == YELLOW and s.phase == MOVE
 
 
 def test_a_retreat_into_a_black_hole_rolls_like_any_entry(engine, monkeypatch):

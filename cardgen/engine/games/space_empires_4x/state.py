@@ -5,7 +5,8 @@ one hex at a time, one unit's movement complete before another's (`Move`: moving
 that has moved; a Colony Ship may `Colonize`, a Mining Ship `Load` and `Unload` a marker, a Cruiser with
 Exploration technology `Peek` before it moves and then turn the marker up or leave it face down, `PeekChoice`), then
 `EndMove` fights every battle where the player's units share a hex with an enemy (`combat.fight`, the calculator's
-rules and policies) and bombards enemy colonies there. Markers are turned up the moment a unit enters (the reading
+rules and policies) and bombards enemy colonies there — in the order the player chooses (`Battle`) when there are
+several. Markers are turned up the moment a unit enters (the reading
 in rules.yaml), with their effects: Minerals and Space Wrecks to tow, Black Holes (a roll for every unit entering),
 Danger, Supernovas, Lost in Space (the player to the right chooses the hex: a `Shift` decision of that seat, a die
 roll in solitaire), terrain that ends a combat unit's move.
@@ -31,6 +32,7 @@ from cardgen.engine.games.space_empires_4x.model import (
     LOST,
     MOVE,
     OVER,
+    Battle,
     Bid,
     Build,
     Colonize,
@@ -85,6 +87,7 @@ class SE4XState(State):
     order: list[int]  # turn order
     player: int  # whose turn or Economic Phase it is
     lost: tuple[int, int, tuple[int, ...], int] | None  # Lost in Space: (chooser, hex, units, mover)
+    battles: tuple[int, ...]  # the hexes whose battles the attacker has still to fight this turn, in its order
     peeking: int  # the hex whose marker a Cruiser has just peeked at, before its owner's choice (-1: none)
     known: list[dict[int, int]]  # per player: hex -> the face-down marker it peeked at there (`known_marker`)
 
@@ -129,6 +132,7 @@ class SE4XState(State):
         s.units = []
         s.next_uid = 0
         s.peeking = -1
+        s.battles = ()
         s.known = [{} for _ in range(players)]
         for p, h in enumerate(s.home):
             s.revealed[h] = True
@@ -276,6 +280,8 @@ class SE4XState(State):
             return [Shift(h) for h in self._shift_targets()]
         if self.peeking >= 0:
             return [PeekChoice(True), PeekChoice(False)]
+        if self.battles:
+            return [Battle(h) for h in self.battles]
         if self.phase == MOVE:
             return self._move_actions()
         return self._econ_actions()
@@ -492,9 +498,12 @@ class SE4XState(State):
         elif tag == "peek-choice":
             self._peek_choice(p, action.reveal)
         elif tag == "end-move":
-            self._combat(p)
-            if self.phase != OVER:
-                self._next_player()
+            self.battles = tuple(self._battle_hexes(p))
+            self._fight_battles(p)
+        elif tag == "battle":
+            self.battles = tuple(h for h in self.battles if h != action.at)
+            self._fight_at(p, action.at)
+            self._fight_battles(p)
         elif tag == "shift":
             self._shift(action.to)
         elif tag == "scuttle":
@@ -650,20 +659,32 @@ class SE4XState(State):
 
     # -- combat --------------------------------------------------------------------------------------------------------
 
-    def _combat(self, p: int) -> None:
-        """Every battle where p's units share a hex with an enemy's units or colony, hex by hex (the attacker's order:
-        the map's), then bombardment of the colonies there."""
-        hexes = sorted({u.hex for u in self.units if u.owner == p})
-        for h in hexes:
-            for q in sorted({u.owner for u in self.enemies_at(h, p)}):
-                self._battle(p, q, h)
-            if self.phase == OVER:
-                return
-            q = self.col_owner[h]
-            if q not in (-1, p):
-                self._bombard(p, q, h)
-                if self.phase == OVER:
-                    return
+    def _battle_hexes(self, p: int) -> list[int]:
+        """The hexes where p's units share a hex with an enemy's units or colony after p's move, in map order."""
+        return [h for h in sorted({u.hex for u in self.units if u.owner == p})
+                if self.enemies_at(h, p) or self.col_owner[h] not in (-1, p)]  # fmt: skip
+
+    def _fight_battles(self, p: int) -> None:
+        """The battles still due after p's move: the attacker chooses which comes next while two or more remain
+        ('the attacker decides the order in which battles occur', `Battle`); the last is fought at once; then the
+        next player's turn."""
+        while len(self.battles) == 1 and self.phase != OVER:
+            h, self.battles = self.battles[0], ()
+            self._fight_at(p, h)
+        if self.phase == OVER:
+            self.battles = ()
+        elif not self.battles:
+            self._next_player()
+
+    def _fight_at(self, p: int, h: int) -> None:
+        """The battles at h, one enemy at a time, then bombardment of the enemy colony there."""
+        for q in sorted({u.owner for u in self.enemies_at(h, p)}):
+            self._battle(p, q, h)
+        if self.phase == OVER:
+            return
+        q = self.col_owner[h]
+        if q not in (-1, p):
+            self._bombard(p, q, h)
 
     def _battle(self, p: int, q: int, h: int) -> None:
         mine = [u for u in self.units_at(h) if u.owner == p]
@@ -968,7 +989,7 @@ class SE4XState(State):
             self.phase, self.turns, self.turn, self.order, self.player, self.lost, self.peeking, tuple(units), markers,
             towed,
             self.col_owner, self.col_cp, self.cp[player], self.due[player], sorted(self.tech[player].items()),
-            sorted(self.bought[player]), self.bid[player], sorted(self.out.items()),
+            sorted(self.bought[player]), self.bid[player], sorted(self.out.items()), self.battles,
         ])  # fmt: skip
 
     def determinize(self, player: int, rng: CounterRng) -> State:
@@ -1047,6 +1068,7 @@ class SE4XState(State):
         other.phase, other.turn, other.order = self.phase, self.turn, list(self.order)
         other.player, other.lost = self.player, self.lost
         other.peeking, other.known = self.peeking, [dict(k) for k in self.known]
+        other.battles = self.battles
         other.yards_new = dict(self.yards_new)
         return other
 
@@ -1062,6 +1084,8 @@ class SE4XState(State):
             return f"{'reveal' if action.reveal else 'leave face down'} the marker at {e.hex_label[self.peeking]}"
         if tag == "shift":
             return f"shift the lost units to {e.hex_label[action.to]}"
+        if tag == "battle":
+            return f"fight the battle at {e.hex_label[action.at]} next"
         if tag == "research":
             return f"research {action.tech} {self.tech[self.player][action.tech] + 1}"
         if tag == "build":
