@@ -19,6 +19,7 @@ from cardgen.engine.games.space_empires_4x.model import (
     LOST,
     MOVE,
     OVER,
+    Battle,
     Bid,
     Build,
     Colonize,
@@ -164,6 +165,23 @@ def test_an_undiscovered_hex_is_entered_only_as_a_first_move_and_ends_the_move(e
     s2.tech[RED]["movement"] = 4
     s2.apply(Move(scout.uid, b))
     assert s2.revealed[b] and scout.stopped and not any(m.tag == "move" for m in s2.legal_actions())
+
+
+def test_a_units_movement_is_complete_before_another_unit_moves(engine):
+    """Movement: 'You must complete one unit's movement before moving another unit' — once a second unit moves, the
+    first may not go on, though it has movement left."""
+    s = clear(fresh(engine))
+    home = s.home[RED]
+    a = hexes(s, home)[0]
+    show(s, a, "planet")
+    s.tech[RED]["movement"] = 4  # two hexes a turn
+    first, second = place(s, RED, "SC", home), place(s, RED, "SC", home)
+    s.apply(Move(first.uid, a))
+    assert Move(first.uid, home) in s.legal_actions()  # its move may go on
+    s.apply(Move(second.uid, a))
+    assert Move(first.uid, home) not in s.legal_actions() and Move(second.uid, home) in s.legal_actions()
+    with pytest.raises(IllegalAction, match="movement is complete"):
+        s.apply(Move(first.uid, home))
 
 
 def test_nebula_and_asteroids_end_a_combat_units_move(engine):
@@ -424,6 +442,25 @@ def test_retreat_goes_to_an_explored_empty_hex_no_farther_from_a_colony(engine):
     assert s._retreat_hex(RED, h) is None  # farther from every colony than the battle
 
 
+def test_retreat_may_go_no_farther_from_any_one_colony_not_only_the_nearest(engine):
+    """Retreat: 'an adjacent System (hex) which is the same distance, or less, from one of its colonies' — a hex
+    farther from the nearest colony is allowed when it is no farther from another one."""
+    s = clear(fresh(engine))
+    home = s.home[RED]
+    h = hexes(s, home)[0]
+    away = next(t for t in hexes(s, h) if engine.distance(t, home) == 2)
+    other = next(c for c in range(len(s.on)) if s.on[c] and c not in s.home and s.marker_at[c] >= 0
+                 and engine.distance(c, away) == 2 and engine.distance(c, h) == 3)  # fmt: skip
+    s.col_owner[other], s.col_cp[other] = RED, 3
+    for t in hexes(s, h):
+        if t not in (away, home):
+            show(s, t, "planet", revealed=False)
+    show(s, away, "planet")
+    place(s, YELLOW, "SC", home)  # the Homeworld, nearer than the battle, is blocked
+    assert min(engine.distance(away, c) for c in (home, other)) > engine.distance(h, home)  # farther from the nearest
+    assert s._retreat_hex(RED, h) == away
+
+
 def test_the_engine_battle_is_the_calculators(engine, monkeypatch):
     """The engine resolves battles with combat.fight, the function the calculator's statistical test checks."""
     from cardgen.engine.games.space_empires_4x import state as module
@@ -445,6 +482,58 @@ def test_the_engine_battle_is_the_calculators(engine, monkeypatch):
     _, attackers, defenders, terrain, retreat, _ = calls[0]
     assert terrain == "nebula" and retreat and [(g.code, g.count, g.attack_tech) for g in attackers] == [("CA", 2, 1)]
     assert [g.code for g in defenders] == ["DD"] and not any(u.owner == YELLOW for u in s.units)
+
+
+def test_the_attacker_decides_the_order_of_its_battles(engine, monkeypatch):
+    """Combat: 'If there is more than one battle, the attacker decides the order in which battles occur' — after
+    its move the attacker chooses the next battle while two or more remain; the last follows at once."""
+    from cardgen.engine.games.space_empires_4x import state as module
+
+    fought = []
+
+    def spy(rules, attacker, defender, terrain, retreat, rng):
+        fought.append(attacker[0].code)
+        return "attacker wins", [[g.count for g in attacker], [0 for _ in defender]]
+
+    monkeypatch.setattr(module, "fight", spy)
+    s = clear(fresh(engine))
+    first, later = sorted(hexes(s, s.home[RED])[:2])
+    for h, code in ((first, "DD"), (later, "CA")):
+        show(s, h, "planet")
+        place(s, RED, code, h)
+        place(s, YELLOW, "SC", h)
+    s.apply(EndMove())
+    assert s.legal_actions() == [Battle(first), Battle(later)] and s.player == RED and not fought
+    s.apply(Battle(later))
+    assert fought == ["CA", "DD"] and s.player == YELLOW and s.phase == MOVE
+
+
+def test_a_retreat_into_a_black_hole_rolls_like_any_entry(engine, monkeypatch):
+    """Black Holes: 'A roll of 1-6 and the unit survives, 7-10 means the unit is destroyed', for every unit entering
+    (the reading in rules.yaml) — a unit retreating into the hex (Retreat) enters it too."""
+    from cardgen.engine.games.space_empires_4x import state as module
+
+    monkeypatch.setattr(module, "fight", lambda *args: ("attacker retreats", [[g.count for g in args[1]],
+                                                                             [g.count for g in args[2]]]))  # fmt: skip
+    outcomes = set()
+    for seed in range(30):
+        s = clear(fresh(engine, seed=seed))
+        home = s.home[RED]
+        h = hexes(s, home)[0]
+        hole = next(t for t in hexes(s, h) if t in hexes(s, home))
+        for t in hexes(s, h):
+            if t not in (home, hole):
+                show(s, t, "planet", revealed=False)
+        show(s, hole, "black-hole")
+        place(s, YELLOW, "SC", home)  # the Homeworld is blocked: the Black Hole is the only way out
+        cruiser = place(s, RED, "CA", h)
+        place(s, YELLOW, "DD", h)
+        assert s._retreat_hex(RED, h) == hole
+        s.apply(EndMove())
+        rolls = [outcome for kind, outcome in s.chance.events if kind == "black hole"]
+        assert len(rolls) == 1 and (cruiser in s.units) == (rolls[0] <= 6)
+        outcomes.add(cruiser in s.units)
+    assert outcomes == {True, False}
 
 
 # -- the Economic Phase -----------------------------------------------------------------------------------------------
@@ -793,3 +882,76 @@ def test_event_problems_name_what_never_happened(engine):
     assert not any("'danger'" in p for p in problems)
     assert any(p.startswith("purchase limits reached in every one of 30 games: DD") for p in problems)
     assert any(p.startswith("purchase limits never reached") and "SC" not in p.split(":")[1] for p in problems)
+
+
+# -- malformed actions ------------------------------------------------------------------------------------------------
+
+BAD_VALUES = (-1, 10**6, None, "x", 1.5, [], True)
+
+
+def fingerprint(s: SE4XState) -> object:
+    """Everything an action could change: every player's view, the units in full, the economy, the dice so far."""
+    return (
+        [s.observation(p) for p in range(s.n)], [u.key() for u in s.units], list(s.cp), list(s.due), list(s.bid),
+        [dict(t) for t in s.tech], list(s.marker_at), list(s.revealed), list(s.mloc), s.phase, s.player, s.turn,
+        s.lost, s.peeking, list(s.chance.events), s.rng.counter, s.rng.key,
+    )  # fmt: skip
+
+
+def malformed(action) -> list:
+    """The action with each field in turn set to a value out of range or of the wrong type, its tag changed, and
+    things that are no action at all."""
+    out = [action._replace(tag="no-such-action"), (), "move", None, 42, ("move",)]
+    for name in action._fields:
+        if name != "tag":
+            out += [action._replace(**{name: value}) for value in BAD_VALUES]
+    return out
+
+
+def test_every_malformed_action_is_refused_with_a_reason_and_changes_nothing(engine):
+    """The engine contract (core.IllegalAction): an action the state does not allow raises IllegalAction with the
+    reason — a Move of no unit, to no hex, a Build of no unit type, a Research of no technology, a field of the wrong
+    type, no action at all — and leaves the state as it was. Seeded random play over every phase; each legal action
+    met is mutated field by field."""
+    import random
+
+    rng = random.Random(38)
+    tried, tags = 0, set()
+    for seed in range(2):
+        s = engine.new_state(2, seed)
+        assert isinstance(s, SE4XState)
+        for step in range(400):
+            if s.is_terminal():
+                break
+            legal = s.legal_actions()
+            kinds = {a.tag: a for a in rng.sample(legal, len(legal))}  # one action of each kind, at random
+            before = fingerprint(s)
+            for action in kinds.values() if step % 5 == 0 or s.phase != MOVE else ():
+                tags.add(action.tag)
+                for bad in malformed(action):
+                    try:
+                        if bad in legal:
+                            continue
+                    except Exception:
+                        pass
+                    why = s.illegal(bad)
+                    assert isinstance(why, str) and why, bad
+                    with pytest.raises(IllegalAction) as caught:
+                        s.apply(bad)
+                    assert str(caught.value), bad
+                    tried += 1
+            assert fingerprint(s) == before, "a refused action changed the state"
+            s.apply(rng.choice(legal))
+    assert tried > 500 and {"move", "end-move", "research", "build", "bid", "end-econ"} <= tags, (tried, tags)
+
+
+def test_an_action_equal_to_a_legal_one_is_applied_as_the_legal_one(engine):
+    """A Move to hex 3.0 equals the Move to hex 3: it is played as the legal action, so no float hex enters the
+    state (the engine contract: apply plays only the legal actions)."""
+    s = clear(fresh(engine))
+    home = s.home[RED]
+    a = hexes(s, home)[0]
+    show(s, a, "planet")
+    scout = place(s, RED, "SC", home)
+    s.apply(Move(scout.uid, float(a)))
+    assert scout.hex == a and type(scout.hex) is int

@@ -129,6 +129,14 @@ class EndMove(NamedTuple):
     tag: str = "end-move"
 
 
+class Battle(NamedTuple):
+    """'If there is more than one battle, the attacker decides the order in which battles occur': the battle (and
+    bombardment) at this hex next."""
+
+    at: int
+    tag: str = "battle"
+
+
 class Shift(NamedTuple):
     """Lost in Space: the player to the right moves the lost units one hex."""
 

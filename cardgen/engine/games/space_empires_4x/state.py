@@ -1,10 +1,12 @@
 """A game of Space Empires 4X (Basic Rules) in progress.
 
 A round is three turns and an Economic Phase (`turns_per_round`). In a turn each player in turn order moves units
-one hex at a time (`Move`; a Colony Ship may `Colonize`, a Mining Ship `Load` and `Unload` a marker, a Cruiser with
+one hex at a time, one unit's movement complete before another's (`Move`: moving a unit ends the move of any other
+that has moved; a Colony Ship may `Colonize`, a Mining Ship `Load` and `Unload` a marker, a Cruiser with
 Exploration technology `Peek` before it moves and then turn the marker up or leave it face down, `PeekChoice`), then
 `EndMove` fights every battle where the player's units share a hex with an enemy (`combat.fight`, the calculator's
-rules and policies) and bombards enemy colonies there. Markers are turned up the moment a unit enters (the reading
+rules and policies) and bombards enemy colonies there — in the order the player chooses (`Battle`) when there are
+several. Markers are turned up the moment a unit enters (the reading
 in rules.yaml), with their effects: Minerals and Space Wrecks to tow, Black Holes (a roll for every unit entering),
 Danger, Supernovas, Lost in Space (the player to the right chooses the hex: a `Shift` decision of that seat, a die
 roll in solitaire), terrain that ends a combat unit's move.
@@ -30,6 +32,7 @@ from cardgen.engine.games.space_empires_4x.model import (
     LOST,
     MOVE,
     OVER,
+    Battle,
     Bid,
     Build,
     Colonize,
@@ -84,6 +87,7 @@ class SE4XState(State):
     order: list[int]  # turn order
     player: int  # whose turn or Economic Phase it is
     lost: tuple[int, int, tuple[int, ...], int] | None  # Lost in Space: (chooser, hex, units, mover)
+    battles: tuple[int, ...]  # the hexes whose battles the attacker has still to fight this turn, in its order
     peeking: int  # the hex whose marker a Cruiser has just peeked at, before its owner's choice (-1: none)
     known: list[dict[int, int]]  # per player: hex -> the face-down marker it peeked at there (`known_marker`)
 
@@ -128,6 +132,7 @@ class SE4XState(State):
         s.units = []
         s.next_uid = 0
         s.peeking = -1
+        s.battles = ()
         s.known = [{} for _ in range(players)]
         for p, h in enumerate(s.home):
             s.revealed[h] = True
@@ -275,6 +280,8 @@ class SE4XState(State):
             return [Shift(h) for h in self._shift_targets()]
         if self.peeking >= 0:
             return [PeekChoice(True), PeekChoice(False)]
+        if self.battles:
+            return [Battle(h) for h in self.battles]
         if self.phase == MOVE:
             return self._move_actions()
         return self._econ_actions()
@@ -417,21 +424,51 @@ class SE4XState(State):
         return [t for t in self.adj[self.lost[1]] if self.kind(t) != "supernova"]
 
     def illegal(self, action: Action) -> str | None:
+        """Why `action` is not legal now (None: it is). A malformed action — an unknown kind, a unit, hex, unit type
+        or technology that does not exist, a field of the wrong type — is named as such, never a crash."""
         if self.is_terminal():
             return "the game is over"
-        if action in self.legal_actions():
-            return None
+        try:
+            if action in self.legal_actions():
+                return None
+        except Exception:  # an object whose comparison fails is no action of this game
+            return f"{_shown(action)} is not an action of this game"
+        try:
+            why = self._why_not(action)
+        except IllegalAction as exc:  # no such unit
+            why = f"{_shown(action)}: {exc}"
+        except (AttributeError, IndexError, KeyError, TypeError, ValueError):
+            why = None
+        if why is None:
+            legal = self.legal_actions()
+            shown = ", ".join(self.action_label(a) for a in legal[:8])
+            why = f"{_shown(action)} is not legal now (legal: {shown})"
+        return why
+
+    def _why_not(self, action: Action) -> str | None:
+        """The specific reason for a well-formed Move or Build that is not legal (None: no specific reason)."""
+        hexes = range(len(self.on))
         if isinstance(action, Move) and self.phase == MOVE:
-            try:
-                u = self.unit(action.uid)
-            except IllegalAction as exc:
-                return str(exc)
+            if type(action.to) is not int or action.to not in hexes:
+                return f"move to {action.to!r}: no such hex"
+            u = self.unit(action.uid)
+            if u.owner != self.player:
+                return f"{self.action_label(action)}: not a unit of the player to move"
             why = self._may_enter(u, action.to) if action.to in self.adj[u.hex] else "not an adjacent hex"
-            return f"{self.action_label(action)}: {why or 'the unit has no movement left this turn'}"
-        if isinstance(action, Build) and self.phase == ECON:
+            done = "its movement is complete (another unit has moved since, or terrain or an enemy ended it)"
+            return f"{self.action_label(action)}: {why or (done if u.stopped else 'no movement left this turn')}"
+        if isinstance(action, Build) and self.phase == ECON and action.code in self.e.units and action.at in hexes:
             why = self._build_problem(self.player, action.code, action.at)
             return f"{self.action_label(action)}: {why or 'not an income-producing colony of yours'}"
-        return super().illegal(action)
+        return None
+
+    def apply(self, action: Action) -> None:
+        """Apply a legal action (as the legal list holds it: a Move to hex 3.0 is the Move to hex 3), rejecting any
+        other with the reason, the state unchanged."""
+        if (reason := self.illegal(action)) is not None:
+            raise IllegalAction(reason)
+        legal = self.legal_actions()
+        self.do(legal[legal.index(action)])
 
     # -- applying actions ----------------------------------------------------------------------------------------------
 
@@ -440,6 +477,9 @@ class SE4XState(State):
         tag = action.tag
         if tag == "move":
             u = self.unit(action.uid)
+            for o in self.units:  # 'You must complete one unit's movement before moving another unit'
+                if o.owner == p and o is not u and o.steps > 0:
+                    o.stopped = True
             self._enter(u, action.to, u.hex)
         elif tag == "colonize":
             u = self.unit(action.uid)
@@ -458,9 +498,12 @@ class SE4XState(State):
         elif tag == "peek-choice":
             self._peek_choice(p, action.reveal)
         elif tag == "end-move":
-            self._combat(p)
-            if self.phase != OVER:
-                self._next_player()
+            self.battles = tuple(self._battle_hexes(p))
+            self._fight_battles(p)
+        elif tag == "battle":
+            self.battles = tuple(h for h in self.battles if h != action.at)
+            self._fight_at(p, action.at)
+            self._fight_battles(p)
         elif tag == "shift":
             self._shift(action.to)
         elif tag == "scuttle":
@@ -507,11 +550,7 @@ class SE4XState(State):
         kind = self.kind(t)
         armed = self.armed(u)
         if kind == "black-hole":
-            roll = self.rng.randbelow(self.e.die) + 1
-            self.chance.record("black hole", roll)
-            self.events.add("marker:black-hole")
-            if roll >= self.e.black_hole_kills:
-                self._remove(u)
+            if not self._survives_black_hole(u):
                 return
         elif found and kind == "danger":
             self.events.add("marker:danger")
@@ -554,6 +593,17 @@ class SE4XState(State):
         elif armed:
             for o in enemies:  # 'only enemy non-combat units … are immediately destroyed'
                 self._remove(o)
+
+    def _survives_black_hole(self, u: Unit) -> bool:
+        """A unit entering a Black Hole hex rolls: 'A roll of 1-6 and the unit survives, 7-10 means the unit is
+        destroyed' (every entry, by move, shift or retreat: the reading in rules.yaml)."""
+        roll = self.rng.randbelow(self.e.die) + 1
+        self.chance.record("black hole", roll)
+        self.events.add("marker:black-hole")
+        if roll >= self.e.black_hole_kills:
+            self._remove(u)
+            return False
+        return True
 
     def _discard(self, h: int) -> None:
         m = self.marker_at[h]
@@ -609,20 +659,32 @@ class SE4XState(State):
 
     # -- combat --------------------------------------------------------------------------------------------------------
 
-    def _combat(self, p: int) -> None:
-        """Every battle where p's units share a hex with an enemy's units or colony, hex by hex (the attacker's order:
-        the map's), then bombardment of the colonies there."""
-        hexes = sorted({u.hex for u in self.units if u.owner == p})
-        for h in hexes:
-            for q in sorted({u.owner for u in self.enemies_at(h, p)}):
-                self._battle(p, q, h)
-            if self.phase == OVER:
-                return
-            q = self.col_owner[h]
-            if q not in (-1, p):
-                self._bombard(p, q, h)
-                if self.phase == OVER:
-                    return
+    def _battle_hexes(self, p: int) -> list[int]:
+        """The hexes where p's units share a hex with an enemy's units or colony after p's move, in map order."""
+        return [h for h in sorted({u.hex for u in self.units if u.owner == p})
+                if self.enemies_at(h, p) or self.col_owner[h] not in (-1, p)]  # fmt: skip
+
+    def _fight_battles(self, p: int) -> None:
+        """The battles still due after p's move: the attacker chooses which comes next while two or more remain
+        ('the attacker decides the order in which battles occur', `Battle`); the last is fought at once; then the
+        next player's turn."""
+        while len(self.battles) == 1 and self.phase != OVER:
+            h, self.battles = self.battles[0], ()
+            self._fight_at(p, h)
+        if self.phase == OVER:
+            self.battles = ()
+        elif not self.battles:
+            self._next_player()
+
+    def _fight_at(self, p: int, h: int) -> None:
+        """The battles at h, one enemy at a time, then bombardment of the enemy colony there."""
+        for q in sorted({u.owner for u in self.enemies_at(h, p)}):
+            self._battle(p, q, h)
+        if self.phase == OVER:
+            return
+        q = self.col_owner[h]
+        if q not in (-1, p):
+            self._bombard(p, q, h)
 
     def _battle(self, p: int, q: int, h: int) -> None:
         mine = [u for u in self.units_at(h) if u.owner == p]
@@ -660,6 +722,8 @@ class SE4XState(State):
                 for u in units:
                     if u in self.units:
                         u.hex, u.stopped = to, True
+                        if self.kind(to) == "black-hole":  # a retreat into a Black Hole rolls like any entry
+                            self._survives_black_hole(u)
         for side in (p, q):
             if not any(u.owner == side and self.armed(u) for u in self.units_at(h)):
                 for u in [x for x in self.units_at(h) if x.owner == side]:
@@ -672,20 +736,24 @@ class SE4XState(State):
                      self.level(u, "defense"), self.level(u, "tactics"))  # fmt: skip
 
     def _retreat_hex(self, p: int, h: int) -> int | None:
-        """The hex p's ships retreat to: adjacent, explored, no enemy units, no Supernova, and no farther from one of
-        p's colonies than the battle (the nearest such hex to a colony, then the first on the map)."""
+        """The hex p's ships retreat to: adjacent, explored, no enemy units, no Supernova, and 'the same distance, or
+        less, from one of its colonies' — any one colony, not only the nearest (Retreat; the rulebook's own warning
+        that this allows 'seemingly counter-intuitive retreats'). Among several: the nearest to a colony, then the
+        first on the map."""
         homes = self.colonies(p)
         if not homes:
             return None
-        here = min(self.e.distance(h, c) for c in homes)
+        dist = self.e.distance
         best: tuple[int, int] | None = None
         for t in self.adj[h]:
             if (self.marker_at[t] >= 0 and not self.revealed[t]) or self.kind(t) == "supernova":
                 continue
             if any(u.owner != p for u in self.units_at(t)):
                 continue
-            d = min(self.e.distance(t, c) for c in homes)
-            if d <= here and (best is None or (d, t) < best):
+            if not any(dist(t, c) <= dist(h, c) for c in homes):
+                continue
+            d = min(dist(t, c) for c in homes)
+            if best is None or (d, t) < best:
                 best = (d, t)
         return None if best is None else best[1]
 
@@ -921,7 +989,7 @@ class SE4XState(State):
             self.phase, self.turns, self.turn, self.order, self.player, self.lost, self.peeking, tuple(units), markers,
             towed,
             self.col_owner, self.col_cp, self.cp[player], self.due[player], sorted(self.tech[player].items()),
-            sorted(self.bought[player]), self.bid[player], sorted(self.out.items()),
+            sorted(self.bought[player]), self.bid[player], sorted(self.out.items()), self.battles,
         ])  # fmt: skip
 
     def determinize(self, player: int, rng: CounterRng) -> State:
@@ -1000,6 +1068,7 @@ class SE4XState(State):
         other.phase, other.turn, other.order = self.phase, self.turn, list(self.order)
         other.player, other.lost = self.player, self.lost
         other.peeking, other.known = self.peeking, [dict(k) for k in self.known]
+        other.battles = self.battles
         other.yards_new = dict(self.yards_new)
         return other
 
@@ -1015,6 +1084,8 @@ class SE4XState(State):
             return f"{'reveal' if action.reveal else 'leave face down'} the marker at {e.hex_label[self.peeking]}"
         if tag == "shift":
             return f"shift the lost units to {e.hex_label[action.to]}"
+        if tag == "battle":
+            return f"fight the battle at {e.hex_label[action.at]} next"
         if tag == "research":
             return f"research {action.tech} {self.tech[self.player][action.tech] + 1}"
         if tag == "build":
@@ -1022,3 +1093,11 @@ class SE4XState(State):
         if tag == "bid":
             return f"bid {action.amount} CP"
         return str(tag)
+
+
+def _shown(action: object) -> str:
+    """A malformed action as text, whatever it is (its repr may itself fail)."""
+    try:
+        return f"action {action!r}"[:200]
+    except Exception:
+        return f"an action of type {type(action).__name__}"

@@ -171,6 +171,8 @@ def action_value(state: SE4XState, action: Any, p: int) -> float:
         return _build_value(state, g, p, action.code)
     if tag == "upgrade":
         return 1.5
+    if tag == "battle":  # the battles in map order (the order the engine fought them in before it was a choice)
+        return -float(action.at)
     return -1.0  # bids: greedy keeps its CP
 
 
