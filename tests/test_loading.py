@@ -88,7 +88,7 @@ def test_a_build_or_check_of_every_game_keeps_the_listing_it_would_print(demo_da
         assert run_cli("--data-dir", demo_data, "list", *form).out == fresh[len(form)]
     for kept_file in cache.glob("cardgen/list-*.txt"):
         kept_file.unlink()
-    assert run_cli(*layouts, "validate").code == 0
+    assert run_cli(*layouts, "validate", "--allow-unchecked").code == 0  # demo's checks.py is not trusted here
     assert sorted(p.read_text() for p in cache.glob("cardgen/list-*.txt")) == sorted(fresh.values())
 
 
