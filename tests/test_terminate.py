@@ -77,16 +77,16 @@ def test_sigterm_during_a_build_leaves_the_output_folder_as_it_was(tmp_path, out
             (out / name).write_bytes(data)
         before = tree(out)
         code, err, left = _terminated_build(out, env, ("--format", output_format, "--jobs", jobs), delay, group)
-        assert not left, "a worker process outlived cardgen"
+        assert not left, f"a worker process outlived cardgen: {err}"
         assert not list(out.rglob("*.part")), err
         finished = code == 0 or err.strip().endswith("after its files were written")
         if not finished:
             break
         delay /= 2
     assert code == 143, err
-    assert err.strip().splitlines()[-1] == "cardgen: terminated; nothing was written"
-    assert "Traceback" not in err
-    assert tree(out) == before
+    assert err.strip().splitlines()[-1] == "cardgen: terminated; nothing was written", err
+    assert "Traceback" not in err, err
+    assert tree(out) == before, err  # failed once under heavy load, not since: err says where
 
 
 def _wait_for(ready, seconds: float = 60) -> None:
