@@ -41,6 +41,8 @@ _NAMESPACES = (
 )
 _ELEMENTS = ("sheet", "Relationship", "si", "t", "rPh", "row", "c", "v")
 _LOCAL = {f"{space} {name}": name for space in _NAMESPACES for name in _ELEMENTS} | {n: n for n in _ELEMENTS}
+# what `zipfile` raises for a damaged or unusual file: NotImplementedError is its answer to a compression method it
+# does not know, RuntimeError to an encrypted part, EOFError to a truncated one
 _UNREADABLE = (zipfile.BadZipFile, zlib.error, NotImplementedError, RuntimeError, EOFError, OSError)
 Row = tuple[int, list[str]]
 
