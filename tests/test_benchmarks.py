@@ -42,6 +42,7 @@ SMALL = {
         "--no-whole",
     ],  # the demo game, in-process only: whole-process runs take seconds
     "rift_factions.py": ["--games", "4", "--players", "2"],
+    "look.py": ["--games", "battlefield-space", "--inks", "full"],  # one game, one ink: a build and its PDFs read
     "parallel_speed.py": [
         "--games",
         "scifi-domains",  # small components share sheets: planned before drawing, compared byte for byte
