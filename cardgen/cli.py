@@ -390,11 +390,19 @@ STAMP = _option("--stamp", Stamp(), None, "A label (a version, a date) printed s
     "--allow-unchecked",
     "Exit 0 for a game that has no rules.yaml or no checks, or whose checks.py was skipped (default: 1).",
 )
+@_option("--sources", FOLDER, None, "Folder holding the documents rules.yaml names in `sources:`: every quote is "
+         "looked for in them, verbatim.")  # fmt: skip
 @TRUST_CODE
 @LAYOUT_VARIABLES
 @click.pass_obj
 def validate_command(
-    obj: Context, games: tuple[str, ...], as_json: bool, notes: bool, allow_unchecked: bool, trust_code: bool
+    obj: Context,
+    games: tuple[str, ...],
+    as_json: bool,
+    notes: bool,
+    allow_unchecked: bool,
+    sources: Path | None,
+    trust_code: bool,
 ) -> None:
     """Check card data and rules facts against the rulebooks (exit 1 when a rule is broken or nothing is checked)."""
     from cardgen.validate import validate_game
@@ -402,9 +410,10 @@ def validate_command(
     loaded = load_games(obj.data_dir, games)
     if not games:
         _keep_listing(obj, loaded)
-    reports = [
-        validate_game(game, obj.templates_dir, default_fonts_dir(), obj.trusted(game, trust_code)) for game in loaded
-    ]
+    if sources is not None and not sources.is_dir():
+        raise DataError(f"--sources {display_path(sources)}: not a folder")
+    fonts = default_fonts_dir()
+    reports = [validate_game(game, obj.templates_dir, fonts, obj.trusted(game, trust_code), sources) for game in loaded]
     if as_json:
         payload: dict = {"games": {r.game: r.as_json() for r in reports}}
         if notes:
@@ -428,8 +437,15 @@ def _print_report(report) -> None:
     if report.facts_unchecked:
         facts += f" ({len(report.facts_unchecked)} designed or unchecked: --notes)"
     skipped = f"; {len(report.skipped)} skipped ({report.skipped[0].reason})" if report.skipped else ""
+    if report.sources is not None:
+        facts += f"; {report.sources.found} quoted passages found verbatim in {', '.join(report.sources.documents)}"
+    if report.sources_unnamed:
+        skipped += "; its rules.yaml names no sources, so no quote was compared"
     if report.ok:
-        if report.skipped:
+        if report.sources_unnamed and not report.skipped:
+            echo(f"{report.game}: NOT COMPLETE — {report.checks} checks hold{skipped}; {facts} "
+                 "(--allow-unchecked accepts that)")  # fmt: skip
+        elif report.skipped:
             ran = report.checks - len(report.skipped)
             echo(f"{report.game}: NOT COMPLETE — {ran} of {report.checks} checks ran and hold{skipped}; {facts} "
                  "(--allow-unchecked accepts that)")  # fmt: skip

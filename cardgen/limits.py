@@ -34,6 +34,8 @@ class Limits:
     yaml_depth: int = _limit(100, "Levels YAML lists and mappings may nest (libyaml crashes on thousands).")
     yaml_alias_values: int = _limit(100_000, "Values one YAML file may produce through aliases (`*name`).")
 
+    source_bytes: int = _limit(20_000_000, "Bytes in one document `validate --sources` reads (a rulebook's text).")
+
     # reading spreadsheets of items: a few MB of zipped XML can unpack to gigabytes, one cell can hold a whole file
     table_bytes: int = _limit(20_000_000, "Bytes in one CSV or XLSX file of items (an XLSX as stored, compressed).")
     table_unpacked_bytes: int = _limit(

@@ -127,9 +127,26 @@ class Contradiction(Strict):
     kind: Literal["contradiction", "gap", "ambiguity"] = "contradiction"
 
 
+class Source(Strict):
+    """A document the game's quotes come from (a rulebook, an FAQ): its path inside the folder that
+    `cardgen validate --sources DIR` is given (`rulebook.txt`, `rulebooks/core.txt`), and a title for people."""
+
+    file: str
+    title: str | None = None
+
+    @field_validator("file")
+    @classmethod
+    def _inside_the_folder(cls, value: str) -> str:
+        parts = value.split("/")
+        if not value.strip() or "\\" in value or "\0" in value or value.startswith("/") or ".." in parts or "" in parts:
+            raise ValueError(f"a source is a path inside the --sources folder, like rulebooks/core.txt, got {value!r}")
+        return value
+
+
 class Rules(Strict):
     """The whole rules.yaml of a game."""
 
+    sources: list[Source] = Field(default_factory=list)
     facts: dict[Id, Fact] = Field(default_factory=dict)
     checks: list[Check] = Field(default_factory=list)
     contradictions: list[Contradiction] = Field(default_factory=list)

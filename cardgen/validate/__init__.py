@@ -21,6 +21,7 @@ from cardgen.trust import TRUSTED, Decision
 from cardgen.validate.base import Context, Violation
 from cardgen.validate.checks import CHECKS, records
 from cardgen.validate.facts import check_facts
+from cardgen.validate.sources import SourceReport, check_sources
 
 if TYPE_CHECKING:
     from cardgen.render.jobs import FittedText
@@ -53,6 +54,8 @@ class GameReport:
     facts_checked: int = 0
     facts_unchecked: list[str] = field(default_factory=list)
     has_rules: bool = True
+    sources: SourceReport | None = None  # quotes compared with their documents (`validate --sources DIR`)
+    sources_unnamed: bool = False  # --sources was given but rules.yaml names no sources: its quotes went unread
 
     @property
     def checks(self) -> int:
@@ -75,7 +78,7 @@ class GameReport:
     def complete(self) -> bool:
         """Every check ran: there are checks and none was skipped (a game's own checks.py not trusted). A partial
         validation is not a pass."""
-        return not self.unchecked and not self.skipped
+        return not self.unchecked and not self.skipped and not self.sources_unnamed
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -87,7 +90,14 @@ class GameReport:
             "violations": [v.as_json() for v in self.violations],
             "results": [r.as_json() for r in self.results],
             "facts": {"checked": self.facts_checked, "unchecked": self.facts_unchecked},
+            **({"sources": self._sources_json()} if self.sources or self.sources_unnamed else {}),
         }
+
+    def _sources_json(self) -> dict[str, Any]:
+        if self.sources is None:
+            return {"documents": [], "found": 0, "not_found": 0}
+        found = self.sources
+        return {"documents": found.documents, "found": found.found, "not_found": len(found.violations)}
 
 
 def validate_game(
@@ -95,11 +105,13 @@ def validate_game(
     templates_dir: Path | None = None,
     fonts_dir: Path | None = None,
     trust_code: bool | Decision = False,
+    sources_dir: Path | None = None,
 ) -> GameReport:
     """Run every check of a game, each isolated: one that fails to run is reported as a violation naming its cause,
     and every other check still runs. Text-fit checks need the layouts (`templates_dir`); without them they are
     skipped. Custom checks (Python in the game's checks.py) run only for bundled games or when `trust_code` says
-    so (True, or the user's trust store's `Decision`: then only the checks.py it trusted runs)."""
+    so (True, or the user's trust store's `Decision`: then only the checks.py it trusted runs). With `sources_dir`
+    every quote is also looked for in the documents rules.yaml names (`cardgen.validate.sources`)."""
     fitted = _text_fit(game, templates_dir, fonts_dir) if templates_dir and fonts_dir else None
     trusted = trust_code
     if isinstance(trusted, bool):
@@ -115,6 +127,12 @@ def validate_game(
     report.violations.extend(violations)
     report.facts_unchecked = unchecked
     report.facts_checked = len(game.rules.facts) - len(unchecked)
+    if sources_dir is not None:
+        if game.rules.sources:
+            report.sources = check_sources(game, sources_dir)
+            report.violations.extend(report.sources.violations)
+        else:
+            report.sources_unnamed = True
     return report
 
 

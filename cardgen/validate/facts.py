@@ -27,7 +27,7 @@ from cardgen.data.rules import Check, Fact
 from cardgen.errors import DataError
 from cardgen.validate.base import Context, Violation, citation, resolve
 
-_QUOTED = re.compile(r"(?:^|[\s(—:,;\[])'(.+?)'(?=$|[\s).,;:\]…—])")
+QUOTED = re.compile(r"(?:^|[\s(—:,;\[])'(.+?)'(?=$|[\s).,;:\]…—])")
 _SPELLED = (
     "no=0 none=0 zero=0 a=1 an=1 another=1 one=1 once=1 single=1 two=2 twice=2 double=2 both=2 pair=2 three=3 "
     "thrice=3 triple=3 four=4 five=5 six=6 seven=7 eight=8 nine=9 ten=10 eleven=11 twelve=12 dozen=12 thirteen=13 "
@@ -43,7 +43,7 @@ def quote_of(fact: Fact) -> str | dict[Any, str] | None:
     """A fact's quote: the explicit `quote`, else the single-quoted passages of its citation joined, else None."""
     if fact.quote is not None:
         return fact.quote
-    passages = _QUOTED.findall(fact.cite)
+    passages = QUOTED.findall(fact.cite)
     return " … ".join(passages) if passages else None
 
 
