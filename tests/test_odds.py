@@ -49,6 +49,18 @@ def test_every_distribution_sums_to_one_and_losses_match_survivors(game):
     assert 0 < result.lost[0] < 3 * 9 + 2 * 12 + 15
 
 
+def test_the_retreat_policy_compares_exactly(game):
+    """Retreat (the calculator's stated policy): a side leaves when it expects under half the enemy's hits. 1 SC and
+    1 SW expect 4 + 2 = 6 tenths of a hit a round, the lone Scout 3: exactly half, so the defender stays (a float
+    sum made 0.4 + 0.2 exceed 0.6 and took the defender out 33.6 % of the time)."""
+    from cardgen.engine.games.space_empires_4x.combat import retreats
+
+    assert not retreats(3, 6) and retreats(2, 5) and not retreats(0, 0)
+    result = odds(game, "1 SC, 1 SW", "1 SC")
+    assert result.outcomes["defender retreats"] == 0
+    assert sum(result.outcomes.values()) == pytest.approx(1, abs=1e-12)
+
+
 def test_terrain_and_hull_size_limit_technology(game):
     asteroids = odds(game, "2 CA", "2 CA", attacker_tech="attack=2", terrain="asteroids", retreat=False)
     bare = odds(game, "2 CA", "2 CA", terrain="asteroids", retreat=False)

@@ -34,6 +34,14 @@ from cardgen.engine.battle import BattleReport
 
 ATTACKER, DEFENDER = 0, 1
 TERRAINS = ("open", "asteroids", "nebula")
+RETREAT_SHARE = Fraction(1, 2)  # the policy: a side leaves when it expects under this share of the enemy's hits
+
+
+def retreats(mine: int, theirs: int) -> bool:
+    """The retreat policy's test, exact: `mine` and `theirs` are expected hits per round in die faces (the sum of each
+    ship's to-hit number; the common division by the die's faces cancels), so "under half" is compared in whole
+    numbers — floating-point sums once made 0.4 + 0.2 exceed 0.6 and took a side out that should have stayed."""
+    return mine * RETREAT_SHARE.denominator < theirs * RETREAT_SHARE.numerator
 
 
 @dataclass(frozen=True)
@@ -153,7 +161,7 @@ def exact_odds(rules: Rules, attacker: Sequence[Group], defender: Sequence[Group
         a, d = ships[0][ha], ships[1][hd]
         return a >= rules.bonus_ratio * d, d >= rules.bonus_ratio * a
 
-    expected_at: dict[tuple[int, int], tuple[float, float]] = {}
+    expected_at: dict[tuple[int, int], tuple[int, int]] = {}
 
     def leaver(ha: int, hd: int) -> int | None:
         """The side the retreat policy takes out of the battle at this round's start (rounds after the first)."""
@@ -166,7 +174,7 @@ def exact_odds(rules: Rules, attacker: Sequence[Group], defender: Sequence[Group
         hits = expected_at[ha, hd]
         for s, h in ((ATTACKER, ha), (DEFENDER, hd)):
             left = [g for g, (count, _) in zip(groups[s], sides[s].states[h], strict=True) if count]
-            if left and all(g.retreats for g in left) and hits[s] < 0.5 * hits[1 - s]:
+            if left and all(g.retreats for g in left) and retreats(hits[s], hits[1 - s]):
                 return s
         return None
 
@@ -241,14 +249,15 @@ def exact_odds(rules: Rules, attacker: Sequence[Group], defender: Sequence[Group
 
 
 def _expected_hits(rules: Rules, groups: list[list[Group]], sides: list[Side], h: tuple[int, int], s: int,
-                   bonus: tuple[bool, bool], terrain: str) -> float:  # fmt: skip
-    """Hits side s expects to score in a round against the enemy's current target (the retreat policy's measure)."""
+                   bonus: tuple[bool, bool], terrain: str) -> int:  # fmt: skip
+    """Hits side s expects to score in a round against the enemy's current target, in die faces (the retreat
+    policy's measure: see `retreats`)."""
     enemy = 1 - s
     state = sides[enemy].states[h[enemy]]
     if not any(count for count, _ in state):
-        return 0.0
+        return 0
     target = sides[enemy].target_at(h[enemy])
-    return sum(count * to_hit(rules, g, target, bonus[s], terrain) / rules.die_faces
+    return sum(count * to_hit(rules, g, target, bonus[s], terrain)
                for g, (count, _) in zip(groups[s], sides[s].states[h[s]], strict=True))  # fmt: skip
 
 
@@ -296,10 +305,9 @@ def fight(rules: Rules, attacker: Sequence[Group], defender: Sequence[Group], te
     def ships(s: int) -> int:
         return sum(count for count, _ in state[s])
 
-    def expected(s: int, bonus: bool) -> float:
+    def expected(s: int, bonus: bool) -> int:
         target = groups[1 - s][sides[1 - s].target([(c, d) for c, d in state[1 - s]])]
-        return sum(c * to_hit(rules, g, target, bonus, terrain) / rules.die_faces
-                   for g, (c, _) in zip(groups[s], state[s], strict=True))  # fmt: skip
+        return sum(c * to_hit(rules, g, target, bonus, terrain) for g, (c, _) in zip(groups[s], state[s], strict=True))
 
     for round_number in range(1, 100_000):
         a, d = ships(0), ships(1)
@@ -308,7 +316,7 @@ def fight(rules: Rules, attacker: Sequence[Group], defender: Sequence[Group], te
             hits = (expected(0, bonus[0]), expected(1, bonus[1]))
             for s in (ATTACKER, DEFENDER):
                 alive = [g for g, (c, _) in zip(groups[s], state[s], strict=True) if c]
-                if alive and all(g.retreats for g in alive) and hits[s] < 0.5 * hits[1 - s]:
+                if alive and all(g.retreats for g in alive) and retreats(hits[s], hits[1 - s]):
                     return ("attacker retreats" if s == ATTACKER else "defender retreats"), _left(state)
         for side, index in order:
             for _ in range(state[side][index][0]):
