@@ -12,6 +12,7 @@ from cardgen.data import load_games
 from cardgen.engine.games.space_empires_4x.combat import Group, Rules, closed_form_scout_duel, exact_odds, fight
 from cardgen.engine.games.space_empires_4x.odds import odds
 from cardgen.engine.rng import CounterRng
+from cardgen.errors import DataError
 
 from conftest import REPO, run_cli
 
@@ -59,6 +60,41 @@ def test_the_retreat_policy_compares_exactly(game):
     result = odds(game, "1 SC, 1 SW", "1 SC")
     assert result.outcomes["defender retreats"] == 0
     assert sum(result.outcomes.values()) == pytest.approx(1, abs=1e-12)
+
+
+def test_counter_limits_cap_groups_not_ships(game):
+    """Purchase Limits: a player has 4 Destroyer counters, each a group of 1-6 ships ('Each spaceship Group can
+    contain 1-6 units'), so one group of 5 DD is legal and five groups of DD are not."""
+    assert odds(game, "5 DD", "1 CA", retreat=False).outcomes["attacker wins"] > 0.5
+    assert odds(game, "6 DD, 6 DD, 6 DD, 6 DD", "1 CA", retreat=False).outcomes["attacker wins"] > 0.99
+    with pytest.raises(DataError, match="5 groups of DD, but a player has 4 DD counters"):
+        odds(game, "1 DD, 1 DD, 1 DD, 1 DD, 1 DD", "1 CA")
+
+
+def test_technology_is_per_group(game):
+    """Ships keep the technology they were built with ('Ship Size Technology … You may use this new tech in the same
+    Economic Turn it was purchased'; older ships are not refitted): a group may name its own levels."""
+    mixed = odds(game, "2 DD attack=2, 2 DD", "2 CA", retreat=False)
+    both = odds(game, "2 DD attack=2, 2 DD attack=2", "2 CA", retreat=False)
+    none = odds(game, "2 DD, 2 DD", "2 CA", retreat=False)
+    assert none.outcomes["attacker wins"] < mixed.outcomes["attacker wins"] < both.outcomes["attacker wins"]
+    side = odds(game, "2 DD, 2 DD", "2 CA", attacker_tech="attack=2", retreat=False)
+    assert side.outcomes == both.outcomes  # the side's levels are every group's unless it names its own
+    own = odds(game, "2 DD, 2 DD attack=0", "2 CA", attacker_tech="attack=2", retreat=False)
+    assert own.outcomes == mixed.outcomes
+    with pytest.raises(DataError, match="--attacker: 'speed=1' is not one of"):
+        odds(game, "2 DD speed=1", "2 CA")
+
+
+def test_what_is_not_modelled_is_said_with_the_result(game):
+    plain = odds(game, "2 DD", "1 CA").policies
+    assert not any("raiders" in p or "fighters" in p for p in plain)
+    assert any(p.startswith("retreat:") and "recorded in rules.yaml" in p for p in plain)
+    with_raider = odds(game, "1 R, 2 F", "1 CA").policies
+    assert any("raiders: fight uncloaked" in p for p in with_raider)
+    assert any("fighters: fight as plain ships" in p for p in with_raider)
+    with pytest.raises(DataError, match="has no attack: it is not a combat unit"):
+        odds(game, "1 Mine", "1 CA")
 
 
 def test_terrain_and_hull_size_limit_technology(game):
