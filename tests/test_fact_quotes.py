@@ -234,3 +234,46 @@ def test_a_table_part_is_located_at_its_fact_and_covers_resolve_facts(demo):
     (v,) = table_check(game, fact="damage_roll.hit", covers=[4, 7])
     # a plain list is read as the faces it names (4 and 6), not as a range
     assert v.where.endswith("demo/rules.yaml:10") and v.actual == "missing [5, 7], more than once [], outside []"
+
+
+@pytest.mark.parametrize(
+    ("value", "quote", "missing"),
+    [
+        (8, "hold no more than {8} cards", []),
+        (7, "hold no more than {8} cards", ["7 (marked '8')"]),
+        (3, "a deck of 3 … hold {8} cards", ["3 (marked '8')"]),  # the 3 elsewhere in the quote does not count
+        (2, "gain {two} fighters", []),
+        (2, "gain {two or 3} fighters", ["2 (marked 'two or 3')"]),  # a mark states one number
+        (8, "never more than {8} … no more than {8}", []),  # stated twice, each place marked
+        (-1, "{-1} movement point", []),
+        (1, "-{1} movement point for enemy units", []),  # the size of a change the text signs
+        (-1, "-{1} movement point", ["-1 (marked '1')"]),
+        (-0.5, "{half} its cost", ["-0.5 (marked 'half')"]),
+        ([1, 3], "roll {1-3} misses", []),
+        ([1, 4], "roll {1-3} misses", ["[1, 4] (marked '1-3')"]),
+        ([2, 6], "by {2} … to {6} players", []),
+        ([2, 6], "by {2} players", ["[2, 6] (marked '2')"]),
+        ([1, 2, 3], "{1} and {2}", ["3 marks for 3 elements (found 2)"]),
+        ([1, 1, 2], "Move {0,1:1} space in Turns 1 and 2, and {2:2} spaces in Turn 3", []),
+        ([1, 2, 2], "Move {0,1:1} space in Turns 1 and 2, and {2:2} spaces in Turn 3", ["1: 2 (marked '1')"]),
+        ({"cost": 6, "attack": 3, "name": "Scout"}, "| SC | {name:Scout} | {cost:6} | E | {attack:3} |", []),
+        ({"cost": 6, "attack": 4}, "| SC | Scout | {cost:6} | E | {attack:3} |", ["attack: 4 (marked '3')"]),
+        ({"cost": 6, "hull": 1}, "| {cost:6} | 1 |", ["hull: 1 (not marked)"]),
+        ({"cost": 6}, "{cost:6} {hull:1}", ["hull (marked, not in the value)"]),
+        ({"cost": 6}, "{6}", ["{6} (a record's marks name their field: {field:6})", "cost: 6 (not marked)"]),
+        (
+            {"start": 1, "costs": {2: 10, 3: 15}},
+            "{start:1} | 2:{costs.2:10}, 3:{costs.3:16}",
+            ["costs.3: 15 (marked '16')"],
+        ),
+        ({"tactics": [7, 7]}, "{tactics.0,tactics.1:7}: Tactics", []),
+    ],
+)
+def test_a_marked_quote_is_checked_where_its_marks_stand(value, quote, missing):
+    assert missing_from(value, quote) == missing
+
+
+def test_marks_are_not_part_of_the_quoted_text():
+    from cardgen.validate.facts import unmarked
+
+    assert unmarked("2:{costs.2:10}, 3:{costs.3:15} and {two} and -{1}") == "2:10, 3:15 and two and -1"

@@ -89,7 +89,7 @@ def test_technology_is_per_group(game):
 def test_what_is_not_modelled_is_said_with_the_result(game):
     plain = odds(game, "2 DD", "1 CA").policies
     assert not any("raiders" in p or "fighters" in p for p in plain)
-    assert any(p.startswith("retreat:") and "recorded in rules.yaml" in p for p in plain)
+    assert any(p.startswith("retreat:") and "at the round's start" in p for p in plain)
     with_raider = odds(game, "1 R, 2 F", "1 CA").policies
     assert any("raiders: fight uncloaked" in p for p in with_raider)
     assert any("fighters: fight as plain ships" in p for p in with_raider)

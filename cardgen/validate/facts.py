@@ -29,7 +29,7 @@ from cardgen.validate.base import Context, Violation, citation, resolve
 
 QUOTED = re.compile(r"(?:^|[\s(—:,;\[])'(.+?)'(?=$|[\s).,;:\]…—])")
 _SPELLED = (
-    "no=0 none=0 zero=0 a=1 an=1 another=1 one=1 once=1 single=1 two=2 twice=2 double=2 both=2 pair=2 three=3 "
+    "no=0 none=0 zero=0 cannot=0 a=1 an=1 another=1 one=1 once=1 single=1 two=2 twice=2 double=2 both=2 pair=2 three=3 "
     "thrice=3 triple=3 four=4 five=5 six=6 seven=7 eight=8 nine=9 ten=10 eleven=11 twelve=12 dozen=12 thirteen=13 "
     "fourteen=14 fifteen=15 sixteen=16 seventeen=17 eighteen=18 nineteen=19 twenty=20 thirty=30 forty=40 fifty=50 "
     "sixty=60 hundred=100 half=0.5"
@@ -83,8 +83,82 @@ def _states(quote: str, phrase: str) -> bool:
     return re.search(pattern, " ".join(_words(quote))) is not None
 
 
+# A mark in a quote says where the value stands: `{8}` (a scalar, or a list's elements in order), `{cost:6}` (a
+# record's field), `{costs.2:10}` (a field inside a field, keys joined by dots) or `{0,1:1}` (one number stating
+# several fields: a list's elements are fields numbered from 0). Written around the rulebook's own words, a mark
+# leaves the quote verbatim once taken away (`unmarked`).
+MARK = re.compile(r"\{(?:([\w-]+(?:[.,][\w-]+)*):)?([^{}:]+)\}")
+
+
+def unmarked(quote: str) -> str:
+    """The quote as the rulebook prints it: every mark replaced by the words it marks."""
+    return MARK.sub(lambda m: m[2], quote)
+
+
+def _marked_as(expected: Any, words: str) -> bool:
+    """Whether the marked words state exactly `expected`: its number (the words state no other), its range, or its
+    text."""
+    if isinstance(expected, bool) or expected is None:
+        return False
+    if isinstance(expected, int | float):
+        # "-{1}" marks the 1 of a −1 written in the text: the words' numbers are the value and its size, no other
+        stated = numbers_in(words)
+        return float(expected) in stated | {abs(n) for n in stated} and {abs(n) for n in stated} == {abs(expected)}
+    bounds = _as_range(expected)
+    if bounds is not None:
+        return {(int(a), int(b)) for a, b in _RANGE.findall(words)} == {bounds}
+    if isinstance(expected, str):
+        return _states(words, expected)
+    return False
+
+
+def _fields(record: dict[Any, Any], prefix: str = "") -> list[tuple[str, Any]]:
+    """A record's fields as (dotted name, value), fields inside fields and list elements included (a range stays one
+    field)."""
+    found: list[tuple[str, Any]] = []
+    for key, part in record.items():
+        name = f"{prefix}{key}"
+        if isinstance(part, list | tuple) and _as_range(part) is None:
+            part = dict(enumerate(part))  # a list that is not a range: its elements are fields numbered from 0
+        found += _fields(part, f"{name}.") if isinstance(part, dict) and _as_range(part) is None else [(name, part)]
+    return found
+
+
+def _missing_at_marks(value: Any, quote: str) -> list[str]:
+    """The value checked at its marks: each mark must state the value's part it stands for — a scalar's one mark, a
+    list's elements in order, a record's fields by name — and every number of the value must be marked."""
+    marks = [(name, words) for name, words in MARK.findall(quote)]
+    if isinstance(value, list | tuple) and any(name for name, _ in marks):
+        value = dict(enumerate(value))
+    if isinstance(value, dict):
+        unnamed = [words for name, words in marks if not name]
+        missing = [f"{{{w}}} (a record's marks name their field: {{field:{w}}})" for w in unnamed]
+        named = {part: words for name, words in marks if name for part in name.split(",")}
+        for key, part in _fields(value):
+            words = named.pop(key, None)
+            if words is None:
+                if _as_range(part) is not None or (isinstance(part, int | float) and not isinstance(part, bool)):
+                    missing.append(f"{key}: {part!r} (not marked)")
+            elif not _marked_as(part, words):
+                missing.append(f"{key}: {part!r} (marked '{words}')")
+        return missing + [f"{name} (marked, not in the value)" for name in named]
+    if any(name for name, _ in marks):
+        return [f"{name} (a mark names a field, but the value is not a record)" for name, _ in marks if name]
+    marked = [words for _, words in marks]
+    if isinstance(value, list | tuple) and (len(marked) > 1 or _as_range(value) is None):
+        if len(marked) != len(value):
+            return [f"{len(value)} marks for {len(value)} elements (found {len(marked)})"]
+        return [f"{part!r} (marked '{words}')" for part, words in zip(value, marked, strict=True)
+                if not _marked_as(part, words)]  # fmt: skip
+    # a scalar (or a range) may be stated in several places, each marked: every mark must state it
+    return [f"{value!r} (marked '{words}')" for words in marked if not _marked_as(value, words)]
+
+
 def missing_from(value: Any, quote: str) -> list[str]:
-    """The parts of `value` the quote does not state (empty when the quote shows the whole value)."""
+    """The parts of `value` the quote does not state (empty when the quote shows the whole value). A quote with
+    marks (`{8}`, `{cost:6}`) is checked where the marks stand, not as a bag of the numbers it holds."""
+    if MARK.search(quote):
+        return _missing_at_marks(value, quote)
     if value is None or isinstance(value, bool):
         return [] if value is None else [f"{value} (a yes/no value: give check: none and a reason)"]
     if isinstance(value, int | float):

@@ -33,7 +33,7 @@ from cardgen.data.games import Game
 from cardgen.errors import DataError, display_path
 from cardgen.files import inside, require_regular
 from cardgen.validate.base import Violation
-from cardgen.validate.facts import QUOTED
+from cardgen.validate.facts import QUOTED, unmarked
 
 _PLAIN = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201c": '"', "\u201d": '"', "\u201e": '"',
                         "\u2013": "-", "\u2014": "-", "\u2212": "-", "\u00a0": " ", "\u2026": "…"})  # fmt: skip
@@ -121,7 +121,7 @@ def passages(game: Game) -> Iterator[Passage]:
         return f"{doc.where(()).file}:{doc.line_of(path)}"
 
     def pieces(text: str, what: str, at: str) -> Iterator[Passage]:
-        for piece in _ELLIPSIS.split(plain(text)):
+        for piece in _ELLIPSIS.split(plain(unmarked(text))):
             if piece:
                 yield Passage(piece, what, at)
 

@@ -278,8 +278,7 @@ def _summarise(groups: list[list[Group]], sides: list[Side], terminal: dict[tupl
         "targets: the enemy ship closest to destruction, then the group firing earliest, the dearer, the first listed",
         "screening: none",
         "retreat: from round 2 a side whose ships can all retreat leaves when it expects under half the enemy's hits, "
-        "whole and at the round's start, before any shot (the rule has each ship leave instead of firing, at its own "
-        "place in the order: a reading recorded in rules.yaml)"
+        "whole and at the round's start, before any shot (not each ship in its turn to fire)"
         if retreat else "retreat: none (--no-retreat)",
         "mutual destruction: impossible (fire is never simultaneous)",
     ]  # fmt: skip
