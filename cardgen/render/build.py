@@ -14,7 +14,7 @@ import importlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardgen.data.games import Component, Game, Item
 from cardgen.errors import DataError, Problem
@@ -42,6 +42,9 @@ from cardgen.render.kit import Palette
 from cardgen.render.layouts import Layouts
 from cardgen.render.markup import MarkupError
 from cardgen.render.packing import shared_sheets
+
+if TYPE_CHECKING:
+    from cardgen.render.contrast import TextContrast
 
 Progress = Callable[[int], None]
 
@@ -278,6 +281,26 @@ def text_fit(game: Game, layouts: Layouts, fonts_dir: Path) -> Callable[[Compone
     return fitted
 
 
+def text_contrast(game: Game, layouts: Layouts, fonts_dir: Path) -> Callable[[Component, str], list[TextContrast]]:
+    """A component's texts with their contrast against what lies under them (`render/contrast.py`), as a build in
+    ink `full` or `light` prints them; each component is measured once per ink, on first asking (the validator's
+    `text-contrast` check uses this)."""
+    from cardgen.render.contrast import contrasts
+
+    renderer: GameRenderer | None = None
+    cache: dict[tuple[str, str], list[TextContrast]] = {}
+
+    def measured(component: Component, ink: str) -> list[TextContrast]:
+        nonlocal renderer
+        if (component.id, ink) not in cache:
+            renderer = renderer or GameRenderer(game, layouts, fonts_dir)
+            job = renderer.job(component, PrintOptions(ink=ink), BuildReport())
+            cache[component.id, ink] = contrasts(job)
+        return cache[component.id, ink]
+
+    return measured
+
+
 __all__ = [
     "WRITERS",
     "BuildReport",
@@ -290,6 +313,7 @@ __all__ = [
     "build_game",
     "component_bleed",
     "game_notes",
+    "text_contrast",
     "text_fit",
     "write_job",
 ]

@@ -23,6 +23,7 @@ from cardgen.validate.checks import CHECKS, records
 from cardgen.validate.facts import check_facts
 
 if TYPE_CHECKING:
+    from cardgen.render.contrast import TextContrast
     from cardgen.render.jobs import FittedText
 
 
@@ -101,10 +102,11 @@ def validate_game(
     skipped. Custom checks (Python in the game's checks.py) run only for bundled games or when `trust_code` says
     so (True, or the user's trust store's `Decision`: then only the checks.py it trusted runs)."""
     fitted = _text_fit(game, templates_dir, fonts_dir) if templates_dir and fonts_dir else None
+    contrast = _text_contrast(game, templates_dir, fonts_dir) if templates_dir and fonts_dir else None
     trusted = trust_code
     if isinstance(trusted, bool):
         trusted = TRUSTED if trusted or is_bundled(game) else Decision(False, SKIPPED_CODE)
-    ctx = Context(game, fitted, trusted.sha256)
+    ctx = Context(game, fitted, trusted.sha256, contrast)
     report = GameReport(game.id, has_rules=game.rules_doc is not None)
     for index, check in enumerate(game.rules.checks):
         report.results.append(_run(ctx, check, index, trusted, report.violations))
@@ -207,6 +209,14 @@ def _text_fit(game: Game, templates_dir: Path, fonts_dir: Path) -> Callable[[Com
     from cardgen.render.layouts import Layouts
 
     return text_fit(game, Layouts(templates_dir), fonts_dir)
+
+
+def _text_contrast(game: Game, templates_dir: Path, fonts_dir: Path) -> Callable[[Component, str], list[TextContrast]]:
+    """The contrast of a component's texts as printed (the renderer loads on use, as for text fitting)."""
+    from cardgen.render.build import text_contrast
+    from cardgen.render.layouts import Layouts
+
+    return text_contrast(game, Layouts(templates_dir), fonts_dir)
 
 
 __all__ = ["CheckResult", "GameReport", "Violation", "is_bundled", "validate_game"]

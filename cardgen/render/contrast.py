@@ -1,0 +1,128 @@
+"""Contrast: how well each text a face sets stands out from what lies under it (the validator's `text-contrast`).
+
+Each distinct face of a component is drawn twice into one small PDF — as printed, and with its text's glyphs left
+out (their glow, shadow and outline kept: they are what the glyphs sit on) — and both pages are rendered with pdfium
+at `DPI`. The drawing records each text box's fill colours and the box its lines take (`kit.TextRun`). The pixels
+under the glyphs are those the two renders differ at inside that box; where they differ nowhere (text in the very
+colour of its ground) the whole box is taken. Each such pixel of the text-less render is a background the glyphs
+meet; its contrast with the text colour is the WCAG 2 ratio (L1 + 0.05) / (L2 + 0.05) of relative luminances. A
+text's figure is the 10th percentile of those ratios: the contrast that 90 % of the ground under it reaches or
+exceeds. A few stars or a hairline under a word do not decide it; art covering a tenth of it does.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+from reportlab.lib.colors import Color
+
+from cardgen.render.kit import TextRun
+from cardgen.units import MM
+
+if TYPE_CHECKING:
+    from cardgen.render.draw import PreparedFace
+    from cardgen.render.jobs import ComponentJob
+
+DPI = 100  # enough to tell the ground under 6.5 pt text; a card renders in a few milliseconds
+WORST_SHARE = 0.10  # the share of the ground under a text allowed to contrast less than the figure reported
+DIFFERS = 8  # a channel difference (0–255) from which a pixel counts as drawn by the glyphs
+
+
+@dataclass(frozen=True)
+class TextContrast:
+    """One text of one item's face: its contrast with what lies under it, and the colours that give that figure."""
+
+    item: str
+    side: str
+    what: str
+    colour: str  # #rrggbb
+    ground: str  # #rrggbb: the background colour at the reported figure
+    ratio: float
+
+
+def relative_luminance(rgb: np.ndarray) -> np.ndarray:
+    """WCAG 2 relative luminance of sRGB values 0–255 (any shape ending in 3 channels)."""
+    c = rgb.astype(np.float64) / 255.0
+    linear = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+    weighted: np.ndarray = linear @ np.array([0.2126, 0.7152, 0.0722])
+    return weighted
+
+
+def ratio(first: float, second: float) -> float:
+    """The WCAG 2 contrast ratio of two relative luminances (1 to 21)."""
+    light, dark = max(first, second), min(first, second)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def _rgb(colour: Color) -> np.ndarray:
+    return np.array([round(255 * c) for c in (colour.red, colour.green, colour.blue)], dtype=np.float64)
+
+
+def _hex(rgb: np.ndarray) -> str:
+    return "#" + "".join(f"{round(float(c)):02x}" for c in rgb)
+
+
+def face_contrasts(job: ComponentJob, face: PreparedFace) -> list[tuple[TextRun, str, float]]:
+    """Each text run of a face with the background colour giving its figure and the figure (see the module)."""
+    import pypdfium2 as pdfium
+    from reportlab.pdfgen.canvas import Canvas
+
+    from cardgen.render.icons import IconCanvas
+
+    bleed = job.bleed
+    width, height = (face.width + 2 * bleed) * MM, (face.height + 2 * bleed) * MM
+    buffer = io.BytesIO()
+    canvas: Canvas = IconCanvas(buffer, pagesize=(width, height), invariant=1, initialFontName=job.body_font)
+    canvas.use_icons(job.drawer.painters)
+    runs: list[TextRun] = []
+    for text in (True, False):
+        canvas.translate(bleed * MM, bleed * MM)
+        job.drawer.draw(canvas, face, bleed, text=text, runs=runs if text else None)
+        canvas.showPage()
+    canvas.save()
+    if not runs:
+        return []
+    document = pdfium.PdfDocument(buffer.getvalue())
+    try:
+        printed, ground = (
+            np.asarray(page.render(scale=DPI / 72).to_pil().convert("RGB"), dtype=np.int16) for page in document
+        )
+    finally:
+        document.close()
+    scale = DPI / 72
+    rows, cols = ground.shape[:2]
+    drawn: np.ndarray = np.abs(printed - ground).max(axis=2) >= DIFFERS
+    luminance = relative_luminance(ground)
+    out = []
+    for run in runs:
+        x0, y0, x1, y1 = run.box
+        left, right = max(int(x0 * scale), 0), min(int(np.ceil(x1 * scale)), cols)
+        top, bottom = max(int(rows - y1 * scale), 0), min(int(np.ceil(rows - y0 * scale)), rows)
+        if right <= left or bottom <= top:
+            continue  # a box outside the face prints nothing
+        under: np.ndarray = drawn[top:bottom, left:right]
+        mask = under if under.any() else np.ones_like(under)
+        grounds = ground[top:bottom, left:right][mask]
+        shade = relative_luminance(_rgb(run.colour))
+        lights = luminance[top:bottom, left:right][mask]
+        ratios = (np.maximum(lights, shade) + 0.05) / (np.minimum(lights, shade) + 0.05)
+        index = int(np.argsort(ratios, kind="stable")[int(WORST_SHARE * (len(ratios) - 1))])
+        out.append((run, _hex(grounds[index]), float(ratios[index])))
+    return out
+
+
+def contrasts(job: ComponentJob) -> list[TextContrast]:
+    """Every item's texts, front and back, with their contrast; each distinct face measured once."""
+    measured = {key: face_contrasts(job, face) for key, face in job.faces.faces.items()}
+    out = []
+    for item, keys in job.faces.item_faces.items():
+        for side, key in zip(("front", "back"), keys, strict=True):
+            for run, ground, figure in measured[key] if key else ():
+                out.append(TextContrast(item, side, run.what, _hex(_rgb(run.colour)), ground, figure))
+    return out
+
+
+__all__ = ["DPI", "WORST_SHARE", "TextContrast", "contrasts", "face_contrasts", "ratio", "relative_luminance"]
