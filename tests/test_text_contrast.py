@@ -15,6 +15,7 @@ from cardgen.data import load_games
 from cardgen.paths import default_fonts_dir
 from cardgen.render.contrast import ratio, relative_luminance
 from cardgen.validate import validate_game
+
 from conftest import write_game
 
 GAME = """id: faces
