@@ -65,33 +65,30 @@ def _hex(rgb: np.ndarray) -> str:
     return "#" + "".join(f"{round(float(c)):02x}" for c in rgb)
 
 
-def face_contrasts(job: ComponentJob, face: PreparedFace) -> list[tuple[TextRun, str, float]]:
-    """Each text run of a face with the background colour giving its figure and the figure (see the module)."""
-    import pypdfium2 as pdfium
-    from reportlab.pdfgen.canvas import Canvas
-
+def _draw(job: ComponentJob, faces: list[PreparedFace]) -> tuple[bytes, list[list[TextRun]]]:
+    """One PDF of the faces, each on two pages (as printed, then without its glyphs), and each face's text runs. One
+    document for the component: its fonts are embedded once, not once a face."""
     from cardgen.render.icons import IconCanvas
 
     bleed = job.bleed
-    width, height = (face.width + 2 * bleed) * MM, (face.height + 2 * bleed) * MM
     buffer = io.BytesIO()
-    canvas: Canvas = IconCanvas(buffer, pagesize=(width, height), invariant=1, initialFontName=job.body_font)
+    canvas = IconCanvas(buffer, invariant=1, initialFontName=job.body_font)
     canvas.use_icons(job.drawer.painters)
-    runs: list[TextRun] = []
-    for text in (True, False):
-        canvas.translate(bleed * MM, bleed * MM)
-        job.drawer.draw(canvas, face, bleed, text=text, runs=runs if text else None)
-        canvas.showPage()
+    runs: list[list[TextRun]] = []
+    for face in faces:
+        runs.append([])
+        for text in (True, False):
+            canvas.setPageSize(((face.width + 2 * bleed) * MM, (face.height + 2 * bleed) * MM))
+            canvas.translate(bleed * MM, bleed * MM)
+            job.drawer.draw(canvas, face, bleed, text=text, runs=runs[-1] if text else None)
+            canvas.showPage()
     canvas.save()
-    if not runs:
-        return []
-    document = pdfium.PdfDocument(buffer.getvalue())
-    try:
-        printed, ground = (
-            np.asarray(page.render(scale=DPI / 72).to_pil().convert("RGB"), dtype=np.int16) for page in document
-        )
-    finally:
-        document.close()
+    return buffer.getvalue(), runs
+
+
+def _measure(printed: np.ndarray, ground: np.ndarray, runs: list[TextRun]) -> list[tuple[TextRun, str, float]]:
+    """Each run with the background colour giving its figure and the figure (see the module), from the renders of
+    its face with and without glyphs."""
     scale = DPI / 72
     rows, cols = ground.shape[:2]
     drawn: np.ndarray = np.abs(printed - ground).max(axis=2) >= DIFFERS
@@ -114,12 +111,35 @@ def face_contrasts(job: ComponentJob, face: PreparedFace) -> list[tuple[TextRun,
     return out
 
 
+def face_contrasts(job: ComponentJob, faces: list[PreparedFace]) -> list[list[tuple[TextRun, str, float]]]:
+    """Each face's text runs, each with the background colour giving its figure and the figure (see the module)."""
+    import pypdfium2 as pdfium
+
+    data, runs = _draw(job, faces)
+    document = pdfium.PdfDocument(data)
+    out: list[list[tuple[TextRun, str, float]]] = []
+    try:
+        for index, face_runs in enumerate(runs):
+            if not face_runs:
+                out.append([])
+                continue
+            printed, ground = (
+                np.asarray(document[2 * index + page].render(scale=DPI / 72).to_pil().convert("RGB"), dtype=np.int16)
+                for page in (0, 1)
+            )
+            out.append(_measure(printed, ground, face_runs))
+    finally:
+        document.close()
+    return out
+
+
 def contrasts(job: ComponentJob) -> list[TextContrast]:
     """Every item's texts, front and back, with their contrast; each distinct face measured once."""
-    measured = {key: face_contrasts(job, face) for key, face in job.faces.faces.items()}
+    keys = list(job.faces.faces)
+    measured = dict(zip(keys, face_contrasts(job, [job.faces.faces[key] for key in keys]), strict=True))
     out = []
-    for item, keys in job.faces.item_faces.items():
-        for side, key in zip(("front", "back"), keys, strict=True):
+    for item, sides in job.faces.item_faces.items():
+        for side, key in zip(("front", "back"), sides, strict=True):
             for run, ground, figure in measured[key] if key else ():
                 out.append(TextContrast(item, side, run.what, _hex(_rgb(run.colour)), ground, figure))
     return out
