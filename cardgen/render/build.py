@@ -44,7 +44,7 @@ from cardgen.render.markup import MarkupError
 from cardgen.render.packing import shared_sheets
 
 if TYPE_CHECKING:
-    from cardgen.render.contrast import TextContrast
+    from cardgen.render.contrast import Measured, TextContrast
 
 Progress = Callable[[int], None]
 
@@ -310,12 +310,16 @@ def text_contrast(
     from cardgen.render.contrast import contrasts
 
     jobs = jobs or printed_jobs(game, layouts, fonts_dir)
-    cache: dict[tuple[str, str], list[TextContrast]] = {}
+    cache: dict[tuple[str, str], tuple[list[TextContrast], Measured]] = {}
 
     def measured(component: Component, ink: str) -> list[TextContrast]:
         if (component.id, ink) not in cache:
-            cache[component.id, ink] = contrasts(jobs(component, ink)[0])
-        return cache[component.id, ink]
+            earlier = None
+            if ink != "full":  # faces light ink leaves as they were keep their measure
+                measured(component, "full")
+                earlier = jobs(component, "full")[0], cache[component.id, "full"][1]
+            cache[component.id, ink] = contrasts(jobs(component, ink)[0], earlier)
+        return cache[component.id, ink][0]
 
     return measured
 

@@ -115,6 +115,8 @@ def face_contrasts(job: ComponentJob, faces: list[PreparedFace]) -> list[list[tu
     """Each face's text runs, each with the background colour giving its figure and the figure (see the module)."""
     import pypdfium2 as pdfium
 
+    if not faces:  # every face measured before: a PDF of no page is no document to pdfium
+        return []
     data, runs = _draw(job, faces)
     document = pdfium.PdfDocument(data)
     out: list[list[tuple[TextRun, str, float]]] = []
@@ -133,16 +135,38 @@ def face_contrasts(job: ComponentJob, faces: list[PreparedFace]) -> list[list[tu
     return out
 
 
-def contrasts(job: ComponentJob) -> list[TextContrast]:
-    """Every item's texts, front and back, with their contrast; each distinct face measured once."""
-    keys = list(job.faces.faces)
-    measured = dict(zip(keys, face_contrasts(job, [job.faces.faces[key] for key in keys]), strict=True))
+Measured = dict[str, list[tuple[TextRun, str, float]]]  # each distinct face's runs, by the face's key
+
+
+def contrasts(
+    job: ComponentJob, earlier: tuple[ComponentJob, Measured] | None = None
+) -> tuple[list[TextContrast], Measured]:
+    """Every item's texts, front and back, with their contrast, and each distinct face's measures. A face drawn
+    exactly as in the `earlier` job (the same component in the full ink: a light face with no dark area to lighten)
+    keeps its earlier measure; every other face is measured once."""
+    reused: Measured = {}
+    if earlier is not None:
+        before, figures = earlier
+        for key, face in job.faces.faces.items():
+            if key in figures and before.faces.faces[key].face == face.face:
+                reused[key] = figures[key]
+    keys = [key for key in job.faces.faces if key not in reused]
+    measured = reused | dict(zip(keys, face_contrasts(job, [job.faces.faces[key] for key in keys]), strict=True))
     out = []
     for item, sides in job.faces.item_faces.items():
-        for side, key in zip(("front", "back"), sides, strict=True):
-            for run, ground, figure in measured[key] if key else ():
+        for side, face_key in zip(("front", "back"), sides, strict=True):
+            for run, ground, figure in measured[face_key] if face_key else ():
                 out.append(TextContrast(item, side, run.what, _hex(_rgb(run.colour)), ground, figure))
-    return out
+    return out, measured
 
 
-__all__ = ["DPI", "WORST_SHARE", "TextContrast", "contrasts", "face_contrasts", "ratio", "relative_luminance"]
+__all__ = [
+    "DPI",
+    "WORST_SHARE",
+    "Measured",
+    "TextContrast",
+    "contrasts",
+    "face_contrasts",
+    "ratio",
+    "relative_luminance",
+]
