@@ -43,11 +43,14 @@ class TextContrast:
     ratio: float
 
 
+_LINEAR = np.array([c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in np.arange(256) / 255])
+_WEIGHTS = np.array([0.2126, 0.7152, 0.0722])
+
+
 def relative_luminance(rgb: np.ndarray) -> np.ndarray:
-    """WCAG 2 relative luminance of sRGB values 0–255 (any shape ending in 3 channels)."""
-    c = rgb.astype(np.float64) / 255.0
-    linear = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
-    weighted: np.ndarray = linear @ np.array([0.2126, 0.7152, 0.0722])
+    """WCAG 2 relative luminance of sRGB values 0–255 (any shape ending in 3 channels): each channel made linear
+    (a table of the 256 values, not a power per pixel), then weighted."""
+    weighted: np.ndarray = _LINEAR[np.clip(np.rint(rgb), 0, 255).astype(np.intp)] @ _WEIGHTS
     return weighted
 
 
@@ -91,20 +94,18 @@ def _measure(printed: np.ndarray, ground: np.ndarray, runs: list[TextRun]) -> li
     its face with and without glyphs."""
     scale = DPI / 72
     rows, cols = ground.shape[:2]
-    drawn: np.ndarray = np.abs(printed - ground).max(axis=2) >= DIFFERS
-    luminance = relative_luminance(ground)
     out = []
-    for run in runs:
+    for run in runs:  # only the pixels inside text boxes are compared: a board is mostly not text
         x0, y0, x1, y1 = run.box
         left, right = max(int(x0 * scale), 0), min(int(np.ceil(x1 * scale)), cols)
         top, bottom = max(int(rows - y1 * scale), 0), min(int(np.ceil(rows - y0 * scale)), rows)
         if right <= left or bottom <= top:
             continue  # a box outside the face prints nothing
-        under: np.ndarray = drawn[top:bottom, left:right]
-        mask = under if under.any() else np.ones_like(under)
-        grounds = ground[top:bottom, left:right][mask]
+        box = ground[top:bottom, left:right]
+        under: np.ndarray = np.abs(printed[top:bottom, left:right] - box).max(axis=2) >= DIFFERS
+        grounds = box[under] if under.any() else box.reshape(-1, 3)
         shade = relative_luminance(_rgb(run.colour))
-        lights = luminance[top:bottom, left:right][mask]
+        lights = relative_luminance(grounds)
         ratios = (np.maximum(lights, shade) + 0.05) / (np.minimum(lights, shade) + 0.05)
         index = int(np.argsort(ratios, kind="stable")[int(WORST_SHARE * (len(ratios) - 1))])
         out.append((run, _hex(grounds[index]), float(ratios[index])))
