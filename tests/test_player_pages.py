@@ -37,6 +37,9 @@ DESIGNER_ONLY = {"proof.pdf"}  # every distinct face with its id and status: for
         ("The rules are silent on ties.", "rules are silent"),
         ("Designed for this edition", "Designed for this edition"),
         ("Print cardgen calibrate first.", "cardgen"),
+        ("On a home printer, rebuild with `--ink light`.", "rebuild"),
+        ("On a home printer, rebuild with `--ink light`.", "--ink"),
+        ("shift the backs with --back-offset X,Y", "--back-offset"),
         ("Only in the red deck (The Crimson Pact)", "Only in the red deck"),
         ("Only in the\nblue deck", "Only in the blue deck"),
         ("Unit · Frigate Build line-up", "Build line-up"),
@@ -62,6 +65,7 @@ def test_designer_phrases_are_found(text: str, phrase: str) -> None:
         "Each player gets 1 of the 4 faction colours.",
         "The only deck in the game is shuffled.",
         "Rules reference",
+        "Move 2 hexes -- then stop; a well-known trick",
     ],
 )
 def test_ordinary_words_are_not_designer_text(text: str) -> None:

@@ -1,9 +1,10 @@
 """Designer text: words on a printed page that say how the game was made rather than how it is played.
 
-A player holding the PDFs has no use for "our reading of the rulebook", a rulebook citation, a cardgen command, the
-deck a card was sorted into, a "faction 3 of 30" counter or an item's id: those belong in the proof sheet, the
-gallery's about page and `cardgen validate --notes`. `findings` lists every such phrase in a page's text, so a test
-(tests/test_player_pages.py) can read every page of every bundled game and name what is wrong where.
+A player holding the PDFs has no use for "our reading of the rulebook", a rulebook citation, a cardgen command or
+option ("rebuild with --ink light"), the deck a card was sorted into, a "faction 3 of 30" counter or an item's id:
+those belong in the proof sheet, the gallery's about page and `cardgen validate --notes`. `findings` lists every
+such phrase in a page's text, so a test (tests/test_player_pages.py) can read every page of every bundled game and
+name what is wrong where.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ DESIGNER_PHRASES: dict[str, str] = {
     r"\brules? (?:is|are) silent\b": "what the rulebook does not say",
     r"\bdesigned for this edition\b": "provenance of a figure",
     r"\bcardgen\b": "the tool that made the files",
+    r"\brebuild(?:s|ing)?\b": "rebuilding the files (a player has only the PDFs)",
+    r"(?<![\w-])--[a-z][a-z-]*\b": "a command-line option",
     r"\bonly in the (?:[\w-]+ ){1,3}deck\b": "the deck an item was sorted into",
     r"\b(?:build|research) line-ups?\b": "the line-up a card was sorted into (a footer)",
     r"\b(?:faction|card|tile|counter|marker|token|unit|ship|planet|system|variant)s? \d+ of \d+\b": (
