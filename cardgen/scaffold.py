@@ -26,7 +26,7 @@ settings:
   back: card-back
   colours:
     ink: "#1b1f2a"
-    accent: "#2f6db5"
+    accent: "#2a62a3"
     paper: "#f4f1e8"
   icons:
     coin: {{shape: circle, fill: "#d9a400", label: "C", label_colour: "#1b1f2a"}}
@@ -62,6 +62,7 @@ checks:
   - {rule: Costs stay in range, check: range, component: cards, field: cost, min: 0, max: {fact: max_cost}}
   - {rule: Card text fits, check: text-fits, component: cards}
   - {rule: Card text can be read at arm's length, check: min-text-size, component: cards}
+  - {rule: Card text stands out from what lies under it, check: text-contrast, component: cards}
 """
 
 CARD_LAYOUT = """{% import "_common/ui.xml.j2" as ui %}

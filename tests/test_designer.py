@@ -24,7 +24,7 @@ def test_new_game_lists_validates_and_builds(project: Path):
     assert (project / "card_data" / "star-trader" / "game.yaml").is_file()
     assert run_cli("list").out.startswith("star-trader  Star Trader  (2–4 players)")
     run = run_cli("validate", "star-trader")
-    assert run.code == 0 and "4 checks, all hold; 2 facts agree" in run.out, run.out
+    assert run.code == 0 and "5 checks, all hold; 2 facts agree" in run.out, run.out
     run = run_cli("build", "star-trader", "-q")
     assert run.code == 0, run.err
     pdf = project / "output" / "star-trader" / "cards.pdf"

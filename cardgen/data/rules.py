@@ -76,6 +76,7 @@ class Check(Strict):
         "line-up",
         "text-fits",
         "min-text-size",
+        "text-contrast",
         "custom",
         "implies",
         "any-of",

@@ -14,7 +14,7 @@ import importlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardgen.data.games import Component, Game, Item
 from cardgen.errors import DataError, Problem
@@ -42,6 +42,9 @@ from cardgen.render.kit import Palette
 from cardgen.render.layouts import Layouts
 from cardgen.render.markup import MarkupError
 from cardgen.render.packing import shared_sheets
+
+if TYPE_CHECKING:
+    from cardgen.render.contrast import Measured, TextContrast
 
 Progress = Callable[[int], None]
 
@@ -260,22 +263,65 @@ def write_job(
     return dataclasses.replace(written, library_icons=job.library_icons())
 
 
-def text_fit(game: Game, layouts: Layouts, fonts_dir: Path) -> Callable[[Component], FittedText]:
-    """A component's text as a build with default options sets it (what overflows, how small each field is); each
-    component is rendered once, on first asking (the validator's `text-fits` and `min-text-size` checks use this)."""
+Jobs = Callable[[Component, str], tuple[ComponentJob, BuildReport]]
+
+
+def printed_jobs(game: Game, layouts: Layouts, fonts_dir: Path) -> Jobs:
+    """A component's job as a build with default options in ink `full` or `light` prepares it, with what it
+    reported; each is prepared once, on first asking, and shared by the validator's checks on printed faces."""
     renderer: GameRenderer | None = None
+    cache: dict[tuple[str, str], tuple[ComponentJob, BuildReport]] = {}
+
+    def job(component: Component, ink: str) -> tuple[ComponentJob, BuildReport]:
+        nonlocal renderer
+        if (component.id, ink) not in cache:
+            renderer = renderer or GameRenderer(game, layouts, fonts_dir)
+            report = BuildReport()
+            cache[component.id, ink] = renderer.job(component, PrintOptions(ink=ink), report), report
+        return cache[component.id, ink]
+
+    return job
+
+
+def text_fit(
+    game: Game, layouts: Layouts, fonts_dir: Path, jobs: Jobs | None = None
+) -> Callable[[Component], FittedText]:
+    """A component's text as a build with default options sets it (what overflows, how small each field is); each
+    component is rendered once, on first asking (the validator's `text-fits` and `min-text-size` checks use this).
+    `jobs` shares the prepared faces with `text_contrast`."""
+    jobs = jobs or printed_jobs(game, layouts, fonts_dir)
     cache: dict[str, FittedText] = {}
 
     def fitted(component: Component) -> FittedText:
-        nonlocal renderer
         if component.id not in cache:
-            renderer = renderer or GameRenderer(game, layouts, fonts_dir)
-            report = BuildReport()
-            job = renderer.job(component, PrintOptions(), report)
+            job, report = jobs(component, "full")
             cache[component.id] = FittedText(report.overflows, job.text_sizes())
         return cache[component.id]
 
     return fitted
+
+
+def text_contrast(
+    game: Game, layouts: Layouts, fonts_dir: Path, jobs: Jobs | None = None
+) -> Callable[[Component, str], list[TextContrast]]:
+    """A component's texts with their contrast against what lies under them (`render/contrast.py`), as a build in
+    ink `full` or `light` prints them; each component is measured once per ink, on first asking (the validator's
+    `text-contrast` check uses this)."""
+    from cardgen.render.contrast import contrasts
+
+    jobs = jobs or printed_jobs(game, layouts, fonts_dir)
+    cache: dict[tuple[str, str], tuple[list[TextContrast], Measured]] = {}
+
+    def measured(component: Component, ink: str) -> list[TextContrast]:
+        if (component.id, ink) not in cache:
+            earlier = None
+            if ink != "full":  # faces light ink leaves as they were keep their measure
+                measured(component, "full")
+                earlier = jobs(component, "full")[0], cache[component.id, "full"][1]
+            cache[component.id, ink] = contrasts(jobs(component, ink)[0], earlier)
+        return cache[component.id, ink][0]
+
+    return measured
 
 
 __all__ = [
@@ -290,6 +336,8 @@ __all__ = [
     "build_game",
     "component_bleed",
     "game_notes",
+    "printed_jobs",
+    "text_contrast",
     "text_fit",
     "write_job",
 ]

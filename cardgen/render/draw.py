@@ -18,7 +18,7 @@ from cardgen.errors import DataError, Problem, did_you_mean
 from cardgen.render.elements import ELEMENTS, SCHEMAS
 from cardgen.render.fonts import FontRole, no_glyph
 from cardgen.render.icons import Painter, painter
-from cardgen.render.kit import ImageStore, Kit, Overflow, Palette, SetText, Surface, file_painter
+from cardgen.render.kit import ImageStore, Kit, Overflow, Palette, SetText, Surface, TextRun, file_painter
 from cardgen.render.library import library, library_painter
 from cardgen.render.markup import ICON_PATTERN, Checked, Face, parse_face
 from cardgen.units import MM
@@ -164,9 +164,13 @@ class FaceDrawer:
         names += [name for e in face.elements if e.content for name, _ in ICON_PATTERN.findall(e.content)]
         return frozenset(name for name in names if painters.from_library(name))
 
-    def draw(self, canvas: Any, prepared: PreparedFace, bleed: float) -> None:
-        """Draw a prepared face with its trim box's bottom-left corner at the canvas origin."""
-        surface = Surface(canvas, self.kit, prepared.width, prepared.height, bleed)
+    def draw(
+        self, canvas: Any, prepared: PreparedFace, bleed: float, text: bool = True, runs: list[TextRun] | None = None
+    ) -> None:
+        """Draw a prepared face with its trim box's bottom-left corner at the canvas origin; without the text's
+        glyphs when `text` is False, and adding each text box's `TextRun` to `runs` when given (`render/contrast.py`
+        draws a face both ways to see what lies under its text)."""
+        surface = Surface(canvas, self.kit, prepared.width, prepared.height, bleed, text, runs)
         if (bg := self.kit.palette.get(prepared.face.bg)) is not None:
             canvas.setFillColor(bg)
             full_w, full_h = prepared.width + 2 * bleed, prepared.height + 2 * bleed

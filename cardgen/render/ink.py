@@ -98,7 +98,9 @@ class Lightener:
         self.face_area = width * height
         self.areas: list[Area] = []
 
-    def _dark(self, name: str) -> Color | None:
+    def _dark(self, name: str | Any) -> Color | None:
+        if not isinstance(name, str):  # a gradient fill is printed as it is
+            return None
         value = self.colour(name)
         return value if value is not None and value.alpha > 0.5 and luminance(value) < DARK else None
 

@@ -70,6 +70,16 @@ class SetText:
     size: float
 
 
+@dataclass(frozen=True)
+class TextRun:
+    """Text as a face drew it, for judging its contrast (`render/contrast.py`): what it is, the colour its glyphs are
+    filled with, and the box its lines take, in the canvas's points (x0, y0, x1, y1) at the time of drawing."""
+
+    what: str
+    colour: Color
+    box: tuple[float, float, float, float]
+
+
 @dataclass
 class Overflow:
     """Text that did not fit even at its minimum size."""
@@ -200,6 +210,8 @@ class Surface:
     width: float
     height: float
     bleed: float
+    text: bool = True  # False: text boxes draw their glow, shadow and outline but not their glyphs' fill
+    runs: list[TextRun] | None = None  # when a list, each text box adds the text it draws (`TextRun`)
 
     def y(self, mm_from_top: float) -> float:
         """A markup y (mm from the top) as a canvas y (points from the bottom)."""

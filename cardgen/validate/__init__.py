@@ -24,6 +24,7 @@ from cardgen.validate.facts import check_facts
 from cardgen.validate.sources import SourceReport, check_sources
 
 if TYPE_CHECKING:
+    from cardgen.render.contrast import TextContrast
     from cardgen.render.jobs import FittedText
 
 
@@ -112,11 +113,11 @@ def validate_game(
     skipped. Custom checks (Python in the game's checks.py) run only for bundled games or when `trust_code` says
     so (True, or the user's trust store's `Decision`: then only the checks.py it trusted runs). With `sources_dir`
     every quote is also looked for in the documents rules.yaml names (`cardgen.validate.sources`)."""
-    fitted = _text_fit(game, templates_dir, fonts_dir) if templates_dir and fonts_dir else None
+    fitted, contrast = _printed(game, templates_dir, fonts_dir) if templates_dir and fonts_dir else (None, None)
     trusted = trust_code
     if isinstance(trusted, bool):
         trusted = TRUSTED if trusted or is_bundled(game) else Decision(False, SKIPPED_CODE)
-    ctx = Context(game, fitted, trusted.sha256)
+    ctx = Context(game, fitted, trusted.sha256, contrast)
     report = GameReport(game.id, has_rules=game.rules_doc is not None)
     for index, check in enumerate(game.rules.checks):
         report.results.append(_run(ctx, check, index, trusted, report.violations))
@@ -218,13 +219,17 @@ def _check_location(game: Game, index: int) -> Location | None:
     return Location(display_path(doc.path), doc.line_of(("checks", index)), f"checks[{index}]")
 
 
-def _text_fit(game: Game, templates_dir: Path, fonts_dir: Path) -> Callable[[Component], FittedText]:
-    """Text fitting through the print pipeline (imported on use: a validation without `fits` checks never loads the
-    renderer)."""
-    from cardgen.render.build import text_fit
+def _printed(
+    game: Game, templates_dir: Path, fonts_dir: Path
+) -> tuple[Callable[[Component], FittedText], Callable[[Component, str], list[TextContrast]]]:
+    """Text fitting and text contrast through the print pipeline, sharing each component's prepared faces (imported
+    on use: a validation without checks on printed faces never loads the renderer)."""
+    from cardgen.render.build import printed_jobs, text_contrast, text_fit
     from cardgen.render.layouts import Layouts
 
-    return text_fit(game, Layouts(templates_dir), fonts_dir)
+    layouts = Layouts(templates_dir)
+    jobs = printed_jobs(game, layouts, fonts_dir)
+    return text_fit(game, layouts, fonts_dir, jobs), text_contrast(game, layouts, fonts_dir, jobs)
 
 
 __all__ = ["CheckResult", "GameReport", "Violation", "is_bundled", "validate_game"]

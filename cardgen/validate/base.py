@@ -12,6 +12,7 @@ from cardgen.data.games import Component, Game, Item
 from cardgen.data.rules import Check
 
 if TYPE_CHECKING:
+    from cardgen.render.contrast import TextContrast
     from cardgen.render.jobs import FittedText
 
 
@@ -35,12 +36,14 @@ class Violation:
 
 @dataclass(frozen=True)
 class Context:
-    """What a check needs besides the game: the text-fitting hook, a component's text as the print pipeline sets it
-    (absent when layouts are not checked)."""
+    """What a check needs besides the game: the text-fitting hook, a component's text as the print pipeline sets it,
+    and the contrast hook, its texts against what the print pipeline draws under them (both absent when layouts are
+    not checked)."""
 
     game: Game
     fitted: Callable[[Component], FittedText] | None = None
     checks_sha256: str | None = None  # the checks.py the user trusted: only those bytes run (None: any)
+    contrast: Callable[[Component, str], list[TextContrast]] | None = None  # a component's texts' contrast, by ink
 
 
 def located(item: Item, name: str) -> str:

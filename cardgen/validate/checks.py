@@ -22,7 +22,7 @@ from cardgen.errors import DataError, did_you_mean, display_path
 from cardgen.files import require_regular
 from cardgen.validate.base import Context, Violation, citation, located, resolve
 from cardgen.validate.facts import check_table
-from cardgen.validate.printed import check_min_text_size, check_text_fits
+from cardgen.validate.printed import check_min_text_size, check_text_contrast, check_text_fits
 
 Record = tuple[Component, Item]
 
@@ -424,6 +424,7 @@ CHECKS: dict[str, Callable[[Context, Check], list[Violation]]] = {
     "line-up": check_line_up,
     "text-fits": check_text_fits,
     "min-text-size": check_min_text_size,
+    "text-contrast": check_text_contrast,
     "custom": check_custom,
     "implies": check_implies,
     "any-of": check_any_of,

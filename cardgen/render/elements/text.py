@@ -6,6 +6,7 @@ placeholders for the game's icons at the text size.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -15,7 +16,7 @@ from cardgen.errors import DataError, did_you_mean
 from cardgen.render.elements.base import ElementKind
 from cardgen.render.elements.icon import check_icon
 from cardgen.render.fonts import FontRole, no_glyph
-from cardgen.render.kit import Kit, Overflow, SetText, Surface
+from cardgen.render.kit import Kit, Overflow, SetText, Surface, TextRun
 from cardgen.render.library import library
 from cardgen.render.markup import (
     BOX,
@@ -164,10 +165,25 @@ class Text(ElementKind):
             canvas.restoreState()
         if (colour := palette.get(element["colour"])) is not None:
             canvas.setFillColor(colour)
-        if (outline := palette.get(element["outline"])) is not None:
+        outline = palette.get(element["outline"])
+        if outline is not None:
             canvas.setStrokeColor(outline)
             canvas.setLineWidth(element["outline-width"] * MM)
             canvas.setLineJoin(1)
+        if surface.runs is not None:
+            left = {"left": 0.0, "justify": 0.0, "center": (box_w - prepared.line_width) / 2,
+                    "right": box_w - prepared.line_width}[element["align"]]  # fmt: skip
+            x0, x1 = (0.0, box_w) if prepared.paragraph is not None else (left, left + prepared.line_width)
+            box = _on_page(canvas, x0, -drop - prepared.height, x1, -drop)
+            what = element["field"] or "text"
+            for run in _colours(element, colour, palette.get):
+                surface.runs.append(TextRun(what, run, box))
+        if not surface.text:  # what lies under the glyphs: their outline stays, their fill goes
+            if outline is not None:
+                canvas.addLiteral("1 Tr")
+                glyphs()
+            return
+        if outline is not None:
             canvas.addLiteral("2 Tr")  # fill, then stroke the outlines
         glyphs()
 
@@ -188,6 +204,32 @@ def _glow(canvas: Any, colour: Color, reach: float, glyphs: Callable[[], None]) 
         canvas.setLineWidth(2 * reach * layer / GLOW_LAYERS)
         glyphs()
     canvas.restoreState()
+
+
+INLINE_COLOUR = re.compile(r"""color\s*=\s*["']([^"']+)["']""")
+
+
+def _colours(element: Element, colour: Color | None, resolve: Callable[[str], Color | None]) -> list[Color]:
+    """The colours a text box fills glyphs with: its own, and those of its inline `<font color>` runs."""
+    found = [colour] if colour is not None else []
+    for name in INLINE_COLOUR.findall(element.content):
+        try:
+            inline = resolve(name)
+        except ValueError:  # markup checked it is a colour reportlab knows; a name it resolves differently is skipped
+            continue
+        if inline is not None and inline not in found:
+            found.append(inline)
+    return found
+
+
+def _on_page(canvas: Any, x0: float, y0: float, x1: float, y1: float) -> tuple[float, float, float, float]:
+    """A box in the canvas's present coordinates as the box around it in the canvas's first coordinates."""
+    a, b, c, d, e, f = canvas._currentMatrix  # reportlab keeps the transformation it has applied
+    xs, ys = [], []
+    for x, y in ((x0, y0), (x0, y1), (x1, y0), (x1, y1)):
+        xs.append(a * x + c * y + e)
+        ys.append(b * x + d * y + f)
+    return min(xs), min(ys), max(xs), max(ys)
 
 
 def _role(element: Element, kit: Kit, who: str) -> FontRole:

@@ -1,0 +1,173 @@
+"""Contrast: how well each text a face sets stands out from what lies under it (the validator's `text-contrast`).
+
+Each distinct face of a component is drawn twice into one small PDF — as printed, and with its text's glyphs left
+out (their glow, shadow and outline kept: they are what the glyphs sit on) — and both pages are rendered with pdfium
+at `DPI`. The drawing records each text box's fill colours and the box its lines take (`kit.TextRun`). The pixels
+under the glyphs are those the two renders differ at inside that box; where they differ nowhere (text in the very
+colour of its ground) the whole box is taken. Each such pixel of the text-less render is a background the glyphs
+meet; its contrast with the text colour is the WCAG 2 ratio (L1 + 0.05) / (L2 + 0.05) of relative luminances. A
+text's figure is the 10th percentile of those ratios: the contrast that 90 % of the ground under it reaches or
+exceeds. A few stars or a hairline under a word do not decide it; art covering a tenth of it does.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+from reportlab.lib.colors import Color
+
+from cardgen.render.kit import TextRun
+from cardgen.units import MM
+
+if TYPE_CHECKING:
+    from cardgen.render.draw import PreparedFace
+    from cardgen.render.jobs import ComponentJob
+
+DPI = 100  # enough to tell the ground under 6.5 pt text; a card renders in a few milliseconds
+WORST_SHARE = 0.10  # the share of the ground under a text allowed to contrast less than the figure reported
+DIFFERS = 8  # a channel difference (0–255) from which a pixel counts as drawn by the glyphs
+
+
+@dataclass(frozen=True)
+class TextContrast:
+    """One text of one item's face: its contrast with what lies under it, and the colours that give that figure."""
+
+    item: str
+    side: str
+    what: str
+    colour: str  # #rrggbb
+    ground: str  # #rrggbb: the background colour at the reported figure
+    ratio: float
+
+
+_LINEAR = np.array([c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in np.arange(256) / 255])
+_WEIGHTS = np.array([0.2126, 0.7152, 0.0722])
+
+
+def relative_luminance(rgb: np.ndarray) -> np.ndarray:
+    """WCAG 2 relative luminance of sRGB values 0–255 (any shape ending in 3 channels): each channel made linear
+    (a table of the 256 values, not a power per pixel), then weighted."""
+    weighted: np.ndarray = _LINEAR[np.clip(np.rint(rgb), 0, 255).astype(np.intp)] @ _WEIGHTS
+    return weighted
+
+
+def ratio(first: float, second: float) -> float:
+    """The WCAG 2 contrast ratio of two relative luminances (1 to 21)."""
+    light, dark = max(first, second), min(first, second)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def _rgb(colour: Color) -> np.ndarray:
+    return np.array([round(255 * c) for c in (colour.red, colour.green, colour.blue)], dtype=np.float64)
+
+
+def _hex(rgb: np.ndarray) -> str:
+    return "#" + "".join(f"{round(float(c)):02x}" for c in rgb)
+
+
+def _draw(job: ComponentJob, faces: list[PreparedFace]) -> tuple[bytes, list[list[TextRun]]]:
+    """One PDF of the faces, each on two pages (as printed, then without its glyphs), and each face's text runs. One
+    document for the component: its fonts are embedded once, not once a face."""
+    from cardgen.render.icons import IconCanvas
+
+    bleed = job.bleed
+    buffer = io.BytesIO()
+    canvas = IconCanvas(buffer, invariant=1, initialFontName=job.body_font)
+    canvas.use_icons(job.drawer.painters)
+    runs: list[list[TextRun]] = []
+    for face in faces:
+        runs.append([])
+        for text in (True, False):
+            canvas.setPageSize(((face.width + 2 * bleed) * MM, (face.height + 2 * bleed) * MM))
+            canvas.translate(bleed * MM, bleed * MM)
+            job.drawer.draw(canvas, face, bleed, text=text, runs=runs[-1] if text else None)
+            canvas.showPage()
+    canvas.save()
+    return buffer.getvalue(), runs
+
+
+def _measure(printed: np.ndarray, ground: np.ndarray, runs: list[TextRun]) -> list[tuple[TextRun, str, float]]:
+    """Each run with the background colour giving its figure and the figure (see the module), from the renders of
+    its face with and without glyphs."""
+    scale = DPI / 72
+    rows, cols = ground.shape[:2]
+    out = []
+    for run in runs:  # only the pixels inside text boxes are compared: a board is mostly not text
+        x0, y0, x1, y1 = run.box
+        left, right = max(int(x0 * scale), 0), min(int(np.ceil(x1 * scale)), cols)
+        top, bottom = max(int(rows - y1 * scale), 0), min(int(np.ceil(rows - y0 * scale)), rows)
+        if right <= left or bottom <= top:
+            continue  # a box outside the face prints nothing
+        box = ground[top:bottom, left:right]
+        under: np.ndarray = np.abs(printed[top:bottom, left:right] - box).max(axis=2) >= DIFFERS
+        grounds = box[under] if under.any() else box.reshape(-1, 3)
+        shade = relative_luminance(_rgb(run.colour))
+        lights = relative_luminance(grounds)
+        ratios = (np.maximum(lights, shade) + 0.05) / (np.minimum(lights, shade) + 0.05)
+        index = int(np.argsort(ratios, kind="stable")[int(WORST_SHARE * (len(ratios) - 1))])
+        out.append((run, _hex(grounds[index]), float(ratios[index])))
+    return out
+
+
+def face_contrasts(job: ComponentJob, faces: list[PreparedFace]) -> list[list[tuple[TextRun, str, float]]]:
+    """Each face's text runs, each with the background colour giving its figure and the figure (see the module)."""
+    import pypdfium2 as pdfium
+
+    if not faces:  # every face measured before: a PDF of no page is no document to pdfium
+        return []
+    data, runs = _draw(job, faces)
+    document = pdfium.PdfDocument(data)
+    out: list[list[tuple[TextRun, str, float]]] = []
+    try:
+        for index, face_runs in enumerate(runs):
+            if not face_runs:
+                out.append([])
+                continue
+            printed, ground = (
+                np.asarray(document[2 * index + page].render(scale=DPI / 72).to_pil().convert("RGB"), dtype=np.int16)
+                for page in (0, 1)
+            )
+            out.append(_measure(printed, ground, face_runs))
+    finally:
+        document.close()
+    return out
+
+
+Measured = dict[str, list[tuple[TextRun, str, float]]]  # each distinct face's runs, by the face's key
+
+
+def contrasts(
+    job: ComponentJob, earlier: tuple[ComponentJob, Measured] | None = None
+) -> tuple[list[TextContrast], Measured]:
+    """Every item's texts, front and back, with their contrast, and each distinct face's measures. A face drawn
+    exactly as in the `earlier` job (the same component in the full ink: a light face with no dark area to lighten)
+    keeps its earlier measure; every other face is measured once."""
+    reused: Measured = {}
+    if earlier is not None:
+        before, figures = earlier
+        for key, face in job.faces.faces.items():
+            if key in figures and before.faces.faces[key].face == face.face:
+                reused[key] = figures[key]
+    keys = [key for key in job.faces.faces if key not in reused]
+    measured = reused | dict(zip(keys, face_contrasts(job, [job.faces.faces[key] for key in keys]), strict=True))
+    out = []
+    for item, sides in job.faces.item_faces.items():
+        for side, face_key in zip(("front", "back"), sides, strict=True):
+            for run, ground, figure in measured[face_key] if face_key else ():
+                out.append(TextContrast(item, side, run.what, _hex(_rgb(run.colour)), ground, figure))
+    return out, measured
+
+
+__all__ = [
+    "DPI",
+    "WORST_SHARE",
+    "Measured",
+    "TextContrast",
+    "contrasts",
+    "face_contrasts",
+    "ratio",
+    "relative_luminance",
+]

@@ -1,0 +1,125 @@
+"""`text-contrast`: text must stand out from what the printed face draws under it (WCAG 2 ratio, 4.5:1 unless the
+check's `min` says otherwise), in the full and the light ink. Hand-built faces: black on white, gold on grey, text
+over half of a dark gradient, text on generated art, and a colour that passes on a dark band in full ink but not
+once `--ink light` turns the band pale.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from cardgen.data import load_games
+from cardgen.paths import default_fonts_dir
+from cardgen.render.contrast import ratio, relative_luminance
+from cardgen.validate import validate_game
+
+from conftest import write_game
+
+GAME = """id: faces
+title: Faces
+players: [2, 2]
+rulebook: {title: none}
+settings: {card_size: poker, bleed: 3}
+card_types:
+  card: {fields: {look: {type: str}}}
+components:
+  - {id: cards, kind: deck, title: Cards, file: cards.yaml}
+"""
+LOOKS = ("black-on-white", "gold-on-grey", "over-gradient", "white-on-stars", "black-on-stars", "black-on-navy")
+CARDS = "type: card\nfront: front\ncards:\n" + "".join(f"  - {{id: {look}, look: {look}}}\n" for look in LOOKS)
+TEXT = '<text x="6" y="40" w="51" h="8" size="12" field="{{{{ card.look }}}}" colour="{colour}">{words}</text>'
+WORDS = "Readable words here"
+FRONT = (
+    """<face bg="{{ 'grey' if card.look == 'gold-on-grey' else 'white' }}">
+{%- if card.look == 'black-on-white' %}"""
+    + TEXT.format(colour="black", words=WORDS)
+    + """{% elif card.look == 'gold-on-grey' %}"""
+    + TEXT.format(colour="#d4af37", words=WORDS)
+    + """{% elif card.look == 'over-gradient' %}
+  <rect x="0" y="0" w="63.5" h="88.9" fill="linear(0, white, white 50%, #101010 50%, #101010)"/>"""
+    + TEXT.format(colour="black", words=WORDS)
+    + """{% elif card.look in ('white-on-stars', 'black-on-stars') %}
+  <art kind="starfield" x="0" y="0" w="63.5" h="88.9" nebula="0"/>"""
+    + TEXT.format(colour="{{ card.look.split('-')[0] }}", words=WORDS)
+    + """{% else %}
+  <rect x="0" y="0" w="63.5" h="88.9" fill="navy"/>"""
+    + TEXT.format(colour="black", words=WORDS)
+    + """{% endif %}
+</face>
+"""
+)
+RULES = "checks:\n  - {rule: Text stands out, check: text-contrast, component: cards%s}\n"
+
+
+def validated(root: Path, extra: str = "") -> list[str]:
+    """The violations of the faces game (its rules: one text-contrast check, `extra` keys added), as text."""
+    (root / "card_data" / "faces" / "rules.yaml").write_text(RULES % extra)
+    (game,) = load_games(root / "card_data", ["faces"])
+    report = validate_game(game, root / "templates", default_fonts_dir())
+    return [f"{v.where}: {v.expected}: {v.actual}" for v in report.violations]
+
+
+@pytest.fixture(scope="module")
+def faces(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("contrast")
+    return write_game(root, "faces", {"game.yaml": GAME, "cards.yaml": CARDS, "rules.yaml": RULES % ""},
+                      {"front.xml.j2": FRONT})  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def found(faces: Path) -> list[str]:
+    return validated(faces)
+
+
+def _about(found: list[str], item: str) -> list[str]:
+    return [line for line in found if f"({item}." in line]
+
+
+def test_the_wcag_ratio():
+    white, black = relative_luminance(np.array([255, 255, 255])), relative_luminance(np.array([0, 0, 0]))
+    assert ratio(float(white), float(black)) == pytest.approx(21)
+    gold, grey = (float(relative_luminance(np.array(rgb))) for rgb in ([0xD4, 0xAF, 0x37], [0x80, 0x80, 0x80]))
+    assert ratio(gold, grey) == pytest.approx(1.88, abs=0.01)
+
+
+def test_black_on_white_passes(found: list[str]):
+    assert _about(found, "black-on-white") == []
+
+
+def test_gold_on_grey_fails_in_both_inks_naming_the_colours_and_the_ratio(found: list[str]):
+    lines = _about(found, "gold-on-grey")
+    assert len(lines) == 2, found
+    assert any("(full ink)" in line for line in lines) and any("(light ink)" in line for line in lines)
+    assert "gold-on-grey #d4af37 on #808080 is 1.9:1 on the front (layout 'front')" in lines[0]
+    assert "cards.yaml" in lines[0] and "text contrast at least 4.5:1" in lines[0]
+
+
+def test_text_over_a_half_dark_gradient_fails(found: list[str]):
+    """Half the words lie on near-black: the worst tenth of the ground under them decides, not the average."""
+    lines = _about(found, "over-gradient")
+    assert lines and all("over-gradient #000000 on #101010" in line for line in lines), found
+
+
+def test_text_on_generated_art_is_judged_by_the_art(found: list[str]):
+    """A few stars under white words do not fail them; black words on the night sky fail."""
+    assert _about(found, "white-on-stars") == []
+    assert any("black-on-stars #000000 on" in line for line in _about(found, "black-on-stars")), found
+
+
+def test_light_ink_is_judged_on_its_own(found: list[str]):
+    """Black on a navy band does not read in full ink; `--ink light` prints the navy as a pale tint under the same
+    black, which reads: each ink is judged on the face it prints."""
+    lines = _about(found, "black-on-navy")
+    assert len(lines) == 1 and "(full ink)" in lines[0] and "#000000 on #000080" in lines[0], found
+
+
+def test_min_and_decorative_fields(faces: Path):
+    relaxed = validated(faces, ", min: 1.5")
+    assert _about(relaxed, "gold-on-grey") == [] and _about(relaxed, "over-gradient")
+    assert "text contrast at least 1.5:1" in _about(relaxed, "black-on-stars")[0]
+    assert not any("(black-on-stars." in line for line in validated(faces, ", args: {decorative: [black-on-stars]}"))
+    (broken,) = validated(faces, ", min: 30")
+    assert "min must be a contrast ratio from 1 to 21, got 30" in broken
