@@ -20,7 +20,10 @@ from cardgen.output import write_atomic
 from cardgen.units import MM, Size
 
 SCALE_MM = 5  # the scales run from −5 to +5 mm
-SCALE_GAP = 7.0  # mm between the target and each scale's line, so the X and Y scales never overlap
+TICK_MM = 2.5  # the length of a scale's numbered ticks
+# mm between the target and each scale's line: beyond the scale's half-length plus a tick and a clear 1.5 mm, so the
+# X scale's −5 tick stops short of the Y scale's ticks (at 7 mm the two −5 ticks crossed)
+SCALE_GAP = SCALE_MM + TICK_MM + 1.5
 INK = Color(0, 0, 0)
 
 
@@ -99,7 +102,7 @@ def _scales(canvas: Any, x: float, y: float, font: str) -> None:
     x_line, y_line = y - SCALE_GAP, x - SCALE_GAP
     for i in range(-SCALE_MM * 2, SCALE_MM * 2 + 1):
         value = i / 2
-        tick = 2.5 if i % 2 == 0 else 1.2
+        tick = TICK_MM if i % 2 == 0 else 1.2
         canvas.setLineWidth(0.3 if i else 0.6)
         canvas.line((x + value) * MM, x_line * MM, (x + value) * MM, (x_line + tick) * MM)  # X: ticks up
         canvas.line(y_line * MM, (y + value) * MM, (y_line + tick) * MM, (y + value) * MM)  # Y: ticks right
