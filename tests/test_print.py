@@ -586,3 +586,20 @@ def test_the_pieces_that_outgrew_letter_paper_now_fit_it(tmp_path):
     assert run.code == 0, run.err
     assert pdfcheck.page_sizes(tmp_path / "rift-domination" / "counter-tiles.pdf") == [(279.4, 215.9)]
     assert len(pdfcheck.page_sizes(tmp_path / "space-empires-4x" / "production-sheet.pdf")) == 2
+
+
+def test_with_duplex_off_one_sided_pieces_get_no_backs_page(tmp_path):
+    """Rift Domination's faction markers (60 round, one-sided) share the OCC cards' last sheet: its backs page holds
+    the one OCC back and no cut circles for markers that have no back (31 empty circles wasted ink before)."""
+    run = run_cli("build", "rift-domination", "--only", "occ-cards,faction-tiles", "--duplex", "off", "--out",
+                  tmp_path, "-q")  # fmt: skip
+    assert run.code == 0, run.err
+    pdf = tmp_path / "rift-domination" / "occ-cards.pdf"
+    with pdfcheck.pdfplumber.open(pdf) as document:
+        pages = document.pages
+        fronts = [p for p in pages if not any("backs" in w["text"] for w in p.extract_words())]
+        backs = pages[len(fronts) :]
+        assert len(fronts) == len(backs)  # every sheet holds OCC cards, each with its back
+        circles = [[c for c in p.curves if abs(c["width"] / pdfcheck.MM - 16) < 1 and abs(c["height"] / pdfcheck.MM - 16) < 1]
+                   for p in (fronts[-1], backs[-1])]  # fmt: skip
+        assert len(circles[0]) >= 60 and not circles[1]  # the markers' 16 mm cut circles on the front, none behind
