@@ -347,7 +347,8 @@ def test_calibration_x_and_y_scales_never_cross(tmp_path, paper, duplex, landsca
         x_scale = [ln for ln in upright if ln["height"] < span / 2] + [ln for ln in across if ln["width"] > span / 2]
         y_scale = [ln for ln in across if ln["width"] < span / 2] + [ln for ln in upright if ln["height"] > span / 2]
         assert len(x_scale) == len(y_scale) == 4 * SCALE_MM + 2  # a tick every 0.5 mm and the scale's line
-        numbers = [w for w in words if w["text"].lstrip("-").isdigit() and abs(w["x0"] - tx) < 20 * PX_PT and abs(w["top"] - ty) < 20 * PX_PT]
+        numbers = [w for w in words if w["text"].lstrip("-").isdigit() and abs(w["x0"] - tx) < 20 * PX_PT
+                   and abs(w["top"] - ty) < 20 * PX_PT]  # fmt: skip
         x_line, y_line = x_scale[-1]["top"], y_scale[-1]["x0"]
         x_box = _union(x_scale + [w for w in numbers if w["top"] > x_line])  # X numbers under its line
         y_box = _union(y_scale + [w for w in numbers if w["x1"] < y_line])  # Y numbers left of its line

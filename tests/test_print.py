@@ -588,6 +588,10 @@ def test_the_pieces_that_outgrew_letter_paper_now_fit_it(tmp_path):
     assert len(pdfcheck.page_sizes(tmp_path / "space-empires-4x" / "production-sheet.pdf")) == 2
 
 
+def _about(points: float, mm: float) -> bool:
+    return abs(points / pdfcheck.MM - mm) < 1
+
+
 def test_with_duplex_off_one_sided_pieces_get_no_backs_page(tmp_path):
     """Rift Domination's faction markers (60 round, one-sided) share the OCC cards' last sheet: its backs page holds
     the one OCC back and no cut circles for markers that have no back (31 empty circles wasted ink before)."""
@@ -600,6 +604,7 @@ def test_with_duplex_off_one_sided_pieces_get_no_backs_page(tmp_path):
         fronts = [p for p in pages if not any("backs" in w["text"] for w in p.extract_words())]
         backs = pages[len(fronts) :]
         assert len(fronts) == len(backs)  # every sheet holds OCC cards, each with its back
-        circles = [[c for c in p.curves if abs(c["width"] / pdfcheck.MM - 16) < 1 and abs(c["height"] / pdfcheck.MM - 16) < 1]
-                   for p in (fronts[-1], backs[-1])]  # fmt: skip
+        circles = [
+            [c for c in p.curves if _about(c["width"], 16) and _about(c["height"], 16)] for p in (fronts[-1], backs[-1])
+        ]
         assert len(circles[0]) >= 60 and not circles[1]  # the markers' 16 mm cut circles on the front, none behind

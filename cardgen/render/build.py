@@ -25,6 +25,7 @@ from cardgen.render.fonts import load_roles
 from cardgen.render.imposed import write_print_pdf
 from cardgen.render.ink import light_face
 from cardgen.render.jobs import (
+    LIGHT_SUFFIX,
     PACKED_FORMATS,
     BuildReport,
     ComponentJob,
@@ -236,7 +237,6 @@ def build_game(
 
 
 INKS = {"both": ("full", "light")}  # --ink both: every file in each ink
-LIGHT_SUFFIX = "-light-ink"  # the light-ink twin of a file, beside it: red-deck-light-ink.pdf
 
 
 def _build_ink(
@@ -306,7 +306,6 @@ __all__ = [
     "Entry",
     "FittedText",
     "GameRenderer",
-    "LIGHT_SUFFIX",
     "OutputFile",
     "OverflowReport",
     "PrintOptions",

@@ -39,8 +39,10 @@ def calibration_points(paper: Size) -> list[tuple[float, float]]:
     ]
 
 
-def draw_calibration(canvas: Any, paper: Size, font: str, duplex: str = "long-edge") -> None:
-    """Draw the two pages on a canvas whose page size is `paper`."""
+def draw_calibration(canvas: Any, paper: Size, font: str, duplex: str = "long-edge", for_player: bool = False) -> None:
+    """Draw the two pages on a canvas whose page size is `paper`. `for_player`: the copy shipped in a game's folder,
+    which says what to do with the offset in a player's words (a player has the PDFs, not the tool)."""
+    flip = f"flip on the {duplex.split('-')[0]} edge"
     points = calibration_points(paper)
     canvas.setPageSize(paper.points)
     canvas.setTrimBox(None)
@@ -50,8 +52,8 @@ def draw_calibration(canvas: Any, paper: Size, font: str, duplex: str = "long-ed
         font,
         paper,
         [
-            "cardgen duplex calibration — front",
-            f"Print both pages double-sided ({duplex} flip), at actual size (never 'fit to page').",
+            "Duplex calibration — front" if for_player else "cardgen duplex calibration — front",
+            f"Print both pages double-sided ({flip}), at actual size (never 'fit to page').",
             "Pierce the centre of each cross with a pin, then read on the back where each hole lands.",
         ],
     )
@@ -64,9 +66,13 @@ def draw_calibration(canvas: Any, paper: Size, font: str, duplex: str = "long-ed
         font,
         paper,
         [
-            "cardgen duplex calibration — back",
+            "Duplex calibration — back" if for_player else "cardgen duplex calibration — back",
             "Read X on the horizontal scale and Y on the vertical scale where each hole lands (values in mm).",
-            "Use the average as: cardgen build --back-offset X,Y",
+            (
+                "Within 1 mm: print as it is. Further off: shift the back side by X, Y in your printer's settings."
+                if for_player
+                else "Use the average as: cardgen build --back-offset X,Y"
+            ),
         ],
     )
     about_vertical = (duplex == "long-edge") != (paper.width > paper.height)
@@ -115,15 +121,20 @@ def _scales(canvas: Any, x: float, y: float, font: str) -> None:
     canvas.line(y_line * MM, (y - SCALE_MM) * MM, y_line * MM, (y + SCALE_MM) * MM)
 
 
-def write_calibration(path: Path, paper: Size, font: str, duplex: str) -> None:
-    """The two-page calibration sheet, written atomically to `path`."""
+def calibration_pdf(paper: Size, font: str, duplex: str, for_player: bool = False) -> bytes:
+    """The two-page calibration sheet as a PDF (the same bytes for the same arguments)."""
     from reportlab.pdfgen.canvas import Canvas
 
     buffer = io.BytesIO()
     canvas = Canvas(buffer, invariant=1, initialFontName=font)
-    draw_calibration(canvas, paper, font, duplex)
+    draw_calibration(canvas, paper, font, duplex, for_player)
     canvas.save()
-    write_atomic(path, buffer.getvalue())
+    return buffer.getvalue()
 
 
-__all__ = ["calibration_points", "draw_calibration", "write_calibration"]
+def write_calibration(path: Path, paper: Size, font: str, duplex: str) -> None:
+    """The two-page calibration sheet, written atomically to `path`."""
+    write_atomic(path, calibration_pdf(paper, font, duplex))
+
+
+__all__ = ["calibration_pdf", "calibration_points", "draw_calibration", "write_calibration"]
