@@ -387,6 +387,21 @@ def _write_calibration(path: Path, options: PrintOptions, duplex: str, font: str
     return OutputFile(path, 2, "", duplex, ink=tuple(coverage(pdf)))
 
 
+def _Box(side: float) -> Any:
+    """A small square outline: the box of a checklist line."""
+    from reportlab.platypus import Flowable
+
+    class Box(Flowable):  # type: ignore[misc]  # reportlab has no type hints
+        def wrap(self, *_: float) -> tuple[float, float]:
+            return side, side
+
+        def draw(self) -> None:
+            self.canv.setLineWidth(0.6)
+            self.canv.rect(0, -side * 0.15, side, side, stroke=1, fill=0)
+
+    return Box()
+
+
 def _pdf(game: Game, lines: list[str], options: PrintOptions, font: str) -> bytes:
     """The guide as a page or two of text and tables, set with the game's body font."""
     from xml.sax.saxutils import escape
@@ -437,8 +452,11 @@ def _pdf(game: Game, lines: list[str], options: PrintOptions, font: str) -> byte
             story.append(Paragraph(f"<b>{inline(line[2:])}</b>", heading))
         elif line.startswith("## "):
             story.append(Paragraph(f"<b>{inline(line[3:])}</b>", sub))
-        elif line.startswith("- [ ] "):
-            story.append(Paragraph(inline(line[6:]), item, bulletText="☐"))
+        elif line.startswith("- [ ] "):  # a box to tick (the fonts have no ☐): drawn, beside the line
+            tick = Table([[_Box(3.2 * MM), Paragraph(inline(line[6:]), body)]], [7 * MM, (width - 7) * MM])
+            tight = [("LEFTPADDING", (0, 0), (-1, -1), 0), ("TOPPADDING", (0, 0), (-1, -1), 1)]
+            tick.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"), *tight]))
+            story.append(tick)
         elif line.startswith("- "):
             story.append(Paragraph(inline(line[2:]), item, bulletText="•"))
         elif line:
