@@ -130,6 +130,9 @@ def guide_lines(
     ]
     lines += [f"| {f.path.name} | {f.pages} | {sheets_of_paper(f)} | {HOW[f.sides]} | {ink_of(f)} |" for f in listed]
     lines += ["", f"In all: {_count(full)}." + (f" Light-ink versions: {_count(light)}." if light else "")]
+    shared = [f"{f.path.name} also holds {', '.join(f.holds)}" for f in full if f.holds]
+    if shared:
+        lines += ["", "Small pieces share sheets: " + "; ".join(shared) + "."]
     lines += ["", _ink_note(options, bool(light))]
     lines += _sleeves(game)
     lines += _checklist(game, full)
