@@ -1352,7 +1352,6 @@ CASES = [
         outputs=(
             "demo/PRINT.md",
             "demo/board.pdf",
-            "demo/calibration.pdf",
             "demo/print-guide.pdf",
             "demo/ships.pdf",
             "demo/tokens.pdf",
