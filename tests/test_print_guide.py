@@ -210,13 +210,15 @@ def test_sleeves_fit_the_card_size(card: tuple[float, float], sleeve: str):
 
 
 def test_ink_both_writes_light_twins_the_guide_lists(tmp_path: Path):
-    args = ["build", "battlefield-space", "--only", "red-deck", "--out", tmp_path, "-q"]
+    args = ["build", "battlefield-space", "--only", "red-deck,reference", "--out", tmp_path, "-q"]
     assert run_cli(*args, "--ink", "both").code == 0
     folder = tmp_path / "battlefield-space"
     twin = folder / "red-deck-light-ink.pdf"
     guide = (folder / "PRINT.md").read_text()
     assert "| red-deck.pdf | 16 | 8 |" in guide and "| red-deck-light-ink.pdf | 16 | 8 |" in guide
-    assert "print either a file or its light-ink version" in guide
+    assert "Print either a file or its light-ink version" in guide
+    assert not (folder / "reference-light-ink.pdf").exists()  # nothing dark on it: no duplicate of the same bytes
+    assert "reference-light-ink" not in guide
     assert pdfcheck.ink(twin)[1] < pdfcheck.ink(folder / "red-deck.pdf")[1] / 2  # its backs: lighter
     before = {p.name: p.read_bytes() for p in folder.glob("*.pdf")}
     assert run_cli(*args, "--ink", "both", "--no-cache").code == 0

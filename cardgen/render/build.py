@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from cardgen import output
 from cardgen.data.games import Component, Game, Item
 from cardgen.errors import DataError, Problem
 from cardgen.formulas import formulas
@@ -232,8 +233,22 @@ def build_game(
         suffix = LIGHT_SUFFIX if options.ink == "both" and ink == "light" else ""
         drawn = report if not suffix else BuildReport()  # the same text in both inks: its overflows said once
         _build_ink(renderer, out_dir, dataclasses.replace(options, ink=ink), drawn, suffix, progress)
-        report.files.extend(drawn.files if suffix else [])
+        report.files.extend(_differing(drawn.files, report.files) if suffix else [])
     return report
+
+
+def _differing(twins: list[OutputFile], files: list[OutputFile]) -> list[OutputFile]:
+    """The light-ink twins that differ from their full-ink files; the others (nothing dark on them: the same bytes)
+    are taken back, so a release holds no duplicate files."""
+    full = {file.path.name: file.path for file in files}
+    kept = []
+    for twin in twins:
+        original = full.get(twin.path.name.replace(LIGHT_SUFFIX, "", 1))
+        if original is not None and output.pending(original).read_bytes() == output.pending(twin.path).read_bytes():
+            output.unwrite(twin.path)
+        else:
+            kept.append(twin)
+    return kept
 
 
 INKS = {"both": ("full", "light")}  # --ink both: every file in each ink

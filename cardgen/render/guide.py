@@ -176,8 +176,9 @@ def _ink_note(options: PrintOptions, twins: bool) -> str:
     note = "Ink: the share of each page the printer covers."
     if twins:
         return note + (
-            f" Each file ending in `{LIGHT}.pdf` holds the same pieces with pale backs and tints instead of large "
-            "dark areas, for home printers: print either a file or its light-ink version, not both."
+            f" A file with a `{LIGHT}.pdf` version beside it can be printed that way instead, for home printers: "
+            "the same pieces with pale backs and tints instead of large dark areas (files without one have no large "
+            "dark areas). Print either a file or its light-ink version, not both."
         )
     if options.ink == "light":
         return note + " These files print backs and other large dark areas as pale tints inside an outline."
