@@ -226,3 +226,14 @@ def test_ink_both_writes_light_twins_the_guide_lists(tmp_path: Path):
     assert run_cli(*args).code == 0  # full ink only: the twin is superseded and goes
     assert not twin.exists() and (folder / "red-deck.pdf").read_bytes() == before["red-deck.pdf"]
     assert "light-ink" not in (folder / "PRINT.md").read_text()
+
+
+def test_the_calibration_page_goes_when_nothing_is_double_sided_any_more(tmp_path: Path):
+    args = ["build", "battlefield-space", "--only", "reference-cards", "--out", tmp_path, "-q"]
+    assert run_cli(*args).code == 0 and (tmp_path / "battlefield-space" / CALIBRATION).is_file()
+    assert run_cli(*args, "--duplex", "off").code == 0  # backs on pages of their own: single-sided
+    assert not (tmp_path / "battlefield-space" / CALIBRATION).exists()
+    assert CALIBRATION not in (tmp_path / "battlefield-space" / "PRINT.md").read_text()
+
+
+CALIBRATION = "calibration.pdf"

@@ -372,6 +372,12 @@ def write_guide(
     if duplex:
         calibration = _write_calibration(folder / CALIBRATION, options, duplex[0].sides, font)
         written.append(calibration.path)
+    else:  # an earlier build's page, no longer wanted (nothing double-sided now): it goes, if it is as written
+        from cardgen.output import remove
+        from cardgen.render.stale import read
+
+        if read(folder.parent, folder.name).owns(folder, CALIBRATION):
+            remove(folder / CALIBRATION)
     fonts = font_credits(fonts_in(f.path for f in files if f.path.suffix == ".pdf"))
     lines = guide_lines(game, files, options, calibration, fonts) + (["", *stale] if stale else [])
     markdown = folder / "PRINT.md"
