@@ -156,6 +156,7 @@ class Offset(click.ParamType):
 FOLDER = click.Path(file_okay=False, path_type=Path)
 FILE = click.Path(dir_okay=False, path_type=Path)
 PAPERS = ["a4", "letter"]
+GUIDE_FILES = {"proof.pdf": "proof sheet", "calibration.pdf": "duplex calibration page, to print first"}
 
 
 def _option(name: str, kind: Any, default: Any, help: str = "", dest: str | None = None) -> Any:
@@ -755,7 +756,8 @@ def _print_built(
         return
     for _, _, guides in outcomes:
         for guide in guides:
-            echo(f"{display_path(guide)}  {'proof sheet' if guide.name == 'proof.pdf' else 'how to print'}")
+            what = GUIDE_FILES.get(guide.name, "how to print")
+            echo(f"{display_path(guide)}  {what}")
     duplex = sum(f.sides in ("long-edge", "short-edge") for f in every)
     sheets = sum(map(_sheets_of, every))
     paper_name = paper.upper() if paper == "a4" else paper.title()
