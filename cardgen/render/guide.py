@@ -159,8 +159,12 @@ def _needs(game: Game, files: list[OutputFile], paper: str) -> list[str]:
         f.sides in DUPLEX for f in files) else ".")]  # fmt: skip
     if on_card:
         needs.append(f"Card stock, 200–300 g/m²: {on_card} sheets of {paper}, for the cards (or paper and sleeves).")
-    if any(c.printed and c.kind in ("counters", "tiles") for c in game.components):
+    where = {name: f for f in files for name in (f.component, *f.holds)}
+    mounted = [where[c.id].sides for c in game.components if c.kind in ("counters", "tiles") and c.id in where]
+    if any(sides != "fold" for sides in mounted):
         needs.append("Greyboard (chipboard), 1–2 mm, and a glue stick or spray glue, to mount counters and tiles.")
+    elif mounted:
+        needs.append("Glue (stick or spray) for the fold-and-glue counters; 1 mm greyboard in the fold if you like.")
     for pieces in (c for c in game.components if c.kind == "pieces" and c.items):
         what = pieces.spec.buy if pieces.spec and pieces.spec.buy else pieces.title
         each = ", ".join(f"{i.count} {i.id.replace('_', ' ').replace('-', ' ')}" for i in pieces.items)
