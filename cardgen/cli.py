@@ -156,7 +156,7 @@ class Offset(click.ParamType):
 FOLDER = click.Path(file_okay=False, path_type=Path)
 FILE = click.Path(dir_okay=False, path_type=Path)
 PAPERS = ["a4", "letter"]
-GUIDE_FILES = {"proof.pdf": "proof sheet", "calibration.pdf": "duplex calibration page, to print first"}
+GUIDE_FILES = {"proof.pdf": "proof sheet", "calibration.pdf": "duplex calibration: print it first"}
 
 
 def _option(name: str, kind: Any, default: Any, help: str = "", dest: str | None = None) -> Any:
