@@ -491,7 +491,7 @@ def test_separate_processes_write_identical_files(tmp_path):
         subprocess.run([sys.executable, "-m", "cardgen", *args, "build", "--out", str(out), "-q"], check=True,
                        capture_output=True, env={**os.environ, "PYTHONHASHSEED": seed})  # fmt: skip
         outputs.append({p.name: p.read_bytes() for p in (out / "demo").glob("*.pdf")})
-    assert outputs[0] == outputs[1] and len(outputs[0]) == 4  # three components and the print guide
+    assert outputs[0] == outputs[1] and len(outputs[0]) == 5  # three components, the print guide, the calibration page
 
 
 def test_quiet_prints_nothing_but_problems(tmp_path):

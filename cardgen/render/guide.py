@@ -469,7 +469,9 @@ def _pdf(game: Game, lines: list[str], options: PrintOptions, font: str) -> byte
         elif line.startswith("- [ ] "):  # a box to tick (the fonts have no ☐): drawn, beside the line
             tick = Table([[_Box(3.2 * MM), Paragraph(inline(line[6:]), body)]], [7 * MM, (width - 7) * MM])
             tight = [("LEFTPADDING", (0, 0), (-1, -1), 0), ("TOPPADDING", (0, 0), (-1, -1), 1)]
-            tick.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"), *tight]))
+            tick.setStyle(
+                TableStyle([("FONTNAME", (0, 0), (-1, -1), font), ("VALIGN", (0, 0), (-1, -1), "TOP"), *tight])
+            )
             story.append(tick)
         elif line.startswith("- "):
             story.append(Paragraph(inline(line[2:]), item, bulletText="•"))
