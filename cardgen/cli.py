@@ -156,6 +156,7 @@ class Offset(click.ParamType):
 FOLDER = click.Path(file_okay=False, path_type=Path)
 FILE = click.Path(dir_okay=False, path_type=Path)
 PAPERS = ["a4", "letter"]
+GUIDE_FILES = {"proof.pdf": "proof sheet", "calibration.pdf": "duplex calibration: print it first"}
 
 
 def _option(name: str, kind: Any, default: Any, help: str = "", dest: str | None = None) -> Any:
@@ -487,8 +488,9 @@ def _print_notes(game: Game, report) -> None:
          "output_format")  # fmt: skip
 @_option("--tts-base-url", str, None, "With --format tts: the address the images will be uploaded to, http(s) "
          "(default: file:/// paths of the output folder; a file: address must lie inside it).")  # fmt: skip
-@_option("--ink", ["full", "light"], "full", "light: backs and other large dark areas as pale tints inside an outline, "
-         "for home printers (PRINT.md gives each file's ink coverage).")  # fmt: skip
+@_option("--ink", ["full", "light", "both"], "full", "light: backs and other large dark areas as pale tints inside an "
+         "outline, for home printers (PRINT.md gives each file's ink coverage); both: each PDF in full ink and, beside "
+         "it, in light ink (<file>-light-ink.pdf).")  # fmt: skip
 @_option("--gutter", Length(0, 50), 0.0, "Space between cards in mm (0: shared cut lines).")
 @_option("--mark-length", Length(0, 30), 5.0, "Crop-mark length in mm.")
 @_option("--mark-offset", Length(0, 30), 3.0, "Gap between trim and crop mark in mm (marks never start inside the "
@@ -542,6 +544,8 @@ def build_command(
         if output_format != "tts":
             raise click.UsageError(f"--tts-base-url is for --format tts, not --format {output_format}")
         check_base_url(tts_base_url, out_dir)
+    if ink == "both" and output_format != "pdf":
+        raise click.UsageError(f"--ink both writes print PDFs in two inks: it is for --format pdf, not {output_format}")
 
     # a game built before from exactly these files and options, whose files are intact, is not even loaded
     inputs = {} if no_cache else _inputs(obj, games, click.get_current_context().params, trust_code)
@@ -551,7 +555,7 @@ def build_command(
     must_load = bool(todo or not inputs)
     # with several cores the games are drawn while they load and are checked (render/parallel.py): the renderer is
     # set up first; otherwise it loads only for data that can be printed (a mistake in the data is reported sooner)
-    ahead = must_load and only is None and workers > 1 and _can_fork()
+    ahead = must_load and only is None and workers > 1 and ink != "both" and _can_fork()  # both: one process
 
     def print_options() -> PrintOptions:
         from cardgen.render.imposition import MarkStyle
@@ -768,7 +772,8 @@ def _print_built(
         return
     for _, _, guides in outcomes:
         for guide in guides:
-            echo(f"{display_path(guide)}  {'proof sheet' if guide.name == 'proof.pdf' else 'how to print'}")
+            what = GUIDE_FILES.get(guide.name, "how to print")
+            echo(f"{display_path(guide)}  {what}")
     duplex = sum(f.sides in ("long-edge", "short-edge") for f in every)
     sheets = sum(map(_sheets_of, every))
     paper_name = paper.upper() if paper == "a4" else paper.title()
@@ -873,7 +878,7 @@ def _say(lines: list[str], quiet: bool) -> None:
 @_option("--out", FOLDER, Path("output"), "Folder to write into; the game gets a subfolder.", "out_dir")
 @_option("--paper", PAPERS, "a4")
 @_option("--duplex", ["long-edge", "short-edge", "off"], "long-edge", "As for `cardgen build`.")
-@_option("--ink", ["full", "light"], "full", "As for `cardgen build`.")
+@_option("--ink", ["full", "light", "both"], "full", "As for `cardgen build`.")
 @_option("--format", ["pdf", "shop-pdf", "png", "tts"], "pdf", "As for `cardgen build`.", "output_format")
 @click.option("--only", default=None, metavar="COMPONENT[,COMPONENT]", help="Rebuild only these components.")
 @_flag("--proof", "Also write proof.pdf on every rebuild.")

@@ -241,6 +241,20 @@ def remove(path: Path) -> None:
         _staged.append(Change("delete", path))
 
 
+def unwrite(path: Path) -> None:
+    """Take back a file written in this transaction (its temporary file goes; the target is left as it was), or,
+    outside one or when none was written there, delete it as `remove` does."""
+    staged = [c for c in _staged or () if c.kind == "write" and c.target == path and c.source is not None]
+    if not staged:
+        remove(path)
+        return
+    assert _staged is not None
+    for change in staged:
+        _staged.remove(change)
+    discard(staged)
+    remove(path)  # an earlier build's file there: it goes too
+
+
 def move(source: Path, target: Path) -> None:
     """Move a file (an earlier build's, set aside) to `target`, its folder made if need be (deferred, like writes,
     inside a transaction: thrown away, it leaves the file where it was)."""

@@ -63,6 +63,7 @@ def test_only_builds_the_named_components(tmp_path: Path):
     assert run.code == 0, run.err
     assert sorted(p.name for p in (tmp_path / "scifi-domains").iterdir()) == [
         "PRINT.md",
+        "calibration.pdf",  # techs print double-sided: the page to print first
         "print-guide.pdf",
         "start-player-marker.pdf",
         "techs.pdf",

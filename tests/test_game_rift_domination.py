@@ -77,10 +77,10 @@ def test_every_component_prints_with_its_pages(built):
         assert len(reader.pages) == pages, component
         box = reader.pages[0].mediabox
         assert (round(float(box.width) / 72 * 25.4), round(float(box.height) / 72 * 25.4)) == (width, height)
-    assert set(printed) == set(PAGES) | {"print-guide"}  # cubes and dice are listed, not printed
+    assert set(printed) == set(PAGES) | {"print-guide", "calibration"}  # cubes and dice are listed, not printed
     guide = (built / "PRINT.md").read_text()
-    assert "Cubes" in guide and "Dice" in guide
-    assert len(pypdf.PdfReader(built / "print-guide.pdf").pages) == 1  # the longest guide of the five still fits
+    assert "To buy: 226 × 10 mm wooden cube" in guide and "To buy: 10 × six-sided die (d6)." in guide
+    assert len(pypdf.PdfReader(built / "print-guide.pdf").pages) <= 3  # the longest guide of the five
 
 
 def test_tiles_of_other_sizes_share_the_last_sheets_of_other_components(built):

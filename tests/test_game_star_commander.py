@@ -218,7 +218,7 @@ def test_build_writes_every_component_with_its_pages(built):
     folder, run = built
     assert run.code == 0, run.err
     assert "overflow" not in run.err
-    assert sorted(p.stem for p in folder.glob("*.pdf")) == sorted([*PAGES, "print-guide"])
+    assert sorted(p.stem for p in folder.glob("*.pdf")) == sorted([*PAGES, "print-guide", "calibration"])
     for component, pages in PAGES.items():
         assert len(pdfcheck.page_sizes(folder / f"{component}.pdf")) == pages, component
 

@@ -318,3 +318,48 @@ def test_bare_cardgen_shows_help():
 
     run = subprocess.run([sys.executable, "-m", "cardgen"], capture_output=True, text=True, timeout=60)
     assert run.returncode == 0 and run.stdout.startswith("Usage: cardgen") and run.stderr == ""
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("duplex", ["long-edge", "short-edge"])
+@pytest.mark.parametrize("landscape", [False, True])
+def test_calibration_x_and_y_scales_never_cross(tmp_path, paper, duplex, landscape):
+    """On all eight sheets, each target's X scale (its line, ticks and numbers) and Y scale keep clear of each other:
+    they used to cross at their −5 corner, the −5 tick of one through the −5 tick of the other."""
+    import pdfplumber
+
+    from cardgen.render.calibrate import SCALE_MM
+
+    out = tmp_path / "c.pdf"
+    assert run_cli("calibrate", "--paper", paper, "--duplex", duplex, "--out", out,
+                   *(["--landscape"] if landscape else [])).code == 0  # fmt: skip
+    with pdfplumber.open(out) as document:
+        page = document.pages[1]
+        targets = [((c["x0"] + c["x1"]) / 2, (c["top"] + c["bottom"]) / 2) for c in page.curves]
+        lines, words = page.lines, page.extract_words(x_tolerance=1)
+    assert len(targets) == 5
+    span = 2 * SCALE_MM * PX_PT
+    for tx, ty in targets:
+        near = [ln for ln in lines if abs((ln["x0"] + ln["x1"]) / 2 - tx) < 20 * PX_PT
+                and abs((ln["top"] + ln["bottom"]) / 2 - ty) < 20 * PX_PT]  # fmt: skip
+        upright = [ln for ln in near if ln["x0"] == pytest.approx(ln["x1"])]
+        across = [ln for ln in near if ln["top"] == pytest.approx(ln["bottom"])]
+        x_scale = [ln for ln in upright if ln["height"] < span / 2] + [ln for ln in across if ln["width"] > span / 2]
+        y_scale = [ln for ln in across if ln["width"] < span / 2] + [ln for ln in upright if ln["height"] > span / 2]
+        assert len(x_scale) == len(y_scale) == 4 * SCALE_MM + 2  # a tick every 0.5 mm and the scale's line
+        numbers = [w for w in words if w["text"].lstrip("-").isdigit() and abs(w["x0"] - tx) < 20 * PX_PT
+                   and abs(w["top"] - ty) < 20 * PX_PT]  # fmt: skip
+        x_line, y_line = x_scale[-1]["top"], y_scale[-1]["x0"]
+        x_box = _union(x_scale + [w for w in numbers if w["top"] > x_line])  # X numbers under its line
+        y_box = _union(y_scale + [w for w in numbers if w["x1"] < y_line])  # Y numbers left of its line
+        assert len(numbers) == 10
+        apart = x_box[2] < y_box[0] or y_box[2] < x_box[0] or x_box[3] < y_box[1] or y_box[3] < x_box[1]
+        assert apart, (paper, duplex, landscape, x_box, y_box)
+
+
+PX_PT = 72 / 25.4  # points per mm
+
+
+def _union(objects: list[dict]) -> tuple[float, float, float, float]:
+    return (min(o["x0"] for o in objects), min(o["top"] for o in objects), max(o["x1"] for o in objects),
+            max(o["bottom"] for o in objects))  # fmt: skip

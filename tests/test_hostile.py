@@ -506,7 +506,14 @@ CASES = [
         BUILD,
         0,
         "",
-        outputs=("demo/PRINT.md", "demo/board.pdf", "demo/print-guide.pdf", "demo/ships.pdf", "demo/tokens.pdf"),
+        outputs=(
+            "demo/PRINT.md",
+            "demo/board.pdf",
+            "demo/calibration.pdf",
+            "demo/print-guide.pdf",
+            "demo/ships.pdf",
+            "demo/tokens.pdf",
+        ),
     ),
     Case(
         "watch-poll-symlink-loop",
@@ -1115,7 +1122,14 @@ CASES = [
         ("build", "demo", "--out", "out", "--quiet", "--no-validate"),
         0,
         "was not checked",
-        outputs=("demo/PRINT.md", "demo/board.pdf", "demo/print-guide.pdf", "demo/ships.pdf", "demo/tokens.pdf"),
+        outputs=(
+            "demo/PRINT.md",
+            "demo/board.pdf",
+            "demo/calibration.pdf",
+            "demo/print-guide.pdf",
+            "demo/ships.pdf",
+            "demo/tokens.pdf",
+        ),
     ),
     Case(
         "untrusted-checks-py-not-run",
@@ -1335,7 +1349,13 @@ CASES = [
         BUILD,
         1,
         "overflows its box",
-        outputs=("demo/PRINT.md", "demo/board.pdf", "demo/print-guide.pdf", "demo/ships.pdf", "demo/tokens.pdf"),
+        outputs=(
+            "demo/PRINT.md",
+            "demo/board.pdf",
+            "demo/print-guide.pdf",
+            "demo/ships.pdf",
+            "demo/tokens.pdf",
+        ),
     ),
     Case("pages-limit", None, ("--limit", "pages_per_file=1", *BUILD), 2, "more than 1 pages in one file"),
     Case(

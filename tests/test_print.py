@@ -491,7 +491,7 @@ def test_separate_processes_write_identical_files(tmp_path):
         subprocess.run([sys.executable, "-m", "cardgen", *args, "build", "--out", str(out), "-q"], check=True,
                        capture_output=True, env={**os.environ, "PYTHONHASHSEED": seed})  # fmt: skip
         outputs.append({p.name: p.read_bytes() for p in (out / "demo").glob("*.pdf")})
-    assert outputs[0] == outputs[1] and len(outputs[0]) == 4  # three components and the print guide
+    assert outputs[0] == outputs[1] and len(outputs[0]) == 5  # three components, the print guide, the calibration page
 
 
 def test_quiet_prints_nothing_but_problems(tmp_path):
@@ -509,7 +509,10 @@ def test_light_ink_prints_dark_backs_as_tints_with_dark_text(default_build, tmp_
     with pdfplumber.open(tmp_path / "demo" / "ships.pdf") as pdf:
         title = {c["non_stroking_color"] for c in pdf.pages[1].chars if c["text"] in "Demo" and c["size"] > 10}
     assert title and all(c == pytest.approx((0.106, 0.122, 0.165), abs=0.01) for c in title)  # ink, not white
-    assert "Built with `--ink light`" in (tmp_path / "demo" / "PRINT.md").read_text()
+    assert (
+        "These files print backs and other large dark areas as pale tints"
+        in (tmp_path / "demo" / "PRINT.md").read_text()
+    )
 
 
 def test_light_ink_keeps_small_dark_shapes_and_the_text_on_them():
@@ -586,3 +589,25 @@ def test_the_pieces_that_outgrew_letter_paper_now_fit_it(tmp_path):
     assert run.code == 0, run.err
     assert pdfcheck.page_sizes(tmp_path / "rift-domination" / "counter-tiles.pdf") == [(279.4, 215.9)]
     assert len(pdfcheck.page_sizes(tmp_path / "space-empires-4x" / "production-sheet.pdf")) == 2
+
+
+def _about(points: float, mm: float) -> bool:
+    return abs(points / pdfcheck.MM - mm) < 1
+
+
+def test_with_duplex_off_one_sided_pieces_get_no_backs_page(tmp_path):
+    """Rift Domination's faction markers (60 round, one-sided) share the OCC cards' last sheet: its backs page holds
+    the one OCC back and no cut circles for markers that have no back (31 empty circles wasted ink before)."""
+    run = run_cli("build", "rift-domination", "--only", "occ-cards,faction-tiles", "--duplex", "off", "--out",
+                  tmp_path, "-q")  # fmt: skip
+    assert run.code == 0, run.err
+    pdf = tmp_path / "rift-domination" / "occ-cards.pdf"
+    with pdfcheck.pdfplumber.open(pdf) as document:
+        pages = document.pages
+        fronts = [p for p in pages if not any("backs" in w["text"] for w in p.extract_words())]
+        backs = pages[len(fronts) :]
+        assert len(fronts) == len(backs)  # every sheet holds OCC cards, each with its back
+        circles = [
+            [c for c in p.curves if _about(c["width"], 16) and _about(c["height"], 16)] for p in (fronts[-1], backs[-1])
+        ]
+        assert len(circles[0]) >= 60 and not circles[1]  # the markers' 16 mm cut circles on the front, none behind

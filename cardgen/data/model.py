@@ -234,6 +234,8 @@ class ComponentSpec(Strict):
     layout: Literal["grid", "fold"] | None = None
     for_each: dict[Id, list[StrictStr | StrictInt]] | None = None
     description: str | None = None
+    # pieces: one piece as a shop sells it ("ten-sided die (d10)"), for the print guide's list of what to buy
+    buy: str | None = None
 
     @field_validator("for_each")
     @classmethod

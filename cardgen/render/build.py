@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cardgen import output
 from cardgen.data.games import Component, Game, Item
 from cardgen.errors import DataError, Problem
 from cardgen.formulas import formulas
@@ -25,6 +26,7 @@ from cardgen.render.fonts import load_roles
 from cardgen.render.imposed import write_print_pdf
 from cardgen.render.ink import light_face
 from cardgen.render.jobs import (
+    LIGHT_SUFFIX,
     PACKED_FORMATS,
     BuildReport,
     ComponentJob,
@@ -226,9 +228,40 @@ def build_game(
     options: PrintOptions,
     progress: Progress | None = None,
 ) -> BuildReport:
-    """Build every printable component of a game into `out_dir/<game-id>/`."""
+    """Build every printable component of a game into `out_dir/<game-id>/`; with `ink="both"`, each file twice: in
+    full ink and, beside it, in light ink (`<component>-light-ink.pdf`)."""
     report = BuildReport(notes=game_notes(game))
     renderer = GameRenderer(game, layouts, fonts_dir)
+    for ink in INKS.get(options.ink, (options.ink,)):
+        suffix = LIGHT_SUFFIX if options.ink == "both" and ink == "light" else ""
+        drawn = report if not suffix else BuildReport()  # the same text in both inks: its overflows said once
+        _build_ink(renderer, out_dir, dataclasses.replace(options, ink=ink), drawn, suffix, progress)
+        report.files.extend(_differing(drawn.files, report.files) if suffix else [])
+    return report
+
+
+def _differing(twins: list[OutputFile], files: list[OutputFile]) -> list[OutputFile]:
+    """The light-ink twins that differ from their full-ink files; the others (nothing dark on them: the same bytes)
+    are taken back, so a release holds no duplicate files."""
+    full = {file.path.name: file.path for file in files}
+    kept = []
+    for twin in twins:
+        original = full.get(twin.path.name.replace(LIGHT_SUFFIX, "", 1))
+        if original is not None and output.pending(original).read_bytes() == output.pending(twin.path).read_bytes():
+            output.unwrite(twin.path)
+        else:
+            kept.append(twin)
+    return kept
+
+
+INKS = {"both": ("full", "light")}  # --ink both: every file in each ink
+
+
+def _build_ink(
+    renderer: GameRenderer, out_dir: Path, options: PrintOptions, report: BuildReport, suffix: str,
+    progress: Progress | None,
+) -> None:  # fmt: skip
+    game = renderer.game
     folder = out_dir / game.id
     writer = WRITERS[options.format]
     jobs = []
@@ -243,19 +276,23 @@ def build_game(
         jobs.append(job)
     files = renderer.cache.files(out_dir, options) if renderer.cache else None  # unchanged files are kept
     for job in shared_sheets(jobs) if writer.packs else jobs:
-        report.files.append(write_job(writer, job, folder, files))
+        report.files.append(write_job(writer, job, folder, files, suffix=suffix))
         if progress:
             progress(job.copies)
-    return report
 
 
 def write_job(
-    writer: Writer, job: ComponentJob, folder: Path, files: cache.FileCache | None = None, aside: bool = True
+    writer: Writer,
+    job: ComponentJob,
+    folder: Path,
+    files: cache.FileCache | None = None,
+    aside: bool = True,
+    suffix: str = "",
 ) -> OutputFile:
     """Write one job into the game's folder (or keep the earlier build's file, when `files` finds it current). When
     it fails, the earlier build's file is moved aside (`aside`; a worker leaves that to the build in this process),
-    not left to pass for this build's."""
-    target = writer.target(folder, job.component.id)
+    not left to pass for this build's. `suffix` follows the component's name in the file's (`LIGHT_SUFFIX`)."""
+    target = writer.target(folder, job.component.id + suffix)
     try:
         written = files.output(job, target, writer.write) if files else writer.write(job, target)
     except DataError as exc:

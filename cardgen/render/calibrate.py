@@ -20,7 +20,10 @@ from cardgen.output import write_atomic
 from cardgen.units import MM, Size
 
 SCALE_MM = 5  # the scales run from −5 to +5 mm
-SCALE_GAP = 7.0  # mm between the target and each scale's line, so the X and Y scales never overlap
+TICK_MM = 2.5  # the length of a scale's numbered ticks
+# mm between the target and each scale's line: beyond the scale's half-length plus a tick and a clear 1.5 mm, so the
+# X scale's −5 tick stops short of the Y scale's ticks (at 7 mm the two −5 ticks crossed)
+SCALE_GAP = SCALE_MM + TICK_MM + 1.5
 INK = Color(0, 0, 0)
 
 
@@ -36,8 +39,10 @@ def calibration_points(paper: Size) -> list[tuple[float, float]]:
     ]
 
 
-def draw_calibration(canvas: Any, paper: Size, font: str, duplex: str = "long-edge") -> None:
-    """Draw the two pages on a canvas whose page size is `paper`."""
+def draw_calibration(canvas: Any, paper: Size, font: str, duplex: str = "long-edge", for_player: bool = False) -> None:
+    """Draw the two pages on a canvas whose page size is `paper`. `for_player`: the copy shipped in a game's folder,
+    which says what to do with the offset in a player's words (a player has the PDFs, not the tool)."""
+    flip = f"flip on the {duplex.split('-')[0]} edge"
     points = calibration_points(paper)
     canvas.setPageSize(paper.points)
     canvas.setTrimBox(None)
@@ -47,8 +52,8 @@ def draw_calibration(canvas: Any, paper: Size, font: str, duplex: str = "long-ed
         font,
         paper,
         [
-            "cardgen duplex calibration — front",
-            f"Print both pages double-sided ({duplex} flip), at actual size (never 'fit to page').",
+            "Duplex calibration — front" if for_player else "cardgen duplex calibration — front",
+            f"Print both pages double-sided ({flip}), at actual size (never 'fit to page').",
             "Pierce the centre of each cross with a pin, then read on the back where each hole lands.",
         ],
     )
@@ -61,9 +66,13 @@ def draw_calibration(canvas: Any, paper: Size, font: str, duplex: str = "long-ed
         font,
         paper,
         [
-            "cardgen duplex calibration — back",
+            "Duplex calibration — back" if for_player else "cardgen duplex calibration — back",
             "Read X on the horizontal scale and Y on the vertical scale where each hole lands (values in mm).",
-            "Use the average as: cardgen build --back-offset X,Y",
+            (
+                "Within 1 mm: print as it is. Further off: shift the back side by X, Y in your printer's settings."
+                if for_player
+                else "Use the average as: cardgen build --back-offset X,Y"
+            ),
         ],
     )
     about_vertical = (duplex == "long-edge") != (paper.width > paper.height)
@@ -99,7 +108,7 @@ def _scales(canvas: Any, x: float, y: float, font: str) -> None:
     x_line, y_line = y - SCALE_GAP, x - SCALE_GAP
     for i in range(-SCALE_MM * 2, SCALE_MM * 2 + 1):
         value = i / 2
-        tick = 2.5 if i % 2 == 0 else 1.2
+        tick = TICK_MM if i % 2 == 0 else 1.2
         canvas.setLineWidth(0.3 if i else 0.6)
         canvas.line((x + value) * MM, x_line * MM, (x + value) * MM, (x_line + tick) * MM)  # X: ticks up
         canvas.line(y_line * MM, (y + value) * MM, (y_line + tick) * MM, (y + value) * MM)  # Y: ticks right
@@ -112,15 +121,20 @@ def _scales(canvas: Any, x: float, y: float, font: str) -> None:
     canvas.line(y_line * MM, (y - SCALE_MM) * MM, y_line * MM, (y + SCALE_MM) * MM)
 
 
-def write_calibration(path: Path, paper: Size, font: str, duplex: str) -> None:
-    """The two-page calibration sheet, written atomically to `path`."""
+def calibration_pdf(paper: Size, font: str, duplex: str, for_player: bool = False) -> bytes:
+    """The two-page calibration sheet as a PDF (the same bytes for the same arguments)."""
     from reportlab.pdfgen.canvas import Canvas
 
     buffer = io.BytesIO()
     canvas = Canvas(buffer, invariant=1, initialFontName=font)
-    draw_calibration(canvas, paper, font, duplex)
+    draw_calibration(canvas, paper, font, duplex, for_player)
     canvas.save()
-    write_atomic(path, buffer.getvalue())
+    return buffer.getvalue()
 
 
-__all__ = ["calibration_points", "draw_calibration", "write_calibration"]
+def write_calibration(path: Path, paper: Size, font: str, duplex: str) -> None:
+    """The two-page calibration sheet, written atomically to `path`."""
+    write_atomic(path, calibration_pdf(paper, font, duplex))
+
+
+__all__ = ["calibration_pdf", "calibration_points", "draw_calibration", "write_calibration"]

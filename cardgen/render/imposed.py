@@ -97,7 +97,8 @@ def _impose(doc: Document, job: ComponentJob) -> SheetPlan:
         doc.end_page()
         if has_back and not fold:
             if options.duplex == "off":
-                backs_later.append((number, blocks))
+                if any(_backs(block) for block in blocks):  # on pages of their own: none for one-sided sheets
+                    backs_later.append((number, blocks))
             else:
                 _back_page(doc, blocks, f"{sheet} · back")
     for number, blocks in backs_later:
@@ -120,8 +121,8 @@ def _back_page(doc: Document, blocks: list[Block], label: str) -> None:
     shift = options.back_offset if options.duplex != "off" else (0.0, 0.0)
     for block in blocks:
         _place_all(doc, block.job, _backs(block), shift)
-    if options.duplex == "off":
-        for block in blocks:
+    if options.duplex == "off":  # cut on this page: marks and outlines only for the pieces it holds
+        for block in filter(_backs, blocks):
             _guides(doc, block, block.plan.back_marks)
     x, y, room = plan.label_at
     doc.label(label, (plan.paper.width - x, y, room))

@@ -43,6 +43,7 @@ class PrintOptions:
         return Size(*PAPER_SIZES_MM[self.paper])
 
 
+LIGHT_SUFFIX = "-light-ink"  # `--ink both`: a file's light-ink twin, beside it (red-deck-light-ink.pdf)
 PACKED_FORMATS = frozenset({"pdf"})  # formats whose small components share sheets (`render/packing.py`)
 
 

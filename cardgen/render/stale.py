@@ -240,7 +240,7 @@ def section(asides: list[Aside]) -> list[str]:
     """PRINT.md's last section: the stale copies, what they were and why (none: no section)."""
     if not asides:
         return []
-    lines = [SECTION, "", f"Moved aside into `{STALE}/` by cardgen: not current, do not print them. The next"]
+    lines = [SECTION, "", f"Moved aside into `{STALE}/`: not current, do not print them. The next"]
     lines += ["successful build of each component removes its copy.", ""]
     return lines + [aside.line() for aside in sorted(asides, key=lambda a: a.name)]
 
