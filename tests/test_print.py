@@ -586,3 +586,26 @@ def test_the_pieces_that_outgrew_letter_paper_now_fit_it(tmp_path):
     assert run.code == 0, run.err
     assert pdfcheck.page_sizes(tmp_path / "rift-domination" / "counter-tiles.pdf") == [(279.4, 215.9)]
     assert len(pdfcheck.page_sizes(tmp_path / "space-empires-4x" / "production-sheet.pdf")) == 2
+
+
+def test_light_ink_darkens_text_that_a_tint_would_hide():
+    """Mid-tone text on a large dark area (gold on grey: 1.7:1 once the grey is a tint) takes the area's colour in
+    light ink, darkened until it reads at 4.5:1; text already readable on the tint keeps its colour."""
+    from cardgen.render.ink import contrast, light_face, rgb, tint
+    from cardgen.render.kit import Palette
+    from cardgen.render.markup import Element, Face
+
+    shape = {"stroke": "none", "stroke-width": 0.3, "dash": (), "opacity": 1.0}
+    panel = Element("rect", {"x": 0, "y": 0, "w": 60, "h": 30, "fill": "#2b2f3a", **shape})
+    gold = Element("text", {"x": 5, "y": 5, "w": 50, "h": 10, "colour": "#d8a31a"})
+    black = Element("text", {"x": 5, "y": 15, "w": 50, "h": 10, "colour": "#000000"})
+    face = light_face(Face("white", (panel, gold, black)), Palette({}).get, 60, 90)
+    panel, gold, black = face.elements
+    assert gold["colour"] == "#2b2f3a" and black["colour"] == "#000000"
+    assert contrast(rgb(gold["colour"]), rgb(panel["fill"])) >= 4.5
+    # a pale area colour is darkened until its text reads
+    band = Element("rect", {"x": 0, "y": 0, "w": 60, "h": 30, "fill": "#6a6a6a", **shape})
+    label = Element("text", {"x": 5, "y": 5, "w": 50, "h": 10, "colour": "white"})
+    band, label = light_face(Face("white", (band, label)), Palette({}).get, 60, 90).elements
+    assert band["fill"] == tint(rgb("#6a6a6a")) and label["colour"] != "#6a6a6a"
+    assert contrast(rgb(label["colour"]), rgb(band["fill"])) >= 4.5
