@@ -222,30 +222,30 @@ def test_the_artlab_fixture_builds_every_generator(artlab: Path):
     assert image_xobjects(shop / "planets.pdf") == 2  # the sky every front shares, and the backs'
 
 
-def test_a_ship_style_names_the_family_traits_it_gives_and_keeps_the_others():
-    """`style` puts the traits it names in place of the family's (its nose, wing, engine, trim) and leaves the rest;
-    a style naming the family's own traits draws the very same ship, and words of no trait are refused."""
+def test_ship_traits_name_the_family_traits_they_give_and_keep_the_others():
+    """`traits` puts the traits it names in place of the family's (its nose, wing, engine, trim) and leaves the rest;
+    naming the family's own traits draws the very same ship, and words of no trait are refused."""
     from reportlab.pdfgen.canvas import Canvas
 
     from cardgen.render.art import ship
-    from cardgen.render.elements.art import ship_style
+    from cardgen.render.elements.art import ship_traits
 
     family = ship.Family.of("hive")
     other_nose = next(word for word in ("needle", "hammer") if word != family.nose)
-    styled = ship.styled(family, f"{other_nose} block")
-    assert (styled.nose, styled.engine) == (other_nose, "block")
-    assert (styled.wing, styled.trim, styled.tone) == (family.wing, family.trim, family.tone)
-    assert ship.styled(family, None) == family == ship.styled(family, "")
+    named = ship.with_traits(family, f"{other_nose} block")
+    assert (named.nose, named.engine) == (other_nose, "block")
+    assert (named.wing, named.trim, named.tone) == (family.wing, family.trim, family.tone)
+    assert ship.with_traits(family, None) == family == ship.with_traits(family, "")
 
-    def drawn(style: str | None) -> bytes:
+    def drawn(traits: str | None) -> bytes:
         canvas = Canvas("unused.pdf", pageCompression=0, invariant=True)
         ship.draw(canvas, Box(0, 0, 100, 140), "x", [(0, 0, 0), (1, 1, 1)], "hive", "cruiser",
-                  None, None, None, None, None, style)  # fmt: skip
+                  None, None, None, None, None, traits)  # fmt: skip
         return canvas.getpdfdata()
 
     own = f"{family.nose} {family.wing} {family.engine} {family.trim}"
     assert drawn(own) == drawn(None) != drawn(other_nose)
-    assert ship_style(" hammer   delta ") == "hammer delta"
+    assert ship_traits(" hammer   delta ") == "hammer delta"
     for bad in ("hammer needle", "zigzag"):
         with pytest.raises(ValueError):
-            ship_style(bad)
+            ship_traits(bad)

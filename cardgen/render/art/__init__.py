@@ -28,8 +28,8 @@ PALETTES: dict[str, tuple[str, ...]] = {
     "steel": ("#08090c", "#262b34", "#56606f", "#a3aebb", "#f1f4f8"),
     "crimson": ("#0a0305", "#3a0a14", "#8e1b2b", "#d94a4a", "#ffd3c4"),
 }
-# The traits of a ship's look a layout may name in `<art kind="ship" style>`, each with its words (art/ship.py).
-SHIP_STYLES: dict[str, tuple[str, ...]] = {
+# The traits of a ship's look a layout may name in `<art kind="ship" traits>`, each with its words (art/ship.py).
+SHIP_TRAITS: dict[str, tuple[str, ...]] = {
     "nose": ("needle", "blunt", "wedge", "hammer"),
     "wing": ("swept", "delta", "forward", "straight"),
     "engine": ("round", "block"),
@@ -117,7 +117,7 @@ def polygon_path(canvas: Any, points: Sequence[tuple[float, float]]) -> Any:
 __all__ = [
     "PALETTES",
     "RGB",
-    "SHIP_STYLES",
+    "SHIP_TRAITS",
     "Box",
     "fill",
     "hex_rgb",
