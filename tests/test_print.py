@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections import Counter
 from pathlib import Path
@@ -609,3 +610,27 @@ def test_light_ink_darkens_text_that_a_tint_would_hide():
     band, label = light_face(Face("white", (band, label)), Palette({}).get, 60, 90).elements
     assert band["fill"] == tint(rgb("#6a6a6a")) and label["colour"] != "#6a6a6a"
     assert contrast(rgb(label["colour"]), rgb(band["fill"])) >= 4.5
+
+
+def test_a_gradient_drawn_in_a_form_keeps_its_shading():
+    """A face used more than once is drawn through a form; reportlab names a form's shadings only in pages, so a
+    gradient in it painted nothing. The form's resources now name each shading it uses."""
+    import io
+
+    from pypdf import PdfReader
+    from reportlab.lib.colors import Color
+
+    from cardgen.render.icons import IconCanvas
+
+    out = io.BytesIO()
+    canvas = IconCanvas(out, invariant=True)
+    canvas.beginForm("face", 0, 0, 100, 100)
+    canvas.linearGradient(0, 0, 100, 0, [Color(1, 0, 0), Color(0, 0, 1)], extend=True)
+    canvas.endForm()
+    canvas.doForm("face")
+    canvas.showPage()
+    canvas.save()
+    page = PdfReader(io.BytesIO(out.getvalue())).pages[0]
+    form = page["/Resources"]["/XObject"]["/FormXob.face"].get_object()
+    used = re.findall(rb"/(Sh\d+) sh", form.get_data())
+    assert used and {f"/{name.decode()}" for name in used} <= set(form["/Resources"]["/Shading"])
