@@ -634,3 +634,18 @@ def test_a_gradient_drawn_in_a_form_keeps_its_shading():
     form = page["/Resources"]["/XObject"]["/FormXob.face"].get_object()
     used = re.findall(rb"/(Sh\d+) sh", form.get_data())
     assert used and {f"/{name.decode()}" for name in used} <= set(form["/Resources"]["/Shading"])
+
+
+def test_light_ink_prints_a_gradient_as_drawn():
+    """A gradient fill (its designer chose its light and dark) is neither tinted nor a crash: the face is printed as
+    written, and white text on it stays white."""
+    from cardgen.render.ink import light_face
+    from cardgen.render.kit import Palette
+    from cardgen.render.markup import Element, Face, gradient
+
+    fill = gradient("linear(0, #102040, #000000)", lambda name: True)
+    shape = {"stroke": "none", "stroke-width": 0.3, "dash": (), "opacity": 1.0}
+    band = Element("rect", {"x": 0, "y": 0, "w": 60, "h": 40, "fill": fill, **shape})
+    label = Element("text", {"x": 5, "y": 5, "w": 50, "h": 10, "colour": "white"})
+    band, label = light_face(Face("white", (band, label)), Palette({}).get, 60, 90).elements
+    assert band["fill"] == fill and label["colour"] == "white"

@@ -133,11 +133,15 @@ class Lightener:
         self.face_area = width * height
         self.areas: list[Area] = []
 
-    def _dark(self, name: str) -> Color | None:
+    def _dark(self, name: Any) -> Color | None:
+        if not isinstance(name, str):  # a gradient is printed as drawn: its designer chose its light and dark
+            return None
         value = self.colour(name)
         return value if value is not None and value.alpha > 0.5 and luminance(value) < DARK else None
 
-    def _light(self, name: str) -> bool:
+    def _light(self, name: Any) -> bool:
+        if not isinstance(name, str):
+            return False
         value = self.colour(name)
         return value is not None and luminance(value) > LIGHT
 
