@@ -41,7 +41,13 @@ def with_traits(look: Family, traits: str | None) -> Family:
     if not traits:
         return look
     named = {trait: word for word in traits.split() for trait, words in SHIP_TRAITS.items() if word in words}
-    return replace(look, **named)
+    return replace(
+        look,
+        nose=named.get("nose", look.nose),
+        wing=named.get("wing", look.wing),
+        engine=named.get("engine", look.engine),
+        trim=named.get("trim", look.trim),
+    )
 
 
 @dataclass(frozen=True)
