@@ -220,3 +220,32 @@ def test_the_artlab_fixture_builds_every_generator(artlab: Path):
     assert image_xobjects(shop / "starfields.pdf") == 7
     assert image_xobjects(shop / "sigils.pdf") == 1  # the backs' nebula only
     assert image_xobjects(shop / "planets.pdf") == 2  # the sky every front shares, and the backs'
+
+
+def test_ship_traits_name_the_family_traits_they_give_and_keep_the_others():
+    """`traits` puts the traits it names in place of the family's (its nose, wing, engine, trim) and leaves the rest;
+    naming the family's own traits draws the very same ship, and words of no trait are refused."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    from cardgen.render.art import ship
+    from cardgen.render.elements.art import ship_traits
+
+    family = ship.Family.of("hive")
+    other_nose = next(word for word in ("needle", "hammer") if word != family.nose)
+    named = ship.with_traits(family, f"{other_nose} block")
+    assert (named.nose, named.engine) == (other_nose, "block")
+    assert (named.wing, named.trim, named.tone) == (family.wing, family.trim, family.tone)
+    assert ship.with_traits(family, None) == family == ship.with_traits(family, "")
+
+    def drawn(traits: str | None) -> bytes:
+        canvas = Canvas("unused.pdf", pageCompression=0, invariant=True)
+        ship.draw(canvas, Box(0, 0, 100, 140), "x", [(0, 0, 0), (1, 1, 1)], "hive", "cruiser",
+                  None, None, None, None, None, traits)  # fmt: skip
+        return canvas.getpdfdata()
+
+    own = f"{family.nose} {family.wing} {family.engine} {family.trim}"
+    assert drawn(own) == drawn(None) != drawn(other_nose)
+    assert ship_traits(" hammer   delta ") == "hammer delta"
+    for bad in ("hammer needle", "zigzag"):
+        with pytest.raises(ValueError):
+            ship_traits(bad)

@@ -210,3 +210,33 @@ def test_the_mat_seams_show_on_its_dark_band_as_black_over_white(built: Path):
 
 def test_player_facing_pages_carry_no_designer_text(built, game):
     assert pdfcheck.designer_text(built, game) == {}
+
+
+# --- the look (templates/battlefield-space/DESIGN.md) ------------------------------------------------------------
+
+PROVENANCE = ("Only in the", "Common to both", "our reading", "our own words", "Rulebook", "rulebook", "reading of")
+
+
+def test_no_page_says_which_deck_a_card_is_in_or_where_a_rule_came_from(built: Path):
+    """Deck-membership lines and citations belong in the proof sheet and `validate --notes`, not on what players
+    print: no page of any player-facing PDF carries them."""
+    for component in PDF_PAGES:
+        path = built / f"{component}.pdf"
+        for page in range(len(pdfcheck.page_sizes(path))):
+            said = pdfcheck.text(path, page)
+            assert not [phrase for phrase in PROVENANCE if phrase in said], (component, page)
+
+
+def test_ship_names_and_force_are_set_in_the_display_face_over_their_race_art(built: Path):
+    """Ship names and Force numbers are Audiowide; each ship page shows its races' warships on their own skies (one
+    nebula per race, embedded once), so a deck of three races embeds three skies and its backs one more."""
+    import re
+
+    import pdfplumber
+
+    with pdfplumber.open(built / "red-deck.pdf") as pdf:
+        page = pdf.pages[0]
+        names = {c["fontname"].split("+")[-1] for c in page.chars if c["size"] > 9}
+    assert any("Audiowide" in name for name in names), names
+    images = len(re.findall(rb"/Subtype\s*/Image", (built / "red-deck.pdf").read_bytes()))
+    assert images == 4, images

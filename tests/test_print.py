@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections import Counter
 from pathlib import Path
@@ -611,3 +612,65 @@ def test_with_duplex_off_one_sided_pieces_get_no_backs_page(tmp_path):
             [c for c in p.curves if _about(c["width"], 16) and _about(c["height"], 16)] for p in (fronts[-1], backs[-1])
         ]
         assert len(circles[0]) >= 60 and not circles[1]  # the markers' 16 mm cut circles on the front, none behind
+
+
+def test_light_ink_darkens_text_that_a_tint_would_hide():
+    """Mid-tone text on a large dark area (gold on grey: 1.7:1 once the grey is a tint) takes the area's colour in
+    light ink, darkened until it reads at 4.5:1; text already readable on the tint keeps its colour."""
+    from cardgen.render.ink import contrast, light_face, rgb, tint
+    from cardgen.render.kit import Palette
+    from cardgen.render.markup import Element, Face
+
+    shape = {"stroke": "none", "stroke-width": 0.3, "dash": (), "opacity": 1.0}
+    panel = Element("rect", {"x": 0, "y": 0, "w": 60, "h": 30, "fill": "#2b2f3a", **shape})
+    gold = Element("text", {"x": 5, "y": 5, "w": 50, "h": 10, "colour": "#d8a31a"})
+    black = Element("text", {"x": 5, "y": 15, "w": 50, "h": 10, "colour": "#000000"})
+    face = light_face(Face("white", (panel, gold, black)), Palette({}).get, 60, 90)
+    panel, gold, black = face.elements
+    assert gold["colour"] == "#2b2f3a" and black["colour"] == "#000000"
+    assert contrast(rgb(gold["colour"]), rgb(panel["fill"])) >= 4.5
+    # a pale area colour is darkened until its text reads
+    band = Element("rect", {"x": 0, "y": 0, "w": 60, "h": 30, "fill": "#6a6a6a", **shape})
+    label = Element("text", {"x": 5, "y": 5, "w": 50, "h": 10, "colour": "white"})
+    band, label = light_face(Face("white", (band, label)), Palette({}).get, 60, 90).elements
+    assert band["fill"] == tint(rgb("#6a6a6a")) and label["colour"] != "#6a6a6a"
+    assert contrast(rgb(label["colour"]), rgb(band["fill"])) >= 4.5
+
+
+def test_a_gradient_drawn_in_a_form_keeps_its_shading():
+    """A face used more than once is drawn through a form; reportlab names a form's shadings only in pages, so a
+    gradient in it painted nothing. The form's resources now name each shading it uses."""
+    import io
+
+    from pypdf import PdfReader
+    from reportlab.lib.colors import Color
+
+    from cardgen.render.icons import IconCanvas
+
+    out = io.BytesIO()
+    canvas = IconCanvas(out, invariant=True)
+    canvas.beginForm("face", 0, 0, 100, 100)
+    canvas.linearGradient(0, 0, 100, 0, [Color(1, 0, 0), Color(0, 0, 1)], extend=True)
+    canvas.endForm()
+    canvas.doForm("face")
+    canvas.showPage()
+    canvas.save()
+    page = PdfReader(io.BytesIO(out.getvalue())).pages[0]
+    form = page["/Resources"]["/XObject"]["/FormXob.face"].get_object()
+    used = re.findall(rb"/(Sh\d+) sh", form.get_data())
+    assert used and {f"/{name.decode()}" for name in used} <= set(form["/Resources"]["/Shading"])
+
+
+def test_light_ink_prints_a_gradient_as_drawn():
+    """A gradient fill (its designer chose its light and dark) is neither tinted nor a crash: the face is printed as
+    written, and white text on it stays white."""
+    from cardgen.render.ink import light_face
+    from cardgen.render.kit import Palette
+    from cardgen.render.markup import Element, Face, gradient
+
+    fill = gradient("linear(0, #102040, #000000)", lambda name: True)
+    shape = {"stroke": "none", "stroke-width": 0.3, "dash": (), "opacity": 1.0}
+    band = Element("rect", {"x": 0, "y": 0, "w": 60, "h": 40, "fill": fill, **shape})
+    label = Element("text", {"x": 5, "y": 5, "w": 50, "h": 10, "colour": "white"})
+    band, label = light_face(Face("white", (band, label)), Palette({}).get, 60, 90).elements
+    assert band["fill"] == fill and label["colour"] == "white"

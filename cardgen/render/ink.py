@@ -3,7 +3,9 @@
 Card backs and big bands of dark colour are most of the ink a print-and-play game costs. In light ink a face keeps
 its layout but every large dark area (a dark background, a shape covering a fifth of the face or more) is printed as
 a pale tint of its colour inside an outline, and the light text and lines drawn on it take the area's own colour, so
-they stay readable. Coverage is measured on the written PDF: each page rendered small, its mean darkness.
+they stay readable. So does any other text that would fall below `READABLE` contrast on the tint (gold on a tinted
+grey: 1.7:1), the area's colour darkened where even it falls short. Coverage is measured on the written PDF: each
+page rendered small, its mean darkness.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ DARK = 0.45  # relative luminance below which a fill is dark
 LIGHT = 0.7  # relative luminance above which text or a line is light (drawn to stand out on a dark area)
 TINT = 0.15  # how much of its colour a lightened area keeps; the rest is paper
 OUTLINE = 0.4  # mm: the line that keeps a lightened area's shape
+READABLE = 4.5  # the least contrast (WCAG 2) text keeps against a lightened area
 COVERAGE_DPI = 18  # enough to average a page's darkness; a page renders in milliseconds
 
 
@@ -30,10 +33,42 @@ def luminance(colour: Color) -> float:
     return float(0.2126 * colour.red + 0.7152 * colour.green + 0.0722 * colour.blue)
 
 
+def relative_luminance(colour: Color) -> float:
+    """WCAG 2's relative luminance: the sRGB channels made linear, then weighted."""
+
+    def linear(c: float) -> float:
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    return 0.2126 * linear(colour.red) + 0.7152 * linear(colour.green) + 0.0722 * linear(colour.blue)
+
+
+def contrast(a: Color, b: Color) -> float:
+    """WCAG 2's contrast ratio of two colours, from 1 (the same) to 21 (black on white)."""
+    high, low = sorted((relative_luminance(a), relative_luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def readable_on_tint(dark: str) -> str:
+    """The area's colour for text on its tint, darkened (towards black, in tenths) until it reads at `READABLE`."""
+    base = rgb(dark)
+    background = rgb(tint(base))
+    for step in range(11):
+        keep = 1 - step / 10
+        colour = Color(base.red * keep, base.green * keep, base.blue * keep)
+        if contrast(colour, background) >= READABLE:
+            return hex_of(colour)
+    return "#000000"
+
+
 def tint(colour: Color) -> str:
     """The colour mixed with white, keeping `TINT` of it, as #rrggbb."""
     mixed = [round(255 * (1 - TINT + TINT * c)) for c in (colour.red, colour.green, colour.blue)]
     return "#" + "".join(f"{c:02x}" for c in mixed)
+
+
+def rgb(value: str) -> Color:
+    """`#rrggbb` as a colour."""
+    return Color(*(int(value[i : i + 2], 16) / 255 for i in (1, 3, 5)))
 
 
 def hex_of(colour: Color) -> str:
@@ -98,15 +133,24 @@ class Lightener:
         self.face_area = width * height
         self.areas: list[Area] = []
 
-    def _dark(self, name: str | Any) -> Color | None:
-        if not isinstance(name, str):  # a gradient fill is printed as it is
+    def _dark(self, name: Any) -> Color | None:
+        if not isinstance(name, str):  # a gradient is printed as drawn: its designer chose its light and dark
             return None
         value = self.colour(name)
         return value if value is not None and value.alpha > 0.5 and luminance(value) < DARK else None
 
-    def _light(self, name: str) -> bool:
+    def _light(self, name: Any) -> bool:
+        if not isinstance(name, str):
+            return False
         value = self.colour(name)
         return value is not None and luminance(value) > LIGHT
+
+    def _faint(self, name: str, dark: str) -> bool:
+        """Whether text of this colour falls below `READABLE` contrast on the tint of `dark`."""
+        value = self.colour(name)
+        if value is None:
+            return False
+        return contrast(value, rgb(tint(rgb(dark)))) < READABLE
 
     def background(self, bg: str) -> str:
         dark = self._dark(bg)
@@ -120,6 +164,8 @@ class Lightener:
             for key in ("colour", "stroke"):
                 if key in attrs and self._light(attrs[key]):
                     attrs[key] = under
+            if element.tag == "text" and self._faint(attrs["colour"], under):  # and so does text it would hide
+                attrs["colour"] = readable_on_tint(under)
         shape = _shape_area(element)
         if shape is not None and attrs.get("fill", "none") != "none":
             size, contains = shape

@@ -28,6 +28,13 @@ PALETTES: dict[str, tuple[str, ...]] = {
     "steel": ("#08090c", "#262b34", "#56606f", "#a3aebb", "#f1f4f8"),
     "crimson": ("#0a0305", "#3a0a14", "#8e1b2b", "#d94a4a", "#ffd3c4"),
 }
+# The traits of a ship's look a layout may name in `<art kind="ship" traits>`, each with its words (art/ship.py).
+SHIP_TRAITS: dict[str, tuple[str, ...]] = {
+    "nose": ("needle", "blunt", "wedge", "hammer"),
+    "wing": ("swept", "delta", "forward", "straight"),
+    "engine": ("round", "block"),
+    "trim": ("spine", "bands", "tips"),
+}
 
 
 def rng(seed: str, purpose: str) -> random.Random:
@@ -107,4 +114,17 @@ def polygon_path(canvas: Any, points: Sequence[tuple[float, float]]) -> Any:
     return path
 
 
-__all__ = ["PALETTES", "RGB", "Box", "fill", "hex_rgb", "mix", "polygon_path", "rng", "shade", "smooth_path", "stroke"]
+__all__ = [
+    "PALETTES",
+    "RGB",
+    "SHIP_TRAITS",
+    "Box",
+    "fill",
+    "hex_rgb",
+    "mix",
+    "polygon_path",
+    "rng",
+    "shade",
+    "smooth_path",
+    "stroke",
+]

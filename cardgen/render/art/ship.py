@@ -4,7 +4,9 @@ bevelled along its spine, with a canopy, trim and engine glow. Vector paths.
 Its look comes from three sources, coarsest first: the `family` (a faction: the nose, the hull's profile, the wings'
 and engines' style, the trim and the hull's tone — every ship of a family shares them), the `class` (the proportions:
 length, beam, wingspan, engines, guns — known class names have their own, any other word draws its own from itself)
-and the attributes a layout gives, which win.
+and the attributes a layout gives, which win. `traits` names some of the family's traits outright (a nose, a wing,
+an engine, a trim: `SHIP_TRAITS`), so a layout can give each faction the look it designs; the traits it leaves out
+still come from the family.
 """
 
 from __future__ import annotations
@@ -12,10 +14,10 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from cardgen.render.art import RGB, Box, fill, mix, polygon_path, rng, shade, stroke
+from cardgen.render.art import RGB, SHIP_TRAITS, Box, fill, mix, polygon_path, rng, shade, stroke
 
 Point = tuple[float, float]
 # class → length (share of the box's height), beam (share of the length), wingspan (share of the box's width),
@@ -34,6 +36,20 @@ CLASSES: dict[str, tuple[float, float, float, int, int]] = {
 }
 
 
+def with_traits(look: Family, traits: str | None) -> Family:
+    """The family's look with the traits named (e.g. `"hammer straight block"`) put in their place."""
+    if not traits:
+        return look
+    named = {trait: word for word in traits.split() for trait, words in SHIP_TRAITS.items() if word in words}
+    return replace(
+        look,
+        nose=named.get("nose", look.nose),
+        wing=named.get("wing", look.wing),
+        engine=named.get("engine", look.engine),
+        trim=named.get("trim", look.trim),
+    )
+
+
 @dataclass(frozen=True)
 class Family:
     """A faction's look."""
@@ -50,10 +66,10 @@ class Family:
     def of(cls, name: str) -> Family:
         r = rng(name, "ship family")
         return cls(
-            nose=r.choice(("needle", "blunt", "wedge", "hammer")),
-            wing=r.choice(("swept", "delta", "forward", "straight")),
-            engine=r.choice(("round", "block")),
-            trim=r.choice(("spine", "bands", "tips")),
+            nose=r.choice(SHIP_TRAITS["nose"]),
+            wing=r.choice(SHIP_TRAITS["wing"]),
+            engine=r.choice(SHIP_TRAITS["engine"]),
+            trim=r.choice(SHIP_TRAITS["trim"]),
             tone=r.uniform(0.5, 0.7),
             bulge=r.uniform(0.0, 0.35),
             canards=r.random() < 0.35,
@@ -71,9 +87,10 @@ def proportions(name: str) -> tuple[float, float, float, int, int]:
 def draw(
     canvas: Any, box: Box, seed: str, palette: Sequence[RGB], family: str | None, ship_class: str | None,
     length: float | None, beam: float | None, wings: float | None, engines: int | None, weapons: int | None,
+    traits: str | None = None,
 ) -> None:  # fmt: skip
     """A ship centred in `box`, nose up."""
-    look = Family.of(family if family is not None else seed)
+    look = with_traits(Family.of(family if family is not None else seed), traits)
     base = proportions(ship_class if ship_class is not None else seed)
     length = base[0] if length is None else length
     beam = base[1] if beam is None else beam

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from cardgen.errors import DataError
-from cardgen.render.art import PALETTES, RGB, Box, hex_rgb
+from cardgen.render.art import PALETTES, RGB, SHIP_TRAITS, Box, hex_rgb
 from cardgen.render.elements.base import ElementKind
 from cardgen.render.kit import Kit, Surface
 from cardgen.render.markup import BOX, TEXT, Attr, Element, angle, boolean, choice, fraction, length
@@ -40,6 +40,23 @@ def whole(low: int, high: int) -> Callable[[str], int]:
     return parse
 
 
+def ship_traits(value: str) -> str:
+    """Up to four words, at most one per trait of a ship's look (`SHIP_TRAITS`)."""
+    seen: set[str] = set()
+    for word in value.split():
+        trait = next((trait for trait, words in SHIP_TRAITS.items() if word in words), None)
+        if trait is None:
+            known = "; ".join(f"{trait}: {', '.join(words)}" for trait, words in SHIP_TRAITS.items())
+            raise ValueError(f"'{word}' is no ship trait ({known})")
+        if trait in seen:
+            raise ValueError(f"names two of one trait ({trait}) in '{value}'")
+        seen.add(trait)
+    return " ".join(value.split())
+
+
+ship_traits.kind = "ship traits"  # type: ignore[attr-defined]  # read by Attr.kind
+
+
 def density(value: str) -> float:
     found = length(value)
     if found > 50:
@@ -53,7 +70,7 @@ density.kind = "number ≥ 0"  # type: ignore[attr-defined]
 OWN: dict[str, tuple[str, ...]] = {
     "starfield": ("density", "nebula", "bleed"),
     "planet": ("surface", "rings", "atmosphere", "light"),
-    "ship": ("family", "class", "length", "beam", "wings", "engines", "weapons"),
+    "ship": ("family", "traits", "class", "length", "beam", "wings", "engines", "weapons"),
     "sigil": ("fold", "plate"),
 }
 
@@ -93,6 +110,14 @@ class Art(ElementKind):
         "atmosphere": Attr(fraction, None, doc="planet: the atmosphere's glow (default 0.5; 0: none)"),
         "light": Attr(angle, None, "degrees", "planet: where the light comes from (default 135, the top left)"),
         "family": Attr(TEXT, None, doc="ship: the faction's look — ships of one family share it (default: the seed)"),
+        "traits": Attr(
+            ship_traits, None,
+            doc="ship: traits of the family's look named outright, any of a nose ("
+            + ", ".join(f"`{w}`" for w in SHIP_TRAITS["nose"]) + "), a wing ("
+            + ", ".join(f"`{w}`" for w in SHIP_TRAITS["wing"]) + "), an engine ("
+            + ", ".join(f"`{w}`" for w in SHIP_TRAITS["engine"]) + ") and a trim ("
+            + ", ".join(f"`{w}`" for w in SHIP_TRAITS["trim"]) + "); the others come from the family",
+        ),
         "class": Attr(
             TEXT, None,
             doc="ship: its class (`fighter`, `scout`, `bomber`, `corvette`, `frigate`, `destroyer`, `cruiser`, "
