@@ -9,6 +9,7 @@ cross, and text that no longer fits.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pdfcheck
@@ -295,3 +296,22 @@ def test_every_card_has_an_art_window_of_space(built, component):
 def test_player_facing_pages_carry_no_designer_text(built, game):
     folder, _ = built
     assert pdfcheck.designer_text(folder, game) == {}
+
+
+def test_cards_printed_through_a_form_keep_their_gradients(built):
+    """A card printed more than once is drawn once as a form; every shading its bands paint with is named in that
+    form's own resources (reportlab names them only in pages, so copies printed their bands as flat deep colour)."""
+    folder, _ = built
+    reader = pdfcheck.PdfReader(folder / "industry-deck.pdf")
+    forms = [
+        xobject.get_object()
+        for xobject in reader.pages[0]["/Resources"]["/XObject"].values()
+        if xobject.get_object().get("/Subtype") == "/Form"
+    ]
+    painted = 0
+    for form in forms:
+        used = set(re.findall(r"/(\w+) sh", form.get_data().decode("latin-1")))
+        named = set(form["/Resources"].get("/Shading", {}).keys())
+        assert used <= {name.lstrip("/") for name in named}, (used, named)
+        painted += len(used)
+    assert forms and painted

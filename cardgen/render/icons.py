@@ -68,7 +68,8 @@ Painter = Callable[[Any, float, float, float, str | None], None]
 
 class IconCanvas(Canvas):  # type: ignore[misc]  # reportlab has no type hints
     """A canvas that draws vector icons where paragraphs place icon placeholders, and whose forms keep their
-    transparency (reportlab writes a form's graphics states, used by `opacity` and `#rrggbbaa`, only into pages)."""
+    transparency and gradients (reportlab writes a form's graphics states, used by `opacity` and `#rrggbbaa`, and its
+    shadings only into pages)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -79,15 +80,18 @@ class IconCanvas(Canvas):  # type: ignore[misc]  # reportlab has no type hints
 
     def endForm(self, **extra_attributes: Any) -> None:
         name = self._formData[0]
+        shadings = dict(self._shadingUsed)  # a gradient's shadings; reportlab, too, names them only in pages
         super().endForm(**extra_attributes)
         form = self._doc.idToObject[pdfdoc.xObjectName(name)]
-        if form.ExtGState:
+        if form.ExtGState or shadings:
             resources = pdfdoc.PDFResourceDictionary()
             resources.basicFonts()
             resources.allProcs()
             if form.XObjects:
                 resources.XObject = form.XObjects
-            resources.ExtGState = form.ExtGState
+            if form.ExtGState:
+                resources.ExtGState = form.ExtGState
+            resources.setShading(shadings)
             form.Resources = resources
 
     def drawImage(  # reportlab's name
