@@ -284,7 +284,7 @@ FIRST_WINDOW = (9.75 + 5, 15.15 + 20, 9.75 + 58, 15.15 + 42)
 
 @pytest.mark.parametrize("component", ["industry-deck", "core-ships", "system-deck"])
 def test_every_card_has_an_art_window_of_space(built, component):
-    """Where the watermark glyph was, a window of generated space: dark, and full of detail (stars, a planet, a ship)."""
+    """Where the watermark glyph was, a window of generated space: dark and full of detail (stars, planet, ship)."""
     folder, _ = built
     page = pdfcheck.render(folder / f"{component}.pdf", 0, dpi=72)
     scale = page.width / 210
