@@ -315,3 +315,15 @@ def test_cards_printed_through_a_form_keep_their_gradients(built):
         assert used <= {name.lstrip("/") for name in named}, (used, named)
         painted += len(used)
     assert forms and painted
+
+
+def test_light_ink_builds_the_cards_and_the_reference(tmp_path):
+    """--ink light: the art windows turn to pale washes (no starfield raster), the reference keeps its card diagram."""
+    run = run_cli("build", GAME, "--only", "industry-deck,reference", "--ink", "light", "--out", tmp_path, "-q")
+    assert run.code == 0, run.err
+    folder = tmp_path / GAME
+    page = pdfcheck.render(folder / "industry-deck.pdf", 0, dpi=72)
+    scale = page.width / 210
+    window = ImageStat.Stat(page.crop(tuple(round(v * scale) for v in FIRST_WINDOW)).convert("L"))
+    assert window.mean[0] > 170, window.mean  # a light wash with the picture on it, not a dark sky
+    assert "READING A CARD" in pdfcheck.text(folder / "reference.pdf", 1)
