@@ -9,10 +9,12 @@ cross, and text that no longer fits.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pdfcheck
 import pytest
+from PIL import ImageStat
 
 from cardgen.data.games import load_games
 from cardgen.render.layouts import Layouts
@@ -136,6 +138,7 @@ def test_scrap_value_is_printed_from_the_fact(game):
             "game": {"id": GAME, "title": "Star Commander", "players": [2, 4]},
             "facts": facts,
             "cite": {},
+            "ink": "full",
         }
         markup = layouts.render(GAME, "play-card", context, item.id)
         value = max(1, item.fields["cost"] // 2)
@@ -245,12 +248,82 @@ def test_reference_sheet_prints_the_facts(built, game):
     text = " ".join(w["text"] for w in pdfcheck.words(folder / "reference.pdf", 0))
     assert f"Hand limit: {game.fact('hand_limit')} cards" in text
     assert f"pay {game.fact('trade_draw_cost')} credits to draw a card" in text
-    facts_page = " ".join(w["text"] for w in pdfcheck.words(folder / "reference.pdf", 1))
-    assert "Rulebook: Hand Limit" in facts_page and "Designed for this edition" in facts_page
-    assert f"You may hold up to {game.fact('hand_limit')} cards." in facts_page  # figures read as sentences
-    assert "each further one costs the developments already there + 1" in facts_page
+    turn_page = " ".join(w["text"] for w in pdfcheck.words(folder / "reference.pdf", 1))
+    assert "A TURN, PHASE BY PHASE" in turn_page and "A BATTLE, STEP BY STEP" in turn_page
+    for phase in game.fact("phases"):  # every step of the turn, explained
+        assert all(f"{step}." in turn_page for step in phase["steps"]), phase
+    trade = game.fact("trade_discard")
+    assert f"Pay {game.fact('trade_draw_cost')} credits for a card, or discard {trade['discard']} cards" in turn_page
+    assert f"destroyed when it has {game.fact('destroyed_when')}" in turn_page
+
+
+def test_reference_sheet_prints_no_citations_or_readings(built):
+    """The rulebook's sections, 'designed' notes and readings stay in rules.yaml (validate --notes), off the page."""
+    folder, _ = built
+    for page in range(2):
+        text = pdfcheck.text(folder / "reference.pdf", page)
+        for phrase in ("Rulebook", "Designed", "designed", "reading", "our own wording", "where they come from"):
+            assert phrase not in text, (page, phrase)
+
+
+def test_the_cost_label_is_fastened_under_its_coin(built):
+    """Every COST tab sits right under its cost number and centred on it (it once floated in the type strip)."""
+    folder, _ = built
+    page = pdfcheck.words(folder / "industry-deck.pdf", 0)
+    labels = [w for w in page if w["text"] == "COST"]
+    costs = [w for w in pdfcheck.words(folder / "industry-deck.pdf", 0, size=13) if w["text"].isdigit()]
+    assert len(labels) == len(costs) == 9
+    for label in labels:
+        cost = min(costs, key=lambda c: abs(c["x"] - label["x"]) + abs(c["y"] - label["y"]))
+        assert abs(cost["x"] - label["x"]) < 0.6 and 0 < label["y"] - cost["y"] < 6.5, (cost, label)
+
+
+# the first card's art window on a deck's first front page, in page mm: A4, nine poker cards butted in the middle
+FIRST_WINDOW = (9.75 + 5, 15.15 + 20, 9.75 + 58, 15.15 + 42)
+
+
+@pytest.mark.parametrize("component", ["industry-deck", "core-ships", "system-deck"])
+def test_every_card_has_an_art_window_of_space(built, component):
+    """Where the watermark glyph was, a window of generated space: dark and full of detail (stars, planet, ship)."""
+    folder, _ = built
+    page = pdfcheck.render(folder / f"{component}.pdf", 0, dpi=72)
+    scale = page.width / 210
+    window = ImageStat.Stat(page.crop(tuple(round(v * scale) for v in FIRST_WINDOW)).convert("L"))
+    mean, spread = window.mean[0], window.stddev[0]
+    assert mean < 110 and spread > 20, (component, mean, spread)
 
 
 def test_player_facing_pages_carry_no_designer_text(built, game):
     folder, _ = built
     assert pdfcheck.designer_text(folder, game) == {}
+
+
+def test_cards_printed_through_a_form_keep_their_gradients(built):
+    """A card printed more than once is drawn once as a form; every shading its bands paint with is named in that
+    form's own resources (reportlab names them only in pages, so copies printed their bands as flat deep colour)."""
+    folder, _ = built
+    reader = pdfcheck.PdfReader(folder / "industry-deck.pdf")
+    forms = [
+        xobject.get_object()
+        for xobject in reader.pages[0]["/Resources"]["/XObject"].values()
+        if xobject.get_object().get("/Subtype") == "/Form"
+    ]
+    painted = 0
+    for form in forms:
+        used = set(re.findall(r"/(\w+) sh", form.get_data().decode("latin-1")))
+        named = set(form["/Resources"].get("/Shading", {}).keys())
+        assert used <= {name.lstrip("/") for name in named}, (used, named)
+        painted += len(used)
+    assert forms and painted
+
+
+def test_light_ink_builds_the_cards_and_the_reference(tmp_path):
+    """--ink light: the art windows turn to pale washes (no starfield raster), the reference keeps its card diagram."""
+    run = run_cli("build", GAME, "--only", "industry-deck,reference", "--ink", "light", "--out", tmp_path, "-q")
+    assert run.code == 0, run.err
+    folder = tmp_path / GAME
+    page = pdfcheck.render(folder / "industry-deck.pdf", 0, dpi=72)
+    scale = page.width / 210
+    window = ImageStat.Stat(page.crop(tuple(round(v * scale) for v in FIRST_WINDOW)).convert("L"))
+    assert window.mean[0] > 170, window.mean  # a light wash with the picture on it, not a dark sky
+    assert "READING A CARD" in pdfcheck.text(folder / "reference.pdf", 1)

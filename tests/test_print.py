@@ -534,6 +534,19 @@ def test_light_ink_keeps_small_dark_shapes_and_the_text_on_them():
     assert on_band["colour"] == "#102040"
 
 
+def test_light_ink_prints_a_gradient_fill_as_it_is():
+    """A large shape filled with a gradient is not one colour to tint: light ink leaves it (it once crashed)."""
+    from cardgen.render.ink import light_face
+    from cardgen.render.kit import Palette
+    from cardgen.render.markup import Element, Face, gradient
+
+    fill = gradient("linear(0, #102040, #405080)", lambda name: name.startswith("#"))
+    shape = {"stroke": "none", "stroke-width": 0.3, "dash": (), "opacity": 1.0}
+    band = Element("rect", {"x": 0, "y": 0, "w": 60, "h": 60, "fill": fill, **shape})
+    (band,) = light_face(Face("white", (band,)), Palette({}).get, 60, 90).elements
+    assert band["fill"] == fill
+
+
 def test_a_back_layout_reads_the_ink_and_its_own_light_design_is_drawn_as_written(templates, tmp_path):
     """A layout that reads `ink` gets "light" under --ink light and "full" otherwise; its light variant is printed as
     designed — a dark bar covering a third of the face stays dark (the generic rewrite would have tinted it)."""

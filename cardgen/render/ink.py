@@ -169,7 +169,8 @@ class Lightener:
         shape = _shape_area(element)
         if shape is not None and attrs.get("fill", "none") != "none":
             size, contains = shape
-            dark = self._dark(attrs["fill"])
+            # a gradient is a designed fill, printed as it is (its stops are not one colour to tint)
+            dark = self._dark(attrs["fill"]) if isinstance(attrs["fill"], str) else None
             if dark is not None and size >= LARGE * self.face_area:
                 attrs.update({"fill": tint(dark), "stroke": hex_of(dark), "stroke-width": OUTLINE, "dash": ()})
                 self.areas.append(Area(contains, hex_of(dark)))
