@@ -245,7 +245,9 @@ def _card(pdf: Path, page: int, dpi: int = 50):
     """The first card of a page, rendered (its trim box only)."""
     image = pdfcheck.render(pdf, page, dpi=dpi).convert("RGB")
     px = image.width / 210
-    return image.crop((round(CARD_LEFT * px), round(CARD_TOP * px), round((CARD_LEFT + 63.5) * px), round((CARD_TOP + 88.9) * px)))
+    return image.crop(
+        (round(CARD_LEFT * px), round(CARD_TOP * px), round((CARD_LEFT + 63.5) * px), round((CARD_TOP + 88.9) * px))
+    )
 
 
 @pytest.mark.parametrize("deck", ["units", "techs", "rewards", "enemies"])
@@ -259,7 +261,9 @@ def test_every_card_face_is_filled_from_its_art_window_to_its_keel(built, deck):
     rows = [[card.getpixel((x, y)) for x in range(card.width)] for y in range(card.height)]
     bare = sum(all(sum(abs(a - b) for a, b in zip(p, (242, 239, 230), strict=True)) < 24 for p in row) for row in rows)
     assert bare / card.height < 0.2, (deck, bare, card.height)  # 32–39 % before the art panel
-    window = card.crop((round(card.width * 0.1), round(card.height * 0.14), round(card.width * 0.9), round(card.height * 0.32)))
+    window = card.crop(
+        (round(card.width * 0.1), round(card.height * 0.14), round(card.width * 0.9), round(card.height * 0.32))
+    )
     colours = len(window.getcolors(1 << 16) or [])
     assert colours > 600, (deck, colours)  # stars, nebula and a ship or world: 230–400 colours of text before
     assert keel != (242, 239, 230)
@@ -273,7 +277,10 @@ def test_the_plate_is_chrome_in_full_ink_and_a_pale_tint_in_light_ink(built, tmp
     assert run.code == 0, run.err
     full, light = _card(folder / "units.pdf", 0, 100), _card(tmp_path / GAME / "units.pdf", 0, 100)
     spot = (round(full.width * 0.93), round(full.height * 0.5))  # the plate's right-hand end, beside the stats
-    assert max(full.getpixel(spot)) < 70 and min(light.getpixel(spot)) > 200, (full.getpixel(spot), light.getpixel(spot))
+    assert max(full.getpixel(spot)) < 70 and min(light.getpixel(spot)) > 200, (
+        full.getpixel(spot),
+        light.getpixel(spot),
+    )
     assert "Frigate" in pdfcheck.text(tmp_path / GAME / "units.pdf", 0)
 
 
@@ -284,7 +291,11 @@ def test_printed_pages_state_rules_plainly(built):
     for name in ("reference.pdf", "player-aid.pdf", "units.pdf", "techs.pdf", "rewards.pdf", "enemies.pdf"):
         pages = len(pdfcheck.page_sizes(folder / name))
         text = " ".join(pdfcheck.text(folder / name, page) for page in range(pages))
-        footers = ("Build line-up", "Research line-up", "Rewards line-up") if name not in ("reference.pdf", "player-aid.pdf") else ()
+        footers = (
+            ("Build line-up", "Research line-up", "Rewards line-up")
+            if name not in ("reference.pdf", "player-aid.pdf")
+            else ()
+        )
         for phrase in ("reading", "rulebook", *footers):
             assert phrase not in text, (name, phrase)
     reference = pdfcheck.text(folder / "reference.pdf", 0)
