@@ -235,3 +235,68 @@ def test_small_components_share_the_last_sheet_of_another_with_backs_behind_fron
     label = " ".join(w["text"] for w in pdfcheck.words(pdf, 8))
     assert "rewards + command-ships · sheet 5/5" in label
     assert "rewards.pdf also holds command-ships" in (folder / "PRINT.md").read_text()
+
+
+# The dossier look (templates/scifi-domains/DESIGN.md): where the first card of a 3 × 3 poker sheet lies on A4.
+CARD_LEFT, CARD_TOP = (210 - 3 * 63.5) / 2, (297 - 3 * 88.9) / 2
+
+
+def _card(pdf: Path, page: int, dpi: int = 50):
+    """The first card of a page, rendered (its trim box only)."""
+    image = pdfcheck.render(pdf, page, dpi=dpi).convert("RGB")
+    px = image.width / 210
+    return image.crop(
+        (round(CARD_LEFT * px), round(CARD_TOP * px), round((CARD_LEFT + 63.5) * px), round((CARD_TOP + 88.9) * px))
+    )
+
+
+@pytest.mark.parametrize("deck", ["units", "techs", "rewards", "enemies"])
+def test_every_card_face_is_filled_from_its_art_window_to_its_keel(built, deck):
+    """The lower third of the cards was empty paper; now an art window sits under the name and the damage, the rule
+    and the text run down to the keel: few rows of the card are bare paper, and the window holds the art (a dark,
+    varied sky, not a flat fill)."""
+    folder, _ = built
+    card = _card(folder / f"{deck}.pdf", 0)
+    keel = card.getpixel((card.width // 2, round(card.height * 0.99)))  # the bottom edge, in the deck's colour
+    rows = [[card.getpixel((x, y)) for x in range(card.width)] for y in range(card.height)]
+    bare = sum(all(sum(abs(a - b) for a, b in zip(p, (242, 239, 230), strict=True)) < 24 for p in row) for row in rows)
+    assert bare / card.height < 0.2, (deck, bare, card.height)  # 32–39 % before the art panel
+    window = card.crop(
+        (round(card.width * 0.1), round(card.height * 0.14), round(card.width * 0.9), round(card.height * 0.32))
+    )
+    colours = len(window.getcolors(1 << 16) or [])
+    assert colours > 600, (deck, colours)  # stars, nebula and a ship or world: 230–400 colours of text before
+    assert keel != (242, 239, 230)
+
+
+def test_the_plate_is_chrome_in_full_ink_and_a_pale_tint_in_light_ink(built, tmp_path):
+    """Every face that reads `ink` draws its own light design: the plate under a card's name prints as a pale tint
+    with chrome words in light ink, and the name keeps its contrast."""
+    folder, _ = built
+    run = run_cli("build", GAME, "--only", "units", "--ink", "light", "--out", tmp_path, "-q", "--no-validate")
+    assert run.code == 0, run.err
+    full, light = _card(folder / "units.pdf", 0, 100), _card(tmp_path / GAME / "units.pdf", 0, 100)
+    spot = (round(full.width * 0.93), round(full.height * 0.5))  # the plate's right-hand end, beside the stats
+    assert max(full.getpixel(spot)) < 70 and min(light.getpixel(spot)) > 200, (
+        full.getpixel(spot),
+        light.getpixel(spot),
+    )
+    assert "Frigate" in pdfcheck.text(tmp_path / GAME / "units.pdf", 0)
+
+
+def test_printed_pages_state_rules_plainly(built):
+    """No reading notes, citations or line-up footers on the sheets a player reads: the timing of production is
+    stated as the rule (Phase 1 of every round, the first included)."""
+    folder, _ = built
+    for name in ("reference.pdf", "player-aid.pdf", "units.pdf", "techs.pdf", "rewards.pdf", "enemies.pdf"):
+        pages = len(pdfcheck.page_sizes(folder / name))
+        text = " ".join(pdfcheck.text(folder / name, page) for page in range(pages))
+        footers = (
+            ("Build line-up", "Research line-up", "Rewards line-up")
+            if name not in ("reference.pdf", "player-aid.pdf")
+            else ()
+        )
+        for phrase in ("reading", "rulebook", *footers):
+            assert phrase not in text, (name, phrase)
+    reference = pdfcheck.text(folder / "reference.pdf", 0)
+    assert "equal to your production, in the first round too" in " ".join(reference.split())
