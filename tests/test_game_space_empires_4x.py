@@ -403,7 +403,8 @@ def test_every_kind_of_system_marker_has_its_own_terrain_art(game):
             picture = tuple(
                 (e.tag, e.attrs.get("name") or e.attrs.get("palette") or e.attrs.get("fill"))
                 for e in elements
-                if e.tag in ("icon", "art", "circle", "polygon") and e.attrs.get("seed") != "se4x-sky"
+                if e.tag in ("icon", "art", "circle", "polygon")
+                and e.attrs.get("seed") != "se4x-sky"
                 and not (e.tag == "circle" and e.attrs.get("r", 9) < 1.8)  # the set tag's disc
             )
             assert picture, item.id
