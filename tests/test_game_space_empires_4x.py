@@ -323,3 +323,127 @@ def test_hit_markers_print_on_the_ship_counters_last_sheet(built):
     for (_, x, y), (_, bx, by) in zip(sorted(fronts), sorted(backs), strict=True):
         assert x == pytest.approx(bx, abs=0.3) and y == pytest.approx(by, abs=0.3)
     assert "ship-counters.pdf also holds hit-markers" in (built / "PRINT.md").read_text()
+
+
+# --- the look (issue 37): a night map, terrain art, a reference that teaches the game ---------------------------
+
+PROVENANCE = ("rules summary", "our own words", "wording ours", "reading", "rulebook", "calculator", "published",
+              "cited", "cardgen")  # fmt: skip
+
+
+def test_no_page_says_where_its_figures_come_from(built):
+    for pdf in built.glob("*.pdf"):
+        if pdf.name == "print-guide.pdf":
+            continue
+        for page in range(len(pdfcheck.page_sizes(pdf))):
+            words = pdfcheck.text(pdf, page).lower()
+            assert not [p for p in PROVENANCE if p in words], (pdf.name, page)
+
+
+def test_the_reference_teaches_a_whole_game_from_the_facts(built, game):
+    """Page 1 covers set-up, the round, movement, exploring, the Economic Phase, colonies, combat and winning, with
+    the numbers of rules.yaml; every character on the reference is at least 7 pt."""
+    import pdfplumber
+
+    with pdfplumber.open(built / "reference.pdf") as pdf:
+        first = pdf.pages[0]
+        half = first.width / 2
+        columns = [first.crop((0, 0, half, first.height)), first.crop((half, 0, first.width, first.height))]
+        page = " ".join(" ".join((column.extract_text() or "").split()) for column in columns)
+    for heading in ("Setting up", "The round", "Exploring", "Economic Phase", "Combat", "Screening:", "Fleet size:",
+                    "Fire order:", "To hit:", "Retreat:", "Colonies grow:", "Winning:"):  # fmt: skip
+        assert heading in page, heading
+    bonus = game.fact("fleet_size_bonus")
+    for figure in (f"{game.fact('turns_per_round')} turns and then an Economic Phase",
+                   f"at most {game.fact('cp_carry_over_max')} CP",
+                   f"from round {game.fact('retreat_from_round')} on",
+                   f"at least {bonus['ratio']} times as many armed ships",
+                   f"{', '.join(map(str, game.fact('colony_growth')))} CP",
+                   f"A {game.fact('automatic_hit')} always hits",
+                   f"a Homeworld {game.fact('homeworld_hit_step')} CP"):  # fmt: skip
+        assert figure in page, figure
+    with pdfplumber.open(built / "reference.pdf") as pdf:
+        assert min(c["size"] for p in pdf.pages for c in p.chars) >= 7 - 0.01
+
+
+def test_the_map_lies_on_a_starfield_and_light_ink_keeps_it_on_paper(built, tmp_path):
+    from pypdf import PdfReader
+
+    def images(path: Path) -> int:
+        found = 0
+        for page in PdfReader(path).pages:
+            for xobject in (page["/Resources"].get("/XObject") or {}).values():
+                xobject = xobject.get_object()
+                found += xobject["/Subtype"] == "/Image"
+                inner = xobject.get("/Resources", {}).get("/XObject") or {}
+                found += sum(i.get_object()["/Subtype"] == "/Image" for i in inner.values())
+        return found
+
+    full = built / "map.pdf"
+    run = run_cli("build", GAME, "--only", "map", "--ink", "light", "--out", tmp_path, "-q", "--no-validate")
+    assert run.code == 0, run.err
+    light = tmp_path / GAME / "map.pdf"
+    assert images(full) >= 1 and images(light) == 0  # the nebula is the only raster
+    assert min(pdfcheck.ink(full)) > 0.6 and max(pdfcheck.ink(light)) < 0.3
+
+
+def test_every_kind_of_system_marker_has_its_own_terrain_art(game):
+    """Twelve kinds, twelve different pictures — an icon, a generated planet or drawn shapes — on the same sky."""
+    from cardgen.paths import default_fonts_dir, default_templates_dir
+    from cardgen.render.build import BuildReport, GameRenderer, PrintOptions
+    from cardgen.render.layouts import Layouts
+
+    renderer = GameRenderer(game, Layouts(default_templates_dir()), default_fonts_dir())
+    art = {}
+    for component in ("home-system-markers", "deep-space-markers"):
+        job = renderer.job(game.component(component), PrintOptions(), BuildReport())
+        for item in game.component(component).items:
+            front, _ = job.faces.item_faces[item.id]
+            elements = job.faces.faces[front].face.elements
+            picture = tuple(
+                (e.tag, e.attrs.get("name") or e.attrs.get("palette") or e.attrs.get("fill"))
+                for e in elements
+                if e.tag in ("icon", "art", "circle", "polygon")
+                and e.attrs.get("seed") != "se4x-sky"
+                and not (e.tag == "circle" and e.attrs.get("r", 9) < 1.8)  # the set tag's disc
+            )
+            assert picture, item.id
+            art.setdefault(item.fields["kind"], set()).add(picture)
+    assert len(art) == 12
+    pictures = [p for kinds in art.values() for p in kinds]
+    assert len(set(pictures)) == len(pictures) >= 12  # one picture per kind, none shared
+
+
+def _luminance(hex_colour: str) -> float:
+    channels = [int(hex_colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def _over(top: str, bottom: str) -> str:
+    """An #rrggbbaa colour laid over an opaque one."""
+    alpha = int(top[7:9], 16) / 255 if len(top) == 9 else 1.0
+    mixed = [round(alpha * int(top[i : i + 2], 16) + (1 - alpha) * int(bottom[i : i + 2], 16)) for i in (1, 3, 5)]
+    return "#" + "".join(f"{c:02x}" for c in mixed)
+
+
+def _contrast(a: str, b: str) -> float:
+    high, low = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def test_text_on_the_night_map_and_markers_keeps_a_contrast_of_4_5(game):
+    """WCAG contrast of every text colour against what lies under it on the night map and the system markers."""
+    c = game.manifest.settings.colours
+    void = c["void"]
+    glass = _over(c["glass"], void)
+    pairs = [("star", glass), ("star", void), ("white", void)]
+    for player in PLAYERS:
+        wash = _over(c[f"w-{player}"], void)
+        glow = wash
+        for _ in range(3):  # the Homeworld's three rings of glow
+            glow = _over(c[f"h-{player}"] + "59", glow)
+        pairs += [(f"n-{player}", wash), ("star", wash), ("star", glow)]
+    for text, ground in pairs:
+        colour = "#ffffff" if text == "white" else c[text]
+        assert _contrast(colour, ground) >= 4.5, (text, ground, round(_contrast(colour, ground), 2))
