@@ -263,3 +263,61 @@ def test_the_conflict_zone_back_reads_upright_once_the_sheet_is_turned(tmp_path,
 
 def test_player_facing_pages_carry_no_designer_text(built, game):
     assert pdfcheck.designer_text(built, game) == {}
+
+
+# --- the look (issue 37): what a player sees, measured on the built PDFs ------------------------------------------
+
+PUNCHES = (12.7, 15.875, 19.05)  # 1/2, 5/8 and 3/4 in circle punches, mm
+
+
+def test_battle_tiles_are_a_punch_size_with_their_cut_lines(built, game):
+    """The damage, shield and wormhole discs are cut with a standard circle punch: the size is the component's."""
+    component = game.component("battle-tiles")
+    assert component.spec.size in PUNCHES
+    assert pdfcheck.cut_circles(built / "battle-tiles.pdf", 0) == component.count
+
+
+def test_one_set_of_words_for_weapons_and_ranges(built):
+    """CLOSE, MID and FAR on the unit cards, their hit tables, the reference and the conflict zone: never LONG."""
+    for name in ("unit-cards", "reference", "conflict-zone-sheet", "gameplay-cards"):
+        reader = pypdf.PdfReader(built / f"{name}.pdf")
+        text = " ".join(page.extract_text() for page in reader.pages).upper()
+        assert "LONG" not in text.replace("AS LONG AS", ""), name
+        assert "FAR" in text, name
+
+
+def test_unit_tiles_show_silhouettes_not_colour_codes(built, game):
+    """Each unit type has its own library icon; a tile names its unit, never its colour as text ("DST RED")."""
+    from cardgen.render.library import library
+
+    icons = [item.fields["icon"] for item in game.component("unit-cards").items]
+    assert len(set(icons)) == len(icons) == 16
+    assert set(icons) <= set(library())
+    occ = [item.fields["icon"] for item in game.component("occ-cards").items]
+    assert len(set(occ)) == len(occ) == 28  # one emblem per OCC variant
+    tiles = " ".join(page.extract_text() for page in pypdf.PdfReader(built / "unit-tiles.pdf").pages).split()
+    assert not {"RED", "BLU", "GRE", "YEL", "PUR", "ORA", "DST"} & set(tiles)
+    assert "DESTROYER" in tiles and "INFANTRY" in tiles
+
+
+def test_faction_boards_carry_no_sheet_count(built):
+    text = " ".join(page.extract_text() for page in pypdf.PdfReader(built / "faction-sheets.pdf").pages)
+    assert " of 30" not in text and "Faction sheet ·" not in text
+    assert "VESPIANS" in text and "FACTION SKILL" in text.upper()
+
+
+def test_the_conflict_zone_keeps_a_printable_margin_with_crop_marks(built):
+    """The zone is a 260 × 180 mm sheet on A4 landscape: white paper round it and crop marks, not ink to the edge."""
+    path = built / "conflict-zone-sheet.pdf"
+    page = pdfcheck.render(path, 0, dpi=36).convert("L")
+    edge = 5 * 36 / 25.4  # the outer 5 mm of the page
+    strips = [
+        page.crop((0, 0, page.width, round(edge))),
+        page.crop((0, page.height - round(edge), page.width, page.height)),
+        page.crop((0, 0, round(edge), page.height)),
+        page.crop((page.width - round(edge), 0, page.width, page.height)),
+    ]
+    for strip in strips:
+        histogram = strip.histogram()
+        assert sum(i * n for i, n in enumerate(histogram)) / (255 * sum(histogram)) > 0.95  # almost all white
+    assert len(pdfcheck.mark_lines(path, 0)) >= 8
