@@ -791,9 +791,7 @@ def _sheets_of(file: Any) -> int:
 
     if isinstance(file, Kept):
         return file.sheets
-    from cardgen.render.guide import sheets_of_paper
-
-    return sheets_of_paper(file)
+    return int(file.sheets_of_paper)
 
 
 def _proof(game: Game, layouts, out_dir: Path, trusted: Decision | None) -> Path:

@@ -248,7 +248,7 @@ class Kept:
     holds: tuple[str, ...] = ()
     key: str = ""
     reused: bool = True
-    sheets: int = 0  # of paper, as the print guide counts them (`guide.sheets_of_paper`)
+    sheets: int = 0  # of paper, as the print guide counts them (`OutputFile.sheets_of_paper`)
 
 
 @dataclass(frozen=True)
@@ -340,7 +340,6 @@ def remember(
     """Record what a build of one game wrote, after its files were committed. `inputs` None: the build is not one
     to repeat as it was (text overflowed, only some components were built): its files are recorded, not the game."""
     from cardgen.output import write_atomic
-    from cardgen.render.guide import sheets_of_paper
 
     records = _read(out_dir, game_id)
     known = _files(records)
@@ -354,7 +353,7 @@ def remember(
                 "sides": file.sides,
                 "ink": list(file.ink),
                 "holds": list(file.holds),
-                "sheets": sheets_of_paper(file),
+                "sheets": file.sheets_of_paper,
             }
     written: dict[str, Any] = {"format": FORMAT, "files": known}
     if "game" in records:  # still checked against its inputs and the files' bytes whenever it is used

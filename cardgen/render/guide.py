@@ -22,8 +22,8 @@ from typing import Any
 from cardgen.data.games import Component, Game
 from cardgen.output import pending, write_atomic
 from cardgen.paths import default_fonts_dir
+from cardgen.render.jobs import DUPLEX, SIDES_NOTE, OutputFile, PrintOptions
 from cardgen.render.jobs import LIGHT_SUFFIX as LIGHT
-from cardgen.render.jobs import SIDES_NOTE, OutputFile, PrintOptions
 from cardgen.render.library import credit
 from cardgen.units import Size
 
@@ -35,7 +35,6 @@ HOW = {
     "backs-after": "single-sided; backs on their own pages",
     "tiled": "single-sided; a board over several pages",
 }
-DUPLEX = ("long-edge", "short-edge")
 CALIBRATION = "calibration.pdf"
 
 # what each kind of piece is printed on (a board of several pages: see `_stock`)
@@ -94,10 +93,6 @@ def punch_for(diameter: float) -> str | None:
     return None
 
 
-def sheets_of_paper(file: OutputFile) -> int:
-    return (file.pages + 1) // 2 if file.sides in DUPLEX else file.pages
-
-
 def ink_of(file: OutputFile) -> str:
     """A file's ink coverage as the guide prints it: the mean over its pages and its darkest page."""
     if not file.ink:
@@ -128,7 +123,7 @@ def guide_lines(
         "| file | pages | sheets of paper | how to print | ink |",
         "|---|---|---|---|---|",
     ]
-    lines += [f"| {f.path.name} | {f.pages} | {sheets_of_paper(f)} | {HOW[f.sides]} | {ink_of(f)} |" for f in listed]
+    lines += [f"| {f.path.name} | {f.pages} | {f.sheets_of_paper} | {HOW[f.sides]} | {ink_of(f)} |" for f in listed]
     lines += ["", f"In all: {_count(full)}." + (f" Light-ink versions: {_count(light)}." if light else "")]
     shared = [f"{f.path.name} also holds {', '.join(f.holds)}" for f in full if f.holds]
     if shared:
@@ -145,7 +140,7 @@ def guide_lines(
 
 
 def _count(files: Sequence[OutputFile]) -> str:
-    pages, sheets = sum(f.pages for f in files), sum(sheets_of_paper(f) for f in files)
+    pages, sheets = sum(f.pages for f in files), sum(f.sheets_of_paper for f in files)
     return f"{len(files)} files, {pages} pages, {sheets} sheets of paper"
 
 
@@ -153,8 +148,8 @@ def _needs(game: Game, files: list[OutputFile], paper: str) -> list[str]:
     """What to get before printing: paper and card stock for the kinds of piece printed (sheets of each), greyboard,
     the pieces to buy with their counts (from the game's data), and the tools."""
     kinds = {c.id: c.kind for c in game.components}
-    on_card = sum(sheets_of_paper(f) for f in files if kinds.get(f.component) == "deck")
-    on_paper = sum(sheets_of_paper(f) for f in files) - on_card
+    on_card = sum(f.sheets_of_paper for f in files if kinds.get(f.component) == "deck")
+    on_paper = sum(f.sheets_of_paper for f in files) - on_card
     needs = [f"Paper, 80–100 g/m²: {on_paper} sheets of {paper}" + (" (and one for the calibration page)." if any(
         f.sides in DUPLEX for f in files) else ".")]  # fmt: skip
     if on_card:

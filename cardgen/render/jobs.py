@@ -43,6 +43,7 @@ class PrintOptions:
         return Size(*PAPER_SIZES_MM[self.paper])
 
 
+DUPLEX = ("long-edge", "short-edge")  # the ways a double-sided file is turned
 LIGHT_SUFFIX = "-light-ink"  # `--ink both`: a file's light-ink twin, beside it (red-deck-light-ink.pdf)
 PACKED_FORMATS = frozenset({"pdf"})  # formats whose small components share sheets (`render/packing.py`)
 
@@ -103,6 +104,11 @@ class OutputFile:
     key: str = ""  # the hash of everything that decided its bytes, when the build keeps a cache (render/cache.py)
     reused: bool = False  # an earlier build's file, still current, kept as it was
     library_icons: tuple[str, ...] = ()  # the icon library's icons it prints (credited in the print guide)
+
+    @property
+    def sheets_of_paper(self) -> int:
+        """Sheets of paper it prints on: a double-sided file's pages pair up."""
+        return (self.pages + 1) // 2 if self.sides in DUPLEX else self.pages
 
 
 @dataclass(frozen=True)
