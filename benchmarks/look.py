@@ -78,11 +78,11 @@ def contact_sheet(pdfs: list[Path], target: Path) -> int:
     return len(pages)
 
 
-def build(game: str, out: Path, ink: str) -> float:
+def build(game: str, out: Path, ink: str, folders: list[str]) -> float:
     """Build one game in a fresh process; the seconds it took."""
     start = time.perf_counter()
     done = subprocess.run(
-        [sys.executable, "-m", "cardgen", "build", game, "--out", str(out), "--ink", ink],
+        [sys.executable, "-m", "cardgen", *folders, "build", game, "--out", str(out), "--ink", ink],
         cwd=REPO,
         capture_output=True,
         text=True,
@@ -92,13 +92,13 @@ def build(game: str, out: Path, ink: str) -> float:
     return time.perf_counter() - start
 
 
-def measure(games: list[str], sheets: Path | None, inks: list[str]) -> dict[str, Any]:
+def measure(games: list[str], sheets: Path | None, inks: list[str], folders: list[str]) -> dict[str, Any]:
     results: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for ink in inks:
             for game in games:
                 out = Path(tmp) / ink
-                seconds = build(game, out, ink)
+                seconds = build(game, out, ink, folders)
                 pdfs = sorted((out / game).glob("*.pdf"))
                 files = {p.name: pdf_figures(p) for p in pdfs}
                 record = {
@@ -144,10 +144,15 @@ def main() -> None:
     parser.add_argument("--inks", nargs="*", default=["full", "light"], choices=["full", "light"])
     parser.add_argument("--sheets", type=Path, default=None, help="write contact sheets and figures.json here")
     parser.add_argument("--before", type=Path, default=None, help="a folder an earlier run's --sheets wrote")
+    parser.add_argument("--data-dir", type=Path, default=REPO / "card_data", help="games to measure (default: bundled)")
+    parser.add_argument("--templates-dir", type=Path, default=None, help="their layouts (default: bundled)")
     figures.add_option(parser)
     args = parser.parse_args()
-    games = args.games or sorted(p.name for p in (REPO / "card_data").iterdir() if (p / "game.yaml").is_file())
-    results = measure(games, args.sheets, args.inks)
+    games = args.games or sorted(p.name for p in args.data_dir.iterdir() if (p / "game.yaml").is_file())
+    folders = ["--data-dir", str(args.data_dir)]
+    if args.templates_dir:
+        folders += ["--templates-dir", str(args.templates_dir)]
+    results = measure(games, args.sheets, args.inks, folders)
     before = None
     if args.before and (args.before / "figures.json").is_file():
         before = json.loads((args.before / "figures.json").read_text(encoding="utf-8"))

@@ -249,3 +249,29 @@ def test_ship_traits_name_the_family_traits_they_give_and_keep_the_others():
     for bad in ("hammer needle", "zigzag"):
         with pytest.raises(ValueError):
             ship_traits(bad)
+
+
+def test_a_nebula_is_kept_in_the_user_cache_between_processes(tmp_path, monkeypatch):
+    """A nebula made once is read back by a later process (here: after `forget`) from the user's cache, byte for
+    byte; a damaged cache file is passed over and made again."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    palette = ((0.0, 0.0, 0.1), (0.5, 0.2, 0.6), (1.0, 0.9, 0.9))
+    starfield.forget()
+    first = starfield.nebula_image("kept-between", palette, 0.5, 30, 20)
+    [stored] = (tmp_path / "cardgen" / "nebulae").glob("*.jpg")
+    made = stored.read_bytes()
+    first_data = first.getRGBData()
+    starfield.forget()
+    making = starfield._nebula
+
+    def refuse(*args):
+        raise AssertionError("made again, not read back")
+
+    monkeypatch.setattr(starfield, "_nebula", refuse)
+    again = starfield.nebula_image("kept-between", palette, 0.5, 30, 20)
+    assert again is not first and again.getRGBData() == first_data and stored.read_bytes() == made
+    monkeypatch.setattr(starfield, "_nebula", making)
+    stored.write_bytes(made[:100])  # cut short: not a whole JPEG
+    starfield.forget()
+    remade = starfield.nebula_image("kept-between", palette, 0.5, 30, 20)
+    assert remade.getRGBData() == first_data and stored.read_bytes() == made

@@ -42,7 +42,16 @@ SMALL = {
         "--no-whole",
     ],  # the demo game, in-process only: whole-process runs take seconds
     "rift_factions.py": ["--games", "4", "--players", "2"],
-    "look.py": ["--games", "battlefield-space", "--inks", "full"],  # one game, one ink: a build and its PDFs read
+    "look.py": [
+        "--data-dir",
+        str(BENCHMARKS.parent / "tests" / "fixtures" / "card_data"),
+        "--templates-dir",
+        str(BENCHMARKS.parent / "tests" / "fixtures" / "templates"),
+        "--games",
+        "demo",
+        "--inks",
+        "full",
+    ],  # the demo game, one ink: a build and its PDFs read
     "parallel_speed.py": [
         "--games",
         "scifi-domains",  # small components share sheets: planned before drawing, compared byte for byte

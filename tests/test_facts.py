@@ -127,5 +127,5 @@ NAMED = [
 def test_named_fact_mistakes_fail_validate(tmp_path: Path, game: str, old: str, new: str, named: str):
     copy = copy_game(game, tmp_path)
     copy.edit("rules.yaml", old, new)
-    run = copy.validate()
-    assert run.code == 1 and named in run.out, run.out + run.err
+    broken = copy.broken_rules()  # validated in-process, without the layout checks (they render every face)
+    assert any(named in rule for rule in broken), broken

@@ -187,7 +187,7 @@ def test_build_refuses_data_that_breaks_a_rule(demo_data, tmp_path):
     assert forced.code == 0 and "warning" in forced.err and (tmp_path / "demo" / "ships.pdf").exists()
 
 
-@pytest.mark.parametrize("game", ["battlefield-space", "scifi-domains", "space-empires-4x", "star-commander"])
+@pytest.mark.parametrize("game", ["battlefield-space"])  # the other games' own test modules validate them
 def test_bundled_games_validate(game):
     run = run_cli("validate", game)
     assert run.code == 0, run.out + run.err

@@ -1,10 +1,11 @@
 """A starfield: stars as vector dots over a background and, when asked for, a nebula of layered smooth noise.
 
 The nebula is the one raster of the generated art. It is made once per distinct nebula (seed, palette, strength,
-size in pixels) at the face's print resolution and kept by that content's hash for the rest of the process, as a
-JPEG (smooth clouds compress to a few dozen kB where raw pixels would take megabytes). reportlab names an image by
-a digest of its pixels, so a nebula that many faces share is embedded once per PDF. numpy and Pillow are imported
-only when a nebula is drawn: a build without one does not load them.
+size in pixels) at the face's print resolution and kept by that content's hash for the rest of the process — and in
+the user's cache for later processes ($XDG_CACHE_HOME/cardgen/nebulae) — as a JPEG (smooth clouds compress to a few
+dozen kB where raw pixels would take megabytes). reportlab names an image by a digest of its pixels, so a nebula
+that many faces share is embedded once per PDF. numpy and Pillow are imported only when a nebula is drawn: a build
+without one does not load them.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import math
 import random
 from collections import OrderedDict
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from cardgen.render.art import RGB, Box, fill, hex_rgb, mix, rng, stroke
@@ -26,7 +28,9 @@ WORK = 3  # the nebula's noise is worked out at 1/WORK of the print resolution, 
 MAX_PIXELS = 20_000_000  # an A3 board with its bleed at 300 dpi is about 18 million
 KEPT = 16  # nebulae kept decoded in memory (one poker card at 300 dpi is about 2.3 MB decoded)
 _nebulae: OrderedDict[str, Any] = OrderedDict()  # content hash → reportlab ImageReader of the JPEG
-made = 0  # nebulae made in this process (the tests count them)
+made = 0  # nebulae this process made or read back from the user's cache (the tests count them)
+DISK = True  # keep nebulae in the user's cache between processes (a benchmark of making them turns it off)
+STORED = 400  # nebulae kept there (a card's is 20–60 kB, a board's a few hundred)
 
 
 DENSITY = 6.0  # stars per cm² unless the layout says
@@ -116,11 +120,63 @@ def nebula_image(seed: str, palette: Sequence[RGB], strength: float, width: int,
 
     global made
     made += 1
-    image = ImageReader(io.BytesIO(_jpeg(_nebula(rng(seed, "nebula"), palette, strength, width, height))))
+    stored = _stored(key)
+    jpeg = _read(stored) if stored else None
+    if jpeg is None:
+        jpeg = _jpeg(_nebula(rng(seed, "nebula"), palette, strength, width, height))
+        if stored:
+            _keep(stored, jpeg)
+    image = ImageReader(io.BytesIO(jpeg))
     _nebulae[key] = image
     while len(_nebulae) > KEPT:
         _nebulae.popitem(last=False)
     return image
+
+
+def _stored(key: str) -> Path | None:
+    """Where the user's cache keeps this nebula's JPEG between processes (None: no cache here, or `DISK` off): keyed
+    by its parameters, this generator's source and the Pillow and numpy that made it, so the same key is the same
+    bytes (a build's output stays byte-identical whether a nebula is made or read back)."""
+    if not DISK:
+        return None
+    try:
+        from importlib import metadata
+
+        from cardgen.render.cache import user_cache
+
+        versions = [metadata.version(name) for name in ("pillow", "numpy")]
+        source = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
+        name = hashlib.sha256(repr((key, source, versions)).encode()).hexdigest()[:40]
+        return user_cache() / "nebulae" / f"{name}.jpg"
+    except (OSError, RuntimeError, KeyError, metadata.PackageNotFoundError):
+        return None
+
+
+def _read(path: Path) -> bytes | None:
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    return data if data.startswith(b"\xff\xd8") and data.endswith(b"\xff\xd9") else None  # a whole JPEG
+
+
+def _keep(path: Path, jpeg: bytes) -> None:
+    """Keep a nebula in the user's cache (written whole or not at all; the oldest go beyond `STORED`). A cache that
+    cannot be written is passed over."""
+    try:
+        import os
+        import tempfile
+
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".part")
+        with os.fdopen(handle, "wb") as file:
+            file.write(jpeg)
+        os.replace(temporary, path)  # not the build's transaction: the cache is not the output
+        kept = sorted(path.parent.glob("*.jpg"), key=lambda p: (p.stat().st_mtime, p.name))
+        for old in kept[:-STORED]:
+            old.unlink(missing_ok=True)
+    except OSError:
+        pass
 
 
 def _nebula(r: random.Random, palette: Sequence[RGB], strength: float, width: int, height: int) -> Any:
