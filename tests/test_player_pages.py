@@ -1,9 +1,9 @@
-"""Player pages carry no designer text: every bundled game is built as a user builds it (default options, `--ink
-light`, `--duplex off`), the text of every page of every PDF is read back, and any phrase that says how the game was
-made — a reading of the rulebook, a citation, a cardgen command, the deck a card was sorted into, a "faction 3 of 30"
-counter, an item's id — fails the test, named with its file and page. The print guide (print-guide.pdf, PRINT.md) is
-for players too: someone who received the files, not a cardgen user. The proof sheet is the designer's (`--proof`,
-not built here, and left out by name should a build ever write it by default).
+"""Player pages carry no designer text: every bundled game is built as a user builds it (`--ink both`: each file in
+full and light ink; `--duplex off`), the text of every page of every PDF is read back, and any phrase that says how
+the game was made — a reading of the rulebook, a citation, a cardgen command, the deck a card was sorted into, a
+"faction 3 of 30" counter, an item's id — fails the test, named with its file and page. The print guide (print-
+guide.pdf, PRINT.md) is for players too: someone who received the files, not a cardgen user. The proof sheet is the
+designer's (`--proof`, not built here, and left out by name should a build ever write it by default).
 
 The phrases live in `cardgen/validate/designer_text.py`; the first tests pin what they catch and what they leave.
 """
@@ -20,7 +20,8 @@ from cardgen.validate.designer_text import findings
 
 from conftest import REPO, run_cli
 
-OPTION_SETS = {"default": (), "ink-light": ("--ink", "light"), "duplex-off": ("--duplex", "off")}
+# `--ink both` writes every file in full ink and its light-ink twin beside it: both are read, one build for the two
+OPTION_SETS = {"full-and-light-ink": ("--ink", "both"), "duplex-off": ("--duplex", "off")}
 DESIGNER_ONLY = {"proof.pdf"}  # every distinct face with its id and status: for the designer, not for players
 
 
