@@ -27,6 +27,7 @@ __all__ = ["Document", "write_atomic"]
 
 MARK_COLOUR = Color(0, 0, 0)
 LABEL_COLOUR = Color(0.35, 0.35, 0.35)
+LABEL_SMALLEST = 4.5  # points: a sheet label smaller than this loses the names of what the sheet holds first
 GUIDE_COLOUR = Color(0.3, 0.3, 0.3)  # die-lines: dark grey over a white stroke, seen on white paper and coloured art
 
 
@@ -139,10 +140,16 @@ class Document:
         c.restoreState()
 
     def label(self, text: str, at: tuple[float, float, float], size: float = 5.0) -> None:
-        """A small grey line of text centred at (x, y) mm, shrunk to fit the available width."""
+        """A small grey line of text centred at (x, y) mm, fitted to the available width: shrunk to no less than
+        `LABEL_SMALLEST`, then without the names of what the sheet holds (`Game · names · sheet 2/3 · front` →
+        `Game · sheet 2/3 · front`), and only then shrunk further."""
         x, y, room = at
         c = self.canvas
         width = c.stringWidth(text, self.body_font, size)
+        parts = text.split(" · ")
+        if room > 0 and width * LABEL_SMALLEST / size > room * MM and len(parts) > 3:
+            text = " · ".join([parts[0], *parts[2:]])
+            width = c.stringWidth(text, self.body_font, size)
         if room > 0 and width > room * MM:
             size = max(size * room * MM / width, 3.0)
         c.saveState()
