@@ -14,7 +14,10 @@ from pathlib import Path
 import pytest
 
 BENCHMARKS = Path(__file__).parent.parent / "benchmarks"
+FIXTURES = BENCHMARKS.parent / "tests" / "fixtures"
 
+# the demo game's folders, for benchmarks that can measure any game
+DEMO = ["--data-dir", str(FIXTURES / "card_data"), "--templates-dir", str(FIXTURES / "templates"), "--games", "demo"]
 SMALL = {
     "balance_scaling.py": [
         "--games",
@@ -31,24 +34,14 @@ SMALL = {
     "engine_invariants.py": ["battlefield-space", "--games", "3"],
     "preview_speed.py": ["--runs", "1"],
     "incremental_build.py": [
-        "--data-dir",
-        str(BENCHMARKS.parent / "tests" / "fixtures" / "card_data"),
-        "--templates-dir",
-        str(BENCHMARKS.parent / "tests" / "fixtures" / "templates"),
-        "--games",
-        "demo",
+        *DEMO,
         "--runs",
         "1",
         "--no-whole",
     ],  # the demo game, in-process only: whole-process runs take seconds
     "rift_factions.py": ["--games", "4", "--players", "2"],
     "look.py": [
-        "--data-dir",
-        str(BENCHMARKS.parent / "tests" / "fixtures" / "card_data"),
-        "--templates-dir",
-        str(BENCHMARKS.parent / "tests" / "fixtures" / "templates"),
-        "--games",
-        "demo",
+        *DEMO,
         "--inks",
         "full",
     ],  # the demo game, one ink: a build and its PDFs read

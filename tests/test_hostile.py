@@ -25,6 +25,14 @@ VALIDATE = ("validate", "demo")
 TRUSTED = ("validate", "demo", "--trust-code")
 LIST = ("list", "demo")
 BUILD = ("build", "demo", "--out", "out", "--quiet")
+DEMO_BUILT = (  # what a build of the demo game writes
+    "demo/PRINT.md",
+    "demo/board.pdf",
+    "demo/calibration.pdf",
+    "demo/print-guide.pdf",
+    "demo/ships.pdf",
+    "demo/tokens.pdf",
+)
 
 
 def _png(width: int, height: int) -> bytes:
@@ -506,14 +514,7 @@ CASES = [
         BUILD,
         0,
         "",
-        outputs=(
-            "demo/PRINT.md",
-            "demo/board.pdf",
-            "demo/calibration.pdf",
-            "demo/print-guide.pdf",
-            "demo/ships.pdf",
-            "demo/tokens.pdf",
-        ),
+        outputs=DEMO_BUILT,
     ),
     Case(
         "watch-poll-symlink-loop",
@@ -1122,14 +1123,7 @@ CASES = [
         ("build", "demo", "--out", "out", "--quiet", "--no-validate"),
         0,
         "was not checked",
-        outputs=(
-            "demo/PRINT.md",
-            "demo/board.pdf",
-            "demo/calibration.pdf",
-            "demo/print-guide.pdf",
-            "demo/ships.pdf",
-            "demo/tokens.pdf",
-        ),
+        outputs=DEMO_BUILT,
     ),
     Case(
         "untrusted-checks-py-not-run",
