@@ -14,6 +14,7 @@ import pytest
 
 from cardgen.data import load_games
 from cardgen.engine.core import IllegalAction
+from cardgen.engine.games.space_empires_4x import battle
 from cardgen.engine.games.space_empires_4x.model import (
     ECON,
     LOST,
@@ -25,11 +26,15 @@ from cardgen.engine.games.space_empires_4x.model import (
     Colonize,
     EndEcon,
     EndMove,
+    Fire,
     Load,
     Move,
+    OpenFire,
     Peek,
     PeekChoice,
     Research,
+    Retreat,
+    Screen,
     Scuttle,
     Shift,
     Unload,
@@ -72,6 +77,18 @@ def place(s: SE4XState, p: int, code: str, h: int, count: int = 1):
     return s._add_unit(p, code, count, h)
 
 
+def settle(s: SE4XState) -> None:
+    """Play the battle under way (if any) to its end by the default choices (the calculator's policies)."""
+    while s.fight is not None:
+        s.apply(battle.default(s))
+
+
+def end_move(s: SE4XState) -> None:
+    """End the mover's move and fight its battles by the default choices."""
+    s.apply(EndMove())
+    settle(s)
+
+
 def show(s: SE4XState, h: int, kind: str | None, revealed: bool = True) -> None:
     """Put a marker of `kind` on hex h face up (or face down), swapping it with what h held; None empties the hex."""
     if kind is None:
@@ -97,7 +114,7 @@ def hexes(s: SE4XState, h: int) -> list[int]:
 
 def to_econ(s: SE4XState) -> None:
     while s.phase == MOVE:
-        s.apply(EndMove())
+        end_move(s)
 
 
 def through_econ(s: SE4XState) -> None:
@@ -352,7 +369,7 @@ def test_entering_enemy_warships_stops_the_move_and_the_battle_follows(engine):
     place(s, YELLOW, "SC", h)
     s.apply(Move(destroyers.uid, h))
     assert destroyers.stopped
-    s.apply(EndMove())
+    end_move(s)
     _, (where, outcome, _left) = next(e for e in reversed(s.chance.events) if e[0] == "battle")
     assert where == engine.hex_label[h] and outcome in ("attacker wins", "defender wins", "attacker retreats")
     owners = {u.owner for u in s.units if u.hex == h}
@@ -377,7 +394,7 @@ def test_non_combat_units_left_alone_in_a_battle_are_destroyed(engine):
     colony_ship = place(s, YELLOW, "CO", h)
     guard = place(s, YELLOW, "SC", h)
     s.apply(Move(s.units[0].uid, h))
-    s.apply(EndMove())
+    end_move(s)
     if guard not in s.units:
         assert colony_ship not in s.units
 
@@ -389,7 +406,7 @@ def test_decoys_are_destroyed_when_combat_starts(engine):
     decoy = place(s, YELLOW, "Decoy", h)
     guards = place(s, YELLOW, "DD", h, 6)
     place(s, RED, "SC", h)
-    s.apply(EndMove())
+    end_move(s)
     battle = next(o for k, o in s.chance.events if k == "battle")
     assert len(battle[2][1]) == 1 and battle[2][1][0] == guards.count  # the Destroyers fought without the Decoy
     assert guards in s.units and decoy not in s.units
@@ -402,10 +419,10 @@ def test_bombardment_steps_a_homeworld_down_by_five_and_its_fall_ends_the_game(e
     s.tech[RED]["attack"] = 3  # to-hit 6 + 3 = 9 against a colony
     steps = []
     while s.phase != OVER:
-        s.apply(EndMove())
+        end_move(s)
         steps.append(s.col_cp[target])
         while s.phase == MOVE and s.player != RED:
-            s.apply(EndMove())
+            end_move(s)
         if s.phase == ECON:
             through_econ(s)
     assert all(v % 5 == 0 for v in steps)
@@ -461,62 +478,141 @@ def test_retreat_may_go_no_farther_from_any_one_colony_not_only_the_nearest(engi
     assert s._retreat_hex(RED, h) == away
 
 
-def test_the_engine_battle_is_the_calculators(engine, monkeypatch):
-    """The engine resolves battles with combat.fight, the function the calculator's statistical test checks."""
-    from cardgen.engine.games.space_empires_4x import state as module
+def test_a_battle_played_by_the_default_choices_is_the_calculators_battle_roll_for_roll(engine, monkeypatch):
+    """The default choices are the calculator's policies and each shot draws from the game's stream as `combat.fight`
+    does: with retreat impossible, the engine's battle is `combat.fight`'s, shot for shot, in every terrain."""
+    from cardgen.engine.games.space_empires_4x.combat import fight
 
-    calls = []
-
-    def spy(*args):
-        calls.append(args)
-        return "attacker wins", [[g.count for g in args[1]], [0 for _ in args[2]]]
-
-    monkeypatch.setattr(module, "fight", spy)
-    s = clear(fresh(engine))
-    h = hexes(s, s.home[RED])[0]
-    show(s, h, "nebula")
-    s.tech[RED]["attack"] = 1  # built after the technology: the group carries it
-    place(s, RED, "CA", h, 2)
-    place(s, YELLOW, "DD", h, 1)
-    s.apply(EndMove())
-    _, attackers, defenders, terrain, retreat, _ = calls[0]
-    assert terrain == "nebula" and retreat and [(g.code, g.count, g.attack_tech) for g in attackers] == [("CA", 2, 1)]
-    assert [g.code for g in defenders] == ["DD"] and not any(u.owner == YELLOW for u in s.units)
+    outcomes = set()
+    for seed in range(40):
+        s = clear(fresh(engine, seed=seed))
+        h = hexes(s, s.home[RED])[0]
+        show(s, h, ("planet", "nebula", "asteroids")[seed % 3])
+        s.tech[RED]["attack"] = 1  # built after the technology: the groups carry it
+        groups = [place(s, RED, "CA", h, 2), place(s, RED, "DD", h, 2)]
+        s.tech[RED]["attack"] = 0
+        groups += [place(s, YELLOW, "DD", h, 3), place(s, YELLOW, "SC", h, 2), place(s, YELLOW, "CA", h, 1)]
+        monkeypatch.setattr(s, "_retreat_hexes", lambda p, h: [])
+        stream = s.rng.clone()
+        expected = fight(engine.combat, [s._group(u, False) for u in groups[:2]],
+                         [s._group(u, False) for u in groups[2:]], s.terrain(h), False, stream)  # fmt: skip
+        end_move(s)
+        _, (where, outcome, left) = next(e for e in s.chance.events if e[0] == "battle")
+        assert (outcome, left) == expected and where == engine.hex_label[h]
+        assert s.rng.state() == stream.state()
+        outcomes.add(outcome)
+    assert outcomes == {"attacker wins", "defender wins"}
 
 
 def test_the_attacker_decides_the_order_of_its_battles(engine, monkeypatch):
     """Combat: 'If there is more than one battle, the attacker decides the order in which battles occur' — after
     its move the attacker chooses the next battle while two or more remain; the last follows at once."""
-    from cardgen.engine.games.space_empires_4x import state as module
-
     fought = []
+    begin = battle.begin
 
-    def spy(rules, attacker, defender, terrain, retreat, rng):
-        fought.append(attacker[0].code)
-        return "attacker wins", [[g.count for g in attacker], [0 for _ in defender]]
+    def spy(state, p, q, h, attackers, defenders):
+        fought.append(attackers[0].code)
+        begin(state, p, q, h, attackers, defenders)
 
-    monkeypatch.setattr(module, "fight", spy)
+    monkeypatch.setattr(battle, "begin", spy)
     s = clear(fresh(engine))
     first, later = sorted(hexes(s, s.home[RED])[:2])
     for h, code in ((first, "DD"), (later, "CA")):
         show(s, h, "planet")
         place(s, RED, code, h)
         place(s, YELLOW, "SC", h)
-    s.apply(EndMove())
+    end_move(s)
     assert s.legal_actions() == [Battle(first), Battle(later)] and s.player == RED and not fought
     s.apply(Battle(later))
+    settle(s)
     assert fought == ["CA", "DD"] and s.player == YELLOW and s.phase == MOVE
 
 
-def test_a_retreat_into_a_black_hole_rolls_like_any_entry(engine, monkeypatch):
+def test_screening_keeps_ships_out_of_the_round(engine):
+    """Combat Screening: 'if a player has more combat capable ships than their opponent, that player may choose to
+    screen (protect) ships from combat for the current round (up to the difference in ship count). A screened ship
+    may neither fire nor be fired upon' — two Scouts screened leave Yellow's Destroyer one target and Red one shot."""
+    for seed in range(20):
+        s = clear(fresh(engine, seed=seed))
+        h = hexes(s, s.home[RED])[0]
+        show(s, h, "planet")
+        destroyer, scouts = place(s, RED, "DD", h), place(s, RED, "SC", h, 2)
+        place(s, YELLOW, "DD", h)
+        s.apply(EndMove())
+        assert s.current_player() == RED
+        assert s.legal_actions() == [Screen(destroyer.uid, 0), Screen(scouts.uid, 0), OpenFire()]
+        s.apply(Screen(scouts.uid, 0))
+        assert s.fight is not None and s.fight.round == 1 and s.fight.screener == 0  # one more may be screened
+        s.apply(Screen(scouts.uid, 0))
+        shots = [o for k, o in s.chance.events if k == "shot"]
+        assert 1 <= len(shots) <= 2  # Yellow's Destroyer, then Red's: no shot from the Scouts
+        assert scouts in s.units and scouts.count == 2  # never fired upon
+        if s.fight is not None:  # both Destroyers missed: the next round, screening again
+            assert s.fight.round == 2 and s.fight.screener == 0 and s.fight.fighters[1].screened == []
+
+
+def test_each_ship_chooses_its_target(engine):
+    """Who May Fire: 'A unit (ship) with Attack Strength may fire at any opposing unit unless Screened' — Red's
+    Destroyer chooses between Yellow's Scout and Destroyer; the default is the calculator's (the ship closest to
+    destruction, then the group firing earliest)."""
+    chosen = 0
+    for seed in range(10):
+        s = clear(fresh(engine, seed=seed))
+        h = hexes(s, s.home[RED])[0]
+        show(s, h, "planet")
+        place(s, RED, "DD", h)
+        scout, destroyer = place(s, YELLOW, "SC", h), place(s, YELLOW, "DD", h)
+        s.apply(EndMove())
+        assert s.current_player() == YELLOW
+        assert s.legal_actions() == [Screen(scout.uid, 0), Screen(destroyer.uid, 0), OpenFire()]
+        s.apply(OpenFire())  # Yellow's Destroyer fires first (the defender), at the one target there is
+        if s.fight is None:
+            continue  # its shot ended the battle
+        assert s.current_player() == RED and s.legal_actions() == [Fire(scout.uid), Fire(destroyer.uid)]
+        assert battle.default(s) == Fire(destroyer.uid)  # equal hulls left: the Destroyer fired earlier
+        fired = sum(1 for k, _ in s.chance.events if k == "shot")
+        s.apply(Fire(scout.uid))
+        shot = [o for k, o in s.chance.events if k == "shot"][fired]
+        assert (scout in s.units) == (shot > 4)  # 4 + 0 - 0: a roll of 4 or less hits the Scout
+        chosen += 1
+    assert chosen >= 3
+
+
+def test_a_group_retreats_at_its_own_turn_to_fire_from_the_second_round(engine):
+    """Resolve Combat: 'After the first combat round, a player may choose to have a unit retreat instead of firing'
+    — no retreat is offered in the first round; in the second, Red's Destroyer (class D) is offered it at its own
+    turn, after Yellow's Cruiser (class C) has fired that round."""
+    retreated = 0
+    for seed in range(40):
+        s = clear(fresh(engine, seed=seed))
+        home = s.home[RED]
+        h = hexes(s, home)[0]
+        show(s, h, "planet")
+        destroyer = place(s, RED, "DD", h)
+        place(s, YELLOW, "CA", h)
+        s.apply(EndMove())
+        while s.fight is not None and not any(a.tag == "retreat" for a in s.legal_actions()):
+            assert s.fight.round == 1 or s.current_player() == YELLOW or s.fight.fired
+            s.apply(battle.default(s))
+        if s.fight is None:
+            continue
+        assert s.fight.round == 2 and s.current_player() == RED
+        shots = sum(1 for k, _ in s.chance.events if k == "shot")
+        assert shots == 3  # round one's two shots, then Yellow's Cruiser's in round two, before Red's choice
+        assert Retreat(home) in s.legal_actions()
+        s.apply(Retreat(home))
+        assert s.fight is None and destroyer.hex == home and s.player == YELLOW
+        _, (_, outcome, left) = next(e for e in s.chance.events if e[0] == "battle")
+        assert outcome == "attacker retreats" and left == [[1], [1]]
+        retreated += 1
+    assert retreated >= 5
+
+
+def test_a_retreat_into_a_black_hole_rolls_like_any_entry(engine):
     """Black Holes: 'A roll of 1-6 and the unit survives, 7-10 means the unit is destroyed', for every unit entering
     (the reading in rules.yaml) — a unit retreating into the hex (Retreat) enters it too."""
-    from cardgen.engine.games.space_empires_4x import state as module
-
-    monkeypatch.setattr(module, "fight", lambda *args: ("attacker retreats", [[g.count for g in args[1]],
-                                                                             [g.count for g in args[2]]]))  # fmt: skip
     outcomes = set()
-    for seed in range(30):
+    for seed in range(60):
         s = clear(fresh(engine, seed=seed))
         home = s.home[RED]
         h = hexes(s, home)[0]
@@ -528,8 +624,13 @@ def test_a_retreat_into_a_black_hole_rolls_like_any_entry(engine, monkeypatch):
         place(s, YELLOW, "SC", home)  # the Homeworld is blocked: the Black Hole is the only way out
         cruiser = place(s, RED, "CA", h)
         place(s, YELLOW, "DD", h)
-        assert s._retreat_hex(RED, h) == hole
+        assert s._retreat_hexes(RED, h) == [hole]
         s.apply(EndMove())
+        while s.fight is not None and Retreat(hole) not in s.legal_actions():
+            s.apply(battle.default(s))
+        if s.fight is None:
+            continue
+        s.apply(Retreat(hole))
         rolls = [outcome for kind, outcome in s.chance.events if kind == "black hole"]
         assert len(rolls) == 1 and (cruiser in s.units) == (rolls[0] <= 6)
         outcomes.add(cruiser in s.units)

@@ -8,8 +8,8 @@ Technology levels count only up to the hull size (`hull_limits_technology`); ast
 nebula defence technology. Hits accumulate on one ship of a group at a time; a ship whose hits reach its hull size
 is destroyed. Fire is never simultaneous, so both sides can never be destroyed together.
 
-The choices the rules leave to players are made by fixed policies (the calculator's and, later, the engine's
-default; `cardgen odds` prints them):
+The choices the rules leave to players are made by fixed policies (`cardgen odds` prints them; in the engine they are
+players' choices, `battle.py`, and these policies are the defaults greedy plays):
 - targets: every shot goes to the enemy ship closest to destruction (fewest hits left), ties to the group that fires
   earliest, then the dearer, then the first listed;
 - screening: none;
@@ -294,9 +294,10 @@ def closed_form_scout_duel() -> Fraction:
 
 def fight(rules: Rules, attacker: Sequence[Group], defender: Sequence[Group], terrain: str, retreat: bool,
           rng: Any) -> tuple[str, list[list[int]]]:  # fmt: skip
-    """One battle rolled shot by shot on explicit ships (the engine's battle; `rng.randbelow(n)` gives 0…n−1), under
-    the same policies as `exact_odds`: its outcome and each group's ships left. Written apart from the calculator's
-    hits-taken chain, so each checks the other."""
+    """One battle rolled shot by shot on explicit ships (`rng.randbelow(n)` gives 0…n−1), under the same policies as
+    `exact_odds`: its outcome and each group's ships left. Written apart from the calculator's hits-taken chain, so
+    each checks the other; and the engine's battle (`battle.py`) played by its default choices with retreat
+    impossible is this one, roll for roll (a test holds the three together)."""
     groups = [list(attacker), list(defender)]
     order = firing_order(rules, groups, terrain)
     rank = {slot: n for n, slot in enumerate(order)}

@@ -137,6 +137,35 @@ class Battle(NamedTuple):
     tag: str = "battle"
 
 
+class Screen(NamedTuple):
+    """Combat Screening: the side with more combat ships keeps one more of this group's ships (one carrying `hits`
+    damage) out of the round — it neither fires nor is fired upon."""
+
+    uid: int
+    hits: int
+    tag: str = "screen"
+
+
+class OpenFire(NamedTuple):
+    """The screening side is done screening: the round's fire begins."""
+
+    tag: str = "open-fire"
+
+
+class Fire(NamedTuple):
+    """The group whose turn it is fires its next ship at this enemy group (at the ship of it already damaged)."""
+
+    target: int
+    tag: str = "fire"
+
+
+class Retreat(NamedTuple):
+    """The group whose turn it is retreats to this adjacent hex instead of firing (from the second round)."""
+
+    to: int
+    tag: str = "retreat"
+
+
 class Shift(NamedTuple):
     """Lost in Space: the player to the right moves the lost units one hex."""
 

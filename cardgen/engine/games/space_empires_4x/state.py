@@ -1,15 +1,14 @@
 """A game of Space Empires 4X (Basic Rules) in progress.
 
-A round is three turns and an Economic Phase (`turns_per_round`). In a turn each player in turn order moves units
-one hex at a time, one unit's movement complete before another's (`Move`: moving a unit ends the move of any other
-that has moved; a Colony Ship may `Colonize`, a Mining Ship `Load` and `Unload` a marker, a Cruiser with
-Exploration technology `Peek` before it moves and then turn the marker up or leave it face down, `PeekChoice`), then
-`EndMove` fights every battle where the player's units share a hex with an enemy (`combat.fight`, the calculator's
-rules and policies) and bombards enemy colonies there — in the order the player chooses (`Battle`) when there are
-several. Markers are turned up the moment a unit enters (the reading
-in rules.yaml), with their effects: Minerals and Space Wrecks to tow, Black Holes (a roll for every unit entering),
-Danger, Supernovas, Lost in Space (the player to the right chooses the hex: a `Shift` decision of that seat, a die
-roll in solitaire), terrain that ends a combat unit's move.
+A round is three turns and an Economic Phase (`turns_per_round`). In a turn each player in turn order moves units one
+hex at a time, one unit's movement complete before another's (`Move`: moving a unit ends the move of any other that has
+moved; a Colony Ship may `Colonize`, a Mining Ship `Load` and `Unload` a marker, a Cruiser with Exploration technology
+`Peek` before it moves and then turn the marker up or leave it face down, `PeekChoice`), then `EndMove` fights every
+battle where the player's units share a hex with an enemy (`battle`: shot by shot, with the players' screens, targets
+and retreats) and bombards enemy colonies there — in the order the player chooses (`Battle`) when there are several.
+Markers are turned up the moment a unit enters (the reading in rules.yaml), with their effects: Minerals and Space
+Wrecks to tow, Black Holes (a roll for every unit entering), Danger, Supernovas, Lost in Space (the player to the right
+chooses the hex: a `Shift` decision of that seat, a die roll in solitaire), terrain that ends a combat unit's move.
 
 The Economic Phase is simultaneous in the rules; the engine takes the players in turn order, each deciding alone
 (nothing one buys changes what another may, and no other player sees it before the phase ends): income from the
@@ -25,8 +24,9 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from cardgen.engine.core import TERMINAL, Action, IllegalAction, State, frozen
-from cardgen.engine.games.space_empires_4x import view
-from cardgen.engine.games.space_empires_4x.combat import Group, fight, to_hit
+from cardgen.engine.games.space_empires_4x import battle, view
+from cardgen.engine.games.space_empires_4x.battle import Fight
+from cardgen.engine.games.space_empires_4x.combat import Group, to_hit
 from cardgen.engine.games.space_empires_4x.model import (
     ECON,
     LOST,
@@ -88,6 +88,9 @@ class SE4XState(State):
     player: int  # whose turn or Economic Phase it is
     lost: tuple[int, int, tuple[int, ...], int] | None  # Lost in Space: (chooser, hex, units, mover)
     battles: tuple[int, ...]  # the hexes whose battles the attacker has still to fight this turn, in its order
+    at: int  # the hex whose battles are being fought (-1: none)
+    pending: tuple[int, ...]  # the enemies still to fight there, before the bombardment
+    fight: Fight | None  # the battle under way (`battle`)
     peeking: int  # the hex whose marker a Cruiser has just peeked at, before its owner's choice (-1: none)
     known: list[dict[int, int]]  # per player: hex -> the face-down marker it peeked at there (`known_marker`)
 
@@ -133,6 +136,7 @@ class SE4XState(State):
         s.next_uid = 0
         s.peeking = -1
         s.battles = ()
+        s.at, s.pending, s.fight = -1, (), None
         s.known = [{} for _ in range(players)]
         for p, h in enumerate(s.home):
             s.revealed[h] = True
@@ -269,6 +273,8 @@ class SE4XState(State):
         if self.phase == LOST:
             assert self.lost is not None
             return self.lost[0]
+        if self.fight is not None:
+            return self.fight.players[self.fight.deciding()]
         return self.player
 
     # -- legal actions -------------------------------------------------------------------------------------------------
@@ -280,6 +286,8 @@ class SE4XState(State):
             return [Shift(h) for h in self._shift_targets()]
         if self.peeking >= 0:
             return [PeekChoice(True), PeekChoice(False)]
+        if self.fight is not None:
+            return battle.legal(self)
         if self.battles:
             return [Battle(h) for h in self.battles]
         if self.phase == MOVE:
@@ -497,13 +505,16 @@ class SE4XState(State):
             self._peek(self.unit(action.uid), action.at)
         elif tag == "peek-choice":
             self._peek_choice(p, action.reveal)
+        elif tag in ("screen", "open-fire", "fire", "retreat"):
+            battle.act(self, action)
+            self._run_battles()
         elif tag == "end-move":
             self.battles = tuple(self._battle_hexes(p))
-            self._fight_battles(p)
+            self._run_battles()
         elif tag == "battle":
             self.battles = tuple(h for h in self.battles if h != action.at)
-            self._fight_at(p, action.at)
-            self._fight_battles(p)
+            self._begin_battles_at(action.at)
+            self._run_battles()
         elif tag == "shift":
             self._shift(action.to)
         elif tag == "scuttle":
@@ -664,29 +675,40 @@ class SE4XState(State):
         return [h for h in sorted({u.hex for u in self.units if u.owner == p})
                 if self.enemies_at(h, p) or self.col_owner[h] not in (-1, p)]  # fmt: skip
 
-    def _fight_battles(self, p: int) -> None:
-        """The battles still due after p's move: the attacker chooses which comes next while two or more remain
-        ('the attacker decides the order in which battles occur', `Battle`); the last is fought at once; then the
-        next player's turn."""
-        while len(self.battles) == 1 and self.phase != OVER:
-            h, self.battles = self.battles[0], ()
-            self._fight_at(p, h)
+    def _begin_battles_at(self, h: int) -> None:
+        """The battles at h come next: one enemy at a time, in seat order, then bombardment of the colony there."""
+        self.at = h
+        self.pending = tuple(sorted({u.owner for u in self.enemies_at(h, self.player)}))
+
+    def _run_battles(self) -> None:
+        """Fight on after the mover's move until a choice is due — a battle's (`battle`), or which hex is next while
+        two or more remain ('the attacker decides the order in which battles occur', `Battle`) — or until every
+        battle is fought; then the next player's turn."""
+        p = self.player
+        while self.fight is None and self.phase != OVER:
+            if self.pending:
+                q, self.pending = self.pending[0], self.pending[1:]
+                self._battle(p, q, self.at)
+            elif self.at >= 0:
+                h, self.at = self.at, -1
+                q = self.col_owner[h]
+                if q not in (-1, p):
+                    self._bombard(p, q, h)
+            elif len(self.battles) == 1:
+                h, self.battles = self.battles[0], ()
+                self._begin_battles_at(h)
+            else:
+                break
+        if self.fight is not None:
+            return
         if self.phase == OVER:
-            self.battles = ()
+            self.battles, self.at, self.pending = (), -1, ()
         elif not self.battles:
             self._next_player()
 
-    def _fight_at(self, p: int, h: int) -> None:
-        """The battles at h, one enemy at a time, then bombardment of the enemy colony there."""
-        for q in sorted({u.owner for u in self.enemies_at(h, p)}):
-            self._battle(p, q, h)
-        if self.phase == OVER:
-            return
-        q = self.col_owner[h]
-        if q not in (-1, p):
-            self._bombard(p, q, h)
-
     def _battle(self, p: int, q: int, h: int) -> None:
+        """p's units attack q's at h: Decoys go, a side without combat units loses its others at once, and otherwise
+        the battle begins (`battle.begin`), asking its players whatever the rules let them choose."""
         mine = [u for u in self.units_at(h) if u.owner == p]
         theirs = [u for u in self.units_at(h) if u.owner == q]
         if not mine or not theirs:
@@ -704,30 +726,8 @@ class SE4XState(State):
         terrain = self.terrain(h)
         if terrain != "open":
             self.events.add(f"marker:{terrain}")
-        way = [self._retreat_hex(p, h), self._retreat_hex(q, h)]
-        groups = [[self._group(u, way[s] is not None) for u in side] for s, side in enumerate((a, d))]
-        outcome, left = fight(self.e.combat, groups[0], groups[1], terrain, True, self.rng)
-        self.chance.record("battle", [self.e.hex_label[h], outcome, left])
         self.events.add("battle")
-        for units, counts in ((a, left[0]), (d, left[1])):
-            for u, count in zip(units, counts, strict=True):
-                if count == 0:
-                    self._remove(u)
-                else:
-                    u.count, u.seen = count, True
-        for s, units in enumerate((a, d)):
-            if outcome.startswith("attacker retreats" if s == 0 else "defender retreats"):
-                to = way[s]
-                assert to is not None
-                for u in units:
-                    if u in self.units:
-                        u.hex, u.stopped = to, True
-                        if self.kind(to) == "black-hole":  # a retreat into a Black Hole rolls like any entry
-                            self._survives_black_hole(u)
-        for side in (p, q):
-            if not any(u.owner == side and self.armed(u) for u in self.units_at(h)):
-                for u in [x for x in self.units_at(h) if x.owner == side]:
-                    self._remove(u)  # non-combat units left alone are destroyed (they may not retreat)
+        battle.begin(self, p, q, h, a, d)
 
     def _group(self, u: Unit, can_retreat: bool) -> Group:
         spec = self.spec(u)
@@ -735,27 +735,28 @@ class SE4XState(State):
                      can_retreat and u.code not in self.e.immobile, self.level(u, "attack"),
                      self.level(u, "defense"), self.level(u, "tactics"))  # fmt: skip
 
-    def _retreat_hex(self, p: int, h: int) -> int | None:
-        """The hex p's ships retreat to: adjacent, explored, no enemy units, no Supernova, and 'the same distance, or
-        less, from one of its colonies' — any one colony, not only the nearest (Retreat; the rulebook's own warning
-        that this allows 'seemingly counter-intuitive retreats'). Among several: the nearest to a colony, then the
-        first on the map."""
+    def _retreat_hexes(self, p: int, h: int) -> list[int]:
+        """The hexes p's ships may retreat to from h: adjacent, explored, no enemy units, no Supernova, and 'the same
+        distance, or less, from one of its colonies' — any one colony, not only the nearest (Retreat; the rulebook's
+        own warning that this allows 'seemingly counter-intuitive retreats'), in map order."""
         homes = self.colonies(p)
-        if not homes:
-            return None
         dist = self.e.distance
-        best: tuple[int, int] | None = None
+        out = []
         for t in self.adj[h]:
             if (self.marker_at[t] >= 0 and not self.revealed[t]) or self.kind(t) == "supernova":
                 continue
             if any(u.owner != p for u in self.units_at(t)):
                 continue
-            if not any(dist(t, c) <= dist(h, c) for c in homes):
-                continue
-            d = min(dist(t, c) for c in homes)
-            if best is None or (d, t) < best:
-                best = (d, t)
-        return None if best is None else best[1]
+            if any(dist(t, c) <= dist(h, c) for c in homes):
+                out.append(t)
+        return sorted(out)
+
+    def _retreat_hex(self, p: int, h: int) -> int | None:
+        """The retreat the default policy takes: the legal hex nearest to one of p's colonies, then the first on the
+        map (None: retreat is not possible)."""
+        homes = self.colonies(p)
+        dist = self.e.distance
+        return min(self._retreat_hexes(p, h), key=lambda t: (min(dist(t, c) for c in homes), t), default=None)
 
     def _bombard(self, p: int, q: int, h: int) -> None:
         """With the enemy's ships gone, each of p's ships fires once at the colony (attack + attack technology)."""
@@ -948,6 +949,31 @@ class SE4XState(State):
         if self.peeking >= 0 and (self.phase != MOVE or self.known_marker(self.player, self.peeking) < 0):
             out.append(f"a peek at hex {e.hex_label[self.peeking]} waits outside a move or at no face-down marker")
         out += self._marker_violations()
+        out += self._fight_violations()
+        return out
+
+    def _fight_violations(self) -> list[str]:
+        """A battle under way: each group in it is on the board at the battle's hex with the ships the battle counts,
+        none carrying its hull's worth of hits, and screens only while screening is due."""
+        fight = self.fight
+        if fight is None:
+            return []
+        out = [] if self.phase == MOVE else [f"a battle is under way in the {self.phase} phase"]
+        units = {u.uid: u for u in self.units}
+        for f in fight.fighters:
+            u = units.get(f.uid)
+            if f.gone:
+                continue
+            if f.ships() == 0:
+                if u is not None:
+                    out.append(f"unit {f.uid} ({u.code}) has no ship left in the battle but is still in play")
+                continue
+            if u is None or u.hex != fight.at or u.owner != fight.players[f.side] or u.count != f.ships():
+                out.append(f"unit {f.uid}: the battle counts {f.ships()} ships at {self.e.hex_label[fight.at]}")
+            if any(not 0 <= hits < f.group.hull for hits in [*f.active, *f.screened]):
+                out.append(f"unit {f.uid}: a ship in the battle carries {f.active + f.screened} hits")
+        if fight.screen_left < 0 or (fight.screener < 0) != (fight.screen_left == 0):
+            out.append(f"{fight.screen_left} screens left with side {fight.screener} screening")
         return out
 
     def _marker_violations(self) -> list[str]:
@@ -989,7 +1015,8 @@ class SE4XState(State):
             self.phase, self.turns, self.turn, self.order, self.player, self.lost, self.peeking, tuple(units), markers,
             towed,
             self.col_owner, self.col_cp, self.cp[player], self.due[player], sorted(self.tech[player].items()),
-            sorted(self.bought[player]), self.bid[player], sorted(self.out.items()), self.battles,
+            sorted(self.bought[player]), self.bid[player], sorted(self.out.items()), self.battles, self.at,
+            self.pending, None if self.fight is None else self.fight.key(),
         ])  # fmt: skip
 
     def determinize(self, player: int, rng: CounterRng) -> State:
@@ -1068,7 +1095,8 @@ class SE4XState(State):
         other.phase, other.turn, other.order = self.phase, self.turn, list(self.order)
         other.player, other.lost = self.player, self.lost
         other.peeking, other.known = self.peeking, [dict(k) for k in self.known]
-        other.battles = self.battles
+        other.battles, other.at, other.pending = self.battles, self.at, self.pending
+        other.fight = None if self.fight is None else self.fight.copy()
         other.yards_new = dict(self.yards_new)
         return other
 
@@ -1086,6 +1114,8 @@ class SE4XState(State):
             return f"shift the lost units to {e.hex_label[action.to]}"
         if tag == "battle":
             return f"fight the battle at {e.hex_label[action.at]} next"
+        if tag in ("screen", "fire", "retreat", "open-fire"):
+            return self._battle_label(action)
         if tag == "research":
             return f"research {action.tech} {self.tech[self.player][action.tech] + 1}"
         if tag == "build":
@@ -1093,6 +1123,24 @@ class SE4XState(State):
         if tag == "bid":
             return f"bid {action.amount} CP"
         return str(tag)
+
+    def _battle_label(self, action: Action) -> str:
+        fight = self.fight
+        assert fight is not None
+
+        def name(uid: int) -> str:
+            u = self.unit(uid)
+            return f"{u.code}{u.group or ''} (#{uid})"
+
+        if action.tag == "open-fire":
+            return f"open fire (round {fight.round})"
+        if action.tag == "screen":
+            damage = {0: "", 1: " with 1 hit"}.get(action.hits, f" with {action.hits} hits")
+            return f"screen a ship of {name(action.uid)}{damage}"
+        shooter = name(fight.fighters[fight.order[fight.slot]].uid)
+        if action.tag == "fire":
+            return f"{shooter} fires at {name(action.target)}"
+        return f"{shooter} retreats to {self.e.hex_label[action.to]}"
 
 
 def _shown(action: object) -> str:

@@ -4,13 +4,14 @@
 fleet and technology cost. `outlook` (the search agent's heuristic) adds unspent CP and exploration and compares with
 the opponents.
 
-The greedy agent values one action from what the player can see, without cloning the game for each move: a move by
-how much closer it brings the unit to its goal (a Colony Ship to the nearest planet it may settle, a Mining Ship to
-a marker or home with its load, a Scout to the unexplored, warships to the nearest enemy Homeworld once the fleet is
-strong enough, home otherwise), less the risk of the unexplored (the odds of Danger and Black Holes among the region's
+The greedy agent values one action from what the player can see, without cloning the game for each move: a move by how
+much closer it brings the unit to its goal (a Colony Ship to the nearest planet it may settle, a Mining Ship to a marker
+or home with its load, a Scout to the unexplored, warships to the nearest enemy Homeworld once the fleet is strong
+enough, home otherwise), less the risk of the unexplored (the odds of Danger and Black Holes among the region's
 face-down markers, which every player knows from the marker mix); a battle by the strength it brings against what it
-sees; purchases by a fixed order of needs (Ship Size first, colony ships while planets wait, warships as income
-allows). Ending a move or a phase is worth a little more than a move that gains nothing, so units never wander.
+sees; a battle's choices (targets, screening, retreat) by the calculator's policy; purchases by a fixed order of needs
+(Ship Size first, colony ships while planets wait, warships as income allows). Ending a move or a phase is worth a
+little more than a move that gains nothing, so units never wander.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from cardgen.engine.boards import distances_from
+from cardgen.engine.games.space_empires_4x import battle
 
 if TYPE_CHECKING:
     from cardgen.engine.games.space_empires_4x.state import SE4XState
@@ -134,10 +136,23 @@ def goals(state: SE4XState, p: int) -> Goals:
     return found
 
 
+_policy: list[Any] = [None, None]
+
+
+def battle_policy(state: SE4XState) -> Any:
+    """The calculator's policy for the battle choice due now (`battle.default`), worked out once per decision."""
+    legal = state.legal_actions()
+    if _policy[0] is not legal:
+        _policy[0], _policy[1] = legal, battle.default(state)
+    return _policy[1]
+
+
 def action_value(state: SE4XState, action: Any, p: int) -> float:
     tag = action.tag
     if tag in ("end-move", "end-econ"):
         return 0.01
+    if tag in ("screen", "open-fire", "fire", "retreat"):  # in battle, greedy plays the calculator's policy
+        return 1.0 if action == battle_policy(state) else 0.0
     g = goals(state, p)
     if tag == "move":
         return _move_value(state, g, state.unit(action.uid), action.to)
