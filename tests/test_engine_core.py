@@ -19,7 +19,7 @@ from cardgen.engine.runner import PlaySpec, play_game, play_many, replay, summar
 from cardgen.engine.tasks import PASS as PASS_RESPONSE
 from cardgen.engine.tasks import TaskStack
 
-from conftest import FIXTURES, copy_game, run_cli
+from conftest import FIXTURES, REPO, copy_game, run_cli
 
 ROUNDS = 3
 
@@ -92,7 +92,7 @@ class HighShip(GameEngine):
         self.cards = [item.id for item in ships.items for _ in range(item.count)]
         self.attack = {item.id: item.fields["attack"] for item in ships.items}
 
-    def new_state(self, players: int, seed: int) -> HighShipState:
+    def _new_state(self, players: int, seed: int) -> HighShipState:
         return HighShipState(self, seed, players)
 
     def heuristic(self, state: State, player: int) -> float:
@@ -319,7 +319,7 @@ class Pig(GameEngine):
     def __init__(self, game=None):
         pass
 
-    def new_state(self, players: int, seed: int) -> PigState:
+    def _new_state(self, players: int, seed: int) -> PigState:
         return PigState(seed)
 
 
@@ -496,6 +496,34 @@ def test_a_turn_cap_ends_games_with_an_adjudicated_result_apart_from_failures(mo
     write_log(path, results)
     assert all(ok for _, ok, _ in replay(path, FIXTURES / "card_data"))
     runner._ENGINES.clear()
+
+
+def test_a_state_knows_it_has_ended_at_the_turn_cap():
+    """The contract every engine library documents: a loop over `is_terminal()` ends, at the cap too — the state is
+    terminal there, with no legal action, its ending adjudicated and its result the engine's adjudication; a clone
+    carries its cap. Star Commander counts its cap in rounds of every player's turn."""
+    from cardgen.engine.rng import CounterRng
+
+    engine = CappedPig()
+    endings = set()
+    for seed in range(30):
+        state = engine.new_state(2, seed)
+        assert state.turn_cap == 4 and state.clone().turn_cap == 4
+        rng = CounterRng(seed)
+        steps = 0
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            state.apply(legal[rng.randbelow(len(legal))])
+            steps += 1
+            assert steps < 10_000
+        endings.add(state.ending)
+        if state.ending == engine.ADJUDICATED:
+            assert state.turns == 4 and state.legal_actions() == [] and state.clone().is_terminal()
+            assert engine.final_scores(state) == engine.adjudicate(state)
+    assert engine.ADJUDICATED in endings
+    (game,) = load_games(REPO / "card_data", ["star-commander"])
+    star = registry.build_engine(game)
+    assert star.new_state(3, 1).turn_cap == star.rounds_cap * 3  # type: ignore[attr-defined]
 
 
 def test_sealed_commitments_stay_hidden_until_all_are_in():

@@ -77,7 +77,7 @@ class Skirmish(GameEngine):
     def __init__(self, game=None):
         pass
 
-    def new_state(self, players: int, seed: int) -> SkirmishState:
+    def _new_state(self, players: int, seed: int) -> SkirmishState:
         return SkirmishState(seed, players)
 
     def teams(self, players: int) -> list[int]:
@@ -144,7 +144,7 @@ class Patrol(GameEngine):
     def __init__(self, game=None):
         self.game = game
 
-    def new_state(self, players: int, seed: int) -> PatrolState:
+    def _new_state(self, players: int, seed: int) -> PatrolState:
         return PatrolState(seed)
 
 

@@ -144,14 +144,12 @@ class MctsAgent(Agent):
         the game knows better for some decisions (`State.rollout_action`) — and score each seat in [0, 1]."""
         rng, engine = self.search_rng, self.engine
         steps, horizon = 0, engine.playout_horizon or engine.max_actions
-        while not game.is_terminal() and steps < horizon and not engine.capped(game):
+        while not game.is_terminal() and steps < horizon:
             actions = game.legal_actions()
             game.do(game.rollout_action(actions, rng) if len(actions) > 1 else actions[0])
             steps += 1
-        if game.is_terminal():
-            return engine.team_returns(game.returns())
-        if engine.capped(game):
-            return engine.team_returns(engine.adjudicate(game))
+        if game.is_terminal():  # over by the rules, or adjudicated at the turn cap
+            return engine.final_scores(game)
         if engine.playout_horizon:
             return engine.team_returns(engine.playout_value(game))
         return [0.5] * len(game.returns())

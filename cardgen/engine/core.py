@@ -34,6 +34,7 @@ from cardgen.engine.rng import CounterRng
 Action = Any  # a hashable value: the game's own NamedTuples, ints or strings
 
 TERMINAL = -1
+ADJUDICATED = "turn cap (adjudicated)"  # the ending of a game stopped at its turn cap
 CHANCE = -2  # `current_player` of a state waiting for a chance outcome (a die roll) rather than a player
 
 
@@ -73,6 +74,7 @@ class State(ABC):
         self.rng = CounterRng(seed)
         self.chance = ChanceLog()
         self.turns = 0
+        self.turn_cap: int | None = None  # set by `GameEngine.new_state`
         self.ending = None
         self.problems: list[str] = []
         self.applied: set[str] = set()  # cards whose ability took effect at least once
@@ -162,12 +164,14 @@ class State(ABC):
     # -- shared behaviour -----------------------------------------------------------------------------------------
 
     def is_terminal(self) -> bool:
-        return self.current_player() == TERMINAL
+        """Over by the rules, or stopped at the turn cap (`ending` says which)."""
+        return self.ending == ADJUDICATED or self.current_player() == TERMINAL
 
     def legal_actions(self) -> list[Action]:
-        """The legal actions of this state, computed once (callers must not change the list)."""
+        """The legal actions of this state, computed once (callers must not change the list); none once it has
+        ended."""
         if self._legal is None:
-            self._legal = self._legal_actions()
+            self._legal = [] if self.ending == ADJUDICATED else self._legal_actions()
         return self._legal
 
     def illegal(self, action: Action) -> str | None:
@@ -193,6 +197,10 @@ class State(ABC):
         self._apply(action)
         if chance:
             self.resolve_chance()
+        cap = self.turn_cap
+        if cap is not None and self.turns >= cap and self.ending is None and self.current_player() != TERMINAL:
+            self.ending = ADJUDICATED  # stopped at the cap: terminal from now on, judged by `adjudicate`
+            self._legal = None
 
     def rollout_action(self, legal: list[Action], rng: CounterRng) -> Action:
         """The move a search's playout makes here: uniformly random by default. A game may play some decisions by a
@@ -248,6 +256,7 @@ class State(ABC):
         other.rng = self.rng.clone()
         other.chance = self.chance.copy()
         other.turns = self.turns
+        other.turn_cap = self.turn_cap
         other.ending = self.ending
         other.problems = list(self.problems)
         other.applied = set(self.applied)
@@ -268,14 +277,25 @@ class GameEngine(ABC):
     # A game that may run long by its rules (a scenario's turn limit) is stopped after `turn_cap` turns and judged by
     # `adjudicate`: an ending of its own, reported apart from a game that failed to end (`max_actions`).
     turn_cap: int | None = None
-    ADJUDICATED = "turn cap (adjudicated)"
+    ADJUDICATED = ADJUDICATED
     # A game whose random playouts rarely end (Star Commander) stops a search's playout after this many actions and
     # scores it by `playout_value`; None plays to the end.
     playout_horizon: int | None = None
 
-    @abstractmethod
     def new_state(self, players: int, seed: int) -> State:
-        """The starting state for a number of players, with its random generator seeded."""
+        """The starting state for a number of players, with its random generator seeded and its turn cap set (a state
+        knows when it has ended: at the cap it is terminal, its ending adjudicated)."""
+        state = self._new_state(players, seed)
+        state.turn_cap = self.cap_turns(players)
+        return state
+
+    @abstractmethod
+    def _new_state(self, players: int, seed: int) -> State:
+        """The game's own set-up (`new_state` adds the turn cap)."""
+
+    def cap_turns(self, players: int) -> int | None:
+        """The number of `State.turns` after which a game is stopped and adjudicated (None: never)."""
+        return self.turn_cap
 
     def teams(self, players: int) -> list[int] | None:
         """The team of each seat when seats share results (None: every seat plays for itself)."""
@@ -302,9 +322,6 @@ class GameEngine(ABC):
     def playout_value(self, state: State) -> list[float]:
         """A search playout's result when it stops at `playout_horizon`: each seat's heuristic, squashed into [0, 1]."""
         return [1 / (1 + math.exp(-self.heuristic(state, seat) / 10)) for seat in range(len(state.returns()))]
-
-    def capped(self, state: State) -> bool:
-        return self.turn_cap is not None and state.turns >= self.turn_cap and not state.is_terminal()
 
     def heuristic(self, state: State, player: int) -> float:
         """How good a state looks for a player; higher is better."""

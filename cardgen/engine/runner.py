@@ -108,10 +108,7 @@ def play_game(spec: PlaySpec, index: int) -> GameResult:
     actions = 0
     seen_chance = len(state.chance.events)  # the setup's shuffles go in the header line
     mine = _Attribution(state, engine)
-    while not state.is_terminal():
-        if engine.capped(state):
-            state.ending = engine.ADJUDICATED
-            break
+    while not state.is_terminal():  # a state stopped at its turn cap is terminal, its ending adjudicated
         if actions >= engine.max_actions:
             state.ending = "too long"
             violations.append(f"game {index}: no end after {engine.max_actions} actions")
@@ -370,8 +367,6 @@ class _Replay:
         state, engine = self.state, self.engine
         if _jsonable(state.chance.events[self.seen :]) != step["chance"]:
             return False, "chance events after the last action differ"
-        if engine.capped(state):
-            state.ending = engine.ADJUDICATED
         scores = engine.final_scores(state)
         if scores != step["scores"] or state.ending != step["end"]:
             return False, f"ended {state.ending} {scores}, log says {step['end']} {step['scores']}"

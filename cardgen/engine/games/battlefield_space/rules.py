@@ -63,7 +63,7 @@ class BattlefieldEngine(GameEngine):
                 rows.extend([row] * item.count)
         return cls(Cards(*map(tuple, zip(*rows, strict=True))), (decks[0], decks[1]), columns)
 
-    def new_state(self, players: int, seed: int) -> BattlefieldState:
+    def _new_state(self, players: int, seed: int) -> BattlefieldState:
         return BattlefieldState.deal(self, seed)
 
     def item_seat(self, item: str) -> int | None:

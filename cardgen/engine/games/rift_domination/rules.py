@@ -180,7 +180,7 @@ class RiftEngine(GameEngine):
     def from_game(cls, game: Game) -> RiftEngine:
         return cls(game)
 
-    def new_state(self, players: int, seed: int) -> State:
+    def _new_state(self, players: int, seed: int) -> State:
         if not self.min_players <= players <= self.max_players:
             raise ValueError(f"Rift Domination plays {self.min_players}–{self.max_players} players, not {players}")
         return RiftState.setup(self, players, seed)

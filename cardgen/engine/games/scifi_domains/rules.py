@@ -84,7 +84,7 @@ class ScifiEngine(GameEngine):
             f["unit_type"], f["category"], f["metal_cost"], tuple(f[s] for s in STATS)
         )
 
-    def new_state(self, players: int, seed: int) -> ScifiState:
+    def _new_state(self, players: int, seed: int) -> ScifiState:
         return ScifiState.setup(self, players, seed)
 
     def abilities(self) -> list[str]:

@@ -144,7 +144,7 @@ class SE4XEngine(GameEngine):
     def from_game(cls, game: Game) -> SE4XEngine:
         return cls(game)
 
-    def new_state(self, players: int, seed: int) -> State:
+    def _new_state(self, players: int, seed: int) -> State:
         if not self.min_players <= players <= self.max_players:
             raise ValueError(f"Space Empires 4X plays {self.min_players}–{self.max_players} players, not {players}")
         return SE4XState.setup(self, players, seed)

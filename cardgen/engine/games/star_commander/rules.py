@@ -116,14 +116,12 @@ class StarEngine(GameEngine):
             return self.develop_cost["first"]
         return current + self.develop_cost["next_over_current"]
 
-    def new_state(self, players: int, seed: int) -> StarState:
-        state = StarState.setup(self, players, seed)
-        state.turn_cap_turns = self.rounds_cap * players
-        return state
+    def _new_state(self, players: int, seed: int) -> StarState:
+        return StarState.setup(self, players, seed)
 
-    def capped(self, state: State) -> bool:
-        assert isinstance(state, StarState)
-        return state.turns >= state.turn_cap_turns and not state.is_terminal()
+    def cap_turns(self, players: int) -> int | None:
+        """`turn_cap` counts rounds; a round is one turn of each player."""
+        return self.rounds_cap * players
 
     def adjudicate(self, state: State) -> list[float]:
         assert isinstance(state, StarState)

@@ -96,7 +96,6 @@ class StarState(TaskStack, State):
     fight: int
     abandoned: set[int]
     breaches: list[str]
-    turn_cap_turns: int
     _lasting: dict[tuple[int, str], list[tuple[Effect, Piece | None]]]
     _by_cell: dict[int, list[Piece]] | None  # the pieces by cell while the legal actions are listed
     _listing: bool  # the legal actions are being listed: a pure query, so no ability is marked as applied
@@ -157,7 +156,6 @@ class StarState(TaskStack, State):
         s.phase, s.fight, s.abandoned, s.breaches = Phase.READY, -1, set(), []
         s.active = s.first_player = s.rng.randrange(players)
         s.chance.record("first player", s.active)
-        s.turn_cap_turns = 1 << 30
         s.start_tasks(("turn", s.active))
         s.run()
         return s
@@ -203,7 +201,6 @@ class StarState(TaskStack, State):
         o.assigned, o.temp = list(self.assigned), self.temp.copy()
         o.active, o.phase, o.fight = self.active, self.phase, self.fight
         o.abandoned, o.breaches = set(self.abandoned), list(self.breaches)
-        o.turn_cap_turns = self.turn_cap_turns
         o._lasting, o._by_cell, o._listing = {}, None, False
         o.tasks, o.decision = list(self.tasks), self.decision
         return o
@@ -1394,6 +1391,6 @@ class StarState(TaskStack, State):
                 out.append(f"{self._cell(cell)}: {devs} developments, max {systems[self.grid[cell]].max_development}")
             if o >= 0 and fighters.get((o, cell), 0) > 0 and fighters[o, cell] > self.fighter_slots(o, cell):
                 out.append(f"{self._cell(cell)}: more Fighters than its development allows")
-        if self.turns > self.turn_cap_turns + 1:
-            out.append(f"no end after {self.turns} turns (cap {self.turn_cap_turns})")
+        if self.turn_cap is not None and self.turns > self.turn_cap + 1:
+            out.append(f"no end after {self.turns} turns (cap {self.turn_cap})")
         return out
