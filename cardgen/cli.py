@@ -1279,14 +1279,14 @@ class OddsCommand(click.Command):
     """`cardgen odds`: the fleets and the options every game's calculator takes (cardgen/engine/plugin.py), read
     from the game plugins when parsing or `--help` first asks for them, so that `cardgen --help` imports none."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.read = False
+    read_from: object = None  # the plugins the options were read from (read again if they are: a test's own game)
 
     def get_params(self, ctx: click.Context) -> list[click.Parameter]:
-        if not self.read:
-            self.params += odds_options()
-            self.read = True
+        from cardgen.engine.plugin import plugins
+
+        if plugins() is not self.read_from:
+            self.params[1:] = odds_options()  # after GAME
+            self.read_from = plugins()
         return super().get_params(ctx)
 
 
