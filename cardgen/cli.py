@@ -1359,7 +1359,7 @@ def odds_command(
     options = {option.keyword: given[option.keyword] for option in own.values()}
     (loaded,) = load_games(obj.data_dir, [game])
     start = time.perf_counter()
-    result = calculator.odds(loaded, attacker, defender, retreat=not no_retreat, options=options)
+    result = calculator.calculate(loaded, attacker, defender, retreat=not no_retreat, options=options)
     where = calculator.where(options)
     seconds = time.perf_counter() - start
     if as_json:

@@ -54,7 +54,10 @@ class Calculator:
     where: Callable[[Mapping[str, Any]], str]  # the battlefield the options describe ("nebula", "ground, home system")
     options: tuple[Option, ...] = ()
 
-    def odds(self, game: Game, attacker: str, defender: str, retreat: bool, options: Mapping[str, Any]) -> BattleReport:
+    def calculate(
+        self, game: Game, attacker: str, defender: str, retreat: bool, options: Mapping[str, Any]
+    ) -> BattleReport:
+        """The module's `odds` on two fleets, with the options this calculator takes (by keyword)."""
         report: BattleReport = importlib.import_module(self.module).odds(
             game, attacker, defender, retreat=retreat, **options
         )
