@@ -27,7 +27,6 @@ from cardgen import limits, output, stopping
 
 if TYPE_CHECKING:
     from cardgen.data import Game
-    from cardgen.engine.plugin import Calculator, Option
     from cardgen.render.jobs import PrintOptions
     from cardgen.render.layouts import Layouts
     from cardgen.trust import Decision
@@ -1290,24 +1289,10 @@ class OddsCommand(click.Command):
         return super().get_params(ctx)
 
 
-def calculators() -> dict[str, tuple[str, Calculator]]:
-    """The games with a battle calculator: game id → (title, calculator)."""
-    from cardgen.engine.plugin import plugins
-
-    return {game: (plugin.title, plugin.odds) for game, plugin in plugins().items() if plugin.odds}
-
-
-def calculator_options() -> dict[str, tuple[str, Option]]:
-    """Every calculator's own options, each once by name (with the title of the first game taking it)."""
-    found: dict[str, tuple[str, Option]] = {}
-    for title, calculator in calculators().values():
-        for option in calculator.options:
-            found.setdefault(option.name, (title, option))
-    return found
-
-
 def odds_options() -> list[click.Parameter]:
     """The two fleets (with each calculator's example), every calculator's own options, and how to fight and print."""
+    from cardgen.engine.plugin import calculator_options, calculators
+
     examples = calculators().values()
     fleets = [(f"'{c.attacker}' ({title})", f"'{c.defender}'") for title, c in examples]
     options: list[click.Parameter] = [
@@ -1340,6 +1325,8 @@ def odds_command(
     """Exact odds of a battle (every outcome's probability, survivors, losses, rounds) by dynamic programming."""
     import time
 
+    from cardgen.engine.plugin import calculators
+
     games = calculators()
     if game not in games:
         raise click.BadParameter(f"no battle calculator for '{game}'; calculators: {', '.join(sorted(games))}")
@@ -1348,15 +1335,11 @@ def odds_command(
         raise click.UsageError(
             f"give both fleets: --attacker '{calculator.attacker}' --defender '{calculator.defender}'"
         )
-    own = {option.name: option for option in calculator.options}
-    stray = [name for name, (_, option) in calculator_options().items()
-             if name not in own and option.given(given[option.keyword])]  # fmt: skip
-    if stray:
+    if stray := calculator.stray(given):
         raise click.UsageError(f"{', '.join(stray)} does not apply to {game}")
-    missing = [name for name, option in own.items() if option.required and not option.given(given[option.keyword])]
-    if missing:
+    if missing := calculator.missing(given):
         raise click.UsageError(f"{game} needs {', '.join(missing)}")
-    options = {option.keyword: given[option.keyword] for option in own.values()}
+    options = calculator.own(given)
     (loaded,) = load_games(obj.data_dir, [game])
     start = time.perf_counter()
     result = calculator.calculate(loaded, attacker, defender, retreat=not no_retreat, options=options)

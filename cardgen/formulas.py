@@ -2,7 +2,7 @@
 
 A rule that is arithmetic (a multi-build price: the first unit at full price, the others at a fraction, rounded up)
 would otherwise be written three times: in the engine, in the game's `checks.py` and in the Jinja of its reference
-sheet, free to drift apart. It lives instead as a plain function in a module of the game's engine package that
+sheet, free to disagree. It lives instead as a plain function in a module of the game's engine package that
 imports nothing of the engine (its `model`), listed there in `FORMULAS`, and the game's plugin names that module
 (`PLUGIN.formulas`, cardgen/engine/plugin.py); the engine calls it, `checks.py` imports it, and layouts call it as
 `formula.<name>(...)` (the formulas of the game being drawn; none for a game of your own, whose layouts compute in

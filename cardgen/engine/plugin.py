@@ -51,8 +51,22 @@ class Calculator:
     module: str
     attacker: str
     defender: str
-    where: Callable[[Mapping[str, Any]], str]  # the battlefield the options describe ("nebula", "ground, home system")
+    where: Callable[[Mapping[str, Any]], str]  # where the options say it is fought ("nebula", "ground, home system")
     options: tuple[Option, ...] = ()
+
+    def stray(self, given: Mapping[str, Any]) -> list[str]:
+        """The options given (by keyword: every calculator's) that this one does not take."""
+        own = {option.name for option in self.options}
+        return [name for name, (_, option) in calculator_options().items()
+                if name not in own and option.given(given[option.keyword])]  # fmt: skip
+
+    def missing(self, given: Mapping[str, Any]) -> list[str]:
+        """Its required options not given."""
+        return [option.name for option in self.options if option.required and not option.given(given[option.keyword])]
+
+    def own(self, given: Mapping[str, Any]) -> dict[str, Any]:
+        """The options it takes, by keyword, from every calculator's."""
+        return {option.keyword: given[option.keyword] for option in self.options}
 
     def calculate(
         self, game: Game, attacker: str, defender: str, retreat: bool, options: Mapping[str, Any]
@@ -83,6 +97,20 @@ class GamePlugin:
         module, _, name = self.engine.partition(":")
         factory: Callable[[Game], GameEngine] = getattr(importlib.import_module(module), name).from_game
         return factory
+
+
+def calculators() -> dict[str, tuple[str, Calculator]]:
+    """The games with a battle calculator (`cardgen odds`): game id → (title, calculator)."""
+    return {game: (plugin.title, plugin.odds) for game, plugin in plugins().items() if plugin.odds}
+
+
+def calculator_options() -> dict[str, tuple[str, Option]]:
+    """Every calculator's own options, each once by name (with the title of the first game taking it)."""
+    found: dict[str, tuple[str, Option]] = {}
+    for title, calculator in calculators().values():
+        for option in calculator.options:
+            found.setdefault(option.name, (title, option))
+    return found
 
 
 @cache
