@@ -169,3 +169,18 @@ def test_a_game_without_an_engine_is_refused_with_the_engines_there_are() -> Non
     (game,) = load_games(FIXTURES / "card_data", ["demo"])
     with pytest.raises(Exception, match=r"no reference engine for 'demo'; engines: battlefield-space, rift-domination"):
         registry.build_engine(game)
+
+
+def test_a_game_package_without_a_plugin_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "seventh").mkdir()
+    (tmp_path / "seventh" / "__init__.py").write_text("ENGINE = 'rules'\n", encoding="utf-8")
+    monkeypatch.setattr(games, "__path__", [*games.__path__, str(tmp_path)])
+    plugins.cache_clear()
+    try:
+        with pytest.raises(
+            TypeError, match=r"cardgen.engine.games.seventh: a game package exports PLUGIN = GamePlugin"
+        ):
+            plugins()
+    finally:
+        plugins.cache_clear()
+        sys.modules.pop("cardgen.engine.games.seventh", None)

@@ -121,6 +121,9 @@ def plugins() -> dict[str, GamePlugin]:
     found: dict[str, GamePlugin] = {}
     for package in pkgutil.iter_modules(games.__path__):
         if package.ispkg:
-            plugin: GamePlugin = importlib.import_module(f"{games.__name__}.{package.name}").PLUGIN
+            name = f"{games.__name__}.{package.name}"
+            plugin = getattr(importlib.import_module(name), "PLUGIN", None)
+            if not isinstance(plugin, GamePlugin):
+                raise TypeError(f"{name}: a game package exports PLUGIN = GamePlugin(...) (cardgen/engine/plugin.py)")
             found[plugin.id] = plugin
     return found
