@@ -51,13 +51,13 @@ def test_reading_the_plugins_and_the_odds_help_loads_no_rules() -> None:
     script = (
         "import sys\nfrom cardgen.cli import cli\nfrom cardgen.engine.registry import engine_ids\nprint(engine_ids())\n"
         "try:\n    cli(['odds', '--help'])\nexcept SystemExit:\n    pass\n"
-        "print(sorted(m for m in sys.modules if m.startswith('cardgen.engine')))"
+        "import json\nprint(json.dumps(sorted(m for m in sys.modules if m.startswith('cardgen.engine'))))"
     )
     run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     *_, loaded = run.stdout.splitlines()
     assert "--planet-upgrades" in run.stdout and "'space-empires-4x'" in run.stdout
     packages = sorted(f"cardgen.engine.games.{package}" for package in plugins_folders())
-    assert [module for module in eval(loaded) if module.startswith("cardgen.engine.games.")] == packages
+    assert [module for module in json.loads(loaded) if module.startswith("cardgen.engine.games.")] == packages
 
 
 def plugins_folders() -> list[str]:
