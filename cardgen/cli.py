@@ -27,7 +27,6 @@ from cardgen import limits, output, stopping
 
 if TYPE_CHECKING:
     from cardgen.data import Game
-    from cardgen.engine.battle import BattleReport
     from cardgen.render.jobs import PrintOptions
     from cardgen.render.layouts import Layouts
     from cardgen.trust import Decision
@@ -1275,62 +1274,76 @@ def gallery_command(obj: Context, games: tuple[str, ...], out_dir: Path, trust_c
     echo(f"{display_path(home)}  open it in a browser (no server needed)")
 
 
-@cli.command("odds")
+class OddsCommand(click.Command):
+    """`cardgen odds`: the fleets and the options every game's calculator takes (cardgen/engine/plugin.py), read
+    from the game plugins when parsing or `--help` first asks for them, so that `cardgen --help` imports none."""
+
+    read_from: object = None  # the plugins the options were read from (read again if they are: a test's own game)
+
+    def get_params(self, ctx: click.Context) -> list[click.Parameter]:
+        from cardgen.engine.plugin import plugins
+
+        if plugins() is not self.read_from:
+            self.params[1:] = odds_options()  # after GAME
+            self.read_from = plugins()
+        return super().get_params(ctx)
+
+
+def odds_options() -> list[click.Parameter]:
+    """The two fleets (with each calculator's example), every calculator's own options, and how to fight and print."""
+    from cardgen.engine.plugin import calculator_options, calculators
+
+    examples = calculators().values()
+    fleets = [(f"'{c.attacker}' ({title})", f"'{c.defender}'") for title, c in examples]
+    options: list[click.Parameter] = [
+        click.Option(["--attacker"], help=f"The attacking fleet, e.g. {', '.join(a for a, _ in fleets)}."),
+        click.Option(["--defender"], help=f"The defending fleet, e.g. {' or '.join(d for _, d in fleets)}."),
+    ]
+    for title, option in calculator_options().values():
+        text = f"{title}: {option.help}"
+        if option.flag:
+            options.append(click.Option([option.name], is_flag=True, help=text))
+        else:
+            kind = click.Choice(option.choices, case_sensitive=False) if option.choices else str
+            options.append(click.Option([option.name], type=kind, default=option.default, help=text,
+                                        show_default=option.default is not None))  # fmt: skip
+    return [
+        *options,
+        click.Option(
+            ["--no-retreat"], is_flag=True, help="Fight to the end (the default retreats by the stated policy)."
+        ),
+        click.Option(["--json", "as_json"], is_flag=True, help="Print one JSON object."),
+    ]
+
+
+@cli.command("odds", cls=OddsCommand)
 @click.argument("game")
-@_option("--attacker", str, None, "The attacking fleet: '2 DD, 1 CA' (Space Empires 4X), '2 fighter' (Rift).")
-@_option("--defender", str, None, "The defending fleet, e.g. '1 BB' or '1 carrier'.")
-@_option("--attacker-tech", str, None, "Space Empires 4X: technology levels, e.g. attack=1,defense=0,tactics=1.")
-@_option("--defender-tech", str, None, "Space Empires 4X: technology levels of the defender.")
-@_option("--terrain", ["open", "asteroids", "nebula"], "open", "Space Empires 4X: the hex's terrain.")
-@_flag("--ground", "Rift Domination: a ground battle (the defender's outpost and upgrades fight; other units orbit).")
-@_option("--planet-upgrades", str, None, "Rift Domination, --ground: the defender's upgrades (military_base,…).")
-@_flag("--home", "Rift Domination: the defender fights in its home system (Defensive Ring).")
-@_flag("--no-retreat", "Fight to the end (the default retreats by the stated policy).")
-@_flag("--json", "Print one JSON object.", "as_json")
 @click.pass_obj
 def odds_command(
-    obj: Context,
-    game: str,
-    attacker: str | None,
-    defender: str | None,
-    attacker_tech: str | None,
-    defender_tech: str | None,
-    terrain: str,
-    ground: bool,
-    planet_upgrades: str | None,
-    home: bool,
-    no_retreat: bool,
-    as_json: bool,
+    obj: Context, game: str, attacker: str | None, defender: str | None, no_retreat: bool, as_json: bool, **given: Any
 ) -> None:
     """Exact odds of a battle (every outcome's probability, survivors, losses, rounds) by dynamic programming."""
     import time
 
-    calculators = {"space-empires-4x": "'2 DD, 1 CA' --defender '1 BB'",
-                   "rift-domination": "'2 fighter, 1 carrier' --defender '1 carrier'"}  # fmt: skip
-    if game not in calculators:
-        raise click.BadParameter(f"no battle calculator for '{game}'; calculators: {', '.join(sorted(calculators))}")
+    from cardgen.engine.plugin import calculators
+
+    games = calculators()
+    if game not in games:
+        raise click.BadParameter(f"no battle calculator for '{game}'; calculators: {', '.join(sorted(games))}")
+    calculator = games[game][1]
     if not attacker or not defender:
-        raise click.UsageError(f"give both fleets: --attacker {calculators[game]}")
-    se4x = game == "space-empires-4x"
-    stray = [name for name, given in (("--attacker-tech", attacker_tech), ("--defender-tech", defender_tech),
-                                      ("--terrain", terrain != "open")) if given and not se4x]  # fmt: skip
-    stray += [name for name, given in (("--ground", ground), ("--planet-upgrades", planet_upgrades), ("--home", home))
-              if given and se4x]  # fmt: skip
-    if stray:
+        raise click.UsageError(
+            f"give both fleets: --attacker '{calculator.attacker}' --defender '{calculator.defender}'"
+        )
+    if stray := calculator.stray(given):
         raise click.UsageError(f"{', '.join(stray)} does not apply to {game}")
+    if missing := calculator.missing(given):
+        raise click.UsageError(f"{game} needs {', '.join(missing)}")
+    options = calculator.own(given)
     (loaded,) = load_games(obj.data_dir, [game])
     start = time.perf_counter()
-    result: BattleReport
-    if se4x:
-        from cardgen.engine.games.space_empires_4x.odds import odds
-
-        result = odds(loaded, attacker, defender, attacker_tech, defender_tech, terrain, not no_retreat)
-        where = terrain
-    else:
-        from cardgen.engine.games.rift_domination.odds import odds as rift_odds
-
-        result = rift_odds(loaded, attacker, defender, ground, planet_upgrades, home, not no_retreat)
-        where = ("ground" if ground else "space") + (", home system" if home else "")
+    result = calculator.calculate(loaded, attacker, defender, retreat=not no_retreat, options=options)
+    where = calculator.where(options)
     seconds = time.perf_counter() - start
     if as_json:
         echo(json.dumps({"game": game, "attacker": attacker, "defender": defender, "where": where,

@@ -278,7 +278,7 @@ class GameEngine(ABC):
     # `adjudicate`: an ending of its own, reported apart from a game that failed to end (`max_actions`).
     turn_cap: int | None = None
     ADJUDICATED = ADJUDICATED
-    # A game whose random playouts rarely end (Star Commander) stops a search's playout after this many actions and
+    # A game whose random playouts rarely end stops a search's playout after this many actions and
     # scores it by `playout_value`; None plays to the end.
     playout_horizon: int | None = None
 

@@ -1,50 +1,36 @@
 """Which games have a reference engine, and building one from a loaded game's data and facts.
 
-Engines register themselves: a module under `cardgen/engine/games/` decorates its engine class with
-`@engine("game-id")`; the first request imports every game package's `rules`. Adding an engine is adding a module.
+A game's engine is the one its package's plugin names (cardgen/engine/plugin.py); its rules are imported when a
+game of it is first built, never to list the engines.
 """
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 from collections.abc import Callable
-from typing import TypeVar
 
 from cardgen.data.games import Game
 from cardgen.engine.core import GameEngine
+from cardgen.engine.plugin import plugins
 from cardgen.errors import DataError, did_you_mean
 
-E = TypeVar("E", bound=type[GameEngine])
-
+# game id → how to build its engine, filled from the plugins as games are built (a test puts a toy game's here)
 ENGINES: dict[str, Callable[[Game], GameEngine]] = {}
-_found = False
 
 
-def engine(game_id: str) -> Callable[[E], E]:
-    """Register an engine class (built with its `from_game`) as the reference engine of a game."""
-
-    def register(cls: E) -> E:
-        ENGINES[game_id] = cls.from_game  # type: ignore[attr-defined]
-        return cls
-
-    return register
-
-
-def _discover() -> None:
-    global _found
-    if not _found:
-        from cardgen.engine import games
-
-        for module in pkgutil.iter_modules(games.__path__):
-            importlib.import_module(f"{games.__name__}.{module.name}.rules")
-        _found = True
+def engine_ids() -> list[str]:
+    """The games with a reference engine."""
+    return sorted(set(ENGINES) | {plugin.id for plugin in plugins().values() if plugin.engine})
 
 
 def build_engine(game: Game) -> GameEngine:
     """The reference engine of a game, reading the same card data that gets printed."""
-    _discover()
     if game.id not in ENGINES:
-        hint = did_you_mean(game.id, list(ENGINES))
-        raise DataError(f"no reference engine for '{game.id}'{hint}; engines: {', '.join(sorted(ENGINES))}")
+        plugin = plugins().get(game.id)
+        factory = plugin.engine_factory() if plugin else None
+        if factory is None:
+            names = engine_ids()
+            raise DataError(
+                f"no reference engine for '{game.id}'{did_you_mean(game.id, names)}; engines: {', '.join(names)}"
+            )
+        ENGINES[game.id] = factory
     return ENGINES[game.id](game)

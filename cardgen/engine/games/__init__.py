@@ -1,6 +1,6 @@
 """One package per game engine, each the rules of one rulebook read from that game's facts and cards.
 
-A package's `rules` module holds its engine (registered by importing it: `engine/registry.py`). The packages import
-nothing themselves: the formulas a game's layouts and checks read live in its `model` (or `odds`) module, and
-printing a game should not load its whole engine.
+A package's `__init__` exports `PLUGIN` (cardgen/engine/plugin.py): its engine, its battle calculator and its
+formulas, named by module path, and nothing else is imported with it — printing a game, listing the engines and
+`cardgen --help` should not load a game's rules. Its `rules` module holds the engine class.
 """

@@ -26,10 +26,8 @@ from cardgen.engine.core import GameEngine, State
 from cardgen.engine.games.battlefield_space.model import COLUMNS, Cards
 from cardgen.engine.games.battlefield_space.state import BattlefieldState
 from cardgen.engine.games.battlefield_space.view import visible_margin
-from cardgen.engine.registry import engine
 
 
-@engine("battlefield-space")
 class BattlefieldEngine(GameEngine):
     """The rules and both decks; `new_state` deals a game."""
 

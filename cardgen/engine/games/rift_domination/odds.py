@@ -75,18 +75,19 @@ def parse_upgrades(kinds: list[Kind], text: str | None) -> list[int]:
     return out
 
 
-def odds(game: Game, attacker: str, defender: str, ground: bool = False, upgrades: str | None = None,
+def odds(game: Game, attacker: str, defender: str, *, ground: bool = False, planet_upgrades: str | None = None,
          home: bool = False, retreat: bool = True) -> BattleReport:  # fmt: skip
+    """The exact odds of a battle between two fleets (`cardgen odds rift-domination`; the options are the plugin's)."""
     kinds = kinds_of(game)
     rules = Rules.from_facts(game.fact)
     fleets = [parse_fleet(kinds, attacker, "attacker"), parse_fleet(kinds, defender, "defender")]
-    if upgrades and not ground:
+    if planet_upgrades and not ground:
         raise DataError("--planet-upgrades: planet upgrades fight only in a ground battle (--ground)")
     fighting = [[k for k in fleet if kinds[k].ground == ground] for fleet in fleets]
     orbit = [[k for k in fleet if kinds[k].ground != ground] for fleet in fleets]
     if ground:
         outpost = next(i for i, k in enumerate(kinds) if k.name == "outpost")
-        fighting[DEFENDER] += [outpost, *parse_upgrades(kinds, upgrades)]
+        fighting[DEFENDER] += [outpost, *parse_upgrades(kinds, planet_upgrades)]
     where = "ground" if ground else "space"
     for side, units in zip(("attacker", "defender"), fighting, strict=True):
         if not units:

@@ -24,7 +24,6 @@ from cardgen.engine.games.rift_domination.battle import Rules
 from cardgen.engine.games.rift_domination.model import Effect, Faction, Occ, parse_effect
 from cardgen.engine.games.rift_domination.odds import kinds_of
 from cardgen.engine.games.rift_domination.state import RiftState
-from cardgen.engine.registry import engine
 
 
 def plain(value: Any) -> Any:
@@ -39,7 +38,6 @@ def plain(value: Any) -> Any:
 WEAPON_RANGES = ("close", "mid", "long")  # a unit card's weapons, in the order of `Kind.weapons`
 
 
-@engine("rift-domination")
 class RiftEngine(GameEngine):
     """The rules facts, units, factions, OCC deck, planets, condition tiles and the board."""
 

@@ -19,10 +19,8 @@ from cardgen.engine.games.scifi_domains.model import (
     UnitType,
 )
 from cardgen.engine.games.scifi_domains.state import ScifiState
-from cardgen.engine.registry import engine
 
 
-@engine("scifi-domains")
 class ScifiEngine(GameEngine):
     """The rules facts and every card of Scifi Domains."""
 

@@ -65,8 +65,9 @@ def parse_tech(game: Game, text: str | None, option: str, defaults: bool = True)
     return levels
 
 
-def odds(game: Game, attacker: str, defender: str, attacker_tech: str | None = None, defender_tech: str | None = None,
-         terrain: str = "open", retreat: bool = True) -> BattleReport:  # fmt: skip
+def odds(game: Game, attacker: str, defender: str, *, attacker_tech: str | None = None,
+         defender_tech: str | None = None, terrain: str = "open", retreat: bool = True) -> BattleReport:  # fmt: skip
+    """The exact odds of a battle between two fleets (`cardgen odds space-empires-4x`; the options are the plugin's)."""
     if terrain not in TERRAINS:
         raise DataError(f"--terrain: '{terrain}' is not one of {', '.join(TERRAINS)}")
     rules = Rules.from_facts(game.fact)

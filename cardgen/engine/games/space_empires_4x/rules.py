@@ -21,13 +21,11 @@ from cardgen.engine.games.space_empires_4x import view
 from cardgen.engine.games.space_empires_4x.combat import Rules
 from cardgen.engine.games.space_empires_4x.model import MarkerSpec, UnitSpec
 from cardgen.engine.games.space_empires_4x.state import SE4XState
-from cardgen.engine.registry import engine
 
 EFFECT_MARKERS = ("minerals", "planet", "barren", "nebula", "asteroids", "black-hole", "danger", "lost-in-space",
                   "supernova", "space-wreck")  # fmt: skip  # the kinds whose effect the Basic Rules give
 
 
-@engine("space-empires-4x")
 class SE4XEngine(GameEngine):
     """The rules facts, the units, the system markers and the map."""
 

@@ -11,12 +11,10 @@ from cardgen.engine.core import GameEngine, State
 from cardgen.engine.games.star_commander import view
 from cardgen.engine.games.star_commander.model import CardSpec, Effect, SystemSpec, parse_effect
 from cardgen.engine.games.star_commander.state import StarState
-from cardgen.engine.registry import engine
 
 DECKS = ("industry-deck", "statecraft-deck", "science-deck")
 
 
-@engine("star-commander")
 class StarEngine(GameEngine):
     """The rules facts, the Domain decks, the System deck and the core ships and stations."""
 
