@@ -498,6 +498,32 @@ def test_a_turn_cap_ends_games_with_an_adjudicated_result_apart_from_failures(mo
     runner._ENGINES.clear()
 
 
+class RushedPig(Pig):
+    """Pig with a designed shortest game of 6 turns: a game the rules end that soon is a rush the data allows."""
+
+    def short_game(self, players: int) -> tuple[int, str] | None:
+        return 6, "3 rounds"
+
+
+def test_games_that_end_by_the_rules_too_soon_are_a_data_problem_with_the_game_to_replay(monkeypatch):
+    monkeypatch.setitem(registry.ENGINES, "demo", RushedPig)
+    from cardgen.engine import runner
+
+    runner._ENGINES.clear()
+    results = play_many(spec(agents=("random",)), 40)
+    short = [r for r in results if r.ending != RushedPig.ADJUDICATED and r.turns <= 6]
+    assert short and all(r.short == "within 3 rounds" for r in short)
+    assert all(not r.short for r in results if r not in short)
+    summary = summarise(spec(agents=("random",)), results, 1.0)
+    (problem,) = [p for p in summary["data_problems"] if "rush" in p]
+    first = short[0]
+    assert problem.startswith(f"{len(short)} of 40 games ended by the rules within 3 rounds: a rush the data allows")
+    assert f"game {first.index}, {first.turns} turns" in problem and f"--games {first.index + 1}" in problem
+    again = play_many(spec(agents=("random",)), first.index + 1)[-1]  # the command it names plays that game again
+    assert (again.seed, again.turns, again.scores) == (first.seed, first.turns, first.scores)
+    runner._ENGINES.clear()
+
+
 def test_a_state_knows_it_has_ended_at_the_turn_cap():
     """The contract every engine library documents: a loop over `is_terminal()` ends, at the cap too — the state is
     terminal there, with no legal action, its ending adjudicated and its result the engine's adjudication; a clone

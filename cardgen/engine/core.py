@@ -293,6 +293,13 @@ class GameEngine(ABC):
     def _new_state(self, players: int, seed: int) -> State:
         """The game's own set-up (`new_state` adds the turn cap)."""
 
+    def short_game(self, players: int) -> tuple[int, str] | None:
+        """A game that ends by the rules within this many `State.turns` is too short to be the game designed — a rush
+        the data allows — and `play` reports it as a data problem with the games to replay: (turns, the same in the
+        game's words, e.g. "3 rounds"). None: no such check. The number is a designed fact in rules.yaml
+        (`short_game`, in rounds of every player's turn), read by `from_game`."""
+        return None
+
     def cap_turns(self, players: int) -> int | None:
         """The number of `State.turns` after which a game is stopped and adjudicated (None: never)."""
         return self.turn_cap

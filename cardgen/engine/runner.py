@@ -71,6 +71,7 @@ class GameResult:
     agents: list[str] = field(default_factory=list)  # the agent at each seat (`seating`)
     # per kind ('played', 'applied', 'events'), the items that belong to each seat (`_Attribution`)
     by_seat: dict[str, list[list[str]]] = field(default_factory=dict)
+    short: str = ""  # what the game was too short for (`GameEngine.short_game`): "within 3 rounds"
 
 
 _ENGINES: dict[tuple[str, str], GameEngine] = {}
@@ -131,6 +132,10 @@ def play_game(spec: PlaySpec, index: int) -> GameResult:
         if spec.check:
             violations.extend(f"game {index} action {actions}: {v}" for v in state.invariant_violations())
     scores = engine.final_scores(state)
+    short = ""
+    if (limit := engine.short_game(spec.players)) is not None and state.turns <= limit[0]:
+        by_rules = state.is_terminal() and state.ending != engine.ADJUDICATED  # a failed game is not terminal
+        short = f"within {limit[1]}" if by_rules else ""
     mine.note(state, None)  # what ending the game made happen
     best = max(scores) if scores else 0
     winners = (
@@ -143,7 +148,8 @@ def play_game(spec: PlaySpec, index: int) -> GameResult:
                     "chance": state.chance.events[seen_chance:]})  # fmt: skip
     return GameResult(index, seed, scores, winners, state.turns, actions, state.ending or "unknown", violations,
                       list(state.problems), sorted(state.applied), log, sorted(state.cards_played),
-                      state.first_player, sorted(state.events), agents, mine.by_seat(spec.players))  # fmt: skip
+                      state.first_player, sorted(state.events), agents, mine.by_seat(spec.players),
+                      short)  # fmt: skip
 
 
 class _Attribution:

@@ -64,6 +64,9 @@ class Tally:
     seat_items: dict[str, dict[str, list[int]]] = field(default_factory=dict)
     agent_seats: Counter[str] = field(default_factory=Counter)  # seats each agent played (a game's seats count apart)
     agent_wins: Counter[str] = field(default_factory=Counter)  # their wins, in win units
+    short: int = 0  # games that ended by the rules too soon (`GameEngine.short_game`)
+    short_within: str = ""  # how soon: "within 3 rounds"
+    short_examples: list[tuple[int, int]] = field(default_factory=list)  # (game index, turns), first games first
 
     def __post_init__(self) -> None:
         self.wins = self.wins or [0] * self.players
@@ -95,6 +98,10 @@ class Tally:
             self.first_games += 1
             self.first_wins += share if result.first in result.winners else 0
         self.problems.update(result.problems)
+        if result.short:
+            self.short += 1
+            self.short_within = result.short
+            self.short_examples = sorted([*self.short_examples, (result.index, result.turns)])[:EXAMPLES]
         self.violations += len(result.violations)
         self.violation_kinds.update(violation_kind(v) for v in result.violations)
         room = EXAMPLES - len(self.examples)
@@ -131,6 +138,9 @@ class Tally:
         self.first_wins += other.first_wins
         self.violations += other.violations
         self.examples = sorted(self.examples + other.examples, key=lambda e: e[0])[:EXAMPLES]
+        self.short += other.short
+        self.short_within = self.short_within or other.short_within
+        self.short_examples = sorted(self.short_examples + other.short_examples)[:EXAMPLES]
         for kind in ITEM_KINDS:
             table = self.items[kind]
             for item, row in other.items[kind].items():
@@ -175,6 +185,7 @@ class Tally:
             "items": self.items,
             "seat_items": self.seat_items,
             "agents": {"seats": dict(self.agent_seats), "wins": dict(self.agent_wins)},
+            "short": [self.short, self.short_within, [list(e) for e in self.short_examples]],
         }
 
     @classmethod
@@ -201,6 +212,9 @@ class Tally:
             agent_seats=Counter({str(k): int(v) for k, v in data["agents"]["seats"].items()}),
             agent_wins=Counter({str(k): int(v) for k, v in data["agents"]["wins"].items()}),
         )
+        short, within, examples = data.get("short", [0, "", []])  # a tally kept before short games were counted
+        tally.short, tally.short_within = int(short), str(within)
+        tally.short_examples = [(int(i), int(t)) for i, t in examples]
         if len(tally.wins) != tally.players:
             raise ValueError(f"{len(tally.wins)} seats' wins for {tally.players} players")
         return tally
@@ -257,6 +271,14 @@ class Tally:
         if event_problems is not None and n:
             data_problems += event_problems(Counter({e: row[0] for e, row in self.items["events"].items()}), n)
         data_problems += self.ending_problems()
+        if self.short:
+            index, turns = self.short_examples[0]
+            data_problems.append(
+                f"{self.short} of {n} games ended by the rules {self.short_within}: a rush the data allows "
+                f"(the first: game {index}, {turns} turns; replay it with `cardgen play {spec.game_id} --players "
+                f"{spec.players} --seed {spec.root_seed} --agents {','.join(spec.agents)} --games {index + 1} --log "
+                f"games.jsonl`, the last game of the log)"
+            )
         total_actions = sum(value * k for value, k in self.actions.items())
         return {
             "game": spec.game_id,

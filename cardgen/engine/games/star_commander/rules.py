@@ -41,6 +41,7 @@ class StarEngine(GameEngine):
         self.conquest_developments: int = f("conquest_developments")
         self.turn_cap = f("turn_cap") * self.max_players  # rounds of the slowest count → player turns
         self.rounds_cap: int = f("turn_cap")
+        self.short_rounds: int = f("short_game")
         self.problems: list[str] = []  # card data the engine cannot execute, reported by every game
         self.cards: list[CardSpec] = []
         self.deck_cards: list[list[int]] = []
@@ -116,6 +117,10 @@ class StarEngine(GameEngine):
 
     def _new_state(self, players: int, seed: int) -> StarState:
         return StarState.setup(self, players, seed)
+
+    def short_game(self, players: int) -> tuple[int, str] | None:
+        """A game the rules end within `short_game` rounds (rules.yaml, designed) is a rush the data allows."""
+        return self.short_rounds * players, f"{self.short_rounds} rounds"
 
     def cap_turns(self, players: int) -> int | None:
         """`turn_cap` counts rounds; a round is one turn of each player."""
