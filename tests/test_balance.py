@@ -68,6 +68,23 @@ def hand_tally() -> Tally:
     return tally
 
 
+def test_a_verdict_from_games_mostly_stopped_at_the_turn_cap_says_so() -> None:
+    """Balance read from games that did not end by the rules judges the adjudication: every verdict of balance (seats
+    and factions) says how many games were stopped at the cap when they were most of them, and the report counts the
+    games that ended by the rules."""
+    tally = Tally(2, games=1000, wins=[1400, 600])  # seat 0 wins 700 of 1000
+    tally.items["events"]["faction:red"] = [1000, 1400, 600]  # red in every game, winning 700 of them (seat 0's)
+    tally.items["events"]["won:red"] = [700, 1400, 0]
+    tally.unended = 980
+    figures = run_figures(tally, ["greedy", "random"])
+    assert figures["ended_by_rules"]["wins"] == 20 and figures["ended_by_rules"]["trials"] == 1000
+    note = "; but 980 of 1,000 games did not end by the rules (turn cap)"
+    assert figures["seats"][0]["verdict"] == "more than 2 points off fair" + note
+    assert figures["sides"][0]["verdict"].endswith(note)
+    tally.unended = 500  # half: the verdict stands alone
+    assert run_figures(tally, ["greedy", "random"])["seats"][0]["verdict"] == "more than 2 points off fair"
+
+
 def test_an_outlier_is_ranked_by_a_two_proportion_z_score_worked_by_hand() -> None:
     (top, second) = outliers(hand_tally())
     # seat 0 wins 32/40 = 80 % with the item, 28/60 = 46.7 % without; pooled 60 %:

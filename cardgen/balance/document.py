@@ -85,6 +85,13 @@ def _run(run: dict[str, Any]) -> list[Section]:
         Table(["agent", "seats", *won], agent_rows, f"agents-{n}p"),
         *([plots["agent"]] if "agent" in plots else []),
     ]
+    ended = run.get("ended_by_rules")
+    if ended and ended["trials"]:
+        blocks.append(
+            f"{ended['wins']:,g} of {ended['trials']:,} games ({percent(ended['rate'])}) ended by the rules; the rest "
+            "were stopped at the turn cap and adjudicated (or failed). Where most were, a verdict judges the "
+            "adjudication more than the game, and says so."
+        )
     if run["first_player"]:
         first = run["first_player"]
         blocks.append(f"The player who took the first turn won {percent(first['rate'])} ({interval(first)}) "

@@ -40,26 +40,37 @@ def rate(wins: float, trials: int) -> dict[str, float]:
     }
 
 
-def verdict(low: float, high: float, fair: float, players: int) -> str:
+def verdict(low: float, high: float, fair: float, players: int, capped: str = "") -> str:
+    """Where a win rate's interval lies against the fair share; `capped` (most games adjudicated at the turn cap,
+    `capped_note`) is said beside any verdict of balance, which then judges the adjudication more than the game."""
     if players == 1:
         return "solitaire: no fair share to compare with"
     if fair - MARGIN <= low and high <= fair + MARGIN:
-        return "within ±2 points of fair"
+        return "within ±2 points of fair" + capped
     if low > fair + MARGIN or high < fair - MARGIN:
-        return "more than 2 points off fair"
+        return "more than 2 points off fair" + capped
     return "undecided: the interval is wider than ±2 points of fair (play more games)"
+
+
+def capped_note(tally: Tally) -> str:
+    """The words a verdict carries when most games did not end by the rules (turn cap or failure): '', or
+    '; but 98 of 100 games were stopped at the turn cap'."""
+    if tally.unended * 2 <= tally.games:
+        return ""
+    return f"; but {tally.unended:,} of {tally.games:,} games did not end by the rules (turn cap)"
 
 
 def run_figures(tally: Tally, agents: list[str], rotate: bool = False) -> dict[str, Any]:
     """Everything the report shows for one player count (plain JSON values, the same for the same tally); `rotate`:
     the agents took the seats in turn (`runner.seating`)."""
     n, unit, fair = tally.games, tally.unit, 1 / tally.players
+    capped = capped_note(tally)
     lineup = [agents[seat % len(agents)] for seat in range(tally.players)]
     turns = rotate and len(set(lineup)) > 1
     seats = []
     for seat, units in enumerate(tally.wins):
         won = rate(units / unit, n)
-        judged = {"fair": round(fair, 4), "verdict": verdict(won["low"], won["high"], fair, tally.players)}
+        judged = {"fair": round(fair, 4), "verdict": verdict(won["low"], won["high"], fair, tally.players, capped)}
         seats.append({"name": f"seat {seat}", "agent": "each in turn" if turns else lineup[seat], **won, **judged})
     return {
         "players": tally.players,
@@ -69,6 +80,7 @@ def run_figures(tally: Tally, agents: list[str], rotate: bool = False) -> dict[s
         "first_player": rate(tally.first_wins / unit, tally.first_games) if tally.first_games else None,
         "length": {"turns": histogram(tally.turns), "actions": histogram(tally.actions)},
         "endings": dict(sorted(tally.endings.items())),
+        "ended_by_rules": rate(n - tally.unended, n),
         "sides": sides(tally),
         "items": items(tally, ("played", "applied", "events")),
         "groups": items(tally, ("groups",)),
@@ -93,7 +105,7 @@ def sides(tally: Tally) -> list[dict[str, Any]]:
             won = events.get(f"won:{name}", [0])[0]
             figure = rate(won, games)
             rows.append({"name": name, **figure, "verdict": verdict(figure["low"], figure["high"], 1 / tally.players,
-                                                                    tally.players)})  # fmt: skip
+                                                                    tally.players, capped_note(tally))})  # fmt: skip
     return sorted(rows, key=lambda r: (-r["rate"], r["name"]))
 
 
