@@ -58,9 +58,12 @@ def test_every_distinct_face_is_an_image_with_alt_text_and_nothing_loads_from_el
 def test_the_about_page_lists_components_print_files_and_facts_with_citations(site):
     (game,) = load_games(REPO / "card_data", ["battlefield-space"])
     text = (site / "battlefield-space" / "about.html").read_text()
+    rows = re.findall(r"<tr><td><a [^>]*>(.*?)</a></td><td>(.*?)</td><td>(.*?)</td><td>(.*?)</td><td>(.*?)</td>", text)
+    shown = {html.unescape(title): (count, file) for title, _, count, _, file in rows}
     for component in game.components:
-        if component.printed:
-            assert f"{component.id}.pdf" in text and component.title in html.unescape(text)
+        if component.printed:  # each row's item count is the number (a Jinja lookup once printed a dict method)
+            assert shown[component.title] == (str(len(component.items)), f"{component.id}.pdf")
+    assert "built-in method" not in text and " at 0x" not in text
     for name, fact in game.rules.facts.items():
         assert f"<td>{name}</td>" in text and fact.cite in html.unescape(text)
     links = [a["href"] for tag, a in Page(text).tags if tag == "a" and a["href"].startswith("index.html#card-")]

@@ -90,7 +90,7 @@ def write_game(renderer: GameRenderer, violations: list[Violation], folder: Path
                           "search": text})  # fmt: skip
         first = component.items[0].id
         components.append({"id": component.id, "title": component.title, "kind": component.kind,
-                           "items": len(component.items), "copies": component.count, "first": first,
+                           "item_count": len(component.items), "copies": component.count, "first": first,
                            "file": f"{component.id}.pdf"})  # fmt: skip
     field_names = sorted({k for i in items for k in i["fields"]})
     data = json.dumps([{k: i[k] for k in ("id", "component", "fields", "search")} for i in items], ensure_ascii=False)
