@@ -56,7 +56,7 @@ class Volley:
 
     @property
     def most(self) -> int:
-        return self.jumps.shape[1] - 1
+        return int(self.jumps.shape[1]) - 1
 
 
 class Fleet:
@@ -159,7 +159,7 @@ def _expected_hits(rules: Rules, groups: list[list[Group]], fleets: list[Fleet],
         faces = np.array([[to_hit(rules, g, t, b, terrain) for t in groups[1 - s]] for g in groups[s]], dtype=np.int64)
         per_group = faces[:, enemy.target] * (enemy.ships > 0)  # (groups, enemy hits)
         by_bonus.append(fleets[s].counts @ per_group)  # (own hits, enemy hits)
-    hits = np.where(bonus if s == ATTACKER else bonus.T, by_bonus[1], by_bonus[0])
+    hits: np.ndarray = np.where(bonus if s == ATTACKER else bonus.T, by_bonus[1], by_bonus[0])
     return hits if s == ATTACKER else hits.T
 
 
