@@ -48,7 +48,8 @@ OUTCOMES = {ATTACKER_WINS: "attacker wins", DEFENDER_WINS: "defender wins", ATTA
 @dataclass(frozen=True)
 class Volley:
     """Consecutive groups of one side with the same chance against every target: their shots by the hits their own
-    side has taken, and `jumps[bonus, n, j, enemy hits]`, the chance that n shots score j hits."""
+    side has taken, and `jumps[bonus, enemy hits, n, j]`, the chance that n shots score j hits (a cell's chances
+    side by side)."""
 
     side: int
     shots: np.ndarray
@@ -56,7 +57,7 @@ class Volley:
 
     @property
     def most(self) -> int:
-        return int(self.jumps.shape[1]) - 1
+        return int(self.jumps.shape[2]) - 1
 
 
 class Fleet:
@@ -115,7 +116,7 @@ def _volleys(rules: Rules, groups: list[list[Group]], fleets: list[Fleet], order
 
 
 def _jump_table(chance: np.ndarray, most: int) -> np.ndarray:
-    """table[n, j, h]: the chance that n shots fired at an enemy that has taken h hits score j hits, each shot hitting
+    """table[h, n, j]: the chance that n shots fired at an enemy that has taken h hits score j hits, each shot hitting
     with `chance[h + hits so far]` (zero once the enemy is gone)."""
     padded = np.zeros(len(chance) + most + 1)
     padded[: len(chance)] = chance
@@ -126,7 +127,7 @@ def _jump_table(chance: np.ndarray, most: int) -> np.ndarray:
     for n in range(1, most + 1):
         np.multiply(table[n - 1], miss, out=table[n])
         table[n, :, 1:] += table[n - 1, :, :-1] * window[:, :-1]
-    return table.transpose(0, 2, 1).copy()
+    return np.ascontiguousarray(table.transpose(1, 0, 2))
 
 
 def _fates(rules: Rules, groups: list[list[Group]], fleets: list[Fleet], terrain: str,
@@ -177,10 +178,12 @@ def _solve(volleys: list[Volley], fleets: list[Fleet], fate: np.ndarray,
     renumber[ranked] = np.arange(len(VARIANTS))
     variant = renumber[variant]
     opens = [_first_diagonal(starts & (variant == v)) for v in range(len(VARIANTS))]
-    bonus_of = np.array([[VARIANTS[ranked[v]][vol.side] for v in range(len(VARIANTS))] for vol in volleys])
+    bonus_of = np.array(
+        [[VARIANTS[ranked[v]][vol.side] for v in range(len(VARIANTS))] for vol in volleys], dtype=np.int64
+    )
     # boundary k + 1 is where volley k's hits land: indexed by the attacker's hits when the attacker fired (the
     # defender's hits move it along the diagonal), else by the defender's
-    buffers = [np.zeros((len(VARIANTS), ring, (full_a if v.side == ATTACKER else full_d) + 1)) for v in volleys]
+    buffers = [np.zeros((len(VARIANTS), (full_a if v.side == ATTACKER else full_d) + 1, ring)) for v in volleys]
     highest = max(full_a, full_d) + 1
     by_attacker = np.array([v.side == ATTACKER for v in volleys])
     shots = np.zeros((count, highest), dtype=np.int64)
@@ -188,9 +191,8 @@ def _solve(volleys: list[Volley], fleets: list[Fleet], fate: np.ndarray,
     none_hit = np.zeros((count, 2, most, highest))  # none_hit[k, bonus, n, enemy hits]
     for k, v in enumerate(volleys):
         shots[k, : len(v.shots)] = v.shots
-        none_hit[k, :, : v.most + 1, : v.jumps.shape[3]] = v.jumps[:, :, 0, :]
+        none_hit[k, :, : v.most + 1, : v.jumps.shape[1]] = v.jumps[..., 0].transpose(0, 2, 1)
     none_hit_flat = none_hit.reshape(-1)
-    flat = [v.jumps.reshape(-1) for v in volleys]
     settled = np.zeros(fate.shape)
     rounds, states = 1.0, 0
     for t in range(full_a + full_d + 1):
@@ -205,10 +207,10 @@ def _solve(volleys: list[Volley], fleets: list[Fleet], fate: np.ndarray,
         for k, v in enumerate(volleys):
             buffer = buffers[k]
             if v.side == ATTACKER:
-                arrived[k + 1] = buffer[:under_way, row, lo : hi + 1]
+                arrived[k + 1] = buffer[:under_way, lo : hi + 1, row]
             else:
-                arrived[k + 1] = buffer[:under_way, row, t - hi : t - lo + 1][:, ::-1]
-            buffer[:under_way, row] = 0.0
+                arrived[k + 1] = buffer[:under_way, t - hi : t - lo + 1, row][:, ::-1]
+            buffer[:under_way, :, row] = 0.0
         what = fate[ha, hd]
         going = what == FIGHTS_ON
         own_variant = np.where(going | (t == 0), variant[ha, hd], 0)  # where no round starts, any under way
@@ -239,11 +241,12 @@ def _solve(volleys: list[Volley], fleets: list[Fleet], fate: np.ndarray,
             if not firing[k]:
                 continue
             cut = slice(0, firing[k]) if v.side == ATTACKER else slice(size - firing[k], size)
-            jumps = v.jumps.shape
-            base = ((bonus_of[k, :under_way, None] * jumps[1] + n[k, cut]) * jumps[2]) * jumps[3] + aim[k, cut]
-            fired = mass[:, None, cut] * flat[k].take(base[:, None, :] + (np.arange(widths[k]) * jumps[3])[:, None])
-            mass[:, cut] = fired[:, 0, :]
-            _deposit(buffers[k][:under_way], fired[:, 1:, :], t, lo + cut.start, lo + cut.stop - 1, ring,
+            chances = v.jumps[
+                bonus_of[k, :under_way, None], aim[k, cut], n[k, cut], : widths[k]
+            ]  # (variants, cells, j)
+            fired = mass[:, cut, None] * chances
+            mass[:, cut] = fired[:, :, 0]
+            _deposit(buffers[k][:under_way], fired[:, :, 1:], t, lo + cut.start, lo + cut.stop - 1, ring,
                      v.side == ATTACKER)  # fmt: skip
         states += int(np.count_nonzero(mass + arrived[count]))
     return settled, rounds, states
@@ -256,17 +259,18 @@ def _first_diagonal(cells: np.ndarray) -> int:
 
 
 def _deposit(buffer: np.ndarray, ahead: np.ndarray, t: int, lo: int, hi: int, ring: int, by_attacker: bool) -> None:
-    """Add the mass that scored j = 1, 2, … hits from diagonal t to the ring rows of diagonals t + j: by the attacker's
-    hits when the attacker fired, else by the defender's (the cells then run the other way)."""
+    """Add the mass that scored j = 1, 2, … hits from diagonal t (`ahead[variant, cell, j - 1]`) to the ring rows
+    of diagonals t + j: by the attacker's hits when the attacker fired, else by the defender's (the cells then run
+    the other way)."""
     if by_attacker:
         columns = slice(lo, hi + 1)
     else:
-        columns, ahead = slice(t - hi, t - lo + 1), ahead[:, :, ::-1]
+        columns, ahead = slice(t - hi, t - lo + 1), ahead[:, ::-1]
     first = (t + 1) % ring
-    split = min(ahead.shape[1], ring - first)
-    buffer[:, first : first + split, columns] += ahead[:, :split]
-    if split < ahead.shape[1]:
-        buffer[:, : ahead.shape[1] - split, columns] += ahead[:, split:]
+    split = min(ahead.shape[2], ring - first)
+    buffer[:, columns, first : first + split] += ahead[:, :, :split]
+    if split < ahead.shape[2]:
+        buffer[:, columns, : ahead.shape[2] - split] += ahead[:, :, split:]
 
 
 def _summarise(groups: list[list[Group]], fleets: list[Fleet], fate: np.ndarray, settled: np.ndarray, rounds: float,
