@@ -231,25 +231,32 @@ def _solve(volleys: list[Volley], fleets: list[Fleet], fate: np.ndarray,
         started = np.where(going, ended / np.where(going, 1.0 - stay, 1.0), 0.0)
         rounds += float(started.sum())
         arrived[0, own_variant, cells] += started
-        widths = n.max(axis=1) + 1
         firing = np.count_nonzero(n, axis=1)  # a volley's ships dwindle as its side's hits grow: cells at one end
+        spans = [_span(held) for held in (arrived != 0).any(axis=0)]  # where each variant holds mass this diagonal
         mass = arrived[0]
         for k, v in enumerate(volleys):
             if k:
                 mass = mass + arrived[k]
             states += int(np.count_nonzero(mass))
-            if not firing[k]:
-                continue
-            cut = slice(0, firing[k]) if v.side == ATTACKER else slice(size - firing[k], size)
-            chances = v.jumps[
-                bonus_of[k, :under_way, None], aim[k, cut], n[k, cut], : widths[k]
-            ]  # (variants, cells, j)
-            fired = mass[:, cut, None] * chances
-            mass[:, cut] = fired[:, :, 0]
-            _deposit(buffers[k][:under_way], fired[:, :, 1:], t, lo + cut.start, lo + cut.stop - 1, ring,
-                     v.side == ATTACKER)  # fmt: skip
+            cut = (0, firing[k]) if v.side == ATTACKER else (size - firing[k], size)
+            for which, (start, stop) in enumerate(spans):
+                start, stop = max(start, cut[0]), min(stop, cut[1])
+                if start >= stop:
+                    continue
+                # the most shots, where the volley's side has taken the fewest hits
+                width = n[k, start if v.side == ATTACKER else stop - 1] + 1
+                chances = v.jumps[bonus_of[k, which], aim[k, start:stop], n[k, start:stop], :width]  # (cells, j)
+                fired = mass[which, start:stop, None] * chances
+                mass[which, start:stop] = fired[:, 0]
+                _deposit(buffers[k][which], fired[:, 1:], t, lo + start, lo + stop - 1, ring, v.side == ATTACKER)
         states += int(np.count_nonzero(mass + arrived[count]))
     return settled, rounds, states
+
+
+def _span(held: np.ndarray) -> tuple[int, int]:
+    """The first and past-the-last marked cell (an empty span when none is)."""
+    marked = np.flatnonzero(held)
+    return (int(marked[0]), int(marked[-1]) + 1) if len(marked) else (0, 0)
 
 
 def _first_diagonal(cells: np.ndarray) -> int:
@@ -259,18 +266,18 @@ def _first_diagonal(cells: np.ndarray) -> int:
 
 
 def _deposit(buffer: np.ndarray, ahead: np.ndarray, t: int, lo: int, hi: int, ring: int, by_attacker: bool) -> None:
-    """Add the mass that scored j = 1, 2, … hits from diagonal t (`ahead[variant, cell, j - 1]`) to the ring rows
+    """Add the mass that scored j = 1, 2, … hits from diagonal t (`ahead[cell, j - 1]`, one variant's) to the ring rows
     of diagonals t + j: by the attacker's hits when the attacker fired, else by the defender's (the cells then run
     the other way)."""
     if by_attacker:
         columns = slice(lo, hi + 1)
     else:
-        columns, ahead = slice(t - hi, t - lo + 1), ahead[:, ::-1]
+        columns, ahead = slice(t - hi, t - lo + 1), ahead[::-1]
     first = (t + 1) % ring
-    split = min(ahead.shape[2], ring - first)
-    buffer[:, columns, first : first + split] += ahead[:, :, :split]
-    if split < ahead.shape[2]:
-        buffer[:, columns, : ahead.shape[2] - split] += ahead[:, :, split:]
+    split = min(ahead.shape[1], ring - first)
+    buffer[columns, first : first + split] += ahead[:, :split]
+    if split < ahead.shape[1]:
+        buffer[columns, : ahead.shape[1] - split] += ahead[:, split:]
 
 
 def _summarise(groups: list[list[Group]], fleets: list[Fleet], fate: np.ndarray, settled: np.ndarray, rounds: float,
