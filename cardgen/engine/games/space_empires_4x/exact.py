@@ -12,8 +12,10 @@ j hits moves mass j diagonals on, into a ring of buffers (one per volley boundar
 arrived mid-round is first carried to the round's end by the chance that the rest of the round scores nothing;
 the rounds that end there start again (or the battle ends, or a side retreats); a round that scores nothing returns
 to its own start, so a start's mass is divided by the chance of scoring something, once. Then all of it, arrived
-and started, fires through the round's volleys, and what hits goes ahead. No fleet the counter limits allow is too
-big for it (both full fleets, 288 ships a side, in well under a second), so it never samples.
+and started, fires through the round's volleys, and what hits goes ahead. A volley fires only over the cells where
+its ships live and each variant of the round's bonuses only where it holds mass. No fleet the counter limits allow
+is too big for it (both sides at their limits, 288 ships and 456 hits a side: 5.4 million states, about 4 s), so it
+never samples.
 """
 
 from __future__ import annotations
@@ -170,6 +172,7 @@ def _solve(volleys: list[Volley], fleets: list[Fleet], fate: np.ndarray,
     cells where the battle ends), the expected rounds and the states that held probability."""
     full_a, full_d = fleets[ATTACKER].full, fleets[DEFENDER].full
     count = len(volleys)
+    by_attacker = np.array([v.side == ATTACKER for v in volleys])
     ring = max(v.most for v in volleys) + 1
     # variants numbered in the order they first start a round, so the ones under way are always the first few
     starts = (fate == FIGHTS_ON) | (np.add.outer(np.arange(full_a + 1), np.arange(full_d + 1)) == 0)
@@ -183,9 +186,9 @@ def _solve(volleys: list[Volley], fleets: list[Fleet], fate: np.ndarray,
     )
     # boundary k + 1 is where volley k's hits land: indexed by the attacker's hits when the attacker fired (the
     # defender's hits move it along the diagonal), else by the defender's
-    buffers = [np.zeros((len(VARIANTS), (full_a if v.side == ATTACKER else full_d) + 1, ring)) for v in volleys]
+    buffers = np.zeros((count, len(VARIANTS), max(full_a, full_d) + 1, ring))
+    attacker_fired, defender_fired = np.flatnonzero(by_attacker), np.flatnonzero(~by_attacker)
     highest = max(full_a, full_d) + 1
-    by_attacker = np.array([v.side == ATTACKER for v in volleys])
     shots = np.zeros((count, highest), dtype=np.int64)
     most = max(v.most for v in volleys) + 1
     none_hit = np.zeros((count, 2, most, highest))  # none_hit[k, bonus, n, enemy hits]
@@ -204,13 +207,9 @@ def _solve(volleys: list[Volley], fleets: list[Fleet], fate: np.ndarray,
         row = t % ring
         under_way = sum(1 for o in opens if o <= t)
         arrived = np.zeros((count + 1, under_way, size))
-        for k, v in enumerate(volleys):
-            buffer = buffers[k]
-            if v.side == ATTACKER:
-                arrived[k + 1] = buffer[:under_way, lo : hi + 1, row]
-            else:
-                arrived[k + 1] = buffer[:under_way, t - hi : t - lo + 1, row][:, ::-1]
-            buffer[:under_way, :, row] = 0.0
+        arrived[attacker_fired + 1] = buffers[attacker_fired, :under_way, lo : hi + 1, row]
+        arrived[defender_fired + 1] = buffers[defender_fired, :under_way, t - hi : t - lo + 1, row][:, :, ::-1]
+        buffers[:, :under_way, :, row] = 0.0
         what = fate[ha, hd]
         going = what == FIGHTS_ON
         own_variant = np.where(going | (t == 0), variant[ha, hd], 0)  # where no round starts, any under way
