@@ -174,16 +174,8 @@ def _solve(volleys: list[Volley], fleets: list[Fleet], fate: np.ndarray,
     count = len(volleys)
     by_attacker = np.array([v.side == ATTACKER for v in volleys])
     ring = max(v.most for v in volleys) + 1
-    # variants numbered in the order they first start a round, so the ones under way are always the first few
-    starts = (fate == FIGHTS_ON) | (np.add.outer(np.arange(full_a + 1), np.arange(full_d + 1)) == 0)
-    ranked = sorted(range(len(VARIANTS)), key=lambda v: (_first_diagonal(starts & (variant == v)), v))
-    renumber = np.empty(len(VARIANTS), dtype=np.int64)
-    renumber[ranked] = np.arange(len(VARIANTS))
-    variant = renumber[variant]
-    opens = [_first_diagonal(starts & (variant == v)) for v in range(len(VARIANTS))]
-    bonus_of = np.array(
-        [[VARIANTS[ranked[v]][vol.side] for v in range(len(VARIANTS))] for vol in volleys], dtype=np.int64
-    )
+    variant, ranked, opens = _in_order_of_opening(fate, variant)
+    bonus_of = np.array([[VARIANTS[v][vol.side] for v in ranked] for vol in volleys], dtype=np.int64)
     # boundary k + 1 is where volley k's hits land: indexed by the attacker's hits when the attacker fired (the
     # defender's hits move it along the diagonal), else by the defender's
     buffers = np.zeros((count, len(VARIANTS), max(full_a, full_d) + 1, ring))
@@ -256,6 +248,17 @@ def _span(held: np.ndarray) -> tuple[int, int]:
     """The first and past-the-last marked cell (an empty span when none is)."""
     marked = np.flatnonzero(held)
     return (int(marked[0]), int(marked[-1]) + 1) if len(marked) else (0, 0)
+
+
+def _in_order_of_opening(fate: np.ndarray, variant: np.ndarray) -> tuple[np.ndarray, list[int], list[int]]:
+    """The variants renumbered in the order they first start a round (so the ones under way on a diagonal are
+    always the first few): each cell's new number, the old number of each new one, and where each opens."""
+    starts = (fate == FIGHTS_ON) | (np.add.outer(np.arange(fate.shape[0]), np.arange(fate.shape[1])) == 0)
+    ranked = sorted(range(len(VARIANTS)), key=lambda v: (_first_diagonal(starts & (variant == v)), v))
+    renumber = np.empty(len(VARIANTS), dtype=np.int64)
+    renumber[ranked] = np.arange(len(VARIANTS))
+    variant = renumber[variant]
+    return variant, ranked, [_first_diagonal(starts & (variant == v)) for v in range(len(VARIANTS))]
 
 
 def _first_diagonal(cells: np.ndarray) -> int:
