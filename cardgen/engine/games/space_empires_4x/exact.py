@@ -59,6 +59,7 @@ class Volley:
 
     @property
     def most(self) -> int:
+        """The volley's shots at full strength."""
         return int(self.jumps.shape[2]) - 1
 
 
@@ -92,6 +93,9 @@ def exact_odds(rules: Rules, attacker: Sequence[Group], defender: Sequence[Group
 
 def _volleys(rules: Rules, groups: list[list[Group]], fleets: list[Fleet], order: list[tuple[int, int]],
              terrain: str) -> list[Volley]:  # fmt: skip
+    """The firing order's groups joined into volleys: consecutive groups of one side whose shots have the same
+    chance against every enemy group, with and without the fleet-size bonus (the same type and technology, or types
+    that differ only where it does not count), fire as one."""
     runs: list[tuple[int, list[int], list[int]]] = []  # (side, to-hit by target and bonus, groups)
     for side, index in order:
         key = [to_hit(rules, groups[side][index], target, bonus, terrain)
