@@ -110,30 +110,29 @@ def _volleys(rules: Rules, groups: list[list[Group]], fleets: list[Fleet], order
         shooter = groups[side][members[0]]
         shots = fleets[side].counts[:, members].sum(axis=1)
         most = int(shots[0])
-        tables = []
+        jumps = np.zeros((2, enemy.full + 1, most + 1, most + 1))  # filled in place: the largest are 39 MB
         for bonus in (False, True):
             by_target = np.array(
                 [to_hit(rules, shooter, g, bonus, terrain) / rules.die_faces for g in groups[1 - side]]
             )
             chance = np.where(np.arange(enemy.full + 1) < enemy.full, by_target[enemy.target], 0.0)
-            tables.append(_jump_table(chance, most))
-        volleys.append(Volley(side, shots, np.stack(tables)))
+            _jump_table(chance, jumps[int(bonus)])
+        volleys.append(Volley(side, shots, jumps))
     return volleys
 
 
-def _jump_table(chance: np.ndarray, most: int) -> np.ndarray:
-    """table[h, n, j]: the chance that n shots fired at an enemy that has taken h hits score j hits, each shot hitting
-    with `chance[h + hits so far]` (zero once the enemy is gone)."""
+def _jump_table(chance: np.ndarray, table: np.ndarray) -> None:
+    """Fill table[h, n, j] (zeros): the chance that n shots fired at an enemy that has taken h hits score j hits,
+    each shot hitting with `chance[h + hits so far]` (zero once the enemy is gone)."""
+    most = table.shape[1] - 1
     padded = np.zeros(len(chance) + most + 1)
     padded[: len(chance)] = chance
     window = sliding_window_view(padded, most + 1)[: len(chance)]  # window[h, j] = chance[h + j]
     miss = 1 - window
-    table = np.zeros((most + 1, len(chance), most + 1))
-    table[0, :, 0] = 1.0
+    table[:, 0, 0] = 1.0
     for n in range(1, most + 1):
-        np.multiply(table[n - 1], miss, out=table[n])
-        table[n, :, 1:] += table[n - 1, :, :-1] * window[:, :-1]
-    return np.ascontiguousarray(table.transpose(1, 0, 2))
+        np.multiply(table[:, n - 1], miss, out=table[:, n])
+        table[:, n, 1:] += table[:, n - 1, :-1] * window[:, :-1]
 
 
 def _fates(rules: Rules, groups: list[list[Group]], fleets: list[Fleet], terrain: str,
