@@ -33,6 +33,7 @@ SMALL = {
     "engine_speed.py": ["--scale", "0.002", "--no-openspiel", "--min-games", "1", "--only", "battlefield-space"],
     "engine_invariants.py": ["battlefield-space", "--games", "3"],
     "preview_speed.py": ["--runs", "1"],
+    "odds_speed.py": ["--quick"],
     "incremental_build.py": [
         *DEMO,
         "--runs",

@@ -175,3 +175,23 @@ def test_the_engine_cores_generic_resolver_agrees(game, rules, attacker, defende
     assert generic.exact
     assert generic.attacker_wins == pytest.approx(exact["attacker wins"], abs=1e-9)
     assert generic.defender_wins == pytest.approx(exact["defender wins"], abs=1e-9)
+
+
+BEFORE = json.loads((REPO / "tests" / "fixtures" / "se4x_odds_before.json").read_text())
+
+
+@pytest.mark.parametrize("saved", BEFORE, ids=[f"{m['attacker'][:20]} v {m['defender'][:20]} {m['terrain']}"
+                                               f"{'' if m['retreat'] else ' no-retreat'}" for m in BEFORE])  # fmt: skip
+def test_the_array_solver_gives_the_odds_the_dictionary_solver_gave(game, saved):
+    """40 match-ups (small, mixed classes, terrains, technology per side and per group, the fleet-size bonus, a
+    certain hit, retreat on and off, up to 48 ships a side) saved from the solver that pushed dictionaries of
+    (hits, hits, shot) states (commit 11a62e9): every probability and expectation is the same to 1e-9."""
+    result = odds(game, saved["attacker"], saved["defender"], saved["attacker_tech"], saved["defender_tech"],
+                  saved["terrain"], saved["retreat"])  # fmt: skip
+    assert result.outcomes == pytest.approx(saved["outcomes"], abs=1e-9, rel=0)
+    for side in (0, 1):
+        kept = {k: v for k, v in result.survivors[side].items() if v > 1e-15}
+        assert kept == pytest.approx({k: v for k, v in saved["survivors"][side].items() if v > 1e-15}, abs=1e-9, rel=0)
+    assert result.lost == pytest.approx(saved["lost"], abs=1e-9, rel=1e-12)
+    assert result.length == pytest.approx(saved["rounds"], abs=1e-9, rel=1e-12)
+    assert 0 < result.states <= saved["states_before"]  # volleys: fewer states, each a group's shots at once
