@@ -46,7 +46,7 @@ def measure(game: str, players: int, games: int, clones: int = 20_000) -> dict[s
         seed = derive_seed(1, index)
         state = engine.new_state(players, seed)
         agents = [RandomAgent(engine, seat, seed) for seat in range(players)]
-        while not state.is_terminal() and not engine.capped(state):  # random Star Commander games reach the cap
+        while not state.is_terminal():  # a state at its turn cap is terminal (random Star Commander games reach it)
             legal = state.legal_actions()
             state.do(agents[state.current_player()].choose(state, legal))
             actions += 1

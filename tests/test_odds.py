@@ -9,7 +9,8 @@ import math
 import pytest
 
 from cardgen.data import load_games
-from cardgen.engine.games.space_empires_4x.combat import Group, Rules, closed_form_scout_duel, exact_odds, fight
+from cardgen.engine.games.space_empires_4x.combat import Group, Rules, closed_form_scout_duel, fight
+from cardgen.engine.games.space_empires_4x.exact import exact_odds
 from cardgen.engine.games.space_empires_4x.odds import odds
 from cardgen.engine.rng import CounterRng
 from cardgen.errors import DataError
@@ -186,8 +187,8 @@ def test_the_array_solver_gives_the_odds_the_dictionary_solver_gave(game, saved)
     """40 match-ups (small, mixed classes, terrains, technology per side and per group, the fleet-size bonus, a
     certain hit, retreat on and off, up to 48 ships a side) saved from the solver that pushed dictionaries of
     (hits, hits, shot) states (commit 11a62e9): every probability and expectation is the same to 1e-9."""
-    result = odds(game, saved["attacker"], saved["defender"], saved["attacker_tech"], saved["defender_tech"],
-                  saved["terrain"], saved["retreat"])  # fmt: skip
+    result = odds(game, saved["attacker"], saved["defender"], attacker_tech=saved["attacker_tech"],
+                  defender_tech=saved["defender_tech"], terrain=saved["terrain"], retreat=saved["retreat"])  # fmt: skip
     assert result.outcomes == pytest.approx(saved["outcomes"], abs=1e-9, rel=0)
     for side in (0, 1):
         kept = {k: v for k, v in result.survivors[side].items() if v > 1e-15}

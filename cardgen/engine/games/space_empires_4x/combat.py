@@ -18,7 +18,7 @@ players' choices, `battle.py`, and these policies are the defaults greedy plays)
 
 Because targets depend only on the target side's own state, a side's state is fixed by the number of hits it has
 taken: the battle is a Markov chain over (hits on the attacker, hits on the defender, the shot due in the round) and
-`exact_odds` solves it exactly (`exact.py`: in order of hits taken, a round in which nothing is hit returning to its
+`exact.exact_odds` solves it exactly (in order of hits taken, a round in which nothing is hit returning to its
 own start). No fleet the counter limits allow is too big for it, so it never samples.
 """
 
@@ -28,8 +28,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
-
-from cardgen.engine.battle import BattleReport
 
 ATTACKER, DEFENDER = 0, 1
 TERRAINS = ("open", "asteroids", "nebula")
@@ -130,16 +128,6 @@ def firing_order(rules: Rules, sides: Sequence[Sequence[Group]], terrain: str) -
 
     slots = [(s, i) for s, groups in enumerate(sides) for i, g in enumerate(groups)]
     return sorted(slots, key=lambda si: (cls(sides[si[0]][si[1]]), -sides[si[0]][si[1]].tactics, -si[0], si[1]))
-
-
-def exact_odds(rules: Rules, attacker: Sequence[Group], defender: Sequence[Group], terrain: str = "open",
-               retreat: bool = True) -> BattleReport:  # fmt: skip
-    """The battle's exact odds: the chain over (hits on the attacker, hits on the defender, the shot due, the round's
-    fleet-size bonuses), solved with arrays in `exact.py` (imported here on first use: numpy stays out of the
-    engine's start-up)."""
-    from cardgen.engine.games.space_empires_4x.exact import exact_odds as solve
-
-    return solve(rules, attacker, defender, terrain, retreat)
 
 
 def closed_form_scout_duel() -> Fraction:

@@ -78,7 +78,9 @@ class Fleet:
 
 def exact_odds(rules: Rules, attacker: Sequence[Group], defender: Sequence[Group], terrain: str = "open",
                retreat: bool = True) -> BattleReport:  # fmt: skip
-    """The battle's exact odds (see the module's docstring); `combat.exact_odds` is the entry point."""
+    """The battle's exact odds (see the module's docstring): the chain over (hits on the attacker, hits on the
+    defender, the shot due, the round's fleet-size bonuses), solved with arrays. The engine never imports this module
+    (numpy stays out of its start-up); `odds.py` and the layouts' `formula.battle_odds` do."""
     if terrain not in TERRAINS:
         raise ValueError(f"unknown terrain '{terrain}' (terrains: {', '.join(TERRAINS)})")
     groups = [list(attacker), list(defender)]
