@@ -19,7 +19,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from cardgen.render.jobs import PrintOptions
     from cardgen.render.layouts import Layouts
     from cardgen.trust import Decision
+    from cardgen.validate import GameReport
 from cardgen.errors import (
     EXIT_INPUT,
     CardgenError,
@@ -75,7 +76,7 @@ class Context:
 class CardgenGroup(click.Group):
     """Renders `CardgenError` as one line per problem with the error's exit code."""
 
-    def invoke(self, ctx: click.Context):
+    def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except CardgenError as exc:
@@ -84,7 +85,7 @@ class CardgenGroup(click.Group):
             ctx.exit(exc.exit_code)
 
 
-class Length(click.ParamType):
+class Length(click.ParamType):  # type: ignore[type-arg]  # generic only in newer click
     """A finite length in millimetres (or points) within bounds: NaN, infinities and absurd values are refused."""
 
     name = "number"
@@ -92,7 +93,7 @@ class Length(click.ParamType):
     def __init__(self, low: float, high: float, unit: str = "mm"):
         self.low, self.high, self.unit = low, high, unit
 
-    def convert(self, value, param, ctx) -> float:
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
         if isinstance(value, float):
             number = value
         else:
@@ -109,7 +110,7 @@ class Whole(click.IntRange):
     """A whole number within bounds, read without `int()` on a number of thousands of digits (Python refuses more
     than 4,300 with an error of its own) and quoted short when it is wrong."""
 
-    def convert(self, value, param, ctx) -> int:
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
         if isinstance(value, int):
             return super().convert(value, param, ctx)
         number = whole_number(str(value).strip(), self.max if self.max is not None else 2**63 - 1)
@@ -118,12 +119,12 @@ class Whole(click.IntRange):
         return number
 
 
-class PlayerCounts(click.ParamType):
+class PlayerCounts(click.ParamType):  # type: ignore[type-arg]  # generic only in newer click
     """A player count (3) or a range of them (2..4), each between 1 and 99."""
 
     name = "N or A..B"
 
-    def convert(self, value, param, ctx) -> tuple[int, ...]:
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> tuple[int, ...]:
         if isinstance(value, tuple):
             return value
         low, dots, high = str(value).partition("..")
@@ -133,13 +134,13 @@ class PlayerCounts(click.ParamType):
         return tuple(range(first, last + 1))
 
 
-class Offset(click.ParamType):
+class Offset(click.ParamType):  # type: ignore[type-arg]  # generic only in newer click
     """X,Y in millimetres, each finite and within ±`bound`."""
 
     name = "x,y"
     bound = 25.0
 
-    def convert(self, value, param, ctx) -> tuple[float, float]:
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> tuple[float, float]:
         if isinstance(value, tuple):
             return value
         try:
@@ -158,7 +159,10 @@ PAPERS = ["a4", "letter"]
 GUIDE_FILES = {"proof.pdf": "proof sheet", "calibration.pdf": "duplex calibration: print it first"}
 
 
-def _option(name: str, kind: Any, default: Any, help: str = "", dest: str | None = None) -> Any:
+FC = TypeVar("FC", bound=Callable[..., Any])  # a click command function, typed through its decorators
+
+
+def _option(name: str, kind: Any, default: Any, help: str = "", dest: str | None = None) -> Callable[[FC], FC]:
     """An option with a type and a default (shown by --help unless None); a list of words is a choice of them,
     in any case (`--paper A4`)."""
     if isinstance(kind, list):
@@ -167,7 +171,7 @@ def _option(name: str, kind: Any, default: Any, help: str = "", dest: str | None
     return click.option(*names, type=kind, default=default, show_default=default is not None, help=help)
 
 
-def _flag(name: str, help: str, *more: str) -> Any:
+def _flag(name: str, help: str, *more: str) -> Callable[[FC], FC]:
     return click.option(name, *more, is_flag=True, help=help)
 
 
@@ -365,12 +369,12 @@ LAYOUT_VARIABLES = click.option(
 )  # fmt: skip
 
 
-class Stamp(click.ParamType):
+class Stamp(click.ParamType):  # type: ignore[type-arg]  # generic only in newer click
     """One line of printable text: a control character (a tab, a line break, an escape) has no glyph to print."""
 
     name = "text"
 
-    def convert(self, value, param, ctx) -> str:
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
         text = str(value)
         if bad := next((ch for ch in text if not ch.isprintable()), None):
             where = f"character {text.index(bad) + 1}"
@@ -415,7 +419,7 @@ def validate_command(
     fonts = default_fonts_dir()
     reports = [validate_game(game, obj.templates_dir, fonts, obj.trusted(game, trust_code), sources) for game in loaded]
     if as_json:
-        payload: dict = {"games": {r.game: r.as_json() for r in reports}}
+        payload: dict[str, Any] = {"games": {r.game: r.as_json() for r in reports}}
         if notes:
             payload["notes"] = {g.id: [c.model_dump() for c in g.rules.contradictions] for g in loaded}
         echo(json.dumps(payload, indent=2, default=str))
@@ -429,7 +433,7 @@ def validate_command(
         raise RuleError(f"{', '.join(failed)}: not valid (see the report above)")
 
 
-def _print_report(report) -> None:
+def _print_report(report: GameReport) -> None:
     if report.unchecked:
         why = "it has no rules.yaml" if not report.has_rules else "its rules.yaml has no checks"
         echo(f"{report.game}: NOT CHECKED — {why} (--allow-unchecked accepts that)")
@@ -458,7 +462,7 @@ def _print_report(report) -> None:
         echo(f"      expected {v.expected}; found {v.actual}  [{v.citation}]")
 
 
-def _print_notes(game: Game, report) -> None:
+def _print_notes(game: Game, report: GameReport) -> None:
     if not game.rules.contradictions:
         echo(f"  (no contradictions or gaps recorded for {game.id})")
     for note in game.rules.contradictions:
@@ -595,7 +599,8 @@ def build_command(
         for record in kept.values():
             _say(record.warnings, quiet)
         if not loaded and kept:  # nothing to build: the renderer is not even imported
-            outcomes = [(r.notes, r.files, r.guides) for r in kept.values()]
+            outcomes: list[tuple[list[str], list[Any], list[Path]]] = [(r.notes, r.files, r.guides)
+                                                                       for r in kept.values()]  # fmt: skip
             _print_built(outcomes, output_format, paper, quiet)
             return Built([f.path for r in kept.values() for f in r.files], [])
         from cardgen.render import stale
@@ -793,7 +798,7 @@ def _sheets_of(file: Any) -> int:
     return int(file.sheets_of_paper)
 
 
-def _proof(game: Game, layouts, out_dir: Path, trusted: Decision | None) -> Path:
+def _proof(game: Game, layouts: Layouts, out_dir: Path, trusted: Decision | None) -> Path:
     """The proof sheet; `trusted` None: not validated (--no-validate), so only text fitting is shown."""
     from cardgen.render.build import GameRenderer
     from cardgen.render.proof import write_proof
@@ -1125,7 +1130,7 @@ def _require_game(obj: Context, game: str) -> Path:
     return obj.data_dir
 
 
-def _print_play(s: dict) -> None:
+def _print_play(s: dict[str, Any]) -> None:
     from cardgen.engine.tally import unseen_note
 
     echo(
@@ -1320,7 +1325,14 @@ def odds_options() -> list[click.Parameter]:
 @click.argument("game")
 @click.pass_obj
 def odds_command(
-    obj: Context, game: str, attacker: str | None, defender: str | None, no_retreat: bool, as_json: bool, **given: Any
+    obj: Context,
+    /,
+    game: str,
+    attacker: str | None,
+    defender: str | None,
+    no_retreat: bool,
+    as_json: bool,
+    **given: Any,
 ) -> None:
     """Exact odds of a battle (every outcome's probability, survivors, losses, rounds) by dynamic programming."""
     import time
@@ -1392,7 +1404,7 @@ def calibrate_command(paper: str, duplex: str, landscape: bool, out_file: Path) 
     echo(f"{display_path(out_file)}  2 pages — print double-sided ({duplex}), at actual size")
 
 
-def game_summary(game: Game) -> dict:
+def game_summary(game: Game) -> dict[str, Any]:
     """The `cardgen list --json` entry of one game."""
     return {
         "id": game.id,

@@ -69,7 +69,7 @@ def block() -> set[signal.Signals]:
     """Hold back Ctrl-C and SIGTERM; returns the mask to give `release`. For a step whose clean-up must start
     before the signal is raised (call `release` inside the `try` that cleans up)."""
     global _holding
-    mask = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+    mask = {signal.Signals(signum) for signum in signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)}
     _holding += 1  # a signal delivered to another thread (not masked there) runs `_stop` here, which waits too
     return mask
 
