@@ -14,7 +14,7 @@ import pytest
 
 from cardgen.data import load_games
 from cardgen.engine.core import IllegalAction
-from cardgen.engine.games.space_empires_4x import battle
+from cardgen.engine.games.space_empires_4x import battle, economy, movement
 from cardgen.engine.games.space_empires_4x.model import (
     ECON,
     LOST,
@@ -93,7 +93,7 @@ def show(s: SE4XState, h: int, kind: str | None, revealed: bool = True) -> None:
     """Put a marker of `kind` on hex h face up (or face down), swapping it with what h held; None empties the hex."""
     if kind is None:
         if s.marker_at[h] >= 0:
-            s._discard(h)
+            movement.discard(s, h)
     else:
         here = s.marker_at[h]
         if here < 0 or s.e.markers[here].kind != kind:
@@ -681,7 +681,7 @@ def test_building_needs_ship_size_yard_capacity_and_a_free_counter(engine):
     assert len(dd) == 1 and dd[0].count == 2  # ships bought together at one place form one group
     s.apply(Build("SY", home))
     assert "one Ship Yard per planet" in s.illegal(Build("SY", home))
-    assert s._yard_room(RED, home) == 0  # a Ship Yard placed this phase builds nothing yet
+    assert economy.yard_room(s, RED, home) == 0  # a Ship Yard placed this phase builds nothing yet
     for _ in range(engine.limits["Decoy"]):
         s.apply(Build("Decoy", home))
     assert "every Decoy counter is in play" in s.illegal(Build("Decoy", home))
@@ -739,7 +739,7 @@ def test_a_blockaded_colony_pays_nothing_and_builds_nothing(engine):
     place(s, RED, "SY", h, 1)
     place(s, YELLOW, "DD", h, 1)  # set down after the battles: the colony is blockaded
     s.phase, s.player = ECON, RED
-    s._begin_econ(RED)
+    economy.begin(s, RED)
     assert s.cp[RED] == 20 and s.blockaded(h) and "blockaded" in s.illegal(Build("SC", h))
 
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from cardgen.engine.core import Action
+from cardgen.engine.games.space_empires_4x import movement
 from cardgen.engine.games.space_empires_4x.combat import ATTACKER, Group, firing_order, retreats, to_hit
 from cardgen.engine.games.space_empires_4x.model import Fire, OpenFire, Retreat, Screen
 
@@ -278,7 +279,7 @@ def _retreat(state: SE4XState, fighter: Fighter, to: int) -> None:
     unit.hex, unit.stopped = to, True
     state.events.add("retreat")
     if state.kind(to) == "black-hole":
-        state._survives_black_hole(unit)
+        movement.survives_black_hole(state, unit)
     fight.slot, fight.shots = fight.slot + 1, 0
     _over(state)
 

@@ -10,6 +10,9 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 MOVE, LOST, ECON, OVER = "move", "lost", "econ", "over"
+ON_MAP, TOWED, DEPOSITED, GONE = 0, 1, 2, 3  # where a system marker is
+AUTO_UPGRADED = ("SY", "Base", "Decoy")  # 'will automatically receive all later upgrades'
+PEEK_DISCARDS = ("danger", "lost-in-space")  # markers with an immediate effect: a peek that reveals them discards them
 
 
 @dataclass(frozen=True)

@@ -24,39 +24,31 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from cardgen.engine.core import TERMINAL, Action, IllegalAction, State, frozen
-from cardgen.engine.games.space_empires_4x import battle, view
+from cardgen.engine.games.space_empires_4x import battle, economy, hidden, invariants, movement, view
 from cardgen.engine.games.space_empires_4x.battle import Fight
 from cardgen.engine.games.space_empires_4x.combat import Group, to_hit
 from cardgen.engine.games.space_empires_4x.model import (
+    AUTO_UPGRADED,
+    DEPOSITED,
     ECON,
+    GONE,
     LOST,
     MOVE,
+    ON_MAP,
     OVER,
+    TOWED,
     Battle,
-    Bid,
     Build,
-    Colonize,
-    EndEcon,
-    EndMove,
-    Load,
     Move,
-    Peek,
     PeekChoice,
-    Research,
-    Scuttle,
     Shift,
     Unit,
     UnitSpec,
-    Unload,
-    Upgrade,
 )
 from cardgen.engine.rng import CounterRng
 
 if TYPE_CHECKING:
     from cardgen.engine.games.space_empires_4x.rules import SE4XEngine
-
-AUTO_UPGRADED = ("SY", "Base", "Decoy")  # 'will automatically receive all later upgrades'
-ON_MAP, TOWED, DEPOSITED, GONE = 0, 1, 2, 3  # where a system marker is
 
 
 class SE4XState(State):
@@ -265,7 +257,7 @@ class SE4XState(State):
             return
         self.phase = ECON
         self.player = seats[0]
-        self._begin_econ(self.player)
+        economy.begin(self, self.player)
 
     def current_player(self) -> int:
         if self.phase == OVER:
@@ -283,7 +275,7 @@ class SE4XState(State):
         if self.phase == OVER:
             return []
         if self.phase == LOST:
-            return [Shift(h) for h in self._shift_targets()]
+            return [Shift(h) for h in movement.shift_targets(self)]
         if self.peeking >= 0:
             return [PeekChoice(True), PeekChoice(False)]
         if self.fight is not None:
@@ -291,145 +283,8 @@ class SE4XState(State):
         if self.battles:
             return [Battle(h) for h in self.battles]
         if self.phase == MOVE:
-            return self._move_actions()
-        return self._econ_actions()
-
-    def _move_actions(self) -> list[Action]:
-        p = self.player
-        out: list[Action] = []
-        explore = self.tech[p]["exploration"] > 0
-        owners: dict[int, set[int]] = {}
-        for o in self.units:
-            owners.setdefault(o.hex, set()).add(o.owner)
-        for u in self.units:
-            if u.owner != p:
-                continue
-            h = u.hex
-            if u.code == "CO" and self._can_colonize(u):
-                out.append(Colonize(u.uid))
-            if u.code == "Miner":
-                if u.tow < 0 and self.kind(h) in ("minerals", "space-wreck"):
-                    out.append(Load(u.uid))
-                elif u.tow >= 0 and self.col_owner[h] == p:
-                    out.append(Unload(u.uid))
-            if u.code == "CA" and explore and u.steps == 0 and not u.peeked:
-                out += [Peek(u.uid, t) for t in self.adj[h] if self.marker_at[t] >= 0 and not self.revealed[t]]
-            if u.stopped or u.steps >= self.allowance(u):
-                continue
-            out += [Move(u.uid, t) for t in self.adj[h] if self._may_enter(u, t, owners) is None]
-        out.append(EndMove())
-        return out
-
-    def _may_enter(self, u: Unit, t: int, owners: dict[int, set[int]] | None = None) -> str | None:
-        """Why unit u may not move into hex t now (None: it may); `owners`: who has units where, if known."""
-        kind = self.kind(t)
-        if kind == "supernova":
-            return "units may not move into a Supernova"
-        unexplored = self.marker_at[t] >= 0 and not self.revealed[t]
-        armed = self.armed(u)
-        there = owners.get(t, ()) if owners is not None else {o.owner for o in self.units_at(t)}
-        enemy = any(q != u.owner for q in there) or self.col_owner[t] not in (-1, u.owner)
-        if not armed:
-            if unexplored:
-                return "a non-combat unit may not enter an undiscovered hex"
-            if enemy:
-                return "a non-combat unit may not enter a hex with enemy units or colonies"
-            return None
-        if (unexplored or kind in ("nebula", "asteroids")) and u.steps > 0:
-            return "a combat unit enters an undiscovered hex, a Nebula or Asteroids only as its first move"
-        return None
-
-    def _can_colonize(self, u: Unit) -> bool:
-        h = u.hex
-        kind = self.kind(h)
-        if self.col_owner[h] != -1 or kind not in ("planet", "barren"):
-            return False
-        if kind == "barren" and not u.terra:
-            return False
-        if len(self.colonies(u.owner)) - 1 >= self.e.colonies_max:  # the Homeworld has counters of its own
-            return False
-        return not any(o.owner != u.owner for o in self.units_at(h))
-
-    def _econ_actions(self) -> list[Action]:
-        p = self.player
-        if self.due[p] > self.cp[p]:
-            return [Scuttle(u.uid) for u in self.units if u.owner == p and self.spec(u).maintained]
-        out: list[Action] = []
-        for t in self.e.techs:
-            if self._research_cost(p, t) is not None:
-                out.append(Research(t))
-        for h in self.colonies(p):
-            if not self.income_colony(h, p):
-                continue
-            for code in self.e.buildable:
-                if self._build_problem(p, code, h) is None:
-                    out.append(Build(code, h))
-        for u in self.units:
-            if u.owner == p and self._upgrade_cost(u) is not None:
-                out.append(Upgrade(u.uid))
-        if not self.bid[p]:
-            out += [Bid(a) for a in self.e.bid_amounts if a <= self.cp[p]]
-        out.append(EndEcon())
-        return out
-
-    def _research_cost(self, p: int, t: str) -> int | None:
-        level = self.tech[p][t]
-        if t in self.bought[p] or level >= self.e.tech_max[t]:
-            return None
-        cost = self.e.tech_cost[t][level + 1]
-        return cost if cost <= self.cp[p] else None
-
-    def _yard_room(self, p: int, h: int) -> float:
-        yards = sum(u.count for u in self.units_at(h) if u.owner == p and u.code == "SY") - self.yards_new.get(
-            (p, h), 0
-        )
-        return yards * self.e.yard_capacity[self.tech[p]["ship-yard"]] - self.built_at[p].get(h, 0.0)
-
-    def _build_problem(self, p: int, code: str, h: int) -> str | None:
-        """Why player p may not build one `code` at colony h now (None: it may)."""
-        spec = self.e.units[code]
-        if spec.cost > self.cp[p]:
-            return "not enough CP"
-        if self.blockaded(h):
-            return "the colony is blockaded (nothing is placed where enemy warships wait)"
-        if self.tech[p]["ship-size"] < spec.size_tech:
-            return "Ship Size technology too low"
-        fresh = self.fresh.get((p, code, h))
-        joins = fresh is not None and code in self.e.numbered and self.unit(fresh).count < self.e.group_max
-        if code == "SY":
-            existing = [u for u in self.units_at(h) if u.owner == p and u.code == "SY"]
-            if self.yards_new.get((p, h)):
-                return "one Ship Yard per planet per Economic Phase"
-            if existing and existing[0].count >= self.e.group_max:
-                return "the Ship Yard group is full"
-            if not existing and self.counters_used(p, code) >= self.e.limits[code]:
-                return "every Ship Yard counter is in play"
-            return None
-        if not joins and self.counters_used(p, code) >= self.e.limits[code]:
-            return f"every {code} counter is in play"
-        if code == "Base":
-            return "one Base per colony" if any(u.code == "Base" for u in self.units_at(h) if u.owner == p) else None
-        if code == "Decoy":
-            return None
-        if self._yard_room(p, h) < spec.hull:
-            return "no Ship Yard capacity left here"
-        return None
-
-    def _upgrade_cost(self, u: Unit) -> int | None:
-        p = u.owner
-        if u.code in AUTO_UPGRADED or not self.armed(u) or u.new:
-            return None
-        t = self.tech[p]
-        if (u.att, u.dfn, u.tac, u.move) == (t["attack"], t["defense"], t["tactics"], t["movement"]):
-            return None
-        if not any(o.owner == p and o.code == "SY" for o in self.units_at(u.hex)):
-            return None
-        cost = self.spec(u).hull * u.count * self.e.upgrade_cost
-        return cost if cost <= self.cp[p] else None
-
-    def _shift_targets(self) -> list[int]:
-        assert self.lost is not None
-        return [t for t in self.adj[self.lost[1]] if self.kind(t) != "supernova"]
+            return movement.actions(self)
+        return economy.actions(self)
 
     def illegal(self, action: Action) -> str | None:
         """Why `action` is not legal now (None: it is). A malformed action — an unknown kind, a unit, hex, unit type
@@ -462,11 +317,11 @@ class SE4XState(State):
             u = self.unit(action.uid)
             if u.owner != self.player:
                 return f"{self.action_label(action)}: not a unit of the player to move"
-            why = self._may_enter(u, action.to) if action.to in self.adj[u.hex] else "not an adjacent hex"
+            why = movement.may_enter(self, u, action.to) if action.to in self.adj[u.hex] else "not an adjacent hex"
             done = "its movement is complete (another unit has moved since, or terrain or an enemy ended it)"
             return f"{self.action_label(action)}: {why or (done if u.stopped else 'no movement left this turn')}"
         if isinstance(action, Build) and self.phase == ECON and action.code in self.e.units and action.at in hexes:
-            why = self._build_problem(self.player, action.code, action.at)
+            why = economy.build_problem(self, self.player, action.code, action.at)
             return f"{self.action_label(action)}: {why or 'not an income-producing colony of yours'}"
         return None
 
@@ -488,7 +343,7 @@ class SE4XState(State):
             for o in self.units:  # 'You must complete one unit's movement before moving another unit'
                 if o.owner == p and o is not u and o.steps > 0:
                     o.stopped = True
-            self._enter(u, action.to, u.hex)
+            movement.enter(self, u, action.to, u.hex)
         elif tag == "colonize":
             u = self.unit(action.uid)
             self.col_owner[u.hex], self.col_cp[u.hex] = p, 0
@@ -502,9 +357,9 @@ class SE4XState(State):
             u = self.unit(action.uid)
             self.mloc[u.tow], u.tow = (DEPOSITED, u.hex), -1
         elif tag == "peek":
-            self._peek(self.unit(action.uid), action.at)
+            movement.peek(self, self.unit(action.uid), action.at)
         elif tag == "peek-choice":
-            self._peek_choice(p, action.reveal)
+            movement.peek_choice(self, p, action.reveal)
         elif tag in ("screen", "open-fire", "fire", "retreat"):
             battle.act(self, action)
             self._run_battles()
@@ -516,22 +371,22 @@ class SE4XState(State):
             self._begin_battles_at(action.at)
             self._run_battles()
         elif tag == "shift":
-            self._shift(action.to)
+            movement.shift(self, action.to)
         elif tag == "scuttle":
             u = self.unit(action.uid)
             self.due[p] -= self.spec(u).hull * u.count
             self._remove(u)
-            self._pay(p)
+            economy.pay(self, p)
         elif tag == "research":
             self.cp[p] -= self.e.tech_cost[action.tech][self.tech[p][action.tech] + 1]
             self.tech[p][action.tech] += 1
             self.bought[p].add(action.tech)
             self.events.add(f"research:{action.tech}")
         elif tag == "build":
-            self._build(p, action.code, action.at)
+            economy.build(self, p, action.code, action.at)
         elif tag == "upgrade":
             u = self.unit(action.uid)
-            cost = self._upgrade_cost(u)
+            cost = economy.upgrade_cost(self, u)
             assert cost is not None
             self.cp[p] -= cost
             t = self.tech[p]
@@ -541,121 +396,9 @@ class SE4XState(State):
             self.bid[p] = action.amount
             self.cp[p] -= action.amount
         elif tag == "end-econ":
-            self._end_econ_of(p)
+            economy.end_of(self, p)
         else:
             raise IllegalAction(f"unknown action {action!r}")
-
-    def _enter(self, u: Unit, t: int, came: int, counts: bool = True) -> None:
-        """Unit u moves into hex t: the marker there is turned up and acts at once; enemies there stop it."""
-        u.hex = t
-        if counts:
-            u.steps += 1
-        if self.col_owner[t] == u.owner:
-            u.seen = False  # back at one of its colonies: face down again
-        m = self.marker_at[t]
-        found = m >= 0 and not self.revealed[t]
-        if found:
-            self.revealed[t] = True
-            self.explored[u.owner] += 1
-            self.chance.record("explore", [self.e.hex_label[t], self.e.markers[m].kind])
-        kind = self.kind(t)
-        armed = self.armed(u)
-        if kind == "black-hole":
-            if not self._survives_black_hole(u):
-                return
-        elif found and kind == "danger":
-            self.events.add("marker:danger")
-            self._discard(t)
-            self._remove(u)
-            return
-        elif kind == "supernova":  # only when just found: a known Supernova cannot be entered
-            self.events.add("marker:supernova")
-            u.hex, u.stopped = came, True
-            return
-        elif found and kind == "lost-in-space":
-            self.events.add("marker:lost-in-space")
-            self._discard(t)
-            u.stopped = True
-            chooser = (self.player - 1) % self.n if self.n > 1 else -1
-            while chooser in self.out:
-                chooser = (chooser - 1) % self.n
-            self.lost = (chooser, t, (u.uid,), self.player)
-            if chooser == -1 or chooser == self.player:  # solitaire: a die roll picks the hex
-                targets = self._shift_targets()
-                if targets:
-                    pick = targets[self.rng.randbelow(len(targets))]
-                    self.chance.record("lost in space", self.e.hex_label[pick])
-                    self._shift(pick)
-                else:
-                    self.lost = None
-            else:
-                self.phase = LOST
-                if not self._shift_targets():
-                    self.phase, self.lost = MOVE, None
-            return
-        elif kind in ("nebula", "asteroids") and armed:
-            self.events.add(f"marker:{kind}")
-            u.stopped = True
-        if found and armed:
-            u.stopped = True  # 'Entering such a space ends the unit's movement' (a Black Hole's survivors go on)
-        enemies = self.enemies_at(t, u.owner)
-        if armed and (any(self.armed(o) for o in enemies) or self.col_owner[t] not in (-1, u.owner)):
-            u.stopped = True
-        elif armed:
-            for o in enemies:  # 'only enemy non-combat units … are immediately destroyed'
-                self._remove(o)
-
-    def _survives_black_hole(self, u: Unit) -> bool:
-        """A unit entering a Black Hole hex rolls: 'A roll of 1-6 and the unit survives, 7-10 means the unit is
-        destroyed' (every entry, by move, shift or retreat: the reading in rules.yaml)."""
-        roll = self.rng.randbelow(self.e.die) + 1
-        self.chance.record("black hole", roll)
-        self.events.add("marker:black-hole")
-        if roll >= self.e.black_hole_kills:
-            self._remove(u)
-            return False
-        return True
-
-    def _discard(self, h: int) -> None:
-        m = self.marker_at[h]
-        self.marker_at[h], self.mloc[m] = -1, (GONE, 0)
-
-    def _shift(self, t: int) -> None:
-        assert self.lost is not None
-        _, _, uids, mover = self.lost
-        self.lost = None
-        self.phase = MOVE
-        for uid in uids:
-            u = next((x for x in self.units if x.uid == uid), None)
-            if u is not None:
-                came = u.hex
-                self._enter(u, t, came, counts=False)
-                if u in self.units:
-                    u.stopped = True
-        self.player = mover
-
-    def _peek(self, u: Unit, t: int) -> None:
-        """A Cruiser's sensors show its owner an adjacent face-down marker; the owner then chooses (`PeekChoice`)."""
-        u.peeked = True
-        m = self.marker_at[t]
-        self.known[u.owner][t] = m
-        self.peeking = t
-        self.explored[u.owner] += 1
-        self.chance.record("peek", [self.e.hex_label[t], self.e.markers[m].kind])
-        self.events.add("peek")
-
-    def _peek_choice(self, p: int, reveal: bool) -> None:
-        """'Once seen, you choose to reveal or leave it face down. If revealed and the counter has any immediate
-        effect, it is discarded and any negative effects do not affect your Cruiser.'"""
-        t, self.peeking = self.peeking, -1
-        if not reveal:
-            self.events.add("peek:face-down")
-            return
-        del self.known[p][t]  # everyone sees it now
-        self.revealed[t] = True
-        self.events.add("peek:revealed")
-        if self.e.markers[self.marker_at[t]].kind in view.PEEK_DISCARDS:
-            self._discard(t)
 
     def known_marker(self, p: int, h: int) -> int:
         """The face-down marker player p has peeked at on hex h and knows is still there (-1: none)."""
@@ -805,101 +548,6 @@ class SE4XState(State):
 
     # -- the Economic Phase ------------------------------------------------------------------------------------------
 
-    def _begin_econ(self, p: int) -> None:
-        """Income (Homeworld, colonies, deposited Minerals, none where blockaded), Space Wrecks, maintenance due."""
-        e = self.e
-        income = 0
-        for h in self.colonies(p):
-            if self.blockaded(h):
-                continue
-            income += self.col_cp[h]
-        for m, (where, at) in enumerate(self.mloc):
-            if where != DEPOSITED or self.col_owner[at] != p or self.blockaded(at):
-                continue
-            spec = e.markers[m]
-            self.mloc[m] = (GONE, 0)
-            self.events.add(f"marker:{spec.kind}")
-            if spec.kind == "minerals":
-                income += spec.cp
-            else:  # a Space Wreck: a random technology one level up
-                roll = self.rng.randbelow(e.die) + 1
-                tech = next(t for t, lo, hi in e.wreck_table if lo <= roll <= hi)
-                self.chance.record("space wreck", [roll, tech])
-                if self.tech[p][tech] < e.tech_max[tech]:
-                    self.tech[p][tech] += 1
-        self.cp[p] += income
-        self.due[p] = sum(self.spec(u).hull * u.count for u in self.units if u.owner == p and self.spec(u).maintained)
-        self._pay(p)
-
-    def _pay(self, p: int) -> None:
-        if self.due[p] <= self.cp[p]:
-            self.cp[p] -= self.due[p]
-            self.due[p] = 0
-
-    def _build(self, p: int, code: str, h: int) -> None:
-        spec = self.e.units[code]
-        self.cp[p] -= spec.cost
-        self.events.add(f"build:{code}")
-        if code == "SY":  # placed this phase: it builds nothing until the next
-            self.yards_new[(p, h)] = self.yards_new.get((p, h), 0) + 1
-            existing = next((u for u in self.units_at(h) if u.owner == p and u.code == "SY"), None)
-            if existing is not None:
-                existing.count += 1
-            else:
-                self._add_unit(p, code, 1, h).new = True
-            return
-        if code not in ("Base", "Decoy"):
-            self.built_at[p][h] = self.built_at[p].get(h, 0.0) + spec.hull
-        fresh = self.fresh.get((p, code, h))
-        if fresh is not None and code in self.e.numbered and self.unit(fresh).count < self.e.group_max:
-            self.unit(fresh).count += 1
-            return
-        u = self._add_unit(p, code, 1, h)
-        u.new = True
-        self.fresh[(p, code, h)] = u.uid
-
-    def _end_econ_of(self, p: int) -> None:
-        seats = self._seats()
-        after = [q for q in seats if self.order.index(q) > self.order.index(p)]
-        if after:
-            self.player = after[0]
-            self._begin_econ(self.player)
-            return
-        self._end_round()
-
-    def _end_round(self) -> None:
-        """Bids set the order, colonies grow, Homeworlds grow back, CP above the carry-over is lost."""
-        e = self.e
-        seats = self._seats()
-        top = max(self.bid[p] for p in seats)
-        if top > 0 and sum(1 for p in seats if self.bid[p] == top) == 1:
-            winner = next(p for p in seats if self.bid[p] == top)
-            self.order = [winner] + [p for p in self.order if p != winner]
-        for h, q in enumerate(self.col_owner):
-            if q < 0:
-                continue
-            if h == self.home[q]:
-                self.col_cp[h] = min(e.home_income, self.col_cp[h] + e.regrowth)
-            else:
-                later = [g for g in e.growth if g > self.col_cp[h]]
-                self.col_cp[h] = later[0] if later else self.col_cp[h]
-        for p in range(self.n):
-            self.cp[p] = min(self.cp[p], e.carry_max)
-            self.bid[p] = 0
-            self.bought[p] = set()
-            self.built_at[p] = {}
-        self.fresh = {}
-        self.yards_new = {}
-        for u in self.units:
-            u.new = False
-        self.turns += 1
-        self.turn = 0
-        if self.n == 1 and e.turn_cap is not None and self.turns >= e.turn_cap:
-            self.phase, self.ending = OVER, f"solitaire: {e.turn_cap} Economic Phases played"
-            return
-        self.player = self._seats()[0]
-        self._start_turn()
-
     # -- results, invariants, observation ----------------------------------------------------------------------------
 
     def returns(self) -> list[float]:
@@ -948,50 +596,8 @@ class SE4XState(State):
                     out.append(f"hex {e.hex_label[h]} holds enemies after every battle")
         if self.peeking >= 0 and (self.phase != MOVE or self.known_marker(self.player, self.peeking) < 0):
             out.append(f"a peek at hex {e.hex_label[self.peeking]} waits outside a move or at no face-down marker")
-        out += self._marker_violations()
-        out += self._fight_violations()
-        return out
-
-    def _fight_violations(self) -> list[str]:
-        """A battle under way: each group in it is on the board at the battle's hex with the ships the battle counts,
-        none carrying its hull's worth of hits, and screens only while screening is due."""
-        fight = self.fight
-        if fight is None:
-            return []
-        out = [] if self.phase == MOVE else [f"a battle is under way in the {self.phase} phase"]
-        units = {u.uid: u for u in self.units}
-        for f in fight.fighters:
-            u = units.get(f.uid)
-            if f.gone:
-                continue
-            if f.ships() == 0:
-                if u is not None:
-                    out.append(f"unit {f.uid} ({u.code}) has no ship left in the battle but is still in play")
-                continue
-            if u is None or u.hex != fight.at or u.owner != fight.players[f.side] or u.count != f.ships():
-                out.append(f"unit {f.uid}: the battle counts {f.ships()} ships at {self.e.hex_label[fight.at]}")
-            if any(not 0 <= hits < f.group.hull for hits in [*f.active, *f.screened]):
-                out.append(f"unit {f.uid}: a ship in the battle carries {f.active + f.screened} hits")
-        if fight.screen_left < 0 or (fight.screener < 0) != (fight.screen_left == 0):
-            out.append(f"{fight.screen_left} screens left with side {fight.screener} screening")
-        return out
-
-    def _marker_violations(self) -> list[str]:
-        out = []
-        towing = {u.uid: u.tow for u in self.units if u.tow >= 0}
-        for m, (where, at) in enumerate(self.mloc):
-            if where == ON_MAP and self.marker_at[at] != m:
-                out.append(f"marker {m} is on hex {at} but the hex holds {self.marker_at[at]}")
-            if where == TOWED and towing.get(at) != m:
-                out.append(f"marker {m} is towed by a unit that does not tow it")
-            if where == DEPOSITED and self.col_owner[at] < 0:
-                out.append(f"marker {m} is deposited where there is no colony")
-        for h, m in enumerate(self.marker_at):
-            if m >= 0 and self.mloc[m] != (ON_MAP, h):
-                out.append(f"hex {h} shows marker {m}, which is elsewhere")
-        for uid, m in towing.items():
-            if self.mloc[m] != (TOWED, uid):
-                out.append(f"unit {uid} tows marker {m}, which is elsewhere")
+        out += invariants.marker_violations(self)
+        out += invariants.fight_violations(self)
         return out
 
     def observation(self, player: int) -> Any:
@@ -1023,8 +629,8 @@ class SE4XState(State):
         """A state `player` cannot tell from this one: the face-down markers dealt again over the face-down hexes of
         their region (a search never learns what a hex holds before it is explored or peeked at; another player who
         peeked knows the marker dealt there), each other player's face-down groups dealt again among that player's
-        face-down counters (`_redeal_groups`), and none of their purchases of this Economic Phase
-        (`_forget_purchases`)."""
+        face-down counters (`hidden.redeal_groups`), and none of their purchases of this Economic Phase
+        (`hidden.forget_purchases`)."""
         copy = self.reseeded(rng)
         assert isinstance(copy, SE4XState)
         for region in ["deep", *self.colours]:
@@ -1038,45 +644,9 @@ class SE4XState(State):
             for h in known if q != player else ():
                 if self.known_marker(q, h) >= 0:
                     known[h] = copy.marker_at[h]
-        copy._forget_purchases(player)
-        copy._redeal_groups(player, rng)
+        hidden.forget_purchases(copy, player)
+        hidden.redeal_groups(copy, player, rng)
         return copy
-
-    def _forget_purchases(self, player: int) -> None:
-        """The other players' purchases of this Economic Phase, which `player` has not seen (the phase is
-        simultaneous; the engine takes the players in turn), are left out of a search's state, with the records that
-        point at them (their CP, which nobody else sees, stays spent)."""
-        if not any(u.new and u.owner != player for u in self.units):
-            return
-        self.units = [u for u in self.units if not u.new or u.owner == player]
-        self.fresh = {key: uid for key, uid in self.fresh.items() if key[0] == player}
-        self.yards_new = {key: k for key, k in self.yards_new.items() if key[0] == player}
-        self.built_at = [b if q == player else {} for q, b in enumerate(self.built_at)]
-
-    def _redeal_groups(self, player: int, rng: CounterRng) -> None:
-        """Shuffle what the other players' face-down counters are — type, size, group number and the technology
-        built into them — among each player's own face-down counters, which keep their places and their moves this
-        turn. A searching player then knows how many counters an enemy has where, as the table shows, and which
-        groups the enemy owns in all (a simplification: purchases are secret at the table), but not which counter
-        is which: a Decoy may be the fleet and the fleet a Decoy. Left as they are: groups revealed in combat,
-        single ships (always face up), Ship Yards and Bases (they never move: a search keeps them on colonies), and
-        counters sharing a hex with another player's (the rules of combat already say what they can be). (What the
-        others bought in this Economic Phase is gone already: `_forget_purchases`.)"""
-        e = self.e
-        owners_at: dict[int, set[int]] = {}
-        for u in self.units:
-            owners_at.setdefault(u.hex, set()).add(u.owner)
-        hidden: dict[int, list[Unit]] = {}
-        for u in self.units:
-            if (u.owner != player and not u.seen and len(owners_at[u.hex]) == 1
-                    and u.code not in e.singles and u.code not in e.immobile):  # fmt: skip
-                hidden.setdefault(u.owner, []).append(u)
-        for owner in sorted(hidden):
-            units = hidden[owner]
-            looks = [(u.code, u.count, u.group, u.att, u.dfn, u.tac, u.move, u.terra) for u in units]
-            rng.shuffle(looks)
-            for u, look in zip(units, looks, strict=True):
-                u.code, u.count, u.group, u.att, u.dfn, u.tac, u.move, u.terra = look
 
     def clone(self) -> SE4XState:
         other = SE4XState.__new__(SE4XState)

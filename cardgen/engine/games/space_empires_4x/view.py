@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardgen.engine.boards import distances_from
 from cardgen.engine.games.space_empires_4x import battle
+from cardgen.engine.games.space_empires_4x.model import PEEK_DISCARDS
 
 if TYPE_CHECKING:
     from cardgen.engine.games.space_empires_4x.state import SE4XState
@@ -29,7 +30,6 @@ RESEARCH_NEED = {"ship-size": 6.0, "attack": 4.0, "defense": 3.5, "movement": 3.
 WARSHIP_NEED = {"SC": 1.5, "DD": 5.0, "CA": 6.0, "BC": 7.0, "BB": 8.0, "DN": 9.0}
 UNSEEN = 8  # the attack a face-down enemy counter is guessed to have (a group of two Destroyers)
 STRIKE = 20  # attack points a fleet gathers before warships head for the enemy
-PEEK_DISCARDS = ("danger", "lost-in-space")  # markers with an immediate effect: a peek that reveals them discards them
 
 
 def fleet_cost(state: SE4XState, p: int) -> int:

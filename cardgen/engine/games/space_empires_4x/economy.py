@@ -1,0 +1,206 @@
+"""Space Empires 4X's Economic Phase: what a player may buy (`actions`, `build_problem`), income, maintenance and
+Space Wrecks at its start (`begin`), purchases (`build`), the end of a player's phase (`end_of`) and of the round's
+(`end_round`: bids decide the order, colonies grow, unspent CP above the carry-over is lost). Functions of the state,
+called by `state.SE4XState` (the rules are described in its module docstring)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cardgen.engine.core import Action
+from cardgen.engine.games.space_empires_4x.model import (
+    AUTO_UPGRADED,
+    DEPOSITED,
+    GONE,
+    OVER,
+    Bid,
+    Build,
+    EndEcon,
+    Research,
+    Scuttle,
+    Unit,
+    Upgrade,
+)
+
+if TYPE_CHECKING:
+    from cardgen.engine.games.space_empires_4x.state import SE4XState
+
+
+def actions(state: SE4XState) -> list[Action]:
+    p = state.player
+    if state.due[p] > state.cp[p]:
+        return [Scuttle(u.uid) for u in state.units if u.owner == p and state.spec(u).maintained]
+    out: list[Action] = []
+    for t in state.e.techs:
+        if research_cost(state, p, t) is not None:
+            out.append(Research(t))
+    for h in state.colonies(p):
+        if not state.income_colony(h, p):
+            continue
+        for code in state.e.buildable:
+            if build_problem(state, p, code, h) is None:
+                out.append(Build(code, h))
+    for u in state.units:
+        if u.owner == p and upgrade_cost(state, u) is not None:
+            out.append(Upgrade(u.uid))
+    if not state.bid[p]:
+        out += [Bid(a) for a in state.e.bid_amounts if a <= state.cp[p]]
+    out.append(EndEcon())
+    return out
+
+
+def research_cost(state: SE4XState, p: int, t: str) -> int | None:
+    level = state.tech[p][t]
+    if t in state.bought[p] or level >= state.e.tech_max[t]:
+        return None
+    cost = state.e.tech_cost[t][level + 1]
+    return cost if cost <= state.cp[p] else None
+
+
+def yard_room(state: SE4XState, p: int, h: int) -> float:
+    yards = sum(u.count for u in state.units_at(h) if u.owner == p and u.code == "SY") - state.yards_new.get((p, h), 0)
+    return yards * state.e.yard_capacity[state.tech[p]["ship-yard"]] - state.built_at[p].get(h, 0.0)
+
+
+def build_problem(state: SE4XState, p: int, code: str, h: int) -> str | None:
+    """Why player p may not build one `code` at colony h now (None: it may)."""
+    spec = state.e.units[code]
+    if spec.cost > state.cp[p]:
+        return "not enough CP"
+    if state.blockaded(h):
+        return "the colony is blockaded (nothing is placed where enemy warships wait)"
+    if state.tech[p]["ship-size"] < spec.size_tech:
+        return "Ship Size technology too low"
+    fresh = state.fresh.get((p, code, h))
+    joins = fresh is not None and code in state.e.numbered and state.unit(fresh).count < state.e.group_max
+    if code == "SY":
+        existing = [u for u in state.units_at(h) if u.owner == p and u.code == "SY"]
+        if state.yards_new.get((p, h)):
+            return "one Ship Yard per planet per Economic Phase"
+        if existing and existing[0].count >= state.e.group_max:
+            return "the Ship Yard group is full"
+        if not existing and state.counters_used(p, code) >= state.e.limits[code]:
+            return "every Ship Yard counter is in play"
+        return None
+    if not joins and state.counters_used(p, code) >= state.e.limits[code]:
+        return f"every {code} counter is in play"
+    if code == "Base":
+        return "one Base per colony" if any(u.code == "Base" for u in state.units_at(h) if u.owner == p) else None
+    if code == "Decoy":
+        return None
+    if yard_room(state, p, h) < spec.hull:
+        return "no Ship Yard capacity left here"
+    return None
+
+
+def upgrade_cost(state: SE4XState, u: Unit) -> int | None:
+    p = u.owner
+    if u.code in AUTO_UPGRADED or not state.armed(u) or u.new:
+        return None
+    t = state.tech[p]
+    if (u.att, u.dfn, u.tac, u.move) == (t["attack"], t["defense"], t["tactics"], t["movement"]):
+        return None
+    if not any(o.owner == p and o.code == "SY" for o in state.units_at(u.hex)):
+        return None
+    cost = state.spec(u).hull * u.count * state.e.upgrade_cost
+    return cost if cost <= state.cp[p] else None
+
+
+def begin(state: SE4XState, p: int) -> None:
+    """Income (Homeworld, colonies, deposited Minerals, none where blockaded), Space Wrecks, maintenance due."""
+    e = state.e
+    income = 0
+    for h in state.colonies(p):
+        if state.blockaded(h):
+            continue
+        income += state.col_cp[h]
+    for m, (where, at) in enumerate(state.mloc):
+        if where != DEPOSITED or state.col_owner[at] != p or state.blockaded(at):
+            continue
+        spec = e.markers[m]
+        state.mloc[m] = (GONE, 0)
+        state.events.add(f"marker:{spec.kind}")
+        if spec.kind == "minerals":
+            income += spec.cp
+        else:  # a Space Wreck: a random technology one level up
+            roll = state.rng.randbelow(e.die) + 1
+            tech = next(t for t, lo, hi in e.wreck_table if lo <= roll <= hi)
+            state.chance.record("space wreck", [roll, tech])
+            if state.tech[p][tech] < e.tech_max[tech]:
+                state.tech[p][tech] += 1
+    state.cp[p] += income
+    state.due[p] = sum(state.spec(u).hull * u.count for u in state.units if u.owner == p and state.spec(u).maintained)
+    pay(state, p)
+
+
+def pay(state: SE4XState, p: int) -> None:
+    if state.due[p] <= state.cp[p]:
+        state.cp[p] -= state.due[p]
+        state.due[p] = 0
+
+
+def build(state: SE4XState, p: int, code: str, h: int) -> None:
+    spec = state.e.units[code]
+    state.cp[p] -= spec.cost
+    state.events.add(f"build:{code}")
+    if code == "SY":  # placed this phase: it builds nothing until the next
+        state.yards_new[(p, h)] = state.yards_new.get((p, h), 0) + 1
+        existing = next((u for u in state.units_at(h) if u.owner == p and u.code == "SY"), None)
+        if existing is not None:
+            existing.count += 1
+        else:
+            state._add_unit(p, code, 1, h).new = True
+        return
+    if code not in ("Base", "Decoy"):
+        state.built_at[p][h] = state.built_at[p].get(h, 0.0) + spec.hull
+    fresh = state.fresh.get((p, code, h))
+    if fresh is not None and code in state.e.numbered and state.unit(fresh).count < state.e.group_max:
+        state.unit(fresh).count += 1
+        return
+    u = state._add_unit(p, code, 1, h)
+    u.new = True
+    state.fresh[(p, code, h)] = u.uid
+
+
+def end_of(state: SE4XState, p: int) -> None:
+    seats = state._seats()
+    after = [q for q in seats if state.order.index(q) > state.order.index(p)]
+    if after:
+        state.player = after[0]
+        begin(state, state.player)
+        return
+    end_round(state)
+
+
+def end_round(state: SE4XState) -> None:
+    """Bids set the order, colonies grow, Homeworlds grow back, CP above the carry-over is lost."""
+    e = state.e
+    seats = state._seats()
+    top = max(state.bid[p] for p in seats)
+    if top > 0 and sum(1 for p in seats if state.bid[p] == top) == 1:
+        winner = next(p for p in seats if state.bid[p] == top)
+        state.order = [winner] + [p for p in state.order if p != winner]
+    for h, q in enumerate(state.col_owner):
+        if q < 0:
+            continue
+        if h == state.home[q]:
+            state.col_cp[h] = min(e.home_income, state.col_cp[h] + e.regrowth)
+        else:
+            later = [g for g in e.growth if g > state.col_cp[h]]
+            state.col_cp[h] = later[0] if later else state.col_cp[h]
+    for p in range(state.n):
+        state.cp[p] = min(state.cp[p], e.carry_max)
+        state.bid[p] = 0
+        state.bought[p] = set()
+        state.built_at[p] = {}
+    state.fresh = {}
+    state.yards_new = {}
+    for u in state.units:
+        u.new = False
+    state.turns += 1
+    state.turn = 0
+    if state.n == 1 and e.turn_cap is not None and state.turns >= e.turn_cap:
+        state.phase, state.ending = OVER, f"solitaire: {e.turn_cap} Economic Phases played"
+        return
+    state.player = state._seats()[0]
+    state._start_turn()

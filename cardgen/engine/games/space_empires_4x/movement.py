@@ -1,0 +1,207 @@
+"""Space Empires 4X's movement and exploration: the moves a player's units may make (`actions`, `may_enter`), a unit
+entering a hex and the marker there acting at once (`enter`), Black Holes, Lost in Space (`shift`), a Cruiser's peek
+(`peek`, `peek_choice`). Functions of the state, called by `state.SE4XState`."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cardgen.engine.core import Action
+from cardgen.engine.games.space_empires_4x.model import (
+    GONE,
+    LOST,
+    MOVE,
+    PEEK_DISCARDS,
+    Colonize,
+    EndMove,
+    Load,
+    Move,
+    Peek,
+    Unit,
+    Unload,
+)
+
+if TYPE_CHECKING:
+    from cardgen.engine.games.space_empires_4x.state import SE4XState
+
+
+def actions(state: SE4XState) -> list[Action]:
+    p = state.player
+    out: list[Action] = []
+    explore = state.tech[p]["exploration"] > 0
+    owners: dict[int, set[int]] = {}
+    for o in state.units:
+        owners.setdefault(o.hex, set()).add(o.owner)
+    for u in state.units:
+        if u.owner != p:
+            continue
+        h = u.hex
+        if u.code == "CO" and can_colonize(state, u):
+            out.append(Colonize(u.uid))
+        if u.code == "Miner":
+            if u.tow < 0 and state.kind(h) in ("minerals", "space-wreck"):
+                out.append(Load(u.uid))
+            elif u.tow >= 0 and state.col_owner[h] == p:
+                out.append(Unload(u.uid))
+        if u.code == "CA" and explore and u.steps == 0 and not u.peeked:
+            out += [Peek(u.uid, t) for t in state.adj[h] if state.marker_at[t] >= 0 and not state.revealed[t]]
+        if u.stopped or u.steps >= state.allowance(u):
+            continue
+        out += [Move(u.uid, t) for t in state.adj[h] if may_enter(state, u, t, owners) is None]
+    out.append(EndMove())
+    return out
+
+
+def may_enter(state: SE4XState, u: Unit, t: int, owners: dict[int, set[int]] | None = None) -> str | None:
+    """Why unit u may not move into hex t now (None: it may); `owners`: who has units where, if known."""
+    kind = state.kind(t)
+    if kind == "supernova":
+        return "units may not move into a Supernova"
+    unexplored = state.marker_at[t] >= 0 and not state.revealed[t]
+    armed = state.armed(u)
+    there = owners.get(t, ()) if owners is not None else {o.owner for o in state.units_at(t)}
+    enemy = any(q != u.owner for q in there) or state.col_owner[t] not in (-1, u.owner)
+    if not armed:
+        if unexplored:
+            return "a non-combat unit may not enter an undiscovered hex"
+        if enemy:
+            return "a non-combat unit may not enter a hex with enemy units or colonies"
+        return None
+    if (unexplored or kind in ("nebula", "asteroids")) and u.steps > 0:
+        return "a combat unit enters an undiscovered hex, a Nebula or Asteroids only as its first move"
+    return None
+
+
+def can_colonize(state: SE4XState, u: Unit) -> bool:
+    h = u.hex
+    kind = state.kind(h)
+    if state.col_owner[h] != -1 or kind not in ("planet", "barren"):
+        return False
+    if kind == "barren" and not u.terra:
+        return False
+    if len(state.colonies(u.owner)) - 1 >= state.e.colonies_max:  # the Homeworld has counters of its own
+        return False
+    return not any(o.owner != u.owner for o in state.units_at(h))
+
+
+def shift_targets(state: SE4XState) -> list[int]:
+    assert state.lost is not None
+    return [t for t in state.adj[state.lost[1]] if state.kind(t) != "supernova"]
+
+
+def enter(state: SE4XState, u: Unit, t: int, came: int, counts: bool = True) -> None:
+    """Unit u moves into hex t: the marker there is turned up and acts at once; enemies there stop it."""
+    u.hex = t
+    if counts:
+        u.steps += 1
+    if state.col_owner[t] == u.owner:
+        u.seen = False  # back at one of its colonies: face down again
+    m = state.marker_at[t]
+    found = m >= 0 and not state.revealed[t]
+    if found:
+        state.revealed[t] = True
+        state.explored[u.owner] += 1
+        state.chance.record("explore", [state.e.hex_label[t], state.e.markers[m].kind])
+    kind = state.kind(t)
+    armed = state.armed(u)
+    if kind == "black-hole":
+        if not survives_black_hole(state, u):
+            return
+    elif found and kind == "danger":
+        state.events.add("marker:danger")
+        discard(state, t)
+        state._remove(u)
+        return
+    elif kind == "supernova":  # only when just found: a known Supernova cannot be entered
+        state.events.add("marker:supernova")
+        u.hex, u.stopped = came, True
+        return
+    elif found and kind == "lost-in-space":
+        state.events.add("marker:lost-in-space")
+        discard(state, t)
+        u.stopped = True
+        chooser = (state.player - 1) % state.n if state.n > 1 else -1
+        while chooser in state.out:
+            chooser = (chooser - 1) % state.n
+        state.lost = (chooser, t, (u.uid,), state.player)
+        if chooser == -1 or chooser == state.player:  # solitaire: a die roll picks the hex
+            targets = shift_targets(state)
+            if targets:
+                pick = targets[state.rng.randbelow(len(targets))]
+                state.chance.record("lost in space", state.e.hex_label[pick])
+                shift(state, pick)
+            else:
+                state.lost = None
+        else:
+            state.phase = LOST
+            if not shift_targets(state):
+                state.phase, state.lost = MOVE, None
+        return
+    elif kind in ("nebula", "asteroids") and armed:
+        state.events.add(f"marker:{kind}")
+        u.stopped = True
+    if found and armed:
+        u.stopped = True  # 'Entering such a space ends the unit's movement' (a Black Hole's survivors go on)
+    enemies = state.enemies_at(t, u.owner)
+    if armed and (any(state.armed(o) for o in enemies) or state.col_owner[t] not in (-1, u.owner)):
+        u.stopped = True
+    elif armed:
+        for o in enemies:  # 'only enemy non-combat units … are immediately destroyed'
+            state._remove(o)
+
+
+def survives_black_hole(state: SE4XState, u: Unit) -> bool:
+    """A unit entering a Black Hole hex rolls: 'A roll of 1-6 and the unit survives, 7-10 means the unit is
+    destroyed' (every entry, by move, shift or retreat: the reading in rules.yaml)."""
+    roll = state.rng.randbelow(state.e.die) + 1
+    state.chance.record("black hole", roll)
+    state.events.add("marker:black-hole")
+    if roll >= state.e.black_hole_kills:
+        state._remove(u)
+        return False
+    return True
+
+
+def discard(state: SE4XState, h: int) -> None:
+    m = state.marker_at[h]
+    state.marker_at[h], state.mloc[m] = -1, (GONE, 0)
+
+
+def shift(state: SE4XState, t: int) -> None:
+    assert state.lost is not None
+    _, _, uids, mover = state.lost
+    state.lost = None
+    state.phase = MOVE
+    for uid in uids:
+        u = next((x for x in state.units if x.uid == uid), None)
+        if u is not None:
+            came = u.hex
+            enter(state, u, t, came, counts=False)
+            if u in state.units:
+                u.stopped = True
+    state.player = mover
+
+
+def peek(state: SE4XState, u: Unit, t: int) -> None:
+    """A Cruiser's sensors show its owner an adjacent face-down marker; the owner then chooses (`PeekChoice`)."""
+    u.peeked = True
+    m = state.marker_at[t]
+    state.known[u.owner][t] = m
+    state.peeking = t
+    state.explored[u.owner] += 1
+    state.chance.record("peek", [state.e.hex_label[t], state.e.markers[m].kind])
+    state.events.add("peek")
+
+
+def peek_choice(state: SE4XState, p: int, reveal: bool) -> None:
+    """'Once seen, you choose to reveal or leave it face down. If revealed and the counter has any immediate
+    effect, it is discarded and any negative effects do not affect your Cruiser.'"""
+    t, state.peeking = state.peeking, -1
+    if not reveal:
+        state.events.add("peek:face-down")
+        return
+    del state.known[p][t]  # everyone sees it now
+    state.revealed[t] = True
+    state.events.add("peek:revealed")
+    if state.e.markers[state.marker_at[t]].kind in PEEK_DISCARDS:
+        discard(state, t)
