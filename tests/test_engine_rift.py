@@ -13,6 +13,7 @@ import json
 import pytest
 
 from cardgen.data import load_games
+from cardgen.engine.games.rift_domination import conflict, effects
 from cardgen.engine.games.rift_domination.model import (
     BUILD,
     MOVE,
@@ -379,7 +380,7 @@ def test_a_second_fleet_joins_the_attack_on_the_same_point(engine, monkeypatch):
         fought.append(sorted(engine.kinds[u[0]].name for u in battle.units(start, 0)))
         return "attacker retreats", start
 
-    monkeypatch.setattr("cardgen.engine.games.rift_domination.state.fight", retreat)
+    monkeypatch.setattr("cardgen.engine.games.rift_domination.conflict.fight", retreat)
     s.phase = MOVE
     s.apply(Move(first.uid, spot))
     assert s.fighting is not None and Move(second.uid, spot) in s.legal_actions()
@@ -454,7 +455,7 @@ def test_occ_cards_do_what_their_effects_say(engine):
     p = s.player
     surge = next(i for i, c in enumerate(engine.occ) if c.item == "rift-surge")
     s.resources = [5, 1, 0]
-    s._resolve(p, engine.occ[surge].effects)
+    effects.resolve(s, p, engine.occ[surge].effects)
     assert s.resources == [3, 0, 0]
     cache = next(i for i, c in enumerate(engine.occ) if c.item == "supply-cache")
     s.phase = MOVE
@@ -577,15 +578,15 @@ def test_more_occ_effects_sabotage_steal_march_and_meteors(engine):
     target = s.home[q]
     s.upgrades[target] = ["military_base", "trading_outpost"]
     put(s, p, "fighter", target)
-    s._sabotage(p, 1)
+    effects.sabotage(s, p, 1)
     assert s.upgrades[target] == ["military_base"]  # never the military base
     s.hands[q], s.hands[p] = [s.deck.pop()], []
-    s._steal(p, 1)
+    effects.steal(s, p, 1)
     assert len(s.hands[p]) == 1 and s.hands[q] == []
     scout = put(s, p, "fighter", s.home[p], mp=1)
-    s._fleet_movement(p, 1)
+    effects.fleet_movement(s, p, 1)
     assert scout.mp == 2
-    s._meteors(p, 1)
+    effects.meteors(s, p, 1)
     assert scout not in s.units  # one LP, no shield
 
 
@@ -613,7 +614,7 @@ def test_more_faction_effects(engine):
     s = ready(engine)
     p, q = s.player, 1 - s.player
     as_faction(s, p, "korathi")
-    base = engine.kinds[s._kind_index("military_base", p, True, building=True)]
+    base = engine.kinds[conflict.kind_index(s, "military_base", p, True, building=True)]
     assert base.lp == engine.upgrades["military_base"]["lp"] + 2
     s.phase, s.resources[p] = RECRUIT, 50
     s._legal = None
@@ -628,7 +629,7 @@ def test_more_faction_effects(engine):
     assert not any(isinstance(a, Upgrade) and a.name == "military_base" for a in s.legal_actions())
     as_faction(s, p, "kethra-raiders")
     s.resources[q] = 5
-    s._spoils(p, q, 3, ground=False)
+    conflict.spoils(s, p, q, 3, ground=False)
     assert s.resources[q] == 3
     as_faction(s, q, "starless-covenant")
     home_system = engine.node_system[s.home[q]]
@@ -718,7 +719,7 @@ def test_leap_ion_storm_and_recruiting_cards(engine):
     clear_units(s)
     system = engine.node_system[s.home[p]]
     fleet = [put(s, p, "carrier", system) for _ in range(2)]
-    s._leap(p)
+    effects.leap(s, p)
     assert fleet[0].node in engine.system_next[system] and fleet[1].node == fleet[0].node
     s.slowed[p] = 1
     runner = put(s, p, "destroyer", s.home[p])
@@ -726,7 +727,7 @@ def test_leap_ion_storm_and_recruiting_cards(engine):
     assert runner.mp == int(engine.units["destroyer"]["movement"]) - 1 and s.slowed[p] == 0
     s.resources[p] = 100
     locked = [k for k in engine.units if k not in s.roster[p]]
-    s._recruit_now(p, 2, locked=True)
+    effects.recruit_now(s, p, 2, locked=True)
     dearest = max(locked, key=lambda k: (int(engine.units[k]["cost"]), k))
     assert sum(1 for u in s.units if u.kind == dearest) == min(2, engine.tiles_per_colour[dearest])
 
@@ -794,7 +795,7 @@ def test_a_blockade_keeps_enemy_units_in_the_system_until_its_player_moves_again
     put(s, p, "carrier", system)
     put(s, p, "carrier", system)
     enemy = put(s, q, "destroyer", system, mp=2)
-    s._resolve(p, next(c.effects for c in engine.occ if c.item == "blockade"))
+    effects.resolve(s, p, next(c.effects for c in engine.occ if c.item == "blockade"))
     moving(s, q)
     leaving = [a for a in s.legal_actions() if a.tag == "move" and engine.node_system[a.to] != system]
     assert leaving == [] and any(a.tag == "move" and a.uid == enemy.uid for a in s.legal_actions())
@@ -809,11 +810,11 @@ def test_an_orbital_strike_picks_an_upgrade_its_dice_can_destroy(engine):
     clear_units(s)
     s.upgrades[s.home[q]] = ["military_base", "mines"]
     put(s, p, "fighter", engine.node_system[s.home[q]])
-    assert s._orbital_target(p, 2) == (s.home[q], "mines")  # the base's 1 shield + 3 LP outlast two dice
+    assert effects.orbital_target(s, p, 2) == (s.home[q], "mines")  # the base's 1 shield + 3 LP outlast two dice
     destroyed = 0
     for seed in range(400):
         trial = s.reseeded(CounterRng(seed))
-        trial._orbital_strike(p, 2, 4)
+        effects.orbital_strike(trial, p, 2, 4)
         destroyed += "mines" not in trial.upgrades[s.home[q]]
     assert abs(destroyed / 400 - 0.75) < 0.07  # at least one of two dice shows 4+
 
@@ -826,18 +827,18 @@ def test_diplomatic_immunity_keeps_diplomats_out_of_a_lost_battle(engine):
     s.upgrades[planet] = []
     envoy = put(s, q, "diplomat", planet)
     put(s, p, "infantry", planet)
-    s._resolve(q, next(c.effects for c in engine.occ if c.item == "diplomatic-immunity"))
+    effects.resolve(s, q, next(c.effects for c in engine.occ if c.item == "diplomatic-immunity"))
     assert not s.targetable(envoy)
     for seed in range(20):
         trial = s.reseeded(CounterRng(seed))
-        trial._ground_battle(p, planet, engine.node_system[planet], q)
+        conflict.ground_battle(trial, p, planet, engine.node_system[planet], q)
         assert any(u.uid == envoy.uid for u in trial.units)
     s.turns += 1
     assert s.targetable(envoy)  # until the end of the round
     immunity = pull(s, "diplomatic-immunity")  # played in the battle's window, on the attacker's turn
     s.discard += s.hands[q] + s.hands[p]
     s.hands[q], s.hands[p] = [immunity], []
-    s._begin_battle(p, q, planet, engine.node_system[planet], True)
+    conflict.begin_battle(s, p, q, planet, engine.node_system[planet], True)
     assert s.current_player() == q and Play(immunity) in s.legal_actions()
     s.apply(Play(immunity))
     assert not s.targetable(envoy) and s.fighting is not None
@@ -878,7 +879,7 @@ def test_the_oru_syndicate_trades_once_a_turn(engine):
 
 
 def test_seraph_ironclad_and_vigil_change_the_battle_they_fight(engine, monkeypatch):
-    import cardgen.engine.games.rift_domination.state as state_module
+    import cardgen.engine.games.rift_domination.conflict as conflict_module
 
     seen = []
 
@@ -886,7 +887,7 @@ def test_seraph_ironclad_and_vigil_change_the_battle_they_fight(engine, monkeypa
         seen.append((battle, start))
         return "defender wins", start
 
-    monkeypatch.setattr(state_module, "fight", record)
+    monkeypatch.setattr(conflict_module, "fight", record)  # the battle a fight in the game rolls
     s = ready(engine)
     p, q = s.player, 1 - s.player
     clear_units(s)
@@ -894,17 +895,17 @@ def test_seraph_ironclad_and_vigil_change_the_battle_they_fight(engine, monkeypa
     put(s, p, "carrier", home)
     put(s, q, "sentinel", home)
     as_faction(s, q, "ironclad")
-    s._space_battle(p, home, engine.node_system[home], q)
+    conflict.space_battle(s, p, home, engine.node_system[home], q)
     battle, start = seen[-1]
     ((_, shields, _),) = battle.units(start, 1)
     assert shields == int(engine.units["sentinel"]["shields"]) + 1  # at home, each unit with a shield has one more
     as_faction(s, q, "seraph-concord")
-    s._space_battle(p, home, engine.node_system[home], q)
+    conflict.space_battle(s, p, home, engine.node_system[home], q)
     battle, start = seen[-1]
     ((_, shields, _),) = battle.units(start, 1)
     assert shields == int(engine.units["sentinel"]["shields"]) + 1  # one hit ignored: a shield used once
     as_faction(s, q, "vigil-order")
-    s._ground_battle(p, home, engine.node_system[home], q)
+    conflict.ground_battle(s, p, home, engine.node_system[home], q)
     assert seen[-1][0].buildings_first == (False, True)
 
 
@@ -973,8 +974,8 @@ def test_echo_wardens_roll_once_a_round_against_a_card(engine):
     resisted = 0
     for seed in range(300):
         trial = s.reseeded(CounterRng(seed))
-        first = trial._resists(q)
-        assert trial._resists(q) is False  # once a round
+        first = effects.resists(trial, q)
+        assert effects.resists(trial, q) is False  # once a round
         resisted += first
     assert abs(resisted / 300 - 0.5) < 0.09  # 4 or higher on a die
 

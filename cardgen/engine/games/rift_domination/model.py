@@ -301,3 +301,29 @@ class Sacrifice(NamedTuple):
 
 class Done(NamedTuple):
     tag: str = "done"
+
+
+BATTLE_UPGRADES = ("military_base", "artillery", "shield_generator")  # never change hands: destroyed or kept
+Played = tuple[frozenset[Effect], frozenset[Effect]]  # the battle cards' effects each side played
+NO_CARDS: Played = (frozenset(), frozenset())
+# an instant card whose every effect is one of these only hurts the player who draws it (a sacrifice answers it)
+HARMFUL = frozenset({"lose-resources", "lose-vp", "destroy-own", "slow-home", "damage-home-orbit"})
+
+
+@dataclass(frozen=True)
+class Fight:
+    """A battle waiting for its players' battle cards: whose window it is (0 the attacker, 1 the defender) and the
+    cards each side played so far."""
+
+    attacker: int
+    defender: int
+    node: int
+    came: int
+    ground: bool
+    stage: int = 0
+    cards: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+    joined: tuple[tuple[int, int], ...] = ()  # units that joined the attack in its window: (unit, point it left)
+
+    @property
+    def seat(self) -> int:
+        return self.attacker if self.stage == 0 else self.defender

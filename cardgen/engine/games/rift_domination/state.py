@@ -17,14 +17,13 @@ VP the player count needs, the round is played to its end; the most VP wins.
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from cardgen.engine.core import TERMINAL, Action, State, frozen
-from cardgen.engine.games.rift_domination.battle import DEFENDER, Battle, fight, muster, shield_up, shields_each
+from cardgen.engine.games.rift_domination import conflict, effects, planets
 from cardgen.engine.games.rift_domination.model import (
-    BATTLE_VERBS,
     BUILD,
+    HARMFUL,
     MOVE,
     OVER,
     PEEK,
@@ -33,8 +32,8 @@ from cardgen.engine.games.rift_domination.model import (
     SETUP_START,
     SETUP_TILES,
     Done,
-    Effect,
     Faction,
+    Fight,
     Move,
     Pick,
     Play,
@@ -50,31 +49,6 @@ from cardgen.engine.rng import CounterRng
 
 if TYPE_CHECKING:
     from cardgen.engine.games.rift_domination.rules import RiftEngine
-
-BATTLE_UPGRADES = ("military_base", "artillery", "shield_generator")  # never change hands: destroyed or kept
-Played = tuple[frozenset[Effect], frozenset[Effect]]  # the battle cards' effects each side played
-NO_CARDS: Played = (frozenset(), frozenset())
-# an instant card whose every effect is one of these only hurts the player who draws it (a sacrifice answers it)
-HARMFUL = frozenset({"lose-resources", "lose-vp", "destroy-own", "slow-home", "damage-home-orbit"})
-
-
-@dataclass(frozen=True)
-class Fight:
-    """A battle waiting for its players' battle cards: whose window it is (0 the attacker, 1 the defender) and the
-    cards each side played so far."""
-
-    attacker: int
-    defender: int
-    node: int
-    came: int
-    ground: bool
-    stage: int = 0
-    cards: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
-    joined: tuple[tuple[int, int], ...] = ()  # units that joined the attack in its window: (unit, point it left)
-
-    @property
-    def seat(self) -> int:
-        return self.attacker if self.stage == 0 else self.defender
 
 
 class RiftState(State):
@@ -273,207 +247,19 @@ class RiftState(State):
             self.chance.record("draw", [p, self.e.occ[card].item])
             if self.e.occ[card].when == "instant":
                 self.discard.append(card)
-                effects = self.e.occ[card].effects
-                if effects and all(x.verb in HARMFUL for x in effects) and self._may_sacrifice(p):
-                    self._sacrifice(p)  # a policy: a card that only hurts is answered with a sacrifice
+                said = self.e.occ[card].effects
+                if said and all(x.verb in HARMFUL for x in said) and effects.may_sacrifice(self, p):
+                    effects.sacrifice(self, p)  # a policy: a card that only hurts is answered with a sacrifice
                 else:
-                    self._resolve(p, effects)
+                    effects.resolve(self, p, said)
                 self.events.add(f"play:{self.e.occ[card].item}")
             else:
                 self.hands[p].append(card)
-
-    def _resolve(self, p: int, effects: tuple[Effect, ...]) -> None:
-        for e in effects:
-            if e.verb == "gain-resources":
-                gain = e.amount * (len(self.planets_of(p)) if e.key("per") == "planet" else 1)
-                self.resources[p] += min(gain, int(e.key("max", str(gain))))
-            elif e.verb == "lose-resources":
-                for q in range(self.n) if e.key("who") == "all" else (p,):
-                    self.resources[q] -= min(e.amount, self.resources[q])
-            elif e.verb == "gain-vp":
-                self.vp[p] += e.amount
-            elif e.verb == "lose-vp":
-                self.vp[p] -= min(e.amount, self.vp[p])
-            elif e.verb == "draw":
-                self._draw_occ(p, e.amount)
-            elif e.verb == "destroy-own":
-                mine = [u for u in self.units if u.owner == p and u.kind == e.key("unit")]
-                for u in mine[: e.amount]:
-                    self._destroy(u)
-            elif e.verb == "leap-fleet":
-                self._leap(p)
-            elif e.verb == "slow-home":
-                self.slowed[p] = max(self.slowed[p], e.amount)
-            elif e.verb == "recruit":
-                self._recruit_now(p, e.amount, e.key("locked") == "yes")
-            elif e.verb == "fleet-movement":
-                self._fleet_movement(p, e.amount)
-            elif e.verb == "sabotage":
-                self._sabotage(p, e.amount)
-            elif e.verb == "steal-occ":
-                self._steal(p, e.amount)
-            elif e.verb == "damage-home-orbit":
-                self._meteors(p, e.amount)
-            elif e.verb == "orbital-strike":
-                self._orbital_strike(p, e.amount, int(e.key("roll", "4")))
-            elif e.verb == "immunity":
-                self.immune[p] = (self.turns, e.key("unit", "diplomat"))
-            elif e.verb == "blockade":
-                self._blockade(p)
-            elif e.verb == "free-upgrade":
-                name = e.key("upgrade")
-                for h in self.planets_of(p):
-                    if len(self.upgrades.get(h, [])) < self.slots(h, p):
-                        self.upgrades.setdefault(h, []).append(name)
-                        break
-
-    def _orbital_target(self, p: int, dice: int) -> tuple[int, str] | None:
-        """A policy: the dearest enemy upgrade the dice can destroy (else the dearest) in a system where p has a
-        unit; an upgrade that prints no LP has 1."""
-        e = self.e
-        here = sorted({e.node_system[u.node] for u in self.units if u.owner == p})
-        targets = [(h, name) for s in here for h in e.system_planets[s] if self.owner.get(h) not in (None, p)
-                   for name in self.upgrades.get(h, [])]  # fmt: skip
-        if not targets:
-            return None
-        return max(targets, key=lambda t: (self._toughness(t[1]) <= dice, int(e.upgrades[t[1]]["cost"]), -t[0], t[1]))
-
-    def _toughness(self, name: str) -> int:
-        spec = self.e.upgrades[name]
-        return int(spec.get("lp", 1)) + int(spec.get("shields", 0))
-
-    def _orbital_strike(self, p: int, dice: int, roll: int) -> None:
-        """Damage outside a battle does not stay: the upgrade is destroyed when the hits reach its shields + LP."""
-        target = self._orbital_target(p, dice)
-        if target is None:
-            return
-        h, name = target
-        hits = sum(1 for _ in range(dice) if self.rng.randbelow(self.e.die) + 1 >= roll)
-        self.chance.record("orbital strike", [self.e.node_label[h], name, hits])
-        if hits >= self._toughness(name):
-            self.upgrades[h].remove(name)
-            self.events.add("orbital-strike:destroyed")
-
-    def _blockade(self, p: int) -> None:
-        """A policy: the system where p has most units (the first on the board on a tie) is blockaded."""
-        systems = [self.e.node_system[u.node] for u in self.units if u.owner == p]
-        if systems:
-            self.blockades[max(sorted(set(systems)), key=systems.count)] = p
 
     def _blocked(self, u: Unit) -> bool:
         """An enemy's blockade keeps the unit in its system."""
         holder = self.blockades.get(self.e.node_system[u.node])
         return holder is not None and holder != u.owner
-
-    def _may_sacrifice(self, p: int) -> bool:
-        kind = next((x.key("unit", "diplomat") for x in self.fac(p).effects if x.verb == "sacrifice-answer"), None)
-        return kind is not None and any(u.owner == p and u.kind == kind for u in self.units)
-
-    def _sacrifice(self, p: int) -> None:
-        kind = next(x.key("unit", "diplomat") for x in self.fac(p).effects if x.verb == "sacrifice-answer")
-        self._destroy(next(u for u in self.units if u.owner == p and u.kind == kind))
-        self.events.add("sacrifice")
-
-    def _resists(self, q: int) -> bool:
-        """Once a round a faction with `resist-occ` rolls against a card played against it."""
-        need = self.fac(q).modifier("resist-occ")
-        if need is None or self.resisted[q] == self.turns:
-            return False
-        self.resisted[q] = self.turns
-        roll = self.rng.randbelow(self.e.die) + 1
-        self.chance.record("resist", [q, roll])
-        if roll >= need:
-            self.events.add("resisted")
-        return roll >= need
-
-    def _leap(self, p: int) -> None:
-        """A policy: p's largest fleet at a system point moves to the next system nearest a planet nobody holds."""
-        e = self.e
-        at = [u.node for u in self.units if u.owner == p and not e.is_planet[u.node] and not self._blocked(u)]
-        if not at:
-            return
-        fleet = max(sorted(set(at)), key=at.count)
-        free = [h for h in range(len(self.on)) if self.on[h] and e.is_planet[h] and h not in self.owner]
-        options = [s for s in e.system_next[fleet] if self.on[s]]
-        if not options:
-            return
-        to = min(options, key=lambda s: (min((1 if e.node_system[h] == s else 9) for h in free) if free else 0, s))
-        for u in [u for u in self.units if u.owner == p and u.node == fleet]:
-            u.node = to  # no battle on arrival: the leap lands beside enemies, who may attack on their turn
-
-    def _recruit_now(self, p: int, count: int, locked: bool, at: int = -1) -> None:
-        """A policy: up to `count` units of the dearest affordable type (of the roster, or of the types not unlocked)
-        at p's first military base (at the base where a battle is being fought, when `at` names it)."""
-        bases = [at] if at >= 0 else [h for h in self.planets_of(p) if "military_base" in self.upgrades.get(h, [])]
-        kinds = [k for k in self.e.units if (k not in self.roster[p]) == locked]
-        affordable = [k for k in kinds if int(self.e.units[k]["cost"]) <= self.resources[p]]
-        if not bases or not affordable:
-            return
-        kind = max(affordable, key=lambda k: (int(self.e.units[k]["cost"]), k))
-        for _ in range(count):
-            if int(self.e.units[kind]["cost"]) > self.resources[p] or self._add(p, kind, bases[0]) is None:
-                return
-            self.resources[p] -= int(self.e.units[kind]["cost"])
-
-    def _cancels(self, card: int) -> bool:
-        return any(e.verb == "cancel" for e in self.e.occ[card].effects)
-
-    def _target(self, p: int, effects: tuple[Effect, ...]) -> int | None:
-        """The player a card is played against (its sabotage's or theft's victim under the policies), if any."""
-        for e in effects:
-            if e.verb == "sabotage":
-                here = {u.node for u in self.units if u.owner == p}
-                owners = [self.owner[h] for h in sorted(here) if self.owner.get(h) not in (None, p)
-                          and any(n != "military_base" for n in self.upgrades.get(h, []))]  # fmt: skip
-                return owners[0] if owners else None
-            if e.verb == "steal-occ":
-                others = [q for q in range(self.n) if q != p and self.hands[q]]
-                return max(others, key=lambda q: (len(self.hands[q]), -q)) if others else None
-            if e.verb == "orbital-strike":
-                target = self._orbital_target(p, e.amount)
-                return self.owner[target[0]] if target else None
-        return None
-
-    def _fleet_movement(self, p: int, amount: int) -> None:
-        """A policy: the point where p has most units (the first on the board on a tie) is 'one of your fleets'."""
-        nodes = [u.node for u in self.units if u.owner == p]
-        if nodes:
-            fleet = max(sorted(set(nodes)), key=nodes.count)
-            for u in self.units:
-                if u.owner == p and u.node == fleet:
-                    u.mp += amount
-
-    def _sabotage(self, p: int, amount: int) -> None:
-        """A policy: the dearest enemy upgrade (not a military base) at a planet where p has a unit."""
-        for _ in range(amount):
-            here = {u.node for u in self.units if u.owner == p}
-            targets = [(int(self.e.upgrades[name]["cost"]), h, name) for h in sorted(here)
-                       if self.owner.get(h) not in (None, p) for name in self.upgrades.get(h, [])
-                       if name != "military_base"]  # fmt: skip
-            if not targets:
-                return
-            _, h, name = max(targets)
-            self.upgrades[h].remove(name)
-
-    def _steal(self, p: int, amount: int) -> None:
-        for _ in range(amount):
-            others = [q for q in range(self.n) if q != p and self.hands[q]]
-            if not others:
-                return
-            victim = max(others, key=lambda q: (len(self.hands[q]), -q))
-            card = self.hands[victim].pop(self.rng.randbelow(len(self.hands[victim])))
-            self.chance.record("steal", [victim, self.e.occ[card].item])
-            self.hands[p].append(card)
-
-    def _meteors(self, p: int, amount: int) -> None:
-        """Damage outside a battle does not stay (a reading): a unit with no more shields + LP than the damage is
-        destroyed, any other is unharmed."""
-        system = self.e.node_system[self.home[p]]
-        planets = set(self.e.system_planets[system])
-        for u in [u for u in self.units if u.node in planets]:
-            spec = self.e.units[u.kind]
-            if int(spec["lp"]) + int(spec["shields"]) <= amount:
-                self._destroy(u)
 
     # -- turns ---------------------------------------------------------------------------------------------------------
 
@@ -637,12 +423,12 @@ class RiftState(State):
             return []
         if self.window is not None:  # the target of a card may answer it with a card that cancels it
             q = self.window[0]
-            answers: list[Action] = [Play(c) for c in sorted(set(self.hands[q])) if self._cancels(c)]
-            return answers + ([Sacrifice()] if self._may_sacrifice(q) else []) + [Done()]
+            answers: list[Action] = [Play(c) for c in sorted(set(self.hands[q])) if effects.cancels(self, c)]
+            return answers + ([Sacrifice()] if effects.may_sacrifice(self, q) else []) + [Done()]
         if self.fighting is not None:  # a battle's window: battle OCC-cards (the attacker's units may join), Done
             f = self.fighting
-            joining = self._joiners(f) if f.stage == 0 else []
-            return [Play(c) for c in self._battle_cards(f.seat, f.stage)] + joining + [Done()]
+            joining = conflict.joiners(self, f) if f.stage == 0 else []
+            return [Play(c) for c in conflict.battle_cards(self, f.seat, f.stage)] + joining + [Done()]
         if self.pending_roster:
             p = self.pending_roster[0]
             return [Roster(k) for k in e.units if k not in self.roster[p]] or [Done()]
@@ -672,7 +458,7 @@ class RiftState(State):
                     out += self._moves(u)
             out += self._trades(p)
             out += [Play(c) for c in sorted(set(self.hands[p])) if e.occ[c].when in ("own-turn", "any-time")
-                    and e.occ[c].effects and not self._cancels(c)]  # fmt: skip
+                    and e.occ[c].effects and not effects.cancels(self, c)]  # fmt: skip
         elif self.phase == RECRUIT:
             bases = [h for h in self.planets_of(p) if "military_base" in self.upgrades.get(h, [])]
             places = {(kind, h): None for kind in self.roster[p] for h in bases}
@@ -746,7 +532,7 @@ class RiftState(State):
             self.events.add("wormhole")
         elif tag == "sacrifice":
             self.window = None
-            self._sacrifice(p)
+            effects.sacrifice(self, p)
         elif tag == "play":
             self.hands[p].remove(action.card)
             self.discard.append(action.card)
@@ -755,13 +541,13 @@ class RiftState(State):
                 self.window = None
                 self.events.add("cancelled")
                 return
-            if self.fighting is not None and self._recruits(action.card):  # recruiting during the battle
+            if self.fighting is not None and conflict.recruits(self, action.card):  # recruiting during the battle
                 effect = self.e.occ[action.card].effects[0]
-                self._recruit_now(p, effect.amount, effect.key("locked") == "yes", at=self.fighting.node)
+                effects.recruit_now(self, p, effect.amount, effect.key("locked") == "yes", at=self.fighting.node)
                 self.events.add("battle-recruit")
                 return
-            if self.fighting is not None and self._shields_kind(action.card):  # played on another's turn too
-                self._resolve(p, self.e.occ[action.card].effects)
+            if self.fighting is not None and conflict.shields_kind(self, action.card):  # played on another's turn too
+                effects.resolve(self, p, self.e.occ[action.card].effects)
                 self.events.add("battle-immunity")
                 return
             if self.fighting is not None:  # a battle card: it acts when the battle is fought
@@ -773,15 +559,15 @@ class RiftState(State):
                 )
                 self.fighting = dataclasses.replace(f, cards=cards)
                 return
-            target = self._target(p, self.e.occ[action.card].effects)
-            if target is not None and self._resists(target):
+            target = effects.target(self, p, self.e.occ[action.card].effects)
+            if target is not None and effects.resists(self, target):
                 return
             if target is not None and (
-                any(self._cancels(c) for c in self.hands[target]) or self._may_sacrifice(target)
+                any(effects.cancels(self, c) for c in self.hands[target]) or effects.may_sacrifice(self, target)
             ):
                 self.window = (target, action.card, p)
                 return
-            self._resolve(p, self.e.occ[action.card].effects)
+            effects.resolve(self, p, self.e.occ[action.card].effects)
         elif tag == "recruit":
             self.resources[p] -= int(self.e.units[action.kind]["cost"])
             self._add(p, action.kind, action.planet)
@@ -793,11 +579,11 @@ class RiftState(State):
         elif tag == "done":
             if self.fighting is not None:
                 self.fighting = dataclasses.replace(self.fighting, stage=self.fighting.stage + 1)
-                self._next_in_window()
+                conflict.next_in_window(self)
             elif self.window is not None:  # no answer: the card played takes effect
                 _, card, player = self.window
                 self.window = None
-                self._resolve(player, self.e.occ[card].effects)
+                effects.resolve(self, player, self.e.occ[card].effects)
             elif self.pending_roster:
                 self.pending_roster.pop(0)
             elif self.phase == BUILD:
@@ -878,227 +664,25 @@ class RiftState(State):
             if kind == "space":
                 enemies = [x for x in self.units if x.node == to and x.owner != p and not self.ground(x)]
                 if enemies and not self.ground(u):
-                    self._begin_battle(p, enemies[0].owner, to, came, False)
+                    conflict.begin_battle(self, p, enemies[0].owner, to, came, False)
                 continue
             if not self.e.is_planet[to]:
                 continue
             holder = self.owner.get(to)
             if holder is not None and holder != p and self.ground(u):
-                self._begin_battle(p, holder, to, came, True)
-            elif holder is not None and holder != p and self._may_negotiate(u, to):
-                self._negotiate(u, to)
+                conflict.begin_battle(self, p, holder, to, came, True)
+            elif holder is not None and holder != p and planets.may_negotiate(self, u, to):
+                planets.negotiate(self, u, to)
             elif holder is None and to not in self.consumed and (self.ground(u) or self.negotiates(u)):
-                self._land(u, to)
-
-    def _battle_cards(self, seat: int, side: int) -> list[int]:
-        """The battle OCC-cards a seat may play now (Ambush only when it defends), one of each kind."""
-        chosen = self.fighting.cards[side] if self.fighting is not None else ()
-        out = []
-        for c in sorted(set(self.hands[seat])):
-            verbs = {e.verb for e in self.e.occ[c].effects}
-            if not self.e.occ[c].effects:
-                continue
-            if self.e.occ[c].when != "battle" or not verbs or not verbs <= set(BATTLE_VERBS):
-                continue
-            if "first-strike" in verbs and side != DEFENDER:
-                continue
-            if any(verbs & {e.verb for e in self.e.occ[x].effects} for x in chosen):
-                continue
-            out.append(c)
-        f = self.fighting
-        if f is not None and self.owner.get(f.node) == seat and "military_base" in self.upgrades.get(f.node, []):
-            out += [c for c in sorted(set(self.hands[seat])) if self._recruits(c)
-                    and (self.e.occ[c].when == "any-time" or seat == self.player)]  # fmt: skip
-        if f is not None:  # an immunity card shields units of that type that are in this battle
-            for c in sorted(set(self.hands[seat])):
-                kind = self._shields_kind(c)
-                if kind and any(u.owner == seat and u.node == f.node and u.kind == kind and self.targetable(u)
-                                for u in self.units):  # fmt: skip
-                    out.append(c)
-        return out
-
-    def _shields_kind(self, card: int) -> str:
-        """The unit type an any-time immunity card protects ('' for any other card)."""
-        effects = self.e.occ[card].effects
-        if self.e.occ[card].when == "any-time" and len(effects) == 1 and effects[0].verb == "immunity":
-            return effects[0].key("unit", "diplomat")
-        return ""
-
-    def _recruits(self, card: int) -> bool:
-        """A recruiting card ('can you play recruitment OCC-cards while in a battle? Yes'): where the battle is fought
-        at the player's military base, its units join the battle."""
-        effects = self.e.occ[card].effects
-        return len(effects) == 1 and effects[0].verb == "recruit" and self.e.occ[card].when != "instant"
-
-    def _begin_battle(self, p: int, q: int, node: int, came: int, ground: bool) -> None:
-        """A battle starts: the attacker, then the defender, may play battle OCC-cards (a window each, opened only
-        when the seat holds one), then it is fought."""
-        self.fighting = Fight(p, q, node, came, ground)
-        self._next_in_window()
-
-    def _next_in_window(self) -> None:
-        f = self.fighting
-        assert f is not None
-        while f.stage < 2 and not self._battle_cards(f.seat, f.stage) and not (f.stage == 0 and self._joiners(f)):
-            f = dataclasses.replace(f, stage=f.stage + 1)
-        self.fighting = f
-        if f.stage < 2:
-            return
-        self.fighting = None
-        played = (frozenset(e for c in f.cards[0] for e in self.e.occ[c].effects),
-                  frozenset(e for c in f.cards[1] for e in self.e.occ[c].effects))  # fmt: skip
-        back = dict(f.joined)
-        if f.ground:
-            self._ground_battle(f.attacker, f.node, f.came, f.defender, played, back)
-        else:
-            self._space_battle(f.attacker, f.node, f.came, f.defender, played, back)
-        self._continue()
+                planets.land(self, u, to)
 
     def negotiates(self, u: Unit) -> bool:
         return "negotiate" in self.e.units[u.kind]["skills"]
-
-    def _battle(self, ground: bool) -> Battle:
-        return Battle(self.e.battle_rules, self.e.kinds, ground=ground)
-
-    def _kind_index(self, kind: str, p: int = -1, ground: bool = False, building: bool = False) -> int:
-        """A unit's or upgrade's kind in battle: the owner's faction's variant where its effects change it."""
-        if p >= 0 and (self.faction[p], kind, ground) in self.e.variant:
-            return self.e.variant[(self.faction[p], kind, ground)]
-        return next(i for i, k in enumerate(self.e.kinds) if k.name == kind and k.building == building)
-
-    def _joiners(self, f: Fight) -> list[Action]:
-        """FAQ — 'Can you move 2 fleets at the same time to attack the same target simultaneously? Yes': in the
-        attacker's window, its other units that can step to the battle's point join the attack (space units a space
-        battle, with their cargo; ground units a ground battle)."""
-        out: list[Action] = []
-        for u in self.units:
-            if u.owner == f.attacker and u.mp > 0 and u.node != f.node and self.ground(u) == f.ground:
-                out += [m for m in self._moves(u) if isinstance(m, Move) and m.to == f.node]
-        return out
-
-    def _space_battle(self, p: int, node: int, came: int, q: int, played: Played = NO_CARDS,
-                      back: dict[int, int] | None = None) -> None:  # fmt: skip
-        """Every space unit of p and of q at the point fights (ground units aboard are cargo)."""
-        mine = [u for u in self.units if u.owner == p and u.node == node and not self.ground(u)]
-        theirs = [u for u in self.units if u.owner == q and u.node == node and not self.ground(u)]
-        self._fight(p, q, node, came, mine, theirs, False, [], played=played, back=back)
 
     def targetable(self, u: Unit) -> bool:
         """Not under a card's immunity ('no unit may target your diplomats' until the round ends)."""
         found = self.immune.get(u.owner)
         return found is None or found != (self.turns, u.kind)
-
-    def _retreat_point(self, q: int, node: int) -> int | None:
-        """Where a defender's fleet retreats (a reading, rules.yaml): a next point holding no other player's unit,
-        inside the system when an enemy blockade holds it there; the one fewest steps from its home planet, the
-        first on the board on a tie. None when there is no such point (the defender cannot retreat)."""
-        e = self.e
-        held = {u.node for u in self.units if u.owner != q}
-        blocked = self.blockades.get(e.node_system[node]) not in (None, q)
-        options = [t for t in self.adj[node] if t not in held
-                   and not (blocked and e.node_system[t] != e.node_system[node])]  # fmt: skip
-        if not options:
-            return None
-        steps, frontier = {self.home[q]: 0}, [self.home[q]]
-        while frontier:
-            nxt = []
-            for h in frontier:
-                for t in self.adj[h]:
-                    if t not in steps:
-                        steps[t] = steps[h] + 1
-                        nxt.append(t)
-            frontier = nxt
-        return min(options, key=lambda t: (steps.get(t, len(self.adj)), t))
-
-    def _ground_battle(self, p: int, planet: int, came: int, q: int, played: Played = NO_CARDS,
-                       back: dict[int, int] | None = None) -> None:  # fmt: skip
-        mine = [u for u in self.units if u.owner == p and u.node == planet and self.ground(u) and self.targetable(u)]
-        theirs = [u for u in self.units if u.owner == q and u.node == planet and self.ground(u) and self.targetable(u)]
-        buildings = ["outpost"] + [b for b in self.upgrades.get(planet, []) if b in BATTLE_UPGRADES]
-        orbit = [u for u in self.units if u.owner == p and u.node == planet and not self.ground(u)]
-        won = self._fight(p, q, planet, came, mine, theirs, True, buildings, orbit, played, back)
-        if won:
-            kept = [b for b in self.upgrades.get(planet, []) if b not in BATTLE_UPGRADES]
-            self.upgrades[planet] = kept
-            self._control(p, planet)
-
-    def _fight(self, p: int, q: int, node: int, came: int, mine: list[Unit], theirs: list[Unit], ground: bool,
-               buildings: list[str], orbit: list[Unit] | None = None, played: Played = NO_CARDS,
-               back: dict[int, int] | None = None) -> bool:  # fmt: skip
-        """Resolve a battle with `battle.fight` and the battle cards played; survivors stay, the losers' units there
-        are destroyed, the winner gains the battle VP. True when p (the attacker) won."""
-        battle = self._battle(ground)
-        escape = None if ground else self._retreat_point(q, node)
-        battle.can_retreat = (True, escape is not None)  # 'Retreat (attacker or defender)'
-        battle.cards = (frozenset(e.verb for e in played[0]), frozenset(e.verb for e in played[1]))
-        battle.revenge = (self._revenge(p), self._revenge(q))
-        battle.buildings_first = (False, ground and self.fac(q).modifier("buildings-first") is not None)
-        kinds = self.e.kinds
-        fleet_a = [self._kind_index(u.kind, p, ground) for u in mine]
-        fleet_d = [self._kind_index(u.kind, q, ground) for u in theirs]
-        fleet_d += [self._kind_index(b, q, ground, building=True) for b in buildings]
-        if not any(sum(kinds[k].weapons) for k in fleet_a + fleet_d):
-            return False  # nothing there can fire (envoys and tenders alone): no battle, the units share the point
-        start = muster(battle, [fleet_a, fleet_d], [[self._kind_index(u.kind, p) for u in orbit or []], []])
-        for side, seat in ((0, p), (1, q)):
-            extra = self.fac(seat).modifier("home-shields")
-            if extra and self.e.node_system[node] == self.e.node_system[self.home[seat]]:
-                start = shields_each(battle, start, side, extra)
-            ward = self.fac(seat).modifier("battle-ward")  # 'ignores the first hit it takes': a shield used once
-            if ward:
-                start = shield_up(battle, start, side, ward)
-            for e in played[side]:
-                if e.verb == "battle-shields":
-                    start = shield_up(battle, start, side, e.amount)
-        outcome, end = fight(battle, start, self.rng)
-        self.chance.record("battle", [self.e.node_label[node], outcome])
-        self.events.add("battle")
-        for side, units in ((0, mine), (1, theirs)):
-            left = [kinds[x[0]].name for x in battle.units(end, side) if not kinds[x[0]].building]
-            for u in units:
-                if u.kind in left:
-                    left.remove(u.kind)
-                else:
-                    self._destroy(u)
-        if ground:
-            standing = {kinds[x[0]].name for x in battle.units(end, DEFENDER) if kinds[x[0]].building}
-            self.upgrades[node] = [b for b in self.upgrades.get(node, []) if b not in BATTLE_UPGRADES or b in standing]
-        if outcome == "attacker retreats":  # a fleet retreats with its cargo
-            going = mine if ground else [u for u in self.units if u.owner == p and u.node == node]
-            for u in going:
-                if u in self.units:  # each to the point it came from (a unit that joined the attack, its own)
-                    u.node, u.mp = (back or {}).get(u.uid, came), 0
-        elif outcome == "defender retreats" and escape is not None:  # its fleet with its cargo; a planet's own stay
-            for u in [u for u in self.units if u.owner == q and u.node == node]:
-                if not (self.e.is_planet[node] and self.ground(u)):
-                    u.node = escape
-            self.events.add("defender-retreats")
-        winner = {"attacker wins": p, "defender wins": q}.get(outcome)
-        if winner is not None:
-            self.vp[winner] += self.e.battle_vp
-            loser = q if winner == p else p
-            for u in [x for x in self.units if x.owner == loser and x.node == node and self.targetable(x)]:
-                if not ground or self.ground(u):
-                    self._destroy(u)  # the beaten side's cargo at that point goes down with its fleet
-            self._spoils(winner, loser, len(theirs) if winner == p else len(mine), ground)
-            beaten = theirs if winner == p else mine
-            if any(e.verb == "salvage" for e in played[0 if winner == p else 1]):
-                self.resources[winner] += sum(int(self.e.units[u.kind]["cost"]) for u in beaten) // 2
-        return winner == p
-
-    def _revenge(self, seat: int) -> tuple[int, int] | None:
-        found = next((x for x in self.fac(seat).effects if x.verb == "revenge"), None)
-        return None if found is None else (int(found.key("roll", "5")), found.amount)
-
-    def _spoils(self, winner: int, loser: int, destroyed: int, ground: bool) -> None:
-        """What a winning faction takes from a battle (`win-loot`, `win-salvage`)."""
-        for e in self.fac(winner).effects:
-            if e.verb == "win-loot" and (e.key("battle") != "space" or not ground):
-                taken = min(e.amount, self.resources[loser])
-                self.resources[loser] -= taken
-                self.resources[winner] += taken
-            elif e.verb == "win-salvage":
-                self.resources[winner] += min(e.amount * destroyed, int(e.key("max", str(e.amount * destroyed))))
 
     def _destroy(self, u: Unit) -> None:
         """A unit leaves the board (once: a card drawn for a lost diplomat may destroy others on the way)."""
@@ -1107,105 +691,6 @@ class RiftState(State):
         self.units.remove(u)
         if self.negotiates(u):
             self._draw_occ(u.owner, self.fac(u.owner).modifier("diplomat-loss-occ") or 0)
-
-    def _land(self, u: Unit, planet: int) -> None:
-        """Ground units (or a diplomat) reach a planet nobody controls: its condition decides."""
-        e, p = self.e, u.owner
-        tile = self.tile.get(planet, -1)
-        if tile < 0:
-            self._control(p, planet)
-            return
-        spec = e.tiles[tile]
-        kind = spec["condition"]
-        gain = self.fac(p).modifier("consume")
-        if gain is not None and kind == "dangerous" and self.ground(u):  # a policy: The Void consumes the risky ones
-            del self.tile[planet]
-            self.tiles_gone.append(tile)
-            self.consumed.add(planet)
-            self.resources[p] += gain
-            self.events.add("consume")
-            return
-        talks = self._talks(u, kind)
-        if kind == "civilized" or talks:
-            if talks:
-                self._negotiate(u, planet)
-            elif self.ground(u):
-                cost = self.fac(p).modifier("civilized-cost")
-                cost = e.civilized["pay"] if cost is None else cost
-                if self.resources[p] >= cost:
-                    self.resources[p] -= cost
-                    self._control(p, planet)
-                    self._draw_occ(p, self.fac(p).modifier("civilized-occ") or e.civilized["occ_paid"])
-            return
-        if not self.ground(u):
-            return
-        if kind == "dangerous":
-            roll = max(self.rng.randbelow(e.die) + 1 for _ in range(self.fac(p).modifier("dangerous-dice") or 1))
-            self.chance.record("dangerous", roll)
-            if roll >= (self.fac(p).modifier("dangerous-roll") or e.dangerous_roll):
-                self._control(p, planet)
-                self._free_upgrade(p, planet)
-                self.resources[p] += int(spec.get("resources") or 0)
-            else:
-                for x in [x for x in self.units if x.owner == p and x.node == planet and self.ground(x)]:
-                    self._destroy(x)
-        elif kind == "anomaly":
-            self.vp[p] += int(spec.get("vp") or 0) + (self.fac(p).modifier("anomaly-vp") or 0)
-            self._control(p, planet)
-            for _ in range(self.fac(p).modifier("anomaly-infantry") or e.anomaly_infantry):
-                self._add(p, "infantry", planet)
-        elif kind == "harvester":
-            self.resources[p] += int(spec.get("resources") or 0) + (self.fac(p).modifier("harvester-landing") or 0)
-            self._control(p, planet)
-
-    def _talks(self, u: Unit, kind: str) -> bool:
-        """The unit negotiates with a planet of that condition (civilized; dangerous too with `negotiate-dangerous`)."""
-        dangerous = self.fac(u.owner).modifier("negotiate-dangerous") is not None
-        return self.negotiates(u) and (kind == "civilized" or (kind == "dangerous" and dangerous))
-
-    def _may_negotiate(self, u: Unit, planet: int) -> bool:
-        """NEGOTIATE: 'Take control over a civilized planet by moving there (even player controlled planets if there
-        is no infantry': another player's civilized planet where none of that player's ground units stand."""
-        tile, holder = self.tile.get(planet, -1), self.owner.get(planet)
-        if tile < 0 or holder is None or not self._talks(u, self.e.tiles[tile]["condition"]):
-            return False
-        return not any(x.owner == holder and x.node == planet and self.ground(x) for x in self.units)
-
-    def _negotiate(self, u: Unit, planet: int) -> None:
-        """A negotiated planet: control, one free upgrade, 2 OCC-cards and 2 fighters. From another player, the
-        upgrades change hands but the military base, artillery and shield generator, which never do (Battle)."""
-        e, p = self.e, u.owner
-        if self.owner.get(planet) not in (None, p):
-            self.upgrades[planet] = [b for b in self.upgrades.get(planet, []) if b not in BATTLE_UPGRADES]
-            self.events.add("negotiate:held")
-        self._control(p, planet)
-        self._free_upgrade(p, planet)
-        self._draw_occ(p, e.civilized["occ_negotiated"])
-        for _ in range(e.civilized["fighters_negotiated"]):
-            self._add(p, "fighter", planet)
-        self.events.add("negotiate")
-
-    def _free_upgrade(self, p: int, planet: int) -> None:
-        """A free planet upgrade of the player's choice: mines (a fixed policy; the choice is not searched)."""
-        if len(self.upgrades.get(planet, [])) < self.slots(planet, p):
-            self.upgrades.setdefault(planet, []).append("mines")
-
-    def _control(self, p: int, planet: int) -> None:
-        e = self.e
-        before = self.owner.get(planet)
-        self.owner[planet] = p
-        self.events.add("control")
-        if e.systems[e.node_system[planet]] in e.centre and self.e.planets[planet - len(e.systems)]["size"] == "huge":
-            self.vp[p] += e.centre_vp
-        system = e.node_system[planet]
-        if before is not None and self.systems_held.get(system) == before:
-            del self.systems_held[system]
-        planets = [h for h in e.system_planets[system] if self.on[h] and h not in self.consumed]
-        if all(self.owner.get(h) == p for h in planets) and self.systems_held.get(system) != p:
-            self.systems_held[system] = p
-            self.vp[p] += self.fac(p).modifier("system-vp") or e.system_vp
-            if self.expansions[p] < self.fac(p).expansions and any(k not in self.roster[p] for k in e.units):
-                self.pending_roster.append(p)
 
     # -- results, invariants, observation ------------------------------------------------------------------------
 
@@ -1239,8 +724,8 @@ class RiftState(State):
                 out.append(f"{e.node_label[h]} holds {len(built)} upgrades, more than its slots")
         most = max([e.warp["per_system"]] + [self.fac(q).modifier("warps-per-system") or 0 for q in range(self.n)
                                              if self.faction[q] >= 0])  # fmt: skip
-        for system, planets in enumerate(e.system_planets):
-            warps = sum(self.upgrades.get(h, []).count("warp") for h in planets)
+        for system, inside in enumerate(e.system_planets):
+            warps = sum(self.upgrades.get(h, []).count("warp") for h in inside)
             if warps > most:
                 out.append(f"system {e.systems[system]} holds {warps} warps")
         cards = sorted(self.deck + self.discard + [c for hand in self.hands for c in hand])

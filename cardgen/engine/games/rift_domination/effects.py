@@ -1,0 +1,218 @@
+"""Rift Domination's card effects as the engine plays them: an OCC card's effects resolved in order (`resolve`), with
+its targets, resistance rolls and the verbs that need more than arithmetic (orbital strikes, blockades, sacrifice,
+leaps, recruits, sabotage, theft, meteors). Functions of the state, called by `state.RiftState`."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cardgen.engine.games.rift_domination.model import (
+    Effect,
+)
+
+if TYPE_CHECKING:
+    from cardgen.engine.games.rift_domination.state import RiftState
+
+
+def resolve(state: RiftState, p: int, effects: tuple[Effect, ...]) -> None:
+    for e in effects:
+        if e.verb == "gain-resources":
+            gain = e.amount * (len(state.planets_of(p)) if e.key("per") == "planet" else 1)
+            state.resources[p] += min(gain, int(e.key("max", str(gain))))
+        elif e.verb == "lose-resources":
+            for q in range(state.n) if e.key("who") == "all" else (p,):
+                state.resources[q] -= min(e.amount, state.resources[q])
+        elif e.verb == "gain-vp":
+            state.vp[p] += e.amount
+        elif e.verb == "lose-vp":
+            state.vp[p] -= min(e.amount, state.vp[p])
+        elif e.verb == "draw":
+            state._draw_occ(p, e.amount)
+        elif e.verb == "destroy-own":
+            mine = [u for u in state.units if u.owner == p and u.kind == e.key("unit")]
+            for u in mine[: e.amount]:
+                state._destroy(u)
+        elif e.verb == "leap-fleet":
+            leap(state, p)
+        elif e.verb == "slow-home":
+            state.slowed[p] = max(state.slowed[p], e.amount)
+        elif e.verb == "recruit":
+            recruit_now(state, p, e.amount, e.key("locked") == "yes")
+        elif e.verb == "fleet-movement":
+            fleet_movement(state, p, e.amount)
+        elif e.verb == "sabotage":
+            sabotage(state, p, e.amount)
+        elif e.verb == "steal-occ":
+            steal(state, p, e.amount)
+        elif e.verb == "damage-home-orbit":
+            meteors(state, p, e.amount)
+        elif e.verb == "orbital-strike":
+            orbital_strike(state, p, e.amount, int(e.key("roll", "4")))
+        elif e.verb == "immunity":
+            state.immune[p] = (state.turns, e.key("unit", "diplomat"))
+        elif e.verb == "blockade":
+            blockade(state, p)
+        elif e.verb == "free-upgrade":
+            name = e.key("upgrade")
+            for h in state.planets_of(p):
+                if len(state.upgrades.get(h, [])) < state.slots(h, p):
+                    state.upgrades.setdefault(h, []).append(name)
+                    break
+
+
+def orbital_target(state: RiftState, p: int, dice: int) -> tuple[int, str] | None:
+    """A policy: the dearest enemy upgrade the dice can destroy (else the dearest) in a system where p has a
+    unit; an upgrade that prints no LP has 1."""
+    e = state.e
+    here = sorted({e.node_system[u.node] for u in state.units if u.owner == p})
+    targets = [(h, name) for s in here for h in e.system_planets[s] if state.owner.get(h) not in (None, p)
+               for name in state.upgrades.get(h, [])]  # fmt: skip
+    if not targets:
+        return None
+    return max(targets, key=lambda t: (toughness(state, t[1]) <= dice, int(e.upgrades[t[1]]["cost"]), -t[0], t[1]))
+
+
+def toughness(state: RiftState, name: str) -> int:
+    spec = state.e.upgrades[name]
+    return int(spec.get("lp", 1)) + int(spec.get("shields", 0))
+
+
+def orbital_strike(state: RiftState, p: int, dice: int, roll: int) -> None:
+    """Damage outside a battle does not stay: the upgrade is destroyed when the hits reach its shields + LP."""
+    target = orbital_target(state, p, dice)
+    if target is None:
+        return
+    h, name = target
+    hits = sum(1 for _ in range(dice) if state.rng.randbelow(state.e.die) + 1 >= roll)
+    state.chance.record("orbital strike", [state.e.node_label[h], name, hits])
+    if hits >= toughness(state, name):
+        state.upgrades[h].remove(name)
+        state.events.add("orbital-strike:destroyed")
+
+
+def blockade(state: RiftState, p: int) -> None:
+    """A policy: the system where p has most units (the first on the board on a tie) is blockaded."""
+    systems = [state.e.node_system[u.node] for u in state.units if u.owner == p]
+    if systems:
+        state.blockades[max(sorted(set(systems)), key=systems.count)] = p
+
+
+def may_sacrifice(state: RiftState, p: int) -> bool:
+    kind = next((x.key("unit", "diplomat") for x in state.fac(p).effects if x.verb == "sacrifice-answer"), None)
+    return kind is not None and any(u.owner == p and u.kind == kind for u in state.units)
+
+
+def sacrifice(state: RiftState, p: int) -> None:
+    kind = next(x.key("unit", "diplomat") for x in state.fac(p).effects if x.verb == "sacrifice-answer")
+    state._destroy(next(u for u in state.units if u.owner == p and u.kind == kind))
+    state.events.add("sacrifice")
+
+
+def resists(state: RiftState, q: int) -> bool:
+    """Once a round a faction with `resist-occ` rolls against a card played against it."""
+    need = state.fac(q).modifier("resist-occ")
+    if need is None or state.resisted[q] == state.turns:
+        return False
+    state.resisted[q] = state.turns
+    roll = state.rng.randbelow(state.e.die) + 1
+    state.chance.record("resist", [q, roll])
+    if roll >= need:
+        state.events.add("resisted")
+    return roll >= need
+
+
+def leap(state: RiftState, p: int) -> None:
+    """A policy: p's largest fleet at a system point moves to the next system nearest a planet nobody holds."""
+    e = state.e
+    at = [u.node for u in state.units if u.owner == p and not e.is_planet[u.node] and not state._blocked(u)]
+    if not at:
+        return
+    fleet = max(sorted(set(at)), key=at.count)
+    free = [h for h in range(len(state.on)) if state.on[h] and e.is_planet[h] and h not in state.owner]
+    options = [s for s in e.system_next[fleet] if state.on[s]]
+    if not options:
+        return
+    to = min(options, key=lambda s: (min((1 if e.node_system[h] == s else 9) for h in free) if free else 0, s))
+    for u in [u for u in state.units if u.owner == p and u.node == fleet]:
+        u.node = to  # no battle on arrival: the leap lands beside enemies, who may attack on their turn
+
+
+def recruit_now(state: RiftState, p: int, count: int, locked: bool, at: int = -1) -> None:
+    """A policy: up to `count` units of the dearest affordable type (of the roster, or of the types not unlocked)
+    at p's first military base (at the base where a battle is being fought, when `at` names it)."""
+    bases = [at] if at >= 0 else [h for h in state.planets_of(p) if "military_base" in state.upgrades.get(h, [])]
+    kinds = [k for k in state.e.units if (k not in state.roster[p]) == locked]
+    affordable = [k for k in kinds if int(state.e.units[k]["cost"]) <= state.resources[p]]
+    if not bases or not affordable:
+        return
+    kind = max(affordable, key=lambda k: (int(state.e.units[k]["cost"]), k))
+    for _ in range(count):
+        if int(state.e.units[kind]["cost"]) > state.resources[p] or state._add(p, kind, bases[0]) is None:
+            return
+        state.resources[p] -= int(state.e.units[kind]["cost"])
+
+
+def cancels(state: RiftState, card: int) -> bool:
+    return any(e.verb == "cancel" for e in state.e.occ[card].effects)
+
+
+def target(state: RiftState, p: int, effects: tuple[Effect, ...]) -> int | None:
+    """The player a card is played against (its sabotage's or theft's victim under the policies), if any."""
+    for e in effects:
+        if e.verb == "sabotage":
+            here = {u.node for u in state.units if u.owner == p}
+            owners = [state.owner[h] for h in sorted(here) if state.owner.get(h) not in (None, p)
+                      and any(n != "military_base" for n in state.upgrades.get(h, []))]  # fmt: skip
+            return owners[0] if owners else None
+        if e.verb == "steal-occ":
+            others = [q for q in range(state.n) if q != p and state.hands[q]]
+            return max(others, key=lambda q: (len(state.hands[q]), -q)) if others else None
+        if e.verb == "orbital-strike":
+            target = orbital_target(state, p, e.amount)
+            return state.owner[target[0]] if target else None
+    return None
+
+
+def fleet_movement(state: RiftState, p: int, amount: int) -> None:
+    """A policy: the point where p has most units (the first on the board on a tie) is 'one of your fleets'."""
+    nodes = [u.node for u in state.units if u.owner == p]
+    if nodes:
+        fleet = max(sorted(set(nodes)), key=nodes.count)
+        for u in state.units:
+            if u.owner == p and u.node == fleet:
+                u.mp += amount
+
+
+def sabotage(state: RiftState, p: int, amount: int) -> None:
+    """A policy: the dearest enemy upgrade (not a military base) at a planet where p has a unit."""
+    for _ in range(amount):
+        here = {u.node for u in state.units if u.owner == p}
+        targets = [(int(state.e.upgrades[name]["cost"]), h, name) for h in sorted(here)
+                   if state.owner.get(h) not in (None, p) for name in state.upgrades.get(h, [])
+                   if name != "military_base"]  # fmt: skip
+        if not targets:
+            return
+        _, h, name = max(targets)
+        state.upgrades[h].remove(name)
+
+
+def steal(state: RiftState, p: int, amount: int) -> None:
+    for _ in range(amount):
+        others = [q for q in range(state.n) if q != p and state.hands[q]]
+        if not others:
+            return
+        victim = max(others, key=lambda q: (len(state.hands[q]), -q))
+        card = state.hands[victim].pop(state.rng.randbelow(len(state.hands[victim])))
+        state.chance.record("steal", [victim, state.e.occ[card].item])
+        state.hands[p].append(card)
+
+
+def meteors(state: RiftState, p: int, amount: int) -> None:
+    """Damage outside a battle does not stay (a reading): a unit with no more shields + LP than the damage is
+    destroyed, any other is unharmed."""
+    system = state.e.node_system[state.home[p]]
+    planets = set(state.e.system_planets[system])
+    for u in [u for u in state.units if u.node in planets]:
+        spec = state.e.units[u.kind]
+        if int(spec["lp"]) + int(spec["shields"]) <= amount:
+            state._destroy(u)
