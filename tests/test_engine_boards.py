@@ -7,7 +7,6 @@ import itertools
 import pytest
 
 from cardgen.engine.boards import (
-    PointGraph,
     axial_to_offset,
     diagonal_distance,
     diagonal_neighbours,
@@ -17,6 +16,8 @@ from cardgen.engine.boards import (
     hex_ring,
     hexes_within,
     offset_to_axial,
+    orthogonal_neighbours,
+    square_grid,
 )
 
 AREA = [(q, r) for q in range(-4, 5) for r in range(-4, 5)]
@@ -79,13 +80,16 @@ def test_diagonal_grids_keep_the_colour() -> None:
     assert diagonal_distance((0, 0), (1, 0)) is None
 
 
-def test_point_graphs_are_undirected_with_breadth_first_distances() -> None:
-    graph = PointGraph({"home": ["rift"], "rift": ["far", "near"], "near": ["far"], "island": []})
-    assert graph.neighbours("far") == ["near", "rift"]
-    assert graph.distances("home") == {"home": 0, "rift": 1, "far": 2, "near": 2}
-    assert graph.distance("home", "island") is None and list(graph) == ["far", "home", "island", "near", "rift"]
-    with pytest.raises(ValueError, match="lane to itself"):
-        PointGraph({"a": ["a"]})
+def test_square_grids_number_cells_row_by_row_with_neighbours_in_order() -> None:
+    """A 3 × 3 board: the centre reaches the four corners diagonally, and every other cell with orthogonal moves too;
+    a corner reaches the centre only (the tables Star Commander's jumps read)."""
+    diagonal = square_grid(3, 3, diagonal_neighbours)
+    both = square_grid(3, 3, diagonal_neighbours, orthogonal_neighbours)
+    assert diagonal[4] == (0, 2, 6, 8) and diagonal[0] == (4,) and diagonal[1] == (3, 5)
+    assert both[4] == (0, 1, 2, 3, 5, 6, 7, 8) and both[0] == (1, 3, 4)
+    assert sorted(orthogonal_neighbours((0, 0), 3, 3)) == [(0, 1), (1, 0)]
+    wide = square_grid(4, 2, diagonal_neighbours)  # columns and rows differ: cell 5 is column 1 of row 1
+    assert wide[5] == (0, 2)
 
 
 def test_distances_from_every_source_at_once():

@@ -9,7 +9,7 @@ pointy-topped ones whose odd rows sit half a hex to the right — and converted 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Literal
 
 Hex = tuple[int, int]  # axial (q, r)
@@ -73,6 +73,24 @@ def diagonal_neighbours(cell: Square, columns: int, rows: int) -> list[Square]:
     return [(x, y) for x, y in around if 0 <= x < columns and 0 <= y < rows]
 
 
+def orthogonal_neighbours(cell: Square, columns: int, rows: int) -> list[Square]:
+    """On a square grid: the four squares sharing an edge with `cell`, on the board."""
+    c, r = cell
+    around = ((c + 1, r), (c - 1, r), (c, r + 1), (c, r - 1))
+    return [(x, y) for x, y in around if 0 <= x < columns and 0 <= y < rows]
+
+
+def square_grid(columns: int, rows: int, *moves: Callable[[Square, int, int], list[Square]]) -> list[tuple[int, ...]]:
+    """Neighbour lists by cell number (row by row: row × columns + column), each in number order, for a grid moved on
+    by any of `moves` (`diagonal_neighbours`, `orthogonal_neighbours`): worked out once per board, read per move."""
+    table = []
+    for cell in range(columns * rows):
+        row, column = divmod(cell, columns)
+        reach = {y * columns + x for move in moves for x, y in move((column, row), columns, rows)}
+        table.append(tuple(sorted(reach)))
+    return table
+
+
 def diagonal_distance(a: Square, b: Square) -> int | None:
     """Diagonal steps between two squares on an open grid, or None when they are on squares of different colours
     (a diagonal move keeps the colour, so those can never be reached)."""
@@ -98,44 +116,8 @@ def distances_from(neighbours: Sequence[Sequence[int]], sources: Iterable[int], 
     return dist
 
 
-class PointGraph:
-    """Named points joined by lanes (undirected), read from a game's data: `{point: [neighbour, …]}`."""
-
-    def __init__(self, lanes: Mapping[str, Iterable[str]]):
-        self.lanes: dict[str, set[str]] = {point: set() for point in lanes}
-        for point, others in lanes.items():
-            for other in others:
-                if other == point:
-                    raise ValueError(f"point '{point}' has a lane to itself")
-                self.lanes.setdefault(other, set())
-                self.lanes[point].add(other)
-                self.lanes[other].add(point)
-
-    def neighbours(self, point: str) -> list[str]:
-        return sorted(self.lanes[point])
-
-    def distances(self, start: str) -> dict[str, int]:
-        """Lanes to cross from `start` to every point it can reach (breadth first)."""
-        seen = {start: 0}
-        queue = deque([start])
-        while queue:
-            point = queue.popleft()
-            for other in sorted(self.lanes[point]):
-                if other not in seen:
-                    seen[other] = seen[point] + 1
-                    queue.append(other)
-        return seen
-
-    def distance(self, a: str, b: str) -> int | None:
-        return self.distances(a).get(b)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(sorted(self.lanes))
-
-
 __all__ = [
     "HEX_DIRECTIONS",
-    "PointGraph",
     "axial_to_offset",
     "diagonal_distance",
     "diagonal_neighbours",
@@ -145,4 +127,6 @@ __all__ = [
     "hex_ring",
     "hexes_within",
     "offset_to_axial",
+    "orthogonal_neighbours",
+    "square_grid",
 ]

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from cardgen.data.games import Game
+from cardgen.engine.boards import diagonal_neighbours, orthogonal_neighbours, square_grid
 from cardgen.engine.core import GameEngine, State
 from cardgen.engine.games.star_commander import view
 from cardgen.engine.games.star_commander.model import CardSpec, Effect, SystemSpec, parse_effect
@@ -42,6 +43,7 @@ class StarEngine(GameEngine):
         self.turn_cap = f("turn_cap") * self.max_players  # rounds of the slowest count → player turns
         self.rounds_cap: int = f("turn_cap")
         self.short_rounds: int = f("short_game")
+        self._jumps: dict[int, tuple[list[tuple[int, ...]], list[tuple[int, ...]]]] = {}
         self.problems: list[str] = []  # card data the engine cannot execute, reported by every game
         self.cards: list[CardSpec] = []
         self.deck_cards: list[list[int]] = []
@@ -121,6 +123,14 @@ class StarEngine(GameEngine):
     def short_game(self, players: int) -> tuple[int, str] | None:
         """A game the rules end within `short_game` rounds (rules.yaml, designed) is a rush the data allows."""
         return self.short_rounds * players, f"{self.short_rounds} rounds"
+
+    def jumps(self, size: int) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]]]:
+        """The cells one jump away on a board of `size` × `size`: diagonally (the rule), and diagonally or
+        orthogonally (a card's orthogonal jumps), worked out once per size and shared by every game."""
+        if size not in self._jumps:
+            self._jumps[size] = (square_grid(size, size, diagonal_neighbours),
+                                 square_grid(size, size, diagonal_neighbours, orthogonal_neighbours))  # fmt: skip
+        return self._jumps[size]
 
     def cap_turns(self, players: int) -> int | None:
         """`turn_cap` counts rounds; a round is one turn of each player."""

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from cardgen.engine.boards import diagonal_distance
 from cardgen.engine.core import TERMINAL, State, frozen
 from cardgen.engine.games.star_commander.model import (
     DONE,
@@ -65,6 +66,7 @@ class StarState(TaskStack, State):
     engine: StarEngine
     n: int
     size: int
+    jumps: tuple[list[tuple[int, ...]], list[tuple[int, ...]]]  # cells one jump away: diagonally; also orthogonally
     grid: list[int]  # the system card on each cell
     revealed: list[bool]
     aside: list[int]  # system cards not on the grid
@@ -105,6 +107,7 @@ class StarState(TaskStack, State):
         s = cls(seed)
         s.engine, s.n = engine, players
         s.size = size = engine.grid[players]
+        s.jumps = engine.jumps(size)
         last = size - 1
         corners = [0, last, last * size + last, last * size]  # clockwise from the top left
         seats = [corners[0], corners[2]] if players == 2 else corners[:players]
@@ -183,7 +186,7 @@ class StarState(TaskStack, State):
     def clone(self) -> StarState:
         o = StarState.__new__(StarState)
         self._copy_base(o)
-        o.engine, o.n, o.size = self.engine, self.n, self.size
+        o.engine, o.n, o.size, o.jumps = self.engine, self.n, self.size, self.jumps
         o.grid, o.revealed, o.aside = list(self.grid), list(self.revealed), list(self.aside)
         o.owner, o.devs, o.home = list(self.owner), list(self.devs), self.home
         o.credits = list(self.credits)
@@ -323,20 +326,17 @@ class StarState(TaskStack, State):
     def system(self, cell: int) -> Any:
         return self.engine.systems[self.grid[cell]]
 
-    def neighbours(self, cell: int, orthogonal: bool = False) -> list[int]:
-        size = self.size
-        r, c = divmod(cell, size)
-        steps = [(-1, -1), (-1, 1), (1, -1), (1, 1)]
-        if orthogonal:
-            steps += [(-1, 0), (1, 0), (0, -1), (0, 1)]
-        return sorted((r + dr) * size + c + dc for dr, dc in steps if 0 <= r + dr < size and 0 <= c + dc < size)
+    def neighbours(self, cell: int, orthogonal: bool = False) -> tuple[int, ...]:
+        """The cells one jump away, along diagonals (and along rows and columns with `orthogonal`), in number order:
+        the board's tables (`boards.square_grid`), shared and never changed."""
+        return self.jumps[orthogonal][cell]
 
     def distance(self, a: int, b: int) -> int:
-        """Jumps between two cells along diagonals (a different-colour cell counts as far away)."""
+        """Jumps between two cells along diagonals (`boards.diagonal_distance`; a cell of the other colour, which no
+        diagonal jump reaches, counts as far away)."""
         (ra, ca), (rb, cb) = divmod(a, self.size), divmod(b, self.size)
-        if (ra + ca + rb + cb) % 2:
-            return 2 * self.size
-        return max(abs(ra - rb), abs(ca - cb))
+        steps = diagonal_distance((ca, ra), (cb, rb))
+        return 2 * self.size if steps is None else steps
 
     def contested(self, cell: int) -> bool:
         """Combat (damage assigned) in a system its controller holds since the end of their previous turn (rules.yaml
@@ -1012,7 +1012,7 @@ class StarState(TaskStack, State):
             case "jump-now":
                 x = self.piece(target)
                 if x is not None:
-                    dests = self.neighbours(x.cell)
+                    dests = list(self.neighbours(x.cell))
                     if self.spec(x.card).fighter:  # never into a system of its own already full of Fighters
                         dests = [
                             c for c in dests if self.owner[c] != p or self.fighters(p, c) < self.fighter_slots(p, c)
