@@ -62,7 +62,7 @@ def node(engine: RiftEngine, name: str) -> int:
 
 
 def as_faction(s: RiftState, p: int, item: str) -> None:
-    s.faction[p] = next(i for i, f in enumerate(s.e.factions) if f.item == item)
+    s.faction[p] = next(i for i, f in enumerate(s.engine.factions) if f.item == item)
     s._legal = None
 
 
@@ -76,7 +76,7 @@ def put(s: RiftState, p: int, kind: str, where: int, mp: int = 1):
 
 def tile_on(s: RiftState, planet: int, condition: str, **fields) -> None:
     """Put a condition tile of that kind (with those rewards) on a planet, taking it from wherever it was."""
-    t = next(i for i, spec in enumerate(s.e.tiles) if spec["condition"] == condition
+    t = next(i for i, spec in enumerate(s.engine.tiles) if spec["condition"] == condition
              and all(spec.get(k) == v for k, v in fields.items()))  # fmt: skip
     for h, placed in list(s.tile.items()):
         if placed == t:
@@ -93,7 +93,7 @@ def tile_on(s: RiftState, planet: int, condition: str, **fields) -> None:
 def pull(s: RiftState, item: str, skip: int = 0) -> int:
     """Take a copy of an OCC-card out of whatever pile or hand holds it (the copy after `skip` others), for the
     test to place it."""
-    card = [i for i, c in enumerate(s.e.occ) if c.item == item][skip]
+    card = [i for i, c in enumerate(s.engine.occ) if c.item == item][skip]
     for pile in (s.deck, s.discard, *s.hands):
         if card in pile:
             pile.remove(card)
@@ -190,9 +190,11 @@ def test_a_turn_draws_two_occ_cards_gains_the_track_and_two_fighters_and_moves_t
     as_faction(s, p, "nox")  # no effects
     before = (s.resources[p], s.track[p], len(s.hands[p]), sum(1 for u in s.units if u.owner == p))
     s.hands[p] = []
-    s.deck = [c for c in s.deck if s.e.occ[c].when != "instant"] + [c for c in s.deck if s.e.occ[c].when == "instant"]
-    s.deck = [c for c in s.deck if s.e.occ[c].when != "instant"]
-    s.discard = [c for c in range(len(s.e.occ)) if c not in s.deck and all(c not in h for h in s.hands)]
+    s.deck = [c for c in s.deck if s.engine.occ[c].when != "instant"] + [
+        c for c in s.deck if s.engine.occ[c].when == "instant"
+    ]
+    s.deck = [c for c in s.deck if s.engine.occ[c].when != "instant"]
+    s.discard = [c for c in range(len(s.engine.occ)) if c not in s.deck and all(c not in h for h in s.hands)]
     s._start_turn()
     assert s.resources[p] == before[0] + before[1] + s._mines(p)
     assert s.track[p] == before[1] + 1 and len(s.hands[p]) == 2
@@ -205,7 +207,7 @@ def test_a_turn_draws_two_occ_cards_gains_the_track_and_two_fighters_and_moves_t
 
 def near_free_planet(s: RiftState, p: int) -> int:
     home = s.home[p]
-    return next(t for t in s.e.edges[home] if s.e.is_planet[t] and s.on[t] and t not in s.owner)
+    return next(t for t in s.engine.edges[home] if s.engine.is_planet[t] and s.on[t] and t not in s.owner)
 
 
 def test_a_civilized_planet_costs_two_resources_and_gives_an_occ_card(engine):

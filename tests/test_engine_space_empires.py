@@ -96,9 +96,10 @@ def show(s: SE4XState, h: int, kind: str | None, revealed: bool = True) -> None:
             movement.discard(s, h)
     else:
         here = s.marker_at[h]
-        if here < 0 or s.e.markers[here].kind != kind:
+        if here < 0 or s.engine.markers[here].kind != kind:
+            kinds = s.engine.markers
             m = next(m for m, (where, at) in enumerate(s.mloc)
-                     if where == ON_MAP and s.e.markers[m].kind == kind and at != h and at not in s.home)  # fmt: skip
+                     if where == ON_MAP and kinds[m].kind == kind and at != h and at not in s.home)  # fmt: skip
             other = s.mloc[m][1]
             s.marker_at[other], s.mloc[m] = here, (ON_MAP, h)
             if here >= 0:
@@ -231,7 +232,7 @@ def test_a_black_hole_destroys_a_unit_entering_on_seven_to_ten(engine):
 
 def test_danger_destroys_the_units_and_leaves_the_hex_empty(engine):
     s = clear(fresh(engine))
-    h = next(h for h in range(len(s.on)) if s.on[h] and s.e.hex_region[h] == "deep")
+    h = next(h for h in range(len(s.on)) if s.on[h] and s.engine.hex_region[h] == "deep")
     near = hexes(s, h)[0]
     show(s, near, None)
     s.revealed[near] = True
@@ -285,7 +286,7 @@ def test_minerals_are_towed_home_and_pay_once(engine):
     home = s.home[RED]
     h = hexes(s, home)[0]
     show(s, h, "minerals")
-    cp = s.e.markers[s.marker_at[h]].cp
+    cp = s.engine.markers[s.marker_at[h]].cp
     miner = place(s, RED, "Miner", h)
     s.apply(Load(miner.uid))
     assert s.marker_at[h] == -1 and miner.tow >= 0

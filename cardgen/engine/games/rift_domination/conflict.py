@@ -29,20 +29,20 @@ def battle_cards(state: RiftState, seat: int, side: int) -> list[int]:
     chosen = state.fighting.cards[side] if state.fighting is not None else ()
     out = []
     for c in sorted(set(state.hands[seat])):
-        verbs = {e.verb for e in state.e.occ[c].effects}
-        if not state.e.occ[c].effects:
+        verbs = {e.verb for e in state.engine.occ[c].effects}
+        if not state.engine.occ[c].effects:
             continue
-        if state.e.occ[c].when != "battle" or not verbs or not verbs <= set(BATTLE_VERBS):
+        if state.engine.occ[c].when != "battle" or not verbs or not verbs <= set(BATTLE_VERBS):
             continue
         if "first-strike" in verbs and side != DEFENDER:
             continue
-        if any(verbs & {e.verb for e in state.e.occ[x].effects} for x in chosen):
+        if any(verbs & {e.verb for e in state.engine.occ[x].effects} for x in chosen):
             continue
         out.append(c)
     f = state.fighting
     if f is not None and state.owner.get(f.node) == seat and "military_base" in state.upgrades.get(f.node, []):
         out += [c for c in sorted(set(state.hands[seat])) if recruits(state, c)
-                and (state.e.occ[c].when == "any-time" or seat == state.player)]  # fmt: skip
+                and (state.engine.occ[c].when == "any-time" or seat == state.player)]  # fmt: skip
     if f is not None:  # an immunity card shields units of that type that are in this battle
         for c in sorted(set(state.hands[seat])):
             kind = shields_kind(state, c)
@@ -54,8 +54,8 @@ def battle_cards(state: RiftState, seat: int, side: int) -> list[int]:
 
 def shields_kind(state: RiftState, card: int) -> str:
     """The unit type an any-time immunity card protects ('' for any other card)."""
-    effects = state.e.occ[card].effects
-    if state.e.occ[card].when == "any-time" and len(effects) == 1 and effects[0].verb == "immunity":
+    effects = state.engine.occ[card].effects
+    if state.engine.occ[card].when == "any-time" and len(effects) == 1 and effects[0].verb == "immunity":
         return effects[0].key("unit", "diplomat")
     return ""
 
@@ -63,8 +63,8 @@ def shields_kind(state: RiftState, card: int) -> str:
 def recruits(state: RiftState, card: int) -> bool:
     """A recruiting card ('can you play recruitment OCC-cards while in a battle? Yes'): where the battle is fought
     at the player's military base, its units join the battle."""
-    effects = state.e.occ[card].effects
-    return len(effects) == 1 and effects[0].verb == "recruit" and state.e.occ[card].when != "instant"
+    effects = state.engine.occ[card].effects
+    return len(effects) == 1 and effects[0].verb == "recruit" and state.engine.occ[card].when != "instant"
 
 
 def begin_battle(state: RiftState, p: int, q: int, node: int, came: int, ground: bool) -> None:
@@ -83,8 +83,8 @@ def next_in_window(state: RiftState) -> None:
     if f.stage < 2:
         return
     state.fighting = None
-    played = (frozenset(e for c in f.cards[0] for e in state.e.occ[c].effects),
-              frozenset(e for c in f.cards[1] for e in state.e.occ[c].effects))  # fmt: skip
+    played = (frozenset(e for c in f.cards[0] for e in state.engine.occ[c].effects),
+              frozenset(e for c in f.cards[1] for e in state.engine.occ[c].effects))  # fmt: skip
     back = dict(f.joined)
     if f.ground:
         ground_battle(state, f.attacker, f.node, f.came, f.defender, played, back)
@@ -94,14 +94,14 @@ def next_in_window(state: RiftState) -> None:
 
 
 def rules_for(state: RiftState, ground: bool) -> Battle:
-    return Battle(state.e.battle_rules, state.e.kinds, ground=ground)
+    return Battle(state.engine.battle_rules, state.engine.kinds, ground=ground)
 
 
 def kind_index(state: RiftState, kind: str, p: int = -1, ground: bool = False, building: bool = False) -> int:
     """A unit's or upgrade's kind in battle: the owner's faction's variant where its effects change it."""
-    if p >= 0 and (state.faction[p], kind, ground) in state.e.variant:
-        return state.e.variant[(state.faction[p], kind, ground)]
-    return next(i for i, k in enumerate(state.e.kinds) if k.name == kind and k.building == building)
+    if p >= 0 and (state.faction[p], kind, ground) in state.engine.variant:
+        return state.engine.variant[(state.faction[p], kind, ground)]
+    return next(i for i, k in enumerate(state.engine.kinds) if k.name == kind and k.building == building)
 
 
 def joiners(state: RiftState, f: Fight) -> list[Action]:
@@ -127,7 +127,7 @@ def retreat_point(state: RiftState, q: int, node: int) -> int | None:
     """Where a defender's fleet retreats (a reading, rules.yaml): a next point holding no other player's unit,
     inside the system when an enemy blockade holds it there; the one fewest steps from its home planet, the
     first on the board on a tie. None when there is no such point (the defender cannot retreat)."""
-    e = state.e
+    e = state.engine
     held = {u.node for u in state.units if u.owner != q}
     blocked = state.blockades.get(e.node_system[node]) not in (None, q)
     options = [t for t in state.adj[node] if t not in held
@@ -170,7 +170,7 @@ def fight_out(state: RiftState, p: int, q: int, node: int, came: int, mine: list
     battle.cards = (frozenset(e.verb for e in played[0]), frozenset(e.verb for e in played[1]))
     battle.revenge = (revenge(state, p), revenge(state, q))
     battle.buildings_first = (False, ground and state.fac(q).modifier("buildings-first") is not None)
-    kinds = state.e.kinds
+    kinds = state.engine.kinds
     fleet_a = [kind_index(state, u.kind, p, ground) for u in mine]
     fleet_d = [kind_index(state, u.kind, q, ground) for u in theirs]
     fleet_d += [kind_index(state, b, q, ground, building=True) for b in buildings]
@@ -179,7 +179,7 @@ def fight_out(state: RiftState, p: int, q: int, node: int, came: int, mine: list
     start = muster(battle, [fleet_a, fleet_d], [[kind_index(state, u.kind, p) for u in orbit or []], []])
     for side, seat in ((0, p), (1, q)):
         extra = state.fac(seat).modifier("home-shields")
-        if extra and state.e.node_system[node] == state.e.node_system[state.home[seat]]:
+        if extra and state.engine.node_system[node] == state.engine.node_system[state.home[seat]]:
             start = shields_each(battle, start, side, extra)
         ward = state.fac(seat).modifier("battle-ward")  # 'ignores the first hit it takes': a shield used once
         if ward:
@@ -188,7 +188,7 @@ def fight_out(state: RiftState, p: int, q: int, node: int, came: int, mine: list
             if e.verb == "battle-shields":
                 start = shield_up(battle, start, side, e.amount)
     outcome, end = fight(battle, start, state.rng)
-    state.chance.record("battle", [state.e.node_label[node], outcome])
+    state.chance.record("battle", [state.engine.node_label[node], outcome])
     state.events.add("battle")
     for side, units in ((0, mine), (1, theirs)):
         left = [kinds[x[0]].name for x in battle.units(end, side) if not kinds[x[0]].building]
@@ -207,12 +207,12 @@ def fight_out(state: RiftState, p: int, q: int, node: int, came: int, mine: list
                 u.node, u.mp = (back or {}).get(u.uid, came), 0
     elif outcome == "defender retreats" and escape is not None:  # its fleet with its cargo; a planet's own stay
         for u in [u for u in state.units if u.owner == q and u.node == node]:
-            if not (state.e.is_planet[node] and state.ground(u)):
+            if not (state.engine.is_planet[node] and state.ground(u)):
                 u.node = escape
         state.events.add("defender-retreats")
     winner = {"attacker wins": p, "defender wins": q}.get(outcome)
     if winner is not None:
-        state.vp[winner] += state.e.battle_vp
+        state.vp[winner] += state.engine.battle_vp
         loser = q if winner == p else p
         for u in [x for x in state.units if x.owner == loser and x.node == node and state.targetable(x)]:
             if not ground or state.ground(u):
@@ -220,7 +220,7 @@ def fight_out(state: RiftState, p: int, q: int, node: int, came: int, mine: list
         spoils(state, winner, loser, len(theirs) if winner == p else len(mine), ground)
         beaten = theirs if winner == p else mine
         if any(e.verb == "salvage" for e in played[0 if winner == p else 1]):
-            state.resources[winner] += sum(int(state.e.units[u.kind]["cost"]) for u in beaten) // 2
+            state.resources[winner] += sum(int(state.engine.units[u.kind]["cost"]) for u in beaten) // 2
     return winner == p
 
 

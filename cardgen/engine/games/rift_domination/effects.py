@@ -63,7 +63,7 @@ def resolve(state: RiftState, p: int, effects: tuple[Effect, ...]) -> None:
 def orbital_target(state: RiftState, p: int, dice: int) -> tuple[int, str] | None:
     """A policy: the dearest enemy upgrade the dice can destroy (else the dearest) in a system where p has a
     unit; an upgrade that prints no LP has 1."""
-    e = state.e
+    e = state.engine
     here = sorted({e.node_system[u.node] for u in state.units if u.owner == p})
     targets = [(h, name) for s in here for h in e.system_planets[s] if state.owner.get(h) not in (None, p)
                for name in state.upgrades.get(h, [])]  # fmt: skip
@@ -73,7 +73,7 @@ def orbital_target(state: RiftState, p: int, dice: int) -> tuple[int, str] | Non
 
 
 def toughness(state: RiftState, name: str) -> int:
-    spec = state.e.upgrades[name]
+    spec = state.engine.upgrades[name]
     return int(spec.get("lp", 1)) + int(spec.get("shields", 0))
 
 
@@ -83,8 +83,8 @@ def orbital_strike(state: RiftState, p: int, dice: int, roll: int) -> None:
     if target is None:
         return
     h, name = target
-    hits = sum(1 for _ in range(dice) if state.rng.randbelow(state.e.die) + 1 >= roll)
-    state.chance.record("orbital strike", [state.e.node_label[h], name, hits])
+    hits = sum(1 for _ in range(dice) if state.rng.randbelow(state.engine.die) + 1 >= roll)
+    state.chance.record("orbital strike", [state.engine.node_label[h], name, hits])
     if hits >= toughness(state, name):
         state.upgrades[h].remove(name)
         state.events.add("orbital-strike:destroyed")
@@ -92,7 +92,7 @@ def orbital_strike(state: RiftState, p: int, dice: int, roll: int) -> None:
 
 def blockade(state: RiftState, p: int) -> None:
     """A policy: the system where p has most units (the first on the board on a tie) is blockaded."""
-    systems = [state.e.node_system[u.node] for u in state.units if u.owner == p]
+    systems = [state.engine.node_system[u.node] for u in state.units if u.owner == p]
     if systems:
         state.blockades[max(sorted(set(systems)), key=systems.count)] = p
 
@@ -114,7 +114,7 @@ def resists(state: RiftState, q: int) -> bool:
     if need is None or state.resisted[q] == state.turns:
         return False
     state.resisted[q] = state.turns
-    roll = state.rng.randbelow(state.e.die) + 1
+    roll = state.rng.randbelow(state.engine.die) + 1
     state.chance.record("resist", [q, roll])
     if roll >= need:
         state.events.add("resisted")
@@ -123,7 +123,7 @@ def resists(state: RiftState, q: int) -> bool:
 
 def leap(state: RiftState, p: int) -> None:
     """A policy: p's largest fleet at a system point moves to the next system nearest a planet nobody holds."""
-    e = state.e
+    e = state.engine
     at = [u.node for u in state.units if u.owner == p and not e.is_planet[u.node] and not state._blocked(u)]
     if not at:
         return
@@ -141,19 +141,19 @@ def recruit_now(state: RiftState, p: int, count: int, locked: bool, at: int = -1
     """A policy: up to `count` units of the dearest affordable type (of the roster, or of the types not unlocked)
     at p's first military base (at the base where a battle is being fought, when `at` names it)."""
     bases = [at] if at >= 0 else [h for h in state.planets_of(p) if "military_base" in state.upgrades.get(h, [])]
-    kinds = [k for k in state.e.units if (k not in state.roster[p]) == locked]
-    affordable = [k for k in kinds if int(state.e.units[k]["cost"]) <= state.resources[p]]
+    kinds = [k for k in state.engine.units if (k not in state.roster[p]) == locked]
+    affordable = [k for k in kinds if int(state.engine.units[k]["cost"]) <= state.resources[p]]
     if not bases or not affordable:
         return
-    kind = max(affordable, key=lambda k: (int(state.e.units[k]["cost"]), k))
+    kind = max(affordable, key=lambda k: (int(state.engine.units[k]["cost"]), k))
     for _ in range(count):
-        if int(state.e.units[kind]["cost"]) > state.resources[p] or state._add(p, kind, bases[0]) is None:
+        if int(state.engine.units[kind]["cost"]) > state.resources[p] or state._add(p, kind, bases[0]) is None:
             return
-        state.resources[p] -= int(state.e.units[kind]["cost"])
+        state.resources[p] -= int(state.engine.units[kind]["cost"])
 
 
 def cancels(state: RiftState, card: int) -> bool:
-    return any(e.verb == "cancel" for e in state.e.occ[card].effects)
+    return any(e.verb == "cancel" for e in state.engine.occ[card].effects)
 
 
 def target(state: RiftState, p: int, effects: tuple[Effect, ...]) -> int | None:
@@ -187,7 +187,7 @@ def sabotage(state: RiftState, p: int, amount: int) -> None:
     """A policy: the dearest enemy upgrade (not a military base) at a planet where p has a unit."""
     for _ in range(amount):
         here = {u.node for u in state.units if u.owner == p}
-        targets = [(int(state.e.upgrades[name]["cost"]), h, name) for h in sorted(here)
+        targets = [(int(state.engine.upgrades[name]["cost"]), h, name) for h in sorted(here)
                    if state.owner.get(h) not in (None, p) for name in state.upgrades.get(h, [])
                    if name != "military_base"]  # fmt: skip
         if not targets:
@@ -203,16 +203,16 @@ def steal(state: RiftState, p: int, amount: int) -> None:
             return
         victim = max(others, key=lambda q: (len(state.hands[q]), -q))
         card = state.hands[victim].pop(state.rng.randbelow(len(state.hands[victim])))
-        state.chance.record("steal", [victim, state.e.occ[card].item])
+        state.chance.record("steal", [victim, state.engine.occ[card].item])
         state.hands[p].append(card)
 
 
 def meteors(state: RiftState, p: int, amount: int) -> None:
     """Damage outside a battle does not stay (a reading): a unit with no more shields + LP than the damage is
     destroyed, any other is unharmed."""
-    system = state.e.node_system[state.home[p]]
-    planets = set(state.e.system_planets[system])
+    system = state.engine.node_system[state.home[p]]
+    planets = set(state.engine.system_planets[system])
     for u in [u for u in state.units if u.node in planets]:
-        spec = state.e.units[u.kind]
+        spec = state.engine.units[u.kind]
         if int(spec["lp"]) + int(spec["shields"]) <= amount:
             state._destroy(u)

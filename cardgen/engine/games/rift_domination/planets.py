@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 def land(state: RiftState, u: Unit, planet: int) -> None:
     """Ground units (or a diplomat) reach a planet nobody controls: its condition decides."""
-    e, p = state.e, u.owner
+    e, p = state.engine, u.owner
     tile = state.tile.get(planet, -1)
     if tile < 0:
         control(state, p, planet)
@@ -75,7 +75,7 @@ def may_negotiate(state: RiftState, u: Unit, planet: int) -> bool:
     """NEGOTIATE: 'Take control over a civilized planet by moving there (even player controlled planets if there
     is no infantry': another player's civilized planet where none of that player's ground units stand."""
     tile, holder = state.tile.get(planet, -1), state.owner.get(planet)
-    if tile < 0 or holder is None or not has_talk(state, u, state.e.tiles[tile]["condition"]):
+    if tile < 0 or holder is None or not has_talk(state, u, state.engine.tiles[tile]["condition"]):
         return False
     return not any(x.owner == holder and x.node == planet and state.ground(x) for x in state.units)
 
@@ -83,7 +83,7 @@ def may_negotiate(state: RiftState, u: Unit, planet: int) -> bool:
 def negotiate(state: RiftState, u: Unit, planet: int) -> None:
     """A negotiated planet: control, one free upgrade, 2 OCC-cards and 2 fighters. From another player, the
     upgrades change hands but the military base, artillery and shield generator, which never do (Battle)."""
-    e, p = state.e, u.owner
+    e, p = state.engine, u.owner
     if state.owner.get(planet) not in (None, p):
         state.upgrades[planet] = [b for b in state.upgrades.get(planet, []) if b not in BATTLE_UPGRADES]
         state.events.add("negotiate:held")
@@ -102,11 +102,11 @@ def free_upgrade(state: RiftState, p: int, planet: int) -> None:
 
 
 def control(state: RiftState, p: int, planet: int) -> None:
-    e = state.e
+    e = state.engine
     before = state.owner.get(planet)
     state.owner[planet] = p
     state.events.add("control")
-    if e.systems[e.node_system[planet]] in e.centre and state.e.planets[planet - len(e.systems)]["size"] == "huge":
+    if e.systems[e.node_system[planet]] in e.centre and state.engine.planets[planet - len(e.systems)]["size"] == "huge":
         state.vp[p] += e.centre_vp
     system = e.node_system[planet]
     if before is not None and state.systems_held.get(system) == before:

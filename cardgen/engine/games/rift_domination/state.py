@@ -52,7 +52,7 @@ if TYPE_CHECKING:
 
 
 class RiftState(State):
-    e: RiftEngine
+    engine: RiftEngine
     n: int
     on: list[bool]
     adj: list[list[int]]  # each point's neighbours on the board in use
@@ -99,7 +99,7 @@ class RiftState(State):
 
     def __init__(self, engine: RiftEngine, players: int, seed: int):
         super().__init__(seed)
-        self.e, self.n = engine, players
+        self.engine, self.n = engine, players
 
     @classmethod
     def setup(cls, engine: RiftEngine, players: int, seed: int) -> RiftState:
@@ -141,20 +141,24 @@ class RiftState(State):
     # -- set-up --------------------------------------------------------------------------------------------------------
 
     def _deal_faction(self, p: int) -> None:
-        left = [f for f in range(len(self.e.factions)) if f not in self.offered]
+        left = [f for f in range(len(self.engine.factions)) if f not in self.offered]
         pick = left[self.rng.randbelow(len(left))]
-        self.chance.record("faction", [p, self.e.factions[pick].item])
+        self.chance.record("faction", [p, self.engine.factions[pick].item])
         self.offered.append(pick)
         self.faction[p] = pick
 
     def _start_places(self) -> list[int]:
-        taken = {self.e.node_system[h] for h in self.home if h >= 0}
-        colour = self.e.start_colour(self.n)
-        return [self.e.systems.index(s) for s in self.e.start_systems[colour] if self.e.systems.index(s) not in taken]
+        taken = {self.engine.node_system[h] for h in self.home if h >= 0}
+        colour = self.engine.start_colour(self.n)
+        return [
+            self.engine.systems.index(s)
+            for s in self.engine.start_systems[colour]
+            if self.engine.systems.index(s) not in taken
+        ]
 
     def _tile_places(self) -> list[int]:
         homes = set(self.home)
-        return [h for h in range(len(self.on)) if self.on[h] and self.e.is_planet[h] and h not in homes
+        return [h for h in range(len(self.on)) if self.on[h] and self.engine.is_planet[h] and h not in homes
                 and h not in self.tile]  # fmt: skip
 
     def _next_seat(self, p: int) -> int:
@@ -189,7 +193,7 @@ class RiftState(State):
         self.placing = self.tile_pool.pop()
 
     def _begin_play(self) -> None:
-        e = self.e
+        e = self.engine
         self.placing = -1
         for p in range(self.n):
             faction = e.factions[self.faction[p]]
@@ -211,11 +215,11 @@ class RiftState(State):
     # -- helpers -------------------------------------------------------------------------------------------------------
 
     def fac(self, p: int) -> Faction:
-        return self.e.factions[self.faction[p]]
+        return self.engine.factions[self.faction[p]]
 
     def _add(self, p: int, kind: str, node: int) -> Unit | None:
         """A unit tile of p's colour onto the board (none when every tile of that type is in play)."""
-        if sum(1 for u in self.units if u.owner == p and u.kind == kind) >= self.e.tiles_per_colour[kind]:
+        if sum(1 for u in self.units if u.owner == p and u.kind == kind) >= self.engine.tiles_per_colour[kind]:
             self.events.add(f"tiles-short:{kind}")
             return None
         unit = Unit(self.next_uid, p, kind, node)
@@ -227,10 +231,10 @@ class RiftState(State):
         return next(u for u in self.units if u.uid == uid)
 
     def ground(self, u: Unit) -> bool:
-        return bool(self.e.units[u.kind]["role"] == "ground")
+        return bool(self.engine.units[u.kind]["role"] == "ground")
 
     def slots(self, planet: int, p: int) -> int:
-        base = int(self.e.planets[planet - len(self.e.systems)]["upgrade_slots"])
+        base = int(self.engine.planets[planet - len(self.engine.systems)]["upgrade_slots"])
         return base + (self.fac(p).modifier("upgrade-slots") or 0)
 
     def planets_of(self, p: int) -> list[int]:
@@ -244,21 +248,21 @@ class RiftState(State):
                 self.deck, self.discard = self.discard, []
                 self.shuffle(self.deck, "OCC deck")
             card = self.deck.pop()
-            self.chance.record("draw", [p, self.e.occ[card].item])
-            if self.e.occ[card].when == "instant":
+            self.chance.record("draw", [p, self.engine.occ[card].item])
+            if self.engine.occ[card].when == "instant":
                 self.discard.append(card)
-                said = self.e.occ[card].effects
+                said = self.engine.occ[card].effects
                 if said and all(x.verb in HARMFUL for x in said) and effects.may_sacrifice(self, p):
                     effects.sacrifice(self, p)  # a policy: a card that only hurts is answered with a sacrifice
                 else:
                     effects.resolve(self, p, said)
-                self.events.add(f"play:{self.e.occ[card].item}")
+                self.events.add(f"play:{self.engine.occ[card].item}")
             else:
                 self.hands[p].append(card)
 
     def _blocked(self, u: Unit) -> bool:
         """An enemy's blockade keeps the unit in its system."""
-        holder = self.blockades.get(self.e.node_system[u.node])
+        holder = self.blockades.get(self.engine.node_system[u.node])
         return holder is not None and holder != u.owner
 
     # -- turns ---------------------------------------------------------------------------------------------------------
@@ -275,7 +279,7 @@ class RiftState(State):
 
     def _draw_and_gain(self) -> None:
         """Steps 1–3: draw, income and fighters, the track; then the build step."""
-        e, p = self.e, self.player
+        e, p = self.engine, self.player
         fac = self.fac(p)
         outposts = sum(u == "trading_outpost" for h in self.planets_of(p) for u in self.upgrades.get(h, []))
         per_outpost = fac.modifier("outpost-occ") or e.upgrades["trading_outpost"]["occ"]
@@ -291,13 +295,13 @@ class RiftState(State):
         for u in self.units:
             if u.owner == p:
                 u.mp = self._movement(u)
-                if self.slowed[p] and self.e.node_system[u.node] == self.e.node_system[self.home[p]]:
-                    u.mp = max(self.e.warp["minimum"], u.mp - self.slowed[p])
+                if self.slowed[p] and self.engine.node_system[u.node] == self.engine.node_system[self.home[p]]:
+                    u.mp = max(self.engine.warp["minimum"], u.mp - self.slowed[p])
         self.slowed[p] = 0
         self.phase = BUILD
 
     def _mines(self, p: int) -> int:
-        e = self.e
+        e = self.engine
         per_mine = e.upgrades["mines"]["resources"] + (self.fac(p).modifier("mine-bonus") or 0)
         total = 0
         for h in self.planets_of(p):
@@ -310,7 +314,7 @@ class RiftState(State):
 
     def _movement(self, u: Unit) -> int:
         """Movement points for the turn: the card, the faction, and warps in the unit's system."""
-        e = self.e
+        e = self.engine
         mp = int(e.units[u.kind]["movement"]) + (self.fac(u.owner).modifier("movement", u.kind) or 0)
         system = e.node_system[u.node]
         for q in range(self.n):
@@ -328,12 +332,12 @@ class RiftState(State):
         return mp
 
     def capacity(self, u: Unit) -> int:
-        room = int(self.e.units[u.kind]["capacity"])
+        room = int(self.engine.units[u.kind]["capacity"])
         return room + (self.fac(u.owner).modifier("carry", u.kind) or 0) if room else 0
 
     def carried(self, u: Unit) -> bool:
         """A unit that uses capacity crosses into another system only aboard a unit that carries."""
-        return int(self.e.units[u.kind]["used_capacity"]) > 0
+        return int(self.engine.units[u.kind]["used_capacity"]) > 0
 
     def _cargo(self, u: Unit) -> list[Unit]:
         """What a carrier takes along (a policy), within its capacity: units that take planets first, then the
@@ -342,7 +346,7 @@ class RiftState(State):
         if not room:
             return out
         beside = [x for x in self.units if x.owner == u.owner and x.node == u.node and x is not u and self.carried(x)]
-        cards = self.e.units
+        cards = self.engine.units
         for x in sorted(beside, key=lambda x: (not (self.ground(x) or self.negotiates(x)), -int(cards[x.kind]["cost"]),
                                                x.uid)):  # fmt: skip
             need = int(cards[x.kind]["used_capacity"])
@@ -353,12 +357,12 @@ class RiftState(State):
 
     def _wormhole_cost(self, p: int) -> int:
         found = self.fac(p).modifier("wormhole-cost")
-        return self.e.wormhole_cost if found is None else found
+        return self.engine.wormhole_cost if found is None else found
 
     def _moves(self, u: Unit) -> list[Action]:
         """A unit's steps: to the next points (one movement point), and between wormholes; crossing into another
         system needs no enemy blockade and, for a unit that uses capacity, a carrier (`Move.carry`: its cargo)."""
-        e = self.e
+        e = self.engine
         here = e.node_system[u.node]
         targets = [(t, 1) for t in self.adj[u.node]]
         if not e.is_planet[u.node] and here in self.wormholes:
@@ -389,7 +393,7 @@ class RiftState(State):
         self.seats_done += 1
         if self.seats_done % self.n == 0:
             self.turns += 1  # rounds played (the turn cap counts rounds)
-        target = self.e.win_vp[self.n]
+        target = self.engine.win_vp[self.n]
         if self.rounds_left < 0 and max(self.vp) >= target:
             self.rounds_left = self.n - self.seats_done % self.n if self.seats_done % self.n else 0
             # 'the round is still played to the end': seats after this one in the round still play
@@ -418,7 +422,7 @@ class RiftState(State):
         return self.player
 
     def _legal_actions(self) -> list[Action]:
-        e = self.e
+        e = self.engine
         if self.phase == OVER:
             return []
         if self.window is not None:  # the target of a card may answer it with a card that cancels it
@@ -479,23 +483,30 @@ class RiftState(State):
         for effect in self.fac(p).effects:
             if effect.verb == "upgrade-cost" and effect.key("upgrade") == name:
                 return effect.amount
-        cost = int(self.e.upgrades[name]["cost"])
+        cost = int(self.engine.upgrades[name]["cost"])
         discount = self.fac(p).modifier("upgrade-discount")
         return max(1, cost - discount) if discount else cost
 
     def _may_build(self, h: int, name: str, p: int) -> bool:
         if name != "warp":
             return True
-        limit = self.fac(p).modifier("warps-per-system") or self.e.warp["per_system"]
-        return sum(self.upgrades.get(q, []).count("warp") for q in self.e.system_planets[self.e.node_system[h]]) < limit
+        limit = self.fac(p).modifier("warps-per-system") or self.engine.warp["per_system"]
+        return (
+            sum(self.upgrades.get(q, []).count("warp") for q in self.engine.system_planets[self.engine.node_system[h]])
+            < limit
+        )
 
     def _wormhole_places(self, p: int) -> list[Action]:
         """Once a round (`place-wormhole`), a wormhole tile in a system where p controls a planet."""
         amount = self.fac(p).modifier("place-wormhole")
         when, count = self.placed[p]
-        if amount is None or (when == self.turns and count >= amount) or len(self.wormholes) >= self.e.wormhole_tiles:
+        if (
+            amount is None
+            or (when == self.turns and count >= amount)
+            or len(self.wormholes) >= self.engine.wormhole_tiles
+        ):
             return []
-        systems = sorted({self.e.node_system[h] for h in self.planets_of(p)} - set(self.wormholes))
+        systems = sorted({self.engine.node_system[h] for h in self.planets_of(p)} - set(self.wormholes))
         return [Wormhole(s) for s in systems]
 
     def _trades(self, p: int) -> list[Action]:
@@ -536,18 +547,18 @@ class RiftState(State):
         elif tag == "play":
             self.hands[p].remove(action.card)
             self.discard.append(action.card)
-            self.events.add(f"play:{self.e.occ[action.card].item}")
+            self.events.add(f"play:{self.engine.occ[action.card].item}")
             if self.window is not None:  # the answer cancels the card played: both are discarded, nothing happens
                 self.window = None
                 self.events.add("cancelled")
                 return
             if self.fighting is not None and conflict.recruits(self, action.card):  # recruiting during the battle
-                effect = self.e.occ[action.card].effects[0]
+                effect = self.engine.occ[action.card].effects[0]
                 effects.recruit_now(self, p, effect.amount, effect.key("locked") == "yes", at=self.fighting.node)
                 self.events.add("battle-recruit")
                 return
             if self.fighting is not None and conflict.shields_kind(self, action.card):  # played on another's turn too
-                effects.resolve(self, p, self.e.occ[action.card].effects)
+                effects.resolve(self, p, self.engine.occ[action.card].effects)
                 self.events.add("battle-immunity")
                 return
             if self.fighting is not None:  # a battle card: it acts when the battle is fought
@@ -559,7 +570,7 @@ class RiftState(State):
                 )
                 self.fighting = dataclasses.replace(f, cards=cards)
                 return
-            target = effects.target(self, p, self.e.occ[action.card].effects)
+            target = effects.target(self, p, self.engine.occ[action.card].effects)
             if target is not None and effects.resists(self, target):
                 return
             if target is not None and (
@@ -567,9 +578,9 @@ class RiftState(State):
             ):
                 self.window = (target, action.card, p)
                 return
-            effects.resolve(self, p, self.e.occ[action.card].effects)
+            effects.resolve(self, p, self.engine.occ[action.card].effects)
         elif tag == "recruit":
-            self.resources[p] -= int(self.e.units[action.kind]["cost"])
+            self.resources[p] -= int(self.engine.units[action.kind]["cost"])
             self._add(p, action.kind, action.planet)
             self.events.add(f"recruit:{action.kind}")
             for effect in self.fac(p).effects:
@@ -583,7 +594,7 @@ class RiftState(State):
             elif self.window is not None:  # no answer: the card played takes effect
                 _, card, player = self.window
                 self.window = None
-                effects.resolve(self, player, self.e.occ[card].effects)
+                effects.resolve(self, player, self.engine.occ[card].effects)
             elif self.pending_roster:
                 self.pending_roster.pop(0)
             elif self.phase == BUILD:
@@ -620,7 +631,7 @@ class RiftState(State):
                 return
             self._after_setup_choice()
         elif self.phase == SETUP_START:
-            self.home[p] = self.e.home_planet(choice, self.e.start_colour(self.n))
+            self.home[p] = self.engine.home_planet(choice, self.engine.start_colour(self.n))
             self._after_setup_choice()
         else:
             self.tile[choice] = self.placing
@@ -666,7 +677,7 @@ class RiftState(State):
                 if enemies and not self.ground(u):
                     conflict.begin_battle(self, p, enemies[0].owner, to, came, False)
                 continue
-            if not self.e.is_planet[to]:
+            if not self.engine.is_planet[to]:
                 continue
             holder = self.owner.get(to)
             if holder is not None and holder != p and self.ground(u):
@@ -677,7 +688,7 @@ class RiftState(State):
                 planets.land(self, u, to)
 
     def negotiates(self, u: Unit) -> bool:
-        return "negotiate" in self.e.units[u.kind]["skills"]
+        return "negotiate" in self.engine.units[u.kind]["skills"]
 
     def targetable(self, u: Unit) -> bool:
         """Not under a card's immunity ('no unit may target your diplomats' until the round ends)."""
@@ -703,7 +714,7 @@ class RiftState(State):
         return self.standings() if self.phase == OVER else [0.0] * self.n
 
     def invariant_violations(self) -> list[str]:
-        e = self.e
+        e = self.engine
         out: list[str] = []
         tiles: dict[tuple[int, str], int] = {}
         for u in self.units:
@@ -747,7 +758,7 @@ class RiftState(State):
     def observation(self, player: int) -> Any:
         """The board, every unit, upgrades, VP, resources; the player's own OCC hand; the condition tiles' kinds
         (their rewards only once taken); the other hands' sizes."""
-        tiles = sorted((h, self.e.tiles[t]["condition"]) for h, t in self.tile.items())
+        tiles = sorted((h, self.engine.tiles[t]["condition"]) for h, t in self.tile.items())
         return frozen([
             self.phase, self.player, self.turns, self.faction, self.home, [u.key() for u in self.units],
             sorted(self.owner.items()), sorted((h, tuple(v)) for h, v in self.upgrades.items()), tiles,
@@ -756,7 +767,7 @@ class RiftState(State):
             self.fighting, self.steps, self.slowed, sorted(self.consumed), self.wormholes, self.placed, self.traded,
             sorted(self.immune.items()), sorted(self.blockades.items()), self.resisted,
             self.deck[-1] if self.phase == PEEK and player == self.player and self.deck else None,
-            self.placing >= 0 and self.e.tiles[self.placing]["condition"] if self.placing >= 0 else None,
+            self.placing >= 0 and self.engine.tiles[self.placing]["condition"] if self.placing >= 0 else None,
         ])  # fmt: skip
 
     def determinize(self, player: int, rng: CounterRng) -> State:
@@ -776,12 +787,14 @@ class RiftState(State):
         by_kind: dict[str, list[int]] = {}  # the rewards under condition tiles nobody has taken, dealt again
         for h in sorted(self.tile):
             if h not in self.owner:
-                by_kind.setdefault(self.e.tiles[self.tile[h]]["condition"], []).append(h)
+                by_kind.setdefault(self.engine.tiles[self.tile[h]]["condition"], []).append(h)
         pool_at = {tile: i for i, tile in enumerate(self.tile_pool)}
         for kind, places in by_kind.items():
             spots: list[tuple[str, int]] = [("planet", h) for h in places]
-            spots += [("pool", pool_at[x]) for x in self.tile_pool if self.e.tiles[x]["condition"] == kind]
-            tiles = [self.tile[h] for h in places] + [x for x in self.tile_pool if self.e.tiles[x]["condition"] == kind]
+            spots += [("pool", pool_at[x]) for x in self.tile_pool if self.engine.tiles[x]["condition"] == kind]
+            tiles = [self.tile[h] for h in places] + [
+                x for x in self.tile_pool if self.engine.tiles[x]["condition"] == kind
+            ]
             rng.shuffle(tiles)
             for (where, at), tile in zip(spots, tiles, strict=True):
                 if where == "planet":
@@ -793,7 +806,7 @@ class RiftState(State):
     def clone(self) -> RiftState:
         other = RiftState.__new__(RiftState)
         self._copy_base(other)
-        other.e, other.n, other.on, other.adj, other.towards = self.e, self.n, self.on, self.adj, self.towards
+        other.engine, other.n, other.on, other.adj, other.towards = self.engine, self.n, self.on, self.adj, self.towards
         other.phase, other.player = self.phase, self.player
         other.faction, other.repicked, other.offered = list(self.faction), list(self.repicked), list(self.offered)
         other.home, other.units, other.next_uid = list(self.home), [u.copy() for u in self.units], self.next_uid
@@ -815,7 +828,7 @@ class RiftState(State):
         return other
 
     def action_label(self, action: Action) -> str:
-        e = self.e
+        e = self.engine
         tag = action.tag
         if tag == "pick":
             if self.phase == PEEK:

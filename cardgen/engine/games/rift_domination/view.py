@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 
 def position(state: RiftState, p: int) -> float:
-    e = state.e
+    e = state.engine
     units = [u for u in state.units if u.owner == p]
     value = 10.0 * state.vp[p] + 0.5 * state.resources[p] + 1.5 * state.track[p]
     value += sum(0.8 * int(e.units[u.kind]["cost"]) for u in units)

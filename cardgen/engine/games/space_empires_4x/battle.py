@@ -185,7 +185,7 @@ def _expected(state: SE4XState, side: int) -> int:
     if not enemies:
         return 0
     target = _policy_target(fight, side).group
-    return sum(len(f.active) * to_hit(state.e.combat, f.group, target, fight.bonus[side], fight.terrain)
+    return sum(len(f.active) * to_hit(state.engine.combat, f.group, target, fight.bonus[side], fight.terrain)
                for f in fight.fighters if f.side == side and not f.gone)  # fmt: skip
 
 
@@ -204,7 +204,7 @@ def _new_round(state: SE4XState) -> None:
         return
     fight.round += 1
     ships = (fight.side_ships(0), fight.side_ships(1))
-    ratio = state.e.combat.bonus_ratio
+    ratio = state.engine.combat.bonus_ratio
     fight.bonus = (ships[0] >= ratio * ships[1], ships[1] >= ratio * ships[0])
     if ships[0] != ships[1]:
         fight.screener = 0 if ships[0] > ships[1] else 1
@@ -220,7 +220,7 @@ def _open_fire(state: SE4XState) -> None:
     live = [i for i, f in enumerate(fight.fighters) if f.ships()]
     sides = [[fight.fighters[i].group for i in live if fight.fighters[i].side == s] for s in (0, 1)]
     by_side = [[i for i in live if fight.fighters[i].side == s] for s in (0, 1)]
-    fight.order = [by_side[s][g] for s, g in firing_order(state.e.combat, sides, fight.terrain)]
+    fight.order = [by_side[s][g] for s, g in firing_order(state.engine.combat, sides, fight.terrain)]
     fight.slot, fight.shots, fight.fired = 0, 0, 0
     _play_on(state)
 
@@ -250,7 +250,7 @@ def _fire(state: SE4XState, shooter: Fighter, target: Fighter) -> None:
     """One shot: a d10 at or under the to-hit number hits the target group's most damaged ship in the line."""
     fight = state.fight
     assert fight is not None
-    rules = state.e.combat
+    rules = state.engine.combat
     need = to_hit(rules, shooter.group, target.group, fight.bonus[shooter.side], fight.terrain)
     roll = state.rng.randbelow(rules.die_faces)
     state.chance.record("shot", roll + 1)
@@ -298,7 +298,7 @@ def _over(state: SE4XState) -> bool:
     outcome = f"{names[side]} retreats" if fled else f"{names[1 - side]} wins"
     count = {u.uid: u.count for u in state.units}
     left = [[count.get(f.uid, 0) for f in fight.fighters if f.side == s] for s in (ATTACKER, 1 - ATTACKER)]
-    state.chance.record("battle", [state.e.hex_label[fight.at], outcome, left])
+    state.chance.record("battle", [state.engine.hex_label[fight.at], outcome, left])
     state.fight = None
     for player in fight.players:
         here = [u for u in state.units_at(fight.at) if u.owner == player]

@@ -31,40 +31,40 @@ def actions(state: SE4XState) -> list[Action]:
     if state.due[p] > state.cp[p]:
         return [Scuttle(u.uid) for u in state.units if u.owner == p and state.spec(u).maintained]
     out: list[Action] = []
-    for t in state.e.techs:
+    for t in state.engine.techs:
         if research_cost(state, p, t) is not None:
             out.append(Research(t))
     for h in state.colonies(p):
         if not state.income_colony(h, p):
             continue
-        for code in state.e.buildable:
+        for code in state.engine.buildable:
             if build_problem(state, p, code, h) is None:
                 out.append(Build(code, h))
     for u in state.units:
         if u.owner == p and upgrade_cost(state, u) is not None:
             out.append(Upgrade(u.uid))
     if not state.bid[p]:
-        out += [Bid(a) for a in state.e.bid_amounts if a <= state.cp[p]]
+        out += [Bid(a) for a in state.engine.bid_amounts if a <= state.cp[p]]
     out.append(EndEcon())
     return out
 
 
 def research_cost(state: SE4XState, p: int, t: str) -> int | None:
     level = state.tech[p][t]
-    if t in state.bought[p] or level >= state.e.tech_max[t]:
+    if t in state.bought[p] or level >= state.engine.tech_max[t]:
         return None
-    cost = state.e.tech_cost[t][level + 1]
+    cost = state.engine.tech_cost[t][level + 1]
     return cost if cost <= state.cp[p] else None
 
 
 def yard_room(state: SE4XState, p: int, h: int) -> float:
     yards = sum(u.count for u in state.units_at(h) if u.owner == p and u.code == "SY") - state.yards_new.get((p, h), 0)
-    return yards * state.e.yard_capacity[state.tech[p]["ship-yard"]] - state.built_at[p].get(h, 0.0)
+    return yards * state.engine.yard_capacity[state.tech[p]["ship-yard"]] - state.built_at[p].get(h, 0.0)
 
 
 def build_problem(state: SE4XState, p: int, code: str, h: int) -> str | None:
     """Why player p may not build one `code` at colony h now (None: it may)."""
-    spec = state.e.units[code]
+    spec = state.engine.units[code]
     if spec.cost > state.cp[p]:
         return "not enough CP"
     if state.blockaded(h):
@@ -72,17 +72,17 @@ def build_problem(state: SE4XState, p: int, code: str, h: int) -> str | None:
     if state.tech[p]["ship-size"] < spec.size_tech:
         return "Ship Size technology too low"
     fresh = state.fresh.get((p, code, h))
-    joins = fresh is not None and code in state.e.numbered and state.unit(fresh).count < state.e.group_max
+    joins = fresh is not None and code in state.engine.numbered and state.unit(fresh).count < state.engine.group_max
     if code == "SY":
         existing = [u for u in state.units_at(h) if u.owner == p and u.code == "SY"]
         if state.yards_new.get((p, h)):
             return "one Ship Yard per planet per Economic Phase"
-        if existing and existing[0].count >= state.e.group_max:
+        if existing and existing[0].count >= state.engine.group_max:
             return "the Ship Yard group is full"
-        if not existing and state.counters_used(p, code) >= state.e.limits[code]:
+        if not existing and state.counters_used(p, code) >= state.engine.limits[code]:
             return "every Ship Yard counter is in play"
         return None
-    if not joins and state.counters_used(p, code) >= state.e.limits[code]:
+    if not joins and state.counters_used(p, code) >= state.engine.limits[code]:
         return f"every {code} counter is in play"
     if code == "Base":
         return "one Base per colony" if any(u.code == "Base" for u in state.units_at(h) if u.owner == p) else None
@@ -102,13 +102,13 @@ def upgrade_cost(state: SE4XState, u: Unit) -> int | None:
         return None
     if not any(o.owner == p and o.code == "SY" for o in state.units_at(u.hex)):
         return None
-    cost = state.spec(u).hull * u.count * state.e.upgrade_cost
+    cost = state.spec(u).hull * u.count * state.engine.upgrade_cost
     return cost if cost <= state.cp[p] else None
 
 
 def begin(state: SE4XState, p: int) -> None:
     """Income (Homeworld, colonies, deposited Minerals, none where blockaded), Space Wrecks, maintenance due."""
-    e = state.e
+    e = state.engine
     income = 0
     for h in state.colonies(p):
         if state.blockaded(h):
@@ -140,7 +140,7 @@ def pay(state: SE4XState, p: int) -> None:
 
 
 def build(state: SE4XState, p: int, code: str, h: int) -> None:
-    spec = state.e.units[code]
+    spec = state.engine.units[code]
     state.cp[p] -= spec.cost
     state.events.add(f"build:{code}")
     if code == "SY":  # placed this phase: it builds nothing until the next
@@ -154,7 +154,7 @@ def build(state: SE4XState, p: int, code: str, h: int) -> None:
     if code not in ("Base", "Decoy"):
         state.built_at[p][h] = state.built_at[p].get(h, 0.0) + spec.hull
     fresh = state.fresh.get((p, code, h))
-    if fresh is not None and code in state.e.numbered and state.unit(fresh).count < state.e.group_max:
+    if fresh is not None and code in state.engine.numbered and state.unit(fresh).count < state.engine.group_max:
         state.unit(fresh).count += 1
         return
     u = state._add_unit(p, code, 1, h)
@@ -174,7 +174,7 @@ def end_of(state: SE4XState, p: int) -> None:
 
 def end_round(state: SE4XState) -> None:
     """Bids set the order, colonies grow, Homeworlds grow back, CP above the carry-over is lost."""
-    e = state.e
+    e = state.engine
     seats = state._seats()
     top = max(state.bid[p] for p in seats)
     if top > 0 and sum(1 for p in seats if state.bid[p] == top) == 1:

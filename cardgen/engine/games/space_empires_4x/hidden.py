@@ -35,7 +35,7 @@ def redeal_groups(state: SE4XState, player: int, rng: CounterRng) -> None:
     single ships (always face up), Ship Yards and Bases (they never move: a search keeps them on colonies), and
     counters sharing a hex with another player's (the rules of combat already say what they can be). (What the
     others bought in this Economic Phase is gone already: `_forget_purchases`.)"""
-    e = state.e
+    e = state.engine
     owners_at: dict[int, set[int]] = {}
     for u in state.units:
         owners_at.setdefault(u.hex, set()).add(u.owner)

@@ -33,7 +33,7 @@ def fight_violations(state: SE4XState) -> list[str]:
                 out.append(f"unit {f.uid} ({u.code}) has no ship left in the battle but is still in play")
             continue
         if u is None or u.hex != fight.at or u.owner != fight.players[f.side] or u.count != f.ships():
-            out.append(f"unit {f.uid}: the battle counts {f.ships()} ships at {state.e.hex_label[fight.at]}")
+            out.append(f"unit {f.uid}: the battle counts {f.ships()} ships at {state.engine.hex_label[fight.at]}")
         if any(not 0 <= hits < f.group.hull for hits in [*f.active, *f.screened]):
             out.append(f"unit {f.uid}: a ship in the battle carries {f.active + f.screened} hits")
     if fight.screen_left < 0 or (fight.screener < 0) != (fight.screen_left == 0):

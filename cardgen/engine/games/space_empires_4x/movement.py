@@ -79,7 +79,7 @@ def can_colonize(state: SE4XState, u: Unit) -> bool:
         return False
     if kind == "barren" and not u.terra:
         return False
-    if len(state.colonies(u.owner)) - 1 >= state.e.colonies_max:  # the Homeworld has counters of its own
+    if len(state.colonies(u.owner)) - 1 >= state.engine.colonies_max:  # the Homeworld has counters of its own
         return False
     return not any(o.owner != u.owner for o in state.units_at(h))
 
@@ -101,7 +101,7 @@ def enter(state: SE4XState, u: Unit, t: int, came: int, counts: bool = True) -> 
     if found:
         state.revealed[t] = True
         state.explored[u.owner] += 1
-        state.chance.record("explore", [state.e.hex_label[t], state.e.markers[m].kind])
+        state.chance.record("explore", [state.engine.hex_label[t], state.engine.markers[m].kind])
     kind = state.kind(t)
     armed = state.armed(u)
     if kind == "black-hole":
@@ -128,7 +128,7 @@ def enter(state: SE4XState, u: Unit, t: int, came: int, counts: bool = True) -> 
             targets = shift_targets(state)
             if targets:
                 pick = targets[state.rng.randbelow(len(targets))]
-                state.chance.record("lost in space", state.e.hex_label[pick])
+                state.chance.record("lost in space", state.engine.hex_label[pick])
                 shift(state, pick)
             else:
                 state.lost = None
@@ -153,10 +153,10 @@ def enter(state: SE4XState, u: Unit, t: int, came: int, counts: bool = True) -> 
 def survives_black_hole(state: SE4XState, u: Unit) -> bool:
     """A unit entering a Black Hole hex rolls: 'A roll of 1-6 and the unit survives, 7-10 means the unit is
     destroyed' (every entry, by move, shift or retreat: the reading in rules.yaml)."""
-    roll = state.rng.randbelow(state.e.die) + 1
+    roll = state.rng.randbelow(state.engine.die) + 1
     state.chance.record("black hole", roll)
     state.events.add("marker:black-hole")
-    if roll >= state.e.black_hole_kills:
+    if roll >= state.engine.black_hole_kills:
         state._remove(u)
         return False
     return True
@@ -189,7 +189,7 @@ def peek(state: SE4XState, u: Unit, t: int) -> None:
     state.known[u.owner][t] = m
     state.peeking = t
     state.explored[u.owner] += 1
-    state.chance.record("peek", [state.e.hex_label[t], state.e.markers[m].kind])
+    state.chance.record("peek", [state.engine.hex_label[t], state.engine.markers[m].kind])
     state.events.add("peek")
 
 
@@ -203,5 +203,5 @@ def peek_choice(state: SE4XState, p: int, reveal: bool) -> None:
     del state.known[p][t]  # everyone sees it now
     state.revealed[t] = True
     state.events.add("peek:revealed")
-    if state.e.markers[state.marker_at[t]].kind in PEEK_DISCARDS:
+    if state.engine.markers[state.marker_at[t]].kind in PEEK_DISCARDS:
         discard(state, t)

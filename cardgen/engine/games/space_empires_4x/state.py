@@ -52,7 +52,7 @@ if TYPE_CHECKING:
 
 
 class SE4XState(State):
-    e: SE4XEngine
+    engine: SE4XEngine
     n: int
     on: list[bool]  # hexes in play at this player count
     adj: list[list[int]]  # their neighbours in play
@@ -88,7 +88,7 @@ class SE4XState(State):
 
     def __init__(self, engine: SE4XEngine, players: int, seed: int):
         super().__init__(seed)
-        self.e = engine
+        self.engine = engine
         self.n = players
 
     @classmethod
@@ -152,7 +152,7 @@ class SE4XState(State):
     # -- units and counters -------------------------------------------------------------------------------------------
 
     def _add_unit(self, p: int, code: str, count: int, h: int) -> Unit:
-        group = self._free_number(p, code) if code in self.e.numbered else 0
+        group = self._free_number(p, code) if code in self.engine.numbered else 0
         unit = Unit(self.next_uid, p, code, group, count, h, self.tech[p])
         self.next_uid += 1
         self.units.append(unit)
@@ -165,10 +165,10 @@ class SE4XState(State):
 
     def _free_number(self, p: int, code: str) -> int:
         used = {u.group for u in self.units if u.owner == p and u.code == code}
-        return next(g for g in range(1, self.e.limits[code] + 1) if g not in used)
+        return next(g for g in range(1, self.engine.limits[code] + 1) if g not in used)
 
     def _note_limit(self, p: int, code: str) -> None:
-        if self.counters_used(p, code) >= self.e.limits[code]:
+        if self.counters_used(p, code) >= self.engine.limits[code]:
             self.events.add(f"limit:{code}")
 
     def unit(self, uid: int) -> Unit:
@@ -184,13 +184,13 @@ class SE4XState(State):
         self.units.remove(u)
 
     def spec(self, u: Unit) -> UnitSpec:
-        return self.e.units[u.code]
+        return self.engine.units[u.code]
 
     def spec_of(self, code: str) -> UnitSpec:
-        return self.e.units[code]
+        return self.engine.units[code]
 
     def armed(self, u: Unit) -> bool:
-        return self.e.units[u.code].armed
+        return self.engine.units[u.code].armed
 
     def level(self, u: Unit, tech: str) -> int:
         """A unit's technology level: its own, or its owner's current one for Ship Yards, Bases and Decoys."""
@@ -200,10 +200,10 @@ class SE4XState(State):
 
     def allowance(self, u: Unit) -> int:
         """Hexes a unit may move this turn (Movement table by its level; slow and immobile units)."""
-        if u.code in self.e.immobile:
+        if u.code in self.engine.immobile:
             return 0
-        hexes = self.e.movement[self.level(u, "movement")][self.turn]
-        return min(hexes, self.e.slow_max) if u.code in self.e.slow else hexes
+        hexes = self.engine.movement[self.level(u, "movement")][self.turn]
+        return min(hexes, self.engine.slow_max) if u.code in self.engine.slow else hexes
 
     def units_at(self, h: int) -> Iterator[Unit]:
         return (u for u in self.units if u.hex == h)
@@ -216,7 +216,7 @@ class SE4XState(State):
 
     def income_colony(self, h: int, p: int) -> bool:
         """A colony of p that produces income (not a Colony Ship just landed)."""
-        return self.col_owner[h] == p and self.col_cp[h] >= self.e.growth[0]
+        return self.col_owner[h] == p and self.col_cp[h] >= self.engine.growth[0]
 
     def blockaded(self, h: int) -> bool:
         owner = self.col_owner[h]
@@ -230,7 +230,7 @@ class SE4XState(State):
     def kind(self, h: int) -> str | None:
         """The turned-up marker's kind at a hex (None: no marker, or still face down)."""
         m = self.marker_at[h]
-        return self.e.markers[m].kind if m >= 0 and self.revealed[h] else None
+        return self.engine.markers[m].kind if m >= 0 and self.revealed[h] else None
 
     # -- turn structure ------------------------------------------------------------------------------------------------
 
@@ -251,7 +251,7 @@ class SE4XState(State):
             self._start_turn()
             return
         self.turn += 1
-        if self.turn < self.e.turns_per_round:
+        if self.turn < self.engine.turns_per_round:
             self.player = seats[0]
             self._start_turn()
             return
@@ -320,7 +320,7 @@ class SE4XState(State):
             why = movement.may_enter(self, u, action.to) if action.to in self.adj[u.hex] else "not an adjacent hex"
             done = "its movement is complete (another unit has moved since, or terrain or an enemy ended it)"
             return f"{self.action_label(action)}: {why or (done if u.stopped else 'no movement left this turn')}"
-        if isinstance(action, Build) and self.phase == ECON and action.code in self.e.units and action.at in hexes:
+        if isinstance(action, Build) and self.phase == ECON and action.code in self.engine.units and action.at in hexes:
             why = economy.build_problem(self, self.player, action.code, action.at)
             return f"{self.action_label(action)}: {why or 'not an income-producing colony of yours'}"
         return None
@@ -378,7 +378,7 @@ class SE4XState(State):
             self._remove(u)
             economy.pay(self, p)
         elif tag == "research":
-            self.cp[p] -= self.e.tech_cost[action.tech][self.tech[p][action.tech] + 1]
+            self.cp[p] -= self.engine.tech_cost[action.tech][self.tech[p][action.tech] + 1]
             self.tech[p][action.tech] += 1
             self.bought[p].add(action.tech)
             self.events.add(f"research:{action.tech}")
@@ -409,7 +409,7 @@ class SE4XState(State):
         """What player p knows hex h holds: the turned-up marker's kind, or the one it peeked at and left face
         down."""
         m = self.known_marker(p, h)
-        return self.e.markers[m].kind if m >= 0 else self.kind(h)
+        return self.engine.markers[m].kind if m >= 0 else self.kind(h)
 
     # -- combat --------------------------------------------------------------------------------------------------------
 
@@ -475,7 +475,7 @@ class SE4XState(State):
     def _group(self, u: Unit, can_retreat: bool) -> Group:
         spec = self.spec(u)
         return Group(u.code, u.count, spec.cls or "E", spec.attack, spec.defense, spec.hull, spec.cost,
-                     can_retreat and u.code not in self.e.immobile, self.level(u, "attack"),
+                     can_retreat and u.code not in self.engine.immobile, self.level(u, "attack"),
                      self.level(u, "defense"), self.level(u, "tactics"))  # fmt: skip
 
     def _retreat_hexes(self, p: int, h: int) -> list[int]:
@@ -483,7 +483,7 @@ class SE4XState(State):
         distance, or less, from one of its colonies' — any one colony, not only the nearest (Retreat; the rulebook's
         own warning that this allows 'seemingly counter-intuitive retreats'), in map order."""
         homes = self.colonies(p)
-        dist = self.e.distance
+        dist = self.engine.distance
         out = []
         for t in self.adj[h]:
             if (self.marker_at[t] >= 0 and not self.revealed[t]) or self.kind(t) == "supernova":
@@ -498,7 +498,7 @@ class SE4XState(State):
         """The retreat the default policy takes: the legal hex nearest to one of p's colonies, then the first on the
         map (None: retreat is not possible)."""
         homes = self.colonies(p)
-        dist = self.e.distance
+        dist = self.engine.distance
         return min(self._retreat_hexes(p, h), key=lambda t: (min(dist(t, c) for c in homes), t), default=None)
 
     def _bombard(self, p: int, q: int, h: int) -> None:
@@ -509,10 +509,10 @@ class SE4XState(State):
         terrain = self.terrain(h)
         target = Group("colony", 1, "E", 0, 0, 1, 0, False)  # no Defense Strength, no Defense Technology
         for u in shooters:
-            need = to_hit(self.e.combat, self._group(u, False), target, False, terrain)
+            need = to_hit(self.engine.combat, self._group(u, False), target, False, terrain)
             for _ in range(u.count):
-                roll = self.rng.randbelow(self.e.die) + 1
-                self.chance.record("bombard", [self.e.hex_label[h], roll])
+                roll = self.rng.randbelow(self.engine.die) + 1
+                self.chance.record("bombard", [self.engine.hex_label[h], roll])
                 if roll <= need:
                     self._hit_colony(h)
                     if self.col_owner[h] != q:
@@ -522,11 +522,11 @@ class SE4XState(State):
         q = self.col_owner[h]
         self.events.add("bombard")
         if h == self.home[q]:
-            self.col_cp[h] -= self.e.home_hit
+            self.col_cp[h] -= self.engine.home_hit
             if self.col_cp[h] <= 0:
                 self._lose(q, "its Homeworld was destroyed")
             return
-        self.col_cp[h] -= self.e.colony_hit
+        self.col_cp[h] -= self.engine.colony_hit
         if self.col_cp[h] <= 0:  # a Colony Ship just landed or a 1 CP colony is destroyed
             self.col_owner[h], self.col_cp[h] = -1, 0
             for m, (where, at) in enumerate(self.mloc):
@@ -559,7 +559,7 @@ class SE4XState(State):
         return [0.0] * self.n
 
     def invariant_violations(self) -> list[str]:
-        e = self.e
+        e = self.engine
         out: list[str] = []
         counters: dict[tuple[int, str], list[Unit]] = {}
         for u in self.units:
@@ -610,13 +610,16 @@ class SE4XState(State):
                 units.append(u.key())
             elif u.new:  # bought in this Economic Phase, which is simultaneous: placed for all to see when it ends
                 continue
-            elif u.seen or u.code in self.e.singles:
+            elif u.seen or u.code in self.engine.singles:
                 units.append((u.uid, u.owner, u.code, u.count, u.hex))
             else:
                 units.append((u.uid, u.owner, "?", -1, u.hex))
-        markers = tuple(self.e.markers[m].kind if m >= 0 and (self.revealed[h] or self.known_marker(player, h) >= 0)
+        kinds = self.engine.markers
+        markers = tuple(kinds[m].kind if m >= 0 and (self.revealed[h] or self.known_marker(player, h) >= 0)
                         else (m >= 0) for h, m in enumerate(self.marker_at))  # fmt: skip
-        towed = tuple((self.e.markers[m].kind, where, at) for m, (where, at) in enumerate(self.mloc) if where != ON_MAP)
+        towed = tuple(
+            (self.engine.markers[m].kind, where, at) for m, (where, at) in enumerate(self.mloc) if where != ON_MAP
+        )
         return frozen([
             self.phase, self.turns, self.turn, self.order, self.player, self.lost, self.peeking, tuple(units), markers,
             towed,
@@ -635,7 +638,7 @@ class SE4XState(State):
         assert isinstance(copy, SE4XState)
         for region in ["deep", *self.colours]:
             hexes = [h for h, m in enumerate(self.marker_at) if m >= 0 and not self.revealed[h]
-                     and self.e.hex_region[h] == region and self.known_marker(player, h) < 0]  # fmt: skip
+                     and self.engine.hex_region[h] == region and self.known_marker(player, h) < 0]  # fmt: skip
             ids = [self.marker_at[h] for h in hexes]
             rng.shuffle(ids)
             for h, m in zip(hexes, ids, strict=True):
@@ -651,7 +654,7 @@ class SE4XState(State):
     def clone(self) -> SE4XState:
         other = SE4XState.__new__(SE4XState)
         self._copy_base(other)
-        other.e, other.n, other.on, other.adj, other.colours = self.e, self.n, self.on, self.adj, self.colours
+        other.engine, other.n, other.on, other.adj, other.colours = self.engine, self.n, self.on, self.adj, self.colours
         other.marker_at, other.revealed, other.mloc = list(self.marker_at), list(self.revealed), list(self.mloc)
         other.col_owner, other.col_cp, other.home = list(self.col_owner), list(self.col_cp), self.home
         other.tech = [dict(t) for t in self.tech]
@@ -671,7 +674,7 @@ class SE4XState(State):
         return other
 
     def action_label(self, action: Action) -> str:
-        e = self.e
+        e = self.engine
         tag = action.tag
         if tag in ("move", "colonize", "load", "unload", "peek", "upgrade", "scuttle"):
             u = self.unit(action.uid)
@@ -710,7 +713,7 @@ class SE4XState(State):
         shooter = name(fight.fighters[fight.order[fight.slot]].uid)
         if action.tag == "fire":
             return f"{shooter} fires at {name(action.target)}"
-        return f"{shooter} retreats to {self.e.hex_label[action.to]}"
+        return f"{shooter} retreats to {self.engine.hex_label[action.to]}"
 
 
 def _shown(action: object) -> str:

@@ -37,7 +37,7 @@ def fleet_cost(state: SE4XState, p: int) -> int:
 
 
 def tech_cost(state: SE4XState, p: int) -> int:
-    e = state.e
+    e = state.engine
     return sum(e.tech_cost[t][lv] for t, level in state.tech[p].items() for lv in range(e.tech_start[t] + 1, level + 1))
 
 
@@ -98,11 +98,13 @@ class Goals:
         self.home = distances(state, state.colonies(p))
         self.enemy = distances(state, enemy_homes) if enemy_homes else None
         attack = sum(state.spec(u).attack * u.count for u in state.units
-                     if u.owner == p and state.armed(u) and u.code not in state.e.immobile)  # fmt: skip
+                     if u.owner == p and state.armed(u) and u.code not in state.engine.immobile)  # fmt: skip
         self.strike = attack >= STRIKE
         self.risk = {}
         for region in ["deep", *state.colours]:
-            kinds = [state.e.markers[state.marker_at[h]].kind for h in hidden if state.e.hex_region[h] == region]
+            kinds = [
+                state.engine.markers[state.marker_at[h]].kind for h in hidden if state.engine.hex_region[h] == region
+            ]
             deadly = sum(1 for k in kinds if k == "danger") + 0.4 * sum(1 for k in kinds if k == "black-hole")
             self.risk[region] = deadly / len(kinds) if kinds else 0.0
         self.colonists = sum(1 for u in state.units if u.owner == p and u.code == "CO")
@@ -165,11 +167,11 @@ def action_value(state: SE4XState, action: Any, p: int) -> float:
     if tag == "peek":
         return 1.0
     if tag == "peek-choice":  # turn up what the reveal discards (a hazard cleared); keep the rest to itself
-        discarded = state.e.markers[state.marker_at[state.peeking]].kind in PEEK_DISCARDS
+        discarded = state.engine.markers[state.marker_at[state.peeking]].kind in PEEK_DISCARDS
         return (1.0 if discarded else 0.0) if action.reveal else 0.5
     if tag == "shift":  # moving an opponent's lost units: towards the unexplored (and its dangers), away from home
         return (1.0 if state.marker_at[action.to] >= 0 and not state.revealed[action.to] else 0.0) + 0.1 * min(
-            (state.e.distance(action.to, h) for h in state.colonies(p)), default=0
+            (state.engine.distance(action.to, h) for h in state.colonies(p)), default=0
         )
     if tag == "scuttle":
         return -float(state.spec(state.unit(action.uid)).cost)
@@ -198,7 +200,7 @@ def _move_value(state: SE4XState, g: Goals, u: Any, to: int) -> float:
         value += weight * (dist[u.hex] - dist[to])
     p = u.owner
     if state.marker_at[to] >= 0 and not state.revealed[to] and state.known_marker(p, to) < 0:
-        value += 3.0 - g.risk[state.e.hex_region[to]] * state.spec(u).cost * u.count
+        value += 3.0 - g.risk[state.engine.hex_region[to]] * state.spec(u).cost * u.count
     elif state.kind_for(p, to) == "black-hole":
         value -= 0.4 * state.spec(u).cost * u.count
     enemies = state.enemies_at(to, p)
@@ -206,7 +208,7 @@ def _move_value(state: SE4XState, g: Goals, u: Any, to: int) -> float:
         near = {to, *state.adj[to]}  # the player's ships there or next to it can join the attack this turn
         mine = sum(state.spec(x).attack * x.count for x in state.units if x.owner == p and x.hex in near
                    and state.armed(x) and (x.hex == to or x is u or not x.stopped))  # fmt: skip
-        theirs = sum(state.spec(x).attack * x.count if x.seen or x.code in state.e.singles else UNSEEN
+        theirs = sum(state.spec(x).attack * x.count if x.seen or x.code in state.engine.singles else UNSEEN
                      for x in enemies if state.armed(x) or not x.seen)  # fmt: skip
         value += 5.0 * (mine / max(theirs, 1) - 1.5)
     return value
