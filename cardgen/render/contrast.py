@@ -20,6 +20,7 @@ import numpy as np
 from reportlab.lib.colors import Color
 
 from cardgen.render.kit import TextRun
+from cardgen.render.raster import render_page
 from cardgen.units import MM
 
 if TYPE_CHECKING:
@@ -127,7 +128,7 @@ def face_contrasts(job: ComponentJob, faces: list[PreparedFace]) -> list[list[tu
                 out.append([])
                 continue
             printed, ground = (
-                np.asarray(document[2 * index + page].render(scale=DPI / 72).to_pil().convert("RGB"), dtype=np.int16)
+                np.asarray(render_page(document, 2 * index + page, scale=DPI / 72).convert("RGB"), dtype=np.int16)
                 for page in (0, 1)
             )
             out.append(_measure(printed, ground, face_runs))

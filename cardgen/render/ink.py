@@ -18,6 +18,7 @@ from typing import Any
 from reportlab.lib.colors import Color
 
 from cardgen.render.markup import Element, Face
+from cardgen.render.raster import render_page
 
 INKS = ("full", "light")
 LARGE = 0.2  # share of the face's area from which a dark shape counts as a large dark area
@@ -211,9 +212,8 @@ def coverage(pdf: bytes) -> list[float]:
     document = pdfium.PdfDocument(pdf)
     try:
         shares = []
-        for page in document:
-            image: Any = page.render(scale=COVERAGE_DPI / 72, grayscale=True).to_pil()
-            histogram = image.histogram()
+        for index in range(len(document)):
+            histogram = render_page(document, index, scale=COVERAGE_DPI / 72, grayscale=True).histogram()
             total = sum(histogram)
             shares.append(1 - sum(level * n for level, n in enumerate(histogram)) / (255 * total))
         return shares

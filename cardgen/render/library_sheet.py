@@ -15,6 +15,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from cardgen.render.library import LibraryIcon, library_painter
+from cardgen.render.raster import render_page
 
 COLUMNS = 10
 CELL = 72.0  # points: an icon cell, its icon 40 pt square above a line of its name
@@ -45,8 +46,11 @@ def contact_sheet(icons: Sequence[LibraryIcon], font: str) -> bytes:
         canvas.drawCentredString(left + CELL / 2, top - CELL + 9, icon.name)
     canvas.showPage()
     canvas.save()
-    page = pdfium.PdfDocument(buffer.getvalue())[0]
-    image = page.render(scale=DPI / 72, fill_color=(255, 255, 255, 255)).to_pil().convert("RGB")
+    document = pdfium.PdfDocument(buffer.getvalue())
+    try:
+        image = render_page(document, 0, scale=DPI / 72, fill_color=(255, 255, 255, 255)).convert("RGB")
+    finally:
+        document.close()
     out = io.BytesIO()
     image.save(out, "PNG", optimize=True)
     return out.getvalue()

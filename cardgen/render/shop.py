@@ -18,6 +18,7 @@ from cardgen.output import write_atomic
 from cardgen.render.imposition import Rect, Slot
 from cardgen.render.jobs import ComponentJob, OutputFile
 from cardgen.render.pdf import Document
+from cardgen.render.raster import render_page
 from cardgen.units import Size
 
 
@@ -60,8 +61,11 @@ def each_face_image(job: ComponentJob, keys: list[str], dpi: int, transparent: b
     pdf = pdfium.PdfDocument(doc.finish())
     scale = dpi / 72 * SHAVE
     fill = (255, 255, 255, 0 if transparent else 255)
-    for index in range(len(keys)):
-        yield pdf[index].render(scale=scale, fill_color=fill).to_pil()
+    try:
+        for index in range(len(keys)):
+            yield render_page(pdf, index, scale=scale, fill_color=fill)
+    finally:
+        pdf.close()
 
 
 # pdfium rounds the pixel size up; shave a hair off the scale so 69.85 mm at 300 dpi is 825 px, not 826
