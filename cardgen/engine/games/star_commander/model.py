@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import IntEnum
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from cardgen.errors import clipped, signed_number, whole_number
 
@@ -335,3 +335,6 @@ Action = (
     | Retreat
     | Ability
 )
+
+
+Item = tuple[Any, ...]  # an entry of the task stack: (task name, arguments…)

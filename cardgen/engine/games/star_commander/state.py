@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardgen.engine.boards import diagonal_distance
 from cardgen.engine.core import TERMINAL, State, frozen
+from cardgen.engine.games.star_commander import effects, listing
 from cardgen.engine.games.star_commander.model import (
     DONE,
     Ability,
@@ -41,6 +42,7 @@ from cardgen.engine.games.star_commander.model import (
     Done,
     Effect,
     Explore,
+    Item,
     Move,
     Phase,
     Piece,
@@ -56,8 +58,6 @@ from cardgen.engine.tasks import PASS, TaskStack
 
 if TYPE_CHECKING:
     from cardgen.engine.games.star_commander.rules import StarEngine
-
-Item = tuple[Any, ...]
 
 
 class StarState(TaskStack, State):
@@ -402,7 +402,7 @@ class StarState(TaskStack, State):
             for e in cards[card].effects:
                 if e.trigger == "ready" and self._condition(p, e, piece):
                     self.applied.add(cards[card].item)
-                    self._effect(p, e, card, -1, -1)
+                    effects.apply_effect(self, p, e, card, -1, -1)
 
     def _condition(self, p: int, e: Effect, piece: Piece | None) -> bool:
         if e.opt("if-systems") and sum(1 for o in self.owner if o == p) < e.num("if-systems"):
@@ -414,7 +414,7 @@ class StarState(TaskStack, State):
         return not (e.opt("if-techs") and len(self.techs[p]) < e.num("if-techs"))
 
     def _t_start_window(self, p: int) -> None:
-        if self._commands(p, "start-of-turn"):
+        if listing.commands(self, p, "start-of-turn"):
             self.ask("start", p)
 
     def _t_command(self, p: int) -> None:
@@ -441,7 +441,7 @@ class StarState(TaskStack, State):
         window closes when every player has passed in a row."""
         for step in range(len(order) - passes):
             p = order[(passes + step) % len(order)]
-            if self._commands(p, "combat-phase") or self._responses_any(p):
+            if listing.commands(self, p, "combat-phase") or self._responses_any(p):
                 self.tasks.append(("combat_window", cell, order, passes + step + 1))
                 self.ask("combat", p, cell)
                 return
@@ -674,13 +674,13 @@ class StarState(TaskStack, State):
             for piece in self.pieces:
                 self._by_cell.setdefault(piece.cell, []).append(piece)
             try:
-                return [DONE, *self._command_actions(p)]
+                return [DONE, *listing.command_actions(self, p)]
             finally:
                 self._by_cell = None
         if kind == "start":
-            return [DONE, *self._plays(p, self._commands(p, "start-of-turn"))]
+            return [DONE, *listing.plays(self, p, listing.commands(self, p, "start-of-turn"))]
         if kind == "combat":
-            return [DONE, *self._plays(p, self._commands(p, "combat-phase")), *self._responses_any(p)]
+            return [DONE, *listing.plays(self, p, listing.commands(self, p, "combat-phase")), *self._responses_any(p)]
         if kind == "respond":
             return [PASS, *self.responses(p, rest[0])]
         if kind == "assign":
@@ -690,218 +690,31 @@ class StarState(TaskStack, State):
         if kind == "retreat":
             return [DONE, *self._retreats(rest[0], p)]
         if kind == "discard":
-            return [Discard(c) for c in self._distinct(self.hands[p])]
+            return [Discard(c) for c in listing.distinct(self, self.hands[p])]
         if kind == "domain":
             return [Choose(d) for d in self.domains_of(p) if self.decks[d] or self.discards[d]]
         return []
 
-    def _distinct(self, cards: list[int]) -> list[int]:
-        """One card of each printed kind (copies of a card are the same choice): the lowest id of each."""
-        item, best = self.engine.item_index, dict[int, int]()
-        for card in cards:
-            kind = item[card]
-            if best.get(kind, card) >= card:
-                best[kind] = card
-        return sorted(best.values())
-
-    def _command_actions(self, p: int) -> list[Any]:
-        out: list[Any] = []
-        for x in self.pieces:
-            if x.owner == p:
-                out += [Move(x.card, c) for c in self._destinations(x)]
-        ships = sorted({x.cell for x in self.pieces if x.owner == p and self.engine.ship[x.card]})
-        out += [Explore(c) for c in ships if not self.revealed[c]]
-        out += self._builds(p)
-        out += [Scrap(x.card) for x in self.pieces if x.owner == p and not x.fresh and not self.contested(x.cell)]
-        out += self._plays(p, self._commands(p, "command-phase"))
-        out += [Play(c) for c in self._distinct(self.hands[p])
-                if self.spec(c).kind == "technology" and self.spec(c).cost <= self.credits[p]]  # fmt: skip
-        cost = self.engine.development_cost
-        if self.credits[p] >= cost(0):
-            cells = sorted({*ships, *(c for c, o in enumerate(self.owner) if o == p)})
-            out += [Develop(c) for c in cells if self.credits[p] >= cost(self.devs[c]) and self._can_develop(p, c)]
-        if not self.embargo[p]:
-            if self.credits[p] >= self.draw_cost(p):
-                out += [TradeDraw(d) for d in self.domains_of(p) if self.decks[d] or self.discards[d]]
-            if len(self.hands[p]) >= self.engine.sell["discard"]:
-                out.append(TradeSell())
-        return out
-
     def draw_cost(self, p: int) -> int:
         return max(0, self.engine.draw_cost - sum(e.amount for e, _ in self.lasting(p, "trade-draw-discount")))
 
-    def _jumps_allowed(self, x: Piece) -> int:
-        spec = self.spec(x.card)
-        if spec.fighter:
-            return sum(e.amount for e, _ in self.lasting(x.owner, "fighter-jumps"))
-        allowed = spec.jump + self.temp.extra_jumps
-        if x.owner == self.active and not self.temp.spare_used:
-            allowed += sum(e.amount for e, _ in self.lasting(x.owner, "spare-jump"))
-        return allowed
-
-    def _destinations(self, x: Piece) -> list[int]:
-        spec = self.spec(x.card)
-        if spec.kind != "ship" or x.fresh or x.pinned or x.jumps >= self._jumps_allowed(x):
-            return []
-        p = x.owner
-        cells = set(self.neighbours(x.cell, orthogonal=bool(self.lasting(p, "orthogonal-jumps"))))
-        if any(src is not None and src.cell == x.cell for _, src in self.lasting(p, "gate")):
-            gates = {src.cell for _, src in self.lasting(p, "gate") if src is not None}
-            cells |= {c for c in gates | {self.home[p]} if self.owner[c] == p}
-        cells.discard(x.cell)
-        if spec.fighter:
-            cells = {c for c in cells if self.owner[c] == p and self.fighters(p, c) < self.fighter_slots(p, c)}
-        return sorted(cells)
-
-    def _can_develop(self, p: int, cell: int) -> bool:
-        o, devs = self.owner[cell], self.devs[cell]
-        if self.credits[p] < self.engine.development_cost(devs) or not self.revealed[cell]:
-            return False
-        if o < 0:
-            return any(x.owner == p and self.spec(x.card).kind == "ship" for x in self.at(cell))
-        return o == p and devs < self.system(cell).max_development
-
-    def _shipyard(self, p: int, cell: int) -> bool:
-        """Whether p may build ships in a system: the Homeworld always; a capital or a system with p's shipyard
-        station while neither contested nor under siege."""
-        if cell == self.home[p]:
-            return True
-        if self.owner[cell] != p or self.contested(cell) or self.under_siege(cell):
-            return False
-        if self.system(cell).capital:
-            return True
-        stations = [src for _, src in self.lasting(p, "shipyard") if src is not None and src.cell == cell]
-        if stations:
-            return True
-        return self.temp.grants > 0 and any(x.owner == p and self.spec(x.card).kind == "station" for x in self.at(cell))
-
-    def _builds(self, p: int) -> list[Build]:
-        """Every affordable build in every system where it may go (the same rules as `_can_build`, with the player's
-        totals counted once rather than per system)."""
-        cards, fighter, station = self.engine.cards, self.engine.fighter, self.engine.station
-        choices = [c for c in self._distinct(self.supply) if cards[c].piece]
-        choices += [c for c in self._distinct(self.hands[p]) if cards[c].piece]
-        choices = [c for c in choices if self.build_cost(p, c) <= self.credits[p]]
-        if not choices:
-            return []
-        room_for_fighters = self.fighters(p) < self.developments(p)
-        out = []
-        for cell, owner in enumerate(self.owner):
-            if owner != p:
-                continue
-            yard = self._shipyard(p, cell)
-            here = [x for x in self.at(cell) if x.owner == p]
-            free = not self.contested(cell) and not self.under_siege(cell)
-            stations_ok = free and sum(1 for x in here if station[x.card]) < self.devs[cell]
-            fighters_ok = (yard and room_for_fighters
-                           and sum(1 for x in here if fighter[x.card]) < self.fighter_slots(p, cell))  # fmt: skip
-            for card in choices:
-                ok = stations_ok if station[card] else fighters_ok if fighter[card] else yard
-                if ok:
-                    out.append(Build(card, cell))
-        return sorted(out)
-
-    def _can_build(self, p: int, card: int, cell: int, scramble: bool = False) -> bool:
-        spec = self.spec(card)
-        if self.owner[cell] != p:
-            return False
-        if spec.kind == "station":
-            if self.contested(cell) or self.under_siege(cell):
-                return False
-            return (
-                sum(1 for x in self.at(cell) if x.owner == p and self.spec(x.card).kind == "station") < self.devs[cell]
-            )
-        if spec.fighter and (
-            self.fighters(p) >= self.developments(p) or self.fighters(p, cell) >= self.fighter_slots(p, cell)
-        ):
-            return False
-        return scramble or self._shipyard(p, cell)
-
-    def _commands(self, p: int, timing: str) -> list[int]:
-        return [c for c in self._distinct(self.hands[p])
-                if self.spec(c).kind == "command" and self.spec(c).timing == timing
-                and self.spec(c).cost <= self.credits[p]]  # fmt: skip
-
-    def _plays(self, p: int, cards: list[int]) -> list[Play]:
-        out = []
-        for card in cards:
-            out += [Play(card, t) for t in self._targets(p, card)]
-        return out
-
-    def _targets(self, p: int, card: int, item: Item | None = None) -> list[int]:
-        """The targets a card may be played on ([-1] for none); an effect that could change nothing is not offered."""
-        spec = self.spec(card)
-        targeted = [e for e in spec.effects if e.opt("target")]
-        if not targeted:
-            return self._untargeted(p, spec, item)
-        e = targeted[0]
-        kind, cells = e.opt("target"), range(len(self.grid))
-        fight = self.fight
-        match kind:
-            case "own-ship":
-                return [x.card for x in self.pieces if x.owner == p and self.spec(x.card).kind == "ship"
-                        and (fight < 0 or x.cell == fight)]  # fmt: skip
-            case "enemy-in-armed-system":
-                armed = {x.cell for x in self.pieces if x.owner == p and self.attack(x) > 0}
-                return [x.card for x in self.pieces if x.owner != p and x.cell in armed and not x.cloaked]
-            case "own-uncontested-system":
-                keep = e.num("keep") + e.amount
-                return [c for c in cells if self.owner[c] == p and not self.contested(c) and self.devs[c] >= keep]
-            case "combat-system":
-                return [fight] if fight >= 0 and fight not in self.temp.ceasefire else []
-            case "own-system":
-                return [c for c in cells if self.owner[c] == p and self.under_siege(c)]
-            case "own-combat-system":
-                fighter = self._supply_card("Fighter")
-                if fight < 0 or fighter is None or self.spec(fighter).cost + spec.cost > self.credits[p]:
-                    return []
-                return [fight] if self._can_build(p, fighter, fight, scramble=True) else []
-            case "player":
-                return [q for q in self.alive(self.n) if q != p and not self.embargo[q]]
-            case "unjumped-ship":
-                return [x.card for x in self.pieces if x.owner != p and self.spec(x.card).kind == "ship"
-                        and x.jumps == 0 and not x.pinned]  # fmt: skip
-            case "adjacent-uncontrolled-system":
-                if self.credits[p] < spec.cost + self.engine.development_cost(0):
-                    return []
-                mine = {n for c in cells if self.owner[c] == p for n in self.neighbours(c)}
-                return [c for c in sorted(mine) if self.owner[c] < 0 and self.revealed[c]]
-        return []
-
     def _supply_card(self, name: str) -> int | None:
         return next((c for c in sorted(self.supply) if self.spec(c).name == name), None)
-
-    def _untargeted(self, p: int, spec: CardSpec, item: Item | None) -> list[int]:
-        verbs = {e.verb for e in spec.effects}
-        if "arrange-top" in verbs:
-            return [d for d, deck in enumerate(self.decks) if deck]
-        if "prevent" in verbs:  # a prevention answers damage assigned to one of the player's pieces
-            return sorted({t for _, t in self.assigned if (x := self.piece(t)) is not None and x.owner == p})
-        if "cancel" in verbs:
-            return (
-                [item[2]]
-                if item and item[0] == "card" and item[1] != p and self.spec(item[2]).kind == "command"
-                else []
-            )
-        if "gain-scrap-value" in verbs:
-            if not item or item[0] != "destroyed":
-                return []
-            return [item[1]] if any(x.owner == p and x.cell == item[2] for x in self.pieces) else []
-        return [-1]
 
     # -- responses --------------------------------------------------------------------------------------------------
 
     def _responses_any(self, p: int) -> list[Any]:
         """Response commands playable in any window (no trigger of their own)."""
-        cards = [c for c in self._commands(p, "response") if all(e.trigger is None for e in self.spec(c).effects)]
-        return self._plays(p, cards)
+        cards = listing.commands(self, p, "response")
+        cards = [c for c in cards if all(e.trigger is None for e in self.spec(c).effects)]
+        return listing.plays(self, p, cards)
 
     def responses(self, player: int, item: Any) -> list[Any]:
         out: list[Any] = list(self._responses_any(player))
         trigger = {"card": "command-played", "damage": "damage-assigned", "destroyed": "ship-destroyed"}[item[0]]
-        for card in self._commands(player, "response"):
+        for card in listing.commands(self, player, "response"):
             if any(e.trigger == trigger for e in self.spec(card).effects):
-                out += [Play(card, t) for t in self._targets(player, card, item)]
+                out += [Play(card, t) for t in listing.targets(self, player, card, item)]
         if item[0] == "card" and item[1] != player and self.spec(item[2]).kind == "command":
             for card in self.techs[player]:
                 e = next((e for e in self.spec(card).effects if e.trigger == "command-played"), None)
@@ -935,7 +748,7 @@ class StarState(TaskStack, State):
     def _t_effect(self, p: int, card: int, index: int, target: int, extra: int) -> None:
         e = self.spec(card).effects[index]
         if e.trigger is None or e.trigger in ("command-played", "damage-assigned", "ship-destroyed"):
-            self._effect(p, e, card, target, extra)
+            effects.apply_effect(self, p, e, card, target, extra)
 
     def _play(self, p: int, card: int, target: int, answered: Item | None = None) -> None:
         """Play a card from hand: pay it, put it on the stack and offer the other players a response."""
@@ -949,106 +762,6 @@ class StarState(TaskStack, State):
         self.push(("window", item, tuple(q for q in self.order_from(p) if q != p)), ("resolve_item", item))
 
     # -- effects ----------------------------------------------------------------------------------------------------
-
-    def _effect(self, p: int, e: Effect, card: int, target: int, extra: int) -> None:
-        """Carry out one statement of a card for player p (`target`: the chosen target; `extra`: a destroyed card)."""
-        n = e.amount
-        match e.verb:
-            case "gain-credits":
-                if e.opt("per") == "developed-system":
-                    n *= sum(1 for c, o in enumerate(self.owner) if o == p and self.devs[c] >= e.num("at-least"))
-                if e.opt("max"):
-                    n = min(n, e.num("max"))
-                if self._condition(p, e, None):
-                    self.credits[p] += n
-            case "gain-scrap-value":
-                self.credits[p] += self.engine.scrap_value(self.spec(target).cost)
-            case "draw":
-                if self._condition(p, e, None):
-                    self.push(("draw", p, n))
-            case "discard":
-                self.push(*[("discard", p)] * n)
-            case "cycle":
-                self.push(("draw", p, n), *[("discard", p)] * n)
-            case "remove-development":
-                if self.owner[target] == p:
-                    self.devs[target] = max(1, self.devs[target] - n)
-                    self._fighter_excess(p)
-            case "boost-attack":
-                if (x := self.piece(target)) is not None:
-                    x.boost += n
-            case "deal-damage":
-                if (x := self.piece(target)) is not None:
-                    x.damage += n
-                    self._destroy_broken(x.cell)
-            case "prevent":
-                self.prevent[target] = self.prevent.get(target, 0) + n
-            case "shipyard-grant":
-                self.temp.grants += n
-            case "discount":
-                self.temp.discount, self.temp.discount_min = n, e.num("min", 1)
-            case "cancel":
-                self.vetoed.add(target)
-            case "ceasefire":
-                self.temp.ceasefire.add(target)
-            case "lift-siege":
-                self.temp.lifted.add(target)
-            case "build-fighter":
-                fighter = self._supply_card("Fighter")
-                if fighter is not None and self._can_build(p, fighter, target, scramble=True):
-                    self._place(p, fighter, target)
-            case "embargo":
-                self.embargo[target] = True
-            case "arrange-top":
-                self._arrange(p, target, n)
-            case "pin":
-                if (x := self.piece(target)) is not None:
-                    x.pinned = True
-            case "annex":
-                if self.owner[target] < 0 and self.credits[p] >= self.engine.development_cost(0):
-                    self.credits[p] -= self.engine.development_cost(0)
-                    self.owner[target], self.devs[target] = p, 1
-                    self._fighter_excess(p)
-            case "jump-now":
-                x = self.piece(target)
-                if x is not None:
-                    dests = list(self.neighbours(x.cell))
-                    if self.spec(x.card).fighter:  # never into a system of its own already full of Fighters
-                        dests = [
-                            c for c in dests if self.owner[c] != p or self.fighters(p, c) < self.fighter_slots(p, c)
-                        ]
-                    if dests:
-                        self._enter(x, self._nearest_enemy_home(p, dests))
-            case "peek":
-                origin = self.fight
-                self._peek(p, n, None if e.opt("where") == "anywhere" else origin)
-            case "cloak":
-                if (x := self.piece(target)) is not None:
-                    x.cloaked = True
-            case "extra-jumps":
-                self.temp.extra_jumps += n
-
-    def _nearest_enemy_home(self, p: int, cells: list[int]) -> int:
-        """Where an emergency jump goes: towards the nearest enemy Homeworld (the engine's fixed choice)."""
-        homes = [self.home[q] for q in self.alive(self.n) if q != p] or [self.home[p]]
-        return min(cells, key=lambda c: (min(self.distance(c, h) for h in homes), c))
-
-    def _arrange(self, p: int, d: int, n: int) -> None:
-        """Imperial Census: the top n cards go back with the dearest on top (the engine's fixed order), remembered."""
-        deck = self.decks[d]
-        top = deck[-n:]
-        top.sort(key=lambda c: (self.spec(c).cost, c))
-        deck[-n:] = top
-        self.known[p][d] = list(reversed(top))
-
-    def _peek(self, p: int, n: int, around: int | None) -> None:
-        """Look at n face-down systems: around a cell first (adjacent ones), else anywhere, nearest to p's ships."""
-        hidden = [c for c in range(len(self.grid)) if not self.revealed[c] and c not in self.peeked[p]]
-        if around is not None:
-            hidden = [c for c in hidden if c in self.neighbours(around)]
-        ships = [x.cell for x in self.pieces if x.owner == p] or [self.home[p]]
-        hidden.sort(key=lambda c: (min(self.distance(c, s) for s in ships), c))
-        self.peeked[p] |= set(hidden[:n])
 
     # -- applying actions -------------------------------------------------------------------------------------------
 
@@ -1125,14 +838,14 @@ class StarState(TaskStack, State):
                     self._used_lasting(p, "spare-jump", 1)
                 x.jumps += 1
                 x.moved = True
-                self._mark_move(p, x, cell)
-                self._enter(x, cell)
+                effects.mark_move(self, p, x, cell)
+                effects.enter(self, x, cell)
             case Explore(cell):
-                self._explore(p, cell)
+                effects.explore(self, p, cell)
             case Build(card, cell):
-                self._build(p, card, cell)
+                effects.build(self, p, card, cell)
             case Scrap(card):
-                self._scrap(p, card)
+                effects.scrap(self, p, card)
             case Play(card, target):
                 self._play(p, card, target)
             case Develop(cell):
@@ -1184,129 +897,6 @@ class StarState(TaskStack, State):
                     gain += e.amount
                     self.applied.add(self.spec(card).item)
         self.credits[p] += gain
-
-    def _mark_move(self, p: int, x: Piece, cell: int) -> None:
-        """The lasting effects a jump relied on: a Fighter's jump, a jump along a side, a jump gate."""
-        if self.spec(x.card).fighter:
-            self._used_lasting(p, "fighter-jumps", 1)
-        elif cell in self.neighbours(x.cell, orthogonal=True) and cell not in self.neighbours(x.cell):
-            self._used_lasting(p, "orthogonal-jumps", 1)
-        elif cell not in self.neighbours(x.cell, orthogonal=True):
-            for e, src in self.lasting(p, "gate"):
-                if src is not None and src.cell == x.cell:
-                    self._mark(p, e, src)
-        if self.spec(x.card).fighter and self.fighters(p, cell) >= self.devs[cell]:
-            self._used_lasting(p, "fighter-slots", 1)
-
-    def _enter(self, x: Piece, cell: int) -> None:
-        """A ship arrives in a system: enemy pickets fire, an envoy entering another's system draws."""
-        x.cell = cell
-        for y in self.at(cell):
-            if y.owner != x.owner:
-                for e in self.spec(y.card).effects:
-                    if e.trigger == "enemy-enters" and e.verb == "deal-damage":
-                        x.damage += e.amount
-                        self.applied.add(self.spec(y.card).item)
-        o = self.owner[cell]
-        if o >= 0 and o != x.owner:
-            for e in self.spec(x.card).effects:
-                if e.trigger == "enter-enemy-system":
-                    self.applied.add(self.spec(x.card).item)
-                    self._effect(x.owner, e, x.card, -1, -1)
-        self._destroy_broken(cell)
-
-    def _explore(self, p: int, cell: int) -> None:
-        self.revealed[cell] = True
-        self.chance.record("explore", [cell, self.grid[cell]])
-        for peeks in self.peeked:
-            peeks.discard(cell)
-        system = self.system(cell)
-        n = system.amount
-        match system.explore:
-            case "gain-credits":
-                self.credits[p] += n
-            case "draw-cards":
-                if system.domain >= 0:
-                    self.push(*[("draw_one", p, system.domain)] * n)
-                else:
-                    self.push(("draw", p, n))
-            case "hazard":
-                for x in self.at(cell):
-                    if x.owner == p:
-                        x.damage += n
-            case "survey":
-                self._peek(p, n, cell)
-            case "claim":
-                if self.owner[cell] < 0:
-                    self.owner[cell], self.devs[cell] = p, 1
-                    self._fighter_excess(p)
-        sources = [(c, None) for c in self.techs[p]] + [(x.card, x) for x in self.at(cell) if x.owner == p]
-        for card, _ in sources:
-            for e in self.spec(card).effects:
-                if e.trigger == "explore":
-                    self.applied.add(self.spec(card).item)
-                    if e.verb == "peek":
-                        self._peek(p, e.amount, cell)
-                    else:
-                        self._effect(p, e, card, -1, -1)
-        self._destroy_broken(cell)
-
-    def _build(self, p: int, card: int, cell: int) -> None:
-        spec = self.spec(card)
-        cost = self.build_cost(p, card)
-        if spec.kind == "ship" and cost < spec.cost - self.temp.discount:
-            self._used_lasting(p, "cost", 1)
-        if spec.kind == "ship" and not spec.fighter and cell != self.home[p] and not self.system(cell).capital:
-            for e, src in self.lasting(p, "shipyard"):
-                if src is not None and src.cell == cell:
-                    self._mark(p, e, src)
-        if spec.fighter and self.fighters(p, cell) >= self.devs[cell]:
-            self._used_lasting(p, "fighter-slots", 1)
-        self.credits[p] -= cost
-        if spec.kind == "ship":
-            if self.temp.discount:
-                self.temp.discount = 0
-            if not self._shipyard_without_grant(p, cell):
-                self.temp.grants -= 1
-        if spec.domain >= 0:
-            self.cards_played.add(spec.item)
-            self.hands[p].remove(card)
-        else:
-            self.supply.remove(card)
-        if spec.kind == "station":
-            have = sum(1 for x in self.at(cell) if x.owner == p and self.spec(x.card).kind == "station")
-            if have >= self.devs[cell]:
-                self.breaches.append(f"a station built above the limit in {self._cell(cell)}")
-        self._place(p, card, cell)
-
-    def _shipyard_without_grant(self, p: int, cell: int) -> bool:
-        grants, self.temp.grants = self.temp.grants, 0
-        ok = self._shipyard(p, cell)
-        self.temp.grants = grants
-        return ok
-
-    def _place(self, p: int, card: int, cell: int) -> None:
-        if card in self.supply:
-            self.supply.remove(card)
-        self.pieces.append(Piece(card, p, cell, 0, 0, True, False, False, False, 0))
-        self._changed()
-
-    def _scrap(self, p: int, card: int) -> None:
-        x = self.piece(card)
-        assert x is not None
-        spec = self.spec(card)
-        gain = self.engine.scrap_value(spec.cost)
-        extra = [e for e in spec.effects if e.trigger == "scrap"]
-        extra += [e for c in self.techs[p] for e in self.spec(c).effects if e.trigger == "scrap"]
-        for e in extra:
-            gain += e.amount
-        if extra:
-            self.applied.add(spec.item if spec.has("gain-credits") else self._tech_scrap(p))
-        self.credits[p] += gain
-        self.destroy(x)
-
-    def _tech_scrap(self, p: int) -> str:
-        return next(self.spec(c).item for c in self.techs[p] if any(e.trigger == "scrap" for e in self.spec(c).effects))
 
     # -- hidden information -----------------------------------------------------------------------------------------
 
