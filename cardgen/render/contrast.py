@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from reportlab.lib.colors import Color
 
 from cardgen.render.kit import TextRun
-from cardgen.render.raster import render_page
+from cardgen.render.raster import rendered
 from cardgen.units import MM
 
 if TYPE_CHECKING:
@@ -127,14 +127,17 @@ def face_contrasts(job: ComponentJob, faces: list[PreparedFace]) -> list[list[tu
             if not face_runs:
                 out.append([])
                 continue
-            printed, ground = (
-                np.asarray(render_page(document, 2 * index + page, scale=DPI / 72).convert("RGB"), dtype=np.int16)
-                for page in (0, 1)
-            )
+            printed, ground = (_pixels(document, 2 * index + page) for page in (0, 1))
             out.append(_measure(printed, ground, face_runs))
     finally:
         document.close()
     return out
+
+
+def _pixels(document: Any, index: int) -> np.ndarray[Any, Any]:
+    """A page's RGB pixels at `DPI`, as signed integers for the differences `_measure` takes."""
+    with rendered(document, index, scale=DPI / 72) as image:
+        return np.asarray(image.convert("RGB"), dtype=np.int16)
 
 
 Measured = dict[str, list[tuple[TextRun, str, float]]]  # each distinct face's runs, by the face's key

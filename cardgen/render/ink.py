@@ -18,7 +18,7 @@ from typing import Any
 from reportlab.lib.colors import Color
 
 from cardgen.render.markup import Element, Face
-from cardgen.render.raster import render_page
+from cardgen.render.raster import rendered
 
 INKS = ("full", "light")
 LARGE = 0.2  # share of the face's area from which a dark shape counts as a large dark area
@@ -213,7 +213,8 @@ def coverage(pdf: bytes) -> list[float]:
     try:
         shares = []
         for index in range(len(document)):
-            histogram = render_page(document, index, scale=COVERAGE_DPI / 72, grayscale=True).histogram()
+            with rendered(document, index, scale=COVERAGE_DPI / 72, grayscale=True) as image:
+                histogram = image.histogram()
             total = sum(histogram)
             shares.append(1 - sum(level * n for level, n in enumerate(histogram)) / (255 * total))
         return shares

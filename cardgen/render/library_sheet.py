@@ -15,7 +15,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from cardgen.render.library import LibraryIcon, library_painter
-from cardgen.render.raster import render_page
+from cardgen.render.raster import rendered
 
 COLUMNS = 10
 CELL = 72.0  # points: an icon cell, its icon 40 pt square above a line of its name
@@ -48,7 +48,8 @@ def contact_sheet(icons: Sequence[LibraryIcon], font: str) -> bytes:
     canvas.save()
     document = pdfium.PdfDocument(buffer.getvalue())
     try:
-        image = render_page(document, 0, scale=DPI / 72, fill_color=(255, 255, 255, 255)).convert("RGB")
+        with rendered(document, 0, scale=DPI / 72, fill_color=(255, 255, 255, 255)) as page:
+            image = page.convert("RGB")
     finally:
         document.close()
     out = io.BytesIO()

@@ -9,22 +9,30 @@ belongs (`tests/test_render_raster.py`).
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from PIL import Image
 
 
-def render_page(document: Any, index: int, **options: Any) -> Image.Image:
-    """Page `index` of a `pypdfium2.PdfDocument` rendered with `PdfPage.render`'s `options`, as a PIL image that owns
-    its pixels; the page and its bitmap are closed before this returns."""
+@contextlib.contextmanager
+def rendered(document: Any, index: int, **options: Any) -> Iterator[Image.Image]:
+    """Page `index` of a `pypdfium2.PdfDocument` rendered with `PdfPage.render`'s `options`, as a PIL image valid
+    inside the block only (it may share the bitmap's buffer); the page and its bitmap are closed as the block ends."""
     page = document[index]
     try:
         bitmap = page.render(**options)
         try:
-            image: Image.Image = bitmap.to_pil().copy()  # to_pil may share the bitmap's buffer
-            return image
+            yield bitmap.to_pil()
         finally:
             bitmap.close()
     finally:
         page.close()
+
+
+def render_page(document: Any, index: int, **options: Any) -> Image.Image:
+    """The page as `rendered` gives it, copied into an image that owns its pixels (for an image kept after)."""
+    with rendered(document, index, **options) as image:
+        return image.copy()

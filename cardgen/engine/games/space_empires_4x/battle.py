@@ -143,7 +143,7 @@ def default(state: SE4XState) -> Action:
     enemy ship closest to destruction, then the group firing earliest, the dearer, the first listed."""
     fight = state.fight
     assert fight is not None
-    options = legal(state)
+    options = state.legal_actions()  # listed once per decision, as greedy asks for each action
     if fight.screener >= 0:
         return OpenFire()
     shooter = fight.fighters[fight.order[fight.slot]]
