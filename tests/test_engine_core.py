@@ -15,9 +15,9 @@ from cardgen.data import load_games
 from cardgen.engine import registry
 from cardgen.engine.agents import GreedyAgent, RandomAgent
 from cardgen.engine.core import CHANCE, TERMINAL, GameEngine, IllegalAction, State, derive_seed
+from cardgen.engine.flow import PASS as PASS_RESPONSE
+from cardgen.engine.flow import Flow
 from cardgen.engine.runner import PlaySpec, play_game, play_many, replay, summarise, write_log
-from cardgen.engine.tasks import PASS as PASS_RESPONSE
-from cardgen.engine.tasks import TaskStack
 
 from conftest import FIXTURES, REPO, copy_game, run_cli
 
@@ -391,7 +391,7 @@ def test_mcts_beats_random_at_pig_and_finds_the_winning_roll(pig):
 # --- the task stack and response windows --------------------------------------------------------------------------
 
 
-class CounterState(TaskStack, State):
+class CounterState(Flow, State):
     """A spell is cast; every other player, in turn order, may answer it with a counter from their hand, and a
     counter may itself be countered. A counter that resolves cancels what it answers. Last in, first out."""
 
@@ -418,9 +418,6 @@ class CounterState(TaskStack, State):
         self.resolved.append(item)
         if item[0] == "counter":
             self.cancel.add(item[2])
-
-    def current_player(self) -> int:
-        return TERMINAL if self.decision is None else self.decision[1]
 
     def _legal_actions(self) -> list:
         _kind, player, item = self.decision
@@ -553,8 +550,8 @@ def test_a_state_knows_it_has_ended_at_the_turn_cap():
 
 
 def test_sealed_commitments_stay_hidden_until_all_are_in():
+    from cardgen.engine.flow import Sealed
     from cardgen.engine.rng import CounterRng
-    from cardgen.engine.tasks import Sealed
 
     bids = Sealed(3)
     bids.commit(0, 4)

@@ -32,7 +32,7 @@ from cardgen.engine.games.star_commander.rules import StarEngine
 from cardgen.engine.games.star_commander.state import StarState
 from cardgen.engine.rng import CounterRng
 from cardgen.engine.runner import PlaySpec, play_many, summarise
-from cardgen.engine.tasks import PASS
+from cardgen.engine.flow import PASS
 
 from conftest import FIXTURES, REPO, check_golden_log, check_pickle_and_clone, copy_game, run_cli
 

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from cardgen.engine.core import TERMINAL, State, frozen
+from cardgen.engine.core import State, frozen
+from cardgen.engine.flow import Flow
 from cardgen.engine.games.battlefield_space.model import COLUMNS, NO_CARD, NOBODY, TARGETED, Mod, Status, column_total
 from cardgen.engine.rng import CounterRng
-from cardgen.engine.tasks import TaskStack
 
 if TYPE_CHECKING:
     from cardgen.engine.games.battlefield_space.rules import BattlefieldEngine
 
 
-class BattlefieldState(TaskStack, State):
+class BattlefieldState(Flow, State):
     """Piles, columns and the task queue of one game of Battlefield: Space. Cards are numbers (`engine.cards`)."""
 
     engine: BattlefieldEngine
@@ -61,9 +61,6 @@ class BattlefieldState(TaskStack, State):
         return s
 
     # -- the engine surface -----------------------------------------------------------------------------------------
-
-    def current_player(self) -> int:
-        return TERMINAL if self.decision is None else self.decision[1]
 
     def _legal_actions(self) -> list[int]:
         if self.decision is None:
@@ -202,7 +199,7 @@ class BattlefieldState(TaskStack, State):
     # -- the task queue ---------------------------------------------------------------------------------------------
 
     def run(self) -> None:
-        """Carry out tasks until one needs a player's decision or the game ends (`TaskStack`)."""
+        """Carry out tasks until one needs a player's decision or the game ends (`Flow`)."""
         super().run()
         if self.decision is None and not self.tasks and self.ending is None:
             self.ending = "no more battles"

@@ -21,9 +21,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from cardgen.engine.flow import Flow
 from cardgen.engine.games.scifi_domains.actions import DONE, Absorb, Action, Deploy, Done, Sacrifice
 from cardgen.engine.games.scifi_domains.model import CARRIED, DAMAGE, HITS, STEPS, Fight, Foe, Unit
-from cardgen.engine.tasks import TaskStack
 
 if TYPE_CHECKING:
     from cardgen.engine.games.scifi_domains.rules import ScifiEngine
@@ -41,7 +41,7 @@ def hit_by(candidates: Sequence[T], category: Callable[[T], str], kind: str) -> 
     return targets
 
 
-class Battle(TaskStack):
+class Battle(Flow):
     """The battle phase of `ScifiState` (a mixin: the state supplies units, stats and scoring)."""
 
     fight: Fight | None
@@ -245,7 +245,7 @@ class Battle(TaskStack):
 
     def battle_choice(self, action: Action) -> None:
         assert self.decision is not None and self.fight is not None
-        decision, self.decision = self.decision, None
+        decision = self.answered()
         match action:
             case Deploy(unit):
                 self._deploy(unit)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from cardgen.engine.core import TERMINAL, State, frozen
+from cardgen.engine.core import State, frozen
 from cardgen.engine.games.scifi_domains.actions import (
     PASS,
     Absorb,
@@ -49,6 +49,7 @@ if TYPE_CHECKING:
     from cardgen.engine.games.scifi_domains.rules import ScifiEngine
 
 LINES = ("units", "techs", "rewards")
+TURNS = {Phase.BUILD: "build", Phase.AGRO: "agro", Phase.REWARDS: "rewards"}  # the questions the round's turns ask
 STAT_INDEX = {name: i for i, name in enumerate(STATS)}
 
 
@@ -113,16 +114,15 @@ class ScifiState(Battle, State):
         s.tasks, s.decision, s.fight = [], None, None
         s.tables = [None] * players
         s.next_round()
+        s.run()
         return s
 
     # -- the engine surface -----------------------------------------------------------------------------------------
 
-    def current_player(self) -> int:
-        if self.phase == Phase.OVER:
-            return TERMINAL
-        if self.phase == Phase.BATTLE:
-            return self.decision[1] if self.decision else TERMINAL
-        return self.turn
+    def idle(self) -> None:
+        """Between battles the round's phase asks the player whose turn it is (`Flow`)."""
+        if self.phase in TURNS:
+            self.ask(TURNS[self.phase], self.turn)
 
     def _legal_actions(self) -> list[Action]:
         p = self.turn
@@ -157,6 +157,10 @@ class ScifiState(Battle, State):
 
     def _apply(self, action: Any) -> None:
         p = self.turn
+        if self.phase == Phase.BATTLE:
+            self.battle_choice(action)
+            return
+        self.answered()
         match action:
             case Pass():
                 self.active[p] = False
@@ -168,15 +172,13 @@ class ScifiState(Battle, State):
                 self._agro(p, group)
             case Reward(slot):
                 self._take_reward(p, slot)
-            case Deploy() | Done() | Absorb() | Sacrifice():
-                self.battle_choice(action)
-                return
         if self.phase == Phase.BUILD:
             self._next_builder()
         elif self.phase == Phase.AGRO:
             self._next_agro()
         elif self.phase == Phase.REWARDS:
             self._next_reward_turn()
+        self.run()
 
     def rollout_action(self, legal: list[Action], rng: CounterRng) -> Action:
         """In playouts, battles are fought by the careful default choices (deploy what fits, absorb with a unit that

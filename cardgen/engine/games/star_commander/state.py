@@ -19,7 +19,7 @@ runs out is rebuilt from its discards, systems fight in grid order with windows 
 and when a ship is destroyed, and no trades between players are played (agents do not negotiate).
 
 Domain decks are ordered and shuffled once (Imperial Census can look at the top); what a player knows of them and of
-face-down systems (`known`, `peeked`) survives determinization. Response windows use `TaskStack`; only players who
+face-down systems (`known`, `peeked`) survives determinization. Response windows use `Flow`; only players who
 hold a response they can use are asked (a table asks everyone; the answer "pass" is the same).
 """
 
@@ -28,7 +28,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from cardgen.engine.boards import diagonal_distance
-from cardgen.engine.core import TERMINAL, State, frozen
+from cardgen.engine.core import State, frozen
+from cardgen.engine.flow import PASS, Flow
 from cardgen.engine.games.star_commander import effects, listing
 from cardgen.engine.games.star_commander.model import (
     DONE,
@@ -54,13 +55,12 @@ from cardgen.engine.games.star_commander.model import (
     TradeSell,
 )
 from cardgen.engine.rng import CounterRng
-from cardgen.engine.tasks import PASS, TaskStack
 
 if TYPE_CHECKING:
     from cardgen.engine.games.star_commander.rules import StarEngine
 
 
-class StarState(TaskStack, State):
+class StarState(Flow, State):
     """One game of Star Commander."""
 
     engine: StarEngine
@@ -164,11 +164,6 @@ class StarState(TaskStack, State):
         return s
 
     # -- the engine surface -----------------------------------------------------------------------------------------
-
-    def current_player(self) -> int:
-        if self.phase == Phase.OVER:
-            return TERMINAL
-        return self.decision[1] if self.decision else TERMINAL
 
     def returns(self) -> list[float]:
         if self.phase != Phase.OVER:
