@@ -961,6 +961,7 @@ def test_lattice_minds_peek_at_the_top_card_before_drawing(engine):
     as_faction(s, q, "lattice-minds")
     s.player = q
     s._start_turn()
+    s.ask_again()  # the flow asks the player whose turn was started by hand
     assert s.phase == PEEK and s.current_player() == q and s.legal_actions() == [Pick(0), Pick(1)]
     top = s.deck[-1]
     assert s.observation(q)[-2] == top and s.observation(p)[-2] is None

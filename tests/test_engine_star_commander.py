@@ -10,6 +10,7 @@ import pytest
 
 from cardgen.data import load_games
 from cardgen.engine.core import IllegalAction
+from cardgen.engine.flow import PASS
 from cardgen.engine.games.star_commander.model import (
     DONE,
     Assign,
@@ -32,7 +33,6 @@ from cardgen.engine.games.star_commander.rules import StarEngine
 from cardgen.engine.games.star_commander.state import StarState
 from cardgen.engine.rng import CounterRng
 from cardgen.engine.runner import PlaySpec, play_many, summarise
-from cardgen.engine.flow import PASS
 
 from conftest import FIXTURES, REPO, check_golden_log, check_pickle_and_clone, copy_game, run_cli
 

@@ -108,6 +108,12 @@ class Flow:
         """Called when no task is left and no question is open: ask the player whose turn it is, or nothing (the
         game is over, or a chance node is next)."""
 
+    def ask_again(self) -> None:
+        """Drop the open question and carry on from the position as it stands (for a position set up by hand: a
+        test, a puzzle)."""
+        self.decision = None
+        self.run()
+
     def waiting(self, name: str) -> bool:
         """Whether a task of this name is still to run."""
         return any(t[0] == name for t in self.tasks)
@@ -137,6 +143,10 @@ class Flow:
         if response != PASS:
             self.open_window(response, player, players, seats)
         self.run()
+
+    def cancel(self, item: Any) -> None:
+        """`item`, waiting on the stack, resolves as nothing: its window closes and it is not resolved."""
+        self.tasks[:] = [t for t in self.tasks if not (t[0] in ("window", "resolve_item") and t[1] == item)]
 
     def _t_resolve_item(self, item: Any) -> None:
         if item in self.cancelled():

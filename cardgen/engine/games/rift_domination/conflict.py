@@ -81,6 +81,7 @@ def next_in_window(state: RiftState) -> None:
         f = dataclasses.replace(f, stage=f.stage + 1)
     state.fighting = f
     if f.stage < 2:
+        state.ask("battle", f.seat)
         return
     state.fighting = None
     played = (frozenset(e for c in f.cards[0] for e in state.engine.occ[c].effects),

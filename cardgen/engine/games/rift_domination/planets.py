@@ -116,4 +116,4 @@ def control(state: RiftState, p: int, planet: int) -> None:
         state.systems_held[system] = p
         state.vp[p] += state.fac(p).modifier("system-vp") or e.system_vp
         if state.expansions[p] < state.fac(p).expansions and any(k not in state.roster[p] for k in e.units):
-            state.pending_roster.append(p)
+            state.later(("roster", p))  # asked once what is under way (a battle's windows) is done

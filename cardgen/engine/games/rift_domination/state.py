@@ -19,7 +19,8 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
-from cardgen.engine.core import TERMINAL, Action, State, frozen
+from cardgen.engine.core import Action, State, frozen
+from cardgen.engine.flow import Flow
 from cardgen.engine.games.rift_domination import conflict, effects, planets
 from cardgen.engine.games.rift_domination.model import (
     BUILD,
@@ -51,7 +52,7 @@ if TYPE_CHECKING:
     from cardgen.engine.games.rift_domination.rules import RiftEngine
 
 
-class RiftState(State):
+class RiftState(Flow, State):
     engine: RiftEngine
     n: int
     on: list[bool]
@@ -80,8 +81,6 @@ class RiftState(State):
     deck: list[int]
     discard: list[int]
     hands: list[list[int]]
-    pending_roster: list[int]  # seats owed a roster choice
-    window: tuple[int, int, int] | None  # a response window: (the target who may answer, the card, who played it)
     # a battle waiting for its players' battle cards: (attacker, defender, point, came from, ground, whose window
     # (0 attacker, 1 defender), the attacker's cards, the defender's cards)
     fighting: Fight | None
@@ -126,8 +125,7 @@ class RiftState(State):
         s.tile_pool = list(range(len(engine.tiles)))
         s.shuffle(s.tile_pool, "condition tiles")
         s.placing = -1
-        s.pending_roster = []
-        s.window = None
+        s.tasks, s.decision = [], None
         s.slowed = [0] * players
         s.tiles_gone, s.wormholes, s.placed, s.traded = [], [], [(-1, 0)] * players, False
         s.immune, s.blockades, s.resisted = {}, {}, [-1] * players
@@ -136,6 +134,7 @@ class RiftState(State):
         s.rounds_left, s.seats_done = -1, 0
         s.phase = SETUP_FACTION
         s._deal_faction(s.player)
+        s.run()
         return s
 
     # -- set-up --------------------------------------------------------------------------------------------------------
@@ -410,32 +409,26 @@ class RiftState(State):
 
     # -- legal actions -----------------------------------------------------------------------------------------------
 
-    def current_player(self) -> int:
-        if self.phase == OVER:
-            return TERMINAL
-        if self.window is not None:
-            return self.window[0]
-        if self.fighting is not None:
-            return self.fighting.seat
-        if self.pending_roster:
-            return self.pending_roster[0]
-        return self.player
+    def idle(self) -> None:
+        """With nothing interrupting it (a card's window, a battle's, a roster choice: each asks through the flow),
+        the turn asks its player for the step it is at (`Flow`)."""
+        if self.phase != OVER:
+            self.ask(self.phase, self.player)
 
     def _legal_actions(self) -> list[Action]:
         e = self.engine
-        if self.phase == OVER:
+        if self.phase == OVER or self.decision is None:
             return []
-        if self.window is not None:  # the target of a card may answer it with a card that cancels it
-            q = self.window[0]
-            answers: list[Action] = [Play(c) for c in sorted(set(self.hands[q])) if effects.cancels(self, c)]
-            return answers + ([Sacrifice()] if effects.may_sacrifice(self, q) else []) + [Done()]
-        if self.fighting is not None:  # a battle's window: battle OCC-cards (the attacker's units may join), Done
+        kind, q = self.decision[0], self.decision[1]
+        if kind == "respond":  # the target of a card may answer it with a card that cancels it
+            return [*self.responses(q, self.decision[2]), Done()]
+        if kind == "battle":  # a battle's window: battle OCC-cards (the attacker's units may join), Done
             f = self.fighting
+            assert f is not None
             joining = conflict.joiners(self, f) if f.stage == 0 else []
             return [Play(c) for c in conflict.battle_cards(self, f.seat, f.stage)] + joining + [Done()]
-        if self.pending_roster:
-            p = self.pending_roster[0]
-            return [Roster(k) for k in e.units if k not in self.roster[p]] or [Done()]
+        if kind == "roster":
+            return [Roster(k) for k in e.units if k not in self.roster[q]] or [Done()]
         p = self.player
         if self.phase == PEEK:
             return [Pick(0), Pick(1)]
@@ -519,14 +512,82 @@ class RiftState(State):
 
     # -- applying actions ----------------------------------------------------------------------------------------------
 
+    def responses(self, player: int, item: Any) -> list[Action]:
+        """What the target of a card played (`item`: ("card", card, who played it)) may answer it with: a card
+        that cancels it, or a sacrifice (`Done` lets it take effect)."""
+        answers: list[Action] = [Play(c) for c in sorted(set(self.hands[player])) if effects.cancels(self, c)]
+        return answers + ([Sacrifice()] if effects.may_sacrifice(self, player) else [])
+
+    def _resolve(self, item: Any) -> None:
+        """No answer: the card played takes effect."""
+        _, card, player = item
+        effects.resolve(self, player, self.engine.occ[card].effects)
+
+    def _t_roster(self, p: int) -> None:
+        self.ask("roster", p)
+
     def _apply(self, action: Action) -> None:
+        kind, p, *rest = self.answered()
+        if kind == "respond":
+            self._answer(p, action, rest[0])
+        elif kind == "battle":
+            self._battle_answer(p, action)
+        elif kind == "roster":
+            if action.tag == "roster":
+                self.roster[p].append(action.kind)
+                self.expansions[p] += 1
+        else:
+            self._turn(p, action)
+        self.run()
+
+    def _answer(self, p: int, action: Action, item: tuple[str, int, int]) -> None:
+        """The target's answer to a card played against it: `Done` lets it resolve (the window's last step);
+        a cancelling card or a sacrifice leaves it without effect."""
+        if action.tag == "sacrifice":
+            self.cancel(item)
+            effects.sacrifice(self, p)
+        elif action.tag == "play":  # the answer cancels the card played: both are discarded, nothing happens
+            self.hands[p].remove(action.card)
+            self.discard.append(action.card)
+            self.events.add(f"play:{self.engine.occ[action.card].item}")
+            self.cancel(item)
+            self.events.add("cancelled")
+
+    def _battle_answer(self, p: int, action: Action) -> None:
+        """A battle's window: cards played into it, units joining the attack, or `Done` for the next window."""
+        f = self.fighting
+        assert f is not None
+        if action.tag == "done":
+            self.fighting = dataclasses.replace(f, stage=f.stage + 1)
+            conflict.next_in_window(self)
+            return
+        if action.tag == "move":
+            self._move(self.unit(action.uid), action.to, action.carry)
+        else:
+            self.hands[p].remove(action.card)
+            self.discard.append(action.card)
+            self.events.add(f"play:{self.engine.occ[action.card].item}")
+            if conflict.recruits(self, action.card):  # recruiting during the battle
+                effect = self.engine.occ[action.card].effects[0]
+                effects.recruit_now(self, p, effect.amount, effect.key("locked") == "yes", at=f.node)
+                self.events.add("battle-recruit")
+            elif conflict.shields_kind(self, action.card):  # played on another's turn too
+                effects.resolve(self, p, self.engine.occ[action.card].effects)
+                self.events.add("battle-immunity")
+            else:  # a battle card: it acts when the battle is fought
+                cards = (
+                    (f.cards[0] + (action.card,), f.cards[1])
+                    if f.stage == 0
+                    else (f.cards[0], f.cards[1] + (action.card,))
+                )
+                self.fighting = dataclasses.replace(f, cards=cards)
+        assert self.fighting is not None
+        self.ask("battle", self.fighting.seat)
+
+    def _turn(self, p: int, action: Action) -> None:
+        """A choice at the step the turn (or the set-up) is at."""
         tag = action.tag
-        p = self.current_player()
-        if tag == "roster":
-            self.pending_roster.pop(0)
-            self.roster[p].append(action.kind)
-            self.expansions[p] += 1
-        elif tag == "pick":
+        if tag == "pick":
             self._pick(p, action.choice)
         elif tag == "upgrade":
             self.resources[p] -= self.upgrade_cost(p, action.name)
@@ -541,42 +602,15 @@ class RiftState(State):
             self.placed[p] = (self.turns, count + 1 if when == self.turns else 1)
             self.wormholes.append(action.system)
             self.events.add("wormhole")
-        elif tag == "sacrifice":
-            self.window = None
-            effects.sacrifice(self, p)
         elif tag == "play":
             self.hands[p].remove(action.card)
             self.discard.append(action.card)
             self.events.add(f"play:{self.engine.occ[action.card].item}")
-            if self.window is not None:  # the answer cancels the card played: both are discarded, nothing happens
-                self.window = None
-                self.events.add("cancelled")
-                return
-            if self.fighting is not None and conflict.recruits(self, action.card):  # recruiting during the battle
-                effect = self.engine.occ[action.card].effects[0]
-                effects.recruit_now(self, p, effect.amount, effect.key("locked") == "yes", at=self.fighting.node)
-                self.events.add("battle-recruit")
-                return
-            if self.fighting is not None and conflict.shields_kind(self, action.card):  # played on another's turn too
-                effects.resolve(self, p, self.engine.occ[action.card].effects)
-                self.events.add("battle-immunity")
-                return
-            if self.fighting is not None:  # a battle card: it acts when the battle is fought
-                f = self.fighting
-                cards = (
-                    (f.cards[0] + (action.card,), f.cards[1])
-                    if f.stage == 0
-                    else (f.cards[0], f.cards[1] + (action.card,))
-                )
-                self.fighting = dataclasses.replace(f, cards=cards)
-                return
             target = effects.target(self, p, self.engine.occ[action.card].effects)
             if target is not None and effects.resists(self, target):
                 return
-            if target is not None and (
-                any(effects.cancels(self, c) for c in self.hands[target]) or effects.may_sacrifice(self, target)
-            ):
-                self.window = (target, action.card, p)
+            if target is not None and self.responses(target, None):  # the target may answer it
+                self.open_window(("card", action.card, p), p, self.n, seats=(target,))
                 return
             effects.resolve(self, p, self.engine.occ[action.card].effects)
         elif tag == "recruit":
@@ -588,16 +622,7 @@ class RiftState(State):
                     for _ in range(effect.amount):
                         self._add(p, effect.key("unit"), action.planet)
         elif tag == "done":
-            if self.fighting is not None:
-                self.fighting = dataclasses.replace(self.fighting, stage=self.fighting.stage + 1)
-                conflict.next_in_window(self)
-            elif self.window is not None:  # no answer: the card played takes effect
-                _, card, player = self.window
-                self.window = None
-                effects.resolve(self, player, self.engine.occ[card].effects)
-            elif self.pending_roster:
-                self.pending_roster.pop(0)
-            elif self.phase == BUILD:
+            if self.phase == BUILD:
                 self.phase = MOVE
             elif self.phase == MOVE:
                 self.phase = RECRUIT
@@ -763,7 +788,7 @@ class RiftState(State):
             self.phase, self.player, self.turns, self.faction, self.home, [u.key() for u in self.units],
             sorted(self.owner.items()), sorted((h, tuple(v)) for h, v in self.upgrades.items()), tiles,
             self.resources, self.vp, self.track, self.roster, sorted(self.hands[player]),
-            [len(h) for h in self.hands], len(self.deck), sorted(self.discard), self.pending_roster, self.window,
+            [len(h) for h in self.hands], len(self.deck), sorted(self.discard), self.decision, self.tasks,
             self.fighting, self.steps, self.slowed, sorted(self.consumed), self.wormholes, self.placed, self.traded,
             sorted(self.immune.items()), sorted(self.blockades.items()), self.resisted,
             self.deck[-1] if self.phase == PEEK and player == self.player and self.deck else None,
@@ -817,8 +842,7 @@ class RiftState(State):
         other.roster, other.expansions = [list(r) for r in self.roster], list(self.expansions)
         other.systems_held = dict(self.systems_held)
         other.deck, other.discard, other.hands = list(self.deck), list(self.discard), [list(h) for h in self.hands]
-        other.pending_roster = list(self.pending_roster)
-        other.window = self.window
+        other.tasks, other.decision = list(self.tasks), self.decision
         other.fighting, other.steps = self.fighting, list(self.steps)
         other.slowed = list(self.slowed)
         other.tiles_gone, other.wormholes, other.placed = list(self.tiles_gone), list(self.wormholes), list(self.placed)
