@@ -96,6 +96,14 @@ def begin(state: SE4XState, p: int, q: int, h: int, attackers: list[Unit], defen
                 for side, units in enumerate((attackers, defenders)) for u in units]  # fmt: skip
     state.fight = Fight(h, (p, q), state.terrain(h), fighters)
     _new_round(state)
+    _ask(state)
+
+
+def _ask(state: SE4XState) -> None:
+    """Put the choice due to the side that makes it (none once the battle is over)."""
+    fight = state.fight
+    if fight is not None:
+        state.ask("fight", fight.players[fight.deciding()])
 
 
 def legal(state: SE4XState) -> list[Action]:
@@ -125,16 +133,16 @@ def act(state: SE4XState, action: Action) -> None:
         fight.screen_left -= 1
         if fight.screen_left == 0:
             _open_fire(state)
-        return
-    if action.tag == "open-fire":
+    elif action.tag == "open-fire":
         _open_fire(state)
-        return
-    shooter = fight.fighters[fight.order[fight.slot]]
-    if action.tag == "retreat":
-        _retreat(state, shooter, action.to)
     else:
-        _fire(state, shooter, _fighter(fight, action.target))
-    _play_on(state)
+        shooter = fight.fighters[fight.order[fight.slot]]
+        if action.tag == "retreat":
+            _retreat(state, shooter, action.to)
+        else:
+            _fire(state, shooter, _fighter(fight, action.target))
+        _play_on(state)
+    _ask(state)
 
 
 def default(state: SE4XState) -> Action:

@@ -134,7 +134,9 @@ def enter(state: SE4XState, u: Unit, t: int, came: int, counts: bool = True) -> 
                 state.lost = None
         else:
             state.phase = LOST
-            if not shift_targets(state):
+            if shift_targets(state):
+                state.ask("shift", chooser)
+            else:
                 state.phase, state.lost = MOVE, None
         return
     elif kind in ("nebula", "asteroids") and armed:
@@ -188,6 +190,7 @@ def peek(state: SE4XState, u: Unit, t: int) -> None:
     m = state.marker_at[t]
     state.known[u.owner][t] = m
     state.peeking = t
+    state.ask("peek", u.owner)
     state.explored[u.owner] += 1
     state.chance.record("peek", [state.engine.hex_label[t], state.engine.markers[m].kind])
     state.events.add("peek")

@@ -23,7 +23,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from cardgen.engine.core import TERMINAL, Action, IllegalAction, State, frozen
+from cardgen.engine.core import Action, IllegalAction, State, frozen
+from cardgen.engine.flow import Flow
 from cardgen.engine.games.space_empires_4x import battle, economy, hidden, invariants, movement, view
 from cardgen.engine.games.space_empires_4x.battle import Fight
 from cardgen.engine.games.space_empires_4x.combat import Group, to_hit
@@ -32,7 +33,6 @@ from cardgen.engine.games.space_empires_4x.model import (
     DEPOSITED,
     ECON,
     GONE,
-    LOST,
     MOVE,
     ON_MAP,
     OVER,
@@ -51,7 +51,7 @@ if TYPE_CHECKING:
     from cardgen.engine.games.space_empires_4x.rules import SE4XEngine
 
 
-class SE4XState(State):
+class SE4XState(Flow, State):
     engine: SE4XEngine
     n: int
     on: list[bool]  # hexes in play at this player count
@@ -129,6 +129,7 @@ class SE4XState(State):
         s.peeking = -1
         s.battles = ()
         s.at, s.pending, s.fight = -1, (), None
+        s.tasks, s.decision = [], None
         s.known = [{} for _ in range(players)]
         for p, h in enumerate(s.home):
             s.revealed[h] = True
@@ -147,6 +148,7 @@ class SE4XState(State):
         s.player = first
         s.lost = None  # (chooser, hex, units, mover) of Lost in Space
         s._start_turn()
+        s.run()
         return s
 
     # -- units and counters -------------------------------------------------------------------------------------------
@@ -259,30 +261,27 @@ class SE4XState(State):
         self.player = seats[0]
         economy.begin(self, self.player)
 
-    def current_player(self) -> int:
-        if self.phase == OVER:
-            return TERMINAL
-        if self.phase == LOST:
-            assert self.lost is not None
-            return self.lost[0]
-        if self.fight is not None:
-            return self.fight.players[self.fight.deciding()]
-        return self.player
+    def idle(self) -> None:
+        """With nothing interrupting it (a battle's choice, a peek, Lost in Space, the order of battles: each asks
+        through the flow where it arises), the turn or the Economic Phase asks its player (`Flow`)."""
+        if self.phase in (MOVE, ECON):
+            self.ask(self.phase, self.player)
 
     # -- legal actions -------------------------------------------------------------------------------------------------
 
     def _legal_actions(self) -> list[Action]:
-        if self.phase == OVER:
+        if self.phase == OVER or self.decision is None:
             return []
-        if self.phase == LOST:
+        kind = self.decision[0]
+        if kind == "shift":
             return [Shift(h) for h in movement.shift_targets(self)]
-        if self.peeking >= 0:
+        if kind == "peek":
             return [PeekChoice(True), PeekChoice(False)]
-        if self.fight is not None:
+        if kind == "fight":
             return battle.legal(self)
-        if self.battles:
+        if kind == "order":
             return [Battle(h) for h in self.battles]
-        if self.phase == MOVE:
+        if kind == MOVE:
             return movement.actions(self)
         return economy.actions(self)
 
@@ -336,7 +335,11 @@ class SE4XState(State):
     # -- applying actions ----------------------------------------------------------------------------------------------
 
     def _apply(self, action: Action) -> None:
-        p = self.current_player()
+        p = self.answered()[1]
+        self._act(p, action)
+        self.run()
+
+    def _act(self, p: int, action: Action) -> None:
         tag = action.tag
         if tag == "move":
             u = self.unit(action.uid)
@@ -442,11 +445,13 @@ class SE4XState(State):
                 self._begin_battles_at(h)
             else:
                 break
-        if self.fight is not None:
+        if self.fight is not None:  # a battle's choice is asked
             return
         if self.phase == OVER:
             self.battles, self.at, self.pending = (), -1, ()
-        elif not self.battles:
+        elif self.battles:  # two or more left: 'the attacker decides the order in which battles occur'
+            self.ask("order", p)
+        else:
             self._next_player()
 
     def _battle(self, p: int, q: int, h: int) -> None:
@@ -670,6 +675,7 @@ class SE4XState(State):
         other.peeking, other.known = self.peeking, [dict(k) for k in self.known]
         other.battles, other.at, other.pending = self.battles, self.at, self.pending
         other.fight = None if self.fight is None else self.fight.copy()
+        other.tasks, other.decision = list(self.tasks), self.decision
         other.yards_new = dict(self.yards_new)
         return other
 
