@@ -14,7 +14,6 @@ import contextlib
 import dataclasses
 import os
 import sys
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -22,7 +21,8 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from cardgen import limits
-from cardgen.errors import DataError, Problem, RuleError, display_path
+from cardgen.build_report import Outcome, print_built, say
+from cardgen.errors import DataError, Problem, RuleError
 from cardgen.output import all_or_nothing
 from cardgen.paths import default_fonts_dir, default_templates_dir
 from cardgen.terminal import echo
@@ -35,11 +35,6 @@ if TYPE_CHECKING:
     from cardgen.render.layouts import Layouts
     from cardgen.render.parallel import Speculative
     from cardgen.trust import Decision
-
-GUIDE_FILES = {"proof.pdf": "proof sheet", "calibration.pdf": "duplex calibration: print it first"}
-
-# what a build reports of a game: its notes, its files (written or kept) and its guides
-Outcome = tuple[list[str], list[Any], list[Path]]
 
 
 @dataclass(frozen=True)
@@ -154,13 +149,13 @@ def build(request: BuildRequest) -> Built:
         if must_load:
             run.loaded = _load_and_validate(run, speculative)
         for record in run.kept.values():
-            _say(record.warnings, request.quiet)
+            say(record.warnings, request.quiet)
         if not run.loaded and run.kept:  # nothing to build: the renderer is not even imported
             outcomes = [(record.notes, record.files, record.guides) for record in run.kept.values()]
             print_built(outcomes, request.printing.format, request.printing.paper, request.quiet)
             return Built([f.path for record in run.kept.values() for f in record.files], [])
         _render(run, stack, speculative)
-    _say(run.asides, request.quiet)
+    say(run.asides, request.quiet)
     _remember(run)
     return _report(run)
 
@@ -377,49 +372,6 @@ def _trusted_for_cache(data_dir: Path, name: str, trust_code: bool) -> bool | st
     return (decision.sha256 or True) if decision.runs else False
 
 
-def print_built(outcomes: Sequence[Outcome], output_format: str, paper: str, quiet: bool) -> None:
-    """The file list of a build (each game's notes, files and guides) and, for print PDFs, the paper it takes."""
-    if quiet:  # --quiet: errors and warnings only
-        return
-    for notes, files, _ in outcomes:
-        for note in notes:
-            echo(f"note: {note}", err=True)
-        for file in files:
-            unit = "image" if output_format in ("png", "tts") else "page"
-            what = f"{file.pages} {unit}{'' if file.pages == 1 else 's'}"
-            what += f" (with {', '.join(file.holds)})" if file.holds else ""
-            what += ", unchanged" if file.reused else ""
-            echo(f"{display_path(file.path)}  {'saved object' if file.component == 'saved object' else what}")
-    every = [f for _, files, _ in outcomes for f in files]
-    if output_format != "pdf" or not every:
-        return
-    for _, _, guides in outcomes:
-        for guide in guides:
-            echo(f"{display_path(guide)}  {GUIDE_FILES.get(guide.name, 'how to print')}")
-    duplex = sum(f.sides in ("long-edge", "short-edge") for f in every)
-    sheets = sum(map(_sheets_of, every))
-    paper_name = paper.upper() if paper == "a4" else paper.title()
-    echo(
-        f"{_count(len(every), 'file')}, {_count(sum(f.pages for f in every), 'page')} on "
-        f"{_count(sheets, 'sheet')} of {paper_name} paper; {duplex} to print double-sided — see PRINT.md in each "
-        "game's folder"
-    )
-
-
-def _sheets_of(file: Any) -> int:
-    """The sheets of paper a file takes: recorded with a file kept from an earlier build (so that a build that
-    draws nothing need not import the renderer), else counted as the print guide counts them."""
-    from cardgen.render.cache import Kept
-
-    if isinstance(file, Kept):
-        return file.sheets
-    return int(file.sheets_of_paper)
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}{'' if n == 1 else 's'}"
-
-
 def _proof(game: Game, layouts: Layouts, out_dir: Path, trusted: Decision | None) -> Path:
     """The proof sheet; `trusted` None: not validated (--no-validate), so only text fitting is shown."""
     from cardgen.render.build import GameRenderer
@@ -487,19 +439,12 @@ def _validate_before_build(games: list[Game], trusted: list[Decision], quiet: bo
             )
         if report.unchecked:
             lines.append(f"cardgen: warning: {report.game}: no rules checks (rules.yaml missing or empty)")
-        _say(lines, quiet)
+        say(lines, quiet)
     problems = [Problem(None, f"{r.game}: {violation}") for r in reports for violation in r.violations]
     if problems:
         last = "the data breaks the rules above; nothing was printed (--no-validate prints anyway)"
         raise RuleError([*problems, Problem(None, last)])
     return said
-
-
-def _say(lines: list[str], quiet: bool) -> None:
-    """Warnings always, notes unless --quiet, on stderr."""
-    for line in lines:
-        if not (quiet and line.startswith("cardgen: note:")):
-            echo(line, err=True)
 
 
 __all__ = ["BuildRequest", "Built", "Printing", "build"]
