@@ -135,3 +135,31 @@ def test_a_request_is_frozen_and_its_settings_name_what_decides_the_files(demo, 
     settings = asked.settings()
     assert settings["printing"]["paper"] == "a4"
     assert not {"games", "out_dir", "quiet", "jobs", "cache", "data_dir", "templates_dir"} & set(settings)
+
+
+def test_watch_rebuilds_with_the_request_its_options_make(demo, tmp_path, monkeypatch):
+    """Each rebuild of `cardgen watch` is `build` of one request (quiet, one process), not a re-entered command."""
+    from cardgen import building, watch
+
+    asked: list[BuildRequest] = []
+    built: list[object] = []
+
+    def recorded(request: BuildRequest) -> building.Built:
+        asked.append(request)
+        return build(request)
+
+    def once(rebuild, *args, **kwargs):  # the watch loop, cut to its first build
+        built.append(rebuild())
+
+    monkeypatch.setattr(building, "build", recorded)
+    monkeypatch.setattr(watch, "watch", once)
+    game, templates = demo
+    run = run_cli("--data-dir", game.data, "--templates-dir", templates, "watch", "demo", "--out", tmp_path / "watched",
+                  "--paper", "letter", "--proof", "--trust-code")  # fmt: skip
+    assert run.code == 0, run.err
+    (made,) = asked
+    assert made == BuildRequest(game.data, templates, ("demo",), tmp_path / "watched", Printing(paper="letter"),
+                                proof=True, jobs=1, trust_code=True, quiet=True)  # fmt: skip
+    assert [p.name for p in built[0].files] == ["ships.pdf", "tokens.pdf", "board.pdf"]  # type: ignore[attr-defined]
+    build(request(demo, tmp_path / "direct", printing=Printing(paper="letter"), proof=True))
+    assert contents(tmp_path / "watched") == contents(tmp_path / "direct")
