@@ -1,4 +1,6 @@
-"""The command line: a thin click shell over functions the tests call directly.
+"""The command line: a thin click shell over functions the tests call directly. A command reads its options into
+the typed request of the function that does the work (`building.BuildRequest` for `build` and `watch`,
+`engine.playtest.PlayRequest` for `play`, `balance.report.Settings` for `balance`) and prints what it returns.
 
 Exit codes used by every command: 0 success; 1 the data breaks a rule; 2 the input could not be read; 130
 interrupted (Ctrl-C) and 143 terminated (SIGTERM), with nothing partial written. Errors are printed once here, one
@@ -26,13 +28,7 @@ from cardgen import limits, output, stopping
 if TYPE_CHECKING:
     from cardgen.data import Game
     from cardgen.trust import Decision
-from cardgen.errors import (
-    EXIT_INPUT,
-    CardgenError,
-    DataError,
-    RuleError,
-    display_path,
-)
+from cardgen.errors import EXIT_INPUT, CardgenError, DataError, RuleError, display_path
 from cardgen.output import all_or_nothing, check_writable
 from cardgen.parameters import Length, Offset, PlayerCounts, Stamp, Whole
 from cardgen.paths import default_data_dir, default_fonts_dir, default_templates_dir
