@@ -163,3 +163,24 @@ def test_watch_rebuilds_with_the_request_its_options_make(demo, tmp_path, monkey
     assert [p.name for p in built[0].files] == ["ships.pdf", "tokens.pdf", "board.pdf"]  # type: ignore[attr-defined]
     build(request(demo, tmp_path / "direct", printing=Printing(paper="letter"), proof=True))
     assert contents(tmp_path / "watched") == contents(tmp_path / "direct")
+
+
+def test_the_command_line_and_the_request_import_nothing_heavy():
+    """`cardgen build --help` and a `BuildRequest` made in a fresh process import neither the data models, the
+    renderer nor the validator (nor pydantic, Jinja, reportlab): the command line starts at once."""
+    import json
+    import subprocess
+    import sys
+
+    script = (
+        "import json, sys\nfrom cardgen.cli import cli\n"
+        "try:\n    cli(['build', '--help'])\nexcept SystemExit:\n    pass\n"
+        "from cardgen.building import BuildRequest, Printing\nBuildRequest(__import__('pathlib').Path('.'), "
+        "__import__('pathlib').Path('.'), printing=Printing(paper='letter'))\n"
+        "print(json.dumps(sorted(sys.modules)))"
+    )
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    loaded = json.loads(run.stdout.splitlines()[-1])
+    heavy = ("cardgen.data", "cardgen.render", "cardgen.validate", "cardgen.engine", "pydantic", "jinja2", "reportlab")
+    assert "cardgen.building" in loaded
+    assert [module for module in loaded if module.startswith(heavy)] == []
