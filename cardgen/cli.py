@@ -1,4 +1,6 @@
-"""The command line: a thin click shell over functions the tests call directly.
+"""The command line: a thin click shell over functions the tests call directly. A command reads its options into
+the typed request of the function that does the work (`building.BuildRequest` for `build` and `watch`,
+`engine.playtest.PlayRequest` for `play`, `balance.report.Settings` for `balance`) and prints what it returns.
 
 Exit codes used by every command: 0 success; 1 the data breaks a rule; 2 the input could not be read; 130
 interrupted (Ctrl-C) and 143 terminated (SIGTERM), with nothing partial written. Errors are printed once here, one
@@ -9,11 +11,9 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import dataclasses
 import gc
 import importlib.util
 import json
-import math
 import os
 import sys
 from collections.abc import Callable
@@ -27,21 +27,10 @@ from cardgen import limits, output, stopping
 
 if TYPE_CHECKING:
     from cardgen.data import Game
-    from cardgen.render.jobs import PrintOptions
-    from cardgen.render.layouts import Layouts
     from cardgen.trust import Decision
-    from cardgen.validate import GameReport
-from cardgen.errors import (
-    EXIT_INPUT,
-    CardgenError,
-    DataError,
-    Problem,
-    RuleError,
-    clipped,
-    display_path,
-    whole_number,
-)
+from cardgen.errors import EXIT_INPUT, CardgenError, DataError, RuleError, display_path
 from cardgen.output import all_or_nothing, check_writable
+from cardgen.parameters import Length, Offset, PlayerCounts, Stamp, Whole
 from cardgen.paths import default_data_dir, default_fonts_dir, default_templates_dir
 from cardgen.terminal import echo
 
@@ -68,9 +57,9 @@ class Context:
     def trusted(self, game: Game, trust_code: bool) -> Decision:
         """Whether the game's checks.py runs: `--trust-code`, else what the user's trust store says (cardgen/trust.py;
         never a project file or the game folder itself)."""
-        from cardgen import trust
+        from cardgen.building import trusted_to_run
 
-        return trust.TRUSTED if trust_code else trust.decide(game.id, game.folder)
+        return trusted_to_run(game, trust_code)
 
 
 class CardgenGroup(click.Group):
@@ -85,78 +74,9 @@ class CardgenGroup(click.Group):
             ctx.exit(exc.exit_code)
 
 
-class Length(click.ParamType):  # type: ignore[type-arg]  # generic only in newer click
-    """A finite length in millimetres (or points) within bounds: NaN, infinities and absurd values are refused."""
-
-    name = "number"
-
-    def __init__(self, low: float, high: float, unit: str = "mm"):
-        self.low, self.high, self.unit = low, high, unit
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
-        if isinstance(value, float):
-            number = value
-        else:
-            try:
-                number = float(value)
-            except ValueError:
-                self.fail(f"'{clipped(str(value))}' is not a number", param, ctx)
-        if not (math.isfinite(number) and self.low <= number <= self.high):
-            self.fail(f"{clipped(str(value))} is not between {self.low:g} and {self.high:g} {self.unit}", param, ctx)
-        return number
-
-
-class Whole(click.IntRange):
-    """A whole number within bounds, read without `int()` on a number of thousands of digits (Python refuses more
-    than 4,300 with an error of its own) and quoted short when it is wrong."""
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
-        if isinstance(value, int):
-            return super().convert(value, param, ctx)
-        number = whole_number(str(value).strip(), self.max if self.max is not None else 2**63 - 1)
-        if number is None or (self.min is not None and number < self.min):
-            self.fail(f"'{clipped(str(value))}' is not a whole number from {self.min:,} to {self.max:,}", param, ctx)
-        return number
-
-
-class PlayerCounts(click.ParamType):  # type: ignore[type-arg]  # generic only in newer click
-    """A player count (3) or a range of them (2..4), each between 1 and 99."""
-
-    name = "N or A..B"
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> tuple[int, ...]:
-        if isinstance(value, tuple):
-            return value
-        low, dots, high = str(value).partition("..")
-        first, last = whole_number(low.strip(), 99), whole_number((high if dots else low).strip(), 99)
-        if first is None or last is None or not 1 <= first <= last:
-            self.fail(f"'{clipped(str(value))}' is not a player count from 1 to 99 or a range like 2..4", param, ctx)
-        return tuple(range(first, last + 1))
-
-
-class Offset(click.ParamType):  # type: ignore[type-arg]  # generic only in newer click
-    """X,Y in millimetres, each finite and within ±`bound`."""
-
-    name = "x,y"
-    bound = 25.0
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> tuple[float, float]:
-        if isinstance(value, tuple):
-            return value
-        try:
-            x, y = (float(v) for v in str(value).split(","))
-        except ValueError:
-            self.fail(f"'{clipped(str(value))}' is not X,Y in millimetres (e.g. 0.8,-1.2)", param, ctx)
-        if not all(math.isfinite(v) and abs(v) <= self.bound for v in (x, y)):
-            bound = f"between -{self.bound:g} and {self.bound:g} mm"
-            self.fail(f"'{clipped(str(value))}': each offset must be a number {bound}", param, ctx)
-        return x, y
-
-
 FOLDER = click.Path(file_okay=False, path_type=Path)
 FILE = click.Path(dir_okay=False, path_type=Path)
 PAPERS = ["a4", "letter"]
-GUIDE_FILES = {"proof.pdf": "proof sheet", "calibration.pdf": "duplex calibration: print it first"}
 
 
 FC = TypeVar("FC", bound=Callable[..., Any])  # a click command function, typed through its decorators
@@ -269,6 +189,7 @@ def layout_reference_command() -> None:
 @_option("--sheet", click.Path(dir_okay=False, path_type=Path), None, "Also draw them on a contact sheet (PNG).")
 def icons_command(word: str, sheet: Path | None) -> None:
     """List the icon library's icons (name, category, author) whose name, category or author contains WORD."""
+    from cardgen.building import bundled_body_font
     from cardgen.output import write_atomic
     from cardgen.render.library import LICENCE, SOURCE, search
     from cardgen.render.library_sheet import contact_sheet
@@ -281,7 +202,7 @@ def icons_command(word: str, sheet: Path | None) -> None:
         echo(f"{icon.name:<{width}}  {icon.category:<22}  {icon.author}")
     echo(f'{len(found)} icons from {SOURCE} ({LICENCE}): <icon name="NAME"> or {{NAME}} in a layout')
     if sheet is not None:
-        write_atomic(sheet, contact_sheet(found, _bundled_body_font()))
+        write_atomic(sheet, contact_sheet(found, bundled_body_font()))
         echo(f"{display_path(sheet)}  contact sheet of {len(found)} icons")
 
 
@@ -300,50 +221,13 @@ def limits_command() -> None:
 @click.pass_obj
 def list_command(obj: Context, games: tuple[str, ...], as_json: bool) -> None:
     """List the games and their components, with counts (copies included)."""
+    from cardgen.listing import listing_parts, listing_text
     from cardgen.render import cache
 
     def listed() -> str:
         return listing_text(load_games(obj.data_dir, games), as_json)
 
-    echo(cache.listing(obj.data_dir, _listing_parts(games, as_json), listed), nl=False)
-
-
-def listing_text(loaded: list[Game], as_json: bool) -> str:
-    """What `cardgen list` prints for the loaded games."""
-    if as_json:
-        return json.dumps([game_summary(game) for game in loaded], indent=2) + "\n"
-    lines = []
-    for game in loaded:
-        low, high = game.players
-        players = f"{low} players" if low == high else f"{low}–{high} players"
-        lines.append(f"{game.id}  {game.title}  ({players})")
-        width = max((len(c.id) for c in game.components), default=0)
-        for component in game.components:
-            note = "  (not printed)" if component.kind == "pieces" else "" if component.items else "  (no contents yet)"
-            lines.append(f"  {component.id:<{width}}  {component.kind:<8}  {component.count:>4}{note}")
-    return "".join(line + "\n" for line in lines)
-
-
-def _listing_parts(games: tuple[str, ...], as_json: bool) -> list[object]:
-    """What a kept listing depends on besides the data and cardgen: the games asked for, the format, the limits."""
-    from cardgen import limits
-
-    return [list(games), as_json, dataclasses.asdict(limits.current())]
-
-
-def _keep_listing(obj: Context, loaded: list[Game]) -> None:
-    """A command that loaded every game of the folder keeps what `cardgen list` would print of it (both forms), so
-    that listing the data after a build or a check reads it back instead of loading everything again."""
-    from cardgen.data.games import game_folders
-    from cardgen.render import cache
-
-    by_folder = {game.folder.name: game for game in loaded}
-    order = list(game_folders(obj.data_dir))  # the order `load_games` lists them in
-    if sorted(by_folder) != sorted(order):
-        return
-    games = [by_folder[name] for name in order]
-    for as_json in (False, True):
-        cache.keep_listing(obj.data_dir, _listing_parts((), as_json), listing_text(games, as_json))
+    echo(cache.listing(obj.data_dir, listing_parts(games, as_json), listed), nl=False)
 
 
 TRUST_CODE = _flag(
@@ -367,20 +251,6 @@ LAYOUT_VARIABLES = click.option(
     "--set", "layout_variables", multiple=True, metavar="KEY=VALUE", callback=_layout_variables, expose_value=False,
     help="A value the layouts see as vars.KEY (text); repeatable.",
 )  # fmt: skip
-
-
-class Stamp(click.ParamType):  # type: ignore[type-arg]  # generic only in newer click
-    """One line of printable text: a control character (a tab, a line break, an escape) has no glyph to print."""
-
-    name = "text"
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
-        text = str(value)
-        if bad := next((ch for ch in text if not ch.isprintable()), None):
-            where = f"character {text.index(bad) + 1}"
-            self.fail(f"{clipped(text, 40)!r} holds the control character {bad!r} ({where}): a stamp is one line "
-                      "of printable text", param, ctx)  # fmt: skip
-        return text
 
 
 STAMP = _option("--stamp", Stamp(), None, "A label (a version, a date) printed small at the bottom of every face.")
@@ -413,7 +283,9 @@ def validate_command(
 
     loaded = load_games(obj.data_dir, games)
     if not games:
-        _keep_listing(obj, loaded)
+        from cardgen.listing import keep_listing
+
+        keep_listing(obj.data_dir, loaded)
     if sources is not None and not sources.is_dir():
         raise DataError(f"--sources {display_path(sources)}: not a folder")
     fonts = default_fonts_dir()
@@ -424,57 +296,14 @@ def validate_command(
             payload["notes"] = {g.id: [c.model_dump() for c in g.rules.contradictions] for g in loaded}
         echo(json.dumps(payload, indent=2, default=str))
     else:
+        from cardgen.validate.printout import notes_lines, report_lines
+
         for game, report in zip(loaded, reports, strict=True):
-            _print_report(report)
-            if notes:
-                _print_notes(game, report)
+            for line in report_lines(report) + (notes_lines(game, report) if notes else []):
+                echo(line)
     failed = [r.game for r in reports if not r.ok or (not r.complete and not allow_unchecked)]
     if failed:
         raise RuleError(f"{', '.join(failed)}: not valid (see the report above)")
-
-
-def _print_report(report: GameReport) -> None:
-    if report.unchecked:
-        why = "it has no rules.yaml" if not report.has_rules else "its rules.yaml has no checks"
-        echo(f"{report.game}: NOT CHECKED — {why} (--allow-unchecked accepts that)")
-    facts = f"{report.facts_checked} facts agree with their sources"
-    if report.facts_unchecked:
-        facts += f" ({len(report.facts_unchecked)} designed or unchecked: --notes)"
-    skipped = f"; {len(report.skipped)} skipped ({report.skipped[0].reason})" if report.skipped else ""
-    if report.sources is not None:
-        facts += f"; {report.sources.found} quoted passages found verbatim in {', '.join(report.sources.documents)}"
-    if report.sources_unnamed:
-        skipped += "; its rules.yaml names no sources, so no quote was compared"
-    if report.ok:
-        if report.sources_unnamed and not report.skipped:
-            echo(f"{report.game}: NOT COMPLETE — {report.checks} checks hold{skipped}; {facts} "
-                 "(--allow-unchecked accepts that)")  # fmt: skip
-        elif report.skipped:
-            ran = report.checks - len(report.skipped)
-            echo(f"{report.game}: NOT COMPLETE — {ran} of {report.checks} checks ran and hold{skipped}; {facts} "
-                 "(--allow-unchecked accepts that)")  # fmt: skip
-        elif not report.unchecked:
-            echo(f"{report.game}: {report.checks} checks, all hold; {facts}")
-        return
-    echo(f"{report.game}: {report.checks} checks, {len(report.violations)} violation(s){skipped}")
-    for v in report.violations:
-        echo(f"  {v.where}: {v.rule}")
-        echo(f"      expected {v.expected}; found {v.actual}  [{v.citation}]")
-
-
-def _print_notes(game: Game, report: GameReport) -> None:
-    if not game.rules.contradictions:
-        echo(f"  (no contradictions or gaps recorded for {game.id})")
-    for note in game.rules.contradictions:
-        echo(f"  {note.kind}: {note.topic}")
-        for reading in note.readings:
-            echo(f"    - {reading.text}  [{reading.cite}]")
-        echo(f"    followed: {note.followed}")
-        echo(f"    why: {note.why}")
-    for name in report.facts_unchecked:
-        fact = game.rules.facts[name]
-        why = "designed" if fact.origin == "designed" else f"unchecked: {fact.reason}"
-        echo(f"  fact {name}: {why}")
 
 
 @cli.command("build")
@@ -537,342 +366,23 @@ def build_command(
     tts_base_url: str | None,
     no_cache: bool,
     stamp: str | None,
-) -> Built:
-    """Print games into cut-ready PDFs (all bundled games when none is named)."""
-    from cardgen.render import cache
-
-    if tts_base_url is not None:
-        from cardgen.render.tts import check_base_url
-
-        if output_format != "tts":
-            raise click.UsageError(f"--tts-base-url is for --format tts, not --format {output_format}")
-        check_base_url(tts_base_url, out_dir)
-    if ink == "both" and output_format != "pdf":
-        raise click.UsageError(f"--ink both writes print PDFs in two inks: it is for --format pdf, not {output_format}")
-
-    # a game built before from exactly these files and options, whose files are intact, is not even loaded
-    inputs = {} if no_cache else _inputs(obj, games, click.get_current_context().params, trust_code)
-    kept = {gid: record for gid, key in inputs.items() if (record := cache.unchanged(out_dir, gid, key)) is not None}
-    todo = [gid for gid in inputs if gid not in kept]
-    workers = jobs or os.cpu_count() or 1
-    must_load = bool(todo or not inputs)
-    # with several cores the games are drawn while they load and are checked (render/parallel.py): the renderer is
-    # set up first; otherwise it loads only for data that can be printed (a mistake in the data is reported sooner)
-    ahead = must_load and only is None and workers > 1 and ink != "both" and _can_fork()  # both: one process
-
-    def print_options() -> PrintOptions:
-        from cardgen.render.imposition import MarkStyle
-        from cardgen.render.jobs import PrintOptions
-
-        return PrintOptions(
-            paper=paper,
-            duplex=duplex,
-            back_offset=back_offset,
-            layout=layout,
-            format=output_format,
-            ink=ink.lower(),
-            gutter=gutter,
-            marks=MarkStyle(length=mark_length, offset=mark_offset, weight=mark_weight),
-            allow_overflow=allow_overflow,
-        )
-
-    with contextlib.ExitStack() as stack:
-        speculative = None
-        if ahead:
-            from cardgen.render.parallel import Speculative
-
-            options = print_options()
-            stack.enter_context(all_or_nothing(within=out_dir))
-            stack.enter_context(cache.enabled(out_dir, use=not no_cache))
-            speculative = stack.enter_context(
-                Speculative(lambda: _layouts(obj, stamp), out_dir, options, workers, eager=jobs is not None)
-            )
-        each = speculative.add if speculative else None
-        loaded = load_games(obj.data_dir, todo if inputs else games, each) if must_load else []
-        if no_validate:
-            echo("cardgen: warning: the data was not checked against its rules (--no-validate)", err=True)
-        said = (
-            _validate_before_build(loaded, [obj.trusted(g, trust_code) for g in loaded], quiet)
-            if loaded and not no_validate
-            else {}
-        )
-        for record in kept.values():
-            _say(record.warnings, quiet)
-        if not loaded and kept:  # nothing to build: the renderer is not even imported
-            outcomes: list[tuple[list[str], list[Any], list[Path]]] = [(r.notes, r.files, r.guides)
-                                                                       for r in kept.values()]  # fmt: skip
-            _print_built(outcomes, output_format, paper, quiet)
-            return Built([f.path for r in kept.values() for f in r.files], [])
-        from cardgen.render import stale
-        from cardgen.render.build import BuildReport, build_game
-        from cardgen.render.guide import write_guide
-        from cardgen.render.jobs import OutputFile
-
-        if speculative is None:
-            options = print_options()
-        layouts = _layouts(obj, stamp)  # made once per process (by `speculative` too)
-        if only is not None:
-            loaded = _only(loaded, [name.strip() for name in only.split(",") if name.strip()])
-        widest = max((_widest_bleed(game) for game in loaded), default=0.0)
-        if mark_offset < widest:
-            echo(
-                f"cardgen: warning: --mark-offset {mark_offset:g} mm is less than the bleed ({widest:g} mm); "
-                "crop marks start at the bleed's edge so they are never printed over art",
-                err=True,
-            )
-        missing = [problem for game in loaded for problem in layouts.missing(game)]
-        if missing:
-            raise DataError(missing)
-        total = sum(c.count for g in loaded for c in g.components if c.printed)
-        reports: dict[str, BuildReport] = {}
-        guides: dict[str, list[Path]] = {}
-        asides: list[str] = []  # what was moved aside or cleared, said once the files are committed
-        if speculative is None:
-            stack.enter_context(all_or_nothing(within=out_dir))
-            stack.enter_context(cache.enabled(out_dir, use=not no_cache))
-        bar = stack.enter_context(
-            click.progressbar(length=total, label="building", file=sys.stderr, hidden=quiet or not sys.stderr.isatty())
-        )
-
-        def finish(game: Game, report: BuildReport) -> None:
-            reports[game.id] = report
-            written = guides.setdefault(game.id, [])
-            blocked = set() if allow_overflow else {overflow.component for overflow in report.overflows}
-            settled = stale.settle(game, out_dir, report.files, blocked)  # earlier files moved aside or cleared
-            asides.extend(settled.lines(out_dir / game.id))
-            if output_format == "pdf" and report.files:
-                section = stale.section(settled.stale)
-                written.extend(
-                    write_guide(game, report.files, options, out_dir / game.id, _bundled_body_font(), section)
-                )
-            if output_format == "tts" and report.files:
-                from cardgen.render.tts import write_saved_object
-
-                note = game.manifest.description or ""
-                saved = write_saved_object(
-                    game.title, note, report.files, out_dir / game.id / "tts", tts_base_url, game.id
-                )
-                report.files.append(OutputFile(saved, 1, "saved object"))
-            if proof:
-                written.append(_proof(game, layouts, out_dir, None if no_validate else obj.trusted(game, trust_code)))
-            asides.extend(stale.keep(out_dir, game.id, settled, written))
-
-        if speculative is not None:
-            speculative.finish(loaded, finish, bar.update)
-        else:
-            for game in loaded:
-                finish(game, build_game(game, layouts, default_fonts_dir(), out_dir, options, bar.update))
-    _say(asides, quiet)
-    if not no_cache and not games and not kept and only is None and loaded:
-        _keep_listing(obj, loaded)  # every game was loaded: what `cardgen list` would print of them
-    if not no_cache and output_format in cache.CACHED_FORMATS:
-        for game_id, report in reports.items():  # after the files are committed: what the next build may keep
-            key = inputs.get(game_id) if not report.overflows and only is None else None
-            try:
-                cache.remember(out_dir, game_id, report.files, guides[game_id], key, report.notes, said.get(game_id))
-            except DataError as exc:  # the files are written; only the next build's shortcut is lost
-                echo(f"cardgen: warning: {exc.lines()[0]}; the next build draws every file again", err=True)
-    outcomes = [
-        (kept[gid].notes, kept[gid].files, kept[gid].guides) if gid in kept else
-        (reports[gid].notes, reports[gid].files, guides[gid])
-        for gid in (inputs or [g.id for g in loaded]) if gid in kept or gid in reports
-    ]  # fmt: skip
-    _print_built(outcomes, output_format, options.paper, quiet)
-    overflows = [o for r in reports.values() for o in r.overflows]
-    if overflows:
-        prefix = "warning" if allow_overflow else "error"
-        for overflow in overflows:
-            echo(f"cardgen: {prefix}: {overflow}", err=True)
-        if not allow_overflow:
-            raise RuleError(
-                f"{len(overflows)} text box(es) overflow; components with overflowing text were not written "
-                "(fix the text or the layout, or use --allow-overflow)"
-            )
-    written = [f.path for _, files, _ in outcomes for f in files if not f.reused]
-    return Built(
-        [f.path for _, files, _ in outcomes for f in files], written + [g for gid in reports for g in guides[gid]]
-    )
-
-
-@dataclass(frozen=True)
-class Built:
-    """What a build did (`cardgen watch` says it): every file of the games built, and the files written afresh
-    (the others were kept from an earlier build: render/cache.py)."""
-
-    files: list[Path]
-    written: list[Path]
-
-
-def _can_fork() -> bool:
-    from cardgen.render.parallel import can_fork
-
-    return can_fork()
-
-
-def _layouts(obj: Context, stamp: str | None) -> Layouts:
-    """The layouts of the templates folder, compiled once per process (render/cache.py)."""
-    from cardgen.render import cache
-    from cardgen.render.layouts import Layouts
-
-    return cache.layouts((obj.templates_dir, stamp), lambda: Layouts(obj.templates_dir, stamp=stamp))
-
-
-# options of `cardgen build` that do not change what it writes
-_NOT_OUTPUT = ("games", "out_dir", "quiet", "jobs", "no_cache")
-
-
-def _inputs(obj: Context, games: tuple[str, ...], params: dict[str, Any], trust_code: bool) -> dict[str, str]:
-    """Each game's inputs as one hash (render/cache.py): its files, the layouts, the fonts, cardgen, the options."""
-    from cardgen.render import cache
-
-    names = list(games) or sorted(p.parent.name for p in obj.data_dir.glob("*/game.yaml") if p.is_file())
-    options = {k: v for k, v in params.items() if k not in _NOT_OUTPUT}
-    layouts = sys.modules.get("cardgen.render.layouts")  # imported by `--set` (and by any build before in-process)
-    options["vars"] = layouts.variables() if layouts else {}
-    layout_dirs = list(dict.fromkeys([obj.templates_dir, default_templates_dir()]))
-    bounds = dataclasses.asdict(limits.current())
-    return {
-        name: cache.game_inputs(
-            name,
-            obj.data_dir,
-            layout_dirs,
-            default_fonts_dir(),
-            {**options, "trusted": _trusted_for_cache(obj, name, trust_code), "limits": bounds},
-        )
-        for name in dict.fromkeys(names)
-    }
-
-
-def _trusted_for_cache(obj: Context, name: str, trust_code: bool) -> bool | str | None:
-    """What decides whether a game's checks.py runs, for its inputs' hash (a change of trust validates again)."""
-    from cardgen import trust
-
-    if trust_code:
-        return True
-    try:
-        decision = trust.decide(name, obj.data_dir / name)
-    except DataError:  # an unreadable trust store: the build reports it
-        return None
-    return (decision.sha256 or True) if decision.runs else False
-
-
-def _print_built(
-    outcomes: list[tuple[list[str], list[Any], list[Path]]], output_format: str, paper: str, quiet: bool
 ) -> None:
-    """The file list of a build (each game's notes, files and guides) and, for print PDFs, the paper it takes."""
-    if quiet:  # --quiet: errors and warnings only
-        return
-    for notes, files, _ in outcomes:
-        for note in notes:
-            echo(f"note: {note}", err=True)
-        for file in files:
-            unit = "image" if output_format in ("png", "tts") else "page"
-            what = f"{file.pages} {unit}{'' if file.pages == 1 else 's'}"
-            what += f" (with {', '.join(file.holds)})" if file.holds else ""
-            what += ", unchanged" if file.reused else ""
-            echo(f"{display_path(file.path)}  {'saved object' if file.component == 'saved object' else what}")
-    every = [f for _, files, _ in outcomes for f in files]
-    if output_format != "pdf" or not every:
-        return
-    for _, _, guides in outcomes:
-        for guide in guides:
-            what = GUIDE_FILES.get(guide.name, "how to print")
-            echo(f"{display_path(guide)}  {what}")
-    duplex = sum(f.sides in ("long-edge", "short-edge") for f in every)
-    sheets = sum(map(_sheets_of, every))
-    paper_name = paper.upper() if paper == "a4" else paper.title()
-    echo(
-        f"{_count(len(every), 'file')}, {_count(sum(f.pages for f in every), 'page')} on "
-        f"{_count(sheets, 'sheet')} of {paper_name} paper; {duplex} to print double-sided — see PRINT.md in each "
-        "game's folder"
-    )
+    """Print games into cut-ready PDFs (all bundled games when none is named)."""
+    from cardgen.building import BuildRequest, Printing, build
+
+    printing = Printing(paper, duplex, back_offset, layout, output_format, ink, gutter, mark_length, mark_offset,
+                        mark_weight, allow_overflow)  # fmt: skip
+    request = BuildRequest(
+        obj.data_dir, obj.templates_dir, games, out_dir, printing, validate=not no_validate, proof=proof,
+        only=_components(only), jobs=jobs, cache=not no_cache, trust_code=trust_code, stamp=stamp,
+        tts_base_url=tts_base_url, quiet=quiet,
+    )  # fmt: skip
+    build(request)
 
 
-def _sheets_of(file: Any) -> int:
-    """The sheets of paper a file takes: recorded with a file kept from an earlier build (so that a build that
-    draws nothing need not import the renderer), else counted as the print guide counts them."""
-    from cardgen.render.cache import Kept
-
-    if isinstance(file, Kept):
-        return file.sheets
-    return int(file.sheets_of_paper)
-
-
-def _proof(game: Game, layouts: Layouts, out_dir: Path, trusted: Decision | None) -> Path:
-    """The proof sheet; `trusted` None: not validated (--no-validate), so only text fitting is shown."""
-    from cardgen.render.build import GameRenderer
-    from cardgen.render.proof import write_proof
-    from cardgen.validate import validate_game
-
-    violations = [] if trusted is None else validate_game(game, trust_code=trusted).violations
-    target = out_dir / game.id / "proof.pdf"
-    write_proof(GameRenderer(game, layouts, default_fonts_dir()), violations, target)
-    return target
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}{'' if n == 1 else 's'}"
-
-
-def _bundled_body_font() -> str:
-    """The bundled body font with its bold and italic faces registered as a family (the guide's <b> needs it, and a
-    process that built nothing, such as a parallel build's parent, has not registered them yet)."""
-    from cardgen.render.fonts import load_roles
-
-    return load_roles({}, default_fonts_dir(), default_fonts_dir())["body"].regular
-
-
-def _widest_bleed(game: Game) -> float:
-    bleeds = [c.spec.bleed for c in game.components if c.spec is not None and c.spec.bleed is not None]
-    return max([game.manifest.settings.bleed, *bleeds])
-
-
-def _only(games: list[Game], names: list[str]) -> list[Game]:
-    """The games with only the named components (each name must be a component of at least one of them)."""
-    import dataclasses
-
-    from cardgen.errors import did_you_mean
-
-    known = {c.id for game in games for c in game.components}
-    for name in names:
-        if name not in known:
-            raise click.BadParameter(f"no component '{name}'{did_you_mean(name, sorted(known))}", param_hint="--only")
-    chosen = [dataclasses.replace(g, components=tuple(c for c in g.components if c.id in names),
-                                  readable=g.readable or g.components) for g in games]  # fmt: skip
-    return [game for game in chosen if game.components]
-
-
-def _validate_before_build(games: list[Game], trusted: list[Decision], quiet: bool = False) -> dict[str, list[str]]:
-    """Refuse to print data that breaks a rule (text fitting is left to the build itself); return the notes and
-    warnings it printed, by game (the cache repeats them when it keeps a game as it was).
-
-    `--no-validate` skips this entirely: no check runs, so no code from a game folder (`checks.py`) runs either.
-    """
-    from cardgen.validate import validate_game
-
-    reports = [validate_game(game, trust_code=trust) for game, trust in zip(games, trusted, strict=True)]
-    said: dict[str, list[str]] = {}
-    for report in reports:
-        lines = said.setdefault(report.game, [])
-        if report.skipped:
-            lines.append(
-                f"cardgen: note: {report.game}: {len(report.skipped)} check(s) skipped: {report.skipped[0].reason}"
-            )
-        if report.unchecked:
-            lines.append(f"cardgen: warning: {report.game}: no rules checks (rules.yaml missing or empty)")
-        _say(lines, quiet)
-    problems = [Problem(None, f"{r.game}: {violation}") for r in reports for violation in r.violations]
-    if problems:
-        last = "the data breaks the rules above; nothing was printed (--no-validate prints anyway)"
-        raise RuleError([*problems, Problem(None, last)])
-    return said
-
-
-def _say(lines: list[str], quiet: bool) -> None:
-    """Warnings always, notes unless --quiet, on stderr."""
-    for line in lines:
-        if not (quiet and line.startswith("cardgen: note:")):
-            echo(line, err=True)
+def _components(only: str | None) -> tuple[str, ...] | None:
+    """`--only a,b`: the names of the components to build."""
+    return None if only is None else tuple(name.strip() for name in only.split(",") if name.strip())
 
 
 @cli.command("watch")
@@ -889,9 +399,9 @@ def _say(lines: list[str], quiet: bool) -> None:
 @LAYOUT_VARIABLES
 @STAMP
 @TRUST_CODE
-@click.pass_context
+@click.pass_obj
 def watch_command(
-    ctx: click.Context,
+    obj: Context,
     game: str,
     out_dir: Path,
     paper: str,
@@ -906,22 +416,16 @@ def watch_command(
 ) -> None:
     """Rebuild a game whenever one of its data files, layouts, fonts or images changes (Ctrl-C stops)."""
     from cardgen import watch
+    from cardgen.building import BuildRequest, Printing, build
     from cardgen.data.games import find_game
 
-    obj: Context = ctx.obj
     find_game(obj.data_dir, game)  # an unknown game is an error now; a mistake in a known one is for the designer
     watched = watch.folders(obj.data_dir, obj.templates_dir, default_templates_dir(), default_fonts_dir(), game)
-    options = dict(paper=paper, duplex=duplex, ink=ink, output_format=output_format, only=only, stamp=stamp)
-
-    def rebuild() -> Built:
-        built: Built = ctx.invoke(
-            build_command, games=(game,), out_dir=out_dir, quiet=True, jobs=1, proof=proof, trust_code=trust_code,
-            **options,
-        )  # fmt: skip
-        return built
-
+    printing = Printing(paper=paper, duplex=duplex, format=output_format, ink=ink)
+    request = BuildRequest(obj.data_dir, obj.templates_dir, (game,), out_dir, printing, proof=proof,
+                           only=_components(only), jobs=1, trust_code=trust_code, stamp=stamp, quiet=True)  # fmt: skip
     try:
-        watch.watch(rebuild, watched, out_dir / game, [obj.templates_dir, default_templates_dir()], poll)
+        watch.watch(lambda: build(request), watched, out_dir / game, [obj.templates_dir, default_templates_dir()], poll)
     except KeyboardInterrupt as stop:
         echo("stopped")
         if isinstance(stop, stopping.Terminated):
@@ -1047,56 +551,24 @@ def play_command(
     check: bool,
 ) -> None:
     """Play test games with the reference engine and report how they went."""
-    import time
-
-    from cardgen.engine.executors import choose_kind, open_workers
-    from cardgen.engine.runner import GameResult, PlaySpec, log_lines, play_many, summarise
-    from cardgen.output import streamed
+    from cardgen.engine.executors import choose_kind
+    from cardgen.engine.playtest import PlayRequest, play, summary_lines, whole
 
     if log_file is not None:
         check_writable(log_file, "--log")
     kind = choose_kind(executor, jobs, scheduler)
     names = _agent_names(agents)
     engine, counts = _engine_and_counts(obj, game, players)
-    summaries = []
-    with contextlib.ExitStack() as stack:
-        log = stack.enter_context(streamed(log_file)) if log_file is not None else None
-        workers = stack.enter_context(open_workers(kind, jobs, scheduler))
-
-        def write_batch(results: list[GameResult]) -> None:  # logs go to the file as games finish, then are dropped
-            if log is not None:
-                log.write(log_lines(results))
-                for result in results:
-                    result.log = None
-
-        for players_count in counts:
-            spec = PlaySpec(game, str(obj.data_dir), players_count, seed, names, check=check,
-                            log=log_file is not None, rotate=seats == "rotate")  # fmt: skip
-            start = time.perf_counter()
-            with click.progressbar(length=count, label=f"{players_count} players", file=sys.stderr,
-                                   hidden=not sys.stderr.isatty()) as bar:  # fmt: skip
-                results = play_many(spec, count, workers.executor, 1, bar.update, on_batch=write_batch)
-            seconds = time.perf_counter() - start
-            summaries.append(
-                summarise(
-                    spec,
-                    results,
-                    seconds,
-                    engine.abilities(),
-                    engine.playable(),
-                    engine.data_problems(),
-                    engine.event_problems,
-                )
-            )
-    violations = sum(s["invariant_violations"] for s in summaries)
+    request = PlayRequest(game, obj.data_dir, counts, count, seed, names, seats == "rotate", check, log_file, kind,
+                          jobs, scheduler)  # fmt: skip
+    summaries = play(request, engine)
     if as_json:
-        whole = summaries[0] if len(summaries) == 1 else {
-            "game": game, "players": list(counts), "invariant_violations": violations, "runs": summaries,
-        }  # fmt: skip
-        echo(json.dumps(whole, indent=2))
+        echo(json.dumps(whole(request, summaries), indent=2))
     else:
         for summary in summaries:
-            _print_play(summary)
+            for line in summary_lines(summary):
+                echo(line)
+    violations = sum(s["invariant_violations"] for s in summaries)
     if violations:
         raise RuleError(f"{violations} invariant violation(s) (see above)")
 
@@ -1128,30 +600,6 @@ def _require_game(obj: Context, game: str) -> Path:
 
     find_game(obj.data_dir, game)
     return obj.data_dir
-
-
-def _print_play(s: dict[str, Any]) -> None:
-    from cardgen.engine.tally import unseen_note
-
-    echo(
-        f"{s['game']}: {s['games']} games, {s['players']} players, seed {s['seed']}, agents {', '.join(s['agents'])}"
-        + (" (taking the seats in turn)" if s["seats"] == "rotate" and len(set(s["agents"])) > 1 else "")
-    )
-    echo("wins: " + ", ".join(f"{k} {v:g}" for k, v in s["wins"].items()))
-    for what in ("turns", "actions"):
-        st = s["length"][what]
-        echo(f"{what}: mean {st['mean']:g}, min {st['min']}, max {st['max']}")
-    echo("endings: " + ", ".join(f"{k} {v}" for k, v in s["endings"].items()))
-    echo(f"invariant violations: {s['invariant_violations']}")
-    for example in s["violation_examples"]:
-        echo(f"  {example}")
-    echo(f"data problems: {len(s['data_problems'])}")
-    for problem in s["data_problems"]:
-        echo(f"  {problem}")
-    note = unseen_note(s["games"], s["data_problems"])
-    if note:
-        echo(f"  ({note})")
-    echo(f"actions per second: {s['actions_per_second']:,.0f}")
 
 
 @cli.command("balance")
@@ -1196,7 +644,7 @@ def balance_command(
     import time
 
     from cardgen.balance import report
-    from cardgen.engine.executors import CLUSTER_EXTRA, choose_kind, open_workers
+    from cardgen.engine.executors import CLUSTER_EXTRA, choose_kind
 
     kind = choose_kind(executor, jobs, scheduler)
     names = _agent_names(agents)
@@ -1208,23 +656,9 @@ def balance_command(
     settings = report.Settings(game, str(obj.data_dir), counts, count, names, seed, batch, check, seats == "rotate")
     start = time.perf_counter()
     try:
-        with (
-            open_workers(kind, jobs, scheduler) as workers,
-            click.progressbar(
-                length=count * len(counts), label="games", file=sys.stderr, hidden=not sys.stderr.isatty()
-            ) as bar,
-        ):
-            for name in report.FILES:  # once the workers answer, before the first game
-                check_writable(out / name, "--out")
-            figures = report.play(settings, workers, out, resume, lambda _, games: bar.update(games))
+        figures, where = report.play_on(settings, kind, jobs, scheduler, out, resume)
     except KeyboardInterrupt as stop:
-        from cardgen.balance.journal import kept_games
-
-        kept = [kept_games(report.results_file(out, p)) for p in counts]
-        done = ", ".join(f"{k:,} of {count:,} games at {p} players" for p, k in zip(counts, kept, strict=True))
-        how = "terminated" if isinstance(stop, stopping.Terminated) else "interrupted"
-        echo(f"cardgen: {how}; kept {done} in {display_path(out)}: run the same command with "
-                   "--resume to finish", err=True)  # fmt: skip
+        echo(report.stopped(settings, out, stop), err=True)
         sys.exit(stopping.exit_code(stop))
     if old is not None:
         from cardgen.balance.compare import compare
@@ -1232,13 +666,11 @@ def balance_command(
         assert compare_file is not None
         figures["compare"] = compare(old, figures, display_path(compare_file))
     seconds = time.perf_counter() - start
-    timing = {"time taken": f"{seconds:.1f} s", "where the games ran": workers.where}
+    timing = {"time taken": f"{seconds:.1f} s", "where the games ran": where}
     for path in report.write(figures, timing, out):
         echo(display_path(path))
-    for run in figures["runs"]:
-        for seat in run["seats"]:
-            echo(f"{run['players']} players, {seat['name']}: {seat['rate']:.1%} "
-                       f"({seat['low']:.1%}–{seat['high']:.1%}) — {seat['verdict']}")  # fmt: skip
+    for line in report.verdicts(figures):
+        echo(line)
 
 
 def _read_compare(path: Path | None) -> dict[str, Any] | None:
@@ -1396,22 +828,13 @@ def replay_command(obj: Context, log_file: Path) -> None:
 @_option("--out", FILE, Path("output") / "calibration.pdf", dest="out_file")
 def calibrate_command(paper: str, duplex: str, landscape: bool, out_file: Path) -> None:
     """Print a duplex calibration sheet to measure your printer's back-side offset."""
+    from cardgen.building import bundled_body_font
     from cardgen.render.calibrate import write_calibration
     from cardgen.units import PAPER_SIZES_MM, Size
 
     size = Size(*PAPER_SIZES_MM[paper])
-    write_calibration(out_file, size.rotated() if landscape else size, _bundled_body_font(), duplex)
+    write_calibration(out_file, size.rotated() if landscape else size, bundled_body_font(), duplex)
     echo(f"{display_path(out_file)}  2 pages — print double-sided ({duplex}), at actual size")
-
-
-def game_summary(game: Game) -> dict[str, Any]:
-    """The `cardgen list --json` entry of one game."""
-    return {
-        "id": game.id,
-        "title": game.title,
-        "players": list(game.players),
-        "components": [{"id": c.id, "kind": c.kind, "count": c.count} for c in game.components],
-    }
 
 
 def main() -> None:

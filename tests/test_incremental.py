@@ -76,7 +76,7 @@ def test_nothing_changed_loads_nothing_and_a_damaged_or_stale_file_is_rebuilt(de
         raise AssertionError("an unchanged game was loaded")
 
     with monkeypatch.context() as patch:
-        patch.setattr("cardgen.cli.load_games", no_loading)
+        patch.setattr("cardgen.data.load_games", no_loading)
         same = build(demo, out)
     assert same.code == 0, same.err
     assert listed(same) == {"ships.pdf": True, "tokens.pdf": True, "board.pdf": True}

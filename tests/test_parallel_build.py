@@ -173,14 +173,14 @@ def test_an_interrupt_while_checking_leaves_nothing_and_no_process(two_games, tm
     """Ctrl-C after the workers started: no file appears, no temporary file stays, every worker is waited for."""
     import os
 
-    from cardgen import cli
+    from cardgen import building
     from cardgen.render import parallel
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
     data, templates = two_games
-    monkeypatch.setattr(cli, "_validate_before_build", interrupted)
+    monkeypatch.setattr(building, "_validate_before_build", interrupted)
     forked: set[int] = set()
     fork = parallel.Speculative._fork
 

@@ -98,6 +98,52 @@ def play(
     return {"format": FORMAT, "game": game.id, "title": game.title, "produced": produced, "runs": runs}
 
 
+def play_on(
+    settings: Settings, kind: str, jobs: int, scheduler: str | None, out: Path, resume: bool
+) -> tuple[dict[str, Any], str]:
+    """`play` on the workers asked for (`executors.open_workers`), with a progress bar on a terminal; the figures
+    and where the games ran. The report's files must be writable once the workers answer, before the first game."""
+    import sys
+
+    import click
+
+    from cardgen.engine.executors import open_workers
+    from cardgen.output import check_writable
+
+    total = settings.games * len(settings.players)
+    with (
+        open_workers(kind, jobs, scheduler) as workers,
+        click.progressbar(length=total, label="games", file=sys.stderr, hidden=not sys.stderr.isatty()) as bar,
+    ):
+        for name in FILES:
+            check_writable(out / name, "--out")
+        figures = play(settings, workers, out, resume, lambda _, games: bar.update(games))
+    return figures, workers.where
+
+
+def stopped(settings: Settings, out: Path, stop: BaseException) -> str:
+    """What an interrupted sweep kept, and how to finish it."""
+    from cardgen import stopping
+    from cardgen.balance.journal import kept_games
+    from cardgen.errors import display_path
+
+    counts = settings.players
+    kept = [kept_games(results_file(out, players)) for players in counts]
+    done = ", ".join(f"{k:,} of {settings.games:,} games at {p} players" for p, k in zip(counts, kept, strict=True))
+    how = "terminated" if isinstance(stop, stopping.Terminated) else "interrupted"
+    return f"cardgen: {how}; kept {done} in {display_path(out)}: run the same command with --resume to finish"
+
+
+def verdicts(report: dict[str, Any]) -> list[str]:
+    """Each seat's win rate with its interval and verdict, run by run (what `cardgen balance` prints)."""
+    return [
+        f"{run['players']} players, {seat['name']}: {seat['rate']:.1%} ({seat['low']:.1%}–{seat['high']:.1%}) — "
+        f"{seat['verdict']}"
+        for run in report["runs"]
+        for seat in run["seats"]
+    ]
+
+
 def _count_for(progress: Progress | None, players: int) -> Callable[[int], None] | None:
     if progress is None:
         return None
