@@ -63,6 +63,8 @@ class OneOf(Arg):
         return None
 
     def describe(self) -> str:
+        if self.noun:  # a list many verbs share: the page lists its words once, under the table
+            return f"a {self.noun}"
         return " \\| ".join(f"`{word}`" for word in self.words)
 
 
@@ -266,11 +268,16 @@ class Vocabulary:
         for verb in self.verbs.values():
             keys = "; ".join(f"`{key}=` {kind.describe()}" for key, kind in sorted(verb.keys.items())) or "—"
             if verb.targeted:
-                keys += " (`target=` needed without a trigger)"
+                keys += " (needed without a trigger)"
             row = [f"`{verb.name}`", keys]
             if placed:
                 row.append(" or ".join(self.places[p] for p in sorted(verb.where)) or "anywhere")
             lines.append("| " + " | ".join([*row, verb.meaning]) + " |")
+        shared = {(key, kind) for verb in self.verbs.values() for key, kind in verb.keys.items()
+                  if isinstance(kind, OneOf) and kind.noun}  # fmt: skip
+        for key, kind in sorted(shared, key=lambda pair: pair[0]):
+            words = ", ".join(f"`{word}`" for word in sorted(kind.words))
+            lines += ["", f"{kind.noun.capitalize()}s (`{key}=`): {words}."]
         if self.notes:
             lines += ["", self.notes.strip()]
         return [*lines, ""]
