@@ -1,9 +1,10 @@
-"""The README's generated tables — the limits and the face markup's elements — and docs/layout-reference.md, from
-the code that defines them.
+"""The README's generated tables — the limits and the face markup's elements —, docs/layout-reference.md and
+docs/effects.md, from the code that defines them.
 
 `python -m cardgen.reference` rewrites each table between its `<!-- NAME:begin … -->` and `<!-- NAME:end -->`
-markers in README.md and the layout reference (`cardgen.render.reference`); `tests/test_reference.py` fails when
-either and the code disagree.
+markers in README.md, the layout reference (`cardgen.render.reference`) and the card-effects page (the games'
+effect vocabularies, `cardgen.engine.effects`); `tests/test_reference.py` and `tests/test_effects.py` fail when they
+and the code disagree.
 """
 
 from __future__ import annotations
@@ -41,7 +42,9 @@ LAYOUT_REFERENCE = Path("docs") / "layout-reference.md"
 
 
 def main(readme: Path) -> int:
-    """Rewrite the README's tables and docs/layout-reference.md (beside the README) where the code changed them."""
+    """Rewrite the README's tables, docs/layout-reference.md and docs/effects.md (beside the README) where the code
+    changed them."""
+    from cardgen.engine import effects
     from cardgen.render.reference import layout_reference
 
     text = readme.read_text(encoding="utf-8")
@@ -49,11 +52,11 @@ def main(readme: Path) -> int:
     if updated != text:
         readme.write_text(updated, encoding="utf-8")
         print(f"{readme}: generated tables updated")
-    reference = readme.parent / LAYOUT_REFERENCE
-    written = layout_reference()
-    if not reference.is_file() or reference.read_text(encoding="utf-8") != written:
-        reference.write_text(written, encoding="utf-8")
-        print(f"{reference}: regenerated")
+    for page, written in ((LAYOUT_REFERENCE, layout_reference()), (Path(effects.PAGE), effects.page())):
+        path = readme.parent / page
+        if not path.is_file() or path.read_text(encoding="utf-8") != written:
+            path.write_text(written, encoding="utf-8")
+            print(f"{path}: regenerated")
     return 0
 
 

@@ -502,14 +502,14 @@ def test_play_reports_a_card_whose_effects_cannot_be_executed(tmp_path):
 def test_an_effect_amount_is_a_bounded_whole_number():
     """Read before the game is played: a 5,000-digit amount (Python's int() refuses it; 4,000 digits would be a loop
     of 10^4000) or a digit int() cannot read is a data problem naming it, shortened."""
-    from cardgen.engine.games.rift_domination.model import parse_effect
+    from cardgen.engine.games.rift_domination.model import VOCABULARY
 
-    assert parse_effect("gain-resources -3", "occ").amount == -3
+    assert VOCABULARY.parse("gain-resources -3", "occ").amount == -3
     for word in ("9" * 5000, "1000", "²"):
-        with pytest.raises(ValueError, match="is not a whole number up to 999"):
-            parse_effect(f"gain-resources {word}", "occ")
+        with pytest.raises(ValueError, match="'gain-resources' takes a whole number up to 999"):
+            VOCABULARY.parse(f"gain-resources {word}", "occ")
     with pytest.raises(ValueError, match=r"'99999999999999999999999… \(5,000 characters\)'"):
-        parse_effect("gain-resources " + "9" * 5000, "occ")
+        VOCABULARY.parse("gain-resources " + "9" * 5000, "occ")
 
 
 # -- playouts, logs and copies -----------------------------------------------------------------------------------------

@@ -81,14 +81,16 @@ class Calculator:
 @dataclass(frozen=True)
 class GamePlugin:
     """One game's parts, by module path: its engine (`module:Class`, built with the class's `from_game`), its battle
-    calculator (`cardgen odds`) and the module whose `FORMULAS` (or `formulas_for(game)`) its layouts call as
-    `formula.<name>` (cardgen/formulas.py). A game without one of them leaves it None."""
+    calculator (`cardgen odds`), the module whose `FORMULAS` (or `formulas_for(game)`) its layouts call as
+    `formula.<name>` (cardgen/formulas.py) and the `Vocabulary` its cards' `effects` are written in (`module:NAME`,
+    cardgen/engine/effects.py; docs/effects.md is generated from it). A game without one of them leaves it None."""
 
     id: str
     title: str  # as its game.yaml says it, for `cardgen odds --help`
     engine: str | None = None
     odds: Calculator | None = None
     formulas: str | None = None
+    effects: str | None = None
 
     def engine_factory(self) -> Callable[[Game], GameEngine] | None:
         """The engine class's `from_game`, importing the game's rules (None for a game without an engine)."""

@@ -19,6 +19,7 @@ PLUGIN = GamePlugin(
     id="rift-domination",
     title="Rift Domination",
     engine="cardgen.engine.games.rift_domination.rules:RiftEngine",
+    effects="cardgen.engine.games.rift_domination.model:VOCABULARY",
     odds=Calculator(
         module="cardgen.engine.games.rift_domination.odds",
         attacker="2 fighter, 1 carrier",

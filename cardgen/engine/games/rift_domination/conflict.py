@@ -56,7 +56,7 @@ def shields_kind(state: RiftState, card: int) -> str:
     """The unit type an any-time immunity card protects ('' for any other card)."""
     effects = state.engine.occ[card].effects
     if state.engine.occ[card].when == "any-time" and len(effects) == 1 and effects[0].verb == "immunity":
-        return effects[0].key("unit", "diplomat")
+        return effects[0].opt("unit", "diplomat")
     return ""
 
 
@@ -227,15 +227,15 @@ def fight_out(state: RiftState, p: int, q: int, node: int, came: int, mine: list
 
 def revenge(state: RiftState, seat: int) -> tuple[int, int] | None:
     found = next((x for x in state.fac(seat).effects if x.verb == "revenge"), None)
-    return None if found is None else (int(found.key("roll", "5")), found.amount)
+    return None if found is None else (found.num("roll", 5), found.amount)
 
 
 def spoils(state: RiftState, winner: int, loser: int, destroyed: int, ground: bool) -> None:
     """What a winning faction takes from a battle (`win-loot`, `win-salvage`)."""
     for e in state.fac(winner).effects:
-        if e.verb == "win-loot" and (e.key("battle") != "space" or not ground):
+        if e.verb == "win-loot" and (e.opt("battle") != "space" or not ground):
             taken = min(e.amount, state.resources[loser])
             state.resources[loser] -= taken
             state.resources[winner] += taken
         elif e.verb == "win-salvage":
-            state.resources[winner] += min(e.amount * destroyed, int(e.key("max", str(e.amount * destroyed))))
+            state.resources[winner] += min(e.amount * destroyed, e.num("max", e.amount * destroyed))

@@ -1,63 +1,120 @@
-"""Rift Domination's card effects as the engine plays them: an OCC card's effects resolved in order (`resolve`), with
-its targets, resistance rolls and the verbs that need more than arithmetic (orbital strikes, blockades, sacrifice,
-leaps, recruits, sabotage, theft, meteors). Functions of the state, called by `state.RiftState`."""
+"""Rift Domination's card effects as the engine plays them: an OCC card's effects resolved in order (`resolve`, each
+verb's handler bound to the vocabulary with `@does`), with its targets, resistance rolls and the verbs that need more
+than arithmetic (orbital strikes, blockades, sacrifice, leaps, recruits, sabotage, theft, meteors). Functions of the
+state, called by `state.RiftState`. A verb without a handler is read where it applies (a faction's lasting modifiers,
+the battle cards in `conflict`)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from cardgen.engine.games.rift_domination.model import (
+    VOCABULARY,
     Effect,
 )
 
 if TYPE_CHECKING:
     from cardgen.engine.games.rift_domination.state import RiftState
 
+does = VOCABULARY.does
+
 
 def resolve(state: RiftState, p: int, effects: tuple[Effect, ...]) -> None:
     for e in effects:
-        if e.verb == "gain-resources":
-            gain = e.amount * (len(state.planets_of(p)) if e.key("per") == "planet" else 1)
-            state.resources[p] += min(gain, int(e.key("max", str(gain))))
-        elif e.verb == "lose-resources":
-            for q in range(state.n) if e.key("who") == "all" else (p,):
-                state.resources[q] -= min(e.amount, state.resources[q])
-        elif e.verb == "gain-vp":
-            state.vp[p] += e.amount
-        elif e.verb == "lose-vp":
-            state.vp[p] -= min(e.amount, state.vp[p])
-        elif e.verb == "draw":
-            state._draw_occ(p, e.amount)
-        elif e.verb == "destroy-own":
-            mine = [u for u in state.units if u.owner == p and u.kind == e.key("unit")]
-            for u in mine[: e.amount]:
-                state._destroy(u)
-        elif e.verb == "leap-fleet":
-            leap(state, p)
-        elif e.verb == "slow-home":
-            state.slowed[p] = max(state.slowed[p], e.amount)
-        elif e.verb == "recruit":
-            recruit_now(state, p, e.amount, e.key("locked") == "yes")
-        elif e.verb == "fleet-movement":
-            fleet_movement(state, p, e.amount)
-        elif e.verb == "sabotage":
-            sabotage(state, p, e.amount)
-        elif e.verb == "steal-occ":
-            steal(state, p, e.amount)
-        elif e.verb == "damage-home-orbit":
-            meteors(state, p, e.amount)
-        elif e.verb == "orbital-strike":
-            orbital_strike(state, p, e.amount, int(e.key("roll", "4")))
-        elif e.verb == "immunity":
-            state.immune[p] = (state.turns, e.key("unit", "diplomat"))
-        elif e.verb == "blockade":
-            blockade(state, p)
-        elif e.verb == "free-upgrade":
-            name = e.key("upgrade")
-            for h in state.planets_of(p):
-                if len(state.upgrades.get(h, [])) < state.slots(h, p):
-                    state.upgrades.setdefault(h, []).append(name)
-                    break
+        VOCABULARY.run(state, p, e)
+
+
+@does("gain-resources")
+def gain_resources(state: RiftState, p: int, e: Effect) -> None:
+    gain = e.amount * (len(state.planets_of(p)) if e.opt("per") == "planet" else 1)
+    state.resources[p] += min(gain, e.num("max", gain))
+
+
+@does("lose-resources")
+def lose_resources(state: RiftState, p: int, e: Effect) -> None:
+    for q in range(state.n) if e.opt("who") == "all" else (p,):
+        state.resources[q] -= min(e.amount, state.resources[q])
+
+
+@does("gain-vp")
+def gain_vp(state: RiftState, p: int, e: Effect) -> None:
+    state.vp[p] += e.amount
+
+
+@does("lose-vp")
+def lose_vp(state: RiftState, p: int, e: Effect) -> None:
+    state.vp[p] -= min(e.amount, state.vp[p])
+
+
+@does("draw")
+def draw(state: RiftState, p: int, e: Effect) -> None:
+    state._draw_occ(p, e.amount)
+
+
+@does("destroy-own")
+def destroy_own(state: RiftState, p: int, e: Effect) -> None:
+    mine = [u for u in state.units if u.owner == p and u.kind == e.opt("unit")]
+    for u in mine[: e.amount]:
+        state._destroy(u)
+
+
+@does("leap-fleet")
+def leap_fleet(state: RiftState, p: int, e: Effect) -> None:
+    leap(state, p)
+
+
+@does("slow-home")
+def slow_home(state: RiftState, p: int, e: Effect) -> None:
+    state.slowed[p] = max(state.slowed[p], e.amount)
+
+
+@does("recruit")
+def recruit(state: RiftState, p: int, e: Effect) -> None:
+    recruit_now(state, p, e.amount, e.opt("locked") == "yes")
+
+
+@does("fleet-movement")
+def fleet_movement_effect(state: RiftState, p: int, e: Effect) -> None:
+    fleet_movement(state, p, e.amount)
+
+
+@does("sabotage")
+def sabotage_effect(state: RiftState, p: int, e: Effect) -> None:
+    sabotage(state, p, e.amount)
+
+
+@does("steal-occ")
+def steal_occ(state: RiftState, p: int, e: Effect) -> None:
+    steal(state, p, e.amount)
+
+
+@does("damage-home-orbit")
+def damage_home_orbit(state: RiftState, p: int, e: Effect) -> None:
+    meteors(state, p, e.amount)
+
+
+@does("orbital-strike")
+def orbital_strike_effect(state: RiftState, p: int, e: Effect) -> None:
+    orbital_strike(state, p, e.amount, e.num("roll", 4))
+
+
+@does("immunity")
+def immunity(state: RiftState, p: int, e: Effect) -> None:
+    state.immune[p] = (state.turns, e.opt("unit", "diplomat"))
+
+
+@does("blockade")
+def blockade_effect(state: RiftState, p: int, e: Effect) -> None:
+    blockade(state, p)
+
+
+@does("free-upgrade")
+def free_upgrade(state: RiftState, p: int, e: Effect) -> None:
+    name = e.opt("upgrade")
+    for h in state.planets_of(p):
+        if len(state.upgrades.get(h, [])) < state.slots(h, p):
+            state.upgrades.setdefault(h, []).append(name)
+            break
 
 
 def orbital_target(state: RiftState, p: int, dice: int) -> tuple[int, str] | None:
@@ -98,12 +155,12 @@ def blockade(state: RiftState, p: int) -> None:
 
 
 def may_sacrifice(state: RiftState, p: int) -> bool:
-    kind = next((x.key("unit", "diplomat") for x in state.fac(p).effects if x.verb == "sacrifice-answer"), None)
+    kind = next((x.opt("unit", "diplomat") for x in state.fac(p).effects if x.verb == "sacrifice-answer"), None)
     return kind is not None and any(u.owner == p and u.kind == kind for u in state.units)
 
 
 def sacrifice(state: RiftState, p: int) -> None:
-    kind = next(x.key("unit", "diplomat") for x in state.fac(p).effects if x.verb == "sacrifice-answer")
+    kind = next(x.opt("unit", "diplomat") for x in state.fac(p).effects if x.verb == "sacrifice-answer")
     state._destroy(next(u for u in state.units if u.owner == p and u.kind == kind))
     state.events.add("sacrifice")
 

@@ -21,7 +21,7 @@ from cardgen.data.games import Game
 from cardgen.engine.core import GameEngine, State
 from cardgen.engine.games.rift_domination import view
 from cardgen.engine.games.rift_domination.battle import Rules
-from cardgen.engine.games.rift_domination.model import Effect, Faction, Occ, parse_effect
+from cardgen.engine.games.rift_domination.model import VOCABULARY, Effect, Faction, Occ
 from cardgen.engine.games.rift_domination.odds import kinds_of
 from cardgen.engine.games.rift_domination.state import RiftState
 
@@ -95,14 +95,10 @@ class RiftEngine(GameEngine):
         if not statements:
             what = "OCC-card" if where == "occ" else "faction"
             self.problems.append(f"{what} '{item}': no effects the engine can execute; it plays without its text")
-        out = []
-        for statement in statements:
-            try:
-                out.append(parse_effect(str(statement), where))
-            except ValueError as exc:
-                self.problems.append(f"'{item}': effect '{statement}' cannot be executed ({exc})")
-                return ()
-        return tuple(out)
+        parsed, problem = VOCABULARY.read(item, statements, where, "OCC-card" if where == "occ" else "faction")
+        if problem:
+            self.problems.append(problem)
+        return parsed
 
     def _faction(self, item: str, f: Mapping[str, Any]) -> Faction:
         return Faction(item, f["name"], tuple(f["starting_units"].items()), f["starting_resources"],
@@ -147,8 +143,8 @@ class RiftEngine(GameEngine):
             for ground in (False, True):
                 changes: dict[str, dict[str, int]] = {}
                 for e in faction.effects:
-                    if e.verb == "unit-stat" and (e.key("where") != "ground" or ground):
-                        changes.setdefault(e.key("unit"), {})[e.key("stat")] = e.amount
+                    if e.verb == "unit-stat" and (e.opt("where") != "ground" or ground):
+                        changes.setdefault(e.opt("unit"), {})[e.opt("stat")] = e.amount
                 for name, stats in changes.items():
                     base = next((k for k in self.kinds if k.name == name), None)
                     if base is None:

@@ -462,7 +462,7 @@ class RiftState(Flow, State):
             for effect in self.fac(p).effects:  # the Vespians' diplomats recruit where they stand
                 if effect.verb == "diplomat-recruit":
                     envoys = sorted({u.node for u in self.units if u.owner == p and self.negotiates(u)})
-                    for kind in effect.key("kinds").split("/"):
+                    for kind in effect.opt("kinds").split("/"):
                         places.update({(kind, h): None for h in envoys if kind in e.units})
             for kind, h in places:
                 cost = int(e.units[kind]["cost"])
@@ -474,7 +474,7 @@ class RiftState(Flow, State):
 
     def upgrade_cost(self, p: int, name: str) -> int:
         for effect in self.fac(p).effects:
-            if effect.verb == "upgrade-cost" and effect.key("upgrade") == name:
+            if effect.verb == "upgrade-cost" and effect.opt("upgrade") == name:
                 return effect.amount
         cost = int(self.engine.upgrades[name]["cost"])
         discount = self.fac(p).modifier("upgrade-discount")
@@ -508,7 +508,7 @@ class RiftState(Flow, State):
         if effect is None or self.traded:
             return []
         out: list[Action] = [Trade(0)] if self.resources[p] >= effect.amount else []
-        return out + ([Trade(1)] if len(self.hands[p]) >= int(effect.key("discard", "2")) else [])
+        return out + ([Trade(1)] if len(self.hands[p]) >= effect.num("discard", 2) else [])
 
     # -- applying actions ----------------------------------------------------------------------------------------------
 
@@ -569,7 +569,7 @@ class RiftState(Flow, State):
             self.events.add(f"play:{self.engine.occ[action.card].item}")
             if conflict.recruits(self, action.card):  # recruiting during the battle
                 effect = self.engine.occ[action.card].effects[0]
-                effects.recruit_now(self, p, effect.amount, effect.key("locked") == "yes", at=f.node)
+                effects.recruit_now(self, p, effect.amount, effect.opt("locked") == "yes", at=f.node)
                 self.events.add("battle-recruit")
             elif conflict.shields_kind(self, action.card):  # played on another's turn too
                 effects.resolve(self, p, self.engine.occ[action.card].effects)
@@ -620,7 +620,7 @@ class RiftState(Flow, State):
             for effect in self.fac(p).effects:
                 if effect.verb == "recruit-bonus":
                     for _ in range(effect.amount):
-                        self._add(p, effect.key("unit"), action.planet)
+                        self._add(p, effect.opt("unit"), action.planet)
         elif tag == "done":
             if self.phase == BUILD:
                 self.phase = MOVE
@@ -637,7 +637,7 @@ class RiftState(Flow, State):
             self.resources[p] -= effect.amount
             self._draw_occ(p, 1)
             return
-        k = int(effect.key("discard", "2"))  # the oldest cards go (a policy)
+        k = effect.num("discard", 2)  # the oldest cards go (a policy)
         self.discard += self.hands[p][:k]
         del self.hands[p][:k]
         self.resources[p] += effect.amount

@@ -8,4 +8,5 @@ PLUGIN = GamePlugin(
     id="star-commander",
     title="Star Commander",
     engine="cardgen.engine.games.star_commander.rules:StarEngine",
+    effects="cardgen.engine.games.star_commander.model:VOCABULARY",
 )

@@ -1,6 +1,7 @@
-"""What Star Commander's cards and commands do to the board: a card effect in the effect vocabulary (`apply_effect`),
-peeks and arrangements, a piece jumping in (`enter`), exploring, building, placing and scrapping. Functions of the
-state, called by `state.StarState`."""
+"""What Star Commander's cards and commands do to the board: the handlers of the verbs in the effect vocabulary
+(`model.VOCABULARY`, bound with `@does`; `apply_effect` runs one statement), peeks and arrangements, a piece jumping
+in (`enter`), exploring, building, placing and scrapping. Functions of the state, called by `state.StarState`.
+A verb without a handler here is a lasting modifier the state reads where it applies (`lasting`)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from cardgen.engine.games.star_commander import listing
 from cardgen.engine.games.star_commander.model import (
+    VOCABULARY,
     Effect,
     Piece,
 )
@@ -15,84 +17,153 @@ from cardgen.engine.games.star_commander.model import (
 if TYPE_CHECKING:
     from cardgen.engine.games.star_commander.state import StarState
 
+does = VOCABULARY.does
+
 
 def apply_effect(state: StarState, p: int, e: Effect, card: int, target: int, extra: int) -> None:
-    """Carry out one statement of a card for player p (`target`: the chosen target; `extra`: a destroyed card)."""
+    """Carry out one statement of a card for player p (`target`: the chosen target, a destroyed card for
+    `gain-scrap-value`); `card` and `extra` are what the state passes and no handler needs."""
+    VOCABULARY.run(state, p, e, target)
+
+
+@does("gain-credits")
+def gain_credits(state: StarState, p: int, e: Effect, target: int) -> None:
     n = e.amount
-    match e.verb:
-        case "gain-credits":
-            if e.opt("per") == "developed-system":
-                n *= sum(1 for c, o in enumerate(state.owner) if o == p and state.devs[c] >= e.num("at-least"))
-            if e.opt("max"):
-                n = min(n, e.num("max"))
-            if state._condition(p, e, None):
-                state.credits[p] += n
-        case "gain-scrap-value":
-            state.credits[p] += state.engine.scrap_value(state.spec(target).cost)
-        case "draw":
-            if state._condition(p, e, None):
-                state.push(("draw", p, n))
-        case "discard":
-            state.push(*[("discard", p)] * n)
-        case "cycle":
-            state.push(("draw", p, n), *[("discard", p)] * n)
-        case "remove-development":
-            if state.owner[target] == p:
-                state.devs[target] = max(1, state.devs[target] - n)
-                state._fighter_excess(p)
-        case "boost-attack":
-            if (x := state.piece(target)) is not None:
-                x.boost += n
-        case "deal-damage":
-            if (x := state.piece(target)) is not None:
-                x.damage += n
-                state._destroy_broken(x.cell)
-        case "prevent":
-            state.prevent[target] = state.prevent.get(target, 0) + n
-        case "shipyard-grant":
-            state.temp.grants += n
-        case "discount":
-            state.temp.discount, state.temp.discount_min = n, e.num("min", 1)
-        case "cancel":
-            state.vetoed.add(target)
-        case "ceasefire":
-            state.temp.ceasefire.add(target)
-        case "lift-siege":
-            state.temp.lifted.add(target)
-        case "build-fighter":
-            fighter = state._supply_card("Fighter")
-            if fighter is not None and listing.can_build(state, p, fighter, target, scramble=True):
-                place(state, p, fighter, target)
-        case "embargo":
-            state.embargo[target] = True
-        case "arrange-top":
-            arrange(state, p, target, n)
-        case "pin":
-            if (x := state.piece(target)) is not None:
-                x.pinned = True
-        case "annex":
-            if state.owner[target] < 0 and state.credits[p] >= state.engine.development_cost(0):
-                state.credits[p] -= state.engine.development_cost(0)
-                state.owner[target], state.devs[target] = p, 1
-                state._fighter_excess(p)
-        case "jump-now":
-            x = state.piece(target)
-            if x is not None:
-                dests = list(state.neighbours(x.cell))
-                if state.spec(x.card).fighter:  # never into a system of its own already full of Fighters
-                    dests = [
-                        c for c in dests if state.owner[c] != p or state.fighters(p, c) < state.fighter_slots(p, c)
-                    ]
-                if dests:
-                    enter(state, x, nearest_enemy_home(state, p, dests))
-        case "peek":
-            origin = state.fight
-            peek(state, p, n, None if e.opt("where") == "anywhere" else origin)
-        case "cloak":
-            if (x := state.piece(target)) is not None:
-                x.cloaked = True
-        case "extra-jumps":
-            state.temp.extra_jumps += n
+    if e.opt("per") == "developed-system":
+        n *= sum(1 for c, o in enumerate(state.owner) if o == p and state.devs[c] >= e.num("at-least"))
+    if e.opt("max"):
+        n = min(n, e.num("max"))
+    if state._condition(p, e, None):
+        state.credits[p] += n
+
+
+@does("gain-scrap-value")
+def gain_scrap_value(state: StarState, p: int, e: Effect, target: int) -> None:
+    state.credits[p] += state.engine.scrap_value(state.spec(target).cost)
+
+
+@does("draw")
+def draw(state: StarState, p: int, e: Effect, target: int) -> None:
+    if state._condition(p, e, None):
+        state.push(("draw", p, e.amount))
+
+
+@does("discard")
+def discard(state: StarState, p: int, e: Effect, target: int) -> None:
+    state.push(*[("discard", p)] * e.amount)
+
+
+@does("cycle")
+def cycle(state: StarState, p: int, e: Effect, target: int) -> None:
+    state.push(("draw", p, e.amount), *[("discard", p)] * e.amount)
+
+
+@does("remove-development")
+def remove_development(state: StarState, p: int, e: Effect, target: int) -> None:
+    if state.owner[target] == p:
+        state.devs[target] = max(1, state.devs[target] - e.amount)
+        state._fighter_excess(p)
+
+
+@does("boost-attack")
+def boost_attack(state: StarState, p: int, e: Effect, target: int) -> None:
+    if (x := state.piece(target)) is not None:
+        x.boost += e.amount
+
+
+@does("deal-damage")
+def deal_damage(state: StarState, p: int, e: Effect, target: int) -> None:
+    if (x := state.piece(target)) is not None:
+        x.damage += e.amount
+        state._destroy_broken(x.cell)
+
+
+@does("prevent")
+def prevent(state: StarState, p: int, e: Effect, target: int) -> None:
+    state.prevent[target] = state.prevent.get(target, 0) + e.amount
+
+
+@does("shipyard-grant")
+def shipyard_grant(state: StarState, p: int, e: Effect, target: int) -> None:
+    state.temp.grants += e.amount
+
+
+@does("discount")
+def discount(state: StarState, p: int, e: Effect, target: int) -> None:
+    state.temp.discount, state.temp.discount_min = e.amount, e.num("min", 1)
+
+
+@does("cancel")
+def cancel(state: StarState, p: int, e: Effect, target: int) -> None:
+    state.vetoed.add(target)
+
+
+@does("ceasefire")
+def ceasefire(state: StarState, p: int, e: Effect, target: int) -> None:
+    state.temp.ceasefire.add(target)
+
+
+@does("lift-siege")
+def lift_siege(state: StarState, p: int, e: Effect, target: int) -> None:
+    state.temp.lifted.add(target)
+
+
+@does("build-fighter")
+def build_fighter(state: StarState, p: int, e: Effect, target: int) -> None:
+    fighter = state._supply_card("Fighter")
+    if fighter is not None and listing.can_build(state, p, fighter, target, scramble=True):
+        place(state, p, fighter, target)
+
+
+@does("embargo")
+def embargo(state: StarState, p: int, e: Effect, target: int) -> None:
+    state.embargo[target] = True
+
+
+@does("arrange-top")
+def arrange_top(state: StarState, p: int, e: Effect, target: int) -> None:
+    arrange(state, p, target, e.amount)
+
+
+@does("pin")
+def pin(state: StarState, p: int, e: Effect, target: int) -> None:
+    if (x := state.piece(target)) is not None:
+        x.pinned = True
+
+
+@does("annex")
+def annex(state: StarState, p: int, e: Effect, target: int) -> None:
+    if state.owner[target] < 0 and state.credits[p] >= state.engine.development_cost(0):
+        state.credits[p] -= state.engine.development_cost(0)
+        state.owner[target], state.devs[target] = p, 1
+        state._fighter_excess(p)
+
+
+@does("jump-now")
+def jump_now(state: StarState, p: int, e: Effect, target: int) -> None:
+    x = state.piece(target)
+    if x is not None:
+        dests = list(state.neighbours(x.cell))
+        if state.spec(x.card).fighter:  # never into a system of its own already full of Fighters
+            dests = [c for c in dests if state.owner[c] != p or state.fighters(p, c) < state.fighter_slots(p, c)]
+        if dests:
+            enter(state, x, nearest_enemy_home(state, p, dests))
+
+
+@does("peek")
+def peek_systems(state: StarState, p: int, e: Effect, target: int) -> None:
+    peek(state, p, e.amount, None if e.opt("where") == "anywhere" else state.fight)
+
+
+@does("cloak")
+def cloak(state: StarState, p: int, e: Effect, target: int) -> None:
+    if (x := state.piece(target)) is not None:
+        x.cloaked = True
+
+
+@does("extra-jumps")
+def extra_jumps(state: StarState, p: int, e: Effect, target: int) -> None:
+    state.temp.extra_jumps += e.amount
 
 
 def nearest_enemy_home(state: StarState, p: int, cells: list[int]) -> int:

@@ -1,13 +1,13 @@
 """Star Commander's records, actions and effect vocabulary.
 
-Card abilities are data: each Domain, core ship and station card lists `effects`, statements of a small vocabulary
-(`VOCABULARY`) the engine executes, e.g. `gain-credits 4`, `ready: draw 1 if-hand-at-most=4`, `hp 1 class=Small,Medium`.
-A statement is `[trigger:] verb [amount] [key=value ...]`. On a command the statements without a trigger happen when
-it resolves; a response command's trigger names the window it answers (none: any response window). On a technology,
-ship or station a statement without a trigger is a lasting modifier and a trigger says when it acts; a ship's or
-station's `scrap:`, `explore:` and `enter-enemy-system:` concern that piece, a technology's concern all its owner's
-ships. A statement the engine does not know is a data problem `cardgen play` reports (`parse_effects`), and the card's
-ability is then not executed — never silently.
+Card abilities are data: each Domain, core ship and station card lists `effects`, statements in the engine's one
+effects grammar (cardgen/engine/effects.py) over this game's verbs (`VOCABULARY`), e.g. `gain-credits 4`,
+`ready: draw 1 if-hand-at-most=4`, `hp 1 class=Small,Medium`. On a command the statements without a trigger happen
+when it resolves; a response command's trigger names the window it answers (none: any response window). On a
+technology, ship or station a statement without a trigger is a lasting modifier and a trigger says when it acts; a
+ship's or station's `scrap:`, `explore:` and `enter-enemy-system:` concern that piece, a technology's concern all its
+owner's ships. A statement the engine does not know is a data problem `cardgen play` reports, and the card's ability
+is then not executed — never silently. docs/effects.md is generated from `VOCABULARY`.
 """
 
 from __future__ import annotations
@@ -16,126 +16,96 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any, NamedTuple
 
-from cardgen.errors import clipped, signed_number, whole_number
+from cardgen.engine.effects import Effect as Effect  # the record the game's modules read, re-exported
+from cardgen.engine.effects import Number, OneOf, Vocabulary, Words
 
-# verb -> (allowed keys, whether it takes a target, one line of meaning); the docs page is generated from this table
-VOCABULARY: dict[str, tuple[frozenset[str], bool, str]] = {}
-NUMBER_KEYS = frozenset({"min", "max", "max-enemies", "if-systems", "if-hand-at-most", "if-techs", "keep", "at-least"})
-AMOUNT_MOST = 999  # far above any card's number, and no loop of the engine runs 10^4000 times
+ABOUT = """\
+Every Domain card, core ship and station of `card_data/star-commander` lists its ability as `effects`
+(`cardgen/engine/games/star_commander/model.py`).
 
+- On a **command**, statements without a trigger happen when it resolves. A `response` command's trigger names the
+  window it answers (`command-played`, `damage-assigned`, `ship-destroyed`); one without a trigger may be played in
+  any response window and in the window before damage is assigned.
+- On a **technology, ship or station**, a statement without a trigger is a lasting modifier; a trigger says when it
+  acts. A ship's or station's `scrap:`, `explore:` and `enter-enemy-system:` concern that piece; a technology's
+  concern all its owner's ships.
+- A card whose text only restates rules the engine already plays (the Fighter's, a printed jump of 2) says `reminder`.
+- A card with text and no effects is reported by `cardgen play` under `data_problems`.
+- Of the targets (`target=`) only those on which the effect could change something are offered (a siege can only be
+  lifted where there is one)."""
 
-def _verb(name: str, keys: str = "", targeted: bool = False, meaning: str = "") -> None:
-    VOCABULARY[name] = (frozenset(keys.split()), targeted, meaning)
+NOTES = """\
+Where a card leaves a small choice the engine does not offer as a decision, it makes it the same way every time:
+an emergency jump goes towards the nearest enemy Homeworld; Imperial Census puts the dearest of the top cards on top;
+a peek looks at the face-down systems nearest the player's ships (around the explored system for `where=adjacent`);
+Adaptive Shielding prevents damage on the first damaged ship each turn; Picket Platforms always fire; optional
+"may draw" abilities always draw. Everything else is the player's decision (which card, which target, which deck)."""
 
+TRIGGERS = ("ready", "scrap", "explore", "enemy-enters", "enter-enemy-system", "command-played", "damage-assigned",
+            "ship-destroyed", "trade-discard")  # fmt: skip
+TARGETS = ("own-ship", "enemy-in-armed-system", "own-uncontested-system", "combat-system", "own-system",
+           "own-combat-system", "player", "unjumped-ship", "adjacent-uncontrolled-system")  # fmt: skip
+VOCABULARY = Vocabulary("star-commander", triggers=TRIGGERS, about=ABOUT, notes=NOTES)
 
-_verb("reminder", meaning="the text restates rules the engine already plays (no effect of its own)")
-_verb("gain-credits", "per at-least max if-systems if-here", meaning="gain N credits (per matching system, capped)")
-_verb("gain-scrap-value", meaning="gain the scrap value of the ship just destroyed")
-_verb("draw", "if-techs if-hand-at-most", meaning="draw N cards from Domain decks of domains you control")
-_verb("discard", meaning="discard N cards from hand")
-_verb("cycle", meaning="draw N cards, then discard as many")
-_verb("remove-development", "target keep", True, "remove N of your developments from the target system")
-_verb("boost-attack", "target", True, "target ship has +N attack until the end of the turn")
-_verb("deal-damage", "target", True, "deal N damage to the target (a picket: to the ship that entered)")
-_verb("prevent", meaning="prevent up to N of the damage assigned to one of your ships")
-_verb("shipyard-grant", "where", meaning="this phase, build one ship where you have a station, as at a capital")
-_verb("discount", "next min", meaning="the next ship you build this phase costs N less (at least min)")
-_verb("attack", "class type", meaning="your ships of a class (or stations) have +N attack")
-_verb("hp", "class type", meaning="your ships of a class (or stations) have +N hit points")
-_verb("cost", "class min", meaning="your ships of a class cost N more (negative: less), at least min")
-_verb("siege-weight", meaning="counts as N ships when developments are removed in a siege")
-_verb("shipyard", meaning="ships may be built in this station's system as at a capital")
-_verb("cancel", meaning="cancel the command answered; it is discarded without effect")
-_verb("ceasefire", "target", True, "no damage is dealt in the target system this turn")
-_verb("lift-siege", "target", True, "the target system you control is not under siege this turn")
-_verb("build-fighter", "target", True, "build a Fighter (pay it) in a contested system of yours in combat")
-_verb("embargo", "target", True, "the target player cannot trade until the end of their next turn")
-_verb("arrange-top", meaning="look at the top N cards of a Domain deck and put them back in any order")
-_verb("pin", "target", True, "the target ship that has not jumped cannot jump or retreat this turn")
-_verb("annex", "target", True, "build the first development on an adjacent explored system without a ship")
-_verb("conquest-limit", "where", meaning="your Homeworld loses at most N developments per End phase")
-_verb("fighter-jumps", "into", meaning="your Fighters may jump N times a turn into systems you control")
-_verb("hand-limit", meaning="your hand limit is N higher")
-_verb("siege-immunity", "max-enemies needs", meaning="no siege while at most max-enemies enemy ships are there")
-_verb("aura-hp", meaning="your other ships and stations in this system have +N hit points")
-_verb("fighter-slots", meaning="this system holds N more of your Fighters")
-_verb("retreat-after-jump", meaning="this ship may retreat even if it jumped this turn")
-_verb("jump-now", "target", True, "target ship you control jumps one system now (Fighters too)")
-_verb("peek", "where", meaning="look at N face-down systems (adjacent to the explored one, or anywhere)")
-_verb("cloak", "target", True, "target ship you control cannot be targeted or damaged and deals no damage")
-_verb("extra-jumps", meaning="this turn each of your ships (not Fighters) may jump N more times")
-_verb("spare-jump", meaning="once per turn one of your ships (not a Fighter) may jump N more times")
-_verb("shield", meaning="once per turn prevent N damage dealt to one of your ships")
-_verb("orthogonal-jumps", meaning="your ships may also jump to systems that share a side")
-_verb("far-retreat", meaning="your ships may retreat to any system you control, even after jumping")
-_verb("trade-draw-discount", meaning="paying credits to draw a card costs N less")
-_verb("pay-draw", meaning="when another player plays a command, you may pay N credit(s) to draw a card")
-_verb("escort", meaning="your other ships here take N less damage from each attacking ship")
-_verb("gate", meaning="your ships here may jump to any system you control with your Homeworld or another gate")
+TARGET = {"target": OneOf(TARGETS, noun="target")}
+NUMBER = Number()
+CLASSES = Words("ship classes", choices=("Fighter", "Small", "Medium", "Large"))
+STATIONS = OneOf(("station",))  # `type=station`: the modifier is for stations instead of a class of ships
 
-TRIGGERS = frozenset(
-    {"ready", "scrap", "explore", "enemy-enters", "enter-enemy-system", "command-played", "damage-assigned",
-     "ship-destroyed", "trade-discard"}
-)  # fmt: skip
-TARGETS = frozenset(
-    {"own-ship", "enemy-in-armed-system", "own-uncontested-system", "combat-system", "own-system",
-     "own-combat-system", "player", "unjumped-ship", "adjacent-uncontrolled-system"}
-)  # fmt: skip
-
-
-@dataclass(frozen=True)
-class Effect:
-    """One parsed statement of a card's `effects`."""
-
-    verb: str
-    amount: int = 0
-    trigger: str | None = None
-    options: tuple[tuple[str, str], ...] = ()
-
-    def opt(self, key: str, default: str = "") -> str:
-        for k, v in self.options:
-            if k == key:
-                return v
-        return default
-
-    def num(self, key: str, default: int = 0) -> int:
-        value = self.opt(key)
-        return int(value) if value else default
-
-
-def parse_effect(text: str) -> Effect:
-    """One statement; a ValueError says what is wrong with it."""
-    trigger = None
-    if ":" in text:
-        trigger, text = (part.strip() for part in text.split(":", 1))
-        if trigger not in TRIGGERS:
-            raise ValueError(f"unknown trigger '{trigger}' (triggers: {', '.join(sorted(TRIGGERS))})")
-    words = text.split()
-    if not words:
-        raise ValueError("an empty statement")
-    verb, *rest = words
-    if verb not in VOCABULARY:
-        raise ValueError(f"unknown verb '{verb}'")
-    keys, targeted, _ = VOCABULARY[verb]
-    amount = 0
-    if rest and "=" not in rest[0]:
-        number = signed_number(rest.pop(0), AMOUNT_MOST)
-        if number is None:
-            raise ValueError(f"'{verb}' takes a whole number up to {AMOUNT_MOST}, not '{clipped(words[1])}'")
-        amount = number
-    options = []
-    for word in rest:
-        key, eq, value = word.partition("=")
-        if not eq or key not in keys:
-            raise ValueError(f"'{verb}' takes no '{key}' (it takes: {', '.join(sorted(keys)) or 'nothing'})")
-        if key == "target" and value not in TARGETS:
-            raise ValueError(f"unknown target '{value}'")
-        if key in NUMBER_KEYS and whole_number(value, AMOUNT_MOST) is None:  # read with int() as the game is played
-            raise ValueError(f"'{key}' takes a whole number from 0 to {AMOUNT_MOST}, not '{clipped(value)}'")
-        options.append((key, value))
-    if targeted and trigger is None and not any(k == "target" for k, _ in options):
-        raise ValueError(f"'{verb}' needs a target=")
-    return Effect(verb, amount, trigger, tuple(options))
+_verb = VOCABULARY.verb
+_verb("reminder", "the text restates rules the engine already plays (no effect of its own)")
+_verb("gain-credits", "gain N credits (per matching system, capped)",
+      {"per": OneOf(("developed-system",)), "at-least": NUMBER, "max": NUMBER, "if-systems": NUMBER,
+       "if-here": OneOf(("own-system",))})  # fmt: skip
+_verb("gain-scrap-value", "gain the scrap value of the ship just destroyed")
+_verb("draw", "draw N cards from Domain decks of domains you control", {"if-techs": NUMBER, "if-hand-at-most": NUMBER})
+_verb("discard", "discard N cards from hand")
+_verb("cycle", "draw N cards, then discard as many")
+_verb("remove-development", "remove N of your developments from the target system", {**TARGET, "keep": NUMBER},
+      targeted=True)  # fmt: skip
+_verb("boost-attack", "target ship has +N attack until the end of the turn", TARGET, targeted=True)
+_verb("deal-damage", "deal N damage to the target (a picket: to the ship that entered)", TARGET, targeted=True)
+_verb("prevent", "prevent up to N of the damage assigned to one of your ships")
+_verb("shipyard-grant", "this phase, build one ship where you have a station, as at a capital",
+      {"where": OneOf(("own-station",))})  # fmt: skip
+_verb("discount", "the next ship you build this phase costs N less (at least min)",
+      {"next": OneOf(("ship",)), "min": NUMBER})  # fmt: skip
+_verb("attack", "your ships of a class (or stations) have +N attack", {"class": CLASSES, "type": STATIONS})
+_verb("hp", "your ships of a class (or stations) have +N hit points", {"class": CLASSES, "type": STATIONS})
+_verb("cost", "your ships of a class cost N more (negative: less), at least min", {"class": CLASSES, "min": NUMBER})
+_verb("siege-weight", "counts as N ships when developments are removed in a siege")
+_verb("shipyard", "ships may be built in this station's system as at a capital")
+_verb("cancel", "cancel the command answered; it is discarded without effect")
+_verb("ceasefire", "no damage is dealt in the target system this turn", TARGET, targeted=True)
+_verb("lift-siege", "the target system you control is not under siege this turn", TARGET, targeted=True)
+_verb("build-fighter", "build a Fighter (pay it) in a contested system of yours in combat", TARGET, targeted=True)
+_verb("embargo", "the target player cannot trade until the end of their next turn", TARGET, targeted=True)
+_verb("arrange-top", "look at the top N cards of a Domain deck and put them back in any order")
+_verb("pin", "the target ship that has not jumped cannot jump or retreat this turn", TARGET, targeted=True)
+_verb("annex", "build the first development on an adjacent explored system without a ship", TARGET, targeted=True)
+_verb("conquest-limit", "your Homeworld loses at most N developments per End phase", {"where": OneOf(("homeworld",))})
+_verb("fighter-jumps", "your Fighters may jump N times a turn into systems you control",
+      {"into": OneOf(("own-system",))})  # fmt: skip
+_verb("hand-limit", "your hand limit is N higher")
+_verb("siege-immunity", "no siege while at most max-enemies enemy ships are there",
+      {"max-enemies": NUMBER, "needs": OneOf(("own-station",))})  # fmt: skip
+_verb("aura-hp", "your other ships and stations in this system have +N hit points")
+_verb("fighter-slots", "this system holds N more of your Fighters")
+_verb("retreat-after-jump", "this ship may retreat even if it jumped this turn")
+_verb("jump-now", "target ship you control jumps one system now (Fighters too)", TARGET, targeted=True)
+_verb("peek", "look at N face-down systems (adjacent to the explored one, or anywhere)",
+      {"where": OneOf(("adjacent", "anywhere"))})  # fmt: skip
+_verb("cloak", "target ship you control cannot be targeted or damaged and deals no damage", TARGET, targeted=True)
+_verb("extra-jumps", "this turn each of your ships (not Fighters) may jump N more times")
+_verb("spare-jump", "once per turn one of your ships (not a Fighter) may jump N more times")
+_verb("shield", "once per turn prevent N damage dealt to one of your ships")
+_verb("orthogonal-jumps", "your ships may also jump to systems that share a side")
+_verb("far-retreat", "your ships may retreat to any system you control, even after jumping")
+_verb("trade-draw-discount", "paying credits to draw a card costs N less")
+_verb("pay-draw", "when another player plays a command, you may pay N credit(s) to draw a card")
+_verb("escort", "your other ships here take N less damage from each attacking ship")
+_verb("gate", "your ships here may jump to any system you control with your Homeworld or another gate")
+del _verb
 
 
 class Phase(IntEnum):

@@ -10,7 +10,7 @@ from cardgen.data.games import Game
 from cardgen.engine.boards import diagonal_neighbours, orthogonal_neighbours, square_grid
 from cardgen.engine.core import GameEngine, State
 from cardgen.engine.games.star_commander import view
-from cardgen.engine.games.star_commander.model import CardSpec, Effect, SystemSpec, parse_effect
+from cardgen.engine.games.star_commander.model import VOCABULARY, CardSpec, Effect, SystemSpec
 from cardgen.engine.games.star_commander.state import StarState
 
 DECKS = ("industry-deck", "statecraft-deck", "science-deck")
@@ -84,14 +84,10 @@ class StarEngine(GameEngine):
         statements = fields.get("effects") or []
         if not statements and fields.get("text"):
             self.problems.append(f"card '{item}': its text has no effects the engine can execute")
-        parsed = []
-        for statement in statements:
-            try:
-                parsed.append(parse_effect(str(statement)))
-            except ValueError as exc:
-                self.problems.append(f"card '{item}': effect '{statement}' cannot be executed ({exc})")
-                return ()
-        return tuple(parsed)
+        parsed, problem = VOCABULARY.read(item, statements)
+        if problem:
+            self.problems.append(problem)
+        return parsed
 
     def _card(self, item: str, f: Mapping[str, Any]) -> CardSpec:
         kind = f.get("card_type") or "ship"
