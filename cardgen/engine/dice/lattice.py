@@ -138,7 +138,9 @@ def solve(volleys: Sequence[Volley], fate: np.ndarray, variant: np.ndarray,
         own = np.where(by_attacker[:, None], ha, hd)
         aim = np.where(by_attacker[:, None], hd, ha)
         n = shots[np.arange(count)[:, None], own]  # (count, cells)
-        index = ((np.arange(count)[:, None, None] * tables + table_of[:, :under_way, None]) * most + n[:, None, :]) * highest
+        index = (
+            (np.arange(count)[:, None, None] * tables + table_of[:, :under_way, None]) * most + n[:, None, :]
+        ) * highest
         quiet = none_hit_flat.take(index + aim[:, None, :])  # (count, variants, cells)
         rest = np.ones((count + 1, under_way, size))
         rest[:count] = np.cumprod(quiet[::-1], axis=0)[::-1]  # the chance the rest of the round scores nothing

@@ -16,8 +16,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from cardgen.engine.dice import BattleReport
-from cardgen.engine.dice import lattice
+from cardgen.engine.dice import BattleReport, lattice
 from cardgen.engine.dice.lattice import FIGHTS_ON, Fire
 from cardgen.engine.games.space_empires_4x.combat import (
     ATTACKER,
