@@ -129,7 +129,7 @@ def draw(dist: Mapping[Position, float], rng: Any) -> Position:
     """One position drawn from `dist` with `rng.random()` (positions sorted, so a seed gives the same draw)."""
     point = rng.random()
     last = None
-    for pos, p in sorted(dist.items()):  # type: ignore[type-var]  # the games' positions are tuples of numbers
+    for pos, p in sorted(dist.items()):  # the games' positions are tuples of numbers: they sort
         last = pos
         point -= p
         if point < 0:
