@@ -4,11 +4,11 @@ fleets, and the limits it states."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pytest
 
-from cardgen.engine.dice import Chain, draw, solve, spread
+from cardgen.engine.dice import Chain, TooManyStates, draw, solve, spread
 from cardgen.engine.rng import CounterRng
 
 ATTACKER, DEFENDER = 0, 1
@@ -132,6 +132,15 @@ def test_a_battle_in_which_no_die_can_hit_is_refused() -> None:
     toy = Toy((0.0, 0.0))
     with pytest.raises(ValueError, match="no die can ever hit"):
         solve(toy.chain(), {toy.start(1, 1): 1.0})
+
+
+def test_a_chain_past_its_limit_stops_and_says_so() -> None:
+    toy = Toy((0.5, 0.3), (2, 1))
+    chain = toy.chain()
+    met = solve(chain, {toy.start(3, 5): 1.0})
+    assert solve(replace(chain, limit=met.states), {toy.start(3, 5): 1.0}).ends == met.ends  # within it: the same
+    with pytest.raises(TooManyStates, match="passes 5 positions"):
+        solve(replace(chain, limit=5), {toy.start(3, 5): 1.0})
 
 
 def simulate(toy: Toy, attackers: int, defenders: int, battles: int, seed: int) -> float:

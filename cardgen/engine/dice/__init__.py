@@ -13,7 +13,7 @@ something, positions taken in order of damage left). Two representations of one 
 `BattleReport` is what either game's calculator prints (`cardgen odds`).
 """
 
-from cardgen.engine.dice.chain import Chain, Ending, draw, solve, spread
+from cardgen.engine.dice.chain import Chain, Ending, TooManyStates, draw, solve, spread
 from cardgen.engine.dice.report import BattleReport
 
-__all__ = ["BattleReport", "Chain", "Ending", "draw", "solve", "spread"]
+__all__ = ["BattleReport", "Chain", "Ending", "TooManyStates", "draw", "solve", "spread"]

@@ -12,6 +12,9 @@ after every position that can lead to it; at a position the steps that change no
 round's start, summed in closed form (the round's start mass divided by the chance that the round changes
 something); what changes goes on to later positions. The mass that ends the battle, per (position, outcome), the
 expected number of phases and rounds, and the positions met are the result.
+
+A chain with a `limit` stops with `TooManyStates` past it. The bundled calculators bound what they accept instead
+(Rift Domination: 16 units a side), so neither samples.
 """
 
 from __future__ import annotations
@@ -37,6 +40,11 @@ class Chain(Generic[Position]):
     order: Callable[[Position], Any]
     phases: Sequence[Step[Position]] = ()
     leaves: Callable[[Position], str | None] = lambda position: None
+    limit: int | None = None  # the most positions the round may meet; beyond it `solve` stops with TooManyStates
+
+
+class TooManyStates(ValueError):
+    """A battle whose chain meets more positions than its `limit`: the game says what it accepts instead."""
 
 
 @dataclass
@@ -52,9 +60,10 @@ class Ending(Generic[Position]):
 def spread(dist: Mapping[Position, float], step: Step[Position]) -> dict[Position, float]:
     """The distribution after `step` from each position of `dist`, equal positions merged."""
     out: dict[Position, float] = {}
+    get = out.get  # the calculators' innermost loop: one lookup saved per move
     for pos, p in dist.items():
         for nxt, q in step(pos).items():
-            out[nxt] = out.get(nxt, 0.0) + p * q
+            out[nxt] = get(nxt, 0.0) + p * q
     return out
 
 
@@ -87,6 +96,8 @@ def solve(chain: Chain[Position], start: Mapping[Position, float]) -> Ending[Pos
             finish(pos, p)
             return
         if pos not in queued:
+            if chain.limit is not None and len(queued) >= chain.limit:
+                raise TooManyStates(f"the battle's chain passes {chain.limit:,} positions")
             queued.add(pos)
             heapq.heappush(heap, (chain.order(pos), pos))
         due = pending[step]
