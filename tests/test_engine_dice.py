@@ -4,6 +4,8 @@ fleets, and the limits it states."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from dataclasses import dataclass, replace
 
 import pytest
@@ -182,3 +184,13 @@ def test_equal_positions_are_merged_and_draws_repeat_with_the_seed() -> None:
     assert step[((2, 2), (1, 2))] == pytest.approx(0.5)  # hit-miss and miss-hit merged
     first = [draw(step, CounterRng(7)) for _ in range(3)]
     assert first == [draw(step, CounterRng(7)) for _ in range(3)]
+
+
+def test_numpy_stays_out_of_the_engines_start_up() -> None:
+    """The engines import the core's chain (Rift Domination's rolled battle draws from its distributions); only the
+    calculators import the lattice, which needs numpy: `cardgen play` never loads it."""
+    games = ("rift_domination", "space_empires_4x")
+    modules = ["cardgen.engine.dice"] + [f"cardgen.engine.games.{g}.{m}" for g in games for m in ("rules", "state")]
+    code = f"import sys, {', '.join(modules)}; print(sorted(m for m in sys.modules if m == 'numpy'))"
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert run.stdout.strip() == "[]", run.stdout
