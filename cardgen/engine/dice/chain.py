@@ -84,22 +84,25 @@ def solve(chain: Chain[Position], start: Mapping[Position, float]) -> Ending[Pos
                 finish(pos, p)
         result.length += sum(live.values())
         dist = spread(live, phase)
-    steps = len(chain.round)
+    steps_of_round = tuple(chain.round)
+    steps = len(steps_of_round)
     seen = set(dist)
     heap: list[tuple[Any, Position]] = []
     pending: list[dict[Position, float]] = [{} for _ in range(steps)]  # mass at a position with step k due
     queued: set[Position] = set()
 
+    over, order, limit = chain.over, chain.order, chain.limit  # read once: push runs for every move
+
     def push(pos: Position, step: int, p: float) -> None:
         seen.add(pos)
-        if chain.over(pos):
+        if over(pos):
             finish(pos, p)
             return
         if pos not in queued:
-            if chain.limit is not None and len(queued) >= chain.limit:
-                raise TooManyStates(f"the battle's chain passes {chain.limit:,} positions")
+            if limit is not None and len(queued) >= limit:
+                raise TooManyStates(f"the battle's chain passes {limit:,} positions")
             queued.add(pos)
-            heapq.heappush(heap, (chain.order(pos), pos))
+            heapq.heappush(heap, (order(pos), pos))
         due = pending[step]
         due[pos] = due.get(pos, 0.0) + p
 
@@ -108,7 +111,7 @@ def solve(chain: Chain[Position], start: Mapping[Position, float]) -> Ending[Pos
     while heap:  # each position once, after every position that can lead to it
         _, pos = heapq.heappop(heap)
         mass = [due.pop(pos, 0.0) for due in pending]
-        moves = [step(pos) for step in chain.round]
+        moves = [step(pos) for step in steps_of_round]
         stay = [move.get(pos, 0.0) for move in moves]  # the chance a step changes nothing
         rest = stay[-1]  # the chance the rest of the round from step k changes nothing (k = steps - 1 down to 1)
         begins = mass[0]  # the round's start: what was there, and what got through the rest of a round unchanged
