@@ -9,9 +9,10 @@ battles are that fleet against itself with no retreat, and with retreat an attac
 Bases (which never move, so a side with them never retreats). Rift Domination's calculator takes at most 16 units a
 side (`MAX_UNITS`): its largest are 16 of its sturdiest units against 16. Each battle runs once as a whole process
 (`cardgen odds … --json`: start-up, loading the game and printing included) and once in-process (the calculator
-alone, the game already loaded), in a child process either way, so `--git-ref` can time another commit's code
-(`git archive REF`) on the same battles: the solver of 11a62e9 takes about an hour for the largest battle, so
-give it `--group-size 1` (the 48-ship fleets the issue measured) or `--skip-largest`.
+alone, the game already loaded: wall and CPU time; on a machine shared with other work the CPU time compares), in a
+child process either way, so `--git-ref` can time another commit's code (`git archive REF`) on the same battles: the
+solver of 11a62e9 takes about an hour for the largest battle, so give it `--group-size 1` (the 48-ship fleets the
+issue measured) or `--skip-largest`.
 """
 
 from __future__ import annotations
@@ -75,11 +76,12 @@ if game_id == "space-empires-4x":
         pass
 else:
     from cardgen.engine.games.rift_domination.odds import odds
-start = time.perf_counter()
+start, cpu = time.perf_counter(), time.process_time()
 result = odds(game, attacker, defender) if retreat else (
     odds(game, attacker, defender, retreat=False) if game_id == "space-empires-4x"
     else odds(game, attacker, defender, False, None, False, False))
-print(json.dumps({"seconds": time.perf_counter() - start, "states": result.states, "outcomes": result.outcomes,
+print(json.dumps({"seconds": time.perf_counter() - start, "cpu_seconds": time.process_time() - cpu,
+                  "states": result.states, "outcomes": result.outcomes,
                   "solver": sys.modules[odds.__module__].__file__}))
 """
 
@@ -124,9 +126,13 @@ def main() -> None:
                            capture_output=True)  # fmt: skip
             whole = time.perf_counter() - start
         measured.append({"battle": name, "game": game, "whole_process_s": whole, "in_process_s": inside["seconds"],
-                         "states": inside["states"], "outcomes": inside["outcomes"]})  # fmt: skip
+                         "in_process_cpu_s": inside["cpu_seconds"], "states": inside["states"],
+                         "outcomes": inside["outcomes"]})  # fmt: skip
         shown = "" if whole is None else f"whole process {whole:6.2f} s, "
-        print(f"{name:<40} {shown}in-process {inside['seconds']:7.3f} s, {inside['states']:>9,} states")
+        print(
+            f"{name:<40} {shown}in-process {inside['seconds']:7.3f} s (CPU {inside['cpu_seconds']:7.3f} s), "
+            f"{inside['states']:>9,} states"
+        )
     figures.write(args.json, "odds_speed", {"git_ref": args.git_ref or "working tree",
                                             "battles": {m.pop("battle"): m for m in measured}})  # fmt: skip
 

@@ -156,26 +156,55 @@ def test_odds_on_the_command_line(tmp_path):
     assert other.code != 0 and "no battle calculator" in other.err
 
 
-@pytest.mark.parametrize(("attacker", "defender"), [("2 DD, 1 CA", "1 BB"), ("3 SC", "2 DD"), ("1 BC, 2 SC", "2 CA")])
-def test_the_engine_cores_generic_resolver_agrees(game, rules, attacker, defender):
-    """engine/battle.py solves the same battle over every ship's damage (no groups, no facts): a different chain,
-    the same odds when both play the same policy (no technology, no retreat, no ties between equal-class types)."""
-    from cardgen.engine.battle import BattleResolver, UnitType
+@pytest.mark.parametrize(("attacker", "defender"), [("2 DD, 1 CA", "1 BB"), ("3 SC", "2 DD"), ("1 BC, 2 SC", "2 CA"),
+                                                 ("2 DD", "2 DD attack=1")])  # fmt: skip
+def test_the_cores_two_representations_agree(game, rules, attacker, defender):
+    """The core solves a battle either a position at a time (`dice.chain`, which Rift Domination uses) or an
+    anti-diagonal of hits at a time with arrays (`dice.lattice`, Space Empires 4X's): configured here with the same
+    rules (no retreat, no fleet-size bonus, which the lattice keys by the round's start), group by group shot by
+    shot, the chain gives the lattice's odds and length."""
+    from cardgen.engine.dice import Chain, solve, spread
+    from cardgen.engine.games.space_empires_4x.combat import Side, firing_order, to_hit
     from cardgen.engine.games.space_empires_4x.odds import parse_fleet, parse_tech
 
-    a = parse_fleet(game, attacker, parse_tech(game, None, "attacker"), "attacker")
-    d = parse_fleet(game, defender, parse_tech(game, None, "defender"), "defender")
-    exact = exact_odds(rules, a, d, "open", retreat=False).outcomes
-    kinds = sorted({(g.code, g.cls, g.attack, g.defense, g.hull) for g in [*a, *d]})
-    units = [UnitType(code, rules.classes.index(cls), att, dfn, hull) for code, cls, att, dfn, hull in kinds]
-    index = {k[0]: i for i, k in enumerate(kinds)}
-    resolver = BattleResolver(units)
-    start = resolver.position([index[g.code] for g in a for _ in range(g.count)],
-                              [index[g.code] for g in d for _ in range(g.count)])  # fmt: skip
-    generic = resolver.odds(start)
-    assert generic.exact
-    assert generic.attacker_wins == pytest.approx(exact["attacker wins"], abs=1e-9)
-    assert generic.defender_wins == pytest.approx(exact["defender wins"], abs=1e-9)
+    plain = Rules(**{**rules.__dict__, "bonus_attack": 0})
+    groups = [parse_fleet(game, text, parse_tech(game, None, side), side)
+              for text, side in ((attacker, "attacker"), (defender, "defender"))]  # fmt: skip
+    order = firing_order(plain, groups, "open")
+    rank = {slot: n for n, slot in enumerate(order)}
+    sides = [Side(groups[s], {i: rank[(s, i)] for i in range(len(groups[s]))}) for s in (0, 1)]
+
+    def volley(side: int, index: int):
+        enemy = sides[1 - side]
+
+        def shot(hits: int) -> dict[int, float]:
+            if hits == enemy.total_hits:
+                return {hits: 1.0}
+            p = to_hit(plain, groups[side][index], enemy.target_at(hits), False, "open") / plain.die_faces
+            return {hits + 1: p, hits: 1 - p}
+
+        def fire(pos: tuple[int, int]) -> dict[tuple[int, int], float]:
+            dist = {pos[1 - side]: 1.0}
+            for _ in range(sides[side].states[pos[side]][index][0]):  # its ships left fire one by one
+                dist = spread(dist, shot)
+            return {((pos[0], h) if side == 0 else (h, pos[1])): q for h, q in dist.items()}
+
+        return fire
+
+    def over(pos: tuple[int, int]) -> bool:
+        return sides[0].ships(pos[0]) == 0 or sides[1].ships(pos[1]) == 0
+
+    chain = Chain(round=[volley(side, index) for side, index in order], over=over,
+                  outcome=lambda pos: "defender wins" if sides[0].ships(pos[0]) == 0 else "attacker wins",
+                  order=sum)  # fmt: skip
+    ending = solve(chain, {(0, 0): 1.0})
+    found = {"attacker wins": 0.0, "defender wins": 0.0}
+    for (_, how), p in ending.ends.items():
+        found[how] += p
+    arrays = exact_odds(plain, groups[0], groups[1], "open", retreat=False)
+    assert found["attacker wins"] == pytest.approx(arrays.outcomes["attacker wins"], abs=1e-12)
+    assert found["defender wins"] == pytest.approx(arrays.outcomes["defender wins"], abs=1e-12)
+    assert ending.length == pytest.approx(arrays.length, abs=1e-9)
 
 
 BEFORE = json.loads((REPO / "tests" / "fixtures" / "se4x_odds_before.json").read_text())

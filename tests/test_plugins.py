@@ -92,7 +92,7 @@ SIXTH = {
         FORMULAS = {"double_cost": double_cost}
     """,
     "odds.py": """
-        from cardgen.engine.battle import BattleReport
+        from cardgen.engine.dice import BattleReport
 
         def odds(game, attacker, defender, *, weather="sun", range=None, retreat=True):
             attack = {item.id: item.fields["attack"] for item in game.component("ships").items}

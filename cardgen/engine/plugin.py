@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from cardgen.data.games import Game
-    from cardgen.engine.battle import BattleReport
     from cardgen.engine.core import GameEngine
+    from cardgen.engine.dice import BattleReport
 
 
 @dataclass(frozen=True)

@@ -23,22 +23,21 @@ something; barrages and bombardments fire at the start of the battle (attacker f
 close phase a side without buildings retreats when it expects under half the other side's hits.
 
 A side's state is its units' (kind, shields, LP) and the repairs it has used; the battle is a Markov chain over the
-pair of states, solved exactly: the fixed phases carry a distribution forward, and the repeated close phase is an
-absorbing chain whose states are taken in order of damage left (a round that changes nothing returns to its start,
-whose mass is divided by the chance of leaving it). `fight` rolls one battle through the same phase functions, for
-the engine.
+pair of states, which the core's solver (`cardgen.engine.dice.chain`) solves exactly as this module configures it:
+the opening and the fixed phases carried forward, then the repeated close phase (the attacker's volley, then the
+defender's) as an absorbing chain whose states are taken in order of damage left. `fight` rolls one battle through
+the same phase functions, for the engine.
 """
 
 from __future__ import annotations
 
 import functools
-import heapq
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from math import comb
 from typing import Any
 
-from cardgen.engine.battle import BattleReport
+from cardgen.engine.dice import BattleReport, Chain, draw, solve, spread
 
 ATTACKER, DEFENDER = 0, 1
 RANGES = ("close", "mid", "far")
@@ -220,7 +219,7 @@ class Battle:
                 step = dist
                 strike = functools.partial(self.damage, target=1 - target, hits=harm, single=True)
                 for _ in range(hit):  # each strike: its damage to one enemy unit, which may strike back in turn
-                    step = _spread(step, strike)
+                    step = spread(step, strike)
                 for pos, q in step.items():
                     out[pos] = out.get(pos, 0.0) + weight * q
             dist = out
@@ -281,10 +280,10 @@ class Battle:
         `buildings_first`)."""
         if self.ground and self.buildings_first[DEFENDER]:
             dist = self.fire(position, DEFENDER, at, first, part="buildings")
-            dist = _spread(dist, lambda pos: self.fire(pos, ATTACKER, at, first))
-            return _spread(dist, lambda pos: self.fire(pos, DEFENDER, at, first, part="units"))
+            dist = spread(dist, lambda pos: self.fire(pos, ATTACKER, at, first))
+            return spread(dist, lambda pos: self.fire(pos, DEFENDER, at, first, part="units"))
         order = (DEFENDER, ATTACKER) if first and "first-strike" in self.cards[DEFENDER] else (ATTACKER, DEFENDER)
-        return _spread(self.fire(position, order[0], at, first), lambda pos: self.fire(pos, order[1], at, first))
+        return spread(self.fire(position, order[0], at, first), lambda pos: self.fire(pos, order[1], at, first))
 
     def opening(self, position: Position) -> dict[Position, float]:
         """What happens as the battle starts: bombardment (ground), rocket barrages (space), attacker first."""
@@ -292,7 +291,7 @@ class Battle:
         if self.ground:
             return dist
         for shooter in (ATTACKER, DEFENDER):
-            dist = _spread(dist, functools.partial(self._barrage, shooter=shooter))
+            dist = spread(dist, functools.partial(self._barrage, shooter=shooter))
         return dist
 
     def _barrage(self, position: Position, shooter: int) -> dict[Position, float]:
@@ -339,16 +338,6 @@ class Battle:
 
 def _set(position: Position, side: int, value: int) -> Position:
     return (value, position[1]) if side == ATTACKER else (position[0], value)
-
-
-def _spread(
-    dist: Mapping[Position, float], step: Callable[[Position], Mapping[Position, float]]
-) -> dict[Position, float]:
-    out: dict[Position, float] = {}
-    for pos, p in dist.items():
-        for nxt, q in step(pos).items():
-            out[nxt] = out.get(nxt, 0.0) + p * q
-    return out
 
 
 def muster(battle: Battle, fleets: Sequence[Sequence[int]], orbit: Sequence[Sequence[int]] = ((), ()),
@@ -422,68 +411,32 @@ def _bombard(battle: Battle, side: Side, orbit: Sequence[Sequence[int]]) -> Side
 
 
 def exact_odds(battle: Battle, start: Position) -> BattleReport:
-    """Every outcome's probability: the opening and the fixed phases carried forward, then the repeated close phase
-    solved as an absorbing chain over (position, side to fire) in order of damage left; at each position the two
-    half-rounds that change nothing form a loop, summed in closed form (retreat decided at each repeat's start)."""
+    """Every outcome's probability, from the core's chain (`cardgen.engine.dice`): the opening, then the fixed phases
+    carried forward, then the repeated close phase (the attacker's volley, the defender's) solved as an absorbing
+    chain in order of damage left, a retreat decided at each repeat's start."""
     if any(battle.buildings_first):
         raise ValueError("the exact odds take the attacker and the defender in turn; buildings firing first is rolled")
-    dist = battle.opening(start)
-    terminal: dict[tuple[Position, str], float] = {}
-    phases = 0.0
-    for at in battle.phases:
-        live = {pos: p for pos, p in dist.items() if not battle.over(pos)}
-        for pos, p in dist.items():
-            if battle.over(pos):
-                _finish(battle, terminal, pos, p)
-        phases += sum(live.values())
-        dist = _spread(live, functools.partial(battle.phase, at=at))
-    seen = set(dist)
-    heap: list[tuple[tuple[int, int], Position]] = []
-    pending: list[dict[Position, float]] = [{}, {}]  # mass at a position with the attacker / defender to fire
-    queued: set[Position] = set()
-
-    def push(pos: Position, shooter: int, p: float) -> None:
-        seen.add(pos)
-        if battle.over(pos):
-            _finish(battle, terminal, pos, p)
-            return
-        if pos not in queued:
-            queued.add(pos)
-            key = (-battle.left[pos[0]] - battle.left[pos[1]], battle.used[pos[0]] + battle.used[pos[1]])
-            heapq.heappush(heap, (key, pos))
-        pending[shooter][pos] = pending[shooter].get(pos, 0.0) + p
-
-    for pos, p in dist.items():
-        push(pos, ATTACKER, p)
-    while heap:  # each position once, after every position that can lead to it
-        _, pos = heapq.heappop(heap)
-        m_a, m_d = pending[ATTACKER].pop(pos, 0.0), pending[DEFENDER].pop(pos, 0.0)
-        by_a, by_d = battle.fire(pos, ATTACKER, "close"), battle.fire(pos, DEFENDER, "close")
-        q_a, q_d = by_a.get(pos, 0.0), by_d.get(pos, 0.0)  # the chance a volley changes nothing
-        going = battle.leaver(pos) if m_a + q_d * m_d else None
-        if going is not None:  # a round starts here (the attacker to fire) only to end in a retreat
-            how = "attacker retreats" if going == ATTACKER else "defender retreats"
-            terminal[(pos, how)] = terminal.get((pos, how), 0.0) + m_a + q_d * m_d
-            total_a, total_d = 0.0, m_d
-        else:
-            if q_a * q_d >= 1.0:
-                raise ValueError("a battle in which no die can ever hit")
-            total_a = (m_a + q_d * m_d) / (1.0 - q_a * q_d)  # every return to this round's start, summed
-            total_d = m_d + q_a * total_a
-        phases += total_a
-        for nxt, q in by_a.items():
-            if nxt != pos:
-                push(nxt, DEFENDER, total_a * q)
-        for nxt, q in by_d.items():
-            if nxt != pos:
-                push(nxt, ATTACKER, total_d * q)
-    return _summarise(battle, start, terminal, phases, len(seen))
+    chain: Chain[Position] = Chain(
+        round=(functools.partial(battle.fire, shooter=ATTACKER, at="close"),
+               functools.partial(battle.fire, shooter=DEFENDER, at="close")),
+        over=battle.over,
+        outcome=functools.partial(_ending, battle),
+        order=lambda pos: (-battle.left[pos[0]] - battle.left[pos[1]], battle.used[pos[0]] + battle.used[pos[1]]),
+        phases=tuple(functools.partial(battle.phase, at=at) for at in battle.phases),
+        leaves=functools.partial(_retreat, battle),
+    )  # fmt: skip
+    ending = solve(chain, battle.opening(start))
+    return _summarise(battle, start, ending.ends, ending.length, ending.states)
 
 
-def _finish(battle: Battle, terminal: dict[tuple[Position, str], float], pos: Position, p: float) -> None:
+def _ending(battle: Battle, pos: Position) -> str:
     a, d = not battle.empty[pos[0]], not battle.empty[pos[1]]
-    how = "attacker wins" if a else "defender wins" if d else "mutual destruction"
-    terminal[(pos, how)] = terminal.get((pos, how), 0.0) + p
+    return "attacker wins" if a else "defender wins" if d else "mutual destruction"
+
+
+def _retreat(battle: Battle, pos: Position) -> str | None:
+    going = battle.leaver(pos)
+    return None if going is None else "attacker retreats" if going == ATTACKER else "defender retreats"
 
 
 def _summarise(battle: Battle, start: Position, terminal: Mapping[tuple[Position, str], float], phases: float,
@@ -521,31 +474,17 @@ def fight(battle: Battle, start: Position, rng: Any, max_phases: int = 10_000) -
     """One battle through the same phase functions, each step's outcome drawn with `rng.random()`."""
     if not any(sum(battle.kinds[u[0]].weapons) for s in (0, 1) for u in battle.units(start, s)):
         raise ValueError("a battle in which no unit has a weapon")
-    pos = _draw(battle.opening(start), rng)
+    pos = draw(battle.opening(start), rng)
     for index, at in enumerate(battle.phases):
         if battle.over(pos):
             break
         if index and (going := battle.leaver(pos, early=True)) is not None:
             return ("attacker retreats" if going == ATTACKER else "defender retreats"), pos
-        pos = _draw(battle.phase(pos, at, first=index == 0), rng)
+        pos = draw(battle.phase(pos, at, first=index == 0), rng)
     for _ in range(max_phases):
         if battle.over(pos):
-            a, d = not battle.empty[pos[0]], not battle.empty[pos[1]]
-            return ("attacker wins" if a else "defender wins" if d else "mutual destruction"), pos
-        going = battle.leaver(pos)
-        if going is not None:
-            return ("attacker retreats" if going == ATTACKER else "defender retreats"), pos
-        pos = _draw(battle.phase(pos, "close"), rng)
+            return _ending(battle, pos), pos
+        if (retreat := _retreat(battle, pos)) is not None:
+            return retreat, pos
+        pos = draw(battle.phase(pos, "close"), rng)
     raise RuntimeError(f"a battle that did not end in {max_phases} phases")
-
-
-def _draw(dist: Mapping[Position, float], rng: Any) -> Position:
-    point = rng.random()
-    last = None
-    for pos, p in sorted(dist.items()):
-        last = pos
-        point -= p
-        if point < 0:
-            return pos
-    assert last is not None
-    return last

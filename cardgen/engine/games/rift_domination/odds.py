@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from cardgen.data.games import Game
-from cardgen.engine.battle import BattleReport
+from cardgen.engine.dice import BattleReport
 from cardgen.engine.games.rift_domination.battle import (
     BUILDINGS,
     DEFENDER,

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from cardgen.data.games import Game
-from cardgen.engine.battle import BattleReport
+from cardgen.engine.dice import BattleReport
 from cardgen.engine.games.space_empires_4x.combat import TERRAINS, Group, Rules
 from cardgen.engine.games.space_empires_4x.exact import exact_odds
 from cardgen.errors import DataError, clipped, did_you_mean, whole_number

@@ -1,0 +1,213 @@
+"""The dice-battle chain over hits taken, solved with arrays (numpy): for battles in which a side's state is a function
+of the hits it has taken (its targets picked by a fixed policy that looks only at its own state).
+
+The game gives its fire schedule as `Fire` slots in firing order: a side's shots by the hits its side has taken, and
+each shot's chance to hit by the hits the enemy has taken (its target changes as they land), one table of chances
+per variant of the round (Space Empires 4X: with and without the fleet-size bonus); and, by cell (hits on the
+attacker, hits on the defender), what a round's end there leads to (`fate`: `FIGHTS_ON` or the game's code of an
+ending, a win or a retreat) and the variant of the round that starts there. Consecutive slots of one side with the
+same chances fire as one volley: its n shots score j hits with a chance that depends on the hits the enemy has
+taken so far, so each volley has one table of those chances by (table, enemy hits, n, j), built shot by shot once.
+
+Hits only add up, so probability flows from one total of hits to higher totals. The solver walks the anti-diagonals
+(hits on the attacker + hits on the defender = t) in order, a diagonal's cells as one vector. A volley that scores
+j hits moves mass j diagonals on, into a ring of buffers (one per volley boundary). At a diagonal, the mass that
+arrived mid-round is first carried to the round's end by the chance that the rest of the round scores nothing;
+the rounds that end there start again (or the battle ends, or a side retreats); a round that scores nothing returns
+to its own start, so a start's mass is divided by the chance of scoring something, once. Then all of it, arrived
+and started, fires through the round's volleys, and what hits goes ahead. A volley fires only over the cells where
+its ships live and each variant of the round only where it holds mass. It is the same chain as `chain.solve`'s,
+taken a diagonal at a time instead of a position at a time; numpy stays out of the engine's start-up, so only the
+calculators import this module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
+
+ATTACKER, DEFENDER = 0, 1
+FIGHTS_ON = 0  # a cell's fate: the round starts again there (any other fate is the game's code of an ending)
+
+
+@dataclass(frozen=True)
+class Fire:
+    """One slot of the fire schedule: side `side`'s shots by the hits its side has taken, and `chances[table, enemy
+    hits]`, the chance one shot hits (zero once the enemy is gone)."""
+
+    side: int
+    shots: np.ndarray
+    chances: np.ndarray
+
+
+@dataclass(frozen=True)
+class Volley:
+    """Consecutive slots of one side with the same chances: their shots by the hits their own side has taken, and
+    `jumps[table, enemy hits, n, j]`, the chance that n shots score j hits (a cell's chances side by side)."""
+
+    side: int
+    shots: np.ndarray
+    jumps: np.ndarray
+
+    @property
+    def most(self) -> int:
+        """The volley's shots at full strength."""
+        return int(self.jumps.shape[2]) - 1
+
+
+def volleys(schedule: Sequence[Fire]) -> list[Volley]:
+    """The schedule's slots joined into volleys: consecutive slots of one side whose shots have the same chances
+    (the same type and technology, or types that differ only where it does not count) fire as one."""
+    runs: list[tuple[int, np.ndarray, np.ndarray]] = []  # (side, chances, shots)
+    for slot in schedule:
+        if runs and runs[-1][0] == slot.side and np.array_equal(runs[-1][1], slot.chances):
+            runs[-1] = (slot.side, runs[-1][1], runs[-1][2] + slot.shots)
+        else:
+            runs.append((slot.side, slot.chances, slot.shots))
+    out = []
+    for side, chances, shots in runs:
+        most = int(shots[0])
+        jumps = np.zeros((chances.shape[0], chances.shape[1], most + 1, most + 1))  # in place: the largest are 39 MB
+        for table, chance in enumerate(chances):
+            _jump_table(chance, jumps[table])
+        out.append(Volley(side, shots, jumps))
+    return out
+
+
+def _jump_table(chance: np.ndarray, table: np.ndarray) -> None:
+    """Fill table[h, n, j] (zeros): the chance that n shots fired at an enemy that has taken h hits score j hits,
+    each shot hitting with `chance[h + hits so far]` (zero once the enemy is gone)."""
+    most = table.shape[1] - 1
+    padded = np.zeros(len(chance) + most + 1)
+    padded[: len(chance)] = chance
+    window = sliding_window_view(padded, most + 1)[: len(chance)]  # window[h, j] = chance[h + j]
+    miss = 1 - window
+    table[:, 0, 0] = 1.0
+    for n in range(1, most + 1):
+        np.multiply(table[:, n - 1], miss, out=table[:, n])
+        table[:, n, 1:] += table[:, n - 1, :-1] * window[:, :-1]
+
+
+def solve(volleys: Sequence[Volley], fate: np.ndarray, variant: np.ndarray,
+          variants: Sequence[tuple[int, int]]) -> tuple[np.ndarray, float, int]:  # fmt: skip
+    """Push the probability through the chain, one anti-diagonal at a time (see the module's docstring): the mass
+    each cell ends with (for the cells where the battle ends), the expected rounds and the states that held
+    probability. `fate[ha, hd]` says what a round's end at a cell leads to (`FIGHTS_ON`, or the game's code of an
+    ending), `variant[ha, hd]` which of `variants` (each side's chance table) the round that starts there fires with."""
+    full_a, full_d = fate.shape[0] - 1, fate.shape[1] - 1
+    count = len(volleys)
+    by_attacker = np.array([v.side == ATTACKER for v in volleys])
+    ring = max(v.most for v in volleys) + 1
+    variant, ranked, opens = _in_order_of_opening(fate, variant, len(variants))
+    table_of = np.array([[variants[v][vol.side] for v in ranked] for vol in volleys], dtype=np.int64)
+    # boundary k + 1 is where volley k's hits land: indexed by the attacker's hits when the attacker fired (the
+    # defender's hits move it along the diagonal), else by the defender's
+    buffers = np.zeros((count, len(variants), max(full_a, full_d) + 1, ring))
+    attacker_fired, defender_fired = np.flatnonzero(by_attacker), np.flatnonzero(~by_attacker)
+    highest = max(full_a, full_d) + 1
+    shots = np.zeros((count, highest), dtype=np.int64)
+    most = max(v.most for v in volleys) + 1
+    tables = max(v.jumps.shape[0] for v in volleys)
+    none_hit = np.zeros((count, tables, most, highest))  # none_hit[k, table, n, enemy hits]
+    for k, v in enumerate(volleys):
+        shots[k, : len(v.shots)] = v.shots
+        none_hit[k, :, : v.most + 1, : v.jumps.shape[1]] = v.jumps[..., 0].transpose(0, 2, 1)
+    none_hit_flat = none_hit.reshape(-1)
+    settled = np.zeros(fate.shape)
+    rounds, states = 1.0, 0
+    for t in range(full_a + full_d + 1):
+        lo, hi = max(0, t - full_d), min(full_a, t)
+        ha = np.arange(lo, hi + 1)
+        hd = t - ha
+        size = len(ha)
+        cells = np.arange(size)
+        row = t % ring
+        under_way = sum(1 for o in opens if o <= t)
+        arrived = np.zeros((count + 1, under_way, size))
+        arrived[attacker_fired + 1] = buffers[attacker_fired, :under_way, lo : hi + 1, row]
+        arrived[defender_fired + 1] = buffers[defender_fired, :under_way, t - hi : t - lo + 1, row][:, :, ::-1]
+        buffers[:, :under_way, :, row] = 0.0
+        what = fate[ha, hd]
+        going = what == FIGHTS_ON
+        own_variant = np.where(going | (t == 0), variant[ha, hd], 0)  # where no round starts, any under way
+        if t == 0:
+            arrived[0, own_variant[0], 0] = 1.0  # the first round: no retreat before it
+        own = np.where(by_attacker[:, None], ha, hd)
+        aim = np.where(by_attacker[:, None], hd, ha)
+        n = shots[np.arange(count)[:, None], own]  # (count, cells)
+        index = (
+            (np.arange(count)[:, None, None] * tables + table_of[:, :under_way, None]) * most + n[:, None, :]
+        ) * highest
+        quiet = none_hit_flat.take(index + aim[:, None, :])  # (count, variants, cells)
+        rest = np.ones((count + 1, under_way, size))
+        rest[:count] = np.cumprod(quiet[::-1], axis=0)[::-1]  # the chance the rest of the round scores nothing
+        ended = (arrived * rest).sum(axis=(0, 1))
+        settled[ha, hd] = np.where(going, 0.0, ended)
+        stay = rest[0, own_variant, cells]
+        if (going & (stay >= 1.0) & (ended > 0)).any():
+            raise ValueError("a battle in which no shot can ever hit")  # cannot happen: a 1 always hits
+        started = np.where(going, ended / np.where(going, 1.0 - stay, 1.0), 0.0)
+        rounds += float(started.sum())
+        arrived[0, own_variant, cells] += started
+        firing = np.count_nonzero(n, axis=1)  # a volley's ships dwindle as its side's hits grow: cells at one end
+        spans = [_span(held) for held in (arrived != 0).any(axis=0)]  # where each variant holds mass this diagonal
+        mass = arrived[0]
+        for k, v in enumerate(volleys):
+            if k:
+                mass = mass + arrived[k]
+            states += int(np.count_nonzero(mass))
+            cut = (0, firing[k]) if v.side == ATTACKER else (size - firing[k], size)
+            for which, (start, stop) in enumerate(spans):
+                start, stop = max(start, cut[0]), min(stop, cut[1])
+                if start >= stop:
+                    continue
+                # the most shots, where the volley's side has taken the fewest hits
+                width = n[k, start if v.side == ATTACKER else stop - 1] + 1
+                chances = v.jumps[table_of[k, which], aim[k, start:stop], n[k, start:stop], :width]  # (cells, j)
+                fired = mass[which, start:stop, None] * chances
+                mass[which, start:stop] = fired[:, 0]
+                _deposit(buffers[k][which], fired[:, 1:], t, lo + start, lo + stop - 1, ring, v.side == ATTACKER)
+        states += int(np.count_nonzero(mass + arrived[count]))
+    return settled, rounds, states
+
+
+def _span(held: np.ndarray) -> tuple[int, int]:
+    """The first and past-the-last marked cell (an empty span when none is)."""
+    marked = np.flatnonzero(held)
+    return (int(marked[0]), int(marked[-1]) + 1) if len(marked) else (0, 0)
+
+
+def _in_order_of_opening(fate: np.ndarray, variant: np.ndarray,
+                         variants: int) -> tuple[np.ndarray, list[int], list[int]]:  # fmt: skip
+    """The variants renumbered in the order they first start a round (so the ones under way on a diagonal are
+    always the first few): each cell's new number, the old number of each new one, and where each opens."""
+    starts = (fate == FIGHTS_ON) | (np.add.outer(np.arange(fate.shape[0]), np.arange(fate.shape[1])) == 0)
+    ranked = sorted(range(variants), key=lambda v: (_first_diagonal(starts & (variant == v)), v))
+    renumber = np.empty(variants, dtype=np.int64)
+    renumber[ranked] = np.arange(variants)
+    variant = renumber[variant]
+    return variant, ranked, [_first_diagonal(starts & (variant == v)) for v in range(variants)]
+
+
+def _first_diagonal(cells: np.ndarray) -> int:
+    """The lowest total of hits among the marked cells (a huge number when none is)."""
+    marked = np.argwhere(cells)
+    return int(marked.sum(axis=1).min()) if len(marked) else 1 << 30
+
+
+def _deposit(buffer: np.ndarray, ahead: np.ndarray, t: int, lo: int, hi: int, ring: int, by_attacker: bool) -> None:
+    """Add the mass that scored j = 1, 2, … hits from diagonal t (`ahead[cell, j - 1]`, one variant's) to the ring rows
+    of diagonals t + j: by the attacker's hits when the attacker fired, else by the defender's (the cells then run
+    the other way)."""
+    if by_attacker:
+        columns = slice(lo, hi + 1)
+    else:
+        columns, ahead = slice(t - hi, t - lo + 1), ahead[::-1]
+    first = (t + 1) % ring
+    split = min(ahead.shape[1], ring - first)
+    buffer[columns, first : first + split] += ahead[:, :split]
+    if split < ahead.shape[1]:
+        buffer[columns, : ahead.shape[1] - split] += ahead[:, split:]
