@@ -1,4 +1,4 @@
-"""Shared boards: hex distances and rings, offset maps both ways, diagonal grids and point graphs."""
+"""Shared boards: hex distances and neighbours, offset maps, diagonal grids and point graphs."""
 
 from __future__ import annotations
 
@@ -7,14 +7,11 @@ import itertools
 import pytest
 
 from cardgen.engine.boards import (
-    axial_to_offset,
     diagonal_distance,
     diagonal_neighbours,
     distances_from,
     hex_distance,
     hex_neighbours,
-    hex_ring,
-    hexes_within,
     offset_to_axial,
     orthogonal_neighbours,
     square_grid,
@@ -52,25 +49,29 @@ def test_hex_distance_is_the_fewest_steps() -> None:
     assert len(seen) == 1 + 3 * 5 * 6
 
 
-@pytest.mark.parametrize("radius", [0, 1, 2, 5])
-def test_rings_and_areas_have_the_right_sizes(radius: int) -> None:
-    ring = hex_ring((2, -1), radius)
-    assert len(ring) == len(set(ring)) == max(1, 6 * radius)
-    assert all(hex_distance((2, -1), cell) == radius for cell in ring)
-    assert len(set(hexes_within((2, -1), radius))) == 1 + 3 * radius * (radius + 1)
-
-
 @pytest.mark.parametrize("layout", ["odd-q", "even-q", "odd-r", "even-r"])
-def test_offset_maps_convert_both_ways(layout: str) -> None:
-    for column, row in itertools.product(range(-3, 9), range(-3, 9)):
-        assert axial_to_offset(offset_to_axial(column, row, layout), layout) == (column, row)
+def test_offset_maps_give_every_cell_its_own_hex_and_six_neighbours_inside(layout: str) -> None:
+    cells = {
+        offset_to_axial(column, row, layout): (column, row) for column, row in itertools.product(range(9), range(9))
+    }
+    assert len(cells) == 81  # one hex per printed cell
+    inner = [axial for axial, (column, row) in cells.items() if 0 < column < 8 and 0 < row < 8]
+    assert all(all(n in cells for n in hex_neighbours(axial)) for axial in inner)
 
 
 def test_odd_q_neighbours_on_a_printed_map() -> None:
     """Flat-topped hexes, odd columns half a hex lower: (1, 1) touches (0, 1), (0, 2), (1, 0), (1, 2), (2, 1), (2, 2)"""
-    centre = offset_to_axial(1, 1, "odd-q")
-    around = {axial_to_offset(cell, "odd-q") for cell in hex_neighbours(centre)}
+    printed = {offset_to_axial(c, r, "odd-q"): (c, r) for c, r in itertools.product(range(4), range(4))}
+    around = {printed[cell] for cell in hex_neighbours(offset_to_axial(1, 1, "odd-q"))}
     assert around == {(0, 1), (0, 2), (1, 0), (1, 2), (2, 1), (2, 2)}
+
+
+def test_odd_r_neighbours_on_a_printed_map() -> None:
+    """Pointy-topped hexes, odd rows half a hex to the right (Space Empires 4X's map): (1, 1) touches (1, 0),
+    (2, 0), (0, 1), (2, 1), (1, 2), (2, 2)"""
+    printed = {offset_to_axial(c, r, "odd-r"): (c, r) for c, r in itertools.product(range(4), range(4))}
+    around = {printed[cell] for cell in hex_neighbours(offset_to_axial(1, 1, "odd-r"))}
+    assert around == {(1, 0), (2, 0), (0, 1), (2, 1), (1, 2), (2, 2)}
 
 
 def test_diagonal_grids_keep_the_colour() -> None:

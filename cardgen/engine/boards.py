@@ -3,7 +3,7 @@
 Hexes use axial coordinates (q, r) with the third cube coordinate s = −q − r implied (Amit Patel's "Hexagonal
 Grids", redblobgames.com): six neighbours, distance max(|dq|, |dr|, |ds|). A printed map is read in offset
 coordinates (column, row) — "odd-q" for flat-topped hexes whose odd columns sit half a hex lower, "odd-r" for
-pointy-topped ones whose odd rows sit half a hex to the right — and converted both ways.
+pointy-topped ones whose odd rows sit half a hex to the right — and converted to axial.
 """
 
 from __future__ import annotations
@@ -29,24 +29,6 @@ def hex_distance(a: Hex, b: Hex) -> int:
     return max(abs(dq), abs(dr), abs(dq + dr))
 
 
-def hex_ring(centre: Hex, radius: int) -> list[Hex]:
-    """The hexes exactly `radius` steps away, going round once (6 × radius of them; the centre for radius 0)."""
-    if radius == 0:
-        return [centre]
-    q, r = centre[0] + HEX_DIRECTIONS[4][0] * radius, centre[1] + HEX_DIRECTIONS[4][1] * radius
-    ring = []
-    for dq, dr in HEX_DIRECTIONS:
-        for _ in range(radius):
-            ring.append((q, r))
-            q, r = q + dq, r + dr
-    return ring
-
-
-def hexes_within(centre: Hex, radius: int) -> list[Hex]:
-    """Every hex at most `radius` steps away (1 + 3·radius·(radius + 1) of them)."""
-    return [cell for k in range(radius + 1) for cell in hex_ring(centre, k)]
-
-
 def offset_to_axial(column: int, row: int, layout: Layout = "odd-q") -> Hex:
     """A printed map's (column, row) as axial coordinates."""
     if layout in ("odd-q", "even-q"):
@@ -54,16 +36,6 @@ def offset_to_axial(column: int, row: int, layout: Layout = "odd-q") -> Hex:
         return column, row - (column - shift) // 2
     shift = (row & 1) if layout == "odd-r" else -(row & 1)
     return column - (row - shift) // 2, row
-
-
-def axial_to_offset(cell: Hex, layout: Layout = "odd-q") -> tuple[int, int]:
-    """Axial coordinates as a printed map's (column, row)."""
-    q, r = cell
-    if layout in ("odd-q", "even-q"):
-        shift = (q & 1) if layout == "odd-q" else -(q & 1)
-        return q, r + (q - shift) // 2
-    shift = (r & 1) if layout == "odd-r" else -(r & 1)
-    return q + (r - shift) // 2, r
 
 
 def diagonal_neighbours(cell: Square, columns: int, rows: int) -> list[Square]:
@@ -118,14 +90,11 @@ def distances_from(neighbours: Sequence[Sequence[int]], sources: Iterable[int], 
 
 __all__ = [
     "HEX_DIRECTIONS",
-    "axial_to_offset",
     "diagonal_distance",
     "diagonal_neighbours",
     "distances_from",
     "hex_distance",
     "hex_neighbours",
-    "hex_ring",
-    "hexes_within",
     "offset_to_axial",
     "orthogonal_neighbours",
     "square_grid",

@@ -15,7 +15,7 @@ from collections import Counter
 from typing import Any
 
 from cardgen.data.games import Game
-from cardgen.engine.boards import hex_distance, offset_to_axial
+from cardgen.engine.boards import hex_distance, hex_neighbours, offset_to_axial
 from cardgen.engine.core import GameEngine, State
 from cardgen.engine.games.space_empires_4x import view
 from cardgen.engine.games.space_empires_4x.combat import Rules
@@ -114,11 +114,7 @@ class SE4XEngine(GameEngine):
                 self.hex_axial.append(offset_to_axial(c, r, "odd-r"))
                 self.hex_label.append(f"{r + 1}.{c + 1}")
         where = {a: h for h, a in enumerate(self.hex_axial)}
-        self.neighbours_all = [
-            [where[(q + dq, r + dr)] for dq, dr in ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
-             if (q + dq, r + dr) in where]
-            for q, r in self.hex_axial
-        ]  # fmt: skip
+        self.neighbours_all = [[where[n] for n in hex_neighbours(cell) if n in where] for cell in self.hex_axial]
         self._in_play: dict[int, list[bool]] = {}
         self._adjacent: dict[int, list[list[int]]] = {}
 
