@@ -625,3 +625,117 @@ def test_an_agent_wins_are_counted_where_it_sat():
     summary = summarise(mixed, results, 1.0)
     assert summary["seats"] == "rotate"
     assert summary["wins"]["agent greedy"] == tally.agent_wins["greedy"] / tally.unit
+
+
+# --- the flow: tasks in modules, idle, later, cancel, and every game on it ---------------------------------------
+
+
+def _flow_module():
+    """A game's module of task functions, as a state class names it in `task_modules`."""
+    import types
+
+    from cardgen.engine.flow import task
+
+    module = types.ModuleType("toy_tasks")
+
+    @task
+    def _deal(state, player: int) -> None:
+        state.log.append(("deal", player))
+
+    @task
+    def bid(state, player: int) -> None:
+        state.log.append(("bid", player))
+        state.ask("bid", player)
+
+    module._deal, module.bid = _deal, bid
+    return module
+
+
+def _toy_state(module):
+    class Toy(Flow, State):
+        task_modules = (module,)
+        perfect_information = True
+
+        def __init__(self) -> None:
+            super().__init__(0)
+            self.log: list = []
+            self.idled = 0
+            self.tasks, self.decision = [], None
+
+        def idle(self) -> None:
+            self.idled += 1
+
+        def _legal_actions(self) -> list:
+            return ["ok"]
+
+        def _apply(self, action) -> None:
+            self.answered()
+            self.run()
+
+        def returns(self) -> list[float]:
+            return [0.0]
+
+        def clone(self):
+            raise NotImplementedError
+
+    return Toy
+
+
+def test_task_functions_in_a_module_run_in_order_and_ask_through_the_flow() -> None:
+    Toy = _toy_state(_flow_module())
+    s = Toy()
+    s.push(("deal", 0), ("bid", 1))
+    s.later(("deal", 2))  # after everything already waiting
+    s.push(("deal", 3))
+    s.run()
+    assert s.log == [("deal", 3), ("deal", 0), ("bid", 1)]
+    assert s.current_player() == 1 and s.decision == ("bid", 1) and s.idled == 0
+    s.apply("ok")
+    assert s.log[-1] == ("deal", 2) and s.decision is None and s.idled == 1
+    assert s.current_player() == TERMINAL
+
+
+def test_two_handlers_for_one_task_are_refused() -> None:
+    module = _flow_module()
+
+    class Twice(Flow, State):
+        def _t_bid(self, player: int) -> None: ...
+
+    with pytest.raises(TypeError, match="two handlers for task 'bid'"):
+        type("Again", (Twice,), {"task_modules": (module,)})
+
+
+def test_a_cancelled_item_closes_its_window_and_never_resolves() -> None:
+    Toy = _toy_state(_flow_module())
+    s = Toy()
+    s.responses = lambda player, item: ["answer"]  # type: ignore[method-assign]
+    s._resolve = lambda item: s.log.append(("resolved", item))  # type: ignore[method-assign]
+    s.open_window("spell", 0, 3, seats=(2,))
+    s.push(("deal", 1))
+    s.run()
+    assert s.decision == ("respond", 2, "spell")
+    s.answered()
+    s.cancel("spell")
+    s.run()
+    assert ("resolved", "spell") not in s.log and not s.tasks
+    s.open_window("spell", 0, 3, seats=())  # nobody asked: it resolves at once
+    s.run()
+    assert s.log[-1] == ("resolved", "spell")
+
+
+def test_every_game_runs_on_the_flow_and_none_says_who_acts_itself() -> None:
+    """Which player acts is the flow's answer (the open question's player), never a game's own chain of checks."""
+    import importlib
+
+    from cardgen.engine.plugin import plugins
+
+    for plugin in plugins().values():
+        module, _, name = plugin.engine.partition(":")
+        engine = getattr(importlib.import_module(module), name)
+        state = importlib.import_module(engine.__module__.rsplit(".", 1)[0] + ".state")
+        classes = [c for c in vars(state).values() if isinstance(c, type) and issubclass(c, State) and c is not State]
+        assert classes, plugin.id
+        for cls in classes:
+            assert issubclass(cls, Flow), f"{plugin.id}: {cls.__name__} does not run on the flow"
+            owners = [k for k in cls.__mro__ if "current_player" in vars(k)]
+            assert owners[0] is Flow, f"{plugin.id}: {owners[0].__name__} says who acts itself"
