@@ -156,3 +156,29 @@ def test_a_projects_layouts_stay_inside_its_templates_folder(project: Path):
     (project / "layouts" / "demo" / "part").symlink_to("blank.xml.j2")
     run = run_cli("build", "demo", "-q")
     assert run.code == 0, run.err
+
+
+def test_printed_files_name_the_designer_and_the_version_from_game_yaml(demo_data: Path, tmp_path: Path):
+    """Every PDF cardgen writes carries game.yaml's designer as its author and the title and version in its
+    subject; without a designer the author is the game's title, never reportlab's "anonymous"."""
+    from pypdf import PdfReader
+
+    manifest = demo_data / "demo" / "game.yaml"
+    text = manifest.read_text()
+    base = ["--data-dir", demo_data, "--templates-dir", FIXTURES / "templates", "build", "-q", "--trust-code"]
+    run = run_cli(*base, "--out", tmp_path / "plain", "--proof")
+    assert run.code == 0, run.err
+    for pdf in sorted((tmp_path / "plain" / "demo").glob("*.pdf")):
+        meta = PdfReader(pdf).metadata
+        assert meta.author == "Demo Skirmish" and meta.subject.startswith("Demo Skirmish"), (pdf.name, meta)
+    manifest.write_text(text.replace("title: Demo Skirmish\n", "title: Demo Skirmish\ndesigner: Ada Lovelace\n"
+                                     "version: '1.2'\n"))  # fmt: skip
+    for form in ("pdf", "shop-pdf"):
+        run = run_cli(*base, "--out", tmp_path / form, "--format", form, "--proof")
+        assert run.code == 0, run.err
+        files = sorted((tmp_path / form / "demo").rglob("*.pdf"))
+        assert len(files) >= 3, files
+        for pdf in files:
+            meta = PdfReader(pdf).metadata
+            assert meta.author == "Ada Lovelace", (form, pdf.name, meta.author)
+            assert meta.subject.startswith("Demo Skirmish 1.2"), (form, pdf.name, meta.subject)

@@ -208,6 +208,8 @@ class Manifest(Strict):
     players: Annotated[list[StrictInt], Field(min_length=2, max_length=2)]
     rulebook: Rulebook
     description: str | None = None
+    designer: str | None = None  # who made the game: the printed files' author
+    version: str | None = None  # the edition of the data ("1.2", "2026-11 playtest"): in the files' subject
     settings: Settings = Field(default_factory=Settings)
     card_types: dict[Id, CardType] = Field(default_factory=dict)
     components: list[ComponentRef] = Field(default_factory=list)

@@ -169,9 +169,11 @@ class GameRenderer:
             faces.uses[front] += item.count
             if back:
                 faces.uses[back] += item.count
+        manifest = self.game.manifest
         return ComponentJob(
-            self.game.id, self.game.title, component, faces, entries, options, self.drawer, self.body_font, size, bleed
-        )
+            self.game.id, self.game.title, component, faces, entries, options, self.drawer, self.body_font, size, bleed,
+            designer=manifest.designer or "", version=manifest.version or "",
+        )  # fmt: skip
 
     def _face(
         self, component: Component, item: Item, layout: str, side: str, shared: dict[str, Any], faces: FaceSet,

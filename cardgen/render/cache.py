@@ -408,7 +408,8 @@ class FileCache:
         """Everything that decides the bytes of the job's file."""
         components = [_component(component) for component in (job.component, *job.guests)]
         entries = [(e.item.id, e.item.count, e.front, e.back) for e in job.entries]
-        return _digest(self.look, self.options, job.game_title, components, entries, job.face, job.bleed)
+        return _digest(self.look, self.options, job.game_title, job.designer, job.version, components, entries,
+                       job.face, job.bleed)  # fmt: skip
 
     def output(self, job: ComponentJob, target: Path, write: Callable[[ComponentJob, Path], OutputFile]) -> OutputFile:
         """The recorded file when it is current, else the file written now (with its key)."""

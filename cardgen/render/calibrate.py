@@ -121,12 +121,18 @@ def _scales(canvas: Any, x: float, y: float, font: str) -> None:
     canvas.line(y_line * MM, (y - SCALE_MM) * MM, y_line * MM, (y + SCALE_MM) * MM)
 
 
-def calibration_pdf(paper: Size, font: str, duplex: str, for_player: bool = False) -> bytes:
-    """The two-page calibration sheet as a PDF (the same bytes for the same arguments)."""
+def calibration_pdf(
+    paper: Size, font: str, duplex: str, for_player: bool = False, author: str = "cardgen", edition: str = ""
+) -> bytes:
+    """The two-page calibration sheet as a PDF (the same bytes for the same arguments); `author` and `edition`
+    (the game and its version) go into its metadata."""
     from reportlab.pdfgen.canvas import Canvas
 
     buffer = io.BytesIO()
     canvas = Canvas(buffer, invariant=1, initialFontName=font)
+    canvas.setTitle(f"{edition} — duplex calibration" if edition else "duplex calibration")
+    canvas.setAuthor(author)
+    canvas.setSubject(f"{edition + ' — ' if edition else ''}print it first, double-sided, at actual size")
     draw_calibration(canvas, paper, font, duplex, for_player)
     canvas.save()
     return buffer.getvalue()

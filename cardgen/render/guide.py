@@ -369,7 +369,7 @@ def write_guide(
     calibration = None
     duplex = [f for f in files if f.sides in DUPLEX]
     if duplex:
-        calibration = _write_calibration(folder / CALIBRATION, options, duplex[0].sides, font)
+        calibration = _write_calibration(folder / CALIBRATION, options, duplex[0].sides, font, game)
         written.append(calibration.path)
     else:  # an earlier build's page, no longer wanted (nothing double-sided now): it goes, if it is as written
         from cardgen.output import remove
@@ -386,12 +386,13 @@ def write_guide(
     return [markdown, pdf, *written]
 
 
-def _write_calibration(path: Path, options: PrintOptions, duplex: str, font: str) -> OutputFile:
+def _write_calibration(path: Path, options: PrintOptions, duplex: str, font: str, game: Game) -> OutputFile:
     """The two-page calibration sheet for this paper and flip, worded for a player (`calibrate.py`)."""
     from cardgen.render.calibrate import calibration_pdf
     from cardgen.render.ink import coverage
 
-    pdf = calibration_pdf(options.paper_size, font, duplex, for_player=True)
+    edition = f"{game.title} {game.manifest.version or ''}".strip()
+    pdf = calibration_pdf(options.paper_size, font, duplex, True, game.manifest.designer or game.title, edition)
     write_atomic(path, pdf)
     return OutputFile(path, 2, "", duplex, ink=tuple(coverage(pdf)))
 
@@ -474,9 +475,11 @@ def _pdf(game: Game, lines: list[str], options: PrintOptions, font: str) -> byte
             story.append(Paragraph(inline(line), body))
     buffer = io.BytesIO()
     size = options.paper_size.points
+    edition = f"{game.title} {game.manifest.version or ''}".strip()
     document = SimpleDocTemplate(buffer, pagesize=size, leftMargin=18 * MM, rightMargin=18 * MM, topMargin=18 * MM,
                                  bottomMargin=18 * MM, title=f"{game.title} — how to print",
-                                 subject=SIDES_NOTE["single"], creator=game.title, invariant=1,
+                                 subject=f"{edition} — {SIDES_NOTE['single']}",
+                                 author=game.manifest.designer or game.title, creator=game.title, invariant=1,
                                  initialFontName=font)  # fmt: skip
     document.build(story)
     return buffer.getvalue()

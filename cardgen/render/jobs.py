@@ -201,6 +201,8 @@ class ComponentJob:
     bleed: float  # mm
     guests: tuple[Component, ...] = ()  # small components printed on this one's last sheet (render/packing.py)
     shared: tuple[Block, ...] = ()  # a last sheet shared with components of other sizes, block by block
+    designer: str = ""  # game.yaml's designer and version: the PDF's author and subject
+    version: str = ""
 
     @property
     def copies(self) -> int:
@@ -239,4 +241,11 @@ class ComponentJob:
         """A new PDF for this component, drawing repeated faces once as forms."""
         from cardgen.render.pdf import Document
 
-        return Document(self.drawer, self.title, self.body_font, self.faces.uses)
+        return Document(
+            self.drawer, self.title, self.body_font, self.faces.uses, self.designer or self.game_title, self.edition
+        )
+
+    @property
+    def edition(self) -> str:
+        """The game and its version, as the PDF's subject begins."""
+        return f"{self.game_title} {self.version}".strip()

@@ -34,7 +34,15 @@ GUIDE_COLOUR = Color(0.3, 0.3, 0.3)  # die-lines: dark grey over a white stroke,
 class Document:
     """One PDF being written: a canvas, the faces it draws, and which of them are reused as forms."""
 
-    def __init__(self, drawer: FaceDrawer, title: str, body_font: str, uses: Counter[str] | None = None):
+    def __init__(
+        self,
+        drawer: FaceDrawer,
+        title: str,
+        body_font: str,
+        uses: Counter[str] | None = None,
+        author: str = "",
+        subject: str = "",
+    ):
         self.drawer = drawer
         self.buffer = io.BytesIO()
         self.canvas = IconCanvas(
@@ -48,6 +56,9 @@ class Document:
         self.canvas.use_icons(drawer.painters)
         self.title = title
         self.canvas.setTitle(title)
+        self.canvas.setAuthor(author)  # never reportlab's "anonymous"
+        self.canvas.setSubject(subject or title)
+        self.edition = subject or title
         self.canvas.setCreator(f"cardgen {__version__}")
         self.canvas.setProducer(f"cardgen {__version__} (reportlab)")
         self.body_font = body_font
@@ -61,7 +72,7 @@ class Document:
         duplex = {"long-edge": "DuplexFlipLongEdge", "short-edge": "DuplexFlipShortEdge"}.get(sides, "Simplex")
         self.canvas.setViewerPreference("PrintScaling", "None")
         self.canvas.setViewerPreference("Duplex", duplex)
-        self.canvas.setSubject(subject)
+        self.canvas.setSubject(f"{self.edition} — {subject}")
 
     def start_page(self, paper: Size, trim: Rect | None = None, bleed: Rect | None = None) -> None:
         """Begin a page of the given size; TrimBox and BleedBox are set only when given (single-face pages)."""

@@ -50,6 +50,8 @@ def write_proof(renderer: GameRenderer, violations: list[Violation], target: Pat
     buffer = io.BytesIO()
     canvas = Canvas(buffer, pagesize=paper.points, invariant=1, initialFontName=renderer.body_font)
     canvas.setTitle(f"{game.title} — proof")
+    canvas.setAuthor(game.manifest.designer or game.title)
+    canvas.setSubject(f"{game.title} {game.manifest.version or ''}".strip() + " — every face once, for checking")
     pages = 0
     for component in filter(lambda c: c.printed, game.components):
         report = BuildReport()
