@@ -462,3 +462,29 @@ def json_text(text: str) -> str:
     import json
 
     return json.dumps(text)
+
+
+def test_a_bad_number_in_a_cell_is_one_error_not_two(table_game):
+    """A cell that is not a number is reported once, at its row and column, as in YAML: not again as a missing
+    required field."""
+    table = table_game / "demo" / "ships.csv"
+    table.write_text(table.read_text().replace("scout,3,Scout,2,", "scout,3,Scout,x,", 1))
+    run = run_cli("--data-dir", table_game, "list")
+    assert run.code == 2 and "ships.csv:2: column 'cost': 'x' is not a whole number" in run.err, run.err
+    assert "missing" not in run.err and run.err.count("cost") == 1, run.err
+
+
+@pytest.mark.parametrize("separator", [";", "\t"])
+def test_a_semicolon_or_tab_separated_csv_reads_as_its_header_shows(table_game, separator):
+    """Excel saves 'CSV' with semicolons in many locales (and some tools with tabs): the header row shows which
+    separator the file uses."""
+    table = table_game / "demo" / "ships.csv"
+    table.write_text(
+        separator.join(["id", "count", "name", "cost", "attack", "hull", "faction", "ability"]) + "\n"
+        + separator.join(["scout", "3", "Scout", "2", "1", "1", "Union", "Draw a card, then discard one."]) + "\n"
+        + separator.join(["frigate", "2", "Frigate", "5", "3", "2", "Syndicate", '"Two; or three."']) + "\n"
+    )  # fmt: skip
+    (game,) = load_games(table_game, ["demo"])
+    ships = {i.id: i for i in game.component("ships").items}
+    assert ships["scout"].count == 3 and ships["scout"].fields["ability"] == "Draw a card, then discard one."
+    assert ships["frigate"].fields["cost"] == 5 and ships["frigate"].fields["ability"] == "Two; or three."

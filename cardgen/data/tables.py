@@ -112,9 +112,12 @@ def _csv_rows(path: Path, shown: str) -> Iterator[Row]:
     bound = limits.current().table_bytes
     csv.field_size_limit(max(bound, _CSV_FIELD_SIZE))  # cells are bounded below, where their column is known
     line, cells_left = 1, limits.current().table_cells
+    reader = csv.reader([])  # line 0 until the header is read
     try:
         with path.open(encoding="utf-8-sig", newline="") as handle:
-            reader = csv.reader(_bounded(handle, bound, shown))
+            separator = _separator(handle.readline(bound + 1))
+            handle.seek(0)
+            reader = csv.reader(_bounded(handle, bound, shown), delimiter=separator)
             for cells in reader:
                 _check_cells(cells, line)
                 cells_left -= len(cells)
@@ -128,6 +131,15 @@ def _csv_rows(path: Path, shown: str) -> Iterator[Row]:
         raise DataError(f"{shown}:{reader.line_num + 1}: not a CSV table: not UTF-8 text; save it as UTF-8") from None
     except OSError as exc:
         raise DataError(f"{shown}: cannot read ({exc.strerror})") from None
+
+
+def _separator(header: str) -> str:
+    """The separator the header row shows: commas, or the semicolons Excel writes in many locales, or tabs
+    (whichever the header holds most of outside quotes; a comma when it holds none)."""
+    unquoted = re.sub(r'"[^"]*"', "", header)
+    counts = {mark: unquoted.count(mark) for mark in (",", ";", "\t")}
+    best = max(counts, key=lambda mark: (counts[mark], mark == ","))
+    return best if counts[best] else ","
 
 
 def _bounded(lines: Iterable[str], bound: int, shown: str) -> Iterator[str]:
@@ -175,6 +187,8 @@ def read_table(
             doc.lines[path_key] = number
             raw, found = _row(columns, cells, number, shown, default_type, card_types)
             problems.extend(found)
+            if found:  # reported at its cells; the row's item is left out, as an item YAML rejects is
+                continue
             for column in raw:
                 doc.lines[(*path_key, column)] = number
             entries.append((raw, path_key))
