@@ -443,7 +443,7 @@ def _validate_before_build(games: list[Game], trusted: list[Decision], quiet: bo
     problems = [Problem(None, f"{r.game}: {violation}") for r in reports for violation in r.violations]
     if problems:
         last = "the data breaks the rules above; nothing was printed (--no-validate prints anyway)"
-        raise RuleError([*problems, Problem(None, last)])
+        raise RuleError(problems, summary=last)
     return said
 
 

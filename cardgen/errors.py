@@ -45,15 +45,16 @@ class CardgenError(Exception):
 
     exit_code = EXIT_INPUT
 
-    def __init__(self, problems: list[Problem] | str, where: Location | None = None):
+    def __init__(self, problems: list[Problem] | str, where: Location | None = None, *, summary: str = ""):
         if isinstance(problems, str):
             problems = [Problem(where, problems)]
         self.problems = problems
-        super().__init__("\n".join(str(p) for p in problems))
+        self.summary = summary  # a closing line after the problems (what happened because of them), not one itself
+        super().__init__("\n".join([*(str(p) for p in problems), *([summary] if summary else [])]))
 
     def lines(self) -> list[str]:
-        """One line per problem, ready to print."""
-        return [" ".join(str(p).split("\n")) for p in self.problems]
+        """One line per problem, then the summary, ready to print."""
+        return [" ".join(str(p).split("\n")) for p in self.problems] + ([self.summary] if self.summary else [])
 
 
 class DataError(CardgenError):

@@ -159,7 +159,8 @@ def _rebuild(rebuild: Callable[[], Any], why: str) -> None:
         lines = exc.lines() if isinstance(exc, CardgenError) else [exc.format_message()]
         for line in lines:
             echo(f"cardgen: error: {line}", err=True)
-        outcome = f"failed: {len(lines)} problem{'' if len(lines) == 1 else 's'} above"  # they say what was written
+        count = len(exc.problems) if isinstance(exc, CardgenError) else 1  # a closing summary is no problem
+        outcome = f"failed: {count} problem{'' if count == 1 else 's'} above"  # they say what was written
     else:
         names = [p.name for p in built.written]
         outcome = f"rebuilt {', '.join(names)}" if names else "up to date, nothing written"

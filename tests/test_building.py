@@ -184,3 +184,18 @@ def test_the_command_line_and_the_request_import_nothing_heavy():
     heavy = ("cardgen.data", "cardgen.render", "cardgen.validate", "cardgen.engine", "pydantic", "jinja2", "reportlab")
     assert "cardgen.building" in loaded
     assert [module for module in loaded if module.startswith(heavy)] == []
+
+
+def test_watch_counts_the_problems_of_a_refused_build_not_its_closing_line(demo, tmp_path, capsys):
+    """Two rules broken: two error lines, the closing line that nothing was printed, and `failed: 2 problems`."""
+    from cardgen.watch import _rebuild
+
+    game, _ = demo
+    ships = game.data / "demo" / "ships.yaml"
+    ships.write_text(ships.read_text().replace("    count: 3\n", "    count: 4\n", 1).replace("hull: 5", "hull: 4"))
+    with pytest.raises(RuleError) as refused:
+        build(request(demo, tmp_path / "out"))
+    assert len(refused.value.problems) == 2 and "nothing was printed" in refused.value.summary
+    _rebuild(lambda: build(request(demo, tmp_path / "out")), "ships.yaml")
+    said = capsys.readouterr()
+    assert said.err.count("cardgen: error:") == 3 and "failed: 2 problems above" in said.out, said

@@ -37,27 +37,27 @@ CASES = [
     (
         "{rule: R, check: sum, component: ships, field: hull, expect: 13}",
         [DESIGNED],
-        [("hull totals 13", "12", "demo/ships.yaml:4")],
+        [("hull totals 13", "12", "demo/ships.yaml:3")],
     ),
     (
         "{rule: R, check: sum, component: ships, field: hull, min: 20}",
         [DESIGNED],
-        [("hull totals at least 20", "12", "demo/ships.yaml:4")],
+        [("hull totals at least 20", "12", "demo/ships.yaml:3")],
     ),
     (
         "{rule: R, check: sum, component: ships, field: hull, max: 10}",
         [DESIGNED],
-        [("hull totals at most 10", "12", "demo/ships.yaml:4")],
+        [("hull totals at most 10", "12", "demo/ships.yaml:3")],
     ),
     (
         "{rule: R, check: sum, component: ships, field: hull, expect: 12, args: {copies_count: false}}",
         [DESIGNED],
-        [("hull totals 12", "8", "demo/ships.yaml:4")],
+        [("hull totals 12", "8", "demo/ships.yaml:3")],
     ),
     (
         "{rule: R, check: sum, component: ships, field: cost, expect: {fact: deck_size}}",
         ["Demo rules §1 — 'a deck of six ships'"],
-        [("cost totals 6", "28", "demo/ships.yaml:4")],
+        [("cost totals 6", "28", "demo/ships.yaml:3")],
     ),
     (
         "{rule: R, check: sum, field: value, expect: 1}",
@@ -75,7 +75,7 @@ CASES = [
     (
         "{rule: R, check: composition, component: ships, field: faction, expect: {Union: 4, Syndicate: 2, Empire: 1}}",
         [DESIGNED],
-        [({"faction = Empire": 1}, {"faction = Empire": 0}, "demo/ships.yaml:4")],
+        [({"faction = Empire": 1}, {"faction = Empire": 0}, "demo/ships.yaml:3")],
     ),
     (
         "{rule: R, check: unique, component: ships, field: faction}",
@@ -103,17 +103,17 @@ CASES = [
         "{rule: R, check: line-up, component: ships, line_up: {2: 5, 3: 2}, held: 1}",
         [DESIGNED],
         [
-            ("at least 7 cards at 2 players (line-up 5 + 2 × 1 held)", 6, "demo/ships.yaml:4"),
-            ("a line-up size for 4 players", "none", "demo/ships.yaml:4"),
+            ("at least 7 cards at 2 players (line-up 5 + 2 × 1 held)", 6, "demo/ships.yaml:3"),
+            ("a line-up size for 4 players", "none", "demo/ships.yaml:3"),
         ],
     ),
     (
         "{rule: R, check: line-up, component: ships, line_up: {2: 2}, held: 3}",
         [DESIGNED],
         [
-            ("at least 8 cards at 2 players (line-up 2 + 2 × 3 held)", 6, "demo/ships.yaml:4"),
-            ("a line-up size for 3 players", "none", "demo/ships.yaml:4"),
-            ("a line-up size for 4 players", "none", "demo/ships.yaml:4"),
+            ("at least 8 cards at 2 players (line-up 2 + 2 × 3 held)", 6, "demo/ships.yaml:3"),
+            ("a line-up size for 3 players", "none", "demo/ships.yaml:3"),
+            ("a line-up size for 4 players", "none", "demo/ships.yaml:3"),
         ],
     ),
     (
@@ -129,12 +129,12 @@ CASES = [
     (
         "{rule: R, check: per-player, component: tokens, per_player: 3}",
         [DESIGNED],
-        [("12 (3 × 4 players)", 14, "demo/tokens.yaml:7")],
+        [("12 (3 × 4 players)", 14, "demo/tokens.yaml:6")],
     ),
     (
         "{rule: R, check: per-player, component: tokens, per_player: 8, args: {players: 2, at_least: true}}",
         [DESIGNED],
-        [("at least 16 (8 × 2 players)", 14, "demo/tokens.yaml:7")],
+        [("at least 16 (8 × 2 players)", 14, "demo/tokens.yaml:6")],
     ),
     (
         "{rule: R, check: matches, component: ships, field: name, pattern: '[A-Z][a-z]+'}",
@@ -176,7 +176,7 @@ CASES = [
     (
         "{rule: R, check: count, component: ships, expect: 7}",
         [DESIGNED],
-        [(7, 6, "demo/ships.yaml:4")],
+        [(7, 6, "demo/ships.yaml:3")],
     ),
     (
         "{rule: R, check: range, component: ships, field: cost, min: 3, max: 10}",
@@ -384,13 +384,13 @@ MORE = [
     (
         "{rule: R, check: count, component: ships, min: 7}",
         True,
-        [("designed (no rulebook citation)", "at least 7", 6, "demo/ships.yaml:4")],
+        [("designed (no rulebook citation)", "at least 7", 6, "demo/ships.yaml:3")],
         [("violated", "designed (no rulebook citation)", None)],
     ),
     (
         "{rule: R, check: count, component: ships, max: 5}",
         True,
-        [("designed (no rulebook citation)", "at most 5", 6, "demo/ships.yaml:4")],
+        [("designed (no rulebook citation)", "at most 5", 6, "demo/ships.yaml:3")],
         [("violated", "designed (no rulebook citation)", None)],
     ),
     (
@@ -402,7 +402,7 @@ MORE = [
     (
         "{rule: R, check: count, component: ships, where: {faction: Union}, expect: 3}",
         True,
-        [("designed (no rulebook citation)", 3, 4, "demo/ships.yaml:4")],
+        [("designed (no rulebook citation)", 3, 4, "demo/ships.yaml:3")],
         [("violated", "designed (no rulebook citation)", None)],
     ),
     (
@@ -414,7 +414,7 @@ MORE = [
     (
         "{rule: R, check: count, component: ships, where: {faction: Syndicate}, max: {fact: held}, cite: Rule 9}",
         True,
-        [("Rule 9", "at most 1", 2, "demo/ships.yaml:4")],
+        [("Rule 9", "at most 1", 2, "demo/ships.yaml:3")],
         [("violated", "Rule 9", None)],
     ),
     (

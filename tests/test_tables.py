@@ -488,3 +488,16 @@ def test_a_semicolon_or_tab_separated_csv_reads_as_its_header_shows(table_game, 
     ships = {i.id: i for i in game.component("ships").items}
     assert ships["scout"].count == 3 and ships["scout"].fields["ability"] == "Draw a card, then discard one."
     assert ships["frigate"].fields["cost"] == 5 and ships["frigate"].fields["ability"] == "Two; or three."
+
+
+def test_a_rule_about_a_whole_table_points_at_the_line_naming_it_not_its_first_row(table_game):
+    """The deck's count is no fault of its first card: the violation names ships.yaml's `cards: {file: ...}`."""
+    table = table_game / "demo" / "ships.csv"
+    table.write_text(table.read_text().replace("scout,3,", "scout,4,", 1))
+    run = run_cli("--data-dir", table_game, "validate", "demo", "--json")
+    assert run.code == 1, run.err
+    import json
+
+    violations = json.loads(run.out)["games"]["demo"]["violations"]
+    found = [v for v in violations if v["rule"] == "The ship deck has six cards"]
+    assert len(found) == 1 and found[0]["where"].endswith("demo/ships.yaml:3"), found

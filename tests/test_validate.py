@@ -71,7 +71,7 @@ def test_count_fails_when_a_card_is_dropped(demo_data):
     assert "Demo rules §1" in run.out
     v = _only(violations(demo_data), "The ship deck has six cards")
     assert v["expected"] == 6 and v["actual"] == 5 and v["citation"].startswith("Demo rules §1")
-    assert v["where"].endswith("ships.yaml:4")
+    assert v["where"].endswith("ships.yaml:3")  # the line listing the cards: the rule is about all of them
 
 
 def test_composition_fails_when_a_value_changes(demo_data):
@@ -239,7 +239,7 @@ def test_per_player_reports_the_product_it_expected(demo_data):
     edit(demo_data / "demo" / "tokens.yaml", "count: 10", "count: 11")
     (v,) = [v for v in _report(demo_data).violations if v.rule == "Seven credit tokens a player for two"]
     assert (v.expected, v.actual) == ("14 (7 × 2 players)", 15)
-    assert v.where.endswith("tokens.yaml:7")  # the first item of the component
+    assert v.where.endswith("tokens.yaml:6")  # the line listing the component's items
     edit(rules, "per_player: 7, args: {players: 2}", "per_player: 7, args: {players: 2, at_least: true}")
     assert not [v for v in _report(demo_data).violations if v.rule == "Seven credit tokens a player for two"]
     edit(rules, "per_player: 7, args: {players: 2, at_least: true}", "per_player: 4, args: {at_least: true}")

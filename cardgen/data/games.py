@@ -93,6 +93,7 @@ class Component(Named):
     items: tuple[Item, ...]
     file: Path | None
     size: Size | None  # None for pieces and for sheets as large as the paper (size: page)
+    items_at: Location | None = None  # the line listing the items (`cards:`, or `cards: {file: ships.csv}`)
 
     @property
     def described(self) -> Described:
@@ -363,7 +364,8 @@ def _load_component(
     size_text = spec.size if spec.size is not None else (manifest.settings.card_size if ref.kind == "deck" else None)
     size = parse_size(size_text) if size_text is not None and size_text not in PAGE_SIZES else None
     items, item_problems = _load_items(folder, manifest, ref, spec, doc)
-    return Component(ref, spec, tuple(items), path, size), [*problems, *item_problems]
+    items_at = doc.where((ITEM_KEY[ref.kind],))
+    return Component(ref, spec, tuple(items), path, size, items_at), [*problems, *item_problems]
 
 
 def _load_items(

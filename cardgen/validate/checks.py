@@ -56,6 +56,10 @@ def records(game: Game, check: Check) -> Iterator[Record]:
 
 
 def _where_of(component: Component) -> str:
+    """Where a rule about a whole component points: the line listing its items (in a table's case the line naming
+    the table, not its first row, which a reader would take for the culprit)."""
+    if component.items_at is not None and component.items_at.line is not None:
+        return f"{component.items_at.file}:{component.items_at.line}"
     if component.items:
         return f"{component.items[0].where.file}:{component.items[0].where.line}"
     return display_path(component.file) if component.file else f"component '{component.id}' (no file)"
