@@ -1,19 +1,36 @@
-"""Space Empires 4X's battles around the fight: after a player's move, the hexes where it meets an enemy
-(`battle_hexes`), fought in the order it chooses (`run`: 'the attacker decides the order in which battles occur'), one
-enemy at a time in seat order (`engage`, the fight itself in `battle`), then the bombardment of the colony there
-(`bombard`, `hit_colony`), and a player whose Homeworld falls out of the game (`lose`). Functions of the state, called
-by `state.SE4XState` (the rules are described in its module docstring)."""
+"""Space Empires 4X's battles around the fight: after a player's move (`act`), the hexes where it meets an enemy
+(`battle_hexes`), fought in the order it chooses (`run`: 'the attacker decides the order in which battles occur'),
+one enemy at a time in seat order (`engage`, the fight itself in `battle`), then the bombardment of the colony there
+(`bombard`, `hit_colony`), and a player whose Homeworld falls out of the game (`lose`). Functions of the state,
+called by `state.SE4XState` (the rules are described in its module docstring)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from cardgen.engine.core import Action
 from cardgen.engine.games.space_empires_4x import battle
 from cardgen.engine.games.space_empires_4x.combat import Group, to_hit
 from cardgen.engine.games.space_empires_4x.model import DEPOSITED, GONE, OVER
 
 if TYPE_CHECKING:
     from cardgen.engine.games.space_empires_4x.state import SE4XState
+
+TAGS = frozenset({"end-move", "battle", "screen", "open-fire", "fire", "retreat"})  # the actions `act` applies
+
+
+def act(state: SE4XState, player: int, action: Action) -> None:
+    """Apply one of the player's battle actions (`TAGS`): the end of its move, the next battle, a battle's choice;
+    then fight on (`run`)."""
+    tag = action.tag
+    if tag == "end-move":
+        state.battles = tuple(battle_hexes(state, player))
+    elif tag == "battle":
+        state.battles = tuple(h for h in state.battles if h != action.at)
+        begin_at(state, action.at)
+    else:
+        battle.act(state, action)
+    run(state)
 
 
 def battle_hexes(state: SE4XState, player: int) -> list[int]:

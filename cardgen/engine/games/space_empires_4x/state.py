@@ -29,13 +29,11 @@ from cardgen.engine.games.space_empires_4x import battle, conflict, economy, hid
 from cardgen.engine.games.space_empires_4x.battle import Fight
 from cardgen.engine.games.space_empires_4x.model import (
     AUTO_UPGRADED,
-    DEPOSITED,
     ECON,
     GONE,
     MOVE,
     ON_MAP,
     OVER,
-    TOWED,
     Battle,
     Build,
     Move,
@@ -338,67 +336,14 @@ class SE4XState(Flow, State):
         self._act(p, action)
         self.run()
 
-    def _act(self, p: int, action: Action) -> None:
+    def _act(self, player: int, action: Action) -> None:
         tag = action.tag
-        if tag == "move":
-            u = self.unit(action.uid)
-            for o in self.units:  # 'You must complete one unit's movement before moving another unit'
-                if o.owner == p and o is not u and o.steps > 0:
-                    o.stopped = True
-            movement.enter(self, u, action.to, u.hex)
-        elif tag == "colonize":
-            u = self.unit(action.uid)
-            self.col_owner[u.hex], self.col_cp[u.hex] = p, 0
-            self.events.add(f"marker:{self.kind(u.hex)}")
-            self._remove(u)
-        elif tag == "load":
-            u = self.unit(action.uid)
-            m = self.marker_at[u.hex]
-            self.marker_at[u.hex], self.mloc[m], u.tow = -1, (TOWED, u.uid), m
-        elif tag == "unload":
-            u = self.unit(action.uid)
-            self.mloc[u.tow], u.tow = (DEPOSITED, u.hex), -1
-        elif tag == "peek":
-            movement.peek(self, self.unit(action.uid), action.at)
-        elif tag == "peek-choice":
-            movement.peek_choice(self, p, action.reveal)
-        elif tag in ("screen", "open-fire", "fire", "retreat"):
-            battle.act(self, action)
-            conflict.run(self)
-        elif tag == "end-move":
-            self.battles = tuple(conflict.battle_hexes(self, p))
-            conflict.run(self)
-        elif tag == "battle":
-            self.battles = tuple(h for h in self.battles if h != action.at)
-            conflict.begin_at(self, action.at)
-            conflict.run(self)
-        elif tag == "shift":
-            movement.shift(self, action.to)
-        elif tag == "scuttle":
-            u = self.unit(action.uid)
-            self.due[p] -= self.spec(u).hull * u.count
-            self._remove(u)
-            economy.pay(self, p)
-        elif tag == "research":
-            self.cp[p] -= self.engine.tech_cost[action.tech][self.tech[p][action.tech] + 1]
-            self.tech[p][action.tech] += 1
-            self.bought[p].add(action.tech)
-            self.events.add(f"research:{action.tech}")
-        elif tag == "build":
-            economy.build(self, p, action.code, action.at)
-        elif tag == "upgrade":
-            u = self.unit(action.uid)
-            cost = economy.upgrade_cost(self, u)
-            assert cost is not None
-            self.cp[p] -= cost
-            t = self.tech[p]
-            u.att, u.dfn, u.tac, u.move = t["attack"], t["defense"], t["tactics"], t["movement"]
-            self.events.add("upgrade")
-        elif tag == "bid":
-            self.bid[p] = action.amount
-            self.cp[p] -= action.amount
-        elif tag == "end-econ":
-            economy.end_of(self, p)
+        if tag in movement.TAGS:
+            movement.act(self, player, action)
+        elif tag in conflict.TAGS:
+            conflict.act(self, player, action)
+        elif tag in economy.TAGS:
+            economy.act(self, player, action)
         else:
             raise IllegalAction(f"unknown action {action!r}")
 
