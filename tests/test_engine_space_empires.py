@@ -14,7 +14,7 @@ import pytest
 
 from cardgen.data import load_games
 from cardgen.engine.core import IllegalAction
-from cardgen.engine.games.space_empires_4x import battle, economy, movement
+from cardgen.engine.games.space_empires_4x import battle, conflict, economy, movement
 from cardgen.engine.games.space_empires_4x.model import (
     ECON,
     LOST,
@@ -435,13 +435,13 @@ def test_a_colony_hit_loses_a_step_and_a_new_colony_falls_to_one_hit(engine):
     s = clear(fresh(engine))
     h = hexes(s, s.home[YELLOW])[0]
     s.col_owner[h], s.col_cp[h] = YELLOW, 5
-    s._hit_colony(h)
+    conflict.hit_colony(s, h)
     assert s.col_cp[h] == 3
-    s._hit_colony(h)
-    s._hit_colony(h)
+    conflict.hit_colony(s, h)
+    conflict.hit_colony(s, h)
     assert s.col_owner[h] == -1
     s.col_owner[h], s.col_cp[h] = YELLOW, 0
-    s._hit_colony(h)
+    conflict.hit_colony(s, h)
     assert s.col_owner[h] == -1
 
 
@@ -452,12 +452,12 @@ def test_retreat_goes_to_an_explored_empty_hex_no_farther_from_a_colony(engine):
     for t in hexes(s, h):
         if t != home:
             show(s, t, "planet", revealed=False)
-    assert s._retreat_hex(RED, h) == home  # the only explored neighbour
+    assert battle.retreat_hex(s, RED, h) == home  # the only explored neighbour
     place(s, YELLOW, "SC", home)
-    assert s._retreat_hex(RED, h) is None  # enemy units block it
+    assert battle.retreat_hex(s, RED, h) is None  # enemy units block it
     farther = next(t for t in hexes(s, h) if engine.distance(t, home) == 2)
     show(s, farther, "planet")
-    assert s._retreat_hex(RED, h) is None  # farther from every colony than the battle
+    assert battle.retreat_hex(s, RED, h) is None  # farther from every colony than the battle
 
 
 def test_retreat_may_go_no_farther_from_any_one_colony_not_only_the_nearest(engine):
@@ -476,7 +476,7 @@ def test_retreat_may_go_no_farther_from_any_one_colony_not_only_the_nearest(engi
     show(s, away, "planet")
     place(s, YELLOW, "SC", home)  # the Homeworld, nearer than the battle, is blocked
     assert min(engine.distance(away, c) for c in (home, other)) > engine.distance(h, home)  # farther from the nearest
-    assert s._retreat_hex(RED, h) == away
+    assert battle.retreat_hex(s, RED, h) == away
 
 
 def test_a_battle_played_by_the_default_choices_is_the_calculators_battle_roll_for_roll(engine, monkeypatch):
@@ -493,10 +493,10 @@ def test_a_battle_played_by_the_default_choices_is_the_calculators_battle_roll_f
         groups = [place(s, RED, "CA", h, 2), place(s, RED, "DD", h, 2)]
         s.tech[RED]["attack"] = 0
         groups += [place(s, YELLOW, "DD", h, 3), place(s, YELLOW, "SC", h, 2), place(s, YELLOW, "CA", h, 1)]
-        monkeypatch.setattr(s, "_retreat_hexes", lambda p, h: [])
+        monkeypatch.setattr(battle, "retreat_hexes", lambda state, player, at: [])
         stream = s.rng.clone()
-        expected = fight(engine.combat, [s._group(u, False) for u in groups[:2]],
-                         [s._group(u, False) for u in groups[2:]], s.terrain(h), False, stream)  # fmt: skip
+        expected = fight(engine.combat, [battle.group(s, u, False) for u in groups[:2]],
+                         [battle.group(s, u, False) for u in groups[2:]], s.terrain(h), False, stream)  # fmt: skip
         end_move(s)
         _, (where, outcome, left) = next(e for e in s.chance.events if e[0] == "battle")
         assert (outcome, left) == expected and where == engine.hex_label[h]
@@ -625,7 +625,7 @@ def test_a_retreat_into_a_black_hole_rolls_like_any_entry(engine):
         place(s, YELLOW, "SC", home)  # the Homeworld is blocked: the Black Hole is the only way out
         cruiser = place(s, RED, "CA", h)
         place(s, YELLOW, "DD", h)
-        assert s._retreat_hexes(RED, h) == [hole]
+        assert battle.retreat_hexes(s, RED, h) == [hole]
         s.apply(EndMove())
         while s.fight is not None and Retreat(hole) not in s.legal_actions():
             s.apply(battle.default(s))

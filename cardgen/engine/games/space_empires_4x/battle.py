@@ -92,7 +92,7 @@ def begin(state: SE4XState, p: int, q: int, h: int, attackers: list[Unit], defen
     """Start the battle at h between p's and q's combat units, and play it until a choice is due or it ends."""
     for u in [*attackers, *defenders]:
         u.seen = True  # revealed in combat
-    fighters = [Fighter(u.uid, side, state._group(u, True), [0] * u.count)
+    fighters = [Fighter(u.uid, side, group(state, u, True), [0] * u.count)
                 for side, units in enumerate((attackers, defenders)) for u in units]  # fmt: skip
     state.fight = Fight(h, (p, q), state.terrain(h), fighters)
     _new_round(state)
@@ -117,7 +117,7 @@ def legal(state: SE4XState) -> list[Action]:
     shooter = fight.fighters[fight.order[fight.slot]]
     out: list[Action] = [Fire(f.uid) for f in fight.targets(shooter.side)]
     if fight.fired == 0 and fight.round > 1 and shooter.group.retreats:
-        out += [Retreat(t) for t in state._retreat_hexes(fight.players[shooter.side], fight.at)]
+        out += [Retreat(t) for t in retreat_hexes(state, fight.players[shooter.side], fight.at)]
     return out
 
 
@@ -147,7 +147,7 @@ def act(state: SE4XState, action: Action) -> None:
 
 def default(state: SE4XState) -> Action:
     """The calculator's policy as a choice (the greedy agent's): never screen; retreat at the group's turn when its
-    whole side could and expects under half the enemy's hits (to the hex `_retreat_hex` names); otherwise fire at the
+    whole side could and expects under half the enemy's hits (to the hex `retreat_hex` names); otherwise fire at the
     enemy ship closest to destruction, then the group firing earliest, the dearer, the first listed."""
     fight = state.fight
     assert fight is not None
@@ -157,7 +157,7 @@ def default(state: SE4XState) -> Action:
     shooter = fight.fighters[fight.order[fight.slot]]
     side = shooter.side
     if any(o.tag == "retreat" for o in options) and _policy_retreats(state, side):
-        to = state._retreat_hex(fight.players[side], fight.at)
+        to = retreat_hex(state, fight.players[side], fight.at)
         if to is not None:
             return Retreat(to)
     return Fire(_policy_target(fight, side).uid)
@@ -314,3 +314,56 @@ def _over(state: SE4XState) -> bool:
             for u in here:
                 state._remove(u)
     return True
+
+
+def group(state: SE4XState, unit: Unit, can_retreat: bool) -> Group:
+    """A unit's combat figures for the calculator (`combat.Group`), at its technology levels (`SE4XState.level`)."""
+    spec = state.spec(unit)
+    return Group(unit.code, unit.count, spec.cls or "E", spec.attack, spec.defense, spec.hull, spec.cost,
+                 can_retreat and unit.code not in state.engine.immobile, state.level(unit, "attack"),
+                 state.level(unit, "defense"), state.level(unit, "tactics"))  # fmt: skip
+
+
+def retreat_hexes(state: SE4XState, player: int, at: int) -> list[int]:
+    """The hexes the player's ships may retreat to from hex `at`: adjacent, explored, no enemy units, no Supernova,
+    and 'the same distance, or less, from one of its colonies' — any one colony, not only the nearest (Retreat; the
+    rulebook's own warning that this allows 'seemingly counter-intuitive retreats'), in map order."""
+    homes = state.colonies(player)
+    dist = state.engine.distance
+    out = []
+    for t in state.adj[at]:
+        if (state.marker_at[t] >= 0 and not state.revealed[t]) or state.kind(t) == "supernova":
+            continue
+        if any(u.owner != player for u in state.units_at(t)):
+            continue
+        if any(dist(t, c) <= dist(at, c) for c in homes):
+            out.append(t)
+    return sorted(out)
+
+
+def retreat_hex(state: SE4XState, player: int, at: int) -> int | None:
+    """The retreat the default policy takes: the legal hex nearest to one of the player's colonies, then the first
+    on the map (None: retreat is not possible)."""
+    homes = state.colonies(player)
+    dist = state.engine.distance
+    return min(retreat_hexes(state, player, at), key=lambda t: (min(dist(t, c) for c in homes), t), default=None)
+
+
+def label(state: SE4XState, action: Action) -> str:
+    """A battle's choice (`Screen`, `OpenFire`, `Fire`, `Retreat`) as `SE4XState.action_label` names it."""
+    fight = state.fight
+    assert fight is not None
+
+    def name(uid: int) -> str:
+        u = state.unit(uid)
+        return f"{u.code}{u.group or ''} (#{uid})"
+
+    if action.tag == "open-fire":
+        return f"open fire (round {fight.round})"
+    if action.tag == "screen":
+        damage = {0: "", 1: " with 1 hit"}.get(action.hits, f" with {action.hits} hits")
+        return f"screen a ship of {name(action.uid)}{damage}"
+    shooter = name(fight.fighters[fight.order[fight.slot]].uid)
+    if action.tag == "fire":
+        return f"{shooter} fires at {name(action.target)}"
+    return f"{shooter} retreats to {state.engine.hex_label[action.to]}"

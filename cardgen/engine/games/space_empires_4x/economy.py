@@ -25,6 +25,38 @@ from cardgen.engine.games.space_empires_4x.model import (
 if TYPE_CHECKING:
     from cardgen.engine.games.space_empires_4x.state import SE4XState
 
+TAGS = frozenset({"scuttle", "research", "build", "upgrade", "bid", "end-econ"})  # the actions `act` applies
+
+
+def act(state: SE4XState, player: int, action: Action) -> None:
+    """Apply one of the player's Economic Phase actions (`TAGS`)."""
+    tag = action.tag
+    if tag == "scuttle":
+        u = state.unit(action.uid)
+        state.due[player] -= state.spec(u).hull * u.count
+        state._remove(u)
+        pay(state, player)
+    elif tag == "research":
+        state.cp[player] -= state.engine.tech_cost[action.tech][state.tech[player][action.tech] + 1]
+        state.tech[player][action.tech] += 1
+        state.bought[player].add(action.tech)
+        state.events.add(f"research:{action.tech}")
+    elif tag == "build":
+        build(state, player, action.code, action.at)
+    elif tag == "upgrade":
+        u = state.unit(action.uid)
+        cost = upgrade_cost(state, u)
+        assert cost is not None
+        state.cp[player] -= cost
+        t = state.tech[player]
+        u.att, u.dfn, u.tac, u.move = t["attack"], t["defense"], t["tactics"], t["movement"]
+        state.events.add("upgrade")
+    elif tag == "bid":
+        state.bid[player] = action.amount
+        state.cp[player] -= action.amount
+    else:
+        end_of(state, player)
+
 
 def actions(state: SE4XState) -> list[Action]:
     p = state.player

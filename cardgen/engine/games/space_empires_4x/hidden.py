@@ -1,17 +1,74 @@
-"""What a search may not know in Space Empires 4X: the other players' purchases of this Economic Phase
-(`forget_purchases`) and which face-down counter is which (`redeal_groups`); `SE4XState.determinize` uses both."""
+"""Hidden information in Space Empires 4X: what a player sees (`observation`), and the states it cannot tell apart
+(`determinize`), for which a search may not know the face-down markers, the other players' purchases of this Economic
+Phase (`forget_purchases`) and which face-down counter is which (`redeal_groups`). Functions of the state, called by
+`state.SE4XState.observation` and `.determinize`."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from cardgen.engine.core import frozen
 from cardgen.engine.games.space_empires_4x.model import (
+    ON_MAP,
     Unit,
 )
 from cardgen.engine.rng import CounterRng
 
 if TYPE_CHECKING:
     from cardgen.engine.games.space_empires_4x.state import SE4XState
+
+
+def observation(state: SE4XState, player: int) -> Any:
+    """What a player sees: the turned-up markers, colonies, its own units and economy in full, and of the other
+    players' units where they are — their type and size only once revealed (Colony and Mining Ships always), and
+    nothing of what they bought in this Economic Phase until it ends (the phase is simultaneous)."""
+    units = []
+    for u in state.units:
+        if u.owner == player:
+            units.append(u.key())
+        elif u.new:  # bought in this Economic Phase, which is simultaneous: placed for all to see when it ends
+            continue
+        elif u.seen or u.code in state.engine.singles:
+            units.append((u.uid, u.owner, u.code, u.count, u.hex))
+        else:
+            units.append((u.uid, u.owner, "?", -1, u.hex))
+    kinds = state.engine.markers
+    markers = tuple(kinds[m].kind if m >= 0 and (state.revealed[h] or state.known_marker(player, h) >= 0)
+                    else (m >= 0) for h, m in enumerate(state.marker_at))  # fmt: skip
+    towed = tuple(
+        (state.engine.markers[m].kind, where, at) for m, (where, at) in enumerate(state.mloc) if where != ON_MAP
+    )
+    return frozen([
+        state.phase, state.turns, state.turn, state.order, state.player, state.lost, state.peeking, tuple(units),
+        markers, towed,
+        state.col_owner, state.col_cp, state.cp[player], state.due[player], sorted(state.tech[player].items()),
+        sorted(state.bought[player]), state.bid[player], sorted(state.out.items()), state.battles, state.at,
+        state.pending, None if state.fight is None else state.fight.key(),
+    ])  # fmt: skip
+
+
+def determinize(state: SE4XState, player: int, rng: CounterRng) -> SE4XState:
+    """A state `player` cannot tell from this one: the face-down markers dealt again over the face-down hexes of
+    their region (a search never learns what a hex holds before it is explored or peeked at; another player who
+    peeked knows the marker dealt there), each other player's face-down groups dealt again among that player's
+    face-down counters (`redeal_groups`), and none of their purchases of this Economic Phase
+    (`forget_purchases`)."""
+    copy = state.reseeded(rng)
+    assert isinstance(copy, type(state))
+    for region in ["deep", *state.colours]:
+        hexes = [h for h, m in enumerate(state.marker_at) if m >= 0 and not state.revealed[h]
+                 and state.engine.hex_region[h] == region and state.known_marker(player, h) < 0]  # fmt: skip
+        ids = [state.marker_at[h] for h in hexes]
+        rng.shuffle(ids)
+        for h, m in zip(hexes, ids, strict=True):
+            copy.marker_at[h], copy.mloc[m] = m, (ON_MAP, h)
+    for q, known in enumerate(copy.known):  # another player who peeked knows what this deal put there
+        for h in known if q != player else ():
+            if state.known_marker(q, h) >= 0:
+                known[h] = copy.marker_at[h]
+    forget_purchases(copy, player)
+    redeal_groups(copy, player, rng)
+    return copy
 
 
 def forget_purchases(state: SE4XState, player: int) -> None:

@@ -1,5 +1,6 @@
-"""Space Empires 4X's invariants beyond the units' and seats': markers accounted for (`marker_violations`) and a
-battle under way consistent with the board (`fight_violations`); `SE4XState.invariant_violations` adds them."""
+"""Space Empires 4X's invariants (`violations`, which `SE4XState.invariant_violations` returns): CP, technology,
+the counter mix, units in legal places, markers accounted for (`marker_violations`) and a battle under way consistent
+with the board (`fight_violations`)."""
 
 from __future__ import annotations
 
@@ -7,13 +8,61 @@ from typing import TYPE_CHECKING
 
 from cardgen.engine.games.space_empires_4x.model import (
     DEPOSITED,
+    ECON,
     MOVE,
     ON_MAP,
     TOWED,
 )
 
 if TYPE_CHECKING:
+    from cardgen.engine.games.space_empires_4x.model import Unit
     from cardgen.engine.games.space_empires_4x.state import SE4XState
+
+
+def violations(state: SE4XState) -> list[str]:
+    """Every invariant of the game that does not hold (`SE4XState.invariant_violations`): CP, technology levels,
+    the counter mix and colony counters, units in legal places, no enemies sharing a hex once the battles are
+    fought, a peek only in a move, the markers and the battle under way."""
+    e = state.engine
+    out: list[str] = []
+    counters: dict[tuple[int, str], list[Unit]] = {}
+    for u in state.units:
+        counters.setdefault((u.owner, u.code), []).append(u)
+    for p in range(state.n):
+        if state.cp[p] < 0:
+            out.append(f"seat {p} has {state.cp[p]} CP")
+        for t, level in state.tech[p].items():
+            if not e.tech_start[t] <= level <= e.tech_max[t]:
+                out.append(f"seat {p}: {t} at level {level}, outside {e.tech_start[t]}–{e.tech_max[t]}")
+        for code, limit in e.limits.items():
+            mine = counters.get((p, code), [])
+            if len(mine) > limit:
+                out.append(f"seat {p}: {len(mine)} {code} counters in play, the mix has {limit}")
+            if code in e.numbered and len({u.group for u in mine}) != len(mine):
+                out.append(f"seat {p}: two {code} groups share a number")
+        if len(state.colonies(p)) - (p not in state.out) > e.colonies_max:
+            out.append(f"seat {p}: more colonies than colony counters")
+    for u in state.units:
+        single = u.code not in e.numbered  # a counter without a group number is one unit
+        if (single and u.count != 1) or not 1 <= u.count <= e.group_max:
+            out.append(f"unit {u.uid} ({u.code}) holds {u.count} ships")
+        if not state.on[u.hex] or state.kind(u.hex) == "supernova":
+            out.append(f"unit {u.uid} ({u.code}) is on hex {e.hex_label[u.hex]}, which is not a legal place")
+        if u.code in e.immobile and state.col_owner[u.hex] != u.owner:
+            out.append(f"unit {u.uid} ({u.code}) never moves but is off its colony")
+        if u.owner in state.out:
+            out.append(f"unit {u.uid} belongs to a player who is out")
+    if state.phase == ECON:
+        for h in {u.hex for u in state.units}:
+            armed = {u.owner for u in state.units_at(h) if state.armed(u)}
+            owners = {u.owner for u in state.units_at(h)}
+            if len(armed) > 1 or (armed and len(owners) > 1):
+                out.append(f"hex {e.hex_label[h]} holds enemies after every battle")
+    if state.peeking >= 0 and (state.phase != MOVE or state.known_marker(state.player, state.peeking) < 0):
+        out.append(f"a peek at hex {e.hex_label[state.peeking]} waits outside a move or at no face-down marker")
+    out += marker_violations(state)
+    out += fight_violations(state)
+    return out
 
 
 def fight_violations(state: SE4XState) -> list[str]:

@@ -1,6 +1,7 @@
 """Space Empires 4X's movement and exploration: the moves a player's units may make (`actions`, `may_enter`), a unit
 entering a hex and the marker there acting at once (`enter`), Black Holes, Lost in Space (`shift`), a Cruiser's peek
-(`peek`, `peek_choice`). Functions of the state, called by `state.SE4XState`."""
+(`peek`, `peek_choice`), colonizing and a Mining Ship's load (`act`, the actions of a move). Functions of the state,
+called by `state.SE4XState`."""
 
 from __future__ import annotations
 
@@ -8,10 +9,12 @@ from typing import TYPE_CHECKING
 
 from cardgen.engine.core import Action
 from cardgen.engine.games.space_empires_4x.model import (
+    DEPOSITED,
     GONE,
     LOST,
     MOVE,
     PEEK_DISCARDS,
+    TOWED,
     Colonize,
     EndMove,
     Load,
@@ -23,6 +26,37 @@ from cardgen.engine.games.space_empires_4x.model import (
 
 if TYPE_CHECKING:
     from cardgen.engine.games.space_empires_4x.state import SE4XState
+
+TAGS = frozenset({"move", "colonize", "load", "unload", "peek", "peek-choice", "shift"})  # the actions `act` applies
+
+
+def act(state: SE4XState, player: int, action: Action) -> None:
+    """Apply one of the player's move actions (`TAGS`)."""
+    tag = action.tag
+    if tag == "move":
+        u = state.unit(action.uid)
+        for o in state.units:  # 'You must complete one unit's movement before moving another unit'
+            if o.owner == player and o is not u and o.steps > 0:
+                o.stopped = True
+        enter(state, u, action.to, u.hex)
+    elif tag == "colonize":
+        u = state.unit(action.uid)
+        state.col_owner[u.hex], state.col_cp[u.hex] = player, 0
+        state.events.add(f"marker:{state.kind(u.hex)}")
+        state._remove(u)
+    elif tag == "load":
+        u = state.unit(action.uid)
+        m = state.marker_at[u.hex]
+        state.marker_at[u.hex], state.mloc[m], u.tow = -1, (TOWED, u.uid), m
+    elif tag == "unload":
+        u = state.unit(action.uid)
+        state.mloc[u.tow], u.tow = (DEPOSITED, u.hex), -1
+    elif tag == "peek":
+        peek(state, state.unit(action.uid), action.at)
+    elif tag == "peek-choice":
+        peek_choice(state, player, action.reveal)
+    else:
+        shift(state, action.to)
 
 
 def actions(state: SE4XState) -> list[Action]:

@@ -23,20 +23,17 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from cardgen.engine.core import Action, IllegalAction, State, frozen
+from cardgen.engine.core import Action, IllegalAction, State
 from cardgen.engine.flow import Flow
-from cardgen.engine.games.space_empires_4x import battle, economy, hidden, invariants, movement, view
+from cardgen.engine.games.space_empires_4x import battle, conflict, economy, hidden, invariants, movement, view
 from cardgen.engine.games.space_empires_4x.battle import Fight
-from cardgen.engine.games.space_empires_4x.combat import Group, to_hit
 from cardgen.engine.games.space_empires_4x.model import (
     AUTO_UPGRADED,
-    DEPOSITED,
     ECON,
     GONE,
     MOVE,
     ON_MAP,
     OVER,
-    TOWED,
     Battle,
     Build,
     Move,
@@ -339,67 +336,14 @@ class SE4XState(Flow, State):
         self._act(p, action)
         self.run()
 
-    def _act(self, p: int, action: Action) -> None:
+    def _act(self, player: int, action: Action) -> None:
         tag = action.tag
-        if tag == "move":
-            u = self.unit(action.uid)
-            for o in self.units:  # 'You must complete one unit's movement before moving another unit'
-                if o.owner == p and o is not u and o.steps > 0:
-                    o.stopped = True
-            movement.enter(self, u, action.to, u.hex)
-        elif tag == "colonize":
-            u = self.unit(action.uid)
-            self.col_owner[u.hex], self.col_cp[u.hex] = p, 0
-            self.events.add(f"marker:{self.kind(u.hex)}")
-            self._remove(u)
-        elif tag == "load":
-            u = self.unit(action.uid)
-            m = self.marker_at[u.hex]
-            self.marker_at[u.hex], self.mloc[m], u.tow = -1, (TOWED, u.uid), m
-        elif tag == "unload":
-            u = self.unit(action.uid)
-            self.mloc[u.tow], u.tow = (DEPOSITED, u.hex), -1
-        elif tag == "peek":
-            movement.peek(self, self.unit(action.uid), action.at)
-        elif tag == "peek-choice":
-            movement.peek_choice(self, p, action.reveal)
-        elif tag in ("screen", "open-fire", "fire", "retreat"):
-            battle.act(self, action)
-            self._run_battles()
-        elif tag == "end-move":
-            self.battles = tuple(self._battle_hexes(p))
-            self._run_battles()
-        elif tag == "battle":
-            self.battles = tuple(h for h in self.battles if h != action.at)
-            self._begin_battles_at(action.at)
-            self._run_battles()
-        elif tag == "shift":
-            movement.shift(self, action.to)
-        elif tag == "scuttle":
-            u = self.unit(action.uid)
-            self.due[p] -= self.spec(u).hull * u.count
-            self._remove(u)
-            economy.pay(self, p)
-        elif tag == "research":
-            self.cp[p] -= self.engine.tech_cost[action.tech][self.tech[p][action.tech] + 1]
-            self.tech[p][action.tech] += 1
-            self.bought[p].add(action.tech)
-            self.events.add(f"research:{action.tech}")
-        elif tag == "build":
-            economy.build(self, p, action.code, action.at)
-        elif tag == "upgrade":
-            u = self.unit(action.uid)
-            cost = economy.upgrade_cost(self, u)
-            assert cost is not None
-            self.cp[p] -= cost
-            t = self.tech[p]
-            u.att, u.dfn, u.tac, u.move = t["attack"], t["defense"], t["tactics"], t["movement"]
-            self.events.add("upgrade")
-        elif tag == "bid":
-            self.bid[p] = action.amount
-            self.cp[p] -= action.amount
-        elif tag == "end-econ":
-            economy.end_of(self, p)
+        if tag in movement.TAGS:
+            movement.act(self, player, action)
+        elif tag in conflict.TAGS:
+            conflict.act(self, player, action)
+        elif tag in economy.TAGS:
+            economy.act(self, player, action)
         else:
             raise IllegalAction(f"unknown action {action!r}")
 
@@ -414,145 +358,6 @@ class SE4XState(Flow, State):
         m = self.known_marker(p, h)
         return self.engine.markers[m].kind if m >= 0 else self.kind(h)
 
-    # -- combat --------------------------------------------------------------------------------------------------------
-
-    def _battle_hexes(self, p: int) -> list[int]:
-        """The hexes where p's units share a hex with an enemy's units or colony after p's move, in map order."""
-        return [h for h in sorted({u.hex for u in self.units if u.owner == p})
-                if self.enemies_at(h, p) or self.col_owner[h] not in (-1, p)]  # fmt: skip
-
-    def _begin_battles_at(self, h: int) -> None:
-        """The battles at h come next: one enemy at a time, in seat order, then bombardment of the colony there."""
-        self.at = h
-        self.pending = tuple(sorted({u.owner for u in self.enemies_at(h, self.player)}))
-
-    def _run_battles(self) -> None:
-        """Fight on after the mover's move until a choice is due — a battle's (`battle`), or which hex is next while
-        two or more remain ('the attacker decides the order in which battles occur', `Battle`) — or until every
-        battle is fought; then the next player's turn."""
-        p = self.player
-        while self.fight is None and self.phase != OVER:
-            if self.pending:
-                q, self.pending = self.pending[0], self.pending[1:]
-                self._battle(p, q, self.at)
-            elif self.at >= 0:
-                h, self.at = self.at, -1
-                q = self.col_owner[h]
-                if q not in (-1, p):
-                    self._bombard(p, q, h)
-            elif len(self.battles) == 1:
-                h, self.battles = self.battles[0], ()
-                self._begin_battles_at(h)
-            else:
-                break
-        if self.fight is not None:  # a battle's choice is asked
-            return
-        if self.phase == OVER:
-            self.battles, self.at, self.pending = (), -1, ()
-        elif self.battles:  # two or more left: 'the attacker decides the order in which battles occur'
-            self.ask("order", p)
-        else:
-            self._next_player()
-
-    def _battle(self, p: int, q: int, h: int) -> None:
-        """p's units attack q's at h: Decoys go, a side without combat units loses its others at once, and otherwise
-        the battle begins (`battle.begin`), asking its players whatever the rules let them choose."""
-        mine = [u for u in self.units_at(h) if u.owner == p]
-        theirs = [u for u in self.units_at(h) if u.owner == q]
-        if not mine or not theirs:
-            return
-        for u in [*mine, *theirs]:
-            if u.code == "Decoy":  # 'Any Decoy units are automatically destroyed at start of Combat'
-                self._remove(u)
-        a = [u for u in mine if self.armed(u)]
-        d = [u for u in theirs if self.armed(u)]
-        if not a or not d:
-            loser = q if a else p
-            for u in [x for x in self.units_at(h) if x.owner == loser and not self.armed(x)]:
-                self._remove(u)
-            return
-        terrain = self.terrain(h)
-        if terrain != "open":
-            self.events.add(f"marker:{terrain}")
-        self.events.add("battle")
-        battle.begin(self, p, q, h, a, d)
-
-    def _group(self, u: Unit, can_retreat: bool) -> Group:
-        spec = self.spec(u)
-        return Group(u.code, u.count, spec.cls or "E", spec.attack, spec.defense, spec.hull, spec.cost,
-                     can_retreat and u.code not in self.engine.immobile, self.level(u, "attack"),
-                     self.level(u, "defense"), self.level(u, "tactics"))  # fmt: skip
-
-    def _retreat_hexes(self, p: int, h: int) -> list[int]:
-        """The hexes p's ships may retreat to from h: adjacent, explored, no enemy units, no Supernova, and 'the same
-        distance, or less, from one of its colonies' — any one colony, not only the nearest (Retreat; the rulebook's
-        own warning that this allows 'seemingly counter-intuitive retreats'), in map order."""
-        homes = self.colonies(p)
-        dist = self.engine.distance
-        out = []
-        for t in self.adj[h]:
-            if (self.marker_at[t] >= 0 and not self.revealed[t]) or self.kind(t) == "supernova":
-                continue
-            if any(u.owner != p for u in self.units_at(t)):
-                continue
-            if any(dist(t, c) <= dist(h, c) for c in homes):
-                out.append(t)
-        return sorted(out)
-
-    def _retreat_hex(self, p: int, h: int) -> int | None:
-        """The retreat the default policy takes: the legal hex nearest to one of p's colonies, then the first on the
-        map (None: retreat is not possible)."""
-        homes = self.colonies(p)
-        dist = self.engine.distance
-        return min(self._retreat_hexes(p, h), key=lambda t: (min(dist(t, c) for c in homes), t), default=None)
-
-    def _bombard(self, p: int, q: int, h: int) -> None:
-        """With the enemy's ships gone, each of p's ships fires once at the colony (attack + attack technology)."""
-        shooters = [u for u in self.units_at(h) if u.owner == p and self.armed(u)]
-        if not shooters or any(u.owner == q and self.armed(u) for u in self.units_at(h)):
-            return
-        terrain = self.terrain(h)
-        target = Group("colony", 1, "E", 0, 0, 1, 0, False)  # no Defense Strength, no Defense Technology
-        for u in shooters:
-            need = to_hit(self.engine.combat, self._group(u, False), target, False, terrain)
-            for _ in range(u.count):
-                roll = self.rng.randbelow(self.engine.die) + 1
-                self.chance.record("bombard", [self.engine.hex_label[h], roll])
-                if roll <= need:
-                    self._hit_colony(h)
-                    if self.col_owner[h] != q:
-                        return
-
-    def _hit_colony(self, h: int) -> None:
-        q = self.col_owner[h]
-        self.events.add("bombard")
-        if h == self.home[q]:
-            self.col_cp[h] -= self.engine.home_hit
-            if self.col_cp[h] <= 0:
-                self._lose(q, "its Homeworld was destroyed")
-            return
-        self.col_cp[h] -= self.engine.colony_hit
-        if self.col_cp[h] <= 0:  # a Colony Ship just landed or a 1 CP colony is destroyed
-            self.col_owner[h], self.col_cp[h] = -1, 0
-            for m, (where, at) in enumerate(self.mloc):
-                if where == DEPOSITED and at == h:  # 'If a Colony with Minerals is destroyed … also destroyed'
-                    self.mloc[m] = (GONE, 0)
-
-    def _lose(self, q: int, why: str) -> None:
-        self.eliminate(q, why)
-        for u in [u for u in self.units if u.owner == q]:
-            self._remove(u)
-        for h in self.colonies(q):
-            self.col_owner[h], self.col_cp[h] = -1, 0
-        for m, (where, at) in enumerate(self.mloc):
-            if where == DEPOSITED and self.col_owner[at] == -1:
-                self.mloc[m] = (GONE, 0)
-        alive = self.alive(self.n)
-        if len(alive) <= 1:
-            self.phase, self.ending = OVER, "last Homeworld standing"
-
-    # -- the Economic Phase ------------------------------------------------------------------------------------------
-
     # -- results, invariants, observation ----------------------------------------------------------------------------
 
     def returns(self) -> list[float]:
@@ -564,97 +369,13 @@ class SE4XState(Flow, State):
         return [0.0] * self.n
 
     def invariant_violations(self) -> list[str]:
-        e = self.engine
-        out: list[str] = []
-        counters: dict[tuple[int, str], list[Unit]] = {}
-        for u in self.units:
-            counters.setdefault((u.owner, u.code), []).append(u)
-        for p in range(self.n):
-            if self.cp[p] < 0:
-                out.append(f"seat {p} has {self.cp[p]} CP")
-            for t, level in self.tech[p].items():
-                if not e.tech_start[t] <= level <= e.tech_max[t]:
-                    out.append(f"seat {p}: {t} at level {level}, outside {e.tech_start[t]}–{e.tech_max[t]}")
-            for code, limit in e.limits.items():
-                mine = counters.get((p, code), [])
-                if len(mine) > limit:
-                    out.append(f"seat {p}: {len(mine)} {code} counters in play, the mix has {limit}")
-                if code in e.numbered and len({u.group for u in mine}) != len(mine):
-                    out.append(f"seat {p}: two {code} groups share a number")
-            if len(self.colonies(p)) - (p not in self.out) > e.colonies_max:
-                out.append(f"seat {p}: more colonies than colony counters")
-        for u in self.units:
-            single = u.code not in e.numbered  # a counter without a group number is one unit
-            if (single and u.count != 1) or not 1 <= u.count <= e.group_max:
-                out.append(f"unit {u.uid} ({u.code}) holds {u.count} ships")
-            if not self.on[u.hex] or self.kind(u.hex) == "supernova":
-                out.append(f"unit {u.uid} ({u.code}) is on hex {e.hex_label[u.hex]}, which is not a legal place")
-            if u.code in e.immobile and self.col_owner[u.hex] != u.owner:
-                out.append(f"unit {u.uid} ({u.code}) never moves but is off its colony")
-            if u.owner in self.out:
-                out.append(f"unit {u.uid} belongs to a player who is out")
-        if self.phase == ECON:
-            for h in {u.hex for u in self.units}:
-                armed = {u.owner for u in self.units_at(h) if self.armed(u)}
-                owners = {u.owner for u in self.units_at(h)}
-                if len(armed) > 1 or (armed and len(owners) > 1):
-                    out.append(f"hex {e.hex_label[h]} holds enemies after every battle")
-        if self.peeking >= 0 and (self.phase != MOVE or self.known_marker(self.player, self.peeking) < 0):
-            out.append(f"a peek at hex {e.hex_label[self.peeking]} waits outside a move or at no face-down marker")
-        out += invariants.marker_violations(self)
-        out += invariants.fight_violations(self)
-        return out
+        return invariants.violations(self)
 
     def observation(self, player: int) -> Any:
-        """What a player sees: the turned-up markers, colonies, its own units and economy in full, and of the other
-        players' units where they are — their type and size only once revealed (Colony and Mining Ships always), and
-        nothing of what they bought in this Economic Phase until it ends (the phase is simultaneous)."""
-        units = []
-        for u in self.units:
-            if u.owner == player:
-                units.append(u.key())
-            elif u.new:  # bought in this Economic Phase, which is simultaneous: placed for all to see when it ends
-                continue
-            elif u.seen or u.code in self.engine.singles:
-                units.append((u.uid, u.owner, u.code, u.count, u.hex))
-            else:
-                units.append((u.uid, u.owner, "?", -1, u.hex))
-        kinds = self.engine.markers
-        markers = tuple(kinds[m].kind if m >= 0 and (self.revealed[h] or self.known_marker(player, h) >= 0)
-                        else (m >= 0) for h, m in enumerate(self.marker_at))  # fmt: skip
-        towed = tuple(
-            (self.engine.markers[m].kind, where, at) for m, (where, at) in enumerate(self.mloc) if where != ON_MAP
-        )
-        return frozen([
-            self.phase, self.turns, self.turn, self.order, self.player, self.lost, self.peeking, tuple(units), markers,
-            towed,
-            self.col_owner, self.col_cp, self.cp[player], self.due[player], sorted(self.tech[player].items()),
-            sorted(self.bought[player]), self.bid[player], sorted(self.out.items()), self.battles, self.at,
-            self.pending, None if self.fight is None else self.fight.key(),
-        ])  # fmt: skip
+        return hidden.observation(self, player)
 
     def determinize(self, player: int, rng: CounterRng) -> State:
-        """A state `player` cannot tell from this one: the face-down markers dealt again over the face-down hexes of
-        their region (a search never learns what a hex holds before it is explored or peeked at; another player who
-        peeked knows the marker dealt there), each other player's face-down groups dealt again among that player's
-        face-down counters (`hidden.redeal_groups`), and none of their purchases of this Economic Phase
-        (`hidden.forget_purchases`)."""
-        copy = self.reseeded(rng)
-        assert isinstance(copy, SE4XState)
-        for region in ["deep", *self.colours]:
-            hexes = [h for h, m in enumerate(self.marker_at) if m >= 0 and not self.revealed[h]
-                     and self.engine.hex_region[h] == region and self.known_marker(player, h) < 0]  # fmt: skip
-            ids = [self.marker_at[h] for h in hexes]
-            rng.shuffle(ids)
-            for h, m in zip(hexes, ids, strict=True):
-                copy.marker_at[h], copy.mloc[m] = m, (ON_MAP, h)
-        for q, known in enumerate(copy.known):  # another player who peeked knows what this deal put there
-            for h in known if q != player else ():
-                if self.known_marker(q, h) >= 0:
-                    known[h] = copy.marker_at[h]
-        hidden.forget_purchases(copy, player)
-        hidden.redeal_groups(copy, player, rng)
-        return copy
+        return hidden.determinize(self, player, rng)
 
     def clone(self) -> SE4XState:
         other = SE4XState.__new__(SE4XState)
@@ -694,7 +415,7 @@ class SE4XState(Flow, State):
         if tag == "battle":
             return f"fight the battle at {e.hex_label[action.at]} next"
         if tag in ("screen", "fire", "retreat", "open-fire"):
-            return self._battle_label(action)
+            return battle.label(self, action)
         if tag == "research":
             return f"research {action.tech} {self.tech[self.player][action.tech] + 1}"
         if tag == "build":
@@ -702,24 +423,6 @@ class SE4XState(Flow, State):
         if tag == "bid":
             return f"bid {action.amount} CP"
         return str(tag)
-
-    def _battle_label(self, action: Action) -> str:
-        fight = self.fight
-        assert fight is not None
-
-        def name(uid: int) -> str:
-            u = self.unit(uid)
-            return f"{u.code}{u.group or ''} (#{uid})"
-
-        if action.tag == "open-fire":
-            return f"open fire (round {fight.round})"
-        if action.tag == "screen":
-            damage = {0: "", 1: " with 1 hit"}.get(action.hits, f" with {action.hits} hits")
-            return f"screen a ship of {name(action.uid)}{damage}"
-        shooter = name(fight.fighters[fight.order[fight.slot]].uid)
-        if action.tag == "fire":
-            return f"{shooter} fires at {name(action.target)}"
-        return f"{shooter} retreats to {self.engine.hex_label[action.to]}"
 
 
 def _shown(action: object) -> str:
