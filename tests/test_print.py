@@ -381,6 +381,24 @@ def test_png_faces_at_300_dpi(tmp_path):
     assert "frigate,2,frigate-front.png,frigate-back.png" in (folder / "counts.csv").read_text()
 
 
+def test_png_export_writes_a_back_shared_by_many_cards_once(tmp_path):
+    """The demo's back prints each card's id (every back differs, as above); without it the six ships share one
+    back, written once, and counts.csv points every card at it."""
+    templates = tmp_path / "templates"
+    shutil.copytree(FIXTURES / "templates", templates)
+    back = templates / "demo" / "card-back.xml.j2"
+    back.write_text("".join(line for line in back.read_text().splitlines(True) if 'field="id"' not in line))
+    run = run_cli("--data-dir", FIXTURES / "card_data", "--templates-dir", templates, "build", "--out",
+                  tmp_path / "out", "--format", "png", "-q", "--trust-code")  # fmt: skip
+    assert run.code == 0, run.err
+    folder = tmp_path / "out" / "demo" / "ships"
+    names = sorted(p.name for p in folder.glob("*.png"))
+    assert names == sorted([*(f"{c}-front.png" for c in ("scout", "frigate", "dreadnought")), "back-card-back.png"])
+    counts = (folder / "counts.csv").read_text().splitlines()
+    assert counts[0] == "card,count,front,back" and "frigate,2,frigate-front.png,back-card-back.png" in counts
+    assert all(line.endswith(",back-card-back.png") for line in counts[1:]), counts
+
+
 def test_round_png_faces_are_transparent_outside_their_shape_and_cards_are_not(tmp_path):
     """A round counter's image is its circle grown by the bleed on a see-through square (digital tables cut pieces
     by their alpha); a rectangular card stays opaque RGB."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -79,17 +80,34 @@ def face_pixels(job: ComponentJob, key: str, dpi: int) -> tuple[int, int]:
     return width, height
 
 
-def write_png_faces(job: ComponentJob, folder: Path) -> OutputFile:
-    """One PNG per face of each card (not per copy) and a counts.csv; the file's `pages` counts the images."""
-    names: list[str] = []
-    keys: list[str] = []
-    component = job.component
-    for item in component.items:
+def png_names(job: ComponentJob) -> dict[str, str]:
+    """Each distinct face's image name: a face drawn for one card as that card's (`scout-front.png`,
+    `scout-back.png`); a back drawn the same for several cards once, as its layout (`back-card-back.png`, numbered
+    when one layout draws several shared backs)."""
+    items = job.component.items
+    sharing = Counter(job.faces.item_faces[item.id][1] for item in items)
+    names: dict[str, str] = {}
+    shared: Counter[str] = Counter()
+    for item in items:
         front, back = job.faces.item_faces[item.id]
-        for side, key in (("front", front), ("back", back)):
-            if key:
-                keys.append(key)
-                names.append(f"{item.id}-{side}.png")
+        if front and front not in names:
+            names[front] = f"{item.id}-front.png"
+        if back and back not in names:
+            if sharing[back] == 1:
+                names[back] = f"{item.id}-back.png"
+                continue
+            layout = item.back or "back"
+            shared[layout] += 1
+            names[back] = f"back-{layout}{f'-{shared[layout]}' if shared[layout] > 1 else ''}.png"
+    return names
+
+
+def write_png_faces(job: ComponentJob, folder: Path) -> OutputFile:
+    """One PNG per distinct face (not per copy, and a back shared by many cards once) and a counts.csv naming
+    each card's images; the file's `pages` counts the images."""
+    component = job.component
+    by_key = png_names(job)
+    keys, names = list(by_key), list(by_key.values())
     shaped = job.shape != "rect"  # round and hex pieces: transparent outside their shape (digital tables cut by it)
     for name, image in zip(names, each_face_image(job, keys, job.options.dpi, transparent=shaped), strict=True):
         buffer = io.BytesIO()
@@ -99,7 +117,7 @@ def write_png_faces(job: ComponentJob, folder: Path) -> OutputFile:
     writer = csv.writer(table, lineterminator="\n")
     writer.writerow(["card", "count", "front", "back"])
     for item in component.items:
-        back = job.faces.item_faces[item.id][1]
-        writer.writerow([item.id, item.count, f"{item.id}-front.png", f"{item.id}-back.png" if back else ""])
+        front, back = job.faces.item_faces[item.id]
+        writer.writerow([item.id, item.count, by_key[front] if front else "", by_key[back] if back else ""])
     write_atomic(folder / "counts.csv", table.getvalue().encode())
     return OutputFile(folder, len(names), component.id)
