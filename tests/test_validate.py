@@ -266,3 +266,18 @@ def test_a_check_that_cannot_run_is_a_violation_naming_the_cause(demo_data):
     assert "twelve" in v.actual
     (result,) = [r for r in report.results if r.rule == "The fleet's hulls total 12"]
     assert result.status == "failed"
+
+
+def test_an_unknown_icon_in_card_text_is_named_once_at_the_cards_field(demo_data):
+    """A typo in an icon written in a card's text is the card's fault: named at that field's data line (the layout
+    line that draws it beside), once, though two checks draw the card."""
+    rules = demo_data / "demo" / "rules.yaml"
+    edit(rules, "components: [tokens, board]", "components: [ships, tokens, board]")
+    edit(demo_data / "demo" / "ships.yaml", "Costs {credits} less", "Costs {credit} less")
+    run = validate(demo_data)
+    assert run.code == 1
+    assert run.out.count("unknown icon '{credit}'") == 1, run.out
+    assert "ships.yaml:11: scout.ability:" in run.out and "(did you mean 'credits'?)" in run.out, run.out
+    build = run_cli("--data-dir", demo_data, "--templates-dir", FIXTURES / "templates", "build", "--out",
+                    demo_data.parent / "out", "-q", "--no-validate")  # fmt: skip
+    assert build.code == 2 and "ships.yaml:11: scout.ability:" in build.err and "drawn by" in build.err, build.err

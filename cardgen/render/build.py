@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import importlib
+import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -208,7 +209,7 @@ class GameRenderer:
                     at = self.layouts.element_at(self.game.id, layout, context, self.drawer.parse, exc.element)
                     if at is None:
                         raise
-                    raise DataError([Problem(None, f"{at}: {problem}") for problem in exc.problems]) from None
+                    raise DataError([_at_field(item, problem, at) for problem in exc.problems]) from None
 
             drawn = "designed" if designed else ink  # what the cache keys the prepared face by, with its markup
             prepared = self.cache.face(markup, drawn, width, height, prepare) if self.cache else prepare()
@@ -220,6 +221,18 @@ class GameRenderer:
                     )
                 )
         return key
+
+
+def _at_field(item: Item, problem: Problem, at: str) -> Problem:
+    """A face's element that cannot be drawn, named where the fault is: an unknown icon written in a card's text
+    at that field's data line (the layout line that draws it beside), anything else at the layout's line."""
+    token = re.search(r"unknown icon '\{([^}:]+)", problem.message)
+    if token is not None:
+        written = re.compile(r"\{" + re.escape(token.group(1)) + r"[:}]")
+        for name, value in item.fields.items():
+            if isinstance(value, str) and written.search(value):
+                return Problem(item.field_where(name), f"{problem.message} (drawn by {at})")
+    return Problem(None, f"{at}: {problem}")
 
 
 def build_game(

@@ -160,7 +160,11 @@ def _run(ctx: Context, check: Check, index: int, trusted: Decision, violations: 
         violations.extend(found)
     except DataError as exc:
         status = "failed"
-        violations.extend(_failure(game, check.rule, cite, p.message, p.where or where) for p in exc.problems)
+        said = {v.actual for v in violations}  # a layout that cannot draw stops every check that draws: said once
+        for problem in exc.problems:
+            failure = _failure(game, check.rule, cite, problem.message, problem.where or where)
+            if failure.actual not in said:
+                violations.append(failure)
     except (TypeError, ValueError, KeyError, AttributeError, ArithmeticError, LookupError) as exc:
         # a value of the wrong type in the check itself (`min: "abc"`), met while comparing
         status = "failed"
