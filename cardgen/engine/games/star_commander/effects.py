@@ -1,6 +1,7 @@
 """What Star Commander's cards and commands do to the board: the handlers of the verbs in the effect vocabulary
-(`model.VOCABULARY`, bound with `@does`; `apply_effect` runs one statement), peeks and arrangements, a piece jumping
-in (`enter`), exploring, building, placing and scrapping. Functions of the state, called by `state.StarState`.
+(`model.VOCABULARY`, bound with `@does`; `apply_effect` runs one statement), the conditions a statement can carry
+(`condition`), peeks and arrangements, a piece jumping (`jump`, `enter`), exploring, building, placing and scrapping.
+Functions of the state, called by `state.StarState`, `cards` and `turn`.
 A verb without a handler here is a lasting modifier the state reads where it applies (`lasting`)."""
 
 from __future__ import annotations

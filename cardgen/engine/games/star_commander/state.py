@@ -21,6 +21,12 @@ and when a ship is destroyed, and no trades between players are played (agents d
 Domain decks are ordered and shuffled once (Imperial Census can look at the top); what a player knows of them and of
 face-down systems (`known`, `peeked`) survives determinization. Response windows use `Flow`; only players who
 hold a response they can use are asked (a table asks everyone; the answer "pass" is the same).
+
+The class keeps the State interface, the flow (the legal actions by the open question, applying an answer) and the
+queries every part needs; each concern past that is a module of functions of the state: the phases of a turn
+(`turn`), battles (`combat`), cards drawn, played and resolved (`cards`), the legal actions (`listing`), what the
+cards do (`effects`), what a player can see (`hidden`), `invariants` and `labels`. The task handlers are the `@task`
+functions of `turn`, `combat` and `cards` (`task_modules`).
 """
 
 from __future__ import annotations
@@ -229,26 +235,26 @@ class StarState(Flow, State):
             return index.get(cell, [])
         return [piece for piece in self.pieces if piece.cell == cell]
 
-    def lasting(self, p: int, verb: str) -> list[tuple[Effect, Piece | None]]:
+    def lasting(self, player: int, verb: str) -> list[tuple[Effect, Piece | None]]:
         """A player's lasting effects with a verb: from technologies (piece None) and from their pieces. Cached
         until a technology or a piece comes or goes (`_changed`); pieces are read where they are now."""
-        key = (p, verb)
+        key = (player, verb)
         found = self._lasting.get(key)
         if found is None:
             table = self.engine.lasting
-            found = [(e, None) for c in self.techs[p] for e in table[c].get(verb, ())]
-            found += [(e, x) for x in self.pieces if x.owner == p for e in table[x.card].get(verb, ())]
+            found = [(e, None) for c in self.techs[player] for e in table[c].get(verb, ())]
+            found += [(e, x) for x in self.pieces if x.owner == player for e in table[x.card].get(verb, ())]
             self._lasting[key] = found
         return found
 
     def _changed(self) -> None:
         self._lasting = {}
 
-    def _applies(self, e: Effect, spec: CardSpec) -> bool:
-        classes = e.opt("class")
+    def _applies(self, effect: Effect, spec: CardSpec) -> bool:
+        classes = effect.opt("class")
         if classes and spec.ship_class not in classes.split(","):
             return False
-        kind = e.opt("type")
+        kind = effect.opt("type")
         return not kind or spec.kind == kind
 
     def attack(self, piece: Piece) -> int:
@@ -273,24 +279,24 @@ class StarState(Flow, State):
                 self._mark(piece.owner, e, src)
         return bonus
 
-    def _mark(self, p: int, e: Effect, src: Piece | None) -> None:
+    def _mark(self, player: int, effect: Effect, source: Piece | None) -> None:
         """A lasting effect took effect: its card's ability has applied (for `data_problems`). Listing the legal
         actions only asks what an effect would do, so nothing is marked meanwhile (the play marks it)."""
         if not self._listing:
-            self.applied.add(self.spec(src.card).item if src else self.engine.effect_item[id(e)])
+            self.applied.add(self.spec(source.card).item if source else self.engine.effect_item[id(effect)])
 
-    def _used_lasting(self, p: int, verb: str, amount: int) -> None:
+    def _used_lasting(self, player: int, verb: str, amount: int) -> None:
         if amount:
-            for e, src in self.lasting(p, verb):
-                self._mark(p, e, src)
+            for e, src in self.lasting(player, verb):
+                self._mark(player, e, src)
 
-    def tech_item(self, p: int, e: Effect) -> str:
-        return next(self.spec(c).item for c in self.techs[p] if e in self.spec(c).effects)
+    def tech_item(self, player: int, effect: Effect) -> str:
+        return next(self.spec(c).item for c in self.techs[player] if effect in self.spec(c).effects)
 
-    def build_cost(self, p: int, card: int) -> int:
+    def build_cost(self, player: int, card: int) -> int:
         spec = self.spec(card)
         cost, floor = spec.cost, 0
-        for e, _ in self.lasting(p, "cost"):
+        for e, _ in self.lasting(player, "cost"):
             if self._applies(e, spec) and spec.kind == "ship":
                 cost += e.amount
                 floor = max(floor, e.num("min"))
@@ -299,23 +305,23 @@ class StarState(Flow, State):
             floor = max(floor, self.temp.discount_min)
         return max(floor, cost) if cost != spec.cost else cost
 
-    def hand_limit(self, p: int) -> int:
-        return self.engine.hand_limit + sum(e.amount for e, _ in self.lasting(p, "hand-limit"))
+    def hand_limit(self, player: int) -> int:
+        return self.engine.hand_limit + sum(e.amount for e, _ in self.lasting(player, "hand-limit"))
 
-    def developments(self, p: int) -> int:
-        return sum(d for d, o in zip(self.devs, self.owner, strict=True) if o == p)
+    def developments(self, player: int) -> int:
+        return sum(d for d, o in zip(self.devs, self.owner, strict=True) if o == player)
 
-    def fighters(self, p: int, cell: int | None = None) -> int:
+    def fighters(self, player: int, cell: int | None = None) -> int:
         fighter = self.engine.fighter
         if cell is None:
-            return sum(1 for x in self.pieces if x.owner == p and fighter[x.card])
-        return sum(1 for x in self.pieces if x.owner == p and x.cell == cell and fighter[x.card])
+            return sum(1 for x in self.pieces if x.owner == player and fighter[x.card])
+        return sum(1 for x in self.pieces if x.owner == player and x.cell == cell and fighter[x.card])
 
-    def fighter_slots(self, p: int, cell: int) -> int:
-        if self.owner[cell] != p:
+    def fighter_slots(self, player: int, cell: int) -> int:
+        if self.owner[cell] != player:
             return 0
         return self.devs[cell] + sum(
-            e.amount for e, src in self.lasting(p, "fighter-slots") if src and src.cell == cell
+            e.amount for e, src in self.lasting(player, "fighter-slots") if src and src.cell == cell
         )
 
     # -- the grid ---------------------------------------------------------------------------------------------------
@@ -358,14 +364,16 @@ class StarState(Flow, State):
                 return False
         return True
 
-    def domains_of(self, p: int) -> list[int]:
+    def domains_of(self, player: int) -> list[int]:
         """The domains a player may draw from: those of the systems they control (a Homeworld counts as all)."""
         found: set[int] = set()
         for cell, o in enumerate(self.owner):
-            if o == p:
+            if o == player:
                 d = self.system(cell).domain
                 found |= set(range(len(self.decks))) if d < 0 else {d}
         return sorted(found)
+
+    # -- seats and cards --------------------------------------------------------------------------------------------
 
     def order_from(self, player: int) -> list[int]:
         """The seats still in, in turn order from `player`."""
@@ -403,86 +411,86 @@ class StarState(Flow, State):
     def _list_actions(self) -> list[Any]:
         if self.decision is None:
             return []
-        kind, p, *rest = self.decision
+        kind, player, *rest = self.decision
         if kind == "command":
             self._by_cell = {}
             for piece in self.pieces:
                 self._by_cell.setdefault(piece.cell, []).append(piece)
             try:
-                return [DONE, *listing.command_actions(self, p)]
+                return [DONE, *listing.command_actions(self, player)]
             finally:
                 self._by_cell = None
         if kind == "start":
-            return [DONE, *listing.plays(self, p, listing.commands(self, p, "start-of-turn"))]
+            return [DONE, *listing.plays(self, player, listing.commands(self, player, "start-of-turn"))]
         if kind == "combat":
-            commands = listing.commands(self, p, "combat-phase")
-            return [DONE, *listing.plays(self, p, commands), *listing.responses_any(self, p)]
+            commands = listing.commands(self, player, "combat-phase")
+            return [DONE, *listing.plays(self, player, commands), *listing.responses_any(self, player)]
         if kind == "respond":
-            return [PASS, *listing.responses(self, p, rest[0])]
+            return [PASS, *listing.responses(self, player, rest[0])]
         if kind == "assign":
             attacker = self.piece(rest[0])
             assert attacker is not None
             return [Assign(attacker.card, -1), *(Assign(attacker.card, t) for t in combat.targets(self, attacker))]
         if kind == "retreat":
-            return [DONE, *combat.retreat_options(self, rest[0], p)]
+            return [DONE, *combat.retreat_options(self, rest[0], player)]
         if kind == "discard":
-            return [Discard(c) for c in listing.distinct(self, self.hands[p])]
+            return [Discard(c) for c in listing.distinct(self, self.hands[player])]
         if kind == "domain":
-            return [Choose(d) for d in self.domains_of(p) if self.decks[d] or self.discards[d]]
+            return [Choose(d) for d in self.domains_of(player) if self.decks[d] or self.discards[d]]
         return []
 
     def _apply(self, action: Any) -> None:
         assert self.decision is not None
-        kind, p, *rest = self.decision
+        kind, player, *rest = self.decision
         self.decision = None
         if kind == "respond":
             if isinstance(action, Play):
-                cards.play(self, p, action.card, action.target, rest[0])
+                cards.play(self, player, action.card, action.target, rest[0])
             elif isinstance(action, Ability):
-                cards.use_ability(self, p, action.card, rest[0])
+                cards.use_ability(self, player, action.card, rest[0])
             self.run()
             return
         if not isinstance(action, Done):  # the decision comes round again after what the action starts
             if kind == "command":
-                self.tasks.append(("command", p))
+                self.tasks.append(("command", player))
             elif kind == "start":
-                self.tasks.append(("start_window", p))
+                self.tasks.append(("start_window", player))
             elif kind == "combat":
-                combat.reopen_window(self, p)
+                combat.reopen_window(self, player)
         match action:
             case Done():
                 if kind == "command":
-                    self.push(("combat", p))
+                    self.push(("combat", player))
             case Move(card, cell):
-                effects.jump(self, p, card, cell)
+                effects.jump(self, player, card, cell)
             case Explore(cell):
-                effects.explore(self, p, cell)
+                effects.explore(self, player, cell)
             case Build(card, cell):
-                effects.build(self, p, card, cell)
+                effects.build(self, player, card, cell)
             case Scrap(card):
-                effects.scrap(self, p, card)
+                effects.scrap(self, player, card)
             case Play(card, target):
-                cards.play(self, p, card, target)
+                cards.play(self, player, card, target)
             case Develop(cell):
-                self.credits[p] -= self.engine.development_cost(self.devs[cell])
-                self.owner[cell], self.devs[cell] = p, self.devs[cell] + 1
-                combat.fighter_excess(self, p)  # Fighters that came in by a jump may outnumber a first development
+                self.credits[player] -= self.engine.development_cost(self.devs[cell])
+                self.owner[cell], self.devs[cell] = player, self.devs[cell] + 1
+                combat.fighter_excess(self, player)  # Fighters that came in by a jump may outnumber a first development
             case TradeDraw(domain):
-                self.credits[p] -= self.draw_cost(p)
-                self._used_lasting(p, "trade-draw-discount", 1)
-                self.push(("draw_one", p, domain))
+                self.credits[player] -= self.draw_cost(player)
+                self._used_lasting(player, "trade-draw-discount", 1)
+                self.push(("draw_one", player, domain))
             case TradeSell():
-                self.push(*[("discard", p)] * self.engine.sell["discard"], ("sold", p))
+                self.push(*[("discard", player)] * self.engine.sell["discard"], ("sold", player))
             case Choose(domain):
-                cards.draw_from(self, p, domain)
+                cards.draw_from(self, player, domain)
             case Discard(card):
-                self.hands[p].remove(card)
+                self.hands[player].remove(card)
                 self.return_card(card)
             case Assign(attacker, target):
                 if target >= 0:
                     self.assigned.append((attacker, target))
             case Retreat(card, cell):
-                combat.retreat_piece(self, p, card, cell, rest[0])
+                combat.retreat_piece(self, player, card, cell, rest[0])
         self.run()
 
     def responses(self, player: int, item: Any) -> list[Any]:
