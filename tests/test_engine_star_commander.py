@@ -11,6 +11,7 @@ import pytest
 from cardgen.data import load_games
 from cardgen.engine.core import IllegalAction
 from cardgen.engine.flow import PASS
+from cardgen.engine.games.star_commander import turn
 from cardgen.engine.games.star_commander.model import (
     DONE,
     VOCABULARY,
@@ -574,7 +575,7 @@ def test_listing_the_legal_actions_marks_no_ability_as_applied(engine):
     before = snapshot(s)
     assert s.legal_actions() and snapshot(s) == before
     assert "sta-fortified-orbits" not in s.applied
-    s._t_income(0)  # played: B2 pays because its armed station keeps the siege off
+    turn.income(s, 0)  # played: B2 pays because its armed station keeps the siege off
     assert "sta-fortified-orbits" in s.applied
 
 

@@ -1,13 +1,14 @@
 """What Star Commander's cards and commands do to the board: the handlers of the verbs in the effect vocabulary
-(`model.VOCABULARY`, bound with `@does`; `apply_effect` runs one statement), peeks and arrangements, a piece jumping
-in (`enter`), exploring, building, placing and scrapping. Functions of the state, called by `state.StarState`.
+(`model.VOCABULARY`, bound with `@does`; `apply_effect` runs one statement), the conditions a statement can carry
+(`condition`), peeks and arrangements, a piece jumping (`jump`, `enter`), exploring, building, placing and scrapping.
+Functions of the state, called by `state.StarState`, `cards` and `turn`.
 A verb without a handler here is a lasting modifier the state reads where it applies (`lasting`)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cardgen.engine.games.star_commander import listing
+from cardgen.engine.games.star_commander import combat, listing
 from cardgen.engine.games.star_commander.model import (
     VOCABULARY,
     Effect,
@@ -26,6 +27,18 @@ def apply_effect(state: StarState, p: int, e: Effect, card: int, target: int, ex
     VOCABULARY.run(state, p, e, target)
 
 
+def condition(state: StarState, player: int, effect: Effect, piece: Piece | None) -> bool:
+    """Whether a statement's conditions hold for the player (`if-systems`, `if-here` for the piece carrying it,
+    `if-hand-at-most`, `if-techs`)."""
+    if effect.opt("if-systems") and sum(1 for o in state.owner if o == player) < effect.num("if-systems"):
+        return False
+    if effect.opt("if-here") and (piece is None or state.owner[piece.cell] != player):
+        return False
+    if effect.opt("if-hand-at-most") and len(state.hands[player]) > effect.num("if-hand-at-most"):
+        return False
+    return not (effect.opt("if-techs") and len(state.techs[player]) < effect.num("if-techs"))
+
+
 @does("gain-credits")
 def gain_credits(state: StarState, p: int, e: Effect, target: int) -> None:
     n = e.amount
@@ -33,7 +46,7 @@ def gain_credits(state: StarState, p: int, e: Effect, target: int) -> None:
         n *= sum(1 for c, o in enumerate(state.owner) if o == p and state.devs[c] >= e.num("at-least"))
     if e.opt("max"):
         n = min(n, e.num("max"))
-    if state._condition(p, e, None):
+    if condition(state, p, e, None):
         state.credits[p] += n
 
 
@@ -44,7 +57,7 @@ def gain_scrap_value(state: StarState, p: int, e: Effect, target: int) -> None:
 
 @does("draw")
 def draw(state: StarState, p: int, e: Effect, target: int) -> None:
-    if state._condition(p, e, None):
+    if condition(state, p, e, None):
         state.push(("draw", p, e.amount))
 
 
@@ -62,7 +75,7 @@ def cycle(state: StarState, p: int, e: Effect, target: int) -> None:
 def remove_development(state: StarState, p: int, e: Effect, target: int) -> None:
     if state.owner[target] == p:
         state.devs[target] = max(1, state.devs[target] - e.amount)
-        state._fighter_excess(p)
+        combat.fighter_excess(state, p)
 
 
 @does("boost-attack")
@@ -75,7 +88,7 @@ def boost_attack(state: StarState, p: int, e: Effect, target: int) -> None:
 def deal_damage(state: StarState, p: int, e: Effect, target: int) -> None:
     if (x := state.piece(target)) is not None:
         x.damage += e.amount
-        state._destroy_broken(x.cell)
+        combat.destroy_broken(state, x.cell)
 
 
 @does("prevent")
@@ -136,7 +149,7 @@ def annex(state: StarState, p: int, e: Effect, target: int) -> None:
     if state.owner[target] < 0 and state.credits[p] >= state.engine.development_cost(0):
         state.credits[p] -= state.engine.development_cost(0)
         state.owner[target], state.devs[target] = p, 1
-        state._fighter_excess(p)
+        combat.fighter_excess(state, p)
 
 
 @does("jump-now")
@@ -191,6 +204,20 @@ def peek(state: StarState, p: int, n: int, around: int | None) -> None:
     state.peeked[p] |= set(hidden[:n])
 
 
+def jump(state: StarState, player: int, card: int, cell: int) -> None:
+    """A piece jumps to a neighbouring system (a ship past its jumps uses the spare jump an ability gives)."""
+    x = state.piece(card)
+    assert x is not None
+    spec = state.spec(card)
+    if x.jumps >= spec.jump + state.temp.extra_jumps and not spec.fighter:
+        state.temp.spare_used = True
+        state._used_lasting(player, "spare-jump", 1)
+    x.jumps += 1
+    x.moved = True
+    mark_move(state, player, x, cell)
+    enter(state, x, cell)
+
+
 def mark_move(state: StarState, p: int, x: Piece, cell: int) -> None:
     """The lasting effects a jump relied on: a Fighter's jump, a jump along a side, a jump gate."""
     if state.spec(x.card).fighter:
@@ -220,7 +247,7 @@ def enter(state: StarState, x: Piece, cell: int) -> None:
             if e.trigger == "enter-enemy-system":
                 state.applied.add(state.spec(x.card).item)
                 apply_effect(state, x.owner, e, x.card, -1, -1)
-    state._destroy_broken(cell)
+    combat.destroy_broken(state, cell)
 
 
 def explore(state: StarState, p: int, cell: int) -> None:
@@ -247,7 +274,7 @@ def explore(state: StarState, p: int, cell: int) -> None:
         case "claim":
             if state.owner[cell] < 0:
                 state.owner[cell], state.devs[cell] = p, 1
-                state._fighter_excess(p)
+                combat.fighter_excess(state, p)
     sources = [(c, None) for c in state.techs[p]] + [(x.card, x) for x in state.at(cell) if x.owner == p]
     for card, _ in sources:
         for e in state.spec(card).effects:
@@ -257,7 +284,7 @@ def explore(state: StarState, p: int, cell: int) -> None:
                     peek(state, p, e.amount, cell)
                 else:
                     apply_effect(state, p, e, card, -1, -1)
-    state._destroy_broken(cell)
+    combat.destroy_broken(state, cell)
 
 
 def build(state: StarState, p: int, card: int, cell: int) -> None:
@@ -285,7 +312,7 @@ def build(state: StarState, p: int, card: int, cell: int) -> None:
     if spec.kind == "station":
         have = sum(1 for x in state.at(cell) if x.owner == p and state.spec(x.card).kind == "station")
         if have >= state.devs[cell]:
-            state.breaches.append(f"a station built above the limit in {state._cell(cell)}")
+            state.breaches.append(f"a station built above the limit in {state.cell_name(cell)}")
     place(state, p, card, cell)
 
 
@@ -315,7 +342,7 @@ def scrap(state: StarState, p: int, card: int) -> None:
     if extra:
         state.applied.add(spec.item if spec.has("gain-credits") else tech_scrap(state, p))
     state.credits[p] += gain
-    state.destroy(x)
+    combat.destroy(state, x)
 
 
 def tech_scrap(state: StarState, p: int) -> str:

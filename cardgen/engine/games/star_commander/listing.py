@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from cardgen.engine.games.star_commander.model import (
+    Ability,
     Build,
     CardSpec,
     Develop,
@@ -155,6 +156,29 @@ def commands(state: StarState, p: int, timing: str) -> list[int]:
     return [c for c in distinct(state, state.hands[p])
             if state.spec(c).kind == "command" and state.spec(c).timing == timing
             and state.spec(c).cost <= state.credits[p]]  # fmt: skip
+
+
+def responses_any(state: StarState, player: int) -> list[Play]:
+    """Response commands playable in any window (no trigger of their own)."""
+    cards = commands(state, player, "response")
+    cards = [c for c in cards if all(e.trigger is None for e in state.spec(c).effects)]
+    return plays(state, player, cards)
+
+
+def responses(state: StarState, player: int, item: Item) -> list[Any]:
+    """What a player may answer an item on the stack with (`Flow.responses`): a response command, a technology's
+    triggered ability."""
+    out: list[Any] = list(responses_any(state, player))
+    trigger = {"card": "command-played", "damage": "damage-assigned", "destroyed": "ship-destroyed"}[item[0]]
+    for card in commands(state, player, "response"):
+        if any(e.trigger == trigger for e in state.spec(card).effects):
+            out += [Play(card, t) for t in targets(state, player, card, item)]
+    if item[0] == "card" and item[1] != player and state.spec(item[2]).kind == "command":
+        for card in state.techs[player]:
+            e = next((e for e in state.spec(card).effects if e.trigger == "command-played"), None)
+            if e and state.credits[player] >= e.amount and (card, item[2]) not in state.used:
+                out.append(Ability(card))
+    return out
 
 
 def plays(state: StarState, p: int, cards: list[int]) -> list[Play]:

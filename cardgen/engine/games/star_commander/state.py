@@ -21,16 +21,22 @@ and when a ship is destroyed, and no trades between players are played (agents d
 Domain decks are ordered and shuffled once (Imperial Census can look at the top); what a player knows of them and of
 face-down systems (`known`, `peeked`) survives determinization. Response windows use `Flow`; only players who
 hold a response they can use are asked (a table asks everyone; the answer "pass" is the same).
+
+The class keeps the State interface, the flow (the legal actions by the open question, applying an answer) and the
+queries every part needs; each concern past that is a module of functions of the state: the phases of a turn
+(`turn`), battles (`combat`), cards drawn, played and resolved (`cards`), the legal actions (`listing`), what the
+cards do (`effects`), what a player can see (`hidden`), `invariants` and `labels`. The task handlers are the `@task`
+functions of `turn`, `combat` and `cards` (`task_modules`).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from cardgen.engine.boards import diagonal_distance
-from cardgen.engine.core import State, frozen
+from cardgen.engine.core import State
 from cardgen.engine.flow import PASS, Flow
-from cardgen.engine.games.star_commander import effects, listing
+from cardgen.engine.games.star_commander import cards, combat, effects, hidden, invariants, labels, listing, turn
 from cardgen.engine.games.star_commander.model import (
     DONE,
     Ability,
@@ -62,6 +68,8 @@ if TYPE_CHECKING:
 
 class StarState(Flow, State):
     """One game of Star Commander."""
+
+    task_modules: ClassVar = (turn, combat, cards)
 
     engine: StarEngine
     n: int
@@ -227,26 +235,26 @@ class StarState(Flow, State):
             return index.get(cell, [])
         return [piece for piece in self.pieces if piece.cell == cell]
 
-    def lasting(self, p: int, verb: str) -> list[tuple[Effect, Piece | None]]:
+    def lasting(self, player: int, verb: str) -> list[tuple[Effect, Piece | None]]:
         """A player's lasting effects with a verb: from technologies (piece None) and from their pieces. Cached
         until a technology or a piece comes or goes (`_changed`); pieces are read where they are now."""
-        key = (p, verb)
+        key = (player, verb)
         found = self._lasting.get(key)
         if found is None:
             table = self.engine.lasting
-            found = [(e, None) for c in self.techs[p] for e in table[c].get(verb, ())]
-            found += [(e, x) for x in self.pieces if x.owner == p for e in table[x.card].get(verb, ())]
+            found = [(e, None) for c in self.techs[player] for e in table[c].get(verb, ())]
+            found += [(e, x) for x in self.pieces if x.owner == player for e in table[x.card].get(verb, ())]
             self._lasting[key] = found
         return found
 
     def _changed(self) -> None:
         self._lasting = {}
 
-    def _applies(self, e: Effect, spec: CardSpec) -> bool:
-        classes = e.opt("class")
+    def _applies(self, effect: Effect, spec: CardSpec) -> bool:
+        classes = effect.opt("class")
         if classes and spec.ship_class not in classes.split(","):
             return False
-        kind = e.opt("type")
+        kind = effect.opt("type")
         return not kind or spec.kind == kind
 
     def attack(self, piece: Piece) -> int:
@@ -271,24 +279,24 @@ class StarState(Flow, State):
                 self._mark(piece.owner, e, src)
         return bonus
 
-    def _mark(self, p: int, e: Effect, src: Piece | None) -> None:
+    def _mark(self, player: int, effect: Effect, source: Piece | None) -> None:
         """A lasting effect took effect: its card's ability has applied (for `data_problems`). Listing the legal
         actions only asks what an effect would do, so nothing is marked meanwhile (the play marks it)."""
         if not self._listing:
-            self.applied.add(self.spec(src.card).item if src else self.engine.effect_item[id(e)])
+            self.applied.add(self.spec(source.card).item if source else self.engine.effect_item[id(effect)])
 
-    def _used_lasting(self, p: int, verb: str, amount: int) -> None:
+    def _used_lasting(self, player: int, verb: str, amount: int) -> None:
         if amount:
-            for e, src in self.lasting(p, verb):
-                self._mark(p, e, src)
+            for e, src in self.lasting(player, verb):
+                self._mark(player, e, src)
 
-    def _tech_item(self, p: int, e: Effect) -> str:
-        return next(self.spec(c).item for c in self.techs[p] if e in self.spec(c).effects)
+    def tech_item(self, player: int, effect: Effect) -> str:
+        return next(self.spec(c).item for c in self.techs[player] if effect in self.spec(c).effects)
 
-    def build_cost(self, p: int, card: int) -> int:
+    def build_cost(self, player: int, card: int) -> int:
         spec = self.spec(card)
         cost, floor = spec.cost, 0
-        for e, _ in self.lasting(p, "cost"):
+        for e, _ in self.lasting(player, "cost"):
             if self._applies(e, spec) and spec.kind == "ship":
                 cost += e.amount
                 floor = max(floor, e.num("min"))
@@ -297,23 +305,23 @@ class StarState(Flow, State):
             floor = max(floor, self.temp.discount_min)
         return max(floor, cost) if cost != spec.cost else cost
 
-    def hand_limit(self, p: int) -> int:
-        return self.engine.hand_limit + sum(e.amount for e, _ in self.lasting(p, "hand-limit"))
+    def hand_limit(self, player: int) -> int:
+        return self.engine.hand_limit + sum(e.amount for e, _ in self.lasting(player, "hand-limit"))
 
-    def developments(self, p: int) -> int:
-        return sum(d for d, o in zip(self.devs, self.owner, strict=True) if o == p)
+    def developments(self, player: int) -> int:
+        return sum(d for d, o in zip(self.devs, self.owner, strict=True) if o == player)
 
-    def fighters(self, p: int, cell: int | None = None) -> int:
+    def fighters(self, player: int, cell: int | None = None) -> int:
         fighter = self.engine.fighter
         if cell is None:
-            return sum(1 for x in self.pieces if x.owner == p and fighter[x.card])
-        return sum(1 for x in self.pieces if x.owner == p and x.cell == cell and fighter[x.card])
+            return sum(1 for x in self.pieces if x.owner == player and fighter[x.card])
+        return sum(1 for x in self.pieces if x.owner == player and x.cell == cell and fighter[x.card])
 
-    def fighter_slots(self, p: int, cell: int) -> int:
-        if self.owner[cell] != p:
+    def fighter_slots(self, player: int, cell: int) -> int:
+        if self.owner[cell] != player:
             return 0
         return self.devs[cell] + sum(
-            e.amount for e, src in self.lasting(p, "fighter-slots") if src and src.cell == cell
+            e.amount for e, src in self.lasting(player, "fighter-slots") if src and src.cell == cell
         )
 
     # -- the grid ---------------------------------------------------------------------------------------------------
@@ -356,301 +364,41 @@ class StarState(Flow, State):
                 return False
         return True
 
-    def domains_of(self, p: int) -> list[int]:
+    def domains_of(self, player: int) -> list[int]:
         """The domains a player may draw from: those of the systems they control (a Homeworld counts as all)."""
         found: set[int] = set()
         for cell, o in enumerate(self.owner):
-            if o == p:
+            if o == player:
                 d = self.system(cell).domain
                 found |= set(range(len(self.decks))) if d < 0 else {d}
         return sorted(found)
 
-    # -- turn structure ---------------------------------------------------------------------------------------------
+    # -- seats and cards --------------------------------------------------------------------------------------------
 
-    def _t_turn(self, p: int) -> None:
-        self.active, self.turns = p, self.turns + 1
-        self.clock += 1
-        for piece in self.pieces:  # `jumps` and `moved` count the active player's turn for every piece (Retreat)
-            piece.jumps, piece.moved = 0, False
-            if piece.owner == p:
-                piece.fresh = False
-        self.abandoned = {x.card for x in self.pieces if x.owner == p and self._abandoned(x)}
-        self.phase = Phase.READY
-        ready = [("income", p), ("draw", p, self.engine.draws), ("ready_abilities", p), ("start_window", p)]
-        self.push(*(ready if self.started[p] else []), ("command", p))
-        self.started[p] = True
+    def order_from(self, player: int) -> list[int]:
+        """The seats still in, in turn order from `player`."""
+        return [seat for seat in ((player + i) % self.n for i in range(self.n)) if seat not in self.out]
 
-    def _abandoned(self, piece: Piece) -> bool:
-        if not self.spec(piece.card).fighter or self.owner[piece.cell] == piece.owner:
-            return False
-        return all(self.spec(x.card).fighter for x in self.at(piece.cell) if x.owner == piece.owner)
+    def draw_cost(self, player: int) -> int:
+        return max(0, self.engine.draw_cost - sum(e.amount for e, _ in self.lasting(player, "trade-draw-discount")))
 
-    def _t_income(self, p: int) -> None:
-        for cell, o in enumerate(self.owner):
-            if o == p and not self.under_siege(cell):
-                self.credits[p] += self.system(cell).credits + self.devs[cell] * self.engine.income
+    def _supply_card(self, name: str) -> int | None:
+        return next((c for c in sorted(self.supply) if self.spec(c).name == name), None)
 
-    def _t_ready_abilities(self, p: int) -> None:
-        cards = self.engine.cards
-        sources = [(c, None) for c in self.techs[p]] + [(x.card, x) for x in self.pieces if x.owner == p]
-        for card, piece in sources:
-            for e in cards[card].effects:
-                if e.trigger == "ready" and self._condition(p, e, piece):
-                    self.applied.add(cards[card].item)
-                    effects.apply_effect(self, p, e, card, -1, -1)
-
-    def _condition(self, p: int, e: Effect, piece: Piece | None) -> bool:
-        if e.opt("if-systems") and sum(1 for o in self.owner if o == p) < e.num("if-systems"):
-            return False
-        if e.opt("if-here") and (piece is None or self.owner[piece.cell] != p):
-            return False
-        if e.opt("if-hand-at-most") and len(self.hands[p]) > e.num("if-hand-at-most"):
-            return False
-        return not (e.opt("if-techs") and len(self.techs[p]) < e.num("if-techs"))
-
-    def _t_start_window(self, p: int) -> None:
-        if listing.commands(self, p, "start-of-turn"):
-            self.ask("start", p)
-
-    def _t_command(self, p: int) -> None:
-        self.phase = Phase.COMMAND
-        self.ask("command", p)
-
-    def _t_combat(self, p: int) -> None:
-        self.phase = Phase.COMBAT
-        cells = [c for c in range(len(self.grid)) if len({x.owner for x in self.at(c)}) > 1]
-        self.push(*[("battle", c) for c in cells], ("end", p))
-
-    def order_from(self, p: int) -> list[int]:
-        return [q for q in ((p + i) % self.n for i in range(self.n)) if q not in self.out]
-
-    def _t_battle(self, cell: int) -> None:
-        if len({x.owner for x in self.at(cell)}) < 2:
-            return
-        self.fight, self.assigned, self.prevent = cell, [], {}
-        order = tuple(self.order_from(self.active))
-        self.push(("combat_window", cell, order, 0), ("assign_all", cell), ("damage", cell), ("retreats", cell, order))
-
-    def _t_combat_window(self, cell: int, order: tuple[int, ...], passes: int) -> None:
-        """Before damage is assigned, in turn order from the active player, each may play combat commands; the
-        window closes when every player has passed in a row."""
-        for step in range(len(order) - passes):
-            p = order[(passes + step) % len(order)]
-            if listing.commands(self, p, "combat-phase") or self._responses_any(p):
-                self.tasks.append(("combat_window", cell, order, passes + step + 1))
-                self.ask("combat", p, cell)
-                return
-
-    def _t_assign_all(self, cell: int) -> None:
-        if cell in self.temp.ceasefire:
-            return
-        for p in reversed(self.order_from(self.active)):
-            for x in reversed(self.at(cell)):
-                if x.owner == p and self.attack(x) > 0:
-                    self.tasks.append(("assign", x.card))
-
-    def _t_assign(self, attacker: int) -> None:
-        piece = self.piece(attacker)
-        if piece is None or piece.cell != self.fight or self.attack(piece) == 0:
-            return
-        if self._targets_for(piece):
-            self.ask("assign", piece.owner, attacker)
-
-    def _targets_for(self, piece: Piece) -> list[int]:
-        return [x.card for x in self.at(piece.cell) if x.owner != piece.owner and not x.cloaked]
-
-    def _t_damage(self, cell: int) -> None:
-        if not self.assigned:
-            return
-        self.combat_at[cell] = self.clock
-        item = ("damage", cell)
-        self.push(("window", item, tuple(self.order_from(self.active))), ("resolve_item", item), ("hits", cell))
-
-    def _t_hits(self, cell: int) -> None:
-        dealt: dict[int, int] = {}
-        for attacker, target in self.assigned:
-            a, t = self.piece(attacker), self.piece(target)
-            if a is None or t is None or a.cell != cell or t.cell != cell or t.cloaked:
-                continue
-            amount = self.attack(a)
-            for e, src in self.lasting(t.owner, "escort"):
-                if src is not None and src is not t and src.cell == cell:
-                    amount -= e.amount
-                    self.applied.add(self.spec(src.card).item)
-            dealt[target] = dealt.get(target, 0) + max(0, amount)
-        for target, amount in dealt.items():
-            t = self.piece(target)
-            assert t is not None
-            prevented = min(amount, self.prevent.get(target, 0))
-            amount -= prevented
-            if amount and self.lasting(t.owner, "shield") and t.owner not in self.temp.shield_used:
-                self.temp.shield_used.add(t.owner)
-                e, _ = self.lasting(t.owner, "shield")[0]
-                amount -= min(amount, e.amount)
-                self.applied.add(self._tech_item(t.owner, e))
-            t.damage += amount
-        self._destroy_broken(cell)
-
-    def _destroy_broken(self, cell: int) -> None:
-        """Pieces whose damage exceeds their hit points are destroyed (rules.yaml `destroyed_when`)."""
-        for piece in [x for x in self.at(cell) if x.damage > self.hp(x)]:
-            self.destroy(piece)
-            item = ("destroyed", piece.card, cell)
-            self.push(("window", item, tuple(self.order_from(self.active))), ("resolve_item", item))
-
-    def destroy(self, piece: Piece) -> None:
-        self.pieces.remove(piece)
-        self._changed()
-        self._return_card(piece.card)
-        if self.spec(piece.card).has("fighter-slots"):
-            self._fighter_excess(piece.owner)
-
-    def _return_card(self, card: int) -> None:
-        d = self.spec(card).domain
-        if d < 0:
+    def return_card(self, card: int) -> None:
+        """A card leaves play: a Domain card to its domain's discards, a core card to the supply."""
+        domain = self.spec(card).domain
+        if domain < 0:
             self.supply.append(card)
         else:
-            self.discards[d].append(card)
+            self.discards[domain].append(card)
 
-    def _t_retreats(self, cell: int, order: tuple[int, ...]) -> None:
-        for p in reversed(order):
-            self.tasks.append(("retreat", cell, p))
+    def cell_name(self, cell: int) -> str:
+        """A cell as the rulebook's grid names it: column letter, row number (`A1` top left)."""
+        row, column = divmod(cell, self.size)
+        return f"{'ABCDE'[column]}{row + 1}"
 
-    def _t_retreat(self, cell: int, p: int) -> None:
-        if p not in self.out and self._retreats(cell, p):
-            self.ask("retreat", p, cell)
-
-    def _retreats(self, cell: int, p: int) -> list[Retreat]:
-        far = bool(self.lasting(p, "far-retreat"))
-        out = []
-        for x in self.at(cell):
-            spec = self.spec(x.card)
-            if x.owner != p or spec.kind != "ship" or x.pinned:
-                continue
-            if x.moved and not far and not spec.has("retreat-after-jump"):
-                continue
-            if spec.fighter and not self.lasting(p, "fighter-jumps") and not far:
-                continue
-            dests = [c for c, o in enumerate(self.owner) if o == p] if far else self.neighbours(cell)
-            dests = [c for c in dests if c != cell and self.owner[c] == p]
-            if spec.fighter:
-                dests = [c for c in dests if self.fighters(p, c) < self.fighter_slots(p, c)]
-            out += [Retreat(x.card, c) for c in dests]
-        return out
-
-    def _t_end(self, p: int) -> None:
-        self.phase, self.fight = Phase.END, -1
-        for cell in range(len(self.grid)):
-            q = self.owner[cell]
-            if q < 0 or q == p or not self.under_siege(cell):
-                continue
-            weight = 0
-            for x in self.at(cell):
-                spec = self.spec(x.card)
-                if x.owner == p and spec.kind == "ship" and not spec.fighter:
-                    heavy = spec.has("siege-weight")
-                    weight += heavy.amount if heavy else 1
-                    if heavy:
-                        self.applied.add(spec.item)
-            if cell == self.home[q]:
-                for e, _ in self.lasting(q, "conquest-limit"):
-                    if weight > e.amount:
-                        weight = e.amount
-                        self.applied.add(self._tech_item(q, e))
-            self.devs[cell] -= min(weight, self.devs[cell])
-            if self.devs[cell] == 0:
-                self.owner[cell], self.devs[cell] = p, self.engine.conquest_developments
-                self._fighter_excess(p)  # the conqueror's own Fighters there now count against its development
-            self._fighter_excess(q)
-        self._cleanup(p)
-
-    def _fighter_excess(self, q: int) -> None:
-        """A player above a Fighter limit after losing developments loses the excess at once (`fighter_excess`)."""
-        for cell in range(len(self.grid)):
-            while self.owner[cell] == q and self.fighters(q, cell) > self.fighter_slots(q, cell):
-                self.destroy(next(x for x in reversed(self.at(cell)) if x.owner == q and self.spec(x.card).fighter))
-        while self.fighters(q) > self.developments(q):
-            self.destroy(next(x for x in reversed(self.pieces) if x.owner == q and self.spec(x.card).fighter))
-
-    def _cleanup(self, p: int) -> None:
-        self.last_end[p] = self.clock
-        for q in range(self.n):
-            if q not in self.out and self.owner[self.home[q]] != q:
-                self._eliminate(q, f"Homeworld taken by seat {self.owner[self.home[q]]}")
-        for piece in [x for x in self.pieces if x.card in self.abandoned]:
-            if self._abandoned(piece):
-                self.destroy(piece)
-        for piece in self.pieces:
-            piece.damage, piece.boost, piece.pinned, piece.cloaked = 0, 0, False, False
-        self.temp, self.vetoed, self.used = Temporary(), set(), set()
-        self.embargo[p] = False
-        alive = self.alive(self.n)
-        if len(alive) == 1:
-            self.phase, self.ending = Phase.OVER, "last Homeworld standing"
-            self.tasks, self.decision = [], None
-            return
-        nxt = self.next_alive(p, self.n)
-        assert nxt is not None
-        self.push(("hand_limit", p), ("turn", nxt))
-
-    def _t_hand_limit(self, p: int) -> None:
-        if len(self.hands[p]) > self.hand_limit(p):
-            self.tasks.append(("hand_limit", p))
-            self.ask("discard", p)
-
-    def _eliminate(self, q: int, why: str) -> None:
-        self.eliminate(q, why)
-        for piece in [x for x in self.pieces if x.owner == q]:
-            self.destroy(piece)
-        for cell, o in enumerate(self.owner):
-            if o == q:
-                self.owner[cell], self.devs[cell] = -1, 0
-        for card in self.hands[q] + self.techs[q]:
-            self._return_card(card)
-        self.hands[q], self.techs[q] = [], []
-        self._changed()
-
-    # -- drawing ----------------------------------------------------------------------------------------------------
-
-    def _t_draw(self, p: int, count: int, domain: int = -1) -> None:
-        self.push(*[("draw_one", p, domain)] * count)
-
-    def _t_draw_one(self, p: int, domain: int) -> None:
-        if len(self.hands[p]) >= self.hand_limit(p):  # Hand Limit: discard first
-            self.tasks.append(("draw_one", p, domain))
-            self.ask("discard", p)
-            return
-        options = [domain] if domain >= 0 else [d for d in self.domains_of(p) if self.decks[d] or self.discards[d]]
-        if not options:
-            self.problem("a player could not draw: every Domain deck they may draw from was used up")
-            return
-        if len(options) > 1:
-            self.ask("domain", p)
-            return
-        self._draw_from(p, options[0])
-
-    def _draw_from(self, p: int, d: int) -> None:
-        deck = self.decks[d]
-        if not deck:
-            if not self.discards[d]:
-                self.problem(f"the {self.engine.domains[d]} deck and its discards were used up")
-                return
-            deck += self.discards[d]
-            self.discards[d] = []
-            self.shuffle(deck, self.engine.domains[d])
-            self.problem(f"the {self.engine.domains[d]} deck ran out and its discards were shuffled in")
-            for known in self.known:
-                known[d] = []
-        card = deck.pop()
-        if len(self.hands[p]) >= self.engine.hand_limit:  # kept only thanks to a higher hand limit
-            self._used_lasting(p, "hand-limit", 1)
-        for known in self.known:
-            if known[d]:
-                known[d].pop(0)
-        self.chance.record("draw", [p, card])
-        self.hands[p].append(card)
-
-    # -- legal actions ----------------------------------------------------------------------------------------------
+    # -- the flow: legal actions, applying them, response windows ---------------------------------------------------
 
     def _legal_actions(self) -> list[Any]:
         """A pure query: listing the actions changes nothing (no ability is marked as applied, `_mark`)."""
@@ -663,319 +411,104 @@ class StarState(Flow, State):
     def _list_actions(self) -> list[Any]:
         if self.decision is None:
             return []
-        kind, p, *rest = self.decision
+        kind, player, *rest = self.decision
         if kind == "command":
             self._by_cell = {}
             for piece in self.pieces:
                 self._by_cell.setdefault(piece.cell, []).append(piece)
             try:
-                return [DONE, *listing.command_actions(self, p)]
+                return [DONE, *listing.command_actions(self, player)]
             finally:
                 self._by_cell = None
         if kind == "start":
-            return [DONE, *listing.plays(self, p, listing.commands(self, p, "start-of-turn"))]
+            return [DONE, *listing.plays(self, player, listing.commands(self, player, "start-of-turn"))]
         if kind == "combat":
-            return [DONE, *listing.plays(self, p, listing.commands(self, p, "combat-phase")), *self._responses_any(p)]
+            commands = listing.commands(self, player, "combat-phase")
+            return [DONE, *listing.plays(self, player, commands), *listing.responses_any(self, player)]
         if kind == "respond":
-            return [PASS, *self.responses(p, rest[0])]
+            return [PASS, *listing.responses(self, player, rest[0])]
         if kind == "assign":
             attacker = self.piece(rest[0])
             assert attacker is not None
-            return [Assign(attacker.card, -1), *(Assign(attacker.card, t) for t in self._targets_for(attacker))]
+            return [Assign(attacker.card, -1), *(Assign(attacker.card, t) for t in combat.targets(self, attacker))]
         if kind == "retreat":
-            return [DONE, *self._retreats(rest[0], p)]
+            return [DONE, *combat.retreat_options(self, rest[0], player)]
         if kind == "discard":
-            return [Discard(c) for c in listing.distinct(self, self.hands[p])]
+            return [Discard(c) for c in listing.distinct(self, self.hands[player])]
         if kind == "domain":
-            return [Choose(d) for d in self.domains_of(p) if self.decks[d] or self.discards[d]]
+            return [Choose(d) for d in self.domains_of(player) if self.decks[d] or self.discards[d]]
         return []
-
-    def draw_cost(self, p: int) -> int:
-        return max(0, self.engine.draw_cost - sum(e.amount for e, _ in self.lasting(p, "trade-draw-discount")))
-
-    def _supply_card(self, name: str) -> int | None:
-        return next((c for c in sorted(self.supply) if self.spec(c).name == name), None)
-
-    # -- responses --------------------------------------------------------------------------------------------------
-
-    def _responses_any(self, p: int) -> list[Any]:
-        """Response commands playable in any window (no trigger of their own)."""
-        cards = listing.commands(self, p, "response")
-        cards = [c for c in cards if all(e.trigger is None for e in self.spec(c).effects)]
-        return listing.plays(self, p, cards)
-
-    def responses(self, player: int, item: Any) -> list[Any]:
-        out: list[Any] = list(self._responses_any(player))
-        trigger = {"card": "command-played", "damage": "damage-assigned", "destroyed": "ship-destroyed"}[item[0]]
-        for card in listing.commands(self, player, "response"):
-            if any(e.trigger == trigger for e in self.spec(card).effects):
-                out += [Play(card, t) for t in listing.targets(self, player, card, item)]
-        if item[0] == "card" and item[1] != player and self.spec(item[2]).kind == "command":
-            for card in self.techs[player]:
-                e = next((e for e in self.spec(card).effects if e.trigger == "command-played"), None)
-                if e and self.credits[player] >= e.amount and (card, item[2]) not in self.used:
-                    out.append(Ability(card))
-        return out
-
-    def _t_resolve_item(self, item: Item) -> None:
-        if item[0] == "card" and item[2] in self.vetoed:  # cancelled: discarded without effect
-            self.playing.remove(item[2])
-            self._return_card(item[2])
-            return
-        self._resolve(item)
-
-    def _resolve(self, item: Item) -> None:
-        if item[0] != "card":
-            return
-        _, p, card, target = item[:4]
-        spec = self.spec(card)
-        self.playing.remove(card)
-        if spec.kind == "technology":
-            self.techs[p].append(card)
-            self._changed()
-            return
-        self._return_card(card)
-        self.applied.add(spec.item)
-        extra = item[4] if len(item) > 4 else -1
-        # one task per statement, in the printed order: a statement's own steps (a draw) finish before the next
-        self.push(*[("effect", p, card, i, target, extra) for i in range(len(spec.effects))])
-
-    def _t_effect(self, p: int, card: int, index: int, target: int, extra: int) -> None:
-        e = self.spec(card).effects[index]
-        if e.trigger is None or e.trigger in ("command-played", "damage-assigned", "ship-destroyed"):
-            effects.apply_effect(self, p, e, card, target, extra)
-
-    def _play(self, p: int, card: int, target: int, answered: Item | None = None) -> None:
-        """Play a card from hand: pay it, put it on the stack and offer the other players a response."""
-        spec = self.spec(card)
-        self.cards_played.add(spec.item)
-        self.hands[p].remove(card)
-        self.credits[p] -= spec.cost
-        self.playing.append(card)
-        extra = answered[1] if answered and answered[0] == "destroyed" else -1
-        item = ("card", p, card, target, extra)
-        self.push(("window", item, tuple(q for q in self.order_from(p) if q != p)), ("resolve_item", item))
-
-    # -- effects ----------------------------------------------------------------------------------------------------
-
-    # -- applying actions -------------------------------------------------------------------------------------------
-
-    def action_label(self, action: Any) -> str:
-        names = self.engine.cards
-        match action:
-            case Done():
-                return "done"
-            case "pass":
-                return "pass"
-            case Move(card, cell):
-                return f"move {names[card].name} to {self._cell(cell)}"
-            case Explore(cell):
-                return f"explore {self._cell(cell)}"
-            case Build(card, cell):
-                return f"build {names[card].name} at {self._cell(cell)}"
-            case Scrap(card):
-                return f"scrap {names[card].name}"
-            case Play(card, target):
-                return f"play {names[card].name}" + (f" on {target}" if target >= 0 else "")
-            case Develop(cell):
-                return f"develop {self._cell(cell)}"
-            case TradeDraw(d):
-                return f"trade 3 credits for a {self.engine.domains[d]} card"
-            case TradeSell():
-                return "trade two cards for credits"
-            case Choose(d):
-                return f"draw from {self.engine.domains[d]}"
-            case Discard(card):
-                return f"discard {names[card].name}"
-            case Assign(attacker, target):
-                what = "hold fire" if target < 0 else f"fire at {names[target].name}"
-                return f"{names[attacker].name} #{attacker}: {what}"
-            case Retreat(card, cell):
-                return f"retreat {names[card].name} to {self._cell(cell)}"
-            case Ability(card):
-                return f"use {names[card].name}"
-        raise ValueError(f"not a Star Commander action: {action!r}")
-
-    def _cell(self, cell: int) -> str:
-        r, c = divmod(cell, self.size)
-        return f"{'ABCDE'[c]}{r + 1}"
 
     def _apply(self, action: Any) -> None:
         assert self.decision is not None
-        kind, p, *rest = self.decision
+        kind, player, *rest = self.decision
         self.decision = None
         if kind == "respond":
             if isinstance(action, Play):
-                self._play(p, action.card, action.target, rest[0])
+                cards.play(self, player, action.card, action.target, rest[0])
             elif isinstance(action, Ability):
-                self.used.add((action.card, rest[0][2]))
-                self.credits[p] -= self.spec(action.card).effects[0].amount
-                self.applied.add(self.spec(action.card).item)
-                self.push(("draw", p, 1))
+                cards.use_ability(self, player, action.card, rest[0])
             self.run()
             return
         if not isinstance(action, Done):  # the decision comes round again after what the action starts
             if kind == "command":
-                self.tasks.append(("command", p))
+                self.tasks.append(("command", player))
             elif kind == "start":
-                self.tasks.append(("start_window", p))
+                self.tasks.append(("start_window", player))
             elif kind == "combat":
-                self._reopen_combat(p)
+                combat.reopen_window(self, player)
         match action:
             case Done():
                 if kind == "command":
-                    self.push(("combat", p))
+                    self.push(("combat", player))
             case Move(card, cell):
-                x = self.piece(card)
-                assert x is not None
-                if x.jumps >= self.spec(card).jump + self.temp.extra_jumps and not self.spec(card).fighter:
-                    self.temp.spare_used = True
-                    self._used_lasting(p, "spare-jump", 1)
-                x.jumps += 1
-                x.moved = True
-                effects.mark_move(self, p, x, cell)
-                effects.enter(self, x, cell)
+                effects.jump(self, player, card, cell)
             case Explore(cell):
-                effects.explore(self, p, cell)
+                effects.explore(self, player, cell)
             case Build(card, cell):
-                effects.build(self, p, card, cell)
+                effects.build(self, player, card, cell)
             case Scrap(card):
-                effects.scrap(self, p, card)
+                effects.scrap(self, player, card)
             case Play(card, target):
-                self._play(p, card, target)
+                cards.play(self, player, card, target)
             case Develop(cell):
-                self.credits[p] -= self.engine.development_cost(self.devs[cell])
-                self.owner[cell], self.devs[cell] = p, self.devs[cell] + 1
-                self._fighter_excess(p)  # Fighters that came in by a jump may outnumber a first development
-            case TradeDraw(d):
-                self.credits[p] -= self.draw_cost(p)
-                self._used_lasting(p, "trade-draw-discount", 1)
-                self.push(("draw_one", p, d))
+                self.credits[player] -= self.engine.development_cost(self.devs[cell])
+                self.owner[cell], self.devs[cell] = player, self.devs[cell] + 1
+                combat.fighter_excess(self, player)  # Fighters that came in by a jump may outnumber a first development
+            case TradeDraw(domain):
+                self.credits[player] -= self.draw_cost(player)
+                self._used_lasting(player, "trade-draw-discount", 1)
+                self.push(("draw_one", player, domain))
             case TradeSell():
-                self.push(*[("discard", p)] * self.engine.sell["discard"], ("sold", p))
-            case Choose(d):
-                self._draw_from(p, d)
+                self.push(*[("discard", player)] * self.engine.sell["discard"], ("sold", player))
+            case Choose(domain):
+                cards.draw_from(self, player, domain)
             case Discard(card):
-                self.hands[p].remove(card)
-                self._return_card(card)
+                self.hands[player].remove(card)
+                self.return_card(card)
             case Assign(attacker, target):
                 if target >= 0:
                     self.assigned.append((attacker, target))
             case Retreat(card, cell):
-                x = self.piece(card)
-                assert x is not None
-                if x.moved and self.spec(card).has("retreat-after-jump"):
-                    self.applied.add(self.spec(card).item)
-                elif x.moved or cell not in self.neighbours(x.cell):
-                    self._used_lasting(p, "far-retreat", 1)
-                x.moved = True
-                x.cell = cell
-                self.tasks.append(("retreat", rest[0], p))
+                combat.retreat_piece(self, player, card, cell, rest[0])
         self.run()
 
-    def _reopen_combat(self, p: int) -> None:
-        """After a combat-window play, the window goes round again from the next player."""
-        window = next(i for i in range(len(self.tasks) - 1, -1, -1) if self.tasks[i][0] == "combat_window")
-        _, cell, order, _passes = self.tasks[window]
-        start = (order.index(p) + 1) % len(order)
-        self.tasks[window] = ("combat_window", cell, order[start:] + order[:start], 0)
+    def responses(self, player: int, item: Any) -> list[Any]:
+        return listing.responses(self, player, item)
 
-    def _t_discard(self, p: int) -> None:
-        if self.hands[p]:
-            self.ask("discard", p)
+    def _resolve(self, item: Item) -> None:
+        cards.resolve(self, item)
 
-    def _t_sold(self, p: int) -> None:
-        gain = self.engine.sell["gain"]
-        for card in self.techs[p]:
-            for e in self.spec(card).effects:
-                if e.trigger == "trade-discard":
-                    gain += e.amount
-                    self.applied.add(self.spec(card).item)
-        self.credits[p] += gain
+    # -- what players see, labels, invariants -----------------------------------------------------------------------
 
-    # -- hidden information -----------------------------------------------------------------------------------------
+    def action_label(self, action: Any) -> str:
+        return labels.action_label(self, action)
 
     def observation(self, player: int) -> tuple[object, ...]:
-        systems = tuple(
-            self.grid[c] if self.revealed[c] or c in self.peeked[player] else -1 for c in range(len(self.grid))
-        )
-        hands = tuple(
-            tuple(sorted(h)) if q == player else tuple(sorted(self.spec(c).domain for c in h))
-            for q, h in enumerate(self.hands)
-        )
-        known = tuple(tuple(k) for k in self.known[player])
-        return (
-            player, self.turns, int(self.phase), self.active, self.fight, self.ending, systems, frozen(self.owner),
-            frozen(self.devs), frozen(self.credits), hands, frozen(self.techs), tuple(len(d) for d in self.decks),
-            frozen(self.discards), frozen(self.playing), tuple(sorted(self.supply)), known,
-            tuple((x.card, x.owner, x.cell, x.damage, x.jumps, x.fresh, x.moved, x.pinned, x.cloaked, x.boost)
-                  for x in self.pieces),
-            frozen(self.embargo), tuple(sorted(self.vetoed)), frozen(self.assigned), tuple(self.tasks), self.decision,
-            frozen(self.combat_at), frozen(self.last_end),  # which systems are contested
-        )  # fmt: skip
+        return hidden.observation(self, player)
 
     def determinize(self, player: int, rng: CounterRng) -> StarState:
-        """Face-down systems the player has not seen, the unseen part of each Domain deck and the other players'
-        hands (whose domains are public) are dealt again at random from what they could be."""
-        s = self.reseeded(rng)
-        assert isinstance(s, StarState)
-        cells = [c for c in range(len(s.grid)) if not s.revealed[c] and c not in s.peeked[player]]
-        pool = [s.grid[c] for c in cells] + s.aside
-        rng.shuffle(pool)
-        for c in cells:
-            s.grid[c] = pool.pop()
-        s.aside = pool
-        for d, deck in enumerate(s.decks):
-            known = len(s.known[player][d])
-            unseen = deck[: len(deck) - known]
-            slots = [(q, i) for q in range(s.n) if q != player for i, c in enumerate(s.hands[q])
-                     if s.spec(c).domain == d]  # fmt: skip
-            pool = unseen + [s.hands[q][i] for q, i in slots]
-            rng.shuffle(pool)
-            for q, i in slots:
-                s.hands[q][i] = pool.pop()
-            deck[: len(deck) - known] = pool
-        for q in range(s.n):
-            if q != player:
-                s.peeked[q] = set()
-                s.known[q] = [[] for _ in s.decks]
-        return s
-
-    # -- invariants -------------------------------------------------------------------------------------------------
+        return hidden.determinize(self, player, rng)
 
     def invariant_violations(self) -> list[str]:
-        out = list(self.breaches)
-        e = self.engine
-        places = [c for d in self.decks for c in d] + [c for d in self.discards for c in d]
-        places += [c for h in self.hands for c in h] + [c for t in self.techs for c in t] + self.playing
-        places += self.supply + [x.card for x in self.pieces]
-        if sorted(places) != list(range(len(e.cards))):
-            out.append(f"cards: {len(places)} places for {len(e.cards)} cards ({len(set(places))} distinct)")
-        if sorted(self.grid + self.aside) != list(range(len(e.systems))):
-            out.append("systems: the grid and the cards aside do not hold every System card once")
-        fighters: dict[tuple[int, int], int] = {}
-        for x in self.pieces:
-            if e.fighter[x.card]:
-                fighters[x.owner, x.cell] = fighters.get((x.owner, x.cell), 0) + 1
-            if x.owner in self.out:
-                out.append(f"an eliminated seat still has {self.spec(x.card).name} on the grid")
-        for p in range(self.n):
-            if self.credits[p] < 0:
-                out.append(f"seat {p}: {self.credits[p]} credits")
-            if len(self.hands[p]) > self.hand_limit(p):
-                out.append(f"seat {p}: {len(self.hands[p])} cards in hand, limit {self.hand_limit(p)}")
-            total = sum(k for (q, _), k in fighters.items() if q == p)
-            if total > self.developments(p):
-                out.append(f"seat {p}: {total} Fighters for {self.developments(p)} developments")
-        systems = e.systems
-        for cell, o in enumerate(self.owner):
-            devs = self.devs[cell]
-            if (o >= 0) != (devs > 0):
-                out.append(f"{self._cell(cell)}: owner {o} with {devs} developments")
-            if devs > systems[self.grid[cell]].max_development:
-                out.append(f"{self._cell(cell)}: {devs} developments, max {systems[self.grid[cell]].max_development}")
-            if o >= 0 and fighters.get((o, cell), 0) > 0 and fighters[o, cell] > self.fighter_slots(o, cell):
-                out.append(f"{self._cell(cell)}: more Fighters than its development allows")
-        if self.turn_cap is not None and self.turns > self.turn_cap + 1:
-            out.append(f"no end after {self.turns} turns (cap {self.turn_cap})")
-        return out
+        return invariants.violations(self)
