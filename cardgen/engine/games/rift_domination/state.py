@@ -137,15 +137,15 @@ class RiftState(Flow, State):
     def _next_seat(self, seat: int) -> int:
         return (seat + 1) % self.n
 
-    def fac(self, p: int) -> Faction:
-        return self.engine.factions[self.faction[p]]
+    def fac(self, player: int) -> Faction:
+        return self.engine.factions[self.faction[player]]
 
-    def _add(self, p: int, kind: str, node: int) -> Unit | None:
-        """A unit tile of p's colour onto the board (none when every tile of that type is in play)."""
-        if sum(1 for u in self.units if u.owner == p and u.kind == kind) >= self.engine.tiles_per_colour[kind]:
+    def _add(self, player: int, kind: str, node: int) -> Unit | None:
+        """A unit tile of the player's colour onto the board (none when every tile of that type is in play)."""
+        if sum(1 for u in self.units if u.owner == player and u.kind == kind) >= self.engine.tiles_per_colour[kind]:
             self.events.add(f"tiles-short:{kind}")
             return None
-        unit = Unit(self.next_uid, p, kind, node)
+        unit = Unit(self.next_uid, player, kind, node)
         self.next_uid += 1
         self.units.append(unit)
         return unit
@@ -153,17 +153,17 @@ class RiftState(Flow, State):
     def unit(self, uid: int) -> Unit:
         return next(u for u in self.units if u.uid == uid)
 
-    def ground(self, u: Unit) -> bool:
-        return bool(self.engine.units[u.kind]["role"] == "ground")
+    def ground(self, unit: Unit) -> bool:
+        return bool(self.engine.units[unit.kind]["role"] == "ground")
 
-    def slots(self, planet: int, p: int) -> int:
+    def slots(self, planet: int, player: int) -> int:
         base = int(self.engine.planets[planet - len(self.engine.systems)]["upgrade_slots"])
-        return base + (self.fac(p).modifier("upgrade-slots") or 0)
+        return base + (self.fac(player).modifier("upgrade-slots") or 0)
 
-    def planets_of(self, p: int) -> list[int]:
-        return sorted(h for h, o in self.owner.items() if o == p)
+    def planets_of(self, player: int) -> list[int]:
+        return sorted(h for h, o in self.owner.items() if o == player)
 
-    def _draw_occ(self, p: int, count: int) -> None:
+    def _draw_occ(self, player: int, count: int) -> None:
         for _ in range(count):
             if not self.deck:
                 if not self.discard:
@@ -171,17 +171,17 @@ class RiftState(Flow, State):
                 self.deck, self.discard = self.discard, []
                 self.shuffle(self.deck, "OCC deck")
             card = self.deck.pop()
-            self.chance.record("draw", [p, self.engine.occ[card].item])
+            self.chance.record("draw", [player, self.engine.occ[card].item])
             if self.engine.occ[card].when == "instant":
                 self.discard.append(card)
                 said = self.engine.occ[card].effects
-                if said and all(x.verb in HARMFUL for x in said) and effects.may_sacrifice(self, p):
-                    effects.sacrifice(self, p)  # a policy: a card that only hurts is answered with a sacrifice
+                if said and all(x.verb in HARMFUL for x in said) and effects.may_sacrifice(self, player):
+                    effects.sacrifice(self, player)  # a policy: a card that only hurts is answered with a sacrifice
                 else:
-                    effects.resolve(self, p, said)
+                    effects.resolve(self, player, said)
                 self.events.add(f"play:{self.engine.occ[card].item}")
             else:
-                self.hands[p].append(card)
+                self.hands[player].append(card)
 
     # -- legal actions -----------------------------------------------------------------------------------------------
 
@@ -230,37 +230,37 @@ class RiftState(Flow, State):
         _, card, player = item
         effects.resolve(self, player, self.engine.occ[card].effects)
 
-    def _t_roster(self, p: int) -> None:
-        self.ask("roster", p)
+    def _t_roster(self, player: int) -> None:
+        self.ask("roster", player)
 
     def _apply(self, action: Action) -> None:
-        kind, p, *rest = self.answered()
+        kind, player, *rest = self.answered()
         if kind == "respond":
-            self._answer(p, action, rest[0])
+            self._answer(player, action, rest[0])
         elif kind == "battle":
-            self._battle_answer(p, action)
+            self._battle_answer(player, action)
         elif kind == "roster":
             if action.tag == "roster":
-                self.roster[p].append(action.kind)
-                self.expansions[p] += 1
+                self.roster[player].append(action.kind)
+                self.expansions[player] += 1
         else:
-            self._turn(p, action)
+            self._turn(player, action)
         self.run()
 
-    def _answer(self, p: int, action: Action, item: tuple[str, int, int]) -> None:
+    def _answer(self, player: int, action: Action, item: tuple[str, int, int]) -> None:
         """The target's answer to a card played against it: `Done` lets it resolve (the window's last step);
         a cancelling card or a sacrifice leaves it without effect."""
         if action.tag == "sacrifice":
             self.cancel(item)
-            effects.sacrifice(self, p)
+            effects.sacrifice(self, player)
         elif action.tag == "play":  # the answer cancels the card played: both are discarded, nothing happens
-            self.hands[p].remove(action.card)
+            self.hands[player].remove(action.card)
             self.discard.append(action.card)
             self.events.add(f"play:{self.engine.occ[action.card].item}")
             self.cancel(item)
             self.events.add("cancelled")
 
-    def _battle_answer(self, p: int, action: Action) -> None:
+    def _battle_answer(self, player: int, action: Action) -> None:
         """A battle's window: cards played into it, units joining the attack, or `Done` for the next window."""
         f = self.fighting
         assert f is not None
@@ -271,15 +271,15 @@ class RiftState(Flow, State):
         if action.tag == "move":
             self._move(self.unit(action.uid), action.to, action.carry)
         else:
-            self.hands[p].remove(action.card)
+            self.hands[player].remove(action.card)
             self.discard.append(action.card)
             self.events.add(f"play:{self.engine.occ[action.card].item}")
             if conflict.recruits(self, action.card):  # recruiting during the battle
                 effect = self.engine.occ[action.card].effects[0]
-                effects.recruit_now(self, p, effect.amount, effect.opt("locked") == "yes", at=f.node)
+                effects.recruit_now(self, player, effect.amount, effect.opt("locked") == "yes", at=f.node)
                 self.events.add("battle-recruit")
             elif conflict.shields_kind(self, action.card):  # played on another's turn too
-                effects.resolve(self, p, self.engine.occ[action.card].effects)
+                effects.resolve(self, player, self.engine.occ[action.card].effects)
                 self.events.add("battle-immunity")
             else:  # a battle card: it acts when the battle is fought
                 cards = (
@@ -330,29 +330,30 @@ class RiftState(Flow, State):
 
     # -- movement, battles and planets ------------------------------------------------------------------------------
 
-    def _move(self, u: Unit, to: int, carry: int = 0) -> None:
+    def _move(self, unit: Unit, to: int, carry: int = 0) -> None:
         """A unit steps to the next point (or through a wormhole) with its cargo; what happens there (a space battle,
         then a ground battle or a landing) runs as steps, so a battle can stop for its players' battle cards and
         carry on afterwards. Cargo spends none of its own movement points."""
-        came = u.node
-        cargo = movement.cargo(self, u)[:carry] if carry else []
+        came = unit.node
+        cargo = movement.cargo(self, unit)[:carry] if carry else []
         if to in self.adj[came]:
-            u.mp -= 1
+            unit.mp -= 1
         else:
-            u.mp -= movement.wormhole_cost(self, u.owner)
+            unit.mp -= movement.wormhole_cost(self, unit.owner)
             self.events.add("wormhole-travel")
-        u.node = to
+        unit.node = to
         for x in cargo:
             x.node = to
         if cargo:
             self.events.add("carry")
         if self.fighting is not None:  # joining the attack on the battle's point before it is fought (FAQ)
             f = self.fighting
-            self.fighting = dataclasses.replace(f, joined=f.joined + tuple((x.uid, came) for x in [u, *cargo]))
-            self.steps += [("planet", x.uid, to, came) for x in [u, *cargo]]  # after the battle, as the first fleet's
+            self.fighting = dataclasses.replace(f, joined=f.joined + tuple((x.uid, came) for x in [unit, *cargo]))
+            # their arrival steps come after the battle, as the first fleet's do
+            self.steps += [("planet", x.uid, to, came) for x in [unit, *cargo]]
             self.events.add("join-attack")
             return
-        self.steps = [("space", u.uid, to, came), ("planet", u.uid, to, came)]
+        self.steps = [("space", unit.uid, to, came), ("planet", unit.uid, to, came)]
         self.steps += [("planet", x.uid, to, came) for x in cargo]
         self._continue()
 
@@ -378,21 +379,21 @@ class RiftState(Flow, State):
             elif holder is None and to not in self.consumed and (self.ground(u) or self.negotiates(u)):
                 planets.land(self, u, to)
 
-    def negotiates(self, u: Unit) -> bool:
-        return "negotiate" in self.engine.units[u.kind]["skills"]
+    def negotiates(self, unit: Unit) -> bool:
+        return "negotiate" in self.engine.units[unit.kind]["skills"]
 
-    def targetable(self, u: Unit) -> bool:
+    def targetable(self, unit: Unit) -> bool:
         """Not under a card's immunity ('no unit may target your diplomats' until the round ends)."""
-        found = self.immune.get(u.owner)
-        return found is None or found != (self.turns, u.kind)
+        found = self.immune.get(unit.owner)
+        return found is None or found != (self.turns, unit.kind)
 
-    def _destroy(self, u: Unit) -> None:
+    def _destroy(self, unit: Unit) -> None:
         """A unit leaves the board (once: a card drawn for a lost diplomat may destroy others on the way)."""
-        if u not in self.units:
+        if unit not in self.units:
             return
-        self.units.remove(u)
-        if self.negotiates(u):
-            self._draw_occ(u.owner, self.fac(u.owner).modifier("diplomat-loss-occ") or 0)
+        self.units.remove(unit)
+        if self.negotiates(unit):
+            self._draw_occ(unit.owner, self.fac(unit.owner).modifier("diplomat-loss-occ") or 0)
 
     # -- results, invariants, observation ------------------------------------------------------------------------
 
