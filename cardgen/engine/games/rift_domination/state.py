@@ -12,6 +12,11 @@ and 2 fighters, move the track up, build planet upgrades (`Upgrade` … `Done`),
 OCC-cards (`Play`), then recruit at military bases (`Recruit` … `Done`). Controlling every planet of a system gives
 its VP and, while the faction has expansions left, a unit type for the roster (`Roster`). When a player reaches the
 VP the player count needs, the round is played to its end; the most VP wins.
+
+`RiftState` keeps the fields, the flow (what is asked, the answers applied, a unit's arrival steps) and the queries
+every module needs; each concern is a module of functions of the state: `setup`, `turn` (the turn's steps),
+`movement`, `conflict` (battles), `planets` (landing, negotiation, control), `effects` (the cards' verbs), `hidden`
+(observation, determinization) and `invariants`.
 """
 
 from __future__ import annotations
