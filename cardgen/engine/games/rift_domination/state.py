@@ -219,8 +219,15 @@ class RiftState(Flow, State):
             return [Pick(s) for s in setup.start_places(self)]
         if phase == SETUP_TILES:
             return [Pick(h) for h in setup.tile_places(self)]
-        steps = {BUILD: turn.build_actions, MOVE: turn.move_actions, RECRUIT: turn.recruit_actions}
-        return [*(steps[phase](self, player) if phase in steps else []), Done()]
+        out: list[Action] = []
+        if phase == BUILD:
+            out = turn.build_actions(self, player)
+        elif phase == MOVE:
+            out = turn.move_actions(self, player)
+        elif phase == RECRUIT:
+            out = turn.recruit_actions(self, player)
+        out.append(Done())
+        return out
 
     # -- applying actions ----------------------------------------------------------------------------------------------
 
