@@ -35,6 +35,8 @@ RUNS = [
     ("star-commander", 4, 15),
     ("space-empires-4x", 2, 30),
     ("space-empires-4x", 4, 15),
+    ("rift-domination", 2, 30),
+    ("rift-domination", 4, 15),
 ]
 
 

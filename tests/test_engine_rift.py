@@ -13,7 +13,7 @@ import json
 import pytest
 
 from cardgen.data import load_games
-from cardgen.engine.games.rift_domination import conflict, effects
+from cardgen.engine.games.rift_domination import conflict, effects, movement, turn
 from cardgen.engine.games.rift_domination.model import (
     BUILD,
     MOVE,
@@ -195,8 +195,8 @@ def test_a_turn_draws_two_occ_cards_gains_the_track_and_two_fighters_and_moves_t
     ]
     s.deck = [c for c in s.deck if s.engine.occ[c].when != "instant"]
     s.discard = [c for c in range(len(s.engine.occ)) if c not in s.deck and all(c not in h for h in s.hands)]
-    s._start_turn()
-    assert s.resources[p] == before[0] + before[1] + s._mines(p)
+    turn.start(s)
+    assert s.resources[p] == before[0] + before[1] + turn.mines(s, p)
     assert s.track[p] == before[1] + 1 and len(s.hands[p]) == 2
     fighters = [u for u in s.units if u.owner == p and u.kind == "fighter" and u.node == s.home[p]]
     assert len(fighters) >= 2
@@ -447,9 +447,9 @@ def test_faction_effects_change_the_rules(engine):
     assert s.slots(s.home[p], p) == 3
     as_faction(s, p, "helix-swarm")
     fighter = put(s, p, "fighter", s.home[p])
-    assert s._movement(fighter) == 2
+    assert movement.points(s, fighter) == 2
     as_faction(s, p, "ashen-forge")
-    assert s.upgrade_cost(p, "artillery") == 1 and s.upgrade_cost(p, "mines") == 4
+    assert turn.upgrade_cost(s, p, "artillery") == 1 and turn.upgrade_cost(s, p, "mines") == 4
 
 
 def test_occ_cards_do_what_their_effects_say(engine):
@@ -624,7 +624,7 @@ def test_more_faction_effects(engine):
     s.apply(Recruit("infantry", s.home[p]))  # one recruited, one free
     assert sum(1 for u in s.units if u.owner == p and u.kind == "infantry") == infantry + 2
     as_faction(s, p, "pale-engineers")
-    assert s.upgrade_cost(p, "warp") == 3 and s.upgrade_cost(p, "artillery") == 1
+    assert turn.upgrade_cost(s, p, "warp") == 3 and turn.upgrade_cost(s, p, "artillery") == 1
     as_faction(s, p, "drift-nomads")
     s.phase = BUILD
     s._legal = None
@@ -636,7 +636,7 @@ def test_more_faction_effects(engine):
     as_faction(s, q, "starless-covenant")
     home_system = engine.node_system[s.home[q]]
     raider = put(s, p, "destroyer", home_system)
-    assert s._movement(raider) == int(engine.units["destroyer"]["movement"]) - 1
+    assert movement.points(s, raider) == int(engine.units["destroyer"]["movement"]) - 1
     as_faction(s, p, "quorin-archive")
     s.hands[p] = [c for c in s.deck[:10]]
     s.deck = s.deck[10:]
@@ -725,7 +725,7 @@ def test_leap_ion_storm_and_recruiting_cards(engine):
     assert fleet[0].node in engine.system_next[system] and fleet[1].node == fleet[0].node
     s.slowed[p] = 1
     runner = put(s, p, "destroyer", s.home[p])
-    s._start_turn()
+    turn.start(s)
     assert runner.mp == int(engine.units["destroyer"]["movement"]) - 1 and s.slowed[p] == 0
     s.resources[p] = 100
     locked = [k for k in engine.units if k not in s.roster[p]]
@@ -760,7 +760,7 @@ def test_units_that_use_capacity_cross_systems_only_aboard_a_carrier(engine):
     aboard = [u for u in walkers if u.node == nxt]
     assert len(aboard) == room and all(u.mp == 1 for u in aboard) and carrier.mp == 1  # cargo spends nothing
     as_faction(s, p, "brass-armada")
-    assert s.capacity(carrier) == room + 2
+    assert movement.capacity(s, carrier) == room + 2
 
 
 def test_the_timewarper_places_wormholes_and_crosses_them_for_one_point(engine):
@@ -802,7 +802,7 @@ def test_a_blockade_keeps_enemy_units_in_the_system_until_its_player_moves_again
     leaving = [a for a in s.legal_actions() if a.tag == "move" and engine.node_system[a.to] != system]
     assert leaving == [] and any(a.tag == "move" and a.uid == enemy.uid for a in s.legal_actions())
     s.player = p
-    s._start_turn()
+    turn.start(s)
     assert s.blockades == {}
 
 
@@ -946,9 +946,9 @@ def test_graviton_warps_slow_infantry_and_two_fit_in_a_system(engine):
     system = engine.node_system[s.home[q]]
     walker, ship = put(s, p, "infantry", system), put(s, p, "destroyer", system)
     as_faction(s, q, "nox")
-    assert s._movement(walker) == 1 and s._movement(ship) == 1  # infantry are not affected by a warp
+    assert movement.points(s, walker) == 1 and movement.points(s, ship) == 1  # infantry are not affected by a warp
     as_faction(s, q, "graviton-pact")
-    assert s._movement(walker) == 1  # slowed, but never below 1
+    assert movement.points(s, walker) == 1  # slowed, but never below 1
     other = next(h for h in engine.system_planets[system] if h != s.home[q])
     s.owner[other], s.resources[q], s.phase, s.player = q, 50, BUILD, q
     s._legal = None
@@ -960,7 +960,7 @@ def test_lattice_minds_peek_at_the_top_card_before_drawing(engine):
     p, q = s.player, 1 - s.player
     as_faction(s, q, "lattice-minds")
     s.player = q
-    s._start_turn()
+    turn.start(s)
     s.ask_again()  # the flow asks the player whose turn was started by hand
     assert s.phase == PEEK and s.current_player() == q and s.legal_actions() == [Pick(0), Pick(1)]
     top = s.deck[-1]

@@ -8,7 +8,7 @@ import dataclasses
 from typing import TYPE_CHECKING
 
 from cardgen.engine.core import Action
-from cardgen.engine.games.rift_domination import planets
+from cardgen.engine.games.rift_domination import movement, planets
 from cardgen.engine.games.rift_domination.battle import DEFENDER, Battle, fight, muster, shield_up, shields_each
 from cardgen.engine.games.rift_domination.model import (
     BATTLE_UPGRADES,
@@ -112,7 +112,7 @@ def joiners(state: RiftState, f: Fight) -> list[Action]:
     out: list[Action] = []
     for u in state.units:
         if u.owner == f.attacker and u.mp > 0 and u.node != f.node and state.ground(u) == f.ground:
-            out += [m for m in state._moves(u) if isinstance(m, Move) and m.to == f.node]
+            out += [m for m in movement.moves(state, u) if isinstance(m, Move) and m.to == f.node]
     return out
 
 

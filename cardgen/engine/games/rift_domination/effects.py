@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from cardgen.engine.games.rift_domination import movement
 from cardgen.engine.games.rift_domination.model import (
     VOCABULARY,
     Effect,
@@ -181,7 +182,7 @@ def resists(state: RiftState, q: int) -> bool:
 def leap(state: RiftState, p: int) -> None:
     """A policy: p's largest fleet at a system point moves to the next system nearest a planet nobody holds."""
     e = state.engine
-    at = [u.node for u in state.units if u.owner == p and not e.is_planet[u.node] and not state._blocked(u)]
+    at = [u.node for u in state.units if u.owner == p and not e.is_planet[u.node] and not movement.blocked(state, u)]
     if not at:
         return
     fleet = max(sorted(set(at)), key=at.count)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from cardgen.engine.boards import distances_from
+from cardgen.engine.games.rift_domination import movement, turn
 from cardgen.engine.rng import CounterRng
 
 if TYPE_CHECKING:
@@ -28,7 +29,7 @@ def position(state: RiftState, p: int) -> float:
     value += sum(0.8 * int(e.units[u.kind]["cost"]) for u in units)
     planets = state.planets_of(p)
     value += 3.0 * len(planets) + sum(1.0 * len(state.upgrades.get(h, [])) for h in planets)
-    value += 2.0 * state._mines(p)  # income to come
+    value += 2.0 * turn.mines(state, p)  # income to come
     free = [h for h in range(len(state.on)) if state.on[h] and e.is_planet[h] and h not in state.owner
             and h not in state.consumed]  # fmt: skip
     if free:
@@ -36,9 +37,9 @@ def position(state: RiftState, p: int) -> float:
         landers = [u for u in units if state.ground(u) or state.negotiates(u)]
         value -= sum(0.5 * min(dist[u.node], 12) for u in landers)
         # landers that need a carrier and have nothing left to take in their own system draw the carriers to them
-        stuck = sorted({u.node for u in landers if state.carried(u) and e.node_system[u.node] not in
+        stuck = sorted({u.node for u in landers if movement.carried(state, u) and e.node_system[u.node] not in
                         {e.node_system[h] for h in free}})  # fmt: skip
-        carriers = [u for u in units if state.capacity(u)]
+        carriers = [u for u in units if movement.capacity(state, u)]
         if stuck:  # the nearest carrier counts (none at all: as far as can be), and a roster that can build one
             to_stuck = distances_from(state.towards, stuck)
             value -= 0.5 * min([min(to_stuck[u.node], 12) for u in carriers] or [12])

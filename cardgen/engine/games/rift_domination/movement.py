@@ -1,0 +1,99 @@
+"""How Rift Domination's units move: movement points for the turn (`points`), carriers and their cargo (`capacity`,
+`carried`, `cargo`), wormholes (`wormhole_cost`), blockades (`blocked`) and the steps a unit may take (`moves`).
+Functions of the state, called by `state.RiftState` and the game's modules; the steps themselves (a unit arriving,
+the battles and landings it sets off) are `RiftState._move`'s."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cardgen.engine.core import Action
+from cardgen.engine.games.rift_domination.model import Move, Unit
+
+if TYPE_CHECKING:
+    from cardgen.engine.games.rift_domination.state import RiftState
+
+
+def points(state: RiftState, unit: Unit) -> int:
+    """Movement points for the turn: the card, the faction, and warps in the unit's system."""
+    e = state.engine
+    mp = int(e.units[unit.kind]["movement"]) + (state.fac(unit.owner).modifier("movement", unit.kind) or 0)
+    system = e.node_system[unit.node]
+    for q in range(state.n):
+        slow = state.fac(q).modifier("slow-enemies") if q != unit.owner else None
+        if slow and any(state.owner.get(h) == q for h in e.system_planets[system]):
+            mp = max(e.warp["minimum"], mp - slow)
+    for h in e.system_planets[system]:  # 'infantry units are not affected by the warp' (but `warp-infantry`)
+        warps, holder = state.upgrades.get(h, []).count("warp"), state.owner.get(h)
+        if not warps or holder is None:
+            continue
+        if holder == unit.owner:
+            mp += e.warp["own"] * warps if unit.kind != "infantry" else 0
+        elif unit.kind != "infantry" or state.fac(holder).modifier("warp-infantry") is not None:
+            mp = max(e.warp["minimum"], mp - e.warp["enemy"] * warps)
+    return mp
+
+
+def capacity(state: RiftState, unit: Unit) -> int:
+    room = int(state.engine.units[unit.kind]["capacity"])
+    return room + (state.fac(unit.owner).modifier("carry", unit.kind) or 0) if room else 0
+
+
+def carried(state: RiftState, unit: Unit) -> bool:
+    """A unit that uses capacity crosses into another system only aboard a unit that carries."""
+    return int(state.engine.units[unit.kind]["used_capacity"]) > 0
+
+
+def cargo(state: RiftState, unit: Unit) -> list[Unit]:
+    """What a carrier takes along (a policy), within its capacity: units that take planets first, then the
+    dearest, then the oldest."""
+    room, out = capacity(state, unit), list[Unit]()
+    if not room:
+        return out
+    beside = [x for x in state.units if x.owner == unit.owner and x.node == unit.node and x is not unit
+              and carried(state, x)]  # fmt: skip
+    cards = state.engine.units
+    for x in sorted(beside, key=lambda x: (not (state.ground(x) or state.negotiates(x)), -int(cards[x.kind]["cost"]),
+                                           x.uid)):  # fmt: skip
+        need = int(cards[x.kind]["used_capacity"])
+        if need <= room:
+            out.append(x)
+            room -= need
+    return out
+
+
+def wormhole_cost(state: RiftState, player: int) -> int:
+    found = state.fac(player).modifier("wormhole-cost")
+    return state.engine.wormhole_cost if found is None else found
+
+
+def blocked(state: RiftState, unit: Unit) -> bool:
+    """An enemy's blockade keeps the unit in its system."""
+    holder = state.blockades.get(state.engine.node_system[unit.node])
+    return holder is not None and holder != unit.owner
+
+
+def moves(state: RiftState, unit: Unit) -> list[Action]:
+    """A unit's steps: to the next points (one movement point), and between wormholes; crossing into another
+    system needs no enemy blockade and, for a unit that uses capacity, a carrier (`Move.carry`: its cargo)."""
+    e = state.engine
+    here = e.node_system[unit.node]
+    targets = [(t, 1) for t in state.adj[unit.node]]
+    if not e.is_planet[unit.node] and here in state.wormholes:
+        cost = wormhole_cost(state, unit.owner)
+        targets += [(s, cost) for s in state.wormholes if s != here and state.on[s] and s not in state.adj[unit.node]]
+    held, aboard = blocked(state, unit), carried(state, unit)
+    taken = -1
+    out: list[Action] = []
+    for t, cost in targets:
+        if cost > unit.mp:
+            continue
+        crossing = e.node_system[t] != here
+        if crossing and (held or aboard):
+            continue
+        out.append(Move(unit.uid, t))
+        if crossing:
+            taken = len(cargo(state, unit)) if taken < 0 else taken
+            if taken:
+                out.append(Move(unit.uid, t, taken))
+    return out
