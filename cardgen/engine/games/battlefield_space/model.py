@@ -57,9 +57,9 @@ class Cards:
         return tuple(not m and a == "none" for m, a in zip(self.modifier, self.ability, strict=True))
 
 
-def column_total(k: Cards, columns: list[list[int]], c: int) -> int:
+def column_total(k: Cards, columns: list[list[int]], card: int) -> int:
     """The Force of one player's ships in column c with their abilities (facts `abilities`), without modifiers."""
-    ships = [x for x in columns[c] if not k.modifier[x]]
+    ships = [x for x in columns[card] if not k.modifier[x]]
     plain = k.plain
     if all(plain[x] for x in ships):  # the common case: no ability in the column
         force = k.force

@@ -156,12 +156,12 @@ class BattlefieldState(Flow, State):
             s._put(where, card)
         return s
 
-    def _hidden_slots(self, p: int) -> list[tuple[tuple[Any, ...], int]]:
+    def _hidden_slots(self, player: int) -> list[tuple[tuple[Any, ...], int]]:
         """Where player p's cards lie face down to the other player: (place, card) for each."""
-        slots: list[tuple[tuple[Any, ...], int]] = [(("hand", i), card) for i, card in enumerate(self.hand[p])]
-        slots += [(("facedown", c), card) for c, card in enumerate(self.facedown[p]) if card != NO_CARD]
-        slots += [(("task", i), t[3]) for i, t in enumerate(self.tasks) if t[0] == "reveal" and t[1] == p]
-        if self.decision is not None and self.decision[0] == "extra" and self.decision[1] == p:
+        slots: list[tuple[tuple[Any, ...], int]] = [(("hand", i), card) for i, card in enumerate(self.hand[player])]
+        slots += [(("facedown", c), card) for c, card in enumerate(self.facedown[player]) if card != NO_CARD]
+        slots += [(("task", i), t[3]) for i, t in enumerate(self.tasks) if t[0] == "reveal" and t[1] == player]
+        if self.decision is not None and self.decision[0] == "extra" and self.decision[1] == player:
             slots.append((("decision",), self.decision[2]))
         return slots
 
@@ -209,36 +209,36 @@ class BattlefieldState(Flow, State):
         self.step = 2
         self.push(*[("form", p, c) for p in (0, 1) for c in range(COLUMNS)], ("end_step",), ("reinforce",))
 
-    def _t_form(self, p: int, c: int) -> None:
-        card = self._draw(p)
+    def _t_form(self, player: int, c: int) -> None:
+        card = self._draw(player)
         if card != NO_CARD:
-            self._t_reveal(p, c, card)  # the same as queueing it on top and running it at once
+            self._t_reveal(player, c, card)  # the same as queueing it on top and running it at once
 
-    def _t_reveal(self, p: int, c: int, card: int) -> None:
+    def _t_reveal(self, player: int, c: int, card: int) -> None:
         """A card turns face up in column c (or, if it is a Battle Modifier, goes beside and is replaced)."""
         k = self.engine.cards
         if k.modifier[card] and self.step != 6:
-            self._place_modifier(p, card, replace=("form", p, c))
+            self._place_modifier(player, card, replace=("form", player, c))
             return
-        self.columns[p][c].append(card)
+        self.columns[player][c].append(card)
         self.revealed[card] = self.clock
         self.clock += 1
         if not k.modifier[card] and k.ability[card] == "play_another":
             self.applied.add(k.item[card])
-            self.push(*[("form", p, c)] * k.value[card])
+            self.push(*[("form", player, c)] * k.value[card])
 
-    def _place_modifier(self, p: int, card: int, replace: tuple[Any, ...]) -> None:
+    def _place_modifier(self, player: int, card: int, replace: tuple[Any, ...]) -> None:
         k = self.engine.cards
-        self.mods[p].append(Mod(card))
+        self.mods[player].append(Mod(card))
         if k.timing[card] == "immediate":
             self.immediate.append(card)
         tasks = [replace]
         if k.effect[card] in TARGETED:
-            tasks.insert(0, ("ask", "target", p, len(self.mods[p]) - 1))
+            tasks.insert(0, ("ask", "target", player, len(self.mods[player]) - 1))
         self.push(*tasks)
 
-    def _t_ask(self, kind: str, p: int, *rest: Any) -> None:
-        self.decision = (kind, p, *rest)
+    def _t_ask(self, kind: str, player: int, *rest: Any) -> None:
+        self.decision = (kind, player, *rest)
 
     def _t_end_step(self) -> None:
         """Immediate modifiers drawn in the step resolve now, highest resolution number first."""
@@ -263,17 +263,17 @@ class BattlefieldState(Flow, State):
         elif k.effect[card] == "extra_card":
             self.push(*[("extra_draw", p, card)] * k.value[card])
 
-    def _t_extra_draw(self, p: int, source: int) -> None:
+    def _t_extra_draw(self, player: int, source: int) -> None:
         """One card of an extra_card effect: drawn now, placed where its owner chooses."""
         k = self.engine.cards
-        drawn = self._draw(p)
+        drawn = self._draw(player)
         if drawn == NO_CARD:
             return
         self.applied.add(k.item[source])
         if k.modifier[drawn]:  # placed like any drawn modifier, and replaced by another card for the effect
-            self._place_modifier(p, drawn, replace=("extra_draw", p, source))
+            self._place_modifier(player, drawn, replace=("extra_draw", player, source))
         else:
-            self.decision = ("extra", p, drawn)
+            self.decision = ("extra", player, drawn)
 
     def _destroy_weakest(self, victim: int) -> bool:
         """The enemy ship of lowest Force goes to the Graveyard; among equals, the one revealed last (rules.yaml
@@ -294,20 +294,20 @@ class BattlefieldState(Flow, State):
             draws += [("hand", p)] * COLUMNS
         self.push(*draws, ("place", 0), ("place", 1), ("flip",), ("end_step",), ("modifiers",))
 
-    def _t_hand(self, p: int) -> None:
-        card = self._draw(p)
+    def _t_hand(self, player: int) -> None:
+        card = self._draw(player)
         if card == NO_CARD:
             return
         if self.engine.cards.modifier[card]:
-            self._place_modifier(p, card, replace=("hand", p))
+            self._place_modifier(player, card, replace=("hand", player))
         else:
-            self.hand[p].append(card)
+            self.hand[player].append(card)
 
-    def _t_place(self, p: int) -> None:
+    def _t_place(self, player: int) -> None:
         """Ask the player to place their next reinforcement, as long as they hold one (fewer than 3 near the end)."""
-        if self.hand[p]:
-            self.tasks.append(("place", p))
-            self.decision = ("place", p)
+        if self.hand[player]:
+            self.tasks.append(("place", player))
+            self.decision = ("place", player)
 
     def _t_flip(self) -> None:
         reveals = []
@@ -358,38 +358,38 @@ class BattlefieldState(Flow, State):
         self.verdict = [self._verdict(c) for c in range(COLUMNS)]
         self.push(*[("tie", c) for c in range(COLUMNS) if self.verdict[c] is None], ("clear",))
 
-    def _verdict(self, c: int) -> int | None:
+    def _verdict(self, card: int) -> int | None:
         """0 or 1 for the column's winner, NOBODY when both sides go to the Graveyard, None while tied."""
         k = self.engine.cards
-        present = [any(not k.modifier[x] for x in self.columns[p][c]) for p in (0, 1)]
+        present = [any(not k.modifier[x] for x in self.columns[p][card]) for p in (0, 1)]
         if present[0] != present[1]:
             return 0 if present[0] else 1
         if not present[0]:
             return NOBODY
-        first, second = self.total(0, c), self.total(1, c)
+        first, second = self.total(0, card), self.total(1, card)
         if first != second:
             return 0 if first > second else 1
-        claim = self.tie_wins[0][c] - self.tie_wins[1][c]
+        claim = self.tie_wins[0][card] - self.tie_wins[1][card]
         if claim:
             return 0 if claim > 0 else 1
         return None
 
-    def _t_tie(self, c: int) -> None:
+    def _t_tie(self, card: int) -> None:
         """Step 6: each player adds the top card of their deck to the tied column, until the totals differ."""
         self.step = 6
         if not any(self.deck[p] or self.survivors[p] for p in (0, 1)):
-            self.verdict[c] = NOBODY  # unbreakable_tie: neither player can add a card
+            self.verdict[card] = NOBODY  # unbreakable_tie: neither player can add a card
             return
-        self.push(("form", 0, c), ("form", 1, c), ("recheck", c))
+        self.push(("form", 0, card), ("form", 1, card), ("recheck", card))
 
-    def _t_recheck(self, c: int) -> None:
-        self.verdict[c] = self._verdict(c)
-        if self.verdict[c] is None:
-            self.push(("tie", c))
+    def _t_recheck(self, card: int) -> None:
+        self.verdict[card] = self._verdict(card)
+        if self.verdict[card] is None:
+            self.push(("tie", card))
 
-    def total(self, p: int, c: int) -> int:
+    def total(self, player: int, card: int) -> int:
         """A player's total in a column: ships' printed Force, their bonuses, and modifier effects on the column."""
-        return column_total(self.engine.cards, self.columns[p], c) + self.bonus[p][c]
+        return column_total(self.engine.cards, self.columns[player], card) + self.bonus[player][card]
 
     def _mark_abilities(self) -> None:
         """Note the ships whose Force bonus counts in this battle (for 'ability never applied' reports)."""
@@ -406,11 +406,11 @@ class BattlefieldState(Flow, State):
                     if any(y != x and not k.modifier[y] and (same or k.race[y] == k.race[x]) for y in mates):
                         self.applied.add(k.item[x])
 
-    def _send_column(self, c: int, winner: int | None) -> None:
+    def _send_column(self, card: int, winner: int | None) -> None:
         for p in (0, 1):
             pile = self.survivors[p] if winner == p else self.graveyard[p]
-            pile.extend(self.columns[p][c])
-            self.columns[p][c] = []
+            pile.extend(self.columns[p][card])
+            self.columns[p][card] = []
 
     def _t_clear(self) -> None:
         """Step 7: winners to the Survivors piles, losers and spent modifiers to the Graveyards; a player with no
@@ -433,13 +433,13 @@ class BattlefieldState(Flow, State):
         else:
             self.ending = "both fleets destroyed"
 
-    def _draw(self, p: int) -> int:
+    def _draw(self, player: int) -> int:
         """The top card of a player's draw deck, rebuilding the deck from the Survivors pile when it is empty."""
-        if not self.deck[p]:
-            if not self.survivors[p]:
+        if not self.deck[player]:
+            if not self.survivors[player]:
                 return NO_CARD
-            self.deck[p], self.survivors[p] = self.survivors[p], []
-            self.shuffle(self.deck[p], f"{self.engine.decks[p]} survivors")
-        card = self.deck[p].pop()
-        self.chance.events.append(("draw", (p, card)))
+            self.deck[player], self.survivors[player] = self.survivors[player], []
+            self.shuffle(self.deck[player], f"{self.engine.decks[player]} survivors")
+        card = self.deck[player].pop()
+        self.chance.events.append(("draw", (player, card)))
         return card

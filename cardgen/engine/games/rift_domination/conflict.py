@@ -67,10 +67,10 @@ def recruits(state: RiftState, card: int) -> bool:
     return len(effects) == 1 and effects[0].verb == "recruit" and state.engine.occ[card].when != "instant"
 
 
-def begin_battle(state: RiftState, p: int, q: int, node: int, came: int, ground: bool) -> None:
+def begin_battle(state: RiftState, player: int, other: int, node: int, came: int, ground: bool) -> None:
     """A battle starts: the attacker, then the defender, may play battle OCC-cards (a window each, opened only
     when the seat holds one), then it is fought."""
-    state.fighting = Fight(p, q, node, came, ground)
+    state.fighting = Fight(player, other, node, came, ground)
     next_in_window(state)
 
 
@@ -98,44 +98,44 @@ def rules_for(state: RiftState, ground: bool) -> Battle:
     return Battle(state.engine.battle_rules, state.engine.kinds, ground=ground)
 
 
-def kind_index(state: RiftState, kind: str, p: int = -1, ground: bool = False, building: bool = False) -> int:
+def kind_index(state: RiftState, kind: str, player: int = -1, ground: bool = False, building: bool = False) -> int:
     """A unit's or upgrade's kind in battle: the owner's faction's variant where its effects change it."""
-    if p >= 0 and (state.faction[p], kind, ground) in state.engine.variant:
-        return state.engine.variant[(state.faction[p], kind, ground)]
+    if player >= 0 and (state.faction[player], kind, ground) in state.engine.variant:
+        return state.engine.variant[(state.faction[player], kind, ground)]
     return next(i for i, k in enumerate(state.engine.kinds) if k.name == kind and k.building == building)
 
 
-def joiners(state: RiftState, f: Fight) -> list[Action]:
+def joiners(state: RiftState, fight: Fight) -> list[Action]:
     """FAQ — 'Can you move 2 fleets at the same time to attack the same target simultaneously? Yes': in the
     attacker's window, its other units that can step to the battle's point join the attack (space units a space
     battle, with their cargo; ground units a ground battle)."""
     out: list[Action] = []
     for u in state.units:
-        if u.owner == f.attacker and u.mp > 0 and u.node != f.node and state.ground(u) == f.ground:
-            out += [m for m in movement.moves(state, u) if isinstance(m, Move) and m.to == f.node]
+        if u.owner == fight.attacker and u.mp > 0 and u.node != fight.node and state.ground(u) == fight.ground:
+            out += [m for m in movement.moves(state, u) if isinstance(m, Move) and m.to == fight.node]
     return out
 
 
-def space_battle(state: RiftState, p: int, node: int, came: int, q: int, played: Played = NO_CARDS,
+def space_battle(state: RiftState, player: int, node: int, came: int, other: int, played: Played = NO_CARDS,
                   back: dict[int, int] | None = None) -> None:  # fmt: skip
     """Every space unit of p and of q at the point fights (ground units aboard are cargo)."""
-    mine = [u for u in state.units if u.owner == p and u.node == node and not state.ground(u)]
-    theirs = [u for u in state.units if u.owner == q and u.node == node and not state.ground(u)]
-    fight_out(state, p, q, node, came, mine, theirs, False, [], played=played, back=back)
+    mine = [u for u in state.units if u.owner == player and u.node == node and not state.ground(u)]
+    theirs = [u for u in state.units if u.owner == other and u.node == node and not state.ground(u)]
+    fight_out(state, player, other, node, came, mine, theirs, False, [], played=played, back=back)
 
 
-def retreat_point(state: RiftState, q: int, node: int) -> int | None:
+def retreat_point(state: RiftState, other: int, node: int) -> int | None:
     """Where a defender's fleet retreats (a reading, rules.yaml): a next point holding no other player's unit,
     inside the system when an enemy blockade holds it there; the one fewest steps from its home planet, the
     first on the board on a tie. None when there is no such point (the defender cannot retreat)."""
     e = state.engine
-    held = {u.node for u in state.units if u.owner != q}
-    blocked = state.blockades.get(e.node_system[node]) not in (None, q)
+    held = {u.node for u in state.units if u.owner != other}
+    blocked = state.blockades.get(e.node_system[node]) not in (None, other)
     options = [t for t in state.adj[node] if t not in held
                and not (blocked and e.node_system[t] != e.node_system[node])]  # fmt: skip
     if not options:
         return None
-    steps, frontier = {state.home[q]: 0}, [state.home[q]]
+    steps, frontier = {state.home[other]: 0}, [state.home[other]]
     while frontier:
         nxt = []
         for h in frontier:
@@ -147,38 +147,42 @@ def retreat_point(state: RiftState, q: int, node: int) -> int | None:
     return min(options, key=lambda t: (steps.get(t, len(state.adj)), t))
 
 
-def ground_battle(state: RiftState, p: int, planet: int, came: int, q: int, played: Played = NO_CARDS,
+def ground_battle(state: RiftState, player: int, planet: int, came: int, other: int, played: Played = NO_CARDS,
                    back: dict[int, int] | None = None) -> None:  # fmt: skip
-    mine = [u for u in state.units if u.owner == p and u.node == planet and state.ground(u) and state.targetable(u)]
-    theirs = [u for u in state.units if u.owner == q and u.node == planet and state.ground(u) and state.targetable(u)]
+    mine = [
+        u for u in state.units if u.owner == player and u.node == planet and state.ground(u) and state.targetable(u)
+    ]
+    theirs = [
+        u for u in state.units if u.owner == other and u.node == planet and state.ground(u) and state.targetable(u)
+    ]
     buildings = ["outpost"] + [b for b in state.upgrades.get(planet, []) if b in BATTLE_UPGRADES]
-    orbit = [u for u in state.units if u.owner == p and u.node == planet and not state.ground(u)]
-    won = fight_out(state, p, q, planet, came, mine, theirs, True, buildings, orbit, played, back)
+    orbit = [u for u in state.units if u.owner == player and u.node == planet and not state.ground(u)]
+    won = fight_out(state, player, other, planet, came, mine, theirs, True, buildings, orbit, played, back)
     if won:
         kept = [b for b in state.upgrades.get(planet, []) if b not in BATTLE_UPGRADES]
         state.upgrades[planet] = kept
-        planets.control(state, p, planet)
+        planets.control(state, player, planet)
 
 
-def fight_out(state: RiftState, p: int, q: int, node: int, came: int, mine: list[Unit], theirs: list[Unit],
+def fight_out(state: RiftState, player: int, other: int, node: int, came: int, mine: list[Unit], theirs: list[Unit],
               ground: bool, buildings: list[str], orbit: list[Unit] | None = None, played: Played = NO_CARDS,
               back: dict[int, int] | None = None) -> bool:  # fmt: skip
     """Resolve a battle with `battle.fight` and the battle cards played; survivors stay, the losers' units there
     are destroyed, the winner gains the battle VP. True when p (the attacker) won."""
     battle = rules_for(state, ground)
-    escape = None if ground else retreat_point(state, q, node)
+    escape = None if ground else retreat_point(state, other, node)
     battle.can_retreat = (True, escape is not None)  # 'Retreat (attacker or defender)'
     battle.cards = (frozenset(e.verb for e in played[0]), frozenset(e.verb for e in played[1]))
-    battle.revenge = (revenge(state, p), revenge(state, q))
-    battle.buildings_first = (False, ground and state.fac(q).modifier("buildings-first") is not None)
+    battle.revenge = (revenge(state, player), revenge(state, other))
+    battle.buildings_first = (False, ground and state.fac(other).modifier("buildings-first") is not None)
     kinds = state.engine.kinds
-    fleet_a = [kind_index(state, u.kind, p, ground) for u in mine]
-    fleet_d = [kind_index(state, u.kind, q, ground) for u in theirs]
-    fleet_d += [kind_index(state, b, q, ground, building=True) for b in buildings]
+    fleet_a = [kind_index(state, u.kind, player, ground) for u in mine]
+    fleet_d = [kind_index(state, u.kind, other, ground) for u in theirs]
+    fleet_d += [kind_index(state, b, other, ground, building=True) for b in buildings]
     if not any(sum(kinds[k].weapons) for k in fleet_a + fleet_d):
         return False  # nothing there can fire (envoys and tenders alone): no battle, the units share the point
-    start = muster(battle, [fleet_a, fleet_d], [[kind_index(state, u.kind, p) for u in orbit or []], []])
-    for side, seat in ((0, p), (1, q)):
+    start = muster(battle, [fleet_a, fleet_d], [[kind_index(state, u.kind, player) for u in orbit or []], []])
+    for side, seat in ((0, player), (1, other)):
         extra = state.fac(seat).modifier("home-shields")
         if extra and state.engine.node_system[node] == state.engine.node_system[state.home[seat]]:
             start = shields_each(battle, start, side, extra)
@@ -202,27 +206,27 @@ def fight_out(state: RiftState, p: int, q: int, node: int, came: int, mine: list
         standing = {kinds[x[0]].name for x in battle.units(end, DEFENDER) if kinds[x[0]].building}
         state.upgrades[node] = [b for b in state.upgrades.get(node, []) if b not in BATTLE_UPGRADES or b in standing]
     if outcome == "attacker retreats":  # a fleet retreats with its cargo
-        going = mine if ground else [u for u in state.units if u.owner == p and u.node == node]
+        going = mine if ground else [u for u in state.units if u.owner == player and u.node == node]
         for u in going:
             if u in state.units:  # each to the point it came from (a unit that joined the attack, its own)
                 u.node, u.mp = (back or {}).get(u.uid, came), 0
     elif outcome == "defender retreats" and escape is not None:  # its fleet with its cargo; a planet's own stay
-        for u in [u for u in state.units if u.owner == q and u.node == node]:
+        for u in [u for u in state.units if u.owner == other and u.node == node]:
             if not (state.engine.is_planet[node] and state.ground(u)):
                 u.node = escape
         state.events.add("defender-retreats")
-    winner = {"attacker wins": p, "defender wins": q}.get(outcome)
+    winner = {"attacker wins": player, "defender wins": other}.get(outcome)
     if winner is not None:
         state.vp[winner] += state.engine.battle_vp
-        loser = q if winner == p else p
+        loser = other if winner == player else player
         for u in [x for x in state.units if x.owner == loser and x.node == node and state.targetable(x)]:
             if not ground or state.ground(u):
                 state._destroy(u)  # the beaten side's cargo at that point goes down with its fleet
-        spoils(state, winner, loser, len(theirs) if winner == p else len(mine), ground)
-        beaten = theirs if winner == p else mine
-        if any(e.verb == "salvage" for e in played[0 if winner == p else 1]):
+        spoils(state, winner, loser, len(theirs) if winner == player else len(mine), ground)
+        beaten = theirs if winner == player else mine
+        if any(e.verb == "salvage" for e in played[0 if winner == player else 1]):
             state.resources[winner] += sum(int(state.engine.units[u.kind]["cost"]) for u in beaten) // 2
-    return winner == p
+    return winner == player
 
 
 def revenge(state: RiftState, seat: int) -> tuple[int, int] | None:

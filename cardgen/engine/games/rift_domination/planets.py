@@ -14,9 +14,9 @@ if TYPE_CHECKING:
     from cardgen.engine.games.rift_domination.state import RiftState
 
 
-def land(state: RiftState, u: Unit, planet: int) -> None:
+def land(state: RiftState, unit: Unit, planet: int) -> None:
     """Ground units (or a diplomat) reach a planet nobody controls: its condition decides."""
-    e, p = state.engine, u.owner
+    e, p = state.engine, unit.owner
     tile = state.tile.get(planet, -1)
     if tile < 0:
         control(state, p, planet)
@@ -24,18 +24,18 @@ def land(state: RiftState, u: Unit, planet: int) -> None:
     spec = e.tiles[tile]
     kind = spec["condition"]
     gain = state.fac(p).modifier("consume")
-    if gain is not None and kind == "dangerous" and state.ground(u):  # a policy: The Void consumes the risky ones
+    if gain is not None and kind == "dangerous" and state.ground(unit):  # a policy: The Void consumes the risky ones
         del state.tile[planet]
         state.tiles_gone.append(tile)
         state.consumed.add(planet)
         state.resources[p] += gain
         state.events.add("consume")
         return
-    talks = has_talk(state, u, kind)
+    talks = has_talk(state, unit, kind)
     if kind == "civilized" or talks:
         if talks:
-            negotiate(state, u, planet)
-        elif state.ground(u):
+            negotiate(state, unit, planet)
+        elif state.ground(unit):
             cost = state.fac(p).modifier("civilized-cost")
             cost = e.civilized["pay"] if cost is None else cost
             if state.resources[p] >= cost:
@@ -43,7 +43,7 @@ def land(state: RiftState, u: Unit, planet: int) -> None:
                 control(state, p, planet)
                 state._draw_occ(p, state.fac(p).modifier("civilized-occ") or e.civilized["occ_paid"])
         return
-    if not state.ground(u):
+    if not state.ground(unit):
         return
     if kind == "dangerous":
         roll = max(state.rng.randbelow(e.die) + 1 for _ in range(state.fac(p).modifier("dangerous-dice") or 1))
@@ -65,25 +65,25 @@ def land(state: RiftState, u: Unit, planet: int) -> None:
         control(state, p, planet)
 
 
-def has_talk(state: RiftState, u: Unit, kind: str) -> bool:
+def has_talk(state: RiftState, unit: Unit, kind: str) -> bool:
     """The unit negotiates with a planet of that condition (civilized; dangerous too with `negotiate-dangerous`)."""
-    dangerous = state.fac(u.owner).modifier("negotiate-dangerous") is not None
-    return state.negotiates(u) and (kind == "civilized" or (kind == "dangerous" and dangerous))
+    dangerous = state.fac(unit.owner).modifier("negotiate-dangerous") is not None
+    return state.negotiates(unit) and (kind == "civilized" or (kind == "dangerous" and dangerous))
 
 
-def may_negotiate(state: RiftState, u: Unit, planet: int) -> bool:
+def may_negotiate(state: RiftState, unit: Unit, planet: int) -> bool:
     """NEGOTIATE: 'Take control over a civilized planet by moving there (even player controlled planets if there
     is no infantry': another player's civilized planet where none of that player's ground units stand."""
     tile, holder = state.tile.get(planet, -1), state.owner.get(planet)
-    if tile < 0 or holder is None or not has_talk(state, u, state.engine.tiles[tile]["condition"]):
+    if tile < 0 or holder is None or not has_talk(state, unit, state.engine.tiles[tile]["condition"]):
         return False
     return not any(x.owner == holder and x.node == planet and state.ground(x) for x in state.units)
 
 
-def negotiate(state: RiftState, u: Unit, planet: int) -> None:
+def negotiate(state: RiftState, unit: Unit, planet: int) -> None:
     """A negotiated planet: control, one free upgrade, 2 OCC-cards and 2 fighters. From another player, the
     upgrades change hands but the military base, artillery and shield generator, which never do (Battle)."""
-    e, p = state.engine, u.owner
+    e, p = state.engine, unit.owner
     if state.owner.get(planet) not in (None, p):
         state.upgrades[planet] = [b for b in state.upgrades.get(planet, []) if b not in BATTLE_UPGRADES]
         state.events.add("negotiate:held")
@@ -95,25 +95,27 @@ def negotiate(state: RiftState, u: Unit, planet: int) -> None:
     state.events.add("negotiate")
 
 
-def free_upgrade(state: RiftState, p: int, planet: int) -> None:
+def free_upgrade(state: RiftState, player: int, planet: int) -> None:
     """A free planet upgrade of the player's choice: mines (a fixed policy; the choice is not searched)."""
-    if len(state.upgrades.get(planet, [])) < state.slots(planet, p):
+    if len(state.upgrades.get(planet, [])) < state.slots(planet, player):
         state.upgrades.setdefault(planet, []).append("mines")
 
 
-def control(state: RiftState, p: int, planet: int) -> None:
+def control(state: RiftState, player: int, planet: int) -> None:
     e = state.engine
     before = state.owner.get(planet)
-    state.owner[planet] = p
+    state.owner[planet] = player
     state.events.add("control")
     if e.systems[e.node_system[planet]] in e.centre and state.engine.planets[planet - len(e.systems)]["size"] == "huge":
-        state.vp[p] += e.centre_vp
+        state.vp[player] += e.centre_vp
     system = e.node_system[planet]
     if before is not None and state.systems_held.get(system) == before:
         del state.systems_held[system]
     planets = [h for h in e.system_planets[system] if state.on[h] and h not in state.consumed]
-    if all(state.owner.get(h) == p for h in planets) and state.systems_held.get(system) != p:
-        state.systems_held[system] = p
-        state.vp[p] += state.fac(p).modifier("system-vp") or e.system_vp
-        if state.expansions[p] < state.fac(p).expansions and any(k not in state.roster[p] for k in e.units):
-            state.later(("roster", p))  # asked once what is under way (a battle's windows) is done
+    if all(state.owner.get(h) == player for h in planets) and state.systems_held.get(system) != player:
+        state.systems_held[system] = player
+        state.vp[player] += state.fac(player).modifier("system-vp") or e.system_vp
+        if state.expansions[player] < state.fac(player).expansions and any(
+            k not in state.roster[player] for k in e.units
+        ):
+            state.later(("roster", player))  # asked once what is under way (a battle's windows) is done

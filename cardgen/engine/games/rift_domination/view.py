@@ -22,14 +22,14 @@ if TYPE_CHECKING:
     from cardgen.engine.games.rift_domination.state import RiftState
 
 
-def position(state: RiftState, p: int) -> float:
+def position(state: RiftState, player: int) -> float:
     e = state.engine
-    units = [u for u in state.units if u.owner == p]
-    value = 10.0 * state.vp[p] + 0.5 * state.resources[p] + 1.5 * state.track[p]
+    units = [u for u in state.units if u.owner == player]
+    value = 10.0 * state.vp[player] + 0.5 * state.resources[player] + 1.5 * state.track[player]
     value += sum(0.8 * int(e.units[u.kind]["cost"]) for u in units)
-    planets = state.planets_of(p)
+    planets = state.planets_of(player)
     value += 3.0 * len(planets) + sum(1.0 * len(state.upgrades.get(h, [])) for h in planets)
-    value += 2.0 * turn.mines(state, p)  # income to come
+    value += 2.0 * turn.mines(state, player)  # income to come
     free = [h for h in range(len(state.on)) if state.on[h] and e.is_planet[h] and h not in state.owner
             and h not in state.consumed]  # fmt: skip
     if free:
@@ -43,40 +43,40 @@ def position(state: RiftState, p: int) -> float:
         if stuck:  # the nearest carrier counts (none at all: as far as can be), and a roster that can build one
             to_stuck = distances_from(state.towards, stuck)
             value -= 0.5 * min([min(to_stuck[u.node], 12) for u in carriers] or [12])
-            value += 3.0 * any(int(e.units[k]["capacity"]) > 0 for k in state.roster[p])
+            value += 3.0 * any(int(e.units[k]["capacity"]) > 0 for k in state.roster[player])
     return value
 
 
-def outlook(state: RiftState, p: int) -> float:
+def outlook(state: RiftState, player: int) -> float:
     if state.is_terminal():
-        return 1000.0 * state.returns()[p]
-    others = [q for q in range(state.n) if q != p]
-    mine = position(state, p)
+        return 1000.0 * state.returns()[player]
+    others = [q for q in range(state.n) if q != player]
+    mine = position(state, player)
     return mine - sum(position(state, q) for q in others) / len(others) if others else mine
 
 
 _last: list[Any] = [None, None]
 
 
-def action_value(engine: RiftEngine, state: RiftState, action: Any, p: int) -> float:
+def action_value(engine: RiftEngine, state: RiftState, action: Any, player: int) -> float:
     legal = state.legal_actions()
     if _last[0] is not legal:  # one determinization per decision, seeded from the state so games replay
-        _last[0], _last[1] = legal, state.determinize(p, CounterRng(seed_of(state, p)))
+        _last[0], _last[1] = legal, state.determinize(player, CounterRng(seed_of(state, player)))
     trial = _last[1].clone()
     trial.do(action, chance=False)
     if trial.fighting is None:
-        value = outlook(trial, p)
+        value = outlook(trial, player)
     else:  # a battle the move starts: its outcome weighed over several rolls of the dice, not one
-        dice = CounterRng(seed_of(state, p) ^ 0x5EED)
-        value = sum(outlook(_fought(trial.reseeded(dice)), p) for _ in range(BATTLE_ROLLS)) / BATTLE_ROLLS
+        dice = CounterRng(seed_of(state, player) ^ 0x5EED)
+        value = sum(outlook(_fought(trial.reseeded(dice)), player) for _ in range(BATTLE_ROLLS)) / BATTLE_ROLLS
     return value + (0.01 if action.tag == "done" and state.phase == "move" else 0.0)
 
 
 BATTLE_ROLLS = 8  # greedy against random, 600 two-player games (seed 5, seats in turn): 1 roll 73 %, 8 rolls 77 %
 
 
-def seed_of(state: RiftState, p: int) -> int:
-    return (state.turns * 1_000_003 + len(state.chance.events) * 7919 + p) & ((1 << 63) - 1)
+def seed_of(state: RiftState, player: int) -> int:
+    return (state.turns * 1_000_003 + len(state.chance.events) * 7919 + player) & ((1 << 63) - 1)
 
 
 def _fought(trial: RiftState) -> RiftState:

@@ -53,9 +53,9 @@ class Battle(Flow):
         points: list[int]
         round: int
 
-        def stat(self, p: int, unit_type: str, name: str) -> int: ...
+        def stat(self, player: int, unit_type: str, name: str) -> int: ...
 
-        def destroy(self, p: int, unit: Unit) -> None: ...
+        def destroy(self, player: int, unit: Unit) -> None: ...
 
     # -- helpers ----------------------------------------------------------------------------------------------------
 
@@ -64,40 +64,40 @@ class Battle(Flow):
         assert self.fight is not None, "no battle is being fought"
         return self.fight.player
 
-    def category(self, p: int, unit: int) -> str:
-        return self.engine.types[self.units[p][unit].kind].category
+    def category(self, player: int, unit: int) -> str:
+        return self.engine.types[self.units[player][unit].kind].category
 
-    def power(self, p: int, unit: int) -> int:
-        return sum(self.stat(p, self.units[p][unit].kind, d) for d in DAMAGE)
+    def power(self, player: int, unit: int) -> int:
+        return sum(self.stat(player, self.units[player][unit].kind, d) for d in DAMAGE)
 
-    def hp_left(self, p: int, unit: int) -> int:
-        u = self.units[p][unit]
-        return self.stat(p, u.kind, "hp") - u.damage
+    def hp_left(self, player: int, unit: int) -> int:
+        u = self.units[player][unit]
+        return self.stat(player, u.kind, "hp") - u.damage
 
     def _alive_deployed(self, fight: Fight) -> list[int]:
         return [i for i in fight.deployed if self.hp_left(fight.player, i) > 0]
 
-    def _carried(self, p: int, unit: int) -> bool:
+    def _carried(self, player: int, unit: int) -> bool:
         """A Striker or Ground unit bought before this round: it rides in a bay."""
-        return self.category(p, unit) != "space" and self.units[p][unit].bought != self.round
+        return self.category(player, unit) != "space" and self.units[player][unit].bought != self.round
 
-    def _kill(self, p: int, unit: int) -> None:
-        self.units[p][unit].damage = self.stat(p, self.units[p][unit].kind, "hp")
+    def _kill(self, player: int, unit: int) -> None:
+        self.units[player][unit].damage = self.stat(player, self.units[player][unit].kind, "hp")
 
     # -- phase 1: deploy --------------------------------------------------------------------------------------------
 
-    def _t_battle(self, p: int) -> None:
-        foes = [Foe(card, self.engine.enemies[card].hp) for card in self.agroed[p]]
-        self.fight = Fight(p, foes, [], tuple(self.deploy_order(p)))
+    def _t_battle(self, player: int) -> None:
+        foes = [Foe(card, self.engine.enemies[card].hp) for card in self.agroed[player]]
+        self.fight = Fight(player, foes, [], tuple(self.deploy_order(player)))
         self.push(("deploy",), ("step", 0), ("bays",), ("step", 1), ("bays",), ("score",))
 
-    def deploy_order(self, p: int) -> list[int]:
+    def deploy_order(self, player: int) -> list[int]:
         """Non-Striker Space units first (they bring the bays), then Strikers, then Ground units; within each, units
         bought this round first, then the strongest."""
-        units = self.units[p]
+        units = self.units[player]
         return sorted(
             range(len(units)),
-            key=lambda i: (RANK[self.category(p, i)], units[i].bought != self.round, -self.power(p, i), i),
+            key=lambda i: (RANK[self.category(player, i)], units[i].bought != self.round, -self.power(player, i), i),
         )
 
     def deployable(self) -> list[int]:
@@ -115,8 +115,8 @@ class Battle(Flow):
         order = fight.order[fight.cursor :]
         return [i for i in order if not self._carried(p, i) or room[self._bay(p, i)] > 0]
 
-    def _bay(self, p: int, unit: int) -> str:
-        category = self.category(p, unit)
+    def _bay(self, player: int, unit: int) -> str:
+        category = self.category(player, unit)
         return next(stat for needs, stat in CARRIED if category in needs)
 
     def _t_deploy(self) -> None:

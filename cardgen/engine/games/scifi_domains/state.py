@@ -328,70 +328,70 @@ class ScifiState(Battle, State):
 
     # -- building and research ------------------------------------------------------------------------------------
 
-    def stat(self, p: int, unit_type: str, name: str) -> int:
+    def stat(self, player: int, unit_type: str, name: str) -> int:
         """A unit type's stat for a player: the printed value plus the player's techs for that type."""
-        table = self.tables[p]
+        table = self.tables[player]
         if table is None:
-            table = self.tables[p] = self._stat_table(p)
+            table = self.tables[player] = self._stat_table(player)
         return table[unit_type][STAT_INDEX[name]]
 
-    def _stat_table(self, p: int) -> dict[str, tuple[int, ...]]:
+    def _stat_table(self, player: int) -> dict[str, tuple[int, ...]]:
         rows = {kind: list(t.stats) for kind, t in self.engine.types.items()}
-        for card in self.techs[p]:
+        for card in self.techs[player]:
             tech = self.engine.techs[card]
             rows[tech.unit_type][STAT_INDEX[tech.stat]] += tech.value
         return {kind: tuple(row) for kind, row in rows.items()}
 
-    def build_cost(self, p: int, unit_type: str, count: int) -> int:
-        return build_cost(self.stat(p, unit_type, "metal_cost"), count, self.engine.extra_price)
+    def build_cost(self, player: int, unit_type: str, count: int) -> int:
+        return build_cost(self.stat(player, unit_type, "metal_cost"), count, self.engine.extra_price)
 
-    def _builds(self, p: int) -> list[Build]:
+    def _builds(self, player: int) -> list[Build]:
         actions = []
         in_line = Counter(self.engine.unit_cards[card] for card in self.lines["units"])
-        metal, extra = self.metal[p], self.engine.extra_price
+        metal, extra = self.metal[player], self.engine.extra_price
         for kind in self.engine.type_names:
-            each = self.stat(p, kind, "metal_cost")
+            each = self.stat(player, kind, "metal_cost")
             for count in range(1, in_line[kind] + 1):
                 if build_cost(each, count, extra) > metal:
                     break
                 actions.append(Build(kind, count))
         return actions
 
-    def _build(self, p: int, unit_type: str, count: int) -> None:
-        self.metal[p] -= self.build_cost(p, unit_type, count)
+    def _build(self, player: int, unit_type: str, count: int) -> None:
+        self.metal[player] -= self.build_cost(player, unit_type, count)
         for _ in range(count):
             card = next(c for c in self.lines["units"] if self.engine.unit_cards[c] == unit_type)
             self.lines["units"].remove(card)
-            self.units[p].append(Unit(unit_type, Source.CARD, card, self.round))
+            self.units[player].append(Unit(unit_type, Source.CARD, card, self.round))
         self._refill("units")
 
-    def tech_cost(self, p: int, card: int) -> int:
+    def tech_cost(self, player: int, card: int) -> int:
         """What a tech from the line-up costs a player (a replacement costs the difference plus the surcharge)."""
         tech = self.engine.techs[card]
         if tech.unit_type in self.engine.stacking:
             return tech.cost
-        held = [t for t in self.techs[p] if self.engine.techs[t].unit_type == tech.unit_type]
+        held = [t for t in self.techs[player] if self.engine.techs[t].unit_type == tech.unit_type]
         if not held:
             return tech.cost
         return replacement_cost(tech.cost, self.engine.techs[held[0]].cost, self.engine.surcharge)
 
-    def _researches(self, p: int) -> list[Research]:
+    def _researches(self, player: int) -> list[Research]:
         return [
             Research(slot)
             for slot, card in enumerate(self.lines["techs"])
-            if self.tech_cost(p, card) <= self.research[p]
+            if self.tech_cost(player, card) <= self.research[player]
         ]
 
-    def _research(self, p: int, slot: int) -> None:
+    def _research(self, player: int, slot: int) -> None:
         card = self.lines["techs"].pop(slot)
-        self.research[p] -= self.tech_cost(p, card)
+        self.research[player] -= self.tech_cost(player, card)
         kind = self.engine.techs[card].unit_type
         if kind not in self.engine.stacking:
-            for old in [t for t in self.techs[p] if self.engine.techs[t].unit_type == kind]:
-                self.techs[p].remove(old)
+            for old in [t for t in self.techs[player] if self.engine.techs[t].unit_type == kind]:
+                self.techs[player].remove(old)
                 self.discards["techs"].append(old)
-        self.techs[p].append(card)
-        self.tables[p] = None
+        self.techs[player].append(card)
+        self.tables[player] = None
         self.applied.add(self.engine.techs[card].item)
         self._refill("techs")
 
@@ -418,20 +418,20 @@ class ScifiState(Battle, State):
 
     # -- agro -----------------------------------------------------------------------------------------------------
 
-    def _refill_pile(self, p: int, group: int) -> None:
+    def _refill_pile(self, player: int, group: int) -> None:
         """A player's own pile of a group: every enemy card of the group not already in front of them."""
-        in_front = set(self.agroed[p])
-        self.piles[p][group] = [c for c in self.engine.group_cards[group] if c not in in_front]
+        in_front = set(self.agroed[player])
+        self.piles[player][group] = [c for c in self.engine.group_cards[group] if c not in in_front]
 
-    def _agro(self, p: int, group: int) -> None:
-        if not self.piles[p][group]:
-            self._refill_pile(p, group)
-            if not self.piles[p][group]:
+    def _agro(self, player: int, group: int) -> None:
+        if not self.piles[player][group]:
+            self._refill_pile(player, group)
+            if not self.piles[player][group]:
                 self.problem(f"a player agroed every printed {self.engine.agro_order[group]} enemy at once")
                 return
-        card = self._draw(self.piles[p][group], f"enemies {self.engine.agro_order[group]} for seat {p}")
-        self.agroed[p].append(card)
-        self.stage[p] = group
+        card = self._draw(self.piles[player][group], f"enemies {self.engine.agro_order[group]} for seat {player}")
+        self.agroed[player].append(card)
+        self.stage[player] = group
         self._check_printed(group)
 
     def _check_printed(self, group: int) -> None:
@@ -446,47 +446,47 @@ class ScifiState(Battle, State):
 
     # -- rewards and the end ------------------------------------------------------------------------------------------
 
-    def _take_reward(self, p: int, slot: int) -> None:
+    def _take_reward(self, player: int, slot: int) -> None:
         card = self.lines["rewards"].pop(slot)
-        self.points[p] -= 1
-        self.rewards[p].append(card)
+        self.points[player] -= 1
+        self.rewards[player].append(card)
         reward = self.engine.rewards[card]
         if reward.effect == "metal":
-            self.metal[p] += reward.value
+            self.metal[player] += reward.value
         elif reward.effect == "research":
-            self.research[p] += reward.value
+            self.research[player] += reward.value
         elif reward.effect == "metal_production":
-            self.metal_prod[p] += reward.value
+            self.metal_prod[player] += reward.value
         elif reward.effect == "research_production":
-            self.research_prod[p] += reward.value
+            self.research_prod[player] += reward.value
         elif reward.effect == "unit" and reward.unit_type:
-            self.units[p].append(Unit(reward.unit_type, Source.REWARD, card, self.round))
+            self.units[player].append(Unit(reward.unit_type, Source.REWARD, card, self.round))
         self.applied.add(reward.item)
         self._refill("rewards")
 
-    def destroy(self, p: int, unit: Unit) -> None:
+    def destroy(self, player: int, unit: Unit) -> None:
         """A destroyed unit leaves play: its card to its discards, a Command Ship counted as lost."""
-        self.units[p].remove(unit)
+        self.units[player].remove(unit)
         if unit.source is Source.CARD:
             self.discards["units"].append(unit.card)
         elif unit.source is Source.REWARD:
-            self.rewards[p].remove(unit.card)
+            self.rewards[player].remove(unit.card)
             self.discards["rewards"].append(unit.card)
         else:
-            self.lost_ships.append(p)
+            self.lost_ships.append(player)
 
-    def units_metal(self, p: int) -> int:
+    def units_metal(self, player: int) -> int:
         """The printed Metal cost of a player's surviving units (Command Ships count nothing)."""
-        return sum(self.engine.types[u.kind].cost for u in self.units[p] if u.source is not Source.SHIP)
+        return sum(self.engine.types[u.kind].cost for u in self.units[player] if u.source is not Source.SHIP)
 
-    def victory_points(self, p: int) -> float:
+    def victory_points(self, player: int) -> float:
         rewards = self.engine.rewards
-        cards = sum(rewards[c].value for c in self.rewards[p] if rewards[c].effect == "vp")
-        wealth = self.units_metal(p) + self.metal[p] + self.research[p]
-        return end_vp(cards, self.overflow[p], wealth, self.engine.vp_divisor)
+        cards = sum(rewards[c].value for c in self.rewards[player] if rewards[c].effect == "vp")
+        wealth = self.units_metal(player) + self.metal[player] + self.research[player]
+        return end_vp(cards, self.overflow[player], wealth, self.engine.vp_divisor)
 
-    def tiebreak(self, p: int) -> int:
-        return self.metal[p] + self.units_metal(p)
+    def tiebreak(self, player: int) -> int:
+        return self.metal[player] + self.units_metal(player)
 
     def invariant_violations(self) -> list[str]:
         e, out = self.engine, []

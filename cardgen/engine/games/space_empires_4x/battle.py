@@ -88,13 +88,13 @@ class Fight:
         return self.screener if self.screener >= 0 else self.fighters[self.order[self.slot]].side
 
 
-def begin(state: SE4XState, p: int, q: int, h: int, attackers: list[Unit], defenders: list[Unit]) -> None:
+def begin(state: SE4XState, player: int, other: int, h: int, attackers: list[Unit], defenders: list[Unit]) -> None:
     """Start the battle at h between p's and q's combat units, and play it until a choice is due or it ends."""
     for u in [*attackers, *defenders]:
         u.seen = True  # revealed in combat
     fighters = [Fighter(u.uid, side, group(state, u, True), [0] * u.count)
                 for side, units in enumerate((attackers, defenders)) for u in units]  # fmt: skip
-    state.fight = Fight(h, (p, q), state.terrain(h), fighters)
+    state.fight = Fight(h, (player, other), state.terrain(h), fighters)
     _new_round(state)
     _ask(state)
 

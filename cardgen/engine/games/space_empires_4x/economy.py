@@ -81,73 +81,75 @@ def actions(state: SE4XState) -> list[Action]:
     return out
 
 
-def research_cost(state: SE4XState, p: int, t: str) -> int | None:
-    level = state.tech[p][t]
-    if t in state.bought[p] or level >= state.engine.tech_max[t]:
+def research_cost(state: SE4XState, player: int, t: str) -> int | None:
+    level = state.tech[player][t]
+    if t in state.bought[player] or level >= state.engine.tech_max[t]:
         return None
     cost = state.engine.tech_cost[t][level + 1]
-    return cost if cost <= state.cp[p] else None
+    return cost if cost <= state.cp[player] else None
 
 
-def yard_room(state: SE4XState, p: int, h: int) -> float:
-    yards = sum(u.count for u in state.units_at(h) if u.owner == p and u.code == "SY") - state.yards_new.get((p, h), 0)
-    return yards * state.engine.yard_capacity[state.tech[p]["ship-yard"]] - state.built_at[p].get(h, 0.0)
+def yard_room(state: SE4XState, player: int, h: int) -> float:
+    yards = sum(u.count for u in state.units_at(h) if u.owner == player and u.code == "SY") - state.yards_new.get(
+        (player, h), 0
+    )
+    return yards * state.engine.yard_capacity[state.tech[player]["ship-yard"]] - state.built_at[player].get(h, 0.0)
 
 
-def build_problem(state: SE4XState, p: int, code: str, h: int) -> str | None:
+def build_problem(state: SE4XState, player: int, code: str, h: int) -> str | None:
     """Why player p may not build one `code` at colony h now (None: it may)."""
     spec = state.engine.units[code]
-    if spec.cost > state.cp[p]:
+    if spec.cost > state.cp[player]:
         return "not enough CP"
     if state.blockaded(h):
         return "the colony is blockaded (nothing is placed where enemy warships wait)"
-    if state.tech[p]["ship-size"] < spec.size_tech:
+    if state.tech[player]["ship-size"] < spec.size_tech:
         return "Ship Size technology too low"
-    fresh = state.fresh.get((p, code, h))
+    fresh = state.fresh.get((player, code, h))
     joins = fresh is not None and code in state.engine.numbered and state.unit(fresh).count < state.engine.group_max
     if code == "SY":
-        existing = [u for u in state.units_at(h) if u.owner == p and u.code == "SY"]
-        if state.yards_new.get((p, h)):
+        existing = [u for u in state.units_at(h) if u.owner == player and u.code == "SY"]
+        if state.yards_new.get((player, h)):
             return "one Ship Yard per planet per Economic Phase"
         if existing and existing[0].count >= state.engine.group_max:
             return "the Ship Yard group is full"
-        if not existing and state.counters_used(p, code) >= state.engine.limits[code]:
+        if not existing and state.counters_used(player, code) >= state.engine.limits[code]:
             return "every Ship Yard counter is in play"
         return None
-    if not joins and state.counters_used(p, code) >= state.engine.limits[code]:
+    if not joins and state.counters_used(player, code) >= state.engine.limits[code]:
         return f"every {code} counter is in play"
     if code == "Base":
-        return "one Base per colony" if any(u.code == "Base" for u in state.units_at(h) if u.owner == p) else None
+        return "one Base per colony" if any(u.code == "Base" for u in state.units_at(h) if u.owner == player) else None
     if code == "Decoy":
         return None
-    if yard_room(state, p, h) < spec.hull:
+    if yard_room(state, player, h) < spec.hull:
         return "no Ship Yard capacity left here"
     return None
 
 
-def upgrade_cost(state: SE4XState, u: Unit) -> int | None:
-    p = u.owner
-    if u.code in AUTO_UPGRADED or not state.armed(u) or u.new:
+def upgrade_cost(state: SE4XState, unit: Unit) -> int | None:
+    p = unit.owner
+    if unit.code in AUTO_UPGRADED or not state.armed(unit) or unit.new:
         return None
     t = state.tech[p]
-    if (u.att, u.dfn, u.tac, u.move) == (t["attack"], t["defense"], t["tactics"], t["movement"]):
+    if (unit.att, unit.dfn, unit.tac, unit.move) == (t["attack"], t["defense"], t["tactics"], t["movement"]):
         return None
-    if not any(o.owner == p and o.code == "SY" for o in state.units_at(u.hex)):
+    if not any(o.owner == p and o.code == "SY" for o in state.units_at(unit.hex)):
         return None
-    cost = state.spec(u).hull * u.count * state.engine.upgrade_cost
+    cost = state.spec(unit).hull * unit.count * state.engine.upgrade_cost
     return cost if cost <= state.cp[p] else None
 
 
-def begin(state: SE4XState, p: int) -> None:
+def begin(state: SE4XState, player: int) -> None:
     """Income (Homeworld, colonies, deposited Minerals, none where blockaded), Space Wrecks, maintenance due."""
     e = state.engine
     income = 0
-    for h in state.colonies(p):
+    for h in state.colonies(player):
         if state.blockaded(h):
             continue
         income += state.col_cp[h]
     for m, (where, at) in enumerate(state.mloc):
-        if where != DEPOSITED or state.col_owner[at] != p or state.blockaded(at):
+        if where != DEPOSITED or state.col_owner[at] != player or state.blockaded(at):
             continue
         spec = e.markers[m]
         state.mloc[m] = (GONE, 0)
@@ -158,45 +160,47 @@ def begin(state: SE4XState, p: int) -> None:
             roll = state.rng.randbelow(e.die) + 1
             tech = next(t for t, lo, hi in e.wreck_table if lo <= roll <= hi)
             state.chance.record("space wreck", [roll, tech])
-            if state.tech[p][tech] < e.tech_max[tech]:
-                state.tech[p][tech] += 1
-    state.cp[p] += income
-    state.due[p] = sum(state.spec(u).hull * u.count for u in state.units if u.owner == p and state.spec(u).maintained)
-    pay(state, p)
+            if state.tech[player][tech] < e.tech_max[tech]:
+                state.tech[player][tech] += 1
+    state.cp[player] += income
+    state.due[player] = sum(
+        state.spec(u).hull * u.count for u in state.units if u.owner == player and state.spec(u).maintained
+    )
+    pay(state, player)
 
 
-def pay(state: SE4XState, p: int) -> None:
-    if state.due[p] <= state.cp[p]:
-        state.cp[p] -= state.due[p]
-        state.due[p] = 0
+def pay(state: SE4XState, player: int) -> None:
+    if state.due[player] <= state.cp[player]:
+        state.cp[player] -= state.due[player]
+        state.due[player] = 0
 
 
-def build(state: SE4XState, p: int, code: str, h: int) -> None:
+def build(state: SE4XState, player: int, code: str, h: int) -> None:
     spec = state.engine.units[code]
-    state.cp[p] -= spec.cost
+    state.cp[player] -= spec.cost
     state.events.add(f"build:{code}")
     if code == "SY":  # placed this phase: it builds nothing until the next
-        state.yards_new[(p, h)] = state.yards_new.get((p, h), 0) + 1
-        existing = next((u for u in state.units_at(h) if u.owner == p and u.code == "SY"), None)
+        state.yards_new[(player, h)] = state.yards_new.get((player, h), 0) + 1
+        existing = next((u for u in state.units_at(h) if u.owner == player and u.code == "SY"), None)
         if existing is not None:
             existing.count += 1
         else:
-            state._add_unit(p, code, 1, h).new = True
+            state._add_unit(player, code, 1, h).new = True
         return
     if code not in ("Base", "Decoy"):
-        state.built_at[p][h] = state.built_at[p].get(h, 0.0) + spec.hull
-    fresh = state.fresh.get((p, code, h))
+        state.built_at[player][h] = state.built_at[player].get(h, 0.0) + spec.hull
+    fresh = state.fresh.get((player, code, h))
     if fresh is not None and code in state.engine.numbered and state.unit(fresh).count < state.engine.group_max:
         state.unit(fresh).count += 1
         return
-    u = state._add_unit(p, code, 1, h)
+    u = state._add_unit(player, code, 1, h)
     u.new = True
-    state.fresh[(p, code, h)] = u.uid
+    state.fresh[(player, code, h)] = u.uid
 
 
-def end_of(state: SE4XState, p: int) -> None:
+def end_of(state: SE4XState, player: int) -> None:
     seats = state._seats()
-    after = [q for q in seats if state.order.index(q) > state.order.index(p)]
+    after = [q for q in seats if state.order.index(q) > state.order.index(player)]
     if after:
         state.player = after[0]
         begin(state, state.player)

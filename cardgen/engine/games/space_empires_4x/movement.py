@@ -86,36 +86,36 @@ def actions(state: SE4XState) -> list[Action]:
     return out
 
 
-def may_enter(state: SE4XState, u: Unit, t: int, owners: dict[int, set[int]] | None = None) -> str | None:
+def may_enter(state: SE4XState, unit: Unit, t: int, owners: dict[int, set[int]] | None = None) -> str | None:
     """Why unit u may not move into hex t now (None: it may); `owners`: who has units where, if known."""
     kind = state.kind(t)
     if kind == "supernova":
         return "units may not move into a Supernova"
     unexplored = state.marker_at[t] >= 0 and not state.revealed[t]
-    armed = state.armed(u)
+    armed = state.armed(unit)
     there = owners.get(t, ()) if owners is not None else {o.owner for o in state.units_at(t)}
-    enemy = any(q != u.owner for q in there) or state.col_owner[t] not in (-1, u.owner)
+    enemy = any(q != unit.owner for q in there) or state.col_owner[t] not in (-1, unit.owner)
     if not armed:
         if unexplored:
             return "a non-combat unit may not enter an undiscovered hex"
         if enemy:
             return "a non-combat unit may not enter a hex with enemy units or colonies"
         return None
-    if (unexplored or kind in ("nebula", "asteroids")) and u.steps > 0:
+    if (unexplored or kind in ("nebula", "asteroids")) and unit.steps > 0:
         return "a combat unit enters an undiscovered hex, a Nebula or Asteroids only as its first move"
     return None
 
 
-def can_colonize(state: SE4XState, u: Unit) -> bool:
-    h = u.hex
+def can_colonize(state: SE4XState, unit: Unit) -> bool:
+    h = unit.hex
     kind = state.kind(h)
     if state.col_owner[h] != -1 or kind not in ("planet", "barren"):
         return False
-    if kind == "barren" and not u.terra:
+    if kind == "barren" and not unit.terra:
         return False
-    if len(state.colonies(u.owner)) - 1 >= state.engine.colonies_max:  # the Homeworld has counters of its own
+    if len(state.colonies(unit.owner)) - 1 >= state.engine.colonies_max:  # the Homeworld has counters of its own
         return False
-    return not any(o.owner != u.owner for o in state.units_at(h))
+    return not any(o.owner != unit.owner for o in state.units_at(h))
 
 
 def shift_targets(state: SE4XState) -> list[int]:
@@ -123,41 +123,41 @@ def shift_targets(state: SE4XState) -> list[int]:
     return [t for t in state.adj[state.lost[1]] if state.kind(t) != "supernova"]
 
 
-def enter(state: SE4XState, u: Unit, t: int, came: int, counts: bool = True) -> None:
+def enter(state: SE4XState, unit: Unit, t: int, came: int, counts: bool = True) -> None:
     """Unit u moves into hex t: the marker there is turned up and acts at once; enemies there stop it."""
-    u.hex = t
+    unit.hex = t
     if counts:
-        u.steps += 1
-    if state.col_owner[t] == u.owner:
-        u.seen = False  # back at one of its colonies: face down again
+        unit.steps += 1
+    if state.col_owner[t] == unit.owner:
+        unit.seen = False  # back at one of its colonies: face down again
     m = state.marker_at[t]
     found = m >= 0 and not state.revealed[t]
     if found:
         state.revealed[t] = True
-        state.explored[u.owner] += 1
+        state.explored[unit.owner] += 1
         state.chance.record("explore", [state.engine.hex_label[t], state.engine.markers[m].kind])
     kind = state.kind(t)
-    armed = state.armed(u)
+    armed = state.armed(unit)
     if kind == "black-hole":
-        if not survives_black_hole(state, u):
+        if not survives_black_hole(state, unit):
             return
     elif found and kind == "danger":
         state.events.add("marker:danger")
         discard(state, t)
-        state._remove(u)
+        state._remove(unit)
         return
     elif kind == "supernova":  # only when just found: a known Supernova cannot be entered
         state.events.add("marker:supernova")
-        u.hex, u.stopped = came, True
+        unit.hex, unit.stopped = came, True
         return
     elif found and kind == "lost-in-space":
         state.events.add("marker:lost-in-space")
         discard(state, t)
-        u.stopped = True
+        unit.stopped = True
         chooser = (state.player - 1) % state.n if state.n > 1 else -1
         while chooser in state.out:
             chooser = (chooser - 1) % state.n
-        state.lost = (chooser, t, (u.uid,), state.player)
+        state.lost = (chooser, t, (unit.uid,), state.player)
         if chooser == -1 or chooser == state.player:  # solitaire: a die roll picks the hex
             targets = shift_targets(state)
             if targets:
@@ -175,25 +175,25 @@ def enter(state: SE4XState, u: Unit, t: int, came: int, counts: bool = True) -> 
         return
     elif kind in ("nebula", "asteroids") and armed:
         state.events.add(f"marker:{kind}")
-        u.stopped = True
+        unit.stopped = True
     if found and armed:
-        u.stopped = True  # 'Entering such a space ends the unit's movement' (a Black Hole's survivors go on)
-    enemies = state.enemies_at(t, u.owner)
-    if armed and (any(state.armed(o) for o in enemies) or state.col_owner[t] not in (-1, u.owner)):
-        u.stopped = True
+        unit.stopped = True  # 'Entering such a space ends the unit's movement' (a Black Hole's survivors go on)
+    enemies = state.enemies_at(t, unit.owner)
+    if armed and (any(state.armed(o) for o in enemies) or state.col_owner[t] not in (-1, unit.owner)):
+        unit.stopped = True
     elif armed:
         for o in enemies:  # 'only enemy non-combat units … are immediately destroyed'
             state._remove(o)
 
 
-def survives_black_hole(state: SE4XState, u: Unit) -> bool:
+def survives_black_hole(state: SE4XState, unit: Unit) -> bool:
     """A unit entering a Black Hole hex rolls: 'A roll of 1-6 and the unit survives, 7-10 means the unit is
     destroyed' (every entry, by move, shift or retreat: the reading in rules.yaml)."""
     roll = state.rng.randbelow(state.engine.die) + 1
     state.chance.record("black hole", roll)
     state.events.add("marker:black-hole")
     if roll >= state.engine.black_hole_kills:
-        state._remove(u)
+        state._remove(unit)
         return False
     return True
 
@@ -218,26 +218,26 @@ def shift(state: SE4XState, t: int) -> None:
     state.player = mover
 
 
-def peek(state: SE4XState, u: Unit, t: int) -> None:
+def peek(state: SE4XState, unit: Unit, t: int) -> None:
     """A Cruiser's sensors show its owner an adjacent face-down marker; the owner then chooses (`PeekChoice`)."""
-    u.peeked = True
+    unit.peeked = True
     m = state.marker_at[t]
-    state.known[u.owner][t] = m
+    state.known[unit.owner][t] = m
     state.peeking = t
-    state.ask("peek", u.owner)
-    state.explored[u.owner] += 1
+    state.ask("peek", unit.owner)
+    state.explored[unit.owner] += 1
     state.chance.record("peek", [state.engine.hex_label[t], state.engine.markers[m].kind])
     state.events.add("peek")
 
 
-def peek_choice(state: SE4XState, p: int, reveal: bool) -> None:
+def peek_choice(state: SE4XState, player: int, reveal: bool) -> None:
     """'Once seen, you choose to reveal or leave it face down. If revealed and the counter has any immediate
     effect, it is discarded and any negative effects do not affect your Cruiser.'"""
     t, state.peeking = state.peeking, -1
     if not reveal:
         state.events.add("peek:face-down")
         return
-    del state.known[p][t]  # everyone sees it now
+    del state.known[player][t]  # everyone sees it now
     state.revealed[t] = True
     state.events.add("peek:revealed")
     if state.engine.markers[state.marker_at[t]].kind in PEEK_DISCARDS:

@@ -150,24 +150,24 @@ class SE4XState(Flow, State):
 
     # -- units and counters -------------------------------------------------------------------------------------------
 
-    def _add_unit(self, p: int, code: str, count: int, h: int) -> Unit:
-        group = self._free_number(p, code) if code in self.engine.numbered else 0
-        unit = Unit(self.next_uid, p, code, group, count, h, self.tech[p])
+    def _add_unit(self, player: int, code: str, count: int, h: int) -> Unit:
+        group = self._free_number(player, code) if code in self.engine.numbered else 0
+        unit = Unit(self.next_uid, player, code, group, count, h, self.tech[player])
         self.next_uid += 1
         self.units.append(unit)
-        self._note_limit(p, code)
+        self._note_limit(player, code)
         return unit
 
-    def counters_used(self, p: int, code: str) -> int:
+    def counters_used(self, player: int, code: str) -> int:
         """Counters of a type a player has in play: a numbered type's groups, a single-ship type's ships."""
-        return sum(1 for u in self.units if u.owner == p and u.code == code)
+        return sum(1 for u in self.units if u.owner == player and u.code == code)
 
-    def _free_number(self, p: int, code: str) -> int:
-        used = {u.group for u in self.units if u.owner == p and u.code == code}
+    def _free_number(self, player: int, code: str) -> int:
+        used = {u.group for u in self.units if u.owner == player and u.code == code}
         return next(g for g in range(1, self.engine.limits[code] + 1) if g not in used)
 
-    def _note_limit(self, p: int, code: str) -> None:
-        if self.counters_used(p, code) >= self.engine.limits[code]:
+    def _note_limit(self, player: int, code: str) -> None:
+        if self.counters_used(player, code) >= self.engine.limits[code]:
             self.events.add(f"limit:{code}")
 
     def unit(self, uid: int) -> Unit:
@@ -176,46 +176,46 @@ class SE4XState(Flow, State):
                 return u
         raise IllegalAction(f"no unit {uid}")
 
-    def _remove(self, u: Unit, why: str = "") -> None:
-        if u.tow >= 0:  # 'If a Mining Ship is destroyed while towing a Mineral, the Mineral is also destroyed'
-            self.mloc[u.tow] = (GONE, 0)
-            u.tow = -1
-        self.units.remove(u)
+    def _remove(self, unit: Unit, why: str = "") -> None:
+        if unit.tow >= 0:  # 'If a Mining Ship is destroyed while towing a Mineral, the Mineral is also destroyed'
+            self.mloc[unit.tow] = (GONE, 0)
+            unit.tow = -1
+        self.units.remove(unit)
 
-    def spec(self, u: Unit) -> UnitSpec:
-        return self.engine.units[u.code]
+    def spec(self, unit: Unit) -> UnitSpec:
+        return self.engine.units[unit.code]
 
     def spec_of(self, code: str) -> UnitSpec:
         return self.engine.units[code]
 
-    def armed(self, u: Unit) -> bool:
-        return self.engine.units[u.code].armed
+    def armed(self, unit: Unit) -> bool:
+        return self.engine.units[unit.code].armed
 
-    def level(self, u: Unit, tech: str) -> int:
+    def level(self, unit: Unit, tech: str) -> int:
         """A unit's technology level: its own, or its owner's current one for Ship Yards, Bases and Decoys."""
-        if u.code in AUTO_UPGRADED:
-            return self.tech[u.owner][tech]
-        return {"attack": u.att, "defense": u.dfn, "tactics": u.tac, "movement": u.move}[tech]
+        if unit.code in AUTO_UPGRADED:
+            return self.tech[unit.owner][tech]
+        return {"attack": unit.att, "defense": unit.dfn, "tactics": unit.tac, "movement": unit.move}[tech]
 
-    def allowance(self, u: Unit) -> int:
+    def allowance(self, unit: Unit) -> int:
         """Hexes a unit may move this turn (Movement table by its level; slow and immobile units)."""
-        if u.code in self.engine.immobile:
+        if unit.code in self.engine.immobile:
             return 0
-        hexes = self.engine.movement[self.level(u, "movement")][self.turn]
-        return min(hexes, self.engine.slow_max) if u.code in self.engine.slow else hexes
+        hexes = self.engine.movement[self.level(unit, "movement")][self.turn]
+        return min(hexes, self.engine.slow_max) if unit.code in self.engine.slow else hexes
 
     def units_at(self, h: int) -> Iterator[Unit]:
         return (u for u in self.units if u.hex == h)
 
-    def enemies_at(self, h: int, p: int) -> list[Unit]:
-        return [u for u in self.units if u.hex == h and u.owner != p]
+    def enemies_at(self, h: int, player: int) -> list[Unit]:
+        return [u for u in self.units if u.hex == h and u.owner != player]
 
-    def colonies(self, p: int) -> list[int]:
-        return [h for h, o in enumerate(self.col_owner) if o == p]
+    def colonies(self, player: int) -> list[int]:
+        return [h for h, o in enumerate(self.col_owner) if o == player]
 
-    def income_colony(self, h: int, p: int) -> bool:
+    def income_colony(self, h: int, player: int) -> bool:
         """A colony of p that produces income (not a Colony Ship just landed)."""
-        return self.col_owner[h] == p and self.col_cp[h] >= self.engine.growth[0]
+        return self.col_owner[h] == player and self.col_cp[h] >= self.engine.growth[0]
 
     def blockaded(self, h: int) -> bool:
         owner = self.col_owner[h]
@@ -347,15 +347,15 @@ class SE4XState(Flow, State):
         else:
             raise IllegalAction(f"unknown action {action!r}")
 
-    def known_marker(self, p: int, h: int) -> int:
+    def known_marker(self, player: int, h: int) -> int:
         """The face-down marker player p has peeked at on hex h and knows is still there (-1: none)."""
-        m = self.known[p].get(h, -1)
+        m = self.known[player].get(h, -1)
         return m if m >= 0 and self.marker_at[h] == m and not self.revealed[h] else -1
 
-    def kind_for(self, p: int, h: int) -> str | None:
+    def kind_for(self, player: int, h: int) -> str | None:
         """What player p knows hex h holds: the turned-up marker's kind, or the one it peeked at and left face
         down."""
-        m = self.known_marker(p, h)
+        m = self.known_marker(player, h)
         return self.engine.markers[m].kind if m >= 0 else self.kind(h)
 
     # -- results, invariants, observation ----------------------------------------------------------------------------

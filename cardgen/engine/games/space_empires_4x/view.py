@@ -32,38 +32,40 @@ UNSEEN = 8  # the attack a face-down enemy counter is guessed to have (a group o
 STRIKE = 20  # attack points a fleet gathers before warships head for the enemy
 
 
-def fleet_cost(state: SE4XState, p: int) -> int:
-    return sum(state.spec(u).cost * u.count for u in state.units if u.owner == p)
+def fleet_cost(state: SE4XState, player: int) -> int:
+    return sum(state.spec(u).cost * u.count for u in state.units if u.owner == player)
 
 
-def tech_cost(state: SE4XState, p: int) -> int:
+def tech_cost(state: SE4XState, player: int) -> int:
     e = state.engine
-    return sum(e.tech_cost[t][lv] for t, level in state.tech[p].items() for lv in range(e.tech_start[t] + 1, level + 1))
+    return sum(
+        e.tech_cost[t][lv] for t, level in state.tech[player].items() for lv in range(e.tech_start[t] + 1, level + 1)
+    )
 
 
-def income(state: SE4XState, p: int) -> int:
-    return sum(state.col_cp[h] for h in state.colonies(p))
+def income(state: SE4XState, player: int) -> int:
+    return sum(state.col_cp[h] for h in state.colonies(player))
 
 
-def empire(state: SE4XState, p: int) -> float:
-    if p in state.out:
+def empire(state: SE4XState, player: int) -> float:
+    if player in state.out:
         return 0.0
-    return income(state, p) + (fleet_cost(state, p) + tech_cost(state, p)) / 10
+    return income(state, player) + (fleet_cost(state, player) + tech_cost(state, player)) / 10
 
 
-def position(state: SE4XState, p: int) -> float:
-    if p in state.out:
+def position(state: SE4XState, player: int) -> float:
+    if player in state.out:
         return -100.0
-    grounded = sum(1 for h in state.colonies(p) if state.col_cp[h] == 0)
-    return (3.0 * income(state, p) + 4.0 * grounded + 0.5 * state.cp[p] + 0.8 * fleet_cost(state, p)
-            + 0.7 * tech_cost(state, p) + 0.3 * state.explored[p])  # fmt: skip
+    grounded = sum(1 for h in state.colonies(player) if state.col_cp[h] == 0)
+    return (3.0 * income(state, player) + 4.0 * grounded + 0.5 * state.cp[player] + 0.8 * fleet_cost(state, player)
+            + 0.7 * tech_cost(state, player) + 0.3 * state.explored[player])  # fmt: skip
 
 
-def outlook(state: SE4XState, p: int) -> float:
+def outlook(state: SE4XState, player: int) -> float:
     if state.is_terminal() and state.n > 1:
-        return 1000.0 * state.returns()[p]
-    others = [q for q in state.alive(state.n) if q != p]
-    mine = position(state, p)
+        return 1000.0 * state.returns()[player]
+    others = [q for q in state.alive(state.n) if q != player]
+    mine = position(state, player)
     return mine - sum(position(state, q) for q in others) / len(others) if others else mine
 
 
@@ -78,27 +80,27 @@ def distances(state: SE4XState, sources: list[int]) -> list[int]:
 class Goals:
     """Distance maps to what each kind of unit of player p is after, computed once per decision."""
 
-    def __init__(self, state: SE4XState, p: int):
+    def __init__(self, state: SE4XState, player: int):
         on = state.on
         hexes = range(len(on))
         kind = [state.kind(h) for h in hexes]  # what p knows: turned up, or peeked at and left face down
-        peeked = {h for h in state.known[p] if state.known_marker(p, h) >= 0}
+        peeked = {h for h in state.known[player] if state.known_marker(player, h) >= 0}
         for h in peeked:
-            kind[h] = state.kind_for(p, h)
+            kind[h] = state.kind_for(player, h)
         hidden = [h for h in hexes if on[h] and state.marker_at[h] >= 0 and not state.revealed[h] and h not in peeked]
-        enemy_here = {u.hex for u in state.units if u.owner != p}
-        terra = state.tech[p]["terraforming"] > 0
+        enemy_here = {u.hex for u in state.units if u.owner != player}
+        terra = state.tech[player]["terraforming"] > 0
         settle = [h for h in hexes if on[h] and state.col_owner[h] == -1 and h not in enemy_here
                   and (kind[h] == "planet" or (terra and kind[h] == "barren"))]  # fmt: skip
         ore = [h for h in hexes if on[h] and kind[h] in ("minerals", "space-wreck") and h not in enemy_here]
-        enemy_homes = [state.home[q] for q in state.alive(state.n) if q != p]  # the way to win
+        enemy_homes = [state.home[q] for q in state.alive(state.n) if q != player]  # the way to win
         self.unexplored = distances(state, hidden) if hidden else None
         self.settle = distances(state, settle) if settle else None
         self.ore = distances(state, ore) if ore else None
-        self.home = distances(state, state.colonies(p))
+        self.home = distances(state, state.colonies(player))
         self.enemy = distances(state, enemy_homes) if enemy_homes else None
         attack = sum(state.spec(u).attack * u.count for u in state.units
-                     if u.owner == p and state.armed(u) and u.code not in state.engine.immobile)  # fmt: skip
+                     if u.owner == player and state.armed(u) and u.code not in state.engine.immobile)  # fmt: skip
         self.strike = attack >= STRIKE
         self.risk = {}
         for region in ["deep", *state.colours]:
@@ -107,8 +109,8 @@ class Goals:
             ]
             deadly = sum(1 for k in kinds if k == "danger") + 0.4 * sum(1 for k in kinds if k == "black-hole")
             self.risk[region] = deadly / len(kinds) if kinds else 0.0
-        self.colonists = sum(1 for u in state.units if u.owner == p and u.code == "CO")
-        self.miners = sum(1 for u in state.units if u.owner == p and u.code == "Miner")
+        self.colonists = sum(1 for u in state.units if u.owner == player and u.code == "CO")
+        self.miners = sum(1 for u in state.units if u.owner == player and u.code == "Miner")
         self.places = len(settle)
         self.ores = len(ore)
 
@@ -130,10 +132,10 @@ class Goals:
 _last: list[Any] = [None, None]
 
 
-def goals(state: SE4XState, p: int) -> Goals:
+def goals(state: SE4XState, player: int) -> Goals:
     legal = state.legal_actions()  # a new list whenever the state changes: the key of this decision
     if _last[0] is not legal:
-        _last[0], _last[1] = legal, Goals(state, p)
+        _last[0], _last[1] = legal, Goals(state, player)
     found: Goals = _last[1]
     return found
 
@@ -149,13 +151,13 @@ def battle_policy(state: SE4XState) -> Any:
     return _policy[1]
 
 
-def action_value(state: SE4XState, action: Any, p: int) -> float:
+def action_value(state: SE4XState, action: Any, player: int) -> float:
     tag = action.tag
     if tag in ("end-move", "end-econ"):
         return 0.01
     if tag in ("screen", "open-fire", "fire", "retreat"):  # in battle, greedy plays the calculator's policy
         return 1.0 if action == battle_policy(state) else 0.0
-    g = goals(state, p)
+    g = goals(state, player)
     if tag == "move":
         return _move_value(state, g, state.unit(action.uid), action.to)
     if tag == "colonize":
@@ -171,21 +173,21 @@ def action_value(state: SE4XState, action: Any, p: int) -> float:
         return (1.0 if discarded else 0.0) if action.reveal else 0.5
     if tag == "shift":  # moving an opponent's lost units: towards the unexplored (and its dangers), away from home
         return (1.0 if state.marker_at[action.to] >= 0 and not state.revealed[action.to] else 0.0) + 0.1 * min(
-            (state.engine.distance(action.to, h) for h in state.colonies(p)), default=0
+            (state.engine.distance(action.to, h) for h in state.colonies(player)), default=0
         )
     if tag == "scuttle":
         return -float(state.spec(state.unit(action.uid)).cost)
     if tag == "research":
         need = RESEARCH_NEED.get(action.tech, 0.0)
-        if action.tech == "ship-size" and state.tech[p]["ship-size"] >= 4:
+        if action.tech == "ship-size" and state.tech[player]["ship-size"] >= 4:
             need = 1.0
-        if action.tech in ("attack", "defense", "tactics") and state.tech[p]["ship-size"] < 3:
+        if action.tech in ("attack", "defense", "tactics") and state.tech[player]["ship-size"] < 3:
             need = 0.5
         if action.tech == "terraforming" and not any(state.kind(h) == "barren" for h in range(len(state.on))):
             need = 0.2
         return need
     if tag == "build":
-        return _build_value(state, g, p, action.code)
+        return _build_value(state, g, player, action.code)
     if tag == "upgrade":
         return 1.5
     if tag == "battle":  # the battles in map order (the order the engine fought them in before it was a choice)
@@ -214,8 +216,8 @@ def _move_value(state: SE4XState, g: Goals, u: Any, to: int) -> float:
     return value
 
 
-def _build_value(state: SE4XState, g: Goals, p: int, code: str) -> float:
-    upkeep = sum(state.spec(u).hull * u.count for u in state.units if u.owner == p and state.spec(u).maintained)
+def _build_value(state: SE4XState, g: Goals, player: int, code: str) -> float:
+    upkeep = sum(state.spec(u).hull * u.count for u in state.units if u.owner == player and state.spec(u).maintained)
     if code == "CO":
         return 8.0 if g.places > g.colonists else -1.0
     if code == "Miner":
@@ -225,7 +227,7 @@ def _build_value(state: SE4XState, g: Goals, p: int, code: str) -> float:
     if code == "Base":
         return 2.0
     if code in WARSHIP_NEED:
-        if upkeep + state.spec_of(code).hull > 0.5 * income(state, p):
+        if upkeep + state.spec_of(code).hull > 0.5 * income(state, player):
             return -1.0
         return WARSHIP_NEED[code]
     return -1.0

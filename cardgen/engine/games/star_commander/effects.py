@@ -21,10 +21,10 @@ if TYPE_CHECKING:
 does = VOCABULARY.does
 
 
-def apply_effect(state: StarState, p: int, e: Effect, card: int, target: int, extra: int) -> None:
+def apply_effect(state: StarState, player: int, effect: Effect, card: int, target: int, extra: int) -> None:
     """Carry out one statement of a card for player p (`target`: the chosen target, a destroyed card for
     `gain-scrap-value`); `card` and `extra` are what the state passes and no handler needs."""
-    VOCABULARY.run(state, p, e, target)
+    VOCABULARY.run(state, player, effect, target)
 
 
 def condition(state: StarState, player: int, effect: Effect, piece: Piece | None) -> bool:
@@ -40,168 +40,172 @@ def condition(state: StarState, player: int, effect: Effect, piece: Piece | None
 
 
 @does("gain-credits")
-def gain_credits(state: StarState, p: int, e: Effect, target: int) -> None:
-    n = e.amount
-    if e.opt("per") == "developed-system":
-        n *= sum(1 for c, o in enumerate(state.owner) if o == p and state.devs[c] >= e.num("at-least"))
-    if e.opt("max"):
-        n = min(n, e.num("max"))
-    if condition(state, p, e, None):
-        state.credits[p] += n
+def gain_credits(state: StarState, player: int, effect: Effect, target: int) -> None:
+    n = effect.amount
+    if effect.opt("per") == "developed-system":
+        n *= sum(1 for c, o in enumerate(state.owner) if o == player and state.devs[c] >= effect.num("at-least"))
+    if effect.opt("max"):
+        n = min(n, effect.num("max"))
+    if condition(state, player, effect, None):
+        state.credits[player] += n
 
 
 @does("gain-scrap-value")
-def gain_scrap_value(state: StarState, p: int, e: Effect, target: int) -> None:
-    state.credits[p] += state.engine.scrap_value(state.spec(target).cost)
+def gain_scrap_value(state: StarState, player: int, effect: Effect, target: int) -> None:
+    state.credits[player] += state.engine.scrap_value(state.spec(target).cost)
 
 
 @does("draw")
-def draw(state: StarState, p: int, e: Effect, target: int) -> None:
-    if condition(state, p, e, None):
-        state.push(("draw", p, e.amount))
+def draw(state: StarState, player: int, effect: Effect, target: int) -> None:
+    if condition(state, player, effect, None):
+        state.push(("draw", player, effect.amount))
 
 
 @does("discard")
-def discard(state: StarState, p: int, e: Effect, target: int) -> None:
-    state.push(*[("discard", p)] * e.amount)
+def discard(state: StarState, player: int, effect: Effect, target: int) -> None:
+    state.push(*[("discard", player)] * effect.amount)
 
 
 @does("cycle")
-def cycle(state: StarState, p: int, e: Effect, target: int) -> None:
-    state.push(("draw", p, e.amount), *[("discard", p)] * e.amount)
+def cycle(state: StarState, player: int, effect: Effect, target: int) -> None:
+    state.push(("draw", player, effect.amount), *[("discard", player)] * effect.amount)
 
 
 @does("remove-development")
-def remove_development(state: StarState, p: int, e: Effect, target: int) -> None:
-    if state.owner[target] == p:
-        state.devs[target] = max(1, state.devs[target] - e.amount)
-        combat.fighter_excess(state, p)
+def remove_development(state: StarState, player: int, effect: Effect, target: int) -> None:
+    if state.owner[target] == player:
+        state.devs[target] = max(1, state.devs[target] - effect.amount)
+        combat.fighter_excess(state, player)
 
 
 @does("boost-attack")
-def boost_attack(state: StarState, p: int, e: Effect, target: int) -> None:
+def boost_attack(state: StarState, player: int, effect: Effect, target: int) -> None:
     if (x := state.piece(target)) is not None:
-        x.boost += e.amount
+        x.boost += effect.amount
 
 
 @does("deal-damage")
-def deal_damage(state: StarState, p: int, e: Effect, target: int) -> None:
+def deal_damage(state: StarState, player: int, effect: Effect, target: int) -> None:
     if (x := state.piece(target)) is not None:
-        x.damage += e.amount
+        x.damage += effect.amount
         combat.destroy_broken(state, x.cell)
 
 
 @does("prevent")
-def prevent(state: StarState, p: int, e: Effect, target: int) -> None:
-    state.prevent[target] = state.prevent.get(target, 0) + e.amount
+def prevent(state: StarState, player: int, effect: Effect, target: int) -> None:
+    state.prevent[target] = state.prevent.get(target, 0) + effect.amount
 
 
 @does("shipyard-grant")
-def shipyard_grant(state: StarState, p: int, e: Effect, target: int) -> None:
-    state.temp.grants += e.amount
+def shipyard_grant(state: StarState, player: int, effect: Effect, target: int) -> None:
+    state.temp.grants += effect.amount
 
 
 @does("discount")
-def discount(state: StarState, p: int, e: Effect, target: int) -> None:
-    state.temp.discount, state.temp.discount_min = e.amount, e.num("min", 1)
+def discount(state: StarState, player: int, effect: Effect, target: int) -> None:
+    state.temp.discount, state.temp.discount_min = effect.amount, effect.num("min", 1)
 
 
 @does("cancel")
-def cancel(state: StarState, p: int, e: Effect, target: int) -> None:
+def cancel(state: StarState, player: int, effect: Effect, target: int) -> None:
     state.vetoed.add(target)
 
 
 @does("ceasefire")
-def ceasefire(state: StarState, p: int, e: Effect, target: int) -> None:
+def ceasefire(state: StarState, player: int, effect: Effect, target: int) -> None:
     state.temp.ceasefire.add(target)
 
 
 @does("lift-siege")
-def lift_siege(state: StarState, p: int, e: Effect, target: int) -> None:
+def lift_siege(state: StarState, player: int, effect: Effect, target: int) -> None:
     state.temp.lifted.add(target)
 
 
 @does("build-fighter")
-def build_fighter(state: StarState, p: int, e: Effect, target: int) -> None:
+def build_fighter(state: StarState, player: int, effect: Effect, target: int) -> None:
     fighter = state._supply_card("Fighter")
-    if fighter is not None and listing.can_build(state, p, fighter, target, scramble=True):
-        place(state, p, fighter, target)
+    if fighter is not None and listing.can_build(state, player, fighter, target, scramble=True):
+        place(state, player, fighter, target)
 
 
 @does("embargo")
-def embargo(state: StarState, p: int, e: Effect, target: int) -> None:
+def embargo(state: StarState, player: int, effect: Effect, target: int) -> None:
     state.embargo[target] = True
 
 
 @does("arrange-top")
-def arrange_top(state: StarState, p: int, e: Effect, target: int) -> None:
-    arrange(state, p, target, e.amount)
+def arrange_top(state: StarState, player: int, effect: Effect, target: int) -> None:
+    arrange(state, player, target, effect.amount)
 
 
 @does("pin")
-def pin(state: StarState, p: int, e: Effect, target: int) -> None:
+def pin(state: StarState, player: int, effect: Effect, target: int) -> None:
     if (x := state.piece(target)) is not None:
         x.pinned = True
 
 
 @does("annex")
-def annex(state: StarState, p: int, e: Effect, target: int) -> None:
-    if state.owner[target] < 0 and state.credits[p] >= state.engine.development_cost(0):
-        state.credits[p] -= state.engine.development_cost(0)
-        state.owner[target], state.devs[target] = p, 1
-        combat.fighter_excess(state, p)
+def annex(state: StarState, player: int, effect: Effect, target: int) -> None:
+    if state.owner[target] < 0 and state.credits[player] >= state.engine.development_cost(0):
+        state.credits[player] -= state.engine.development_cost(0)
+        state.owner[target], state.devs[target] = player, 1
+        combat.fighter_excess(state, player)
 
 
 @does("jump-now")
-def jump_now(state: StarState, p: int, e: Effect, target: int) -> None:
+def jump_now(state: StarState, player: int, effect: Effect, target: int) -> None:
     x = state.piece(target)
     if x is not None:
         dests = list(state.neighbours(x.cell))
         if state.spec(x.card).fighter:  # never into a system of its own already full of Fighters
-            dests = [c for c in dests if state.owner[c] != p or state.fighters(p, c) < state.fighter_slots(p, c)]
+            dests = [
+                c
+                for c in dests
+                if state.owner[c] != player or state.fighters(player, c) < state.fighter_slots(player, c)
+            ]
         if dests:
-            enter(state, x, nearest_enemy_home(state, p, dests))
+            enter(state, x, nearest_enemy_home(state, player, dests))
 
 
 @does("peek")
-def peek_systems(state: StarState, p: int, e: Effect, target: int) -> None:
-    peek(state, p, e.amount, None if e.opt("where") == "anywhere" else state.fight)
+def peek_systems(state: StarState, player: int, effect: Effect, target: int) -> None:
+    peek(state, player, effect.amount, None if effect.opt("where") == "anywhere" else state.fight)
 
 
 @does("cloak")
-def cloak(state: StarState, p: int, e: Effect, target: int) -> None:
+def cloak(state: StarState, player: int, effect: Effect, target: int) -> None:
     if (x := state.piece(target)) is not None:
         x.cloaked = True
 
 
 @does("extra-jumps")
-def extra_jumps(state: StarState, p: int, e: Effect, target: int) -> None:
-    state.temp.extra_jumps += e.amount
+def extra_jumps(state: StarState, player: int, effect: Effect, target: int) -> None:
+    state.temp.extra_jumps += effect.amount
 
 
-def nearest_enemy_home(state: StarState, p: int, cells: list[int]) -> int:
+def nearest_enemy_home(state: StarState, player: int, cells: list[int]) -> int:
     """Where an emergency jump goes: towards the nearest enemy Homeworld (the engine's fixed choice)."""
-    homes = [state.home[q] for q in state.alive(state.n) if q != p] or [state.home[p]]
+    homes = [state.home[q] for q in state.alive(state.n) if q != player] or [state.home[player]]
     return min(cells, key=lambda c: (min(state.distance(c, h) for h in homes), c))
 
 
-def arrange(state: StarState, p: int, d: int, n: int) -> None:
+def arrange(state: StarState, player: int, d: int, n: int) -> None:
     """Imperial Census: the top n cards go back with the dearest on top (the engine's fixed order), remembered."""
     deck = state.decks[d]
     top = deck[-n:]
     top.sort(key=lambda c: (state.spec(c).cost, c))
     deck[-n:] = top
-    state.known[p][d] = list(reversed(top))
+    state.known[player][d] = list(reversed(top))
 
 
-def peek(state: StarState, p: int, n: int, around: int | None) -> None:
+def peek(state: StarState, player: int, n: int, around: int | None) -> None:
     """Look at n face-down systems: around a cell first (adjacent ones), else anywhere, nearest to p's ships."""
-    hidden = [c for c in range(len(state.grid)) if not state.revealed[c] and c not in state.peeked[p]]
+    hidden = [c for c in range(len(state.grid)) if not state.revealed[c] and c not in state.peeked[player]]
     if around is not None:
         hidden = [c for c in hidden if c in state.neighbours(around)]
-    ships = [x.cell for x in state.pieces if x.owner == p] or [state.home[p]]
+    ships = [x.cell for x in state.pieces if x.owner == player] or [state.home[player]]
     hidden.sort(key=lambda c: (min(state.distance(c, s) for s in ships), c))
-    state.peeked[p] |= set(hidden[:n])
+    state.peeked[player] |= set(hidden[:n])
 
 
 def jump(state: StarState, player: int, card: int, cell: int) -> None:
@@ -218,39 +222,39 @@ def jump(state: StarState, player: int, card: int, cell: int) -> None:
     enter(state, x, cell)
 
 
-def mark_move(state: StarState, p: int, x: Piece, cell: int) -> None:
+def mark_move(state: StarState, player: int, piece: Piece, cell: int) -> None:
     """The lasting effects a jump relied on: a Fighter's jump, a jump along a side, a jump gate."""
-    if state.spec(x.card).fighter:
-        state._used_lasting(p, "fighter-jumps", 1)
-    elif cell in state.neighbours(x.cell, orthogonal=True) and cell not in state.neighbours(x.cell):
-        state._used_lasting(p, "orthogonal-jumps", 1)
-    elif cell not in state.neighbours(x.cell, orthogonal=True):
-        for e, src in state.lasting(p, "gate"):
-            if src is not None and src.cell == x.cell:
-                state._mark(p, e, src)
-    if state.spec(x.card).fighter and state.fighters(p, cell) >= state.devs[cell]:
-        state._used_lasting(p, "fighter-slots", 1)
+    if state.spec(piece.card).fighter:
+        state._used_lasting(player, "fighter-jumps", 1)
+    elif cell in state.neighbours(piece.cell, orthogonal=True) and cell not in state.neighbours(piece.cell):
+        state._used_lasting(player, "orthogonal-jumps", 1)
+    elif cell not in state.neighbours(piece.cell, orthogonal=True):
+        for e, src in state.lasting(player, "gate"):
+            if src is not None and src.cell == piece.cell:
+                state._mark(player, e, src)
+    if state.spec(piece.card).fighter and state.fighters(player, cell) >= state.devs[cell]:
+        state._used_lasting(player, "fighter-slots", 1)
 
 
-def enter(state: StarState, x: Piece, cell: int) -> None:
+def enter(state: StarState, piece: Piece, cell: int) -> None:
     """A ship arrives in a system: enemy pickets fire, an envoy entering another's system draws."""
-    x.cell = cell
+    piece.cell = cell
     for y in state.at(cell):
-        if y.owner != x.owner:
+        if y.owner != piece.owner:
             for e in state.spec(y.card).effects:
                 if e.trigger == "enemy-enters" and e.verb == "deal-damage":
-                    x.damage += e.amount
+                    piece.damage += e.amount
                     state.applied.add(state.spec(y.card).item)
     o = state.owner[cell]
-    if o >= 0 and o != x.owner:
-        for e in state.spec(x.card).effects:
+    if o >= 0 and o != piece.owner:
+        for e in state.spec(piece.card).effects:
             if e.trigger == "enter-enemy-system":
-                state.applied.add(state.spec(x.card).item)
-                apply_effect(state, x.owner, e, x.card, -1, -1)
+                state.applied.add(state.spec(piece.card).item)
+                apply_effect(state, piece.owner, e, piece.card, -1, -1)
     combat.destroy_broken(state, cell)
 
 
-def explore(state: StarState, p: int, cell: int) -> None:
+def explore(state: StarState, player: int, cell: int) -> None:
     state.revealed[cell] = True
     state.chance.record("explore", [cell, state.grid[cell]])
     for peeks in state.peeked:
@@ -259,91 +263,93 @@ def explore(state: StarState, p: int, cell: int) -> None:
     n = system.amount
     match system.explore:
         case "gain-credits":
-            state.credits[p] += n
+            state.credits[player] += n
         case "draw-cards":
             if system.domain >= 0:
-                state.push(*[("draw_one", p, system.domain)] * n)
+                state.push(*[("draw_one", player, system.domain)] * n)
             else:
-                state.push(("draw", p, n))
+                state.push(("draw", player, n))
         case "hazard":
             for x in state.at(cell):
-                if x.owner == p:
+                if x.owner == player:
                     x.damage += n
         case "survey":
-            peek(state, p, n, cell)
+            peek(state, player, n, cell)
         case "claim":
             if state.owner[cell] < 0:
-                state.owner[cell], state.devs[cell] = p, 1
-                combat.fighter_excess(state, p)
-    sources = [(c, None) for c in state.techs[p]] + [(x.card, x) for x in state.at(cell) if x.owner == p]
+                state.owner[cell], state.devs[cell] = player, 1
+                combat.fighter_excess(state, player)
+    sources = [(c, None) for c in state.techs[player]] + [(x.card, x) for x in state.at(cell) if x.owner == player]
     for card, _ in sources:
         for e in state.spec(card).effects:
             if e.trigger == "explore":
                 state.applied.add(state.spec(card).item)
                 if e.verb == "peek":
-                    peek(state, p, e.amount, cell)
+                    peek(state, player, e.amount, cell)
                 else:
-                    apply_effect(state, p, e, card, -1, -1)
+                    apply_effect(state, player, e, card, -1, -1)
     combat.destroy_broken(state, cell)
 
 
-def build(state: StarState, p: int, card: int, cell: int) -> None:
+def build(state: StarState, player: int, card: int, cell: int) -> None:
     spec = state.spec(card)
-    cost = state.build_cost(p, card)
+    cost = state.build_cost(player, card)
     if spec.kind == "ship" and cost < spec.cost - state.temp.discount:
-        state._used_lasting(p, "cost", 1)
-    if spec.kind == "ship" and not spec.fighter and cell != state.home[p] and not state.system(cell).capital:
-        for e, src in state.lasting(p, "shipyard"):
+        state._used_lasting(player, "cost", 1)
+    if spec.kind == "ship" and not spec.fighter and cell != state.home[player] and not state.system(cell).capital:
+        for e, src in state.lasting(player, "shipyard"):
             if src is not None and src.cell == cell:
-                state._mark(p, e, src)
-    if spec.fighter and state.fighters(p, cell) >= state.devs[cell]:
-        state._used_lasting(p, "fighter-slots", 1)
-    state.credits[p] -= cost
+                state._mark(player, e, src)
+    if spec.fighter and state.fighters(player, cell) >= state.devs[cell]:
+        state._used_lasting(player, "fighter-slots", 1)
+    state.credits[player] -= cost
     if spec.kind == "ship":
         if state.temp.discount:
             state.temp.discount = 0
-        if not shipyard_without_grant(state, p, cell):
+        if not shipyard_without_grant(state, player, cell):
             state.temp.grants -= 1
     if spec.domain >= 0:
         state.cards_played.add(spec.item)
-        state.hands[p].remove(card)
+        state.hands[player].remove(card)
     else:
         state.supply.remove(card)
     if spec.kind == "station":
-        have = sum(1 for x in state.at(cell) if x.owner == p and state.spec(x.card).kind == "station")
+        have = sum(1 for x in state.at(cell) if x.owner == player and state.spec(x.card).kind == "station")
         if have >= state.devs[cell]:
             state.breaches.append(f"a station built above the limit in {state.cell_name(cell)}")
-    place(state, p, card, cell)
+    place(state, player, card, cell)
 
 
-def shipyard_without_grant(state: StarState, p: int, cell: int) -> bool:
+def shipyard_without_grant(state: StarState, player: int, cell: int) -> bool:
     grants, state.temp.grants = state.temp.grants, 0
-    ok = listing.shipyard(state, p, cell)
+    ok = listing.shipyard(state, player, cell)
     state.temp.grants = grants
     return ok
 
 
-def place(state: StarState, p: int, card: int, cell: int) -> None:
+def place(state: StarState, player: int, card: int, cell: int) -> None:
     if card in state.supply:
         state.supply.remove(card)
-    state.pieces.append(Piece(card, p, cell, 0, 0, True, False, False, False, 0))
+    state.pieces.append(Piece(card, player, cell, 0, 0, True, False, False, False, 0))
     state._changed()
 
 
-def scrap(state: StarState, p: int, card: int) -> None:
+def scrap(state: StarState, player: int, card: int) -> None:
     x = state.piece(card)
     assert x is not None
     spec = state.spec(card)
     gain = state.engine.scrap_value(spec.cost)
     extra = [e for e in spec.effects if e.trigger == "scrap"]
-    extra += [e for c in state.techs[p] for e in state.spec(c).effects if e.trigger == "scrap"]
+    extra += [e for c in state.techs[player] for e in state.spec(c).effects if e.trigger == "scrap"]
     for e in extra:
         gain += e.amount
     if extra:
-        state.applied.add(spec.item if spec.has("gain-credits") else tech_scrap(state, p))
-    state.credits[p] += gain
+        state.applied.add(spec.item if spec.has("gain-credits") else tech_scrap(state, player))
+    state.credits[player] += gain
     combat.destroy(state, x)
 
 
-def tech_scrap(state: StarState, p: int) -> str:
-    return next(state.spec(c).item for c in state.techs[p] if any(e.trigger == "scrap" for e in state.spec(c).effects))
+def tech_scrap(state: StarState, player: int) -> str:
+    return next(
+        state.spec(c).item for c in state.techs[player] if any(e.trigger == "scrap" for e in state.spec(c).effects)
+    )
