@@ -389,7 +389,8 @@ def test_damaged_workbooks_are_named(tmp_path, part, xml, message):
 
 
 def test_xlsx_cells_read_as_openpyxl_reads_them(tmp_path):
-    """Numbers, booleans, rich and inline text, formulas' cached values, gaps between cells and rows."""
+    """Numbers, booleans, rich and inline text, formulas' cached values, gaps between cells and rows (a formula with
+    no cached value is refused: test_a_formula_without_its_saved_value_is_named_not_read_as_empty)."""
     from spreadsheets import write_xlsx
 
     from cardgen.data.tables import read_rows
@@ -398,7 +399,7 @@ def test_xlsx_cells_read_as_openpyxl_reads_them(tmp_path):
         '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>'
         '<row r="2"><c r="B2"><v>4.0</v></c><c r="D2"><v>1E-5</v></c><c t="b"><v>1</v></c>'
         '<c t="str"><f>A1</f><v>=cached</v></c><c t="s"><v>1</v></c><c t="inlineStr"><is><t>in</t></is></c></row>'
-        '<row r="5"><c r="A5"><f>1+1</f></c><c><v>-3</v></c></row></sheetData></worksheet>'
+        '<row r="5"><c r="B5"><v>-3</v></c></row></sheetData></worksheet>'
     )
     strings = ["<sst><si><t>x</t></si><si><r><t>ri</t></r><r><t>ch</t></r><rPh><t>no</t></rPh></si></sst>"]
     book = write_xlsx(tmp_path / "cells.xlsx", [sheet], strings)
@@ -501,3 +502,47 @@ def test_a_rule_about_a_whole_table_points_at_the_line_naming_it_not_its_first_r
     violations = json.loads(run.out)["games"]["demo"]["violations"]
     found = [v for v in violations if v["rule"] == "The ship deck has six cards"]
     assert len(found) == 1 and found[0]["where"].endswith("demo/ships.yaml:3"), found
+
+
+def test_an_exported_workbook_holds_numbers_as_numbers_and_reads_back(tmp_path):
+    """Excel flags numbers stored as text and sums them as 0: counts and number fields go out as numbers, text
+    that looks like a number (a name "007") stays text, and the workbook reads back to the same items."""
+    from openpyxl import load_workbook
+
+    from cardgen.data.tables import read_table, table_rows
+
+    out = tmp_path / "units.xlsx"
+    run = run_cli("export-items", "scifi-domains", "units", "--format", "xlsx", "--out", out)
+    assert run.code == 0, run.err
+    sheet = load_workbook(out).active
+    header = [c.value for c in sheet[1]]
+    rows = list(sheet.iter_rows(min_row=2))
+    counts = [row[header.index("count")] for row in rows if row[header.index("count")].value is not None]
+    assert counts and all(c.data_type == "n" and isinstance(c.value, int) for c in counts)
+    assert all(row[header.index("name")].data_type == "s" for row in rows)
+    written = table_rows([{"id": "a", "name": "007", "cost": 3}], ["id", "name", "cost"])
+    book = tmp_path / "t.xlsx"
+    book.write_bytes(write_table(book, written, "Sheet"))
+    cells = next(load_workbook(book).active.iter_rows(min_row=2))
+    assert (cells[1].value, cells[1].data_type, cells[2].value, cells[2].data_type) == ("007", "s", 3, "n")
+    entries, _, problems = read_table(book, "Sheet", "cards", "unit", SPECS)
+    assert not problems and entries[0][0] == {"id": "a", "name": "007", "cost": 3}
+
+
+def test_a_formula_without_its_saved_value_is_named_not_read_as_empty(table_game):
+    """A workbook written by a script holds formulas with no value saved beside them: read as empty, a count
+    would silently become 1. It is refused at its cell."""
+    from openpyxl import Workbook
+
+    book = Workbook()
+    sheet = book.active
+    sheet.title = "Fleet"
+    sheet.append(["id", "count", "name", "cost", "attack", "hull", "faction"])
+    sheet.append(["scout", "=1+2", "Scout", 2, 1, 1, "Union"])
+    book.save(table_game / "demo" / "ships.xlsx")
+    (table_game / "demo" / "ships.yaml").write_text(
+        "type: ship\nfront: ship\ncards: {file: ships.xlsx, sheet: Fleet}\n"
+    )
+    run = run_cli("--data-dir", table_game, "list")
+    assert run.code == 2, run.err
+    assert "ships.xlsx:2: sheet 'Fleet', cell B2 (column 'count'): a formula with no value saved" in run.err, run.err

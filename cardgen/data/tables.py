@@ -340,13 +340,20 @@ def unshielded(cell: str) -> str:
     return cell[1:] if cell.startswith(SHIELD) and cell[1:].startswith((*FORMULA_STARTS, SHIELD)) else cell
 
 
+class NumberCell(str):
+    """A cell's text that came from a number: CSV writes the text, XLSX the number (so a spreadsheet sums it)."""
+
+    def number(self) -> int | float:
+        return float(self) if any(mark in self for mark in ".eE") else int(self)
+
+
 def _cell(value: Any) -> str:
     if value is None:
         return ""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int | float) and _PLAIN_NUMBER.match(str(value)):
-        return str(value)  # a number, "-3" too: a spreadsheet reads it as a number, never as a formula
+        return NumberCell(value)  # a number, "-3" too: a spreadsheet reads it as a number, never as a formula
     return shielded(_text(value))
 
 
@@ -362,7 +369,8 @@ def _text(value: Any) -> str:
 
 
 def write_table(path: Path, rows: list[list[str]], sheet: str) -> bytes:
-    """The bytes of a CSV or XLSX file holding `rows` (XLSX: one sheet named `sheet`, every cell as text)."""
+    """The bytes of a CSV or XLSX file holding `rows` (XLSX: one sheet named `sheet`, numbers as numbers, every
+    other cell as text)."""
     if path.suffix.lower() == ".csv":
         buffer = io.StringIO(newline="")
         # the csv module quotes a cell holding a character of the line ending only: "\r" in a cell needs "\r\n"
@@ -375,7 +383,7 @@ def write_table(path: Path, rows: list[list[str]], sheet: str) -> bytes:
     table = book.active
     table.title = sheet[:31]
     for row in rows:
-        table.append(row)
+        table.append([cell.number() if isinstance(cell, NumberCell) else cell for cell in row])
         for cell in table[table.max_row]:
             if isinstance(cell.value, str) and cell.value.startswith("="):
                 cell.data_type = "s"  # text, not a formula (no shielded text starts with "=": a second guard)

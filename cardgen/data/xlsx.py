@@ -39,7 +39,7 @@ _NAMESPACES = (
     "http://purl.oclc.org/ooxml/spreadsheetml/main",
     "http://schemas.openxmlformats.org/package/2006/relationships",
 )
-_ELEMENTS = ("sheet", "Relationship", "si", "t", "rPh", "row", "c", "v")
+_ELEMENTS = ("sheet", "Relationship", "si", "t", "rPh", "row", "c", "v", "f")
 _LOCAL = {f"{space} {name}": name for space in _NAMESPACES for name in _ELEMENTS} | {n: n for n in _ELEMENTS}
 # what `zipfile` raises for a damaged or unusual file: NotImplementedError is its answer to a compression method it
 # does not know, RuntimeError to an encrypted part, EOFError to a truncated one
@@ -328,6 +328,12 @@ class _SharedStrings:
             self.strings.append(self.text.value())
 
 
+NO_SAVED_VALUE = (
+    "a formula with no value saved beside it (the program that wrote the file does not compute formulas): open and "
+    "save the file in a spreadsheet program, or write the value itself"
+)
+
+
 class _Sheet:
     """A worksheet's rows, gathered as its XML is parsed and handed out one by one."""
 
@@ -342,6 +348,7 @@ class _Sheet:
         self.stop = False
         self.text = _Text()
         self.phonetic = False
+        self.formula = False  # the cell being read holds a formula (its value is the one saved with it)
 
     def rows(self) -> Iterator[Row]:
         try:
@@ -370,12 +377,15 @@ class _Sheet:
                 self.problem = self.problem or too_many_cells_in_all(self.row, self.column)
                 self.stop = True  # at the end of this row (at most table_columns cells away)
             self.kind = attributes.get("t", "n")
+            self.formula = False
             self.text.reset()
         elif name == "row":
             self.row = _whole(attributes["r"], self.row) if "r" in attributes else self.row + 1
             self.cells, self.column, self.problem = {}, -1, None
         elif name == "rPh":
             self.phonetic = True
+        elif name == "f":
+            self.formula = True
         elif name == "v" or (name == "t" and not self.phonetic):
             self.text.open = True
 
@@ -383,6 +393,8 @@ class _Sheet:
         name = _LOCAL.get(qualified, "")
         if name == "c":
             if not self.text.length:
+                if self.formula:  # read as empty, a count would silently become 1
+                    self.problem = self.problem or CellProblem(self.row, self.column, NO_SAVED_VALUE)
                 return  # an empty cell
             try:
                 value = self.cell_text()
