@@ -644,13 +644,13 @@ def balance_command(
     import time
 
     from cardgen.balance import report
-    from cardgen.engine.executors import CLUSTER_EXTRA, choose_kind
+    from cardgen.engine.executors import choose_kind
 
     kind = choose_kind(executor, jobs, scheduler)
     names = _agent_names(agents)
     _, counts = _engine_and_counts(obj, game, players)
-    if importlib.util.find_spec("matplotlib") is None:
-        raise DataError(f"cardgen balance draws its plots with matplotlib: {CLUSTER_EXTRA}")
+    if importlib.util.find_spec("matplotlib") is None:  # a dependency: missing only from a damaged install
+        raise DataError("cardgen balance draws its plots with matplotlib, which is not installed: reinstall cardgen")
     out = out_dir or Path("output") / game / "balance"
     old = _read_compare(compare_file)
     settings = report.Settings(game, str(obj.data_dir), counts, count, names, seed, batch, check, seats == "rotate")

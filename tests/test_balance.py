@@ -572,15 +572,23 @@ def test_resuming_a_file_that_is_not_a_results_file_is_refused(tmp_path: Path) -
     assert not (tmp_path / "balance.json").exists()
 
 
-def test_without_matplotlib_the_command_says_what_to_install(monkeypatch, capsys, tmp_path: Path) -> None:
+def test_the_plots_come_with_the_plain_install_and_a_damaged_one_is_told_so(monkeypatch, capsys, tmp_path: Path):
+    """`cardgen balance` works after the README's first command: matplotlib is a dependency, Dask alone the
+    cluster extra; an install missing it is told to reinstall, not sent to an extra."""
     import importlib.util
+    import tomllib
 
+    from conftest import REPO
+
+    project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+    assert any(d.startswith("matplotlib") for d in project["dependencies"])
+    assert not any(d.startswith("matplotlib") for d in project["optional-dependencies"]["cluster"])
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "matplotlib" else real(name, *a))
     monkeypatch.chdir(tmp_path)
     code, err = run_main(monkeypatch, capsys, "balance", "scifi-domains")
     assert code == 2 and err.strip() == (
-        "cardgen: error: cardgen balance draws its plots with matplotlib: pip install 'cardgen[cluster]'"
+        "cardgen: error: cardgen balance draws its plots with matplotlib, which is not installed: reinstall cardgen"
     )
 
 
