@@ -7,6 +7,8 @@ from pathlib import Path
 from cardgen.reference import regenerate
 from cardgen.render.elements import ELEMENTS, SCHEMAS
 
+from conftest import REPO, run_cli
+
 README = Path(__file__).parent.parent / "README.md"
 
 
@@ -29,3 +31,21 @@ def test_every_element_is_one_module_with_its_schema() -> None:
     modules = {p.stem for p in folder.glob("*.py")} - {"__init__", "base"}
     assert modules == set(ELEMENTS)
     assert all(SCHEMAS[tag] is kind.attributes for tag, kind in ELEMENTS.items())
+
+
+def test_the_layout_reference_lists_every_shared_macro_with_its_parameters():
+    """`cardgen layout-reference` documents `_common/ui.xml.j2` as it documents the elements: every macro in the
+    file, each parameter with its default, and what it draws (the comment above it)."""
+    import re
+
+    from cardgen.render.reference import shared_macros
+
+    source = (REPO / "templates" / "_common" / "ui.xml.j2").read_text()
+    written = re.findall(r"\{%-? macro (\w+)\(", source)
+    macros = shared_macros()
+    assert [name for name, _, _ in macros] == written and len(written) >= 8
+    assert all(said for _, _, said in macros), "a macro without a comment saying what it draws"
+    run = run_cli("layout-reference")
+    assert run.code == 0
+    row = next(line for line in run.out.splitlines() if line.startswith("| `ui.text_box`"))
+    assert "`min_size=6.5`" in row and "`field`" in row and "shrinks down to min_size" in row, row

@@ -124,6 +124,45 @@ def _library_authors() -> list[str]:
     return [author for author, _ in counts.most_common()]
 
 
+def shared_macros() -> list[tuple[str, list[str], str]]:
+    """The macros of the bundled `_common/ui.xml.j2`: name, parameters (`name=default` where it has one) and the
+    comment written above it, read from the template itself so the reference cannot drift from it."""
+    import re
+
+    from jinja2 import Environment, nodes
+
+    from cardgen.paths import default_templates_dir
+
+    source = (default_templates_dir() / "_common" / "ui.xml.j2").read_text(encoding="utf-8")
+    said = {
+        m.group(2): " ".join(m.group(1).split())
+        for m in re.finditer(r"\{#-?((?:(?!#\}).)*?)-?#\}\s*\{%-? macro (\w+)\(", source, re.S)
+    }
+    out = []
+    for macro in Environment().parse(source).find_all(nodes.Macro):
+        names = [arg.name for arg in macro.args]
+        defaults = [None] * (len(names) - len(macro.defaults)) + list(macro.defaults)
+        shown = [name if d is None else f"{name}={_jinja_value(d)}" for name, d in zip(names, defaults, strict=True)]
+        out.append((macro.name, shown, said.get(macro.name, "")))
+    return out
+
+
+def _jinja_value(node: object) -> str:
+    from jinja2 import nodes
+
+    value = node.value if isinstance(node, nodes.Const) else "…"
+    return '"' + value + '"' if isinstance(value, str) else ("None" if value is None else str(value))
+
+
+def _macros() -> list[str]:
+    rows = ["| macro | parameters | draws |", "|---|---|---|"]
+    rows += [
+        f"| `ui.{name}` | {', '.join(f'`{p}`' for p in shown)} | {_cell(said)} |"
+        for name, shown, said in shared_macros()
+    ]
+    return rows
+
+
 def _sizes() -> list[str]:
     rows = ["| name | width × height (mm) |", "|---|---|"]
     rows += [f"| `{name}` | {w:g} × {h:g} |" for name, (w, h) in CARD_SIZES_MM.items()]
@@ -198,6 +237,14 @@ def layout_reference() -> str:
         + ". `{name}` places the game's icon `name` at the text size; `{name:colour}` draws it in one colour",
         "(`{credits:red}`, `{laser:#d9a400}`). The `rich` filter turns card text's `**bold**`, `*italic*` and line",
         "breaks into this markup.",
+        "",
+        "## Shared macros (`_common/ui.xml.j2`)",
+        "",
+        'Pieces every game may use: `{% import "_common/ui.xml.j2" as ui %}`, then `{{ ui.badge(5, 5, card.attack,',
+        '"accent") }}`. Lengths are millimetres; `face` is the face being drawn. A parameter with a default may be',
+        "left out or given by name (`size=7`).",
+        "",
+        *_macros(),
         "",
         "## What a layout sees",
         "",
