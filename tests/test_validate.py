@@ -280,4 +280,6 @@ def test_an_unknown_icon_in_card_text_is_named_once_at_the_cards_field(demo_data
     assert "ships.yaml:11: scout.ability:" in run.out and "(did you mean 'credits'?)" in run.out, run.out
     build = run_cli("--data-dir", demo_data, "--templates-dir", FIXTURES / "templates", "build", "--out",
                     demo_data.parent / "out", "-q", "--no-validate")  # fmt: skip
-    assert build.code == 2 and "ships.yaml:11: scout.ability:" in build.err and "drawn by" in build.err, build.err
+    assert build.code == 2 and "ships.yaml:11: scout.ability:" in build.err, build.err
+    assert "; drawn by " in build.err and "ui.xml.j2:" in build.err and "(called from " in build.err, build.err
+    assert "demo/ship.xml.j2:" in build.err.split("(called from ", 1)[1], build.err  # the layout that drew the text

@@ -231,7 +231,7 @@ def _at_field(item: Item, problem: Problem, at: str) -> Problem:
         written = re.compile(r"\{" + re.escape(token.group(1)) + r"[:}]")
         for name, value in item.fields.items():
             if isinstance(value, str) and written.search(value):
-                return Problem(item.field_where(name), f"{problem.message} (drawn by {at})")
+                return Problem(item.field_where(name), f"{problem.message}; drawn by {at}")
     return Problem(None, f"{at}: {problem}")
 
 

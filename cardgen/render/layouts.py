@@ -22,11 +22,12 @@ import math
 import os
 import re
 import signal
+import sys
 import threading
 import traceback
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from types import CodeType
+from types import CodeType, FrameType
 from typing import Any
 
 from jinja2 import (
@@ -214,9 +215,11 @@ class BoundedEnvironment(SandboxedEnvironment):
         if self.marking:
             shown = display_path(filename or name or "layout")
             for output in tree.find_all(nodes.Output):
-                for node in output.nodes:
-                    if isinstance(node, nodes.TemplateData):
-                        node.data = _marked(node.data, node.lineno, shown)
+                output.nodes = [
+                    piece
+                    for node in output.nodes
+                    for piece in (_marked(node, shown) if isinstance(node, nodes.TemplateData) else [node])
+                ]  # each element's mark, then the lines that called it (a macro's caller is known only as it runs)
         return tree
 
     def call_binop(self, context: Any, operator_name: str, left: Any, right: Any) -> Any:
@@ -250,14 +253,38 @@ class BoundedEnvironment(SandboxedEnvironment):
 _TAG_START = re.compile(r"<([A-Za-z][A-Za-z0-9_.-]*)")
 
 
-def _marked(data: str, line: int, shown: str) -> str:
-    """Template text with each element it opens marked with the template's file and the line it opens on."""
+def _marked(node: nodes.TemplateData, shown: str) -> list[nodes.Expr]:
+    """Template text with each element it opens marked with the template's file and the line it opens on, and the
+    template lines that called it when it is written inside a macro (`_callers`, run as the face is rendered)."""
+    data, pieces, start, closing = node.data, list[nodes.Expr](), 0, ""
+    for match in _TAG_START.finditer(data):
+        at = node.lineno + data.count("\n", 0, match.start())
+        text = f'{closing}{data[start : match.start()]}<{match.group(1)} {MARK}="{shown}:{at}'
+        pieces.append(nodes.TemplateData(text, lineno=node.lineno))
+        pieces.append(nodes.Call(nodes.Name(CALLERS, "load"), [], [], None, None, lineno=node.lineno))
+        start, closing = match.end(), '"'
+    pieces.append(nodes.TemplateData(closing + data[start:], lineno=node.lineno))
+    return pieces
 
-    def mark(match: re.Match[str]) -> str:
-        at = line + data.count("\n", 0, match.start())
-        return f'<{match.group(1)} {MARK}="{shown}:{at}"'
 
-    return _TAG_START.sub(mark, data)
+CALLERS = "cardgen_callers"  # the marking environment's global: where the element being written was called from
+
+
+def _callers() -> str:
+    """` (called from ship.xml.j2:7)`: the template lines up the stack from the one writing an element (Jinja
+    keeps each compiled template in its frames' globals, with its line table); empty outside a macro."""
+    frame: FrameType | None = sys._getframe(1)
+    places: list[str] = []
+    while frame is not None:
+        template = frame.f_globals.get("__jinja_template__")
+        if template is not None:
+            line = template.get_corresponding_lineno(frame.f_lineno)
+            place = f"{display_path(template.filename or template.name)}:{line}"
+            if not places or places[-1] != place:
+                places.append(place)
+        frame = frame.f_back
+    callers = places[1:]  # the first is the template writing the element, named by its mark already
+    return f" (called from {', '.join(callers)})" if callers else ""
 
 
 class _Timeout(Exception):
@@ -456,6 +483,7 @@ class Layouts:
             # compiled afresh, never from the kept compiled layouts: marking changes the code a template compiles to
             self._marking = self.env.overlay(bytecode_cache=None)
             self._marking.marking = True
+            self._marking.globals[CALLERS] = _callers
         return self._render(self._marking, game_id, layout, context, "")
 
     def markup_problem(
