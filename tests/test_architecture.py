@@ -5,6 +5,7 @@ imports the renderer or the engine, and the generic layer names no game: it read
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -36,14 +37,19 @@ def run_time(tree: ast.AST) -> Iterator[ast.AST]:
         stack.extend(node.orelse if type_checking(node) else ast.iter_child_nodes(node))  # type: ignore[attr-defined]
 
 
+@functools.cache
+def parsed() -> dict[str, ast.Module]:
+    """Every cardgen module's syntax tree, parsed once for all the tests here (none changes a tree)."""
+    return {module_name(p): ast.parse(p.read_text(encoding="utf-8")) for p in PACKAGE.rglob("*.py")}
+
+
 def imports(type_only: bool = True) -> dict[str, set[str]]:
     """Each cardgen module → the cardgen modules it imports anywhere (top level, functions, and TYPE_CHECKING unless
     `type_only` is off)."""
-    modules = {module_name(p): p for p in PACKAGE.rglob("*.py")}
+    modules = parsed()
     graph: dict[str, set[str]] = {}
-    for name, path in modules.items():
+    for name, tree in modules.items():
         found = set()
-        tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree) if type_only else run_time(tree):
             targets = []
             if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
