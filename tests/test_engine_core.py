@@ -676,7 +676,11 @@ def _toy_state(module):
             return [0.0]
 
         def clone(self):
-            raise NotImplementedError
+            other = Toy.__new__(Toy)
+            self._copy_base(other)
+            other.log, other.idled = list(self.log), self.idled
+            other.tasks, other.decision = list(self.tasks), self.decision
+            return other
 
     return Toy
 
@@ -690,8 +694,10 @@ def test_task_functions_in_a_module_run_in_order_and_ask_through_the_flow() -> N
     s.run()
     assert s.log == [("deal", 3), ("deal", 0), ("bid", 1)]
     assert s.current_player() == 1 and s.decision == ("bid", 1) and s.idled == 0
+    copy = s.clone()  # a question open mid-stack clones with the stack
     s.apply("ok")
     assert s.log[-1] == ("deal", 2) and s.decision is None and s.idled == 1
+    assert copy.decision == ("bid", 1) and copy.tasks == [("deal", 2)] and copy.log[-1] == ("bid", 1)
     assert s.current_player() == TERMINAL
 
 
