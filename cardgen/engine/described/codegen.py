@@ -1,0 +1,144 @@
+"""Turning a rules file's compiled expressions and steps into Python functions, without running any of its text.
+
+The rules file is parsed by cardgen's own parser (`syntax.py`) and every name in it is resolved by the compiler
+before play. What this module builds are small Python functions written by cardgen from that resolved tree: their
+source holds only cardgen's own words — `s` (the state), `e` (the locals), generated names `v3`, `k12` — whole
+numbers cardgen computed itself (slots, places in the state's lists), and references to values kept in the unit's
+namespace (`k12`: a fact, a text, a card field's table, a helper). No text of the rules file — no name, no string,
+no number it wrote — is ever placed in the source, so nothing a rules file says can reach Python's compiler; its
+texts and numbers are values in the namespace, its names are places in the state. The namespace's builtins are
+only the handful of functions the generated code calls (`NAMESPACE`), so the code cannot reach anything else.
+
+Why code at all: a closure per node of an expression made a described game run at a quarter of its Python twin's
+speed — each node a call — where a function per expression and per run of plain steps runs the way hand-written
+Python does (benchmarks/described_speed.py measures it). A failure inside generated code is located by the line it
+met it on (`Unit.where`), which maps back to the step and file line of the rules file.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterable
+from types import CodeType, TracebackType
+from typing import Any
+
+from cardgen.engine.described.layout import Card
+from cardgen.errors import Location
+
+_units = itertools.count()
+
+
+def key(value: Any, name: str) -> Any:
+    """A table's entry by name (`start_resources.metal`, `types[kind].hp`); a readable error otherwise."""
+    if isinstance(value, dict):
+        if name in value:
+            return value[name]
+        for candidate in value:
+            if str(candidate) == name:
+                return value[candidate]
+        raise KeyError(f"no '{name}' in this table (it has: {', '.join(map(str, value))})")
+    if value is None:
+        raise TypeError(f"none has no '{name}' (a card or a table was expected)")
+    raise TypeError(f"{type(value).__name__} {value!r} has no '{name}'")
+
+
+def attribute(table: tuple[Any, ...], value: Any, name: str) -> Any:
+    """A card's field (or a table's entry when the value is not a card)."""
+    return table[value] if value.__class__ is Card else key(value, name)
+
+
+def mark(state: Any, value: Any, index: int, marks: int, name: str) -> Any:
+    """A card's mark (or a table's entry when the value is not a card)."""
+    return state.marks[value * marks + index] if value.__class__ is Card else key(value, name)
+
+
+def place(bound: int, count: int | None, name: str, *indices: Any) -> int:
+    """The offset of a zone's or value's instance in its family, each subscript checked: one subscript below
+    `bound`; or a seat below `bound` and an index below `count`."""
+    limits = [bound] if len(indices) == 1 else [bound, count]
+    for index, limit in zip(indices, limits, strict=True):
+        assert limit is not None
+        if not (isinstance(index, int) and not isinstance(index, bool) and 0 <= index < limit):
+            shown = "".join(f"[{i!r}]" for i in indices)
+            raise IndexError(f"{name}{shown}: out of range (0 to {limit - 1})")
+    if len(indices) == 2:
+        assert count is not None
+        return int(indices[0]) * count + int(indices[1])
+    return int(indices[0])
+
+
+def count(value: Any) -> int:
+    return len(value) if isinstance(value, list | tuple | str | dict) else sum(1 for item in value if item)
+
+
+def shown(state: Any, value: Any) -> str:
+    """A value in a label or a message: a card by its item id, none as 'none', a whole float without '.0'."""
+    if value.__class__ is Card:
+        return str(state.engine.cards.item[value])
+    if value is None:
+        return "none"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def first(values: Iterable[Any]) -> Any:
+    for item in values:
+        return item
+    return None
+
+
+NAMESPACE: dict[str, Any] = {
+    "Card": Card, "_key": key, "_attribute": attribute, "_mark": mark, "_place": place, "_count": count,
+    "_first": first, "_shown": shown, "sum": sum, "any": any, "all": all, "min": min, "max": max, "len": len, "list": list,
+    "sorted": sorted, "tuple": tuple, "range": range,
+}  # fmt: skip
+
+
+class Unit:
+    """The functions generated for one game: their shared namespace, and where each line came from."""
+
+    def __init__(self) -> None:
+        self.namespace: dict[str, Any] = {"__builtins__": {}, **NAMESPACE}
+        self.names: dict[Any, str] = {}
+        self.counter = itertools.count()
+        self.lines: dict[str, list[Location | None]] = {}  # a generated file's name → the location of each line
+        self.number = next(_units)
+
+    def ref(self, value: Any) -> str:
+        """A name in the namespace for a value (a text, a table, a helper): the source never holds the value."""
+        token = (type(value), value) if isinstance(value, int | float | str | bool | type(None)) else id(value)
+        name = self.names.get(token)
+        if name is None:
+            name = self.names[token] = f"k{next(self.counter)}"
+            self.namespace[name] = value
+        return name
+
+    def fresh(self, prefix: str = "v") -> str:
+        """A new name for a Python local of generated code (a generator's item, a temporary)."""
+        return f"{prefix}{next(self.counter)}"
+
+    def define(self, name: str, lines: list[tuple[str, Location | None]]) -> Any:
+        """Compile one function's source (lines, each with the rules file's location it came from) and return it."""
+        filename = f"<rules {self.number}:{name}>"
+        source = "\n".join(text for text, _ in lines) + "\n"
+        self.lines[filename] = [None, *(where for _, where in lines)]
+        code: CodeType = compile(source, filename, "exec")
+        exec(code, self.namespace)  # noqa: S102  (cardgen's own source: see the module's docstring)
+        return self.namespace[name]
+
+    def expression(self, text: str, where: Location | None, params: str = "s, e") -> Callable[..., Any]:
+        """A function `f(s, e)` returning an expression's value."""
+        name = self.fresh("f")
+        return self.define(name, [(f"def {name}({params}):", where), (f"    return {text}", where)])  # type: ignore[no-any-return]
+
+    def where(self, traceback: TracebackType | None) -> Location | None:
+        """The rules file's location of the innermost line of generated code a failure passed through."""
+        found = None
+        while traceback is not None:
+            code = traceback.tb_frame.f_code
+            lines = self.lines.get(code.co_filename)
+            if lines is not None and 0 < traceback.tb_lineno < len(lines):
+                found = lines[traceback.tb_lineno] or found
+            traceback = traceback.tb_next
+        return found

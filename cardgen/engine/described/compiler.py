@@ -1,0 +1,545 @@
+"""Expressions of a rules file compiled, every name resolved before play, into generated Python (`codegen.py`).
+
+A name means, in this order: a local (a `let`, a loop's or a choice's name, a parameter), a built-in (`players`,
+`seats`, `turns`, `ending`), a zone or a value of the game (`hand`, `coins`: the one of `player` when the name stands
+alone and belongs to each player), a constant (`constants:`, a table, a rules fact by its name: `line_up.units`,
+`hand_limit`). An attribute of a card is its field, its mark or a built-in attribute (`card.cost`, `card.damage`,
+`card.owner`); of a table, its key. Anything else is a `SyntaxProblem` located in the rules file before a game
+starts. A local of a block is a slot of its frame's `env` (`e[3]`); the names of a generator and a function's
+parameters are Python locals of the generated code. `Code` is a compiled expression: its text (cardgen's own words
+only: see codegen.py), whether it is cheap to repeat, and its value when it is known before play.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from cardgen.engine.described.codegen import Unit
+from cardgen.engine.described.functions import FUNCTIONS
+from cardgen.engine.described.layout import BUILT_IN_ATTRIBUTES, Card, Cards, Family
+from cardgen.engine.described.syntax import Node, SyntaxProblem
+from cardgen.errors import Location, did_you_mean
+
+Fn = Callable[[Any, list[Any]], Any]
+
+BUILT_IN_NAMES = {
+    "players": "the number of players in this game",
+    "seats": "the seats, 0 to players - 1, as a list",
+    "turns": "the turns counted so far (`add: {turns: 1}` counts one; the turn cap counts them)",
+    "ending": "how the game ended (text), or none while it goes on",
+}
+_OPERATORS = {"+": "+", "-": "-", "*": "*", "/": "/", "//": "//", "%": "%"}
+_COMPARISONS = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">=", "in": "in", "not in": "not in"}
+_GENERATOR_CALLS = ("sum", "count", "any", "all", "first", "min", "max", "list", "sorted")
+
+
+class Code(NamedTuple):
+    """A compiled expression: its source text, whether repeating it is cheap and harmless, its value if known."""
+
+    text: str
+    simple: bool = False
+    constant: bool = False
+    value: Any = None
+
+
+class Frame:
+    """The locals of one procedure, verb or top-level block: how many slots its `env` needs."""
+
+    def __init__(self) -> None:
+        self.size = 0
+
+
+class Scope:
+    """The names visible at a point of a block: each an `env` slot of the frame, or a Python local of generated
+    code; a child scope ends with its block."""
+
+    def __init__(self, frame: Frame, parent: Scope | None = None):
+        self.frame, self.parent = frame, parent
+        self.names: dict[str, str] = {}
+        self.slots: dict[str, int] = {}
+        self.next: int = parent.next if parent else 0
+
+    def child(self) -> Scope:
+        return Scope(self.frame, self)
+
+    def lookup(self, name: str) -> str | None:
+        scope: Scope | None = self
+        while scope is not None:
+            if name in scope.names:
+                return scope.names[name]
+            scope = scope.parent
+        return None
+
+    def slot(self, name: str) -> int | None:
+        scope: Scope | None = self
+        while scope is not None:
+            if name in scope.slots:
+                return scope.slots[name]
+            scope = scope.parent
+        return None
+
+    def _free(self, name: str, column: int) -> None:
+        if self.lookup(name) is not None:
+            raise SyntaxProblem(f"'{name}' is already a name here: choose another (names do not change)", column)
+
+    def bind(self, name: str, column: int = 1) -> int:
+        """A local kept in `env` (it lasts while the block waits for a player)."""
+        self._free(name, column)
+        slot = self.slots[name] = self.next
+        self.names[name] = f"e[{slot}]"
+        self.next += 1
+        self.frame.size = max(self.frame.size, self.next)
+        return slot
+
+    def bind_python(self, name: str, local: str, column: int = 1) -> None:
+        """A local of generated code only (a generator's item, a function's parameter)."""
+        self._free(name, column)
+        self.names[name] = local
+
+
+@dataclass
+class Names:
+    """What names in a rules file may mean: the game's zones, values, marks, cards, constants and functions."""
+
+    families: dict[str, Family]
+    marks: dict[str, int]
+    cards: Cards
+    constants: dict[str, Any]
+    functions: dict[str, Any] = field(default_factory=dict)  # name → `build.UserFunction`
+    facts: dict[str, Any] = field(default_factory=dict)
+
+    def known(self) -> list[str]:
+        return [*self.families, *self.constants, *self.facts, *BUILT_IN_NAMES]
+
+
+class Compiler:
+    """Compiles parsed expressions against a game's `Names` into code of the game's `Unit`."""
+
+    def __init__(self, names: Names, unit: Unit):
+        self.names, self.unit = names, unit
+
+    # -- functions of the state and the locals ------------------------------------------------------------------------
+
+    def value(self, node: Node, scope: Scope, where: Location | None = None) -> Fn:
+        """A function `f(state, env)` computing the expression."""
+        code = self.code(node, scope)
+        if code.constant:
+            value = code.value
+            return lambda s, e: value
+        fn: Fn = self.unit.expression(code.text, where)
+        return fn
+
+    def zone(self, node: Node, scope: Scope, where: Location | None = None) -> Fn:
+        """A function giving the state's index of one zone instance (`hand`, `column[p][c]`, `a if … else b`)."""
+        return self.unit.expression(self.zone_code(node, scope), where)  # type: ignore[no-any-return]
+
+    # -- code ---------------------------------------------------------------------------------------------------------
+
+    def code(self, node: Node, scope: Scope) -> Code:
+        """The expression's code; an expression of constants only is worked out now."""
+        code: Code = getattr(self, f"_{node.kind}")(node, scope)
+        if not code.constant and node.kind not in ("name", "constant") and self.fixed(node, scope):
+            try:
+                value = self.unit.expression(code.text, None)(None, [None] * 8)
+            except (ArithmeticError, LookupError, TypeError, ValueError, AttributeError) as exc:
+                raise SyntaxProblem(f"cannot work this out: {exc}", node.column) from None
+            return self.constant(value)
+        return code
+
+    def constant(self, value: Any) -> Code:
+        return Code(self.unit.ref(value), True, True, value)
+
+    def fixed(self, node: Node, scope: Scope) -> bool:
+        """Whether an expression's value is known before play: constants, facts and what pure functions make of
+        them (`range(columns)`, `keys(deck_alliance)`, `line_up.units[2]`)."""
+        kind = node.kind
+        if kind == "constant":
+            return True
+        if kind == "name":
+            name = node.parts[0]
+            return (scope.lookup(name) is None and name not in BUILT_IN_NAMES and name not in self.names.families
+                    and (name in self.names.constants or name in self.names.facts))  # fmt: skip
+        if kind in ("binary", "compare"):
+            return self.fixed(node.parts[1], scope) and self.fixed(node.parts[2], scope)
+        if kind in ("and", "or", "not", "negative", "choice", "tuple", "list"):
+            return all(self.fixed(part, scope) for part in node.parts)
+        if kind == "attribute":
+            return self.fixed(node.parts[0], scope)
+        if kind in ("index", "slice"):
+            return all(self.fixed(part, scope) for part in node.parts if part is not None)
+        if kind == "call":
+            builtin = FUNCTIONS.get(node.parts[0])
+            return (builtin is not None and not builtin.stateful and node.parts[0] not in self.names.functions
+                    and not node.parts[2] and all(self.fixed(a, scope) for a in node.parts[1]))  # fmt: skip
+        return False
+
+    def _constant(self, node: Node, scope: Scope) -> Code:
+        return self.constant(node.parts[0])
+
+    def _name(self, node: Node, scope: Scope) -> Code:
+        name = node.parts[0]
+        local = scope.lookup(name)
+        if local is not None:
+            return Code(local, simple=True)
+        if name == "players":
+            return Code("s.n", simple=True)
+        if name == "seats":
+            return Code("list(range(s.n))")
+        if name == "turns":
+            return Code("s.turns", simple=True)
+        if name == "ending":
+            return Code("s.ending", simple=True)
+        family = self.names.families.get(name)
+        if family is not None:
+            return self._family(family, [], scope, node.column)
+        return self.constant(self.constant_named(name, node.column))
+
+    def constant_named(self, name: str, column: int) -> Any:
+        """A constant, a table or a rules fact by name (`facts` names a fact when a zone or value has its name)."""
+        if name in self.names.constants:
+            return self.names.constants[name]
+        if name in self.names.facts:
+            return self.names.facts[name]
+        if name == "facts":
+            return self.names.facts
+        if name in self.names.functions or name in FUNCTIONS:
+            raise SyntaxProblem(f"'{name}' is a function: call it, {name}(…)", column)
+        raise SyntaxProblem(f"unknown name '{name}'{did_you_mean(name, self.names.known())}", column)
+
+    def _family(self, family: Family, subscripts: list[Code], scope: Scope, column: int) -> Code:
+        """A zone's cards or a value, or, given fewer subscripts than it has, the list of its instances."""
+        subscripts = self._owner(family, subscripts, scope, column)
+        store = "s.zones" if family.kind == "zone" else "s.values"
+        if len(subscripts) == family.dims:
+            return Code(f"{store}[{self.place(family, subscripts)}]")
+        given = ", ".join(code.text for code in subscripts)
+        return Code(f"{self.unit.ref(_instances)}(s, {self.unit.ref(family)}, [{given}])")
+
+    def place(self, family: Family, subscripts: list[Code]) -> str:
+        """The code of the state's index of one instance, its subscripts checked in range."""
+        base, count, name = family.base, family.count, self.unit.ref(family.name)
+        if family.dims == 0:
+            return str(base)
+        if family.dims == 1:
+            (index,) = subscripts
+            bound = "s.n" if family.per_player else str(count)
+            if index.simple:
+                return f"({base} + {index.text} if 0 <= {index.text} < {bound} else _place({bound}, None, {name}, {index.text}))"
+            return f"({base} + _place({bound}, None, {name}, {index.text}))"
+        seat, index = subscripts
+        if seat.simple and index.simple:
+            return (f"({base} + {seat.text} * {count} + {index.text} if 0 <= {seat.text} < s.n and 0 <= {index.text} "
+                    f"< {count} else _place(s.n, {count}, {name}, {seat.text}, {index.text}))")  # fmt: skip
+        return f"({base} + _place(s.n, {count}, {name}, {seat.text}, {index.text}))"
+
+    def _owner(self, family: Family, subscripts: list[Code], scope: Scope, column: int) -> list[Code]:
+        """The subscripts with the seat of `player` first when a player's zone or value is named alone."""
+        if subscripts or not family.per_player:
+            return subscripts
+        local = scope.lookup("player")
+        if local is None:
+            raise SyntaxProblem(
+                f"'{family.name}' belongs to each player: say whose ({family.name}[p]), or name a 'player' first", column
+            )
+        return [Code(local, simple=True)]
+
+    def _index(self, node: Node, scope: Scope) -> Code:
+        chain, base = chain_of(node)
+        if base.kind == "name" and scope.lookup(base.parts[0]) is None and base.parts[0] in self.names.families:
+            family = self.names.families[base.parts[0]]
+            taken = [self.code(n, scope) for n in chain[: family.dims]]
+            result = self._family(family, taken, scope, base.column)
+            for index in chain[family.dims :]:
+                result = Code(f"{result.text}[{self.code(index, scope).text}]")
+            return result
+        target, index = self.code(node.parts[0], scope), self.code(node.parts[1], scope)
+        return Code(f"{target.text}[{index.text}]")
+
+    def _slice(self, node: Node, scope: Scope) -> Code:
+        target = self.code(node.parts[0], scope).text
+        start = self.code(node.parts[1], scope).text if node.parts[1] is not None else ""
+        end = self.code(node.parts[2], scope).text if node.parts[2] is not None else ""
+        return Code(f"{target}[{start}:{end}]")
+
+    def _attribute(self, node: Node, scope: Scope) -> Code:
+        target, name = self.code(node.parts[0], scope), node.parts[1]
+        label, cards = self.unit.ref(name), self.names.cards
+        if name in self.names.marks:
+            index, marks = self.names.marks[name], len(self.names.marks)
+            if target.simple:
+                x = target.text
+                return Code(f"(s.marks[{x} * {marks} + {index}] if {x}.__class__ is Card else _key({x}, {label}))")
+            return Code(f"_mark(s, {target.text}, {index}, {marks}, {label})")
+        table = cards.fields.get(name) or built_in_table(cards, name)
+        if table is not None:
+            ref = self.unit.ref(table)
+            if target.simple:
+                x = target.text
+                return Code(f"({ref}[{x}] if {x}.__class__ is Card else _key({x}, {label}))")
+            return Code(f"_attribute({ref}, {target.text}, {label})")
+        if name in ("zone", "place"):
+            return Code(f"{self.unit.ref(_card_zone)}(s, {target.text}, {label})")
+        return Code(f"_key({target.text}, {label})")
+
+    def _binary(self, node: Node, scope: Scope) -> Code:
+        left, right = self.code(node.parts[1], scope), self.code(node.parts[2], scope)
+        return Code(f"({left.text} {_OPERATORS[node.parts[0]]} {right.text})")
+
+    def _negative(self, node: Node, scope: Scope) -> Code:
+        return Code(f"(-{self.code(node.parts[0], scope).text})")
+
+    def _compare(self, node: Node, scope: Scope) -> Code:
+        op, left, right = node.parts[0], self.code(node.parts[1], scope), self.code(node.parts[2], scope)
+        if right.constant and right.value is None and op in ("==", "!="):
+            return Code(f"({left.text} {'is' if op == '==' else 'is not'} None)")
+        return Code(f"({left.text} {_COMPARISONS[op]} {right.text})")
+
+    def _and(self, node: Node, scope: Scope) -> Code:
+        return Code(f"({self.code(node.parts[0], scope).text} and {self.code(node.parts[1], scope).text})")
+
+    def _or(self, node: Node, scope: Scope) -> Code:
+        return Code(f"({self.code(node.parts[0], scope).text} or {self.code(node.parts[1], scope).text})")
+
+    def _not(self, node: Node, scope: Scope) -> Code:
+        return Code(f"(not {self.code(node.parts[0], scope).text})")
+
+    def _choice(self, node: Node, scope: Scope) -> Code:
+        test, yes, no = (self.code(part, scope).text for part in node.parts)
+        return Code(f"({yes} if {test} else {no})")
+
+    def _tuple(self, node: Node, scope: Scope) -> Code:
+        return Code("(" + "".join(f"{self.code(part, scope).text}, " for part in node.parts) + ")")
+
+    def _list(self, node: Node, scope: Scope) -> Code:
+        return Code("[" + ", ".join(self.code(part, scope).text for part in node.parts) + "]")
+
+    def _collect(self, node: Node, scope: Scope) -> Code:
+        return Code(f"[{self.generator(node.parts[0], scope.child())[0]}]")
+
+    def _generator(self, node: Node, scope: Scope) -> Code:
+        raise SyntaxProblem("a generator ('x for x in …') goes inside a function's parentheses or '[ ]'", node.column)
+
+    def generator(self, node: Node, scope: Scope) -> tuple[str, str | None, list[str]]:
+        """A generator's code `item for v1 in … if …`, the Python name of its item when the item is its only name
+        (`x for x in hand`), and the code of its clauses alone (`for v1 in … if …`); names bound in `scope`."""
+        item_node, clauses = node.parts
+        parts = []
+        for name, source, test, column in clauses:
+            source_code = self.code(source, scope).text
+            local = self.unit.fresh()
+            scope.bind_python(name, local, column)
+            parts.append(f"for {local} in {source_code}")
+            if test is not None:
+                parts.append(f"if {self.code(test, scope).text}")
+        item = self.code(item_node, scope).text
+        plain = item if len(clauses) == 1 and item_node.kind == "name" and item == scope.lookup(clauses[0][0]) else None
+        return f"{item} {' '.join(parts)}", plain, parts
+
+    def _call(self, node: Node, scope: Scope) -> Code:
+        name, arguments, keywords = node.parts
+        user = self.names.functions.get(name)
+        if user is not None:
+            if keywords:
+                raise SyntaxProblem(f"'{name}' takes no named arguments", node.column)
+            if len(arguments) != len(user.params):
+                raise SyntaxProblem(f"{name}({', '.join(user.params)}) takes {len(user.params)} argument(s)",
+                                    node.column)  # fmt: skip
+            given = "".join(f", {self.code(a, scope).text}" for a in arguments)
+            return Code(f"{user.local}(s{given})")
+        builtin = FUNCTIONS.get(name)
+        if builtin is None:
+            known = [*FUNCTIONS, *self.names.functions]
+            raise SyntaxProblem(f"unknown function '{name}'{did_you_mean(name, known)}", node.column)
+        if not builtin.least <= len(arguments) <= builtin.most:
+            raise SyntaxProblem(f"{builtin.call}: {len(arguments)} argument(s)", node.column)
+        for key, _ in keywords:
+            if key != "by" or not builtin.keyed:
+                raise SyntaxProblem(f"{builtin.call} takes no '{key}='", node.column)
+        if arguments and arguments[0].kind == "generator":
+            if len(arguments) != 1:
+                raise SyntaxProblem(f"{builtin.call}: a generator goes alone", node.column)
+            return self._over(name, arguments[0], keywords[0][1] if keywords else None, scope.child())
+        if keywords:
+            raise SyntaxProblem(f"by= needs a generator to name the item: {name}(x for x in …, by=x.cost)",
+                                node.column)  # fmt: skip
+        if name == "flat" and (fast := self._flat(arguments[0], scope)) is not None:
+            return fast
+        given = ", ".join(self.code(a, scope).text for a in arguments)
+        if name == "count":
+            (only,) = arguments
+            counted = self.code(only, scope)
+            if counted.simple:
+                return Code(f"(len({counted.text}) if {counted.text}.__class__ is list else _count({counted.text}))")
+            return Code(f"_count({given})")
+        function = self.unit.ref(builtin.run)
+        return Code(f"{function}(s, {given})" if builtin.stateful else f"{function}({given})")
+
+    def _flat(self, node: Node, scope: Scope) -> Code | None:
+        """`flat(column[p])`: every card of a seat's zones of a family, read straight from the state's list."""
+        chain, base = chain_of(node)
+        if base.kind != "name" or scope.lookup(base.parts[0]) is not None:
+            return None
+        family = self.names.families.get(base.parts[0])
+        if family is None or family.kind != "zone" or family.count is None or len(chain) != family.dims - 1:
+            return None
+        subscripts = self._owner(family, [self.code(n, scope) for n in chain], scope, node.column)
+        if family.per_player:
+            first = f"{family.base} + {self.unit.ref(_seat)}(s, {subscripts[0].text}) * {family.count}"
+        else:
+            first = str(family.base)
+        zone, card = self.unit.fresh(), self.unit.fresh()
+        start = self.unit.fresh()
+        return Code(f"[{card} for {start} in ({first},) for {zone} in range({start}, {start} + {family.count}) "
+                    f"for {card} in s.zones[{zone}]]")  # fmt: skip
+
+    def _over(self, name: str, node: Node, by: Node | None, scope: Scope) -> Code:
+        """A function of a generator (`sum(x.force for x in column[p][c] if x.type == 'ship')`) as Python's own."""
+        text, plain, clauses = self.generator(node, scope)
+        if name in _GENERATOR_CALLS and name not in ("min", "max", "sorted", "first", "count"):
+            return Code(f"{name}({text})" if name != "list" else f"[{text}]")
+        if name == "count":
+            if plain is not None:  # a card is always true: count the items the clauses let through
+                return Code(f"sum(1 {' '.join(clauses)} if ({plain}.__class__ is Card or {plain}))")
+            return Code(f"sum(1 for _item in ({text}) if _item)")
+        if name == "first":
+            return Code(f"_first({text})")
+        if by is None:
+            if name == "sorted":
+                return Code(f"sorted({text})")
+            return Code(f"{name}(({text}), default=None)")
+        key = self.code(by, scope).text
+        if plain is not None:  # the key of the item is the key of the generator's name: Python's own key=
+            default = "" if name == "sorted" else ", default=None"
+            return Code(f"{name}(({text}), key=lambda {plain}: {key}{default})")
+        pairs = f"(({key}), {node_item(text)}) {' '.join(clauses)}"
+        return Code(f"{self.unit.ref(_by)}(({pairs}), {self.unit.ref(name)})")
+
+    # -- zones and targets --------------------------------------------------------------------------------------------
+
+    def zone_code(self, node: Node, scope: Scope) -> str:
+        """The code of the state's index of one zone instance."""
+        if node.kind == "choice":
+            test = self.code(node.parts[0], scope).text
+            yes, no = self.zone_code(node.parts[1], scope), self.zone_code(node.parts[2], scope)
+            return f"({yes} if {test} else {no})"
+        chain, base = chain_of(node)
+        family = None
+        if base.kind == "name" and scope.lookup(base.parts[0]) is None:
+            family = self.names.families.get(base.parts[0])
+        if family is None or family.kind != "zone":
+            raise SyntaxProblem("expected a zone (hand, column[p][c])", node.column)
+        subscripts = self._owner(family, [self.code(n, scope) for n in chain], scope, base.column)
+        if len(subscripts) != family.dims:
+            raise SyntaxProblem(f"'{family.name}' needs {family.dims} subscript(s) here", node.column)
+        return self.place(family, subscripts)
+
+    def target(self, node: Node, scope: Scope) -> str:
+        """The code of what `set:` and `add:` change: a value (`coins`, `bonus[p][c]`), a card's mark, `turns`."""
+        if node.kind == "attribute":
+            name = node.parts[1]
+            if name not in self.names.marks:
+                known = list(self.names.marks)
+                raise SyntaxProblem(f"'{name}' is not a mark of cards{did_you_mean(name, known)}", node.column)
+            card, index, marks = self.code(node.parts[0], scope), self.names.marks[name], len(self.names.marks)
+            check = self.unit.ref(_card_number)
+            if card.simple:
+                number = f"({card.text} if {card.text}.__class__ is Card else {check}({card.text}))"
+                return f"s.marks[{number} * {marks} + {index}]"
+            return f"s.marks[{check}({card.text}) * {marks} + {index}]"
+        chain, base = chain_of(node)
+        name = base.parts[0]
+        if name == "turns" and not chain:
+            return "s.turns"
+        family = self.names.families.get(name)
+        if family is None or family.kind != "value" or scope.lookup(name) is not None:
+            values = [n for n, f in self.names.families.items() if f.kind == "value"]
+            hint = did_you_mean(name, values)
+            raise SyntaxProblem(f"'{name}' is not a value of the game (declare it under values:){hint}", node.column)
+        subscripts = self._owner(family, [self.code(n, scope) for n in chain], scope, base.column)
+        if len(subscripts) != family.dims:
+            raise SyntaxProblem(f"'{name}' needs {family.dims} subscript(s) here", node.column)
+        return f"s.values[{self.place(family, subscripts)}]"
+
+
+def node_item(text: str) -> str:
+    """The item of a generator's code `item for …` (the text before its first clause)."""
+    return text.split(" for ", 1)[0]
+
+
+def chain_of(node: Node) -> tuple[list[Node], Node]:
+    """`bonus[p][c]` → ([p, c], bonus)."""
+    chain = []
+    while node.kind == "index":
+        chain.append(node.parts[1])
+        node = node.parts[0]
+    chain.reverse()
+    return chain, node
+
+
+def built_in_table(cards: Cards, name: str) -> tuple[Any, ...] | None:
+    if name == "id":
+        return cards.item
+    if name == "component":
+        return cards.component
+    if name == "owner":
+        return cards.owner
+    if name == "type":
+        return cards.type
+    if name == "number":
+        return tuple(range(len(cards)))
+    return None
+
+
+def _card_number(value: Any) -> int:
+    if value.__class__ is not Card:
+        raise TypeError(f"only a card has marks, not {value!r}")
+    return int(value)
+
+
+def _card_zone(state: Any, value: Any, name: str) -> Any:
+    if value.__class__ is not Card:
+        from cardgen.engine.described.codegen import key
+
+        return key(value, name)
+    family, offset = state.engine.zone_family[state.place[value]]
+    if name == "zone":
+        return family.name
+    return offset % family.count if family.count is not None else 0
+
+
+def _seat(state: Any, seat: Any) -> int:
+    if not (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state.n):
+        raise IndexError(f"no seat {seat!r} (seats 0 to {state.n - 1})")
+    return int(seat)
+
+
+def _instances(state: Any, family: Family, given: list[Any]) -> list[Any]:
+    """The instances of a family given fewer subscripts than it has (`column[p]`: p's columns)."""
+    store = state.zones if family.kind == "zone" else state.values
+    counted = range(family.count or 1)
+    if family.per_player and not given:
+        return [[store[family.base + family.offset([p, c])] for c in counted] for p in range(state.n)]
+    if family.per_player:
+        seat = given[0]
+        if not (isinstance(seat, int) and 0 <= seat < state.n):
+            raise IndexError(f"{family.name}[{seat!r}]: no such seat (seats 0 to {state.n - 1})")
+        return [store[family.base + family.offset([seat, c])] for c in counted]
+    return [store[family.base + c] for c in counted]
+
+
+def _by(pairs: Any, name: str) -> Any:
+    """`min`, `max` or `sorted` of (key, item) pairs by key: the first item of the smallest (largest) key."""
+    if name == "sorted":
+        keyed = [(key, index, item) for index, (key, item) in enumerate(pairs)]
+        keyed.sort(key=lambda entry: (entry[0], entry[1]))
+        return [item for _, _, item in keyed]
+    best, best_key, found = None, None, False
+    for key, item in pairs:
+        if not found or (key < best_key if name == "min" else key > best_key):
+            best, best_key, found = item, key, True
+    return best
+
+
+__all__ = ["BUILT_IN_ATTRIBUTES", "BUILT_IN_NAMES", "Code", "Compiler", "Fn", "Frame", "Names", "Scope"]

@@ -1,0 +1,404 @@
+"""What changes in a game described by a rules file: its zones, values and marks, and the flow of its steps.
+
+Cards are numbers (`layout.Card`); zones are lists of them, values one flat list, marks one flat list (card × mark),
+and `place` says which zone each card is in. What is left to do is the flow's stack (`engine/flow.py`): tasks
+`("block", block, index, env)` run the steps of a block from `index` with the locals `env`, loops and turns are tasks
+of their own, and a choice is the flow's question (`Flow.ask`). A task keeps its `env` as it was left and every
+task copies it before running, so a clone shares the stack safely. Between two questions at most
+`MOST_STEPS` steps run: a loop that never ends is a located error, never a hang.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from cardgen.engine.core import State
+from cardgen.engine.described import choices, hidden, invariants
+from cardgen.engine.described.layout import Card
+from cardgen.engine.described.steps import COMPOUND, MOST_NESTED, MOST_STEPS, RESUMES, SIMPLE, Block, Step
+from cardgen.engine.flow import Flow
+from cardgen.errors import DataError
+
+if TYPE_CHECKING:
+    from cardgen.engine.described.compiler import Fn
+    from cardgen.engine.described.engine import DescribedEngine
+
+FAILURES = (ArithmeticError, LookupError, TypeError, ValueError, AttributeError, RecursionError)
+
+
+class RulesFailure(DataError):
+    """A rules file whose steps failed while a game was played (a list indexed past its end, a loop without end)."""
+
+
+class DescribedState(Flow, State):
+    """One game of a described game. Fields are plain lists, so `clone` copies a few lists."""
+
+    task_modules = (choices,)
+    engine: DescribedEngine
+    n: int
+    zones: list[list[Card]]
+    place: list[int]
+    values: list[Any]
+    marks: list[Any]
+    passed: bool
+    spent: int
+    depth: int
+    at: Step | None
+
+    def __init__(self, engine: DescribedEngine, players: int, seed: int):
+        super().__init__(seed)
+        self.engine, self.n = engine, players
+        self.perfect_information = engine.perfect_information
+        self.tasks, self.decision, self.passed, self.spent, self.at = [], None, False, 0, None
+        self.depth = 0
+        self.zones = [[] for _ in range(engine.zone_count)]
+        self.zones[engine.box] = list(engine.cards.cards)
+        self.place = [engine.box] * len(engine.cards)
+        self.marks = list(engine.marks_start) * len(engine.cards)
+        self.values = [None] * engine.value_count
+        for family, start in engine.value_starts:
+            for offset in range(family.size(self.n) if family.per_player else family.size(1)):
+                seat = family.seat(offset)
+                self.values[family.base + offset] = start(self, seat)
+
+    @classmethod
+    def setup(cls, engine: DescribedEngine, players: int, seed: int) -> DescribedState:
+        state = cls(engine, players, seed)
+        state.tasks.append(("block", engine.setup, 0, [None] * engine.setup_size))
+        state.run()
+        return state
+
+    # -- running steps ------------------------------------------------------------------------------------------------
+
+    def run(self) -> None:
+        """Carry out tasks until a player is asked something or the game ends (`Flow.run`, with the step budget)."""
+        tasks, handlers = self.tasks, self._handlers
+        self.spent = self.depth = 0
+        try:
+            while self.decision is None and tasks:
+                task = tasks.pop()
+                if task[0] == "block":  # most tasks: the rest of a block
+                    self.run_block(task[1], task[2], list(task[3]))
+                else:
+                    handlers[task[0]](self, *task[1:])
+                self.spent += 1
+                if self.spent > MOST_STEPS:
+                    self._too_long()
+            if self.decision is None and self.ending is None:
+                self.idle()
+        except RulesFailure:
+            raise
+        except FAILURES as exc:
+            raise self.failure(exc) from None
+
+    def idle(self) -> None:
+        """Nothing left to do and no question open: the next round (`round:`), then its end checks."""
+        engine = self.engine
+        self.tasks.append(("round_over",))
+        self.tasks.append(("block", engine.round, 0, [None] * engine.round_size))
+        self.run()
+
+    def failure(self, exc: BaseException, step: Step | None = None) -> RulesFailure:
+        """A failure located at the line of the rules file the generated code met it on, else at its step."""
+        step = step or self.at
+        where = self.engine.unit.where(exc.__traceback__)
+        if where is None:
+            where = step.where if step is not None else self.engine.where
+        return RulesFailure(f"{where}: while playing: {exc}")
+
+    def _too_long(self) -> None:
+        where = self.at.where if self.at is not None else self.engine.where
+        raise RulesFailure(
+            f"{where}: the rules ran {MOST_STEPS:,} steps without asking a player anything (a loop that never ends?)"
+        )
+
+    def tick(self) -> None:
+        """One more pass of a loop (counted against the step budget)."""
+        self.spent += 1
+        if self.spent > MOST_STEPS:
+            self._too_long()
+
+    def too_long(self) -> None:
+        self._too_long()
+
+    def run_block(self, block: Block, index: int, env: list[Any]) -> None:
+        """The steps of `block` from `index`, each at once; when a compound step leaves work on the stack or asks a
+        player (it waits), the rest of the block waits under that work. A failure is located at the step that met
+        it (the innermost block's)."""
+        runs, tasks, count = block.runs, self.tasks, block.count
+        if count == 1 and index == 0 and runs[0][0] != RESUMES:  # one step and nothing after it (a branch: a call)
+            try:
+                runs[0][1](self, env)
+            except FAILURES as exc:
+                raise self.failure(exc, block.steps[0]) from None
+            return
+        try:
+            while index < count:
+                mode, run = runs[index]
+                index += 1
+                if mode == SIMPLE:
+                    run(self, env)
+                    continue
+                if mode == COMPOUND:
+                    mark = len(tasks)
+                    run(self, env)
+                    if self.decision is None and len(tasks) == mark:
+                        continue  # it finished at once
+                    if index < count and self.ending is None:
+                        tasks.insert(mark, ("block", block, index, env))
+                else:
+                    run(self, env, block, index)
+                return
+        except FAILURES as exc:
+            raise self.failure(exc, block.steps[index - 1]) from None
+
+    def enter(self, block: Block, frame: list[Any]) -> None:
+        """A procedure's steps: at once while calls nest shallowly, else from the stack (Python's own stack is not
+        for a rules file's recursion)."""
+        if self.depth < MOST_NESTED:
+            self.depth += 1
+            self.run_block(block, 0, frame)
+            self.depth -= 1  # (a failure ends the run, and the depth with it: `run` sets it back to 0)
+        else:
+            self.tasks.append(("block", block, 0, frame))
+
+    def _t_block(self, block: Block, index: int, env: list[Any]) -> None:
+        self.run_block(block, index, list(env))
+
+    def each(self, body: Block, slot: int, test: Fn | None, items: list[Any], position: int, env: list[Any]) -> None:
+        """A `for` loop from `position`: pass after pass at once; when a pass waits, the loop waits under it."""
+        tasks = self.tasks
+        while position < len(items):
+            env[slot] = items[position]
+            position += 1
+            if test is None or test(self, env):
+                self.spent += 1
+                if self.spent > MOST_STEPS:
+                    self._too_long()
+                mark = len(tasks)
+                self.run_block(body, 0, env)
+                if self.decision is not None or len(tasks) != mark:  # the pass waits
+                    if position < len(items) and self.ending is None:
+                        tasks.insert(mark, ("each", body, slot, test, items, position, env))
+                    return
+
+    def _t_each(self, body: Block, slot: int, test: Fn | None, items: list[Any], position: int, env: list[Any]) -> None:
+        self.each(body, slot, test, items, position, list(env))
+
+    def repeat(self, body: Block, times: int, env: list[Any]) -> None:
+        tasks = self.tasks
+        while times > 0:
+            times -= 1
+            self.tick()
+            mark = len(tasks)
+            self.run_block(body, 0, env)
+            if self.decision is not None or len(tasks) != mark:
+                if times > 0 and self.ending is None:
+                    tasks.insert(mark, ("repeat", body, times, env))
+                return
+
+    def _t_repeat(self, body: Block, times: int, env: list[Any]) -> None:
+        self.repeat(body, times, list(env))
+
+    def loop(self, body: Block, test: Fn, env: list[Any]) -> None:
+        tasks = self.tasks
+        while test(self, env):
+            self.tick()
+            mark = len(tasks)
+            self.run_block(body, 0, env)
+            if self.decision is not None or len(tasks) != mark:
+                if self.ending is None:
+                    tasks.insert(mark, ("loop", body, test, env))
+                return
+
+    def _t_loop(self, body: Block, test: Fn, env: list[Any]) -> None:
+        self.loop(body, test, list(env))
+
+    def _t_round_over(self) -> None:
+        self.check_end("round", None)
+
+    # -- what steps do to the table -----------------------------------------------------------------------------------
+
+    def move(self, card: Card, zone: int, index: int = -1) -> None:
+        """A card leaves its zone (if it is in one: a card just drawn is not) for `zone`, on top or at `index`."""
+        old = self.place[card]
+        if old >= 0:
+            cards = self.zones[old]
+            if cards and cards[-1] == card:
+                cards.pop()
+            else:
+                cards.remove(card)
+        if index < 0:
+            self.zones[zone].append(card)
+        else:
+            self.zones[zone].insert(index, card)
+        self.place[card] = zone
+
+    def move_all(self, cards: Any, zone: int, index: int = -1) -> None:
+        """`move:` — a card, or every card of a list (taken before any moves), to `zone` (on top, or from `index`)."""
+        if cards.__class__ is Card:
+            if index < 0:  # the usual move: one card onto a zone (`move`, written out)
+                old = self.place[cards]
+                if old >= 0:
+                    source = self.zones[old]
+                    if source and source[-1] == cards:
+                        source.pop()
+                    else:
+                        source.remove(cards)
+                self.zones[zone].append(cards)
+                self.place[cards] = zone
+            else:
+                self.move(cards, zone, index)
+        elif cards is not None:
+            for card in list(cards):
+                self.move(card, zone, index)
+                if index >= 0:
+                    index += 1
+
+    def draw_into(self, source: int, zone: int, count: int, counted: bool) -> Any:
+        """`draw:` — up to `count` cards from `source` onto `zone`: the card (or none), or the list when counted."""
+        if not counted and count == 1:  # the usual draw: one card, straight onto its zone
+            card = self.draw(source)
+            if card is not None:
+                self.zones[zone].append(card)
+                self.place[card] = zone
+            return card
+        drawn = []
+        for _ in range(count):
+            card = self.draw(source)
+            if card is None:
+                break
+            self.move(card, zone)
+            drawn.append(card)
+        if counted:
+            return drawn
+        return drawn[0] if drawn else None
+
+    def random_below(self, below: int) -> int:
+        number = self.rng.randbelow(below)
+        self.chance.events.append(("random", number))
+        return number
+
+    def roll_dice(self, dice: int, sides: int) -> int:
+        rolled = [self.rng.randint(1, sides) for _ in range(dice)]
+        self.chance.events.append(("roll", rolled))
+        return sum(rolled)
+
+    def note(self, card: Card, what: str) -> None:
+        """`applied:` or `played:` — the card's item, for the summary's 'never applied' and 'never played'."""
+        (self.applied if what == "applied" else self.cards_played).add(self.engine.cards.item[card])
+
+    def draw(self, zone: int) -> Card | None:
+        """The top card of a zone, or a random one of a zone drawn at random, taken out of it (the caller moves it
+        somewhere at once); an empty zone first takes in its `refill` zone's cards; None when nothing is left."""
+        engine = self.engine
+        cards = self.zones[zone]
+        if not cards:
+            source = engine.refill.get(zone)
+            if source is None or not self.zones[source[0]]:
+                return None
+            for card in list(self.zones[source[0]]):
+                self.move(card, zone)
+            if source[1]:
+                self.shuffle_zone(zone)
+        if engine.random_draw[zone]:
+            index = self.rng.randbelow(len(cards))
+            cards[index], cards[-1] = cards[-1], cards[index]
+        card = cards.pop()
+        self.place[card] = -1
+        self.chance.events.append(("draw", [engine.zone_labels[zone], card]))
+        return card
+
+    def shuffle_zone(self, zone: int) -> None:
+        self.shuffle(self.zones[zone], self.engine.zone_labels[zone])
+
+    def fill(self, zone: int) -> None:
+        """A line-up dealt to its size from its `fill_from` zone."""
+        engine = self.engine
+        size_fn, source = engine.fill[zone]
+        size = size_fn(self, engine.zone_seat(zone))
+        while len(self.zones[zone]) < size:
+            self.tick()
+            card = self.draw(source)
+            if card is None:
+                self.problem(f"{engine.zone_labels[zone]} could not be filled to {size} at {self.n} players: "
+                             f"{engine.zone_labels[source]} ran out")  # fmt: skip
+                return
+            self.move(card, zone)
+
+    def effects(self, card: Card, trigger: str | None, player: int) -> None:
+        """A card's statements with `trigger` (None: those without one), each its verb's steps, in order."""
+        engine = self.engine
+        found = [effect for effect in engine.cards.statements[card] if effect.trigger == trigger]
+        for effect in reversed(found):
+            verb = engine.verbs[effect.verb]
+            if verb.applied:
+                self.applied.add(engine.cards.item[card])
+            if verb.block.steps:
+                self.tasks.append(("block", verb.block, 0, verb.frame(effect, card, player, engine)))
+
+    def finish(self, ending: str) -> None:
+        """The game ends now, as `ending` says."""
+        self.ending = ending
+        self.tasks.clear()
+        self.decision = None
+        self._legal = None
+
+    def check_end(self, after: str, seat: int | None) -> None:
+        """The end conditions checked `after` an action, a turn or a round."""
+        for when, text, moment in self.engine.endings:
+            if moment == after and self.ending is None and when(self, seat):
+                self.finish(text(self, seat))
+
+    # -- the engine surface -------------------------------------------------------------------------------------------
+
+    def _legal_actions(self) -> list[Any]:
+        decision = self.decision
+        return decision[6] if decision is not None and decision[0] == "choose" else []  # never changed: shared
+
+    def _apply(self, action: Any) -> None:
+        _, player, choice, env, block, index, _ = self.answered()
+        try:
+            choices.take(self, choice, action, env, block, index)
+        except FAILURES as exc:
+            raise self.failure(exc) from None
+        self.run()
+        if self.ending is None and self.engine.checks_actions:
+            self.check_end("action", player)
+
+    def action_label(self, action: Any) -> str:
+        decision = self.decision
+        if decision is None or decision[0] != "choose":
+            return str(action)
+        try:
+            return decision[2].label(self, action, decision[3])
+        except FAILURES as exc:
+            raise self.failure(exc) from None
+
+    def returns(self) -> list[float]:
+        if self.ending is None:
+            return [0.0] * self.n
+        return self.engine.results(self)
+
+    def clone(self) -> DescribedState:
+        other = DescribedState.__new__(DescribedState)
+        self._copy_base(other)
+        other.engine, other.n = self.engine, self.n
+        other.perfect_information = self.perfect_information
+        other.zones = [list(zone) for zone in self.zones]
+        other.place = list(self.place)
+        other.values = list(self.values)
+        other.marks = list(self.marks)
+        other.tasks = list(self.tasks)
+        other.decision = self.decision
+        other.passed, other.spent, other.at, other.depth = self.passed, 0, self.at, 0
+        return other
+
+    def observation(self, player: int) -> Any:
+        return hidden.observation(self, player)
+
+    def determinize(self, player: int, rng: Any) -> DescribedState:
+        return hidden.determinize(self, player, rng)
+
+    def invariant_violations(self) -> list[str]:
+        return invariants.violations(self)

@@ -1,0 +1,441 @@
+"""Steps of a rules file compiled into `Step`s: what a turn, a procedure or a card's verb does, one mapping each.
+
+A block is a list of steps (`- draw: deck` / `- if: … then: […]`); each step is a mapping whose first known key
+names its kind (`KINDS`, which `cardgen rules-reference` prints). Steps that never wait for a player (`plain.py`:
+`let`, `move`, `draw`…, and `if`, `for`, `repeat`, `while` around only such steps) become lines of generated code,
+each run of them one function (`codegen.py`). A step that may wait (`call`, `effects`, `end`, a choice, turns, and
+`if`/`for`/… around one) is a `Step` object the state's block runner calls (`state.DescribedState.run_block`): when it
+leaves work on the flow's stack, the rest of its block waits under that work; a choice (`choose`, RESUMES) takes the
+rest of its block with it and carries on once the player has answered (`choices.py`). So a game's turn runs on the
+framework's flow (`engine/flow.py`), its questions are the flow's, and a state in the middle of a turn clones like
+any other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from cardgen.engine.described.compiler import Code, Compiler, Fn, Frame, Scope
+from cardgen.engine.described.syntax import Node, SyntaxProblem, parse, template
+from cardgen.errors import Location, clipped, did_you_mean
+
+if TYPE_CHECKING:
+    from cardgen.engine.described.state import DescribedState
+
+SIMPLE, COMPOUND, RESUMES = 0, 1, 2
+MOST_NESTED = 40  # procedure calls run inline inside each other before the flow's stack takes over
+MOST_STEPS = 200_000  # steps between two questions to a player; a real turn takes a few hundred
+Path = tuple[str | int, ...]
+Lines = list[tuple[str, Location]]  # statements of generated code, each with the location of its step
+
+
+class Step:
+    """One compiled step: its `run`, whether it may wait for a player (`mode`) and where the rules file wrote it."""
+
+    __slots__ = ("mode", "run", "where")
+
+    def __init__(self, run: Callable[..., None], mode: int, where: Location):
+        self.run, self.mode, self.where = run, mode, where
+
+
+class Block:
+    """A list of steps run in order; `simple` when none of them ever waits. `runs` holds each step's (mode, run),
+    what the block runner reads."""
+
+    __slots__ = ("count", "runs", "simple", "steps", "where")
+
+    def __init__(self, steps: tuple[Step, ...], where: Location):
+        self.steps, self.where = steps, where
+        self.runs = tuple((step.mode, step.run) for step in steps)
+        self.count = len(steps)
+        self.simple = all(step.mode == SIMPLE for step in steps)
+
+
+class StepProblem(ValueError):
+    """A step that cannot be compiled: the message and the path of the key at fault."""
+
+    def __init__(self, message: str, path: Path):
+        super().__init__(message)
+        self.path = path
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A step kind as the reference documents it: its other keys (name → meaning), what it does, an example, and
+    whether it may wait for a player (then the steps around it cannot become one run of code)."""
+
+    summary: str
+    keys: dict[str, str] = field(default_factory=dict)
+    example: str = ""
+    waits: bool = False
+
+
+KINDS: dict[str, Kind] = {}  # every step kind, in the order the reference lists them
+# how each kind compiles: name → compile(step_compiler, item, scope, path) → `Lines` (plain) or a `Step`
+COMPILERS: dict[str, Callable[[StepCompiler, dict[str, Any], Scope, Path], Step | Lines]] = {}
+
+
+def kind(name: str, summary: str, example: str, waits: bool = False, **keys: str) -> Kind:
+    """Declare a step kind for the reference and for checking a step's keys."""
+    KINDS[name] = declared = Kind(summary, {k.rstrip("_"): v for k, v in keys.items()}, example, waits)
+    return declared
+
+
+def may_wait(items: Any) -> bool:
+    """Whether steps written so (the raw YAML) may wait for a player: a kind that waits, inside any block."""
+    if isinstance(items, list):
+        return any(may_wait(item) for item in items)
+    if not isinstance(items, dict):
+        return False
+    for key, value in items.items():
+        declared = KINDS.get(key)
+        if declared is not None and declared.waits:
+            return True
+        if key in ("then", "else", "do") and may_wait(value):
+            return True
+    return False
+
+
+kind("if", "do `then` when the condition holds, else `else`", "- if: coins >= 3\n  then: [...]\n  else: [...]",
+     then="the steps when it holds", else_="the steps when it does not (optional)")  # fmt: skip
+kind("for", "do the steps once for each item of a list (the list is taken when the loop starts)",
+     "- for: card in hand if card.cost > 2\n  do: [...]", do="the steps")  # fmt: skip
+kind("repeat", "do the steps a number of times", "- repeat: 3\n  do: [{draw: deck}]", do="the steps")
+kind("while", "do the steps again and again while the condition holds", "- while: count(hand) < 5\n  do: [...]",
+     do="the steps")  # fmt: skip
+kind("call", "run a procedure (`procedures:`), giving its parameters", "- call: form\n  with: {p: 0, c: 2}",
+     waits=True, with_="the procedure's parameters")  # fmt: skip
+kind("effects", "carry out a card's effects (its statements with this trigger, or without one)",
+     "- effects: card\n  trigger: play", waits=True,
+     trigger="which statements (the default: those without a trigger)",
+     player="whose effects they are (the default: player, else the card's owner)")  # fmt: skip
+kind("end", "end the game now: the text is the ending the log and the summary show", "- end: '{winner} wins'",
+     waits=True)  # fmt: skip
+
+
+class StepCompiler:
+    """Compiles blocks of steps against the game's names; `problems` collects what cannot be compiled."""
+
+    def __init__(self, compiler: Compiler, where: Callable[[Path], Location], engine: Any):
+        self.compiler, self.where, self.engine, self.unit = compiler, where, engine, compiler.unit
+        self.problems: list[tuple[str, Path]] = []
+
+    # -- blocks -------------------------------------------------------------------------------------------------------
+
+    def block(self, items: Any, scope: Scope, path: Path) -> Block:
+        """A list of steps, each in turn (a step's names are visible to the steps after it); runs of plain steps
+        become one function each."""
+        steps: list[Step] = []
+        pending: Lines = []
+        for part in self.parts(items, scope, path):
+            if isinstance(part, Step):
+                if pending:
+                    steps.append(self.function(pending))
+                    pending = []
+                steps.append(part)
+            else:
+                pending += part
+        if pending:
+            steps.append(self.function(pending))
+        return Block(tuple(steps), self.where(path))
+
+    def parts(self, items: Any, scope: Scope, path: Path) -> list[Step | Lines]:
+        if items is None:
+            return []
+        if not isinstance(items, list):
+            self.problems.append(("expected a list of steps ('- step: …')", path))
+            return []
+        found: list[Step | Lines] = []
+        for number, item in enumerate(items):
+            try:
+                found.append(self.step(item, scope, (*path, number)))
+            except StepProblem as exc:
+                self.problems.append((str(exc), exc.path))
+        return found
+
+    def lines(self, items: Any, scope: Scope, path: Path) -> Lines:
+        """The code of steps that never wait (the caller checked with `may_wait`)."""
+        found: Lines = []
+        for part in self.parts(items, scope, path):
+            assert not isinstance(part, Step), "a step that waits among plain steps"
+            found += part
+        return found
+
+    def function(self, lines: Lines) -> Step:
+        """One run of plain steps as one generated function `g(s, e)`."""
+        name = self.unit.fresh("g")
+        where = lines[0][1]
+        run = self.unit.define(name, [(f"def {name}(s, e):", where), *indent(lines)])
+        return Step(run, SIMPLE, where)
+
+    def step(self, item: Any, scope: Scope, path: Path) -> Step | Lines:
+        if not isinstance(item, dict) or not item:
+            raise StepProblem("a step is a mapping whose first key names it (let:, draw:, if:, choose: …)", path)
+        name = next((key for key in item if key in COMPILERS), None)
+        if name is None:
+            first = str(next(iter(item)))
+            hint = did_you_mean(first, list(KINDS))
+            raise StepProblem(f"unknown step '{first}'{hint}; steps: {', '.join(KINDS)}", path)
+        allowed = {name, *KINDS[name].keys}
+        for key in item:
+            if key not in allowed:
+                takes = ", ".join(sorted(KINDS[name].keys)) or "nothing else"
+                raise StepProblem(f"'{name}' takes no '{key}'{did_you_mean(str(key), list(allowed))} (it takes: {takes})",
+                                  (*path, key))  # fmt: skip
+        return COMPILERS[name](self, item, scope, (*path, name))
+
+    # -- expressions at a path ----------------------------------------------------------------------------------------
+
+    def code(self, raw: Any, scope: Scope, path: Path) -> Code:
+        """A value written in YAML as code: text is an expression, a number or yes/no stands for itself."""
+        if not isinstance(raw, str):
+            if isinstance(raw, list | dict):
+                raise StepProblem("expected an expression, not a list or a mapping", path)
+            return self.compiler.constant(raw)
+        return self.compiled(raw, path, lambda node: self.compiler.code(node, scope))
+
+    def value(self, raw: Any, scope: Scope, path: Path) -> Fn:
+        """A value written in YAML as a function of the state and the locals."""
+        code = self.code(raw, scope, path)
+        if code.constant:
+            value = code.value
+            return lambda s, e: value
+        fn: Fn = self.unit.expression(code.text, self.where(path))
+        return fn
+
+    def zone_code(self, raw: Any, scope: Scope, path: Path) -> str:
+        if not isinstance(raw, str):
+            raise StepProblem("expected a zone (hand, column[p][c])", path)
+        text: str = self.compiled(raw, path, lambda node: self.compiler.zone_code(node, scope))
+        return text
+
+    def zone(self, raw: Any, scope: Scope, path: Path) -> Fn:
+        fn: Fn = self.unit.expression(self.zone_code(raw, scope, path), self.where(path))
+        return fn
+
+    def text_code(self, raw: Any, scope: Scope, path: Path) -> str:
+        """A template — text with `{expression}` parts — as code building the text."""
+        raw = raw if isinstance(raw, str) else str(raw)
+        try:
+            parts = template(raw)
+            codes = [self.unit.ref(p) if isinstance(p, str) else f"_shown(s, {self.compiler.code(p, scope).text})"
+                     for p in parts]  # fmt: skip
+        except SyntaxProblem as exc:
+            raise StepProblem(f"{exc} (in '{clipped(raw, 60)}', column {exc.column})", path) from None
+        if not codes:
+            return self.unit.ref("")
+        return f"{self.unit.ref('')}.join(({''.join(f'{c}, ' for c in codes)}))"
+
+    def text(self, raw: Any, scope: Scope, path: Path) -> Fn:
+        fn: Fn = self.unit.expression(self.text_code(raw, scope, path), self.where(path))
+        return fn
+
+    def compiled(self, raw: str, path: Path, how: Callable[[Node], Any]) -> Any:
+        try:
+            return how(parse(raw))
+        except SyntaxProblem as exc:
+            raise StepProblem(f"{exc} (in '{clipped(raw, 60)}', column {exc.column})", path) from None
+
+    def name(self, raw: Any, scope: Scope, path: Path) -> int:
+        if not isinstance(raw, str) or not raw.isidentifier():
+            raise StepProblem(f"expected a name, not {raw!r}", path)
+        try:
+            return scope.bind(raw)
+        except SyntaxProblem as exc:
+            raise StepProblem(str(exc), path) from None
+
+    def clauses(self, raw: str, scope: Scope, python: bool) -> list[tuple[str, int | str, str | None]]:
+        """`x in hand if x.cost > 2 for y in …` as (source code, slot or Python name, test code) clauses, their names
+        bound in `scope` (as `env` slots, or as Python locals when the code using them is one function)."""
+        prefix = "[0 for "
+        try:
+            node = parse(prefix + raw + "]")
+        except SyntaxProblem as exc:
+            raise SyntaxProblem(str(exc), max(1, exc.column - len(prefix))) from None
+        if node.kind != "collect":
+            raise SyntaxProblem("expected 'name in list'", 1)
+        compiled: list[tuple[str, int | str, str | None]] = []
+        for name, source, test, column in node.parts[0].parts[1]:
+            source_code = self.compiler.code(source, scope).text
+            where: int | str
+            if python:
+                where = self.unit.fresh()
+                scope.bind_python(name, where, column)
+            else:
+                where = scope.bind(name, column)
+            test_code = self.compiler.code(test, scope).text if test is not None else None
+            compiled.append((source_code, where, test_code))
+        return compiled
+
+    def function_of(self, code: str, path: Path) -> Fn:
+        fn: Fn = self.unit.expression(code, self.where(path))
+        return fn
+
+
+def indent(lines: Lines, depth: int = 1) -> Lines:
+    return [("    " * depth + text, where) for text, where in lines]
+
+
+def tick(where: Location) -> Lines:
+    """One more pass of a loop, counted against the step budget (`DescribedState.tick`, written out)."""
+    return [("s.spent += 1", where), (f"if s.spent > {MOST_STEPS}:", where), ("    s.too_long()", where)]
+
+
+def block_lines(lines: Lines, where: Location) -> Lines:
+    """A block's body: its lines, or `pass`."""
+    return indent(lines) if lines else [("    pass", where)]
+
+
+@dataclass
+class Procedure:
+    """A compiled procedure: its parameters' slots, its frame and its steps (compiled after every name is known)."""
+
+    params: list[str]
+    frame: Frame
+    slots: dict[str, int]
+    block: Block = field(default_factory=lambda: Block((), Location("engine.yaml")))
+
+
+def _if(steps: StepCompiler, item: dict[str, Any], scope: Scope, path: Path) -> Step | Lines:
+    base, where = path[:-1], steps.where(path)
+    if not may_wait(item.get("then")) and not may_wait(item.get("else")):
+        test = steps.code(item["if"], scope, path).text
+        yes = steps.lines(item.get("then"), scope.child(), (*base, "then"))
+        no = steps.lines(item.get("else"), scope.child(), (*base, "else"))
+        found: Lines = [(f"if {test}:", where), *block_lines(yes, where)]
+        if no:
+            found += [("else:", where), *indent(no)]
+        return found
+    test_fn = steps.value(item["if"], scope, path)
+    then = steps.block(item.get("then"), scope.child(), (*base, "then"))
+    otherwise = steps.block(item.get("else"), scope.child(), (*base, "else"))
+
+    def run(s: DescribedState, e: list[Any]) -> None:
+        branch = then if test_fn(s, e) else otherwise
+        if branch.count == 1 and branch.runs[0][0] != RESUMES:  # one step: run it (a call, most often)
+            branch.runs[0][1](s, e)
+        elif branch.count:
+            s.run_block(branch, 0, e)
+
+    return Step(run, COMPOUND, where)
+
+
+def _for(steps: StepCompiler, item: dict[str, Any], scope: Scope, path: Path) -> Step | Lines:
+    raw, where = item["for"], steps.where(path)
+    if not isinstance(raw, str):
+        raise StepProblem("for: takes 'name in list' (or 'name in list if condition')", path)
+    inner = scope.child()
+    plain = not may_wait(item.get("do"))
+    try:
+        clauses = steps.clauses(raw, inner, python=plain)
+    except SyntaxProblem as exc:
+        raise StepProblem(f"{exc} (in '{clipped(raw, 60)}')", path) from None
+    if len(clauses) != 1:
+        raise StepProblem("for: takes one 'name in list'; put another for: inside do:", path)
+    source, local, test = clauses[0]
+    if plain:
+        body = steps.lines(item.get("do"), inner, (*path[:-1], "do"))
+        found: Lines = [(f"for {local} in list({source}):", where)]
+        counted = tick(where)
+        if test is not None:
+            return [*found, (f"    if {test}:", where), *indent(counted, 2), *indent(body, 2)]
+        return [*found, *indent(counted), *indent(body)]
+    block = steps.block(item.get("do"), inner, (*path[:-1], "do"))
+    source_fn = steps.function_of(source, path)
+    test_fn = steps.function_of(test, path) if test is not None else None
+    slot = int(local)
+
+    def run(s: DescribedState, e: list[Any]) -> None:
+        s.each(block, slot, test_fn, list(source_fn(s, e)), 0, e)
+
+    return Step(run, COMPOUND, where)
+
+
+def _repeat(steps: StepCompiler, item: dict[str, Any], scope: Scope, path: Path) -> Step | Lines:
+    where = steps.where(path)
+    if not may_wait(item.get("do")):
+        times = steps.code(item["repeat"], scope, path).text
+        body = steps.lines(item.get("do"), scope.child(), (*path[:-1], "do"))
+        return [(f"for _ in range({times}):", where), *indent(tick(where)), *indent(body)]
+    times_fn = steps.value(item["repeat"], scope, path)
+    block = steps.block(item.get("do"), scope.child(), (*path[:-1], "do"))
+    return Step(lambda s, e: s.repeat(block, times_fn(s, e), e), COMPOUND, where)
+
+
+def _while(steps: StepCompiler, item: dict[str, Any], scope: Scope, path: Path) -> Step | Lines:
+    where = steps.where(path)
+    if not may_wait(item.get("do")):
+        test = steps.code(item["while"], scope, path).text
+        body = steps.lines(item.get("do"), scope.child(), (*path[:-1], "do"))
+        return [(f"while {test}:", where), *indent(tick(where)), *indent(body)]
+    test_fn = steps.value(item["while"], scope, path)
+    block = steps.block(item.get("do"), scope.child(), (*path[:-1], "do"))
+    return Step(lambda s, e: s.loop(block, test_fn, e), COMPOUND, where)
+
+
+def _call(steps: StepCompiler, item: dict[str, Any], scope: Scope, path: Path) -> Step:
+    name = item["call"]
+    procedure = steps.engine.procedures.get(name) if isinstance(name, str) else None
+    if procedure is None:
+        known = list(steps.engine.procedures)
+        raise StepProblem(f"no procedure '{name}'{did_you_mean(str(name), known)} (procedures: {', '.join(known)})",
+                          path)  # fmt: skip
+    given = item.get("with") or {}
+    if not isinstance(given, dict):
+        raise StepProblem("with: takes the parameters by name: {p: 0, c: 2}", (*path[:-1], "with"))
+    missing = [p for p in procedure.params if p not in given]
+    extra = [p for p in given if p not in procedure.params]
+    if missing or extra:
+        wrong = f"missing {', '.join(missing)}" if missing else f"no parameter {', '.join(map(str, extra))}"
+        raise StepProblem(f"call {name}: {wrong} (it takes: {', '.join(procedure.params) or 'nothing'})",
+                          (*path[:-1], "with"))  # fmt: skip
+    codes = {procedure.slots[p]: steps.code(given[p], scope, (*path[:-1], "with", p)).text for p in procedure.params}
+    where = steps.where(path)
+    name = steps.unit.fresh("c")
+
+    def run(s: DescribedState, e: list[Any]) -> None:
+        if s.depth < MOST_NESTED:  # at once while calls nest shallowly (`DescribedState.enter`)
+            s.depth += 1
+            s.run_block(procedure.block, 0, frame(s, e))
+            s.depth -= 1
+        else:
+            s.tasks.append(("block", procedure.block, 0, frame(s, e)))
+
+    def frame(s: DescribedState, e: list[Any]) -> list[Any]:
+        # the callee's frame is only known once every procedure is compiled: made on the first call, then kept
+        nonlocal frame
+        size = procedure.frame.size
+        items = ", ".join(codes.get(slot, "None") for slot in range(size))
+        frame = steps.unit.define(name, [(f"def {name}(s, e):", where), (f"    return [{items}]", where)])
+        return frame(s, e)
+
+    return Step(run, COMPOUND, where)
+
+
+def _effects(steps: StepCompiler, item: dict[str, Any], scope: Scope, path: Path) -> Step:
+    card = steps.value(item["effects"], scope, path)
+    trigger = item.get("trigger")
+    if trigger is not None and trigger not in steps.engine.triggers:
+        known = ", ".join(steps.engine.triggers) or "none declared (effects: triggers:)"
+        raise StepProblem(f"unknown trigger '{trigger}' (triggers: {known})", (*path[:-1], "trigger"))
+    if "player" in item:
+        player = steps.value(item["player"], scope, (*path[:-1], "player"))
+    elif scope.lookup("player") is not None:
+        player = steps.value("player", scope, path)
+    else:
+        owners = steps.engine.cards.owner
+        player = lambda s, e: owners[card(s, e)]  # noqa: E731
+    return Step(lambda s, e: s.effects(card(s, e), trigger, player(s, e)), COMPOUND, steps.where(path))
+
+
+def _end(steps: StepCompiler, item: dict[str, Any], scope: Scope, path: Path) -> Step:
+    text = steps.text(item["end"], scope, path)  # it waits, in the sense that the steps after it must not run
+    return Step(lambda s, e: s.finish(text(s, e)), COMPOUND, steps.where(path))
+
+
+COMPILERS.update({"if": _if, "for": _for, "repeat": _repeat, "while": _while, "call": _call, "effects": _effects,
+                  "end": _end})  # fmt: skip
+
+__all__ = ["COMPOUND", "KINDS", "RESUMES", "SIMPLE", "Block", "Procedure", "Step", "StepCompiler", "StepProblem"]
