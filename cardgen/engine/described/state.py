@@ -142,7 +142,7 @@ class DescribedState(Flow, State):
                 if mode == COMPOUND:
                     mark = len(tasks)
                     run(self, env)
-                    if self.decision is None and len(tasks) == mark:
+                    if self.decision is None and len(tasks) == mark and self.ending is None:
                         continue  # it finished at once
                     if index < count and self.ending is None:
                         tasks.insert(mark, ("block", block, index, env))
