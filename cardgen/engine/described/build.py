@@ -157,12 +157,40 @@ class Builder:
             tables[name] = rows
         return tables
 
+    def boards(self, names: Names) -> dict[str, Any]:
+        """Each board of `boards:` as its spaces' neighbour lists, by space number (`map[3]`: the spaces next to 3)."""
+        from cardgen.engine.boards import diagonal_neighbours, orthogonal_neighbours, square_grid
+
+        found: dict[str, Any] = {}
+        for name, spec in self.spec.boards.items():
+            if spec.grid is not None:
+                grid = spec.grid
+                moves = {"orthogonal": (orthogonal_neighbours,), "diagonal": (diagonal_neighbours,),
+                         "both": (orthogonal_neighbours, diagonal_neighbours)}[grid.moves]  # fmt: skip
+                if grid.columns * grid.rows > 10_000:
+                    self.problem("a grid of more than 10,000 spaces", ("boards", name, "grid"))
+                    continue
+                found[name] = tuple(square_grid(grid.columns, grid.rows, *moves))
+                continue
+            links = names.facts.get(spec.links) if isinstance(spec.links, str) else spec.links
+            path = ("boards", name, "links")
+            if not isinstance(links, list) or not all(isinstance(row, list) for row in links):
+                self.problem("links: is a list of lists of space numbers (or a fact holding one)", path)
+                continue
+            spaces = len(links)
+            if any(not isinstance(n, int) or isinstance(n, bool) or not 0 <= n < spaces for row in links for n in row):
+                self.problem(f"links: space numbers run from 0 to {spaces - 1}", path)
+                continue
+            found[name] = tuple(tuple(row) for row in links)
+        return found
+
     def check_names(self, names: Names) -> None:
         """A zone, value or constant may not take a name that already means something else."""
         taken: dict[str, str] = {name: "a built-in name" for name in BUILT_IN_NAMES}
         taken |= {name: "a function" for name in FUNCTIONS}
         for section, keys in (("zones", self.spec.zones), ("values", self.spec.values),
-                              ("tables", self.spec.tables), ("constants", self.spec.constants),
+                              ("tables", self.spec.tables), ("boards", self.spec.boards),
+                              ("constants", self.spec.constants),
                               ("functions", self.spec.functions), ("procedures", self.spec.procedures)):  # fmt: skip
             for name in keys:
                 if name in taken and not (section == "procedures" and taken[name] != "a built-in name"):

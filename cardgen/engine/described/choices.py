@@ -123,8 +123,8 @@ def compile_choose(steps: StepCompiler, item: dict[str, Any], scope: Scope, path
         if not isinstance(raw, list) or not raw:
             raise StepProblem("options: is a list of options", (*path, "options"))
         for number, entry in enumerate(raw):
-            option, candidates = _option(steps, entry, scope.child(), (*path, "options", number), number)
-            options.append(option)
+            compiled, candidates = option(steps, entry, scope.child(), (*path, "options", number), number)
+            options.append(compiled)
             listing.append(candidates)
     elif "from" in spec:
         if "as" not in spec:
@@ -133,8 +133,8 @@ def compile_choose(steps: StepCompiler, item: dict[str, Any], scope: Scope, path
         if "if" in spec:
             shortcut["if"] = spec["if"]
         shortcut["do"] = spec.get("do", [])
-        option, candidates = _option(steps, shortcut, scope, path, 0)  # its name is visible after the choice
-        options.append(option)
+        compiled, candidates = option(steps, shortcut, scope, path, 0)  # its name is visible after the choice
+        options.append(compiled)
         listing.append(candidates)
     else:
         raise StepProblem("choose: needs options: (or from: and as:)", path)
@@ -152,7 +152,7 @@ def compile_choose(steps: StepCompiler, item: dict[str, Any], scope: Scope, path
     return Step(lambda s, e, block, index: ask(s, choice, e, block, index), RESUMES, steps.where(path))
 
 
-def _option(steps: StepCompiler, entry: Any, scope: Scope, path: Path, number: int) -> tuple[Option, str]:
+def option(steps: StepCompiler, entry: Any, scope: Scope, path: Path, number: int) -> tuple[Option, str]:
     """An option, and the code listing its actions: `[(number, v1, v2) for v1 in … if … for v2 in …]`."""
     if not isinstance(entry, dict) or not entry:
         raise StepProblem("an option is a mapping: {label:, for:, if:, do:}, {pass: label}, {play: …} or {buy: …}", path)
@@ -223,7 +223,7 @@ def _sugar(steps: StepCompiler, entry: dict[str, Any], scope: Scope, path: Path,
         body.append({"effects": "card", "trigger": "play"} if "play" in steps.engine.triggers else {"effects": "card"})
     body += list(spec.get("then") or [])
     generic["do"] = body
-    return _option(steps, generic, scope, path, number)
+    return option(steps, generic, scope, path, number)
 
 
 def ask(s: DescribedState, choice: Choice, e: list[Any], block: Block, index: int) -> None:

@@ -93,9 +93,11 @@ class Scope:
         self.frame.size = max(self.frame.size, self.next)
         return slot
 
-    def bind_python(self, name: str, local: str, column: int = 1) -> None:
-        """A local of generated code only (a generator's item, a function's parameter)."""
-        self._free(name, column)
+    def bind_python(self, name: str, local: str, column: int = 1, shadow: bool = False) -> None:
+        """A local of generated code only (a generator's item, a function's parameter); `shadow`: a name the rules
+        give a meaning of their own (the card of `losses:`), hiding one of the same name."""
+        if not shadow:
+            self._free(name, column)
         self.names[name] = local
 
 

@@ -14,7 +14,7 @@ from typing import Any
 from cardgen.data.games import Game
 from cardgen.engine.core import GameEngine, State
 from cardgen.engine.described import choices  # noqa: F401  (declares its step kinds)
-from cardgen.engine.described import plain  # noqa: F401  (declares its step kinds)
+from cardgen.engine.described import battles, plain, windows  # noqa: F401  (each declares its step kinds)
 from cardgen.engine.described.build import Builder, Standalone
 from cardgen.engine.described.codegen import Unit
 from cardgen.engine.described.compiler import Compiler, Frame, Names, Scope
@@ -55,12 +55,17 @@ class DescribedEngine(GameEngine):
         names = Names(self.families, self.mark_index, self.cards, {}, facts=builder.facts())
         builder.check_names(names)
         names.constants.update(builder.tables(names))
+        names.constants.update(builder.boards(names))
         for name, raw in spec.constants.items():
             names.constants[name] = builder.constant(raw, ("constants", name), names, "the constant")
         compiler = Compiler(names, self.unit)
         self._zones(builder, compiler, names)
         self._values(builder, compiler, names)
         builder.functions(names, compiler)
+        self.battles = battles.compile_kinds(
+            spec.battles, lambda raw, path: builder.standalone(raw, path, compiler, name="x")
+        )
+        self.sealed = False  # a `simultaneous` step hides commitments: then no game is of perfect information
         steps = StepCompiler(compiler, builder.where, self)
         if spec.turn:  # named before the procedures and the round, which may take turns; compiled after them
             self.turn = Procedure(["player"], Frame(), {"player": 0})
@@ -81,6 +86,7 @@ class DescribedEngine(GameEngine):
         for message, where in steps.problems:
             builder.problem(message, where)
         self._ending(builder, compiler)
+        self.perfect_information = self.perfect_information and not self.sealed
         statements, problems = read_effects(self, game, spec)
         self.cards.statements = statements
         self.problems_found += problems
@@ -253,6 +259,11 @@ class DescribedEngine(GameEngine):
         winners = [seat for seat in alive if keys[seat] == best]
         share = 1.0 if self.draws == "shared" else 1.0 / len(winners)
         return [share if seat in winners else 0.0 for seat in range(state.n)]
+
+    def adjudicate(self, state: State) -> list[float]:
+        """A game stopped at its turn cap is judged by the score as it stands (tie-breaks, draws as written)."""
+        assert isinstance(state, DescribedState)
+        return self.results(state)
 
     # -- the engine surface -------------------------------------------------------------------------------------------
 

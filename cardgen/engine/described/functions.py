@@ -11,9 +11,13 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
+from cardgen.engine.boards import distances_from
+
 MOST_RANGE = 100_000  # `range(…)` builds a list: no rule needs more, a typo must not fill the memory
+FAR = 10_000  # `distances_from`'s distance to a space no path reaches
 
 
 class Missing:
@@ -153,6 +157,20 @@ def _applied(state: Any, card: Any) -> bool:
     return state.engine.cards.item[card] in state.applied
 
 
+@lru_cache(maxsize=1024)
+def _distances(board: tuple[tuple[int, ...], ...], start: int) -> tuple[int, ...]:
+    return tuple(distances_from(board, [start]))
+
+
+def _distance(board: Any, start: int, end: int) -> Any:
+    found = _distances(tuple(tuple(row) for row in board), start)[end]
+    return None if found == FAR else found
+
+
+def _alive(state: Any) -> list[int]:
+    return [seat for seat in range(state.n) if seat not in state.out]
+
+
 def _out(state: Any, seat: int) -> bool:
     return seat in state.out
 
@@ -189,6 +207,9 @@ FUNCTIONS: dict[str, Builtin] = {
         Builtin("after", "after(seat)", "the next seat still playing after it", _after, 1, 1, stateful=True),
         Builtin("cards", "cards('component') or cards('component', seat)", "the game's cards of a component (of "
                 "one seat's copies)", _cards, 1, 2, stateful=True),
+        Builtin("distance", "distance(board, a, b)", "the fewest moves from space a to space b of a board "
+                "(`boards:`), or none", _distance, 3, 3),
+        Builtin("alive", "alive()", "the seats still playing, in seat order", _alive, 0, 0, stateful=True),
         Builtin("out", "out(seat)", "whether the seat has been eliminated", _out, 1, 1, stateful=True),
         Builtin("has", "has(card, 'trigger')", "whether a card has an effect with that trigger", _has, 2, 2,
                 stateful=True),  # fmt: skip

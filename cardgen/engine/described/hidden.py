@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardgen.engine.core import frozen
 from cardgen.engine.described.layout import Card
+from cardgen.engine.described.windows import Pending
 from cardgen.engine.rng import CounterRng
 
 if TYPE_CHECKING:
@@ -41,9 +42,13 @@ def observation(s: DescribedState, player: int) -> tuple[Any, ...]:
     mask = _masker(lambda card: card if visible[card] else HIDDEN)
     decision = s.decision
     shown_decision: Any = None
-    if decision is not None:
+    if decision is not None and decision[0] == "respond":
+        shown_decision = (decision[0], decision[1], mask(decision[2]))
+    elif decision is not None:
         own = decision[1] == player
         shown_decision = (decision[0], decision[1], mask(decision[3]), decision[5], mask(decision[6]) if own else None)
+        if decision[0] == "commit":  # the seats' sealed choices: only the player's own, and who has committed
+            shown_decision += (mask(decision[7].seen_by(player)), decision[8])
     return (
         player, s.turns, s.ending, tuple(sorted(s.out.items())), s.passed, frozen(mask(s.values)), zones, card_marks,
         tuple(mask(task) for task in s.tasks), shown_decision,
@@ -65,6 +70,8 @@ def _masker(replace: Callable[[Card], Any]) -> Callable[[Any], Any]:
     def mask(value: Any) -> Any:
         if value.__class__ is Card:
             return replace(value)
+        if isinstance(value, Pending):
+            return ("pending", mask(value.env))
         if isinstance(value, tuple):
             return tuple(mask(v) for v in value)
         if isinstance(value, list):
@@ -91,10 +98,20 @@ def determinize(s: DescribedState, player: int, rng: CounterRng) -> DescribedSta
         dealt = _deal(s, places, rng)
         for (zone, position), card in zip(places, dealt, strict=True):
             mapping[s.zones[zone][position]] = card
-    if not any(old != new for old, new in mapping.items()):
-        return copy  # type: ignore[return-value]
-    _relabel(copy, mapping)  # type: ignore[arg-type]
+    if any(old != new for old, new in mapping.items()):
+        _relabel(copy, mapping)  # type: ignore[arg-type]
+    _redeal_commitments(copy, player, rng)  # type: ignore[arg-type]
     return copy  # type: ignore[return-value]
+
+
+def _redeal_commitments(s: DescribedState, player: int, rng: CounterRng) -> None:
+    """Other seats' sealed choices of a `simultaneous` step, which the player cannot know, chosen again at random."""
+    decision = s.decision
+    if decision is None or decision[0] != "commit":
+        return
+    simultaneous, env = decision[2], decision[3]
+    sealed = decision[7].redealt(player, lambda seat: simultaneous.listing(s, env, seat) or [None], rng)
+    s.decision = (*decision[:7], sealed, decision[8])
 
 
 def _deal(s: DescribedState, places: list[tuple[int, int]], rng: CounterRng) -> list[Card]:
@@ -126,8 +143,16 @@ def _relabel(s: DescribedState, mapping: dict[Card, Card]) -> None:
     for zone, cards in enumerate(s.zones):
         for card in cards:
             s.place[card] = zone
-    mask = _masker(lambda card: mapping.get(card, card))
-    s.values = mask(s.values)
+    relabel = _masker(lambda card: mapping.get(card, card))
+
+    def mask(value: Any) -> Any:
+        if isinstance(value, Pending):
+            return value.relabelled(relabel)
+        if isinstance(value, tuple):
+            return tuple(mask(v) for v in value)
+        return relabel(value)
+
+    s.values = relabel(s.values)
     s.tasks = [mask(task) for task in s.tasks]
     if s.decision is not None:
         s.decision = mask(s.decision)

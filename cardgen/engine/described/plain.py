@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from cardgen.engine.described.compiler import Scope
-from cardgen.engine.described.steps import COMPILERS, Lines, Path, StepCompiler, StepProblem, kind
+from cardgen.engine.described.steps import COMPILERS, Lines, Path, Step, StepCompiler, StepProblem, kind
 from cardgen.engine.described.syntax import SyntaxProblem, parse_target
 
 kind("let", "give names to values for the rest of the block (a name never changes: use a value for what does)",
@@ -23,7 +23,8 @@ kind("move", "move a card, or every card of a list, to a zone (each card leaves 
 kind("draw", "take the top card of a zone (a random one if the zone draws at random); an empty zone first takes in "
      "its `refill`; nothing to draw: none", "- draw: deck\n  to: hand\n  count: 5",
      to="the zone the card goes to (the default: `hand` of the player)", count="how many (the default: 1)",
-     as_="a name for the card drawn (none if there was none), or the list when `count` is given")  # fmt: skip
+     as_="a name for the card drawn (none if there was none), or the list when `count` is given",
+     trigger="then carry out the drawn cards' effects with this trigger (draw)")  # fmt: skip
 kind("shuffle", "shuffle a zone (the order is logged, so games replay)", "- shuffle: deck")
 kind("fill", "deal a line-up full (to its zone's `size`) from its `fill_from` zone; if that runs out, a data "
      "problem is reported", "- fill: market")  # fmt: skip
@@ -87,7 +88,18 @@ def _move(steps: StepCompiler, item: dict[str, Any], scope: Scope, path: Path) -
     return [(f"s.move_all({cards}, {to}, {index})", where)]
 
 
-def _draw(steps: StepCompiler, item: dict[str, Any], scope: Scope, path: Path) -> Lines:
+def _draw(steps: StepCompiler, item: dict[str, Any], scope: Scope, path: Path) -> Lines | Step:
+    if "trigger" in item:  # the cards drawn, then their effects with the trigger (which may wait): two steps
+        plain = _draw(steps, {k: v for k, v in item.items() if k not in ("trigger", "as")}, scope, path)
+        assert isinstance(plain, list)
+        text, where = plain[0]
+        slot = scope.bind(f"drawn {scope.next}")  # a name no expression can write
+        run = steps.function([(f"e[{slot}] = {text}", where)])
+        if "as" in item:
+            run = steps.function([(f"e[{slot}] = {text}", where),
+                                  (f"e[{steps.name(item['as'], scope, (*path[:-1], 'as'))}] = e[{slot}]", where)])
+        effects = _effects_of(steps, slot, item["trigger"], scope, path)
+        return Step(lambda s, e: (run.run(s, e), effects(s, e)), 1, steps.where(path))
     where = steps.where(path)
     source = steps.zone_code(item["draw"], scope, path)
     to = steps.zone_code(item.get("to", "hand"), scope, (*path[:-1], "to"))
@@ -97,6 +109,21 @@ def _draw(steps: StepCompiler, item: dict[str, Any], scope: Scope, path: Path) -
     if "as" in item:
         return [(f"e[{steps.name(item['as'], scope, (*path[:-1], 'as'))}] = {call}", where)]
     return [(call, where)]
+
+
+def _effects_of(steps: StepCompiler, slot: int | None, trigger: str, scope: Scope, path: Path) -> Any:
+    if trigger not in steps.engine.triggers:
+        known = ", ".join(steps.engine.triggers) or "none declared (effects: triggers:)"
+        raise StepProblem(f"unknown trigger '{trigger}' (triggers: {known})", (*path[:-1], "trigger"))
+    player = steps.value("player", scope, path) if scope.lookup("player") is not None else None
+    owners = steps.engine.cards.owner
+
+    def run(s: Any, e: list[Any]) -> None:
+        drawn = e[slot]
+        if drawn is not None:
+            s.effects(drawn, trigger, player(s, e) if player is not None else owners.__getitem__)
+
+    return run
 
 
 def _shuffle(steps: StepCompiler, item: dict[str, Any], scope: Scope, path: Path) -> Lines:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, StrictBool, StrictFloat, StrictInt, StrictStr
+from pydantic import Field, StrictBool, StrictFloat, StrictInt, StrictStr, model_validator
 
 from cardgen.data.model import Id, Strict
 from cardgen.data.validation_errors import validate
@@ -110,6 +110,44 @@ class TableSpec(Strict):
     key: StrictStr
 
 
+class BattleSpec(Strict):
+    """A kind of battle: dice (`dice` faces; a unit hits on `hits` or less and takes `health` hits) or `compare`
+    (the sides' total strength)."""
+
+    dice: StrictInt = Field(default=6, ge=1, le=1000)
+    hits: Expression = None
+    health: Expression = 1
+    compare: Expression = None
+
+    @model_validator(mode="after")
+    def _one_way(self) -> BattleSpec:
+        if (self.hits is None) == (self.compare is None):
+            raise ValueError("a battle is fought with dice (hits:, and dice: and health: if not 6 and 1) or by "
+                             "compare: (a unit's strength), one of the two")  # fmt: skip
+        return self
+
+
+class GridSpec(Strict):
+    """A square grid of spaces, numbered row by row from 0, moved on orthogonally, diagonally or both."""
+
+    columns: StrictInt = Field(ge=1, le=1000)
+    rows: StrictInt = Field(ge=1, le=1000)
+    moves: Literal["orthogonal", "diagonal", "both"] = "orthogonal"
+
+
+class BoardSpec(Strict):
+    """A board: a grid, or the spaces each space links to (a list of lists, or the name of a fact holding one)."""
+
+    grid: GridSpec | None = None
+    links: list[list[StrictInt]] | StrictStr | None = None
+
+    @model_validator(mode="after")
+    def _one_way(self) -> BoardSpec:
+        if (self.grid is None) == (self.links is None):
+            raise ValueError("a board is a grid: {columns, rows} or links: [[1, 2], [0], …], one of the two")
+        return self
+
+
 class EndSpec(Strict):
     """A way the game ends: a condition, when it is checked, and what the log calls the ending."""
 
@@ -139,6 +177,8 @@ class Spec(Strict):
     values: dict[Name, ValueSpec] = Field(default_factory=dict)
     marks: dict[Name, Expression] = Field(default_factory=dict)
     tables: dict[Name, TableSpec] = Field(default_factory=dict)
+    boards: dict[Name, BoardSpec] = Field(default_factory=dict)
+    battles: dict[Name, BattleSpec] = Field(default_factory=dict)
     constants: dict[Name, Expression] = Field(default_factory=dict)
     functions: dict[Name, FunctionSpec] = Field(default_factory=dict)
     procedures: dict[Name, ProcedureSpec] = Field(default_factory=dict)

@@ -13,10 +13,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from cardgen.engine.core import State
-from cardgen.engine.described import choices, hidden, invariants
+from cardgen.engine.described import choices, hidden, invariants, windows
 from cardgen.engine.described.layout import Card
 from cardgen.engine.described.steps import COMPOUND, MOST_NESTED, MOST_STEPS, RESUMES, SIMPLE, Block, Step
-from cardgen.engine.flow import Flow
+from cardgen.engine.flow import PASS, Flow
 from cardgen.errors import DataError
 
 if TYPE_CHECKING:
@@ -24,6 +24,12 @@ if TYPE_CHECKING:
     from cardgen.engine.described.engine import DescribedEngine
 
 FAILURES = (ArithmeticError, LookupError, TypeError, ValueError, AttributeError, RecursionError)
+
+
+def _bound(env: list[Any], slots: list[int], action: tuple[Any, ...]) -> list[Any]:
+    for slot, value in zip(slots, action[1:], strict=True):
+        env[slot] = value
+    return env
 
 
 class RulesFailure(DataError):
@@ -326,16 +332,20 @@ class DescribedState(Flow, State):
                 return
             self.move(card, zone)
 
-    def effects(self, card: Card, trigger: str | None, player: int) -> None:
-        """A card's statements with `trigger` (None: those without one), each its verb's steps, in order."""
+    def effects(self, cards: Any, trigger: str | None, player: Any) -> None:
+        """A card's statements with `trigger` (None: those without one), or those of every card of a list in
+        order, each its verb's steps; `player` is whose they are (a seat, or a function of the card)."""
         engine = self.engine
-        found = [effect for effect in engine.cards.statements[card] if effect.trigger == trigger]
-        for effect in reversed(found):
+        found = []
+        for card in [cards] if cards.__class__ is Card else list(cards or ()):
+            seat = player(card) if callable(player) else player
+            found += [(card, effect, seat) for effect in engine.cards.statements[card] if effect.trigger == trigger]
+        for card, effect, seat in reversed(found):
             verb = engine.verbs[effect.verb]
             if verb.applied:
                 self.applied.add(engine.cards.item[card])
             if verb.block.steps:
-                self.tasks.append(("block", verb.block, 0, verb.frame(effect, card, player, engine)))
+                self.tasks.append(("block", verb.block, 0, verb.frame(effect, card, seat, engine)))
 
     def finish(self, ending: str) -> None:
         """The game ends now, as `ending` says."""
@@ -354,12 +364,23 @@ class DescribedState(Flow, State):
 
     def _legal_actions(self) -> list[Any]:
         decision = self.decision
-        return decision[6] if decision is not None and decision[0] == "choose" else []  # never changed: shared
+        if decision is None:
+            return []
+        if decision[0] == "respond":
+            return [*windows.responses(self, decision[1], decision[2]), PASS]
+        return decision[6]  # a choice's or a commitment's actions, never changed: shared
 
     def _apply(self, action: Any) -> None:
-        _, player, choice, env, block, index, _ = self.answered()
+        decision = self.answered()
+        kind, player = decision[0], decision[1]
         try:
-            choices.take(self, choice, action, env, block, index)
+            if kind == "choose":
+                _, _, choice, env, block, index, _ = decision
+                choices.take(self, choice, action, env, block, index)
+            elif kind == "commit":
+                windows.committed(self, decision, action)
+            else:
+                windows.answered(self, player, decision[2], action)
         except FAILURES as exc:
             raise self.failure(exc) from None
         self.run()
@@ -368,12 +389,28 @@ class DescribedState(Flow, State):
 
     def action_label(self, action: Any) -> str:
         decision = self.decision
-        if decision is None or decision[0] != "choose":
+        if decision is None:
             return str(action)
         try:
-            return decision[2].label(self, action, decision[3])
+            if decision[0] == "respond":
+                return windows.label(self, decision[1], decision[2], action)
+            if decision[0] == "commit":
+                simultaneous = decision[2]
+                env = list(decision[3])
+                env[simultaneous.slot] = decision[1]
+                chosen = simultaneous.options[action[0]]
+                return str(chosen.label(self, _bound(env, chosen.slots, action)))
+            return str(decision[2].label(self, action, decision[3]))
         except FAILURES as exc:
             raise self.failure(exc) from None
+
+    def responses(self, player: int, item: Any) -> list[Any]:
+        """The answers a player may give to a window (`Flow`): the window's options for them."""
+        return windows.responses(self, player, item)
+
+    def _resolve(self, item: Any) -> None:
+        """A window's item, its answers resolved: its steps now (`Flow`)."""
+        self.tasks.append(("block", item.block, 0, list(item.env)))
 
     def returns(self) -> list[float]:
         if self.ending is None:

@@ -89,6 +89,8 @@ def may_wait(items: Any) -> bool:
         return any(may_wait(item) for item in items)
     if not isinstance(items, dict):
         return False
+    if "draw" in items and "trigger" in items:  # the drawn cards' effects may wait
+        return True
     for key, value in items.items():
         declared = KINDS.get(key)
         if declared is not None and declared.waits:
@@ -107,7 +109,8 @@ kind("while", "do the steps again and again while the condition holds", "- while
      do="the steps")  # fmt: skip
 kind("call", "run a procedure (`procedures:`), giving its parameters", "- call: form\n  with: {p: 0, c: 2}",
      waits=True, with_="the procedure's parameters")  # fmt: skip
-kind("effects", "carry out a card's effects (its statements with this trigger, or without one)",
+kind("effects", "carry out a card's effects, or those of every card of a list in order (their statements with "
+     "this trigger, or without one)",
      "- effects: card\n  trigger: play", waits=True,
      trigger="which statements (the default: those without a trigger)",
      player="whose effects they are (the default: player, else the card's owner)")  # fmt: skip
@@ -236,7 +239,7 @@ class StepCompiler:
         try:
             return how(parse(raw))
         except SyntaxProblem as exc:
-            raise StepProblem(f"{exc} (in '{clipped(raw, 60)}', column {exc.column})", path) from None
+            raise StepProblem(f"{exc} (in '{clipped(raw, 60)}', column {exc.column}){unbalanced(raw)}", path) from None
 
     def name(self, raw: Any, scope: Scope, path: Path) -> int:
         if not isinstance(raw, str) or not raw.isidentifier():
@@ -272,6 +275,13 @@ class StepCompiler:
     def function_of(self, code: str, path: Path) -> Fn:
         fn: Fn = self.unit.expression(code, self.where(path))
         return fn
+
+
+def unbalanced(raw: str) -> str:
+    """A hint for an expression cut short: in a YAML {…} mapping or […] list, a comma ends the value."""
+    if raw.count("(") > raw.count(")") or raw.count("[") > raw.count("]"):
+        return "; a comma inside {…} or […] ends a YAML value there: put the expression in quotes"
+    return ""
 
 
 def indent(lines: Lines, depth: int = 1) -> Lines:
@@ -424,9 +434,9 @@ def _effects(steps: StepCompiler, item: dict[str, Any], scope: Scope, path: Path
         player = steps.value(item["player"], scope, (*path[:-1], "player"))
     elif scope.lookup("player") is not None:
         player = steps.value("player", scope, path)
-    else:
+    else:  # each card's own owner
         owners = steps.engine.cards.owner
-        player = lambda s, e: owners[card(s, e)]  # noqa: E731
+        player = lambda s, e: owners.__getitem__  # noqa: E731
     return Step(lambda s, e: s.effects(card(s, e), trigger, player(s, e)), COMPOUND, steps.where(path))
 
 
