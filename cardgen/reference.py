@@ -1,5 +1,5 @@
-"""The README's generated tables — the limits and the face markup's elements —, docs/layout-reference.md and
-docs/effects.md, from the code that defines them.
+"""The README's generated tables — the limits and the face markup's elements —, docs/layout-reference.md,
+docs/effects.md and docs/rules-reference.md, from the code that defines them.
 
 `python -m cardgen.reference` rewrites each table between its `<!-- NAME:begin … -->` and `<!-- NAME:end -->`
 markers in README.md, the layout reference (`cardgen.render.reference`) and the card-effects page (the games'
@@ -42,9 +42,10 @@ LAYOUT_REFERENCE = Path("docs") / "layout-reference.md"
 
 
 def main(readme: Path) -> int:
-    """Rewrite the README's tables, docs/layout-reference.md and docs/effects.md (beside the README) where the code
-    changed them."""
+    """Rewrite the README's tables, docs/layout-reference.md, docs/effects.md and docs/rules-reference.md (beside
+    the README) where the code changed them."""
     from cardgen.engine import effects
+    from cardgen.engine.described import reference as rules_reference
     from cardgen.render.reference import layout_reference
 
     text = readme.read_text(encoding="utf-8")
@@ -52,7 +53,9 @@ def main(readme: Path) -> int:
     if updated != text:
         readme.write_text(updated, encoding="utf-8")
         print(f"{readme}: generated tables updated")
-    for page, written in ((LAYOUT_REFERENCE, layout_reference()), (Path(effects.PAGE), effects.page())):
+    pages = ((LAYOUT_REFERENCE, layout_reference()), (Path(effects.PAGE), effects.page()),
+             (Path(rules_reference.PAGE), rules_reference.page()))  # fmt: skip
+    for page, written in pages:
         path = readme.parent / page
         if not path.is_file() or path.read_text(encoding="utf-8") != written:
             path.write_text(written, encoding="utf-8")

@@ -1,8 +1,8 @@
 """`cardgen new GAME-ID`: a small working game to start from — it lists, validates and builds as it is.
 
-The scaffold is the smallest complete game: a manifest, a deck of three cards with a back, a rules.yaml with a
-quoted fact and four checks, the two layouts, and a `cardgen.toml` naming the folders so that plain `cardgen build`
-finds them.
+The scaffold is the smallest complete game: a manifest, a deck of three cards with a back, a rules.yaml with
+quoted facts and five checks, an engine.yaml that plays it (`cardgen play`, `cardgen balance`), the two layouts,
+and a `cardgen.toml` naming the folders so that plain `cardgen build` finds them.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ card_types:
     fields:
       name: {{type: str}}
       cost: {{type: int, min: 0, max: 10}}
+      effect: {{type: str, required: false, default: "", description: "what the card does when bought (engine.yaml)"}}
       text: {{type: text, required: false, default: ""}}
 components:
   - {{id: cards, kind: deck, title: Main deck, file: cards.yaml}}
@@ -43,26 +44,72 @@ components:
 CARDS = """# The main deck. Items may also come from a spreadsheet: cards: {file: cards.csv}
 type: card
 front: card
+# `effect` is what a card does when it is bought: statements of the verbs engine.yaml declares ("coins 2; vp 1").
 cards:
-  - {id: pioneer, count: 4, name: Pioneer, cost: 1, text: "Draw a card."}
-  - {id: trader, count: 4, name: Trader, cost: 2, text: "Gain 2 {coin}."}
+  - {id: pioneer, count: 4, name: Pioneer, cost: 1, effect: "vp 1", text: "Worth 1 VP."}
+  - {id: trader, count: 4, name: Trader, cost: 2, effect: "coins 3", text: "Gain 3 {coin}."}
   - id: captain
     count: 4
     name: Captain
     cost: 4
-    text: "**Lead:** every other card you play this turn costs 1 {coin} less."
+    effect: "vp 3"
+    text: "**Lead:** worth 3 VP."
 """
 
 RULES = """# Facts your rules fix (with the sentence they come from) and the checks that guard them.
 facts:
   deck_size: {value: 12, cite: "Rules §1 — 'a deck of 12 cards'"}
   max_cost: {value: 4, cite: "Rules §2 — 'no card costs more than 4 coins'"}
+  vp_to_win: {value: 6, cite: "Rules §4 — 'the first player with 6 VP wins'"}
 checks:
   - {rule: The deck has 12 cards, check: count, component: cards, expect: {fact: deck_size}}
   - {rule: Costs stay in range, check: range, component: cards, field: cost, min: 0, max: {fact: max_cost}}
   - {rule: Card text fits, check: text-fits, component: cards}
   - {rule: Card text can be read at arm's length, check: min-text-size, component: cards}
   - {rule: Card text stands out from what lies under it, check: text-contrast, component: cards}
+"""
+
+ENGINE = """# How your game is played: cardgen play, replay and balance read this file (no code: data).
+# Every key is in `cardgen rules-reference`; the guide is cardgen's docs/guide/rules-as-data.md.
+cards:
+  - {component: cards} # every copy of every card in cards.yaml is a card of the game
+zones:
+  deck: {visible: nobody} # the face-down deck
+  market: {size: 3, fill_from: deck} # three cards face up; `fill: market` deals it full from the deck
+  tableau: {each: player} # the cards each player has bought
+values:
+  coins: {each: player, start: 2, min: 0}
+  vp: {each: player, min: 0}
+effects:
+  fields: [effect] # the cards' `effect` field holds statements of these verbs
+  verbs:
+    coins: {meaning: gain N coins, do: [{add: {coins: amount}}]}
+    vp: {meaning: gain N VP, do: [{add: {vp: amount}}]}
+setup:
+  - move: cards('cards')
+    to: deck
+  - shuffle: deck
+  - fill: market
+turn: # `player` is the player whose turn it is; `coins` alone means their coins
+  - add: {coins: 1}
+  - choose: # the player picks one action: the legal actions are listed for them
+      options:
+        - buy:
+            from: market
+            to: tableau
+            cost: card.cost
+            pay: coins
+            label: buy {card.name}
+            then:
+              - effects: card # the card's effect: "vp 1", "coins 3"
+              - fill: market
+        - pass: pass
+end: # checked after every turn; vp_to_win is a fact of rules.yaml
+  - {when: "vp >= vp_to_win", ending: "a player reached {vp_to_win} VP"}
+  - {when: "not deck", ending: the deck ran out}
+score: vp
+tiebreak: [coins]
+evaluate: {vp: 1, coins: 0.3} # what the greedy agent weighs
 """
 
 CARD_LAYOUT = """{% import "_common/ui.xml.j2" as ui %}
@@ -102,6 +149,7 @@ def new_game(game_id: str, root: Path) -> list[Path]:
         data / "game.yaml": GAME.format(id=game_id, title=title),
         data / "cards.yaml": CARDS,
         data / "rules.yaml": RULES,
+        data / "engine.yaml": ENGINE,
         layouts / "card.xml.j2": CARD_LAYOUT,
         layouts / "card-back.xml.j2": BACK_LAYOUT,
     }

@@ -21,6 +21,16 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+GRAMMAR = """\
+expression  := or ['if' or 'else' expression]        a if test else b
+or / and    := a 'or' b, a 'and' b; 'not' a
+comparison  := sum [op sum]                          ==  !=  <  <=  >  >=  in  not in   (one at a time)
+sum, term   := a + b, a - b; a * b, a / b, a // b, a % b; -a
+postfix     := atom ('.' name | '[' index ']' | '[' from ':' to ']' | '(' arguments ')')*
+atom        := 12 | 2.5 | 'text' | "text" | name | true | false | none | (a) | (a, b) | [a, b]
+generator   := item 'for' name 'in' list ['if' test] ('for' …)*      inside f( … ) or [ … ]
+"""
+
 KEYWORDS = {"and", "or", "not", "if", "else", "for", "in", "true", "false", "none", "True", "False", "None"}
 MOST_DIGITS = 15  # no rule needs a number of more digits; a longer one is a mistake, never a 4,300-digit int()
 MOST_LENGTH = 4_000  # characters in one expression
