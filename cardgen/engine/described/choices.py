@@ -209,6 +209,13 @@ def _sugar(steps: StepCompiler, entry: dict[str, Any], scope: Scope, path: Path,
     cost, pay = spec.get("cost"), spec.get("pay")
     if (cost is None) != (pay is None):
         raise StepProblem(f"{verb}: cost: and pay: go together (cost: card.cost, pay: coins)", base)
+    trial = scope.child()  # each piece checked at its own key first, so a mistake is named where it was written
+    steps.zone_code(source, trial, (*base, "from"))
+    steps.zone_code(to, trial, (*base, "to"))
+    trial.bind_python("card", "card")
+    for key in ("cost", "pay", "if"):
+        if key in spec:
+            steps.code(spec[key], trial, (*base, key))
     condition = [f"({cost}) <= {pay}"] if cost is not None else []
     if "if" in spec:
         condition.append(f"({spec['if']})")
@@ -230,6 +237,9 @@ def ask(s: DescribedState, choice: Choice, e: list[Any], block: Block, index: in
     """Put the choice to its player, or take its one action, or skip it; the rest of the block follows."""
     actions = choice.actions(s, e)
     if not actions:
+        for skipped in choice.options:  # a name of a choice not made is none
+            for slot in skipped.slots:
+                e[slot] = None
         if index < len(block.steps):
             s.tasks.append(("block", block, index, e))
         s.run_block(choice.none, 0, e)

@@ -115,12 +115,26 @@ class Names:
     def known(self) -> list[str]:
         return [*self.families, *self.constants, *self.facts, *BUILT_IN_NAMES]
 
+    def attributes(self) -> set[str]:
+        """Every name `x.name` may mean: a card's field, mark or built-in attribute, or a key of a table or fact."""
+        found = {*self.cards.fields, *self.marks, *BUILT_IN_ATTRIBUTES}
+        stack: list[Any] = [*self.facts.values(), *self.constants.values()]
+        while stack:
+            value = stack.pop()
+            if isinstance(value, dict):
+                found.update(str(key) for key in value)
+                stack.extend(value.values())
+            elif isinstance(value, list | tuple):
+                stack.extend(value)
+        return found
+
 
 class Compiler:
     """Compiles parsed expressions against a game's `Names` into code of the game's `Unit`."""
 
     def __init__(self, names: Names, unit: Unit):
         self.names, self.unit = names, unit
+        self.attributes: set[str] | None = None  # worked out at the first attribute, once every constant is known
 
     # -- functions of the state and the locals ------------------------------------------------------------------------
 
@@ -267,6 +281,12 @@ class Compiler:
 
     def _attribute(self, node: Node, scope: Scope) -> Code:
         target, name = self.code(node.parts[0], scope), node.parts[1]
+        if self.attributes is None:
+            self.attributes = self.names.attributes()
+        if name not in self.attributes:
+            known = [*self.names.cards.fields, *self.names.marks, *BUILT_IN_ATTRIBUTES]
+            raise SyntaxProblem(f"unknown attribute '{name}': no card field, mark or table key has this name"
+                                f"{did_you_mean(name, known)}", node.column)  # fmt: skip
         label, cards = self.unit.ref(name), self.names.cards
         if name in self.names.marks:
             index, marks = self.names.marks[name], len(self.names.marks)
