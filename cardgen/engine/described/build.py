@@ -263,7 +263,8 @@ class _Fixed:
     """What a constant is worked out against: the engine (for `cards(…)`), no state, the most players."""
 
     def __init__(self, engine: DescribedEngine):
-        self.engine, self.n, self.out, self.turns, self.ending = engine, engine.max_players, {}, 0, None
+        self.engine, self.n, self.turns, self.ending = engine, engine.max_players, 0, None
+        self.out: dict[int, str] = {}
 
 
-__all__ = ["Builder", "Standalone", "UserFunction", "Zone", "Family"]
+__all__ = ["Builder", "Family", "Standalone", "UserFunction", "Zone"]

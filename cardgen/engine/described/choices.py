@@ -95,7 +95,8 @@ class Choice:
         else:
             for slot, value in zip(slots, action[1:], strict=True):
                 e[slot] = value
-        return option
+        chosen: Option = option
+        return chosen
 
     def label(self, s: DescribedState, action: tuple[Any, ...], e: list[Any]) -> str:
         env = list(e)
@@ -155,7 +156,9 @@ def compile_choose(steps: StepCompiler, item: dict[str, Any], scope: Scope, path
 def option(steps: StepCompiler, entry: Any, scope: Scope, path: Path, number: int) -> tuple[Option, str]:
     """An option, and the code listing its actions: `[(number, v1, v2) for v1 in … if … for v2 in …]`."""
     if not isinstance(entry, dict) or not entry:
-        raise StepProblem("an option is a mapping: {label:, for:, if:, do:}, {pass: label}, {play: …} or {buy: …}", path)
+        raise StepProblem(
+            "an option is a mapping: {label:, for:, if:, do:}, {pass: label}, {play: …} or {buy: …}", path
+        )
     for key in entry:
         if key not in OPTION_KEYS:
             raise StepProblem(f"an option takes no '{key}' (it takes: {', '.join(sorted(OPTION_KEYS))})", (*path, key))
@@ -334,7 +337,9 @@ def turn(s: DescribedState, turns: Turns, seats: tuple[int, ...], position: int,
     s.passed = False
     if turns.count:
         s.turns += 1
-    s.run_block(procedure.block if procedure is not None else turns.block, 0, env)
+    block = procedure.block if procedure is not None else turns.block
+    assert block is not None
+    s.run_block(block, 0, env)
 
 
 @task

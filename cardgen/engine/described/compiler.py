@@ -149,7 +149,8 @@ class Compiler:
 
     def zone(self, node: Node, scope: Scope, where: Location | None = None) -> Fn:
         """A function giving the state's index of one zone instance (`hand`, `column[p][c]`, `a if … else b`)."""
-        return self.unit.expression(self.zone_code(node, scope), where)  # type: ignore[no-any-return]
+        fn: Fn = self.unit.expression(self.zone_code(node, scope), where)
+        return fn
 
     # -- code ---------------------------------------------------------------------------------------------------------
 
@@ -242,7 +243,8 @@ class Compiler:
             (index,) = subscripts
             bound = "s.n" if family.per_player else str(count)
             if index.simple:
-                return f"({base} + {index.text} if 0 <= {index.text} < {bound} else _place({bound}, None, {name}, {index.text}))"
+                checked = f"_place({bound}, None, {name}, {index.text})"
+                return f"({base} + {index.text} if 0 <= {index.text} < {bound} else {checked})"
             return f"({base} + _place({bound}, None, {name}, {index.text}))"
         seat, index = subscripts
         if seat.simple and index.simple:
@@ -257,7 +259,8 @@ class Compiler:
         local = scope.lookup("player")
         if local is None:
             raise SyntaxProblem(
-                f"'{family.name}' belongs to each player: say whose ({family.name}[p]), or name a 'player' first", column
+                f"'{family.name}' belongs to each player: say whose ({family.name}[p]), or name a 'player' first",
+                column,
             )
         return [Code(local, simple=True)]
 
@@ -270,8 +273,8 @@ class Compiler:
             for index in chain[family.dims :]:
                 result = Code(f"{result.text}[{self.code(index, scope).text}]")
             return result
-        target, index = self.code(node.parts[0], scope), self.code(node.parts[1], scope)
-        return Code(f"{target.text}[{index.text}]")
+        target, subscript = self.code(node.parts[0], scope), self.code(node.parts[1], scope)
+        return Code(f"{target.text}[{subscript.text}]")
 
     def _slice(self, node: Node, scope: Scope) -> Code:
         target = self.code(node.parts[0], scope).text

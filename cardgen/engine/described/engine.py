@@ -13,12 +13,16 @@ from typing import Any
 
 from cardgen.data.games import Game
 from cardgen.engine.core import GameEngine, State
-from cardgen.engine.described import choices  # noqa: F401  (declares its step kinds)
-from cardgen.engine.described import battles, plain, windows  # noqa: F401  (each declares its step kinds)
+from cardgen.engine.described import (  # noqa: F401  (each declares its step kinds)
+    battles,
+    choices,
+    plain,
+    windows,
+)
 from cardgen.engine.described.build import Builder, Standalone
 from cardgen.engine.described.codegen import Unit
 from cardgen.engine.described.compiler import Compiler, Frame, Names, Scope
-from cardgen.engine.described.layout import Card, Cards, Family, Zone
+from cardgen.engine.described.layout import Cards, Family, Zone
 from cardgen.engine.described.source import ZoneSpec, read_spec, rules_file
 from cardgen.engine.described.state import DescribedState
 from cardgen.engine.described.steps import Block, Procedure, StepCompiler
@@ -43,6 +47,7 @@ class DescribedEngine(GameEngine):
         low, high = counts
         self.min_players, self.max_players = low, high
         self.max_actions, self.turn_cap, self.playout_horizon = spec.max_actions, spec.turn_cap, spec.playout_horizon
+        self.perfect_information = False
         self.procedures: dict[str, Procedure] = {}
         self.verbs: dict[str, Verb] = {}
         self.triggers: list[str] = list(spec.effects.triggers)
@@ -175,7 +180,9 @@ class DescribedEngine(GameEngine):
                 self._fill(builder, family, spec.fill_from, size, (*path, "fill_from"))
         self.perfect_information = all(spec.visible == "everyone" for spec in self.zone_specs.values())
 
-    def _fill(self, builder: Builder, family: Family, name: str, size: Standalone | None, path: tuple[str, ...]) -> None:
+    def _fill(
+        self, builder: Builder, family: Family, name: str, size: Standalone | None, path: tuple[str, ...]
+    ) -> None:
         """A line-up dealt from another zone: the same instance of a zone shaped alike, or its only instance."""
         source = self.families.get(name)
         if source is None or source.kind != "zone":

@@ -178,43 +178,94 @@ def _out(state: Any, seat: int) -> bool:
 FUNCTIONS: dict[str, Builtin] = {
     f.name: f
     for f in (
-        Builtin("count", "count(list)", "how many items (of a generator: how many are true: not false, none or 0)", _count, 1, 1),
+        Builtin(
+            "count",
+            "count(list)",
+            "how many items (of a generator: how many are true: not false, none or 0)",
+            _count,
+            1,
+            1,
+        ),
         Builtin("sum", "sum(list)", "the sum of the numbers (0 for none)", sum, 1, 1),
-        Builtin("min", "min(list, by=key) or min(a, b, …)", "the smallest (by the key), or none", _minimum, 1, 20,
-                keyed=True),  # fmt: skip
-        Builtin("max", "max(list, by=key) or max(a, b, …)", "the largest (by the key), or none", _maximum, 1, 20,
-                keyed=True),  # fmt: skip
+        Builtin(
+            "min",
+            "min(list, by=key) or min(a, b, …)",
+            "the smallest (by the key), or none",
+            _minimum,
+            1,
+            20,
+            keyed=True,
+        ),
+        Builtin(
+            "max", "max(list, by=key) or max(a, b, …)", "the largest (by the key), or none", _maximum, 1, 20, keyed=True
+        ),
         Builtin("any", "any(list)", "whether any item is true (not 0, none, false or empty)", any, 1, 1),
         Builtin("all", "all(list)", "whether every item is true", all, 1, 1),
         Builtin("first", "first(list)", "the first item, or none", _first, 1, 1, keyed=True),
         Builtin("top", "top(list)", "the last item (the top of a deck), or none", _top, 1, 1),
         Builtin("bottom", "bottom(list)", "the first item (the bottom of a deck), or none", _bottom, 1, 1),
-        Builtin("sorted", "sorted(list, by=key)", "the items sorted (by the key), equal ones as they were", _sorted,
-                1, 1, keyed=True),  # fmt: skip
+        Builtin(
+            "sorted",
+            "sorted(list, by=key)",
+            "the items sorted (by the key), equal ones as they were",
+            _sorted,
+            1,
+            1,
+            keyed=True,
+        ),
         Builtin("list", "list(generator)", "the items as a list", _items, 1, 1),
         Builtin("range", "range(n) or range(a, b)", "the numbers 0…n-1 (a…b-1)", _range, 1, 2),
         Builtin("abs", "abs(x)", "the size of a number", abs, 1, 1),
         Builtin("ceil", "ceil(x)", "a number rounded up to a whole number", math.ceil, 1, 1),
         Builtin("floor", "floor(x)", "a number rounded down to a whole number", math.floor, 1, 1),
         Builtin("index", "index(list, item)", "where the item is in the list (0 first), or -1", _index, 2, 2),
-        Builtin("flat", "flat(lists)", "lists joined into one (`flat(column[p])`: every card of p's columns)",
-                _flat, 1, 1),  # fmt: skip
+        Builtin(
+            "flat", "flat(lists)", "lists joined into one (`flat(column[p])`: every card of p's columns)", _flat, 1, 1
+        ),
         Builtin("keys", "keys(table)", "a table's keys, in order", _keys, 1, 1),
         Builtin("values", "values(table)", "a table's values, in order", _values, 1, 1),
         Builtin("distinct", "distinct(list)", "the items without repeats, first ones kept", _distinct, 1, 1),
-        Builtin("others", "others(seat)", "the other seats still playing, in turn order after it", _others, 1, 1,
-                stateful=True),  # fmt: skip
+        Builtin(
+            "others",
+            "others(seat)",
+            "the other seats still playing, in turn order after it",
+            _others,
+            1,
+            1,
+            stateful=True,
+        ),
         Builtin("after", "after(seat)", "the next seat still playing after it", _after, 1, 1, stateful=True),
-        Builtin("cards", "cards('component') or cards('component', seat)", "the game's cards of a component (of "
-                "one seat's copies)", _cards, 1, 2, stateful=True),
-        Builtin("distance", "distance(board, a, b)", "the fewest moves from space a to space b of a board "
-                "(`boards:`), or none", _distance, 3, 3),
+        Builtin(
+            "cards",
+            "cards('component') or cards('component', seat)",
+            "the game's cards of a component (of one seat's copies)",
+            _cards,
+            1,
+            2,
+            stateful=True,
+        ),
+        Builtin(
+            "distance",
+            "distance(board, a, b)",
+            "the fewest moves from space a to space b of a board (`boards:`), or none",
+            _distance,
+            3,
+            3,
+        ),
         Builtin("alive", "alive()", "the seats still playing, in seat order", _alive, 0, 0, stateful=True),
         Builtin("out", "out(seat)", "whether the seat has been eliminated", _out, 1, 1, stateful=True),
-        Builtin("has", "has(card, 'trigger')", "whether a card has an effect with that trigger", _has, 2, 2,
-                stateful=True),  # fmt: skip
-        Builtin("applied", "applied(card)", "whether the card's ability has taken effect in this game (`applied:`)",
-                _applied, 1, 1, stateful=True),  # fmt: skip
+        Builtin(
+            "has", "has(card, 'trigger')", "whether a card has an effect with that trigger", _has, 2, 2, stateful=True
+        ),
+        Builtin(
+            "applied",
+            "applied(card)",
+            "whether the card's ability has taken effect in this game (`applied:`)",
+            _applied,
+            1,
+            1,
+            stateful=True,
+        ),
         Builtin("field", "field(card, 'name')", "a card's field named by a text", _field, 2, 2, stateful=True),
     )
 }

@@ -86,7 +86,7 @@ def determinize(s: DescribedState, player: int, rng: CounterRng) -> DescribedSta
     copy = s.reseeded(rng)
     assert copy.__class__ is s.__class__
     if s.perfect_information:
-        return copy  # type: ignore[return-value]
+        return copy
     engine = s.engine
     pools: dict[Any, list[tuple[int, int]]] = {}  # pool → the unseen places (zone, position)
     for zone, cards in enumerate(s.zones):
@@ -99,9 +99,9 @@ def determinize(s: DescribedState, player: int, rng: CounterRng) -> DescribedSta
         for (zone, position), card in zip(places, dealt, strict=True):
             mapping[s.zones[zone][position]] = card
     if any(old != new for old, new in mapping.items()):
-        _relabel(copy, mapping)  # type: ignore[arg-type]
-    _redeal_commitments(copy, player, rng)  # type: ignore[arg-type]
-    return copy  # type: ignore[return-value]
+        _relabel(copy, mapping)
+    _redeal_commitments(copy, player, rng)
+    return copy
 
 
 def _redeal_commitments(s: DescribedState, player: int, rng: CounterRng) -> None:

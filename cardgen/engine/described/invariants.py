@@ -28,9 +28,9 @@ def _cards(s: DescribedState) -> list[str]:
             found[card] += 1
             if s.place[card] != zone:
                 out.append(f"card {items[card]} #{card} lies in {labels[zone]} but is recorded elsewhere")
-    for card, times in enumerate(found):
+    for number, times in enumerate(found):
         if times != 1:
-            out.append(f"card {items[card]} #{card} is in {times} zones, not exactly one")
+            out.append(f"card {items[number]} #{number} is in {times} zones, not exactly one")
     return out
 
 

@@ -37,7 +37,7 @@ class Family:
     count: int | None  # the second dimension (columns, spaces), or None
 
     @property
-    def dims(self) -> tuple[int, ...]:
+    def dims(self) -> int:
         """How many subscripts address one instance (0, 1 or 2)."""
         return int(self.per_player) + int(self.count is not None)
 

@@ -19,7 +19,8 @@ kind("set", "set values (`coins`, `bonus[p][c]`), card marks (`card.damage`) or 
      "- set: {coins: 0, card.damage: 2}")  # fmt: skip
 kind("add", "add to values, marks or `turns` (a negative number takes away)", "- add: {coins: card.value, vp: 1}")
 kind("move", "move a card, or every card of a list, to a zone (each card leaves the zone it was in)",
-     "- move: hand\n  to: discard", to="the zone it goes to", at="top (the default), bottom, or a position")  # fmt: skip
+     "- move: hand\n  to: discard", to="the zone it goes to",
+     at="top (the default), bottom, or a position")  # fmt: skip
 kind("draw", "take the top card of a zone (a random one if the zone draws at random); an empty zone first takes in "
      "its `refill`; nothing to draw: none", "- draw: deck\n  to: hand\n  count: 5",
      to="the zone the card goes to (the default: `hand` of the player)", count="how many (the default: 1)",
@@ -56,7 +57,7 @@ def _let(steps: StepCompiler, item: dict[str, Any], scope: Scope, path: Path) ->
 
 
 def _assign(steps: StepCompiler, item: dict[str, Any], scope: Scope, path: Path, operator: str) -> Lines:
-    key, where = path[-1], steps.where(path)
+    key, where = str(path[-1]), steps.where(path)
     pairs = item[key]
     if not isinstance(pairs, dict) or not pairs:
         raise StepProblem(f"{key}: takes targets and expressions: {{coins: 3, card.damage: 0}}", path)
@@ -96,10 +97,19 @@ def _draw(steps: StepCompiler, item: dict[str, Any], scope: Scope, path: Path) -
         slot = scope.bind(f"drawn {scope.next}")  # a name no expression can write
         run = steps.function([(f"e[{slot}] = {text}", where)])
         if "as" in item:
-            run = steps.function([(f"e[{slot}] = {text}", where),
-                                  (f"e[{steps.name(item['as'], scope, (*path[:-1], 'as'))}] = e[{slot}]", where)])
+            run = steps.function(
+                [
+                    (f"e[{slot}] = {text}", where),
+                    (f"e[{steps.name(item['as'], scope, (*path[:-1], 'as'))}] = e[{slot}]", where),
+                ]
+            )
         effects = _effects_of(steps, slot, item["trigger"], scope, path)
-        return Step(lambda s, e: (run.run(s, e), effects(s, e)), 1, steps.where(path))
+
+        def draw_then_effects(s: Any, e: list[Any]) -> None:
+            run.run(s, e)
+            effects(s, e)
+
+        return Step(draw_then_effects, 1, steps.where(path))
     where = steps.where(path)
     source = steps.zone_code(item["draw"], scope, path)
     to = steps.zone_code(item.get("to", "hand"), scope, (*path[:-1], "to"))
@@ -111,7 +121,7 @@ def _draw(steps: StepCompiler, item: dict[str, Any], scope: Scope, path: Path) -
     return [(call, where)]
 
 
-def _effects_of(steps: StepCompiler, slot: int | None, trigger: str, scope: Scope, path: Path) -> Any:
+def _effects_of(steps: StepCompiler, slot: int, trigger: str, scope: Scope, path: Path) -> Any:
     if trigger not in steps.engine.triggers:
         known = ", ".join(steps.engine.triggers) or "none declared (effects: triggers:)"
         raise StepProblem(f"unknown trigger '{trigger}' (triggers: {known})", (*path[:-1], "trigger"))
@@ -145,7 +155,7 @@ def _problem(steps: StepCompiler, item: dict[str, Any], scope: Scope, path: Path
 
 
 def _note(steps: StepCompiler, item: dict[str, Any], scope: Scope, path: Path) -> Lines:
-    what = path[-1]
+    what = str(path[-1])
     card = steps.code(item[what], scope, path).text
     return [(f"s.note({card}, {steps.unit.ref(what)})", steps.where(path))]
 

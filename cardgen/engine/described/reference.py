@@ -118,11 +118,11 @@ the smallest key)."""
 
 def _steps() -> list[str]:
     lines = ["## Steps", "", STEPS, "", "| step | its other keys | what it does | example |", "|---|---|---|---|"]
-    tables = {"choose": "(below)", "turns": "(below)", "simultaneous": "(below)", "window": "(below)"}
+    below = {"choose": "(below)", "turns": "(below)", "simultaneous": "(below)", "window": "(below)"}
     for name, declared in steps.KINDS.items():
-        keys = "; ".join(f"`{k}:` {v}" for k, v in declared.keys.items()) or tables.get(name, "—")
+        others = "; ".join(f"`{k}:` {v}" for k, v in declared.keys.items()) or below.get(name, "—")
         example = "<br>".join(f"`{line}`" for line in declared.example.splitlines())
-        lines.append(f"| `{name}:` | {_cell(keys)} | {_cell(declared.summary)} | {example} |")
+        lines.append(f"| `{name}:` | {_cell(others)} | {_cell(declared.summary)} | {example} |")
     lines += ["", "### choose:", "", "| key | meaning |", "|---|---|"]
     lines += [f"| `{k}:` | {_cell(v)} |" for k, v in choices.CHOOSE_KEYS.items()]
     lines += ["", "An option is `{label:, for:, if:, do:}` (its names bound by `for:`, in the order written), "
@@ -132,9 +132,11 @@ def _steps() -> list[str]:
     lines += [f"| `{k}:` | {_cell(v)} |" for k, v in choices.SUGAR_KEYS.items()]
     lines += ["", "`play:` moves the card, pays, notes it played and carries out its `play:` effects (its effects "
               "without a trigger when the game declares no `play` trigger); `buy:` moves it and pays.", ""]  # fmt: skip
-    for title, keys in (("turns:", choices.TURN_KEYS), ("simultaneous:", windows.SIMULTANEOUS_KEYS),
-                        ("window:", windows.WINDOW_KEYS)):  # fmt: skip
-        lines += [f"### {title}", "", "| key | meaning |", "|---|---|"]
+    keyed: list[tuple[str, dict[str, str]]] = [
+        ("turns:", choices.TURN_KEYS), ("simultaneous:", windows.SIMULTANEOUS_KEYS), ("window:", windows.WINDOW_KEYS)
+    ]  # fmt: skip
+    for heading, keys in keyed:
+        lines += [f"### {heading}", "", "| key | meaning |", "|---|---|"]
         lines += [f"| `{k}:` | {_cell(v)} |" for k, v in keys.items()]
         lines.append("")
     return lines

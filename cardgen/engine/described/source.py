@@ -32,8 +32,12 @@ class CardsFrom(Strict):
     """A component whose items are cards of the game: every copy one card, in the order the data lists them."""
 
     component: Id = Field(description="the id of a component in game.yaml (a deck, counters, tiles)")
-    owner: StrictInt | None = Field(default=None, ge=0, le=99, description="the seat its cards belong to (`card.owner`)")
-    each: Literal["player"] | None = Field(default=None, description="player: a copy of every card for each seat, owned by it")
+    owner: StrictInt | None = Field(
+        default=None, ge=0, le=99, description="the seat its cards belong to (`card.owner`)"
+    )
+    each: Literal["player"] | None = Field(
+        default=None, description="player: a copy of every card for each seat, owned by it"
+    )
 
 
 class Refill(Strict):
@@ -46,24 +50,39 @@ class Refill(Strict):
 class ZoneSpec(Strict):
     """A zone: one place cards lie (`each: player`: one per seat; `count`: N of them, per seat when both)."""
 
-    each: Literal["player"] | None = Field(default=None, description="player: one per seat (`hand[p]`; `hand` alone is the one of `player`)")
+    each: Literal["player"] | None = Field(
+        default=None, description="player: one per seat (`hand[p]`; `hand` alone is the one of `player`)"
+    )
     count: Expression = Field(default=None, description="N of them (`column[c]`; `column[p][c]` with each: player)")
-    visible: Literal["everyone", "owner", "nobody"] = Field(default="everyone", description="who sees its cards: everyone, owner (the others see how many), nobody (a deck)")
-    draw: Literal["top", "random"] = Field(default="top", description="top: draws take the last card; random: any card, at random (an unordered pile)")
-    refill: Refill | None = Field(default=None, description="drawn from while empty, it first takes in another zone's cards: {from: discard, shuffle: true}")
+    visible: Literal["everyone", "owner", "nobody"] = Field(
+        default="everyone", description="who sees its cards: everyone, owner (the others see how many), nobody (a deck)"
+    )
+    draw: Literal["top", "random"] = Field(
+        default="top", description="top: draws take the last card; random: any card, at random (an unordered pile)"
+    )
+    refill: Refill | None = Field(
+        default=None,
+        description="drawn from while empty, it first takes in another zone's cards: {from: discard, shuffle: true}",
+    )
     size: Expression = Field(default=None, description="a line-up's size (`fill:` deals it full; also a limit)")
     fill_from: Name | None = Field(default=None, description="the zone `fill:` deals a line-up from")
     limit: Expression = Field(default=None, description="the most cards it may hold (`--check` reports more)")
-    accepts: StrictStr | None = Field(default=None, description="an expression of `card`: what it may hold, for the search agent's deals")
+    accepts: StrictStr | None = Field(
+        default=None, description="an expression of `card`: what it may hold, for the search agent's deals"
+    )
     about: StrictStr | None = Field(default=None, description="a note for readers")
 
 
 class ValueSpec(Strict):
     """A number (or a word) the game keeps: a resource, a track, a flag; per seat with `each: player`."""
 
-    each: Literal["player"] | None = Field(default=None, description="player: one per seat (`coins[p]`; `coins` alone is the one of `player`)")
+    each: Literal["player"] | None = Field(
+        default=None, description="player: one per seat (`coins[p]`; `coins` alone is the one of `player`)"
+    )
     count: Expression = Field(default=None, description="N of them (`bonus[p][c]`)")
-    start: Expression = Field(default=0, description="its value when the game starts (an expression of `player`; the default: 0)")
+    start: Expression = Field(
+        default=0, description="its value when the game starts (an expression of `player`; the default: 0)"
+    )
     min: Expression = Field(default=None, description="the least it may be (`--check` reports less): 0 for a resource")
     max: Expression = Field(default=None, description="the most it may be")
     about: StrictStr | None = Field(default=None, description="a note for readers")
@@ -73,17 +92,31 @@ class VerbSpec(Strict):
     """A verb of the cards' effects: what it means, the keys it takes and the steps it does."""
 
     meaning: StrictStr = Field(description="one line: what it does (`gain N coins`)")
-    keys: dict[Name, list[StrictStr] | Literal["number", "word"]] = Field(default_factory=dict, description="its keys and what each takes: number, word, or a list of words")
-    do: Steps = Field(default_factory=list, description="its steps (player, card, amount and the keys are names there); none: a lasting modifier the rules read with `has`")
-    applied: StrictBool = Field(default=True, description="false: its steps say themselves when it took effect (`applied:`)")
+    keys: dict[Name, list[StrictStr] | Literal["number", "word"]] = Field(
+        default_factory=dict, description="its keys and what each takes: number, word, or a list of words"
+    )
+    do: Steps = Field(
+        default_factory=list,
+        description="its steps (player, card, amount and the keys are names there); none: a lasting modifier the "
+        "rules read with `has`",
+    )
+    applied: StrictBool = Field(
+        default=True, description="false: its steps say themselves when it took effect (`applied:`)"
+    )
 
 
 class EffectsSpec(Strict):
     """Where the cards' effects are written (fields holding statements), their triggers and verbs."""
 
-    fields: list[StrictStr] = Field(default_factory=list, description="the card fields holding statements (a text split at `;`, or a list)")
-    amount: StrictStr | None = Field(default=None, description="a card field giving a statement's number when it gives none (else 1)")
-    triggers: list[Name] = Field(default_factory=list, description="the words a statement may start with (`play: draw 1`)")
+    fields: list[StrictStr] = Field(
+        default_factory=list, description="the card fields holding statements (a text split at `;`, or a list)"
+    )
+    amount: StrictStr | None = Field(
+        default=None, description="a card field giving a statement's number when it gives none (else 1)"
+    )
+    triggers: list[Name] = Field(
+        default_factory=list, description="the words a statement may start with (`play: draw 1`)"
+    )
     verbs: dict[Annotated[str, Field(pattern=r"^[a-z][a-z0-9_-]*$", max_length=60)], VerbSpec] = Field(
         default_factory=dict, description="the verbs statements may use, each with its steps"
     )
@@ -117,7 +150,9 @@ class BattleSpec(Strict):
     dice: StrictInt = Field(default=6, ge=1, le=1000, description="faces of a die")
     hits: Expression = Field(default=None, description="an expression of x (a unit): it hits on a roll of this or less")
     health: Expression = Field(default=1, description="an expression of x: the hits it takes")
-    compare: Expression = Field(default=None, description="an expression of x: its strength (the sides' totals compared)")
+    compare: Expression = Field(
+        default=None, description="an expression of x: its strength (the sides' totals compared)"
+    )
 
     @model_validator(mode="after")
     def _one_way(self) -> BattleSpec:
@@ -132,14 +167,18 @@ class GridSpec(Strict):
 
     columns: StrictInt = Field(ge=1, le=1000, description="spaces across")
     rows: StrictInt = Field(ge=1, le=1000, description="spaces down (space = row × columns + column)")
-    moves: Literal["orthogonal", "diagonal", "both"] = Field(default="orthogonal", description="which spaces are next to one another")
+    moves: Literal["orthogonal", "diagonal", "both"] = Field(
+        default="orthogonal", description="which spaces are next to one another"
+    )
 
 
 class BoardSpec(Strict):
     """A board: a grid, or the spaces each space links to (a list of lists, or the name of a fact holding one)."""
 
     grid: GridSpec | None = Field(default=None, description="a square grid: {columns, rows, moves}")
-    links: list[list[StrictInt]] | StrictStr | None = Field(default=None, description="each space's neighbours by number, or a fact holding them")
+    links: list[list[StrictInt]] | StrictStr | None = Field(
+        default=None, description="each space's neighbours by number, or a fact holding them"
+    )
 
     @model_validator(mode="after")
     def _one_way(self) -> BoardSpec:
@@ -152,7 +191,9 @@ class EndSpec(Strict):
     """A way the game ends: a condition, when it is checked, and what the log calls the ending."""
 
     when: Expression = Field(description="the condition (`player` names the seat whose turn ended, after: turn)")
-    after: Literal["action", "turn", "round"] = Field(default="turn", description="when it is checked: after every action, turn or round")
+    after: Literal["action", "turn", "round"] = Field(
+        default="turn", description="when it is checked: after every action, turn or round"
+    )
     ending: StrictStr = Field(description="what the log and the summary call the ending (text with {expressions})")
 
 
@@ -161,26 +202,35 @@ class InvariantSpec(Strict):
 
     check: StrictStr = Field(description="an expression that must be true")
     message: StrictStr = Field(description="what `--check` says when it is not")
-    each: Literal["player"] | None = Field(default=None, description="player: checked for each seat (`player` names it)")
+    each: Literal["player"] | None = Field(
+        default=None, description="player: checked for each seat (`player` names it)"
+    )
 
 
 class Spec(Strict):
     """The whole engine.yaml (the rules reference, `cardgen rules-reference`, describes every key)."""
 
-    players: list[StrictInt] | None = Field(default=None, description="[fewest, most] players (the default: game.yaml's)")
-    max_actions: StrictInt = Field(default=20_000, ge=1, le=10_000_000,
-                                   description="a game longer than this is a failure (never a hang)")
-    turn_cap: StrictInt | None = Field(default=None, ge=1, le=1_000_000,
-                                       description="turns after which a game stops and is judged by its score")
-    playout_horizon: StrictInt | None = Field(default=None, ge=1, le=1_000_000,
-                                              description="actions after which a search's playout is judged by evaluate:")
+    players: list[StrictInt] | None = Field(
+        default=None, description="[fewest, most] players (the default: game.yaml's)"
+    )
+    max_actions: StrictInt = Field(
+        default=20_000, ge=1, le=10_000_000, description="a game longer than this is a failure (never a hang)"
+    )
+    turn_cap: StrictInt | None = Field(
+        default=None, ge=1, le=1_000_000, description="turns after which a game stops and is judged by its score"
+    )
+    playout_horizon: StrictInt | None = Field(
+        default=None, ge=1, le=1_000_000, description="actions after which a search's playout is judged by evaluate:"
+    )
     cards: list[CardsFrom] = Field(default_factory=list, description="the components whose items are the game's cards")
-    effects: EffectsSpec = Field(default_factory=EffectsSpec,
-                                 description="the cards' effects: the fields they are in, triggers and verbs")
+    effects: EffectsSpec = Field(
+        default_factory=EffectsSpec, description="the cards' effects: the fields they are in, triggers and verbs"
+    )
     zones: dict[Name, ZoneSpec] = Field(default_factory=dict, description="where cards lie (every card starts in box)")
     values: dict[Name, ValueSpec] = Field(default_factory=dict, description="numbers the game keeps: resources, tracks")
-    marks: dict[Name, Expression] = Field(default_factory=dict,
-                                          description="numbers each card carries (damage), with their start value")
+    marks: dict[Name, Expression] = Field(
+        default_factory=dict, description="numbers each card carries (damage), with their start value"
+    )
     tables: dict[Name, TableSpec] = Field(default_factory=dict, description="rows of card data by a field's value")
     boards: dict[Name, BoardSpec] = Field(default_factory=dict, description="boards: which spaces are next to which")
     battles: dict[Name, BattleSpec] = Field(default_factory=dict, description="kinds of battle: dice or compare")
@@ -188,15 +238,20 @@ class Spec(Strict):
     functions: dict[Name, FunctionSpec] = Field(default_factory=dict, description="named expressions with parameters")
     procedures: dict[Name, ProcedureSpec] = Field(default_factory=dict, description="named steps with parameters")
     setup: Steps = Field(default_factory=list, description="the steps that set the game up")
-    round: Steps = Field(default_factory=list,
-                         description="the steps of a round, played again and again until the game ends (the "
-                         "default: every player's turn:)")
+    round: Steps = Field(
+        default_factory=list,
+        description="the steps of a round, played again and again until the game ends (the "
+        "default: every player's turn:)",
+    )
     turn: Steps = Field(default_factory=list, description="the steps of one player's turn (`player` names them)")
-    end: list[EndSpec] = Field(default_factory=list, description="conditions that end the game, and when they are checked")
+    end: list[EndSpec] = Field(
+        default_factory=list, description="conditions that end the game, and when they are checked"
+    )
     score: Expression = Field(default=0, description="each player's score at the end (`player` names them)")
     tiebreak: list[Expression] = Field(default_factory=list, description="what decides between equal scores, in order")
-    draws: Literal["split", "shared"] = Field(default="split",
-                                              description="tied winners split one win (split) or each score one (shared)")
+    draws: Literal["split", "shared"] = Field(
+        default="split", description="tied winners split one win (split) or each score one (shared)"
+    )
     evaluate: dict[StrictStr, StrictInt | StrictFloat] = Field(
         default_factory=dict, description="the greedy agent's weights: expression of `player` → weight"
     )

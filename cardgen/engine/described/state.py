@@ -368,7 +368,8 @@ class DescribedState(Flow, State):
             return []
         if decision[0] == "respond":
             return [*windows.responses(self, decision[1], decision[2]), PASS]
-        return decision[6]  # a choice's or a commitment's actions, never changed: shared
+        actions: list[Any] = decision[6]  # a choice's or a commitment's actions, never changed: shared
+        return actions
 
     def _apply(self, action: Any) -> None:
         decision = self.answered()

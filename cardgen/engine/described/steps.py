@@ -185,7 +185,8 @@ class StepCompiler:
         for key in item:
             if key not in allowed:
                 takes = ", ".join(sorted(KINDS[name].keys)) or "nothing else"
-                raise StepProblem(f"'{name}' takes no '{key}'{did_you_mean(str(key), list(allowed))} (it takes: {takes})",
+                hint = did_you_mean(str(key), list(allowed))
+                raise StepProblem(f"'{name}' takes no '{key}'{hint} (it takes: {takes})",
                                   (*path, key))  # fmt: skip
         return COMPILERS[name](self, item, scope, (*path, name))
 
@@ -197,7 +198,8 @@ class StepCompiler:
             if isinstance(raw, list | dict):
                 raise StepProblem("expected an expression, not a list or a mapping", path)
             return self.compiler.constant(raw)
-        return self.compiled(raw, path, lambda node: self.compiler.code(node, scope))
+        code: Code = self.compiled(raw, path, lambda node: self.compiler.code(node, scope))
+        return code
 
     def value(self, raw: Any, scope: Scope, path: Path) -> Fn:
         """A value written in YAML as a function of the state and the locals."""

@@ -70,7 +70,8 @@ def tokens(text: str) -> list[Token]:
     """The tokens of an expression; a character that starts none is a `SyntaxProblem`."""
     if len(text) > MOST_LENGTH:
         raise SyntaxProblem(f"an expression of {len(text):,} characters (at most {MOST_LENGTH:,})", 1)
-    found, at = [], 0
+    found: list[Token] = []
+    at = 0
     while True:
         while at < len(text) and text[at].isspace():
             at += 1
@@ -303,7 +304,11 @@ class _Parser:
         arguments: list[Node] = []
         keywords: list[tuple[str, Node]] = []
         while not self.is_op(")"):
-            if self.token.kind == "name" and self.tokens[self.at + 1].text == "=" and self.tokens[self.at + 1].kind == "op":
+            if (
+                self.token.kind == "name"
+                and self.tokens[self.at + 1].text == "="
+                and self.tokens[self.at + 1].kind == "op"
+            ):
                 name = self.take().text
                 self.take()
                 keywords.append((name, self.expression()))

@@ -28,7 +28,8 @@ kind("simultaneous", "every seat chooses among the options, hidden from the othe
 kind("window", "before `then:` happens, each other player in turn order may answer it with one of the options "
      "(`responder` names them) or pass; answers resolve first, the last first",
      "- window:\n    options:\n      - label: reveal {card.id}\n        for: card in hand[responder] if "
-     "has(card, 'attacked')\n        do: [{set: {shielded[responder]: true}}]\n    then: [...]", waits=True)  # fmt: skip
+     "has(card, 'attacked')\n        do: [{set: {shielded[responder]: true}}]\n    then: [...]",
+     waits=True)  # fmt: skip
 
 SIMULTANEOUS_KEYS = {"players": "the seats that choose (the default: every seat still playing)",
                      "options": CHOOSE_KEYS["options"], "single": CHOOSE_KEYS["single"]}  # fmt: skip
