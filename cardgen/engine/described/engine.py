@@ -90,6 +90,8 @@ class DescribedEngine(GameEngine):
         self.round_size = round_frame.size
         for message, where in steps.problems:
             builder.problem(message, where)
+        if not steps.problems:
+            steps.finish()
         self._ending(builder, compiler)
         self.perfect_information = self.perfect_information and not self.sealed
         statements, problems = read_effects(self, game, spec)

@@ -131,13 +131,10 @@ class DescribedState(Flow, State):
         """The steps of `block` from `index`, each at once; when a compound step leaves work on the stack or asks a
         player (it waits), the rest of the block waits under that work. A failure is located at the step that met
         it (the innermost block's)."""
-        runs, tasks, count = block.runs, self.tasks, block.count
-        if count == 1 and index == 0 and runs[0][0] != RESUMES:  # one step and nothing after it (a branch: a call)
-            try:
-                runs[0][1](self, env)
-            except FAILURES as exc:
-                raise self.failure(exc, block.steps[0]) from None
+        if index == 0 and block.run0 is not None:  # the block's own function (`StepCompiler.runner`)
+            block.run0(self, env)
             return
+        runs, tasks, count = block.runs, self.tasks, block.count
         try:
             while index < count:
                 mode, run = runs[index]

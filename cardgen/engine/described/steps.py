@@ -31,26 +31,34 @@ Path = tuple[str | int, ...]
 Lines = list[tuple[str, Location]]  # statements of generated code, each with the location of its step
 
 
+Inline = Callable[[], Lines]  # a compound step's code in its block's function
+Loop = Callable[[Callable[[str], Lines]], Lines]  # a loop's code, given how to leave the rest of its block waiting
+
+
 class Step:
-    """One compiled step: its `run`, whether it may wait for a player (`mode`) and where the rules file wrote it."""
+    """One compiled step: its `run`, whether it may wait for a player (`mode`), where the rules file wrote it, and
+    its code for its block's function (`lines` of a run of plain steps; `inline` for a compound step written out)."""
 
-    __slots__ = ("mode", "run", "where")
+    __slots__ = ("inline", "lines", "loop", "mode", "run", "where")
 
-    def __init__(self, run: Callable[..., None], mode: int, where: Location):
-        self.run, self.mode, self.where = run, mode, where
+    def __init__(self, run: Callable[..., None], mode: int, where: Location, lines: Lines | None = None,
+                 inline: Inline | None = None, loop: Loop | None = None):  # fmt: skip
+        self.run, self.mode, self.where, self.lines, self.inline, self.loop = run, mode, where, lines, inline, loop
 
 
 class Block:
-    """A list of steps run in order; `simple` when none of them ever waits. `runs` holds each step's (mode, run),
-    what the block runner reads."""
+    """A list of steps run in order; `simple` when none of them ever waits. `run0(state, env)` runs it from its
+    first step: one generated function per block, its steps written out (`StepCompiler.finish`); `runs` holds each
+    step's (mode, run) for a block taken up again in its middle (`DescribedState.run_block`)."""
 
-    __slots__ = ("count", "runs", "simple", "steps", "where")
+    __slots__ = ("count", "run0", "runs", "simple", "steps", "where")
 
     def __init__(self, steps: tuple[Step, ...], where: Location):
         self.steps, self.where = steps, where
         self.runs = tuple((step.mode, step.run) for step in steps)
         self.count = len(steps)
         self.simple = all(step.mode == SIMPLE for step in steps)
+        self.run0: Callable[[Any, list[Any]], None] | None = None  # written by `StepCompiler.finish`
 
 
 class StepProblem(ValueError):
@@ -124,6 +132,7 @@ class StepCompiler:
     def __init__(self, compiler: Compiler, where: Callable[[Path], Location], engine: Any):
         self.compiler, self.where, self.engine, self.unit = compiler, where, engine, compiler.unit
         self.problems: list[tuple[str, Path]] = []
+        self.blocks: list[Block] = []
 
     # -- blocks -------------------------------------------------------------------------------------------------------
 
@@ -142,7 +151,9 @@ class StepCompiler:
                 pending += part
         if pending:
             steps.append(self.function(pending))
-        return Block(tuple(steps), self.where(path))
+        block = Block(tuple(steps), self.where(path))
+        self.blocks.append(block)
+        return block
 
     def parts(self, items: Any, scope: Scope, path: Path) -> list[Step | Lines]:
         if items is None:
@@ -171,7 +182,47 @@ class StepCompiler:
         name = self.unit.fresh("g")
         where = lines[0][1]
         run = self.unit.define(name, [(f"def {name}(s, e):", where), *indent(lines)])
-        return Step(run, SIMPLE, where)
+        return Step(run, SIMPLE, where, lines=lines)
+
+    def finish(self) -> None:
+        """Every block's function, written once every procedure's frame is known (a call builds its frame)."""
+        for block in self.blocks:
+            block.run0 = self.runner(block)
+
+    def runner(self, block: Block) -> Callable[[Any, list[Any]], None]:
+        """A block as one function: plain steps written out, compound ones called or written out, and after each
+        compound step, if it left work waiting (a question, tasks on the stack), the rest of the block left under
+        that work (`rest`) and a return."""
+        name, where, ref = self.unit.fresh("b"), block.where, self.unit.ref(block)
+        lines: Lines = [(f"def {name}(s, e):", where), ("    tasks = s.tasks", where)]
+        for number, step in enumerate(block.steps):
+            last = number + 1 == block.count
+
+            def rest(mark: str, number: int = number, step: Step = step, last: bool = last) -> Lines:
+                return [] if last else [(f"tasks.insert({mark}, ('block', {ref}, {number + 1}, e))", step.where)]
+
+            mark = self.unit.fresh("m")
+            if step.mode == SIMPLE:
+                lines += indent(step.lines or [(f"{self.unit.ref(step.run)}(s, e)", step.where)])
+            elif step.mode == RESUMES:
+                lines += indent([(f"{self.unit.ref(step.run)}(s, e, {ref}, {number + 1})", step.where),
+                                 ("return", step.where)])  # fmt: skip
+            elif step.loop is not None:  # a loop leaves itself and the rest of the block waiting
+                lines += indent(step.loop(rest))
+            else:
+                run = step.inline() if step.inline is not None else [(f"{self.unit.ref(step.run)}(s, e)", step.where)]
+                if last:
+                    lines += indent(run)
+                    continue
+                lines += indent([(f"{mark} = len(tasks)", step.where), *run,
+                                 (f"if s.decision is not None or len(tasks) != {mark} or s.ending is not None:",
+                                  step.where),
+                                 ("    if s.ending is None:", step.where), *indent(rest(mark), 2),
+                                 ("    return", step.where)])  # fmt: skip
+        if block.count == 0:
+            lines.append(("    pass", where))
+        run0: Callable[[Any, list[Any]], None] = self.unit.define(name, lines)
+        return run0
 
     def step(self, item: Any, scope: Scope, path: Path) -> Step | Lines:
         if not isinstance(item, dict) or not item:
@@ -290,6 +341,12 @@ def indent(lines: Lines, depth: int = 1) -> Lines:
     return [("    " * depth + text, where) for text, where in lines]
 
 
+def suspended(mark: str, then: Lines, where: Location) -> Lines:
+    """After a loop's pass: if it left work waiting, leave the loop and the rest of its block under it, and return."""
+    return [(f"if s.decision is not None or len(tasks) != {mark} or s.ending is not None:", where),
+            ("    if s.ending is None:", where), *indent(then, 2), ("    return", where)]  # fmt: skip
+
+
 def tick(where: Location) -> Lines:
     """One more pass of a loop, counted against the step budget (`DescribedState.tick`, written out)."""
     return [("s.spent += 1", where), (f"if s.spent > {MOST_STEPS}:", where), ("    s.too_long()", where)]
@@ -320,18 +377,24 @@ def _if(steps: StepCompiler, item: dict[str, Any], scope: Scope, path: Path) -> 
         if no:
             found += [("else:", where), *indent(no)]
         return found
-    test_fn = steps.value(item["if"], scope, path)
+    test = steps.code(item["if"], scope, path).text
+    test_fn = steps.function_of(test, path)
     then = steps.block(item.get("then"), scope.child(), (*base, "then"))
     otherwise = steps.block(item.get("else"), scope.child(), (*base, "else"))
 
     def run(s: DescribedState, e: list[Any]) -> None:
         branch = then if test_fn(s, e) else otherwise
-        if branch.count == 1 and branch.runs[0][0] != RESUMES:  # one step: run it (a call, most often)
-            branch.runs[0][1](s, e)
-        elif branch.count:
+        if branch.count:
             s.run_block(branch, 0, e)
 
-    return Step(run, COMPOUND, where)
+    def inline() -> Lines:
+        found: Lines = [(f"if {test}:", where)]
+        found.append((f"    {steps.unit.ref(then)}.run0(s, e)", where) if then.count else ("    pass", where))
+        if otherwise.count:
+            found += [("else:", where), (f"    {steps.unit.ref(otherwise)}.run0(s, e)", where)]
+        return found
+
+    return Step(run, COMPOUND, where, inline=inline)
 
 
 def _for(steps: StepCompiler, item: dict[str, Any], scope: Scope, path: Path) -> Step | Lines:
@@ -362,7 +425,20 @@ def _for(steps: StepCompiler, item: dict[str, Any], scope: Scope, path: Path) ->
     def run(s: DescribedState, e: list[Any]) -> None:
         s.each(block, slot, test_fn, list(source_fn(s, e)), 0, e)
 
-    return Step(run, COMPOUND, where)
+    def loop(rest: Callable[[str], Lines]) -> Lines:
+        unit = steps.unit
+        items, index, mark, body = unit.fresh("i"), unit.fresh("n"), unit.fresh("m"), unit.ref(block)
+        waiting = f"('each', {body}, {slot}, {unit.ref(test_fn)}, {items}, {index} + 1, e)"
+        step: Lines = [*tick(where), (f"{mark} = len(tasks)", where), (f"{body}.run0(s, e)", where),
+                       *suspended(mark, [(f"if {index} + 1 < len({items}):", where),
+                                         (f"    tasks.insert({mark}, {waiting})", where), *rest(mark)], where)]  # fmt: skip
+        found: Lines = [(f"{items} = list({source})", where), (f"for {index} in range(len({items})):", where),
+                        (f"    e[{slot}] = {items}[{index}]", where)]  # fmt: skip
+        if test is not None:
+            return [*found, (f"    if {test}:", where), *indent(step, 2)]
+        return [*found, *indent(step)]
+
+    return Step(run, COMPOUND, where, loop=loop)
 
 
 def _repeat(steps: StepCompiler, item: dict[str, Any], scope: Scope, path: Path) -> Step | Lines:
@@ -371,9 +447,20 @@ def _repeat(steps: StepCompiler, item: dict[str, Any], scope: Scope, path: Path)
         times = steps.code(item["repeat"], scope, path).text
         body = steps.lines(item.get("do"), scope.child(), (*path[:-1], "do"))
         return [(f"for _ in range({times}):", where), *indent(tick(where)), *indent(body)]
-    times_fn = steps.value(item["repeat"], scope, path)
+    times = steps.code(item["repeat"], scope, path).text
+    times_fn = steps.function_of(times, path)
     block = steps.block(item.get("do"), scope.child(), (*path[:-1], "do"))
-    return Step(lambda s, e: s.repeat(block, times_fn(s, e), e), COMPOUND, where)
+
+    def loop(rest: Callable[[str], Lines]) -> Lines:
+        unit = steps.unit
+        count, index, mark, body = unit.fresh("t"), unit.fresh("n"), unit.fresh("m"), unit.ref(block)
+        waiting = f"('repeat', {body}, {count} - {index} - 1, e)"
+        step: Lines = [*tick(where), (f"{mark} = len(tasks)", where), (f"{body}.run0(s, e)", where),
+                       *suspended(mark, [(f"if {index} + 1 < {count}:", where),
+                                         (f"    tasks.insert({mark}, {waiting})", where), *rest(mark)], where)]  # fmt: skip
+        return [(f"{count} = {times}", where), (f"for {index} in range({count}):", where), *indent(step)]
+
+    return Step(lambda s, e: s.repeat(block, times_fn(s, e), e), COMPOUND, where, loop=loop)
 
 
 def _while(steps: StepCompiler, item: dict[str, Any], scope: Scope, path: Path) -> Step | Lines:
@@ -382,9 +469,19 @@ def _while(steps: StepCompiler, item: dict[str, Any], scope: Scope, path: Path) 
         test = steps.code(item["while"], scope, path).text
         body = steps.lines(item.get("do"), scope.child(), (*path[:-1], "do"))
         return [(f"while {test}:", where), *indent(tick(where)), *indent(body)]
-    test_fn = steps.value(item["while"], scope, path)
+    test = steps.code(item["while"], scope, path).text
+    test_fn = steps.function_of(test, path)
     block = steps.block(item.get("do"), scope.child(), (*path[:-1], "do"))
-    return Step(lambda s, e: s.loop(block, test_fn, e), COMPOUND, where)
+
+    def loop(rest: Callable[[str], Lines]) -> Lines:
+        unit = steps.unit
+        mark, body = unit.fresh("m"), unit.ref(block)
+        waiting = f"('loop', {body}, {unit.ref(test_fn)}, e)"
+        step: Lines = [*tick(where), (f"{mark} = len(tasks)", where), (f"{body}.run0(s, e)", where),
+                       *suspended(mark, [(f"tasks.insert({mark}, {waiting})", where), *rest(mark)], where)]
+        return [(f"while {test}:", where), *indent(step)]
+
+    return Step(lambda s, e: s.loop(block, test_fn, e), COMPOUND, where, loop=loop)
 
 
 def _call(steps: StepCompiler, item: dict[str, Any], scope: Scope, path: Path) -> Step:
@@ -415,6 +512,13 @@ def _call(steps: StepCompiler, item: dict[str, Any], scope: Scope, path: Path) -
         else:
             s.tasks.append(("block", procedure.block, 0, frame(s, e)))
 
+    def inline() -> Lines:
+        called = steps.unit.ref(procedure)
+        items = ", ".join(codes.get(slot, "None") for slot in range(procedure.frame.size))
+        return [(f"if s.depth < {MOST_NESTED}:", where), ("    s.depth += 1", where),
+                (f"    {called}.block.run0(s, [{items}])", where), ("    s.depth -= 1", where), ("else:", where),
+                (f"    tasks.append(('block', {called}.block, 0, [{items}]))", where)]  # fmt: skip
+
     def frame(s: DescribedState, e: list[Any]) -> list[Any]:
         # the callee's frame is only known once every procedure is compiled: made on the first call, then kept
         nonlocal frame
@@ -423,7 +527,7 @@ def _call(steps: StepCompiler, item: dict[str, Any], scope: Scope, path: Path) -
         frame = steps.unit.define(name, [(f"def {name}(s, e):", where), (f"    return [{items}]", where)])
         return frame(s, e)
 
-    return Step(run, COMPOUND, where)
+    return Step(run, COMPOUND, where, inline=inline)
 
 
 def _effects(steps: StepCompiler, item: dict[str, Any], scope: Scope, path: Path) -> Step:
