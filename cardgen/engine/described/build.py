@@ -93,10 +93,10 @@ class Builder:
         if not isinstance(raw, str):
             return raw
         try:
-            code = Compiler(names, self.engine.unit).code(parse(raw), Scope(Frame()))
+            code = Compiler(names, self.engine.unit, Fixed(self.engine)).code(parse(raw), Scope(Frame()))
             if code.constant:
                 return code.value
-            return self.engine.unit.expression(code.text, self.where(path))(_Fixed(self.engine), [None] * 64)
+            return self.engine.unit.expression(code.text, self.where(path))(Fixed(self.engine), [None] * 64)
         except SyntaxProblem as exc:
             self.problem(f"{exc} (in '{clipped(raw, 60)}', column {exc.column})", path)
         except (ArithmeticError, LookupError, TypeError, ValueError, AttributeError) as exc:
@@ -259,7 +259,7 @@ class Builder:
         self.problem(f"unknown {what} '{name}'{did_you_mean(name, known)}", path)
 
 
-class _Fixed:
+class Fixed:
     """What a constant is worked out against: the engine (for `cards(…)`), no state, the most players."""
 
     def __init__(self, engine: DescribedEngine):

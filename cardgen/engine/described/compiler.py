@@ -36,12 +36,16 @@ _GENERATOR_CALLS = ("sum", "count", "any", "all", "first", "min", "max", "list",
 
 
 class Code(NamedTuple):
-    """A compiled expression: its source text, whether repeating it is cheap and harmless, its value if known."""
+    """A compiled expression: its source text, whether repeating it is cheap and harmless, its value if known, and
+    whether it is known to be a card (`card`) or a list of cards (`cards`): a card's field is then read straight
+    from its table, without asking first whether the value is a card."""
 
     text: str
     simple: bool = False
     constant: bool = False
     value: Any = None
+    card: bool = False
+    cards: bool = False
 
 
 class Frame:
@@ -59,6 +63,7 @@ class Scope:
         self.frame, self.parent = frame, parent
         self.names: dict[str, str] = {}
         self.slots: dict[str, int] = {}
+        self.cards: set[str] = set()  # names that only ever hold a card
         self.next: int = parent.next if parent else 0
 
     def child(self) -> Scope:
@@ -72,6 +77,14 @@ class Scope:
             scope = scope.parent
         return None
 
+    def is_card(self, name: str) -> bool:
+        scope: Scope | None = self
+        while scope is not None:
+            if name in scope.names:
+                return name in scope.cards
+            scope = scope.parent
+        return False
+
     def slot(self, name: str) -> int | None:
         scope: Scope | None = self
         while scope is not None:
@@ -84,21 +97,25 @@ class Scope:
         if self.lookup(name) is not None:
             raise SyntaxProblem(f"'{name}' is already a name here: choose another (names do not change)", column)
 
-    def bind(self, name: str, column: int = 1) -> int:
-        """A local kept in `env` (it lasts while the block waits for a player)."""
+    def bind(self, name: str, column: int = 1, card: bool = False) -> int:
+        """A local kept in `env` (it lasts while the block waits for a player); `card`: it only holds cards."""
         self._free(name, column)
+        if card:
+            self.cards.add(name)
         slot = self.slots[name] = self.next
         self.names[name] = f"e[{slot}]"
         self.next += 1
         self.frame.size = max(self.frame.size, self.next)
         return slot
 
-    def bind_python(self, name: str, local: str, column: int = 1, shadow: bool = False) -> None:
+    def bind_python(self, name: str, local: str, column: int = 1, shadow: bool = False, card: bool = False) -> None:
         """A local of generated code only (a generator's item, a function's parameter); `shadow`: a name the rules
-        give a meaning of their own (the card of `losses:`), hiding one of the same name."""
+        give a meaning of their own (the card of `losses:`), hiding one of the same name; `card`: it holds a card."""
         if not shadow:
             self._free(name, column)
         self.names[name] = local
+        if card:
+            self.cards.add(name)
 
 
 @dataclass
@@ -132,8 +149,8 @@ class Names:
 class Compiler:
     """Compiles parsed expressions against a game's `Names` into code of the game's `Unit`."""
 
-    def __init__(self, names: Names, unit: Unit):
-        self.names, self.unit = names, unit
+    def __init__(self, names: Names, unit: Unit, fixed_state: Any = None):
+        self.names, self.unit, self.fixed_state = names, unit, fixed_state
         self.attributes: set[str] | None = None  # worked out at the first attribute, once every constant is known
 
     # -- functions of the state and the locals ------------------------------------------------------------------------
@@ -159,14 +176,15 @@ class Compiler:
         code: Code = getattr(self, f"_{node.kind}")(node, scope)
         if not code.constant and node.kind not in ("name", "constant") and self.fixed(node, scope):
             try:
-                value = self.unit.expression(code.text, None)(None, [None] * 8)
+                value = self.unit.expression(code.text, None)(self.fixed_state, [None] * 8)
             except (ArithmeticError, LookupError, TypeError, ValueError, AttributeError) as exc:
                 raise SyntaxProblem(f"cannot work this out: {exc}", node.column) from None
             return self.constant(value)
         return code
 
     def constant(self, value: Any) -> Code:
-        return Code(self.unit.ref(value), True, True, value)
+        cards = isinstance(value, list) and bool(value) and all(item.__class__ is Card for item in value)
+        return Code(self.unit.ref(value), True, True, value, cards=cards)
 
     def fixed(self, node: Node, scope: Scope) -> bool:
         """Whether an expression's value is known before play: constants, facts and what pure functions make of
@@ -188,8 +206,9 @@ class Compiler:
             return all(self.fixed(part, scope) for part in node.parts if part is not None)
         if kind == "call":
             builtin = FUNCTIONS.get(node.parts[0])
-            return (builtin is not None and not builtin.stateful and node.parts[0] not in self.names.functions
-                    and not node.parts[2] and all(self.fixed(a, scope) for a in node.parts[1]))  # fmt: skip
+            known = builtin is not None and (not builtin.stateful or node.parts[0] == "cards")  # of the data alone
+            return (known and node.parts[0] not in self.names.functions and not node.parts[2]
+                    and all(self.fixed(a, scope) for a in node.parts[1]))  # fmt: skip
         return False
 
     def _constant(self, node: Node, scope: Scope) -> Code:
@@ -199,7 +218,7 @@ class Compiler:
         name = node.parts[0]
         local = scope.lookup(name)
         if local is not None:
-            return Code(local, simple=True)
+            return Code(local, simple=True, card=scope.is_card(name))
         if name == "players":
             return Code("s.n", simple=True)
         if name == "seats":
@@ -230,7 +249,7 @@ class Compiler:
         subscripts = self._owner(family, subscripts, scope, column)
         store = "s.zones" if family.kind == "zone" else "s.values"
         if len(subscripts) == family.dims:
-            return Code(f"{store}[{self.place(family, subscripts)}]")
+            return Code(f"{store}[{self.place(family, subscripts)}]", cards=family.kind == "zone")
         given = ", ".join(code.text for code in subscripts)
         return Code(f"{self.unit.ref(_instances)}(s, {self.unit.ref(family)}, [{given}])")
 
@@ -277,10 +296,10 @@ class Compiler:
         return Code(f"{target.text}[{subscript.text}]")
 
     def _slice(self, node: Node, scope: Scope) -> Code:
-        target = self.code(node.parts[0], scope).text
+        target = self.code(node.parts[0], scope)
         start = self.code(node.parts[1], scope).text if node.parts[1] is not None else ""
         end = self.code(node.parts[2], scope).text if node.parts[2] is not None else ""
-        return Code(f"{target}[{start}:{end}]")
+        return Code(f"{target.text}[{start}:{end}]", cards=target.cards)
 
     def _attribute(self, node: Node, scope: Scope) -> Code:
         target, name = self.code(node.parts[0], scope), node.parts[1]
@@ -293,6 +312,8 @@ class Compiler:
         label, cards = self.unit.ref(name), self.names.cards
         if name in self.names.marks:
             index, marks = self.names.marks[name], len(self.names.marks)
+            if target.card:
+                return Code(f"s.marks[{target.text} * {marks} + {index}]")
             if target.simple:
                 x = target.text
                 return Code(f"(s.marks[{x} * {marks} + {index}] if {x}.__class__ is Card else _key({x}, {label}))")
@@ -300,6 +321,8 @@ class Compiler:
         table = cards.fields.get(name) or built_in_table(cards, name)
         if table is not None:
             ref = self.unit.ref(table)
+            if target.card:
+                return Code(f"{ref}[{target.text}]")
             if target.simple:
                 x = target.text
                 return Code(f"({ref}[{x}] if {x}.__class__ is Card else _key({x}, {label}))")
@@ -310,7 +333,8 @@ class Compiler:
 
     def _binary(self, node: Node, scope: Scope) -> Code:
         left, right = self.code(node.parts[1], scope), self.code(node.parts[2], scope)
-        return Code(f"({left.text} {_OPERATORS[node.parts[0]]} {right.text})")
+        joined = node.parts[0] == "+" and left.cards and right.cards  # two lists of cards are one
+        return Code(f"({left.text} {_OPERATORS[node.parts[0]]} {right.text})", cards=joined)
 
     def _negative(self, node: Node, scope: Scope) -> Code:
         return Code(f"(-{self.code(node.parts[0], scope).text})")
@@ -341,7 +365,9 @@ class Compiler:
         return Code("[" + ", ".join(self.code(part, scope).text for part in node.parts) + "]")
 
     def _collect(self, node: Node, scope: Scope) -> Code:
-        return Code(f"[{self.generator(node.parts[0], scope.child())[0]}]")
+        inner = scope.child()
+        text, plain, _ = self.generator(node.parts[0], inner)
+        return Code(f"[{text}]", cards=plain is not None and inner.is_card(node.parts[0].parts[1][0][0]))
 
     def _generator(self, node: Node, scope: Scope) -> Code:
         raise SyntaxProblem("a generator ('x for x in …') goes inside a function's parentheses or '[ ]'", node.column)
@@ -352,10 +378,10 @@ class Compiler:
         item_node, clauses = node.parts
         parts = []
         for name, source, test, column in clauses:
-            source_code = self.code(source, scope).text
+            source_code = self.code(source, scope)
             local = self.unit.fresh()
-            scope.bind_python(name, local, column)
-            parts.append(f"for {local} in {source_code}")
+            scope.bind_python(name, local, column, card=source_code.cards)
+            parts.append(f"for {local} in {source_code.text}")
             if test is not None:
                 parts.append(f"if {self.code(test, scope).text}")
         item = self.code(item_node, scope).text
@@ -391,15 +417,21 @@ class Compiler:
                                 node.column)  # fmt: skip
         if name == "flat" and (fast := self._flat(arguments[0], scope)) is not None:
             return fast
-        given = ", ".join(self.code(a, scope).text for a in arguments)
+        codes = [self.code(a, scope) for a in arguments]
+        given = ", ".join(code.text for code in codes)
         if name == "count":
-            (only,) = arguments
-            counted = self.code(only, scope)
+            (counted,) = codes
+            if counted.cards:
+                return Code(f"len({counted.text})")
             if counted.simple:
                 return Code(f"(len({counted.text}) if {counted.text}.__class__ is list else _count({counted.text}))")
             return Code(f"_count({given})")
+        if name in ("min", "max") and len(codes) > 1:  # of several values: Python's own
+            return Code(f"{name}({given})")
         function = self.unit.ref(builtin.run)
-        return Code(f"{function}(s, {given})" if builtin.stateful else f"{function}({given})")
+        if builtin.stateful:
+            return Code(f"{function}(s, {given})", cards=name == "cards")
+        return Code(f"{function}({given})")
 
     def _flat(self, node: Node, scope: Scope) -> Code | None:
         """`flat(column[p])`: every card of a seat's zones of a family, read straight from the state's list."""
@@ -417,27 +449,30 @@ class Compiler:
         zone, card = self.unit.fresh(), self.unit.fresh()
         start = self.unit.fresh()
         return Code(f"[{card} for {start} in ({first},) for {zone} in range({start}, {start} + {family.count}) "
-                    f"for {card} in s.zones[{zone}]]")  # fmt: skip
+                    f"for {card} in s.zones[{zone}]]", cards=True)  # fmt: skip
 
     def _over(self, name: str, node: Node, by: Node | None, scope: Scope) -> Code:
         """A function of a generator (`sum(x.force for x in column[p][c] if x.type == 'ship')`) as Python's own."""
         text, plain, clauses = self.generator(node, scope)
+        card = plain is not None and scope.is_card(node.parts[1][0][0])  # the items are the cards of a list
         if name in _GENERATOR_CALLS and name not in ("min", "max", "sorted", "first", "count"):
-            return Code(f"{name}({text})" if name != "list" else f"[{text}]")
+            return Code(f"{name}({text})" if name != "list" else f"[{text}]", cards=card and name == "list")
         if name == "count":
-            if plain is not None:  # a card is always true: count the items the clauses let through
+            if card:  # a card is always true: count the items the clauses let through
+                return Code(f"sum(1 {' '.join(clauses)})")
+            if plain is not None:
                 return Code(f"sum(1 {' '.join(clauses)} if ({plain}.__class__ is Card or {plain}))")
             return Code(f"sum(1 for _item in ({text}) if _item)")
         if name == "first":
             return Code(f"_first({text})")
         if by is None:
             if name == "sorted":
-                return Code(f"sorted({text})")
+                return Code(f"sorted({text})", cards=card)
             return Code(f"{name}(({text}), default=None)")
         key = self.code(by, scope).text
         if plain is not None:  # the key of the item is the key of the generator's name: Python's own key=
             default = "" if name == "sorted" else ", default=None"
-            return Code(f"{name}(({text}), key=lambda {plain}: {key}{default})")
+            return Code(f"{name}(({text}), key=lambda {plain}: {key}{default})", cards=card and name == "sorted")
         pairs = f"(({key}), {node_item(text)}) {' '.join(clauses)}"
         return Code(f"{self.unit.ref(_by)}(({pairs}), {self.unit.ref(name)})")
 

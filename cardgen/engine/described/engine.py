@@ -19,7 +19,7 @@ from cardgen.engine.described import (  # noqa: F401  (each declares its step ki
     plain,
     windows,
 )
-from cardgen.engine.described.build import Builder, Standalone
+from cardgen.engine.described.build import Builder, Fixed, Standalone
 from cardgen.engine.described.codegen import Unit
 from cardgen.engine.described.compiler import Compiler, Frame, Names, Scope
 from cardgen.engine.described.layout import Cards, Family, Zone
@@ -63,7 +63,7 @@ class DescribedEngine(GameEngine):
         names.constants.update(builder.boards(names))
         for name, raw in spec.constants.items():
             names.constants[name] = builder.constant(raw, ("constants", name), names, "the constant")
-        compiler = Compiler(names, self.unit)
+        compiler = Compiler(names, self.unit, Fixed(self))
         self._zones(builder, compiler, names)
         self._values(builder, compiler, names)
         builder.functions(names, compiler)

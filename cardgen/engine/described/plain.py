@@ -48,11 +48,11 @@ def _let(steps: StepCompiler, item: dict[str, Any], scope: Scope, path: Path) ->
     found: Lines = []
     for name, raw in names.items():
         try:
-            code = steps.code(raw, scope, (*path, name)).text
+            code = steps.code(raw, scope, (*path, name))
         except StepProblem:
             steps.name(name, scope, (*path, name))  # named all the same: the steps after it report their own
             raise
-        found.append((f"e[{steps.name(name, scope, (*path, name))}] = {code}", where))
+        found.append((f"e[{steps.name(name, scope, (*path, name), card=code.card)}] = {code.text}", where))
     return found
 
 

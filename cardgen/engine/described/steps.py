@@ -294,11 +294,11 @@ class StepCompiler:
         except SyntaxProblem as exc:
             raise StepProblem(f"{exc} (in '{clipped(raw, 60)}', column {exc.column}){unbalanced(raw)}", path) from None
 
-    def name(self, raw: Any, scope: Scope, path: Path) -> int:
+    def name(self, raw: Any, scope: Scope, path: Path, card: bool = False) -> int:
         if not isinstance(raw, str) or not raw.isidentifier():
             raise StepProblem(f"expected a name, not {raw!r}", path)
         try:
-            return scope.bind(raw)
+            return scope.bind(raw, card=card)
         except SyntaxProblem as exc:
             raise StepProblem(str(exc), path) from None
 
@@ -314,15 +314,15 @@ class StepCompiler:
             raise SyntaxProblem("expected 'name in list'", 1)
         compiled: list[tuple[str, int | str, str | None]] = []
         for name, source, test, column in node.parts[0].parts[1]:
-            source_code = self.compiler.code(source, scope).text
+            source_code = self.compiler.code(source, scope)
             where: int | str
             if python:
                 where = self.unit.fresh()
-                scope.bind_python(name, where, column)
+                scope.bind_python(name, where, column, card=source_code.cards)
             else:
-                where = scope.bind(name, column)
+                where = scope.bind(name, column, card=source_code.cards)
             test_code = self.compiler.code(test, scope).text if test is not None else None
-            compiled.append((source_code, where, test_code))
+            compiled.append((source_code.text, where, test_code))
         return compiled
 
     def function_of(self, code: str, path: Path) -> Fn:
