@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable
 from types import CodeType, TracebackType
 from typing import Any
 
+from cardgen import limits
 from cardgen.engine.described.layout import Card
 from cardgen.errors import Location
 
@@ -67,6 +68,46 @@ def place(bound: int, count: int | None, name: str, *indices: Any) -> int:
     return int(indices[0])
 
 
+def plus(a: Any, b: Any) -> Any:
+    """`a + b`, a list or a text it builds no longer than the limit (`rules_list`): a loop doubling a list stops."""
+    result = a + b
+    if result.__class__ in (list, str, tuple) and len(result) > limits.current().rules_list:
+        raise ValueError(f"a list or text of {len(result):,} items (at most {limits.current().rules_list:,})")
+    return result
+
+
+def times(a: Any, b: Any) -> Any:
+    """`a * b`, bounded like `plus`: a list or a text repeated, or a whole number squared again and again."""
+    if a.__class__ in (int, float) and b.__class__ in (int, float):
+        result = a * b
+        if result.__class__ is int and result.bit_length() > 64 * 1000:
+            raise ValueError("a number of more than 19,000 digits")
+        return result
+    if isinstance(a, list | str | tuple) or isinstance(b, list | str | tuple):
+        size = len(a) * b if isinstance(a, list | str | tuple) else len(b) * a
+        if size > limits.current().rules_list:
+            raise ValueError(f"a list or text of {size:,} items (at most {limits.current().rules_list:,})")
+    return a * b
+
+
+def modulo(a: Any, b: Any) -> Any:
+    """`a % b` of numbers only (Python's `%` also formats text, which could make a text of any size)."""
+    if not (a.__class__ in (int, float, bool) and b.__class__ in (int, float, bool)):
+        raise TypeError(f"% takes numbers, not {type(a).__name__} and {type(b).__name__}")
+    return a % b
+
+
+def visited(state: Any, items: Any) -> Any:
+    """A list an expression goes through, counted against the limit (`rules_items`): nested loops stop."""
+    state.visits += len(items)
+    if state.visits > state.engine.most_items:
+        raise ValueError(
+            f"the expressions went through more than {state.engine.most_items:,} items without a question to a "
+            "player (loops inside loops?)"
+        )
+    return items
+
+
 def count(value: Any) -> int:
     return len(value) if isinstance(value, list | tuple | str | dict) else sum(1 for item in value if item)
 
@@ -90,7 +131,8 @@ def first(values: Iterable[Any]) -> Any:
 
 NAMESPACE: dict[str, Any] = {
     "Card": Card, "_key": key, "_attribute": attribute, "_mark": mark, "_place": place, "_count": count,
-    "_first": first, "_shown": shown, "sum": sum, "any": any, "all": all, "min": min, "max": max, "len": len,
+    "_first": first, "_shown": shown, "_plus": plus, "_times": times, "_modulo": modulo, "_visited": visited,
+    "sum": sum, "any": any, "all": all, "min": min, "max": max, "len": len,
     "list": list,
     "sorted": sorted, "tuple": tuple, "range": range,
 }  # fmt: skip

@@ -46,6 +46,7 @@ class Code(NamedTuple):
     value: Any = None
     card: bool = False
     cards: bool = False
+    number: bool = False  # known to be a number of bounded size: arithmetic on it needs no guard
 
 
 class Frame:
@@ -184,7 +185,8 @@ class Compiler:
 
     def constant(self, value: Any) -> Code:
         cards = isinstance(value, list) and bool(value) and all(item.__class__ is Card for item in value)
-        return Code(self.unit.ref(value), True, True, value, cards=cards)
+        number = value.__class__ in (int, float) and abs(value) < 2**64
+        return Code(self.unit.ref(value), True, True, value, cards=cards, number=number)
 
     def fixed(self, node: Node, scope: Scope) -> bool:
         """Whether an expression's value is known before play: constants, facts and what pure functions make of
@@ -321,8 +323,8 @@ class Compiler:
         table = cards.fields.get(name) or built_in_table(cards, name)
         if table is not None:
             ref = self.unit.ref(table)
-            if target.card:
-                return Code(f"{ref}[{target.text}]")
+            if target.card:  # a field of numbers only (the data's, bounded) is a number
+                return Code(f"{ref}[{target.text}]", number=_numbers(table))
             if target.simple:
                 x = target.text
                 return Code(f"({ref}[{x}] if {x}.__class__ is Card else _key({x}, {label}))")
@@ -332,9 +334,19 @@ class Compiler:
         return Code(f"_key({target.text}, {label})")
 
     def _binary(self, node: Node, scope: Scope) -> Code:
-        left, right = self.code(node.parts[1], scope), self.code(node.parts[2], scope)
-        joined = node.parts[0] == "+" and left.cards and right.cards  # two lists of cards are one
-        return Code(f"({left.text} {_OPERATORS[node.parts[0]]} {right.text})", cards=joined)
+        op, left, right = node.parts[0], self.code(node.parts[1], scope), self.code(node.parts[2], scope)
+        joined = op == "+" and left.cards and right.cards  # two lists of cards are one
+        if left.number and right.number and op in ("+", "-", "*"):  # of the data's own numbers: as Python's
+            return Code(f"({left.text} {op} {right.text})", number=True)
+        number = (left.constant and left.value.__class__ in (int, float)) or (
+            right.constant and right.value.__class__ in (int, float)
+        )
+        if op in ("+", "-") and (number or op == "-"):  # adding a number, or taking away: nothing grows much
+            return Code(f"({left.text} {op} {right.text})", cards=joined)
+        helper = {"+": "_plus", "*": "_times", "%": "_modulo"}.get(op)
+        if helper is not None:  # what could build a list, a text or a number of any size is bounded
+            return Code(f"{helper}({left.text}, {right.text})", cards=joined)
+        return Code(f"({left.text} {_OPERATORS[op]} {right.text})")
 
     def _negative(self, node: Node, scope: Scope) -> Code:
         return Code(f"(-{self.code(node.parts[0], scope).text})")
@@ -381,7 +393,7 @@ class Compiler:
             source_code = self.code(source, scope)
             local = self.unit.fresh()
             scope.bind_python(name, local, column, card=source_code.cards)
-            parts.append(f"for {local} in {source_code.text}")
+            parts.append(f"for {local} in _visited(s, {source_code.text})")
             if test is not None:
                 parts.append(f"if {self.code(test, scope).text}")
         item = self.code(item_node, scope).text
@@ -422,7 +434,7 @@ class Compiler:
         if name == "count":
             (counted,) = codes
             if counted.cards:
-                return Code(f"len({counted.text})")
+                return Code(f"len({counted.text})", number=True)
             if counted.simple:
                 return Code(f"(len({counted.text}) if {counted.text}.__class__ is list else _count({counted.text}))")
             return Code(f"_count({given})")
@@ -456,10 +468,12 @@ class Compiler:
         text, plain, clauses = self.generator(node, scope)
         card = plain is not None and scope.is_card(node.parts[1][0][0])  # the items are the cards of a list
         if name in _GENERATOR_CALLS and name not in ("min", "max", "sorted", "first", "count"):
-            return Code(f"{name}({text})" if name != "list" else f"[{text}]", cards=card and name == "list")
+            item = self.code(node.parts[0], scope) if name == "sum" else None
+            return Code(f"{name}({text})" if name != "list" else f"[{text}]", cards=card and name == "list",
+                        number=item is not None and item.number)  # fmt: skip
         if name == "count":
             if card:  # a card is always true: count the items the clauses let through
-                return Code(f"sum(1 {' '.join(clauses)})")
+                return Code(f"sum(1 {' '.join(clauses)})", number=True)
             if plain is not None:
                 return Code(f"sum(1 {' '.join(clauses)} if ({plain}.__class__ is Card or {plain}))")
             return Code(f"sum(1 for _item in ({text}) if _item)")
@@ -526,6 +540,11 @@ class Compiler:
 def node_item(text: str) -> str:
     """The item of a generator's code `item for …` (the text before its first clause)."""
     return text.split(" for ", 1)[0]
+
+
+def _numbers(table: tuple[Any, ...]) -> bool:
+    """Whether every value of a field is a number (of the data: bounded) or none (arithmetic on none fails)."""
+    return all(value is None or value.__class__ in (int, float) for value in table)
 
 
 def chain_of(node: Node) -> tuple[list[Node], Node]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from cardgen import limits
 from cardgen.data.games import Game
 from cardgen.engine.core import GameEngine, State
 from cardgen.engine.described import (  # noqa: F401  (each declares its step kinds)
@@ -48,6 +49,7 @@ class DescribedEngine(GameEngine):
         self.min_players, self.max_players = low, high
         self.max_actions, self.turn_cap, self.playout_horizon = spec.max_actions, spec.turn_cap, spec.playout_horizon
         self.perfect_information = False
+        self.most_steps, self.most_items = limits.current().rules_steps, limits.current().rules_items
         self.procedures: dict[str, Procedure] = {}
         self.verbs: dict[str, Verb] = {}
         self.triggers: list[str] = list(spec.effects.triggers)

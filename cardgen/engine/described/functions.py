@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from cardgen import limits
 from cardgen.engine.boards import distances_from
 
-MOST_RANGE = 100_000  # `range(…)` builds a list: no rule needs more, a typo must not fill the memory
 FAR = 10_000  # `distances_from`'s distance to a space no path reaches
 
 
@@ -97,8 +97,9 @@ def _bottom(source: Any) -> Any:
 
 def _range(*bounds: int) -> list[int]:
     low, high = (0, bounds[0]) if len(bounds) == 1 else bounds
-    if high - low > MOST_RANGE:
-        raise ValueError(f"range of {high - low:,} numbers (at most {MOST_RANGE:,})")
+    most = limits.current().rules_list
+    if high - low > most:
+        raise ValueError(f"range of {high - low:,} numbers (at most {most:,}: raise it with --limit rules_list=N)")
     return list(range(low, high))
 
 

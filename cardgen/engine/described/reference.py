@@ -15,6 +15,7 @@ from typing import Any, Literal, get_args, get_origin
 from pydantic import BaseModel
 
 from cardgen.engine.described import battles, choices, compiler, functions, plain, source, steps, syntax, windows
+from cardgen.limits import Limits
 
 PAGE = "docs/rules-reference.md"
 
@@ -156,19 +157,25 @@ def _expressions() -> list[str]:
 
 
 def _limits() -> list[str]:
+    bounds = Limits()
     rows = [
-        ("steps between two questions to a player", steps.MOST_STEPS),
-        ("procedure calls nested before the flow's stack takes over", steps.MOST_NESTED),
-        ("characters in one expression", syntax.MOST_LENGTH),
-        ("levels an expression nests", syntax.MOST_DEPTH),
-        ("numbers `range(…)` gives", functions.MOST_RANGE),
-        ("units a side in one battle", battles.MOST_UNITS),
-        ("positions `odds` solves exactly (beyond: estimated)", battles.MOST_POSITIONS),
-    ]
+        ("steps between two questions to a player (`--limit rules_steps=N`)", f"{bounds.rules_steps:,}"),
+        ("items the expressions go through between two questions (`--limit rules_items=N`)",
+         f"{bounds.rules_items:,}"),
+        ("items in one list or characters in one text an expression builds, numbers `range(…)` gives "
+         "(`--limit rules_list=N`)", f"{bounds.rules_list:,}"),
+        ("digits of a number a multiplication makes", "19,000"),
+        ("procedure calls nested before the flow's stack takes over", f"{steps.MOST_NESTED:,}"),
+        ("characters in one expression", f"{syntax.MOST_LENGTH:,}"),
+        ("levels an expression nests", f"{syntax.MOST_DEPTH:,}"),
+        ("units a side in one battle", f"{battles.MOST_UNITS:,}"),
+        ("positions `odds` solves exactly (beyond: estimated)", f"{battles.MOST_POSITIONS:,}"),
+    ]  # fmt: skip
     lines = ["## Bounds", "", "A rules file comes from a folder cardgen does not trust: what it may ask for is "
-             "bounded, and going past a bound is an error naming the step, never a hang.", "",
+             "bounded, and going past a bound is an error naming the step, never a hang. The first three are "
+             "cardgen's limits (`cardgen limits`): raise one for a run with `--limit NAME=N`.", "",
              "| what | at most |", "|---|---|"]  # fmt: skip
-    return [*lines, *(f"| {what} | {most:,} |" for what, most in rows), ""]
+    return [*lines, *(f"| {what} | {most} |" for what, most in rows), ""]
 
 
 def page() -> str:

@@ -5,7 +5,8 @@ and `place` says which zone each card is in. What is left to do is the flow's st
 `("block", block, index, env)` run the steps of a block from `index` with the locals `env`, loops and turns are tasks
 of their own, and a choice is the flow's question (`Flow.ask`). A task keeps its `env` as it was left and every
 task copies it before running, so a clone shares the stack safely. Between two questions at most
-`MOST_STEPS` steps run: a loop that never ends is a located error, never a hang.
+`rules_steps` steps run and the expressions go through at most `rules_items` items (cardgen's limits: `cardgen
+limits`): a loop that never ends is a located error, never a hang.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from cardgen.engine.core import State
 from cardgen.engine.described import choices, hidden, invariants, windows
 from cardgen.engine.described.layout import Card
-from cardgen.engine.described.steps import COMPOUND, MOST_NESTED, MOST_STEPS, RESUMES, SIMPLE, Block, Step
+from cardgen.engine.described.steps import COMPOUND, MOST_NESTED, RESUMES, SIMPLE, Block, Step
 from cardgen.engine.flow import PASS, Flow
 from cardgen.errors import DataError
 
@@ -49,6 +50,7 @@ class DescribedState(Flow, State):
     passed: bool
     spent: int
     depth: int
+    visits: int
     at: Step | None
 
     def __init__(self, engine: DescribedEngine, players: int, seed: int):
@@ -56,7 +58,7 @@ class DescribedState(Flow, State):
         self.engine, self.n = engine, players
         self.perfect_information = engine.perfect_information
         self.tasks, self.decision, self.passed, self.spent, self.at = [], None, False, 0, None
-        self.depth = 0
+        self.depth = self.visits = 0
         self.zones = [[] for _ in range(engine.zone_count)]
         self.zones[engine.box] = list(engine.cards.cards)
         self.place = [engine.box] * len(engine.cards)
@@ -79,7 +81,7 @@ class DescribedState(Flow, State):
     def run(self) -> None:
         """Carry out tasks until a player is asked something or the game ends (`Flow.run`, with the step budget)."""
         tasks, handlers = self.tasks, self._handlers
-        self.spent = self.depth = 0
+        self.spent = self.depth = self.visits = 0
         try:
             while self.decision is None and tasks:
                 task = tasks.pop()
@@ -88,7 +90,7 @@ class DescribedState(Flow, State):
                 else:
                     handlers[task[0]](self, *task[1:])
                 self.spent += 1
-                if self.spent > MOST_STEPS:
+                if self.spent > self.engine.most_steps:
                     self._too_long()
             if self.decision is None and self.ending is None:
                 self.idle()
@@ -115,13 +117,14 @@ class DescribedState(Flow, State):
     def _too_long(self) -> None:
         where = self.at.where if self.at is not None else self.engine.where
         raise RulesFailure(
-            f"{where}: the rules ran {MOST_STEPS:,} steps without asking a player anything (a loop that never ends?)"
+            f"{where}: the rules ran {self.engine.most_steps:,} steps without asking a player anything (a loop that "
+            "never ends? raise the limit with --limit rules_steps=N)"
         )
 
     def tick(self) -> None:
         """One more pass of a loop (counted against the step budget)."""
         self.spent += 1
-        if self.spent > MOST_STEPS:
+        if self.spent > self.engine.most_steps:
             self._too_long()
 
     def too_long(self) -> None:
@@ -176,7 +179,7 @@ class DescribedState(Flow, State):
             position += 1
             if test is None or test(self, env):
                 self.spent += 1
-                if self.spent > MOST_STEPS:
+                if self.spent > self.engine.most_steps:
                     self._too_long()
                 mark = len(tasks)
                 self.run_block(body, 0, env)
@@ -426,7 +429,7 @@ class DescribedState(Flow, State):
         other.marks = list(self.marks)
         other.tasks = list(self.tasks)
         other.decision = self.decision
-        other.passed, other.spent, other.at, other.depth = self.passed, 0, self.at, 0
+        other.passed, other.spent, other.at, other.depth, other.visits = self.passed, 0, self.at, 0, 0
         return other
 
     def observation(self, player: int) -> Any:

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from cardgen import limits
 from cardgen.engine.described.compiler import Code, Compiler, Fn, Frame, Scope
 from cardgen.engine.described.syntax import Node, SyntaxProblem, parse, template
 from cardgen.errors import Location, clipped, did_you_mean
@@ -26,7 +27,6 @@ if TYPE_CHECKING:
 
 SIMPLE, COMPOUND, RESUMES = 0, 1, 2
 MOST_NESTED = 40  # procedure calls run inline inside each other before the flow's stack takes over
-MOST_STEPS = 200_000  # steps between two questions to a player; a real turn takes a few hundred
 Path = tuple[str | int, ...]
 Lines = list[tuple[str, Location]]  # statements of generated code, each with the location of its step
 
@@ -133,6 +133,7 @@ class StepCompiler:
         self.compiler, self.where, self.engine, self.unit = compiler, where, engine, compiler.unit
         self.problems: list[tuple[str, Path]] = []
         self.blocks: list[Block] = []
+        self.most_steps = limits.current().rules_steps
 
     # -- blocks -------------------------------------------------------------------------------------------------------
 
@@ -322,7 +323,7 @@ class StepCompiler:
             else:
                 where = scope.bind(name, column, card=source_code.cards)
             test_code = self.compiler.code(test, scope).text if test is not None else None
-            compiled.append((source_code.text, where, test_code))
+            compiled.append((f"_visited(s, {source_code.text})", where, test_code))
         return compiled
 
     def function_of(self, code: str, path: Path) -> Fn:
@@ -349,7 +350,7 @@ def suspended(mark: str, then: Lines, where: Location) -> Lines:
 
 def tick(where: Location) -> Lines:
     """One more pass of a loop, counted against the step budget (`DescribedState.tick`, written out)."""
-    return [("s.spent += 1", where), (f"if s.spent > {MOST_STEPS}:", where), ("    s.too_long()", where)]
+    return [("s.spent += 1", where), ("if s.spent > s.engine.most_steps:", where), ("    s.too_long()", where)]
 
 
 def block_lines(lines: Lines, where: Location) -> Lines:
