@@ -101,9 +101,11 @@ def visited(state: Any, items: Any) -> Any:
     """A list an expression goes through, counted against the limit (`rules_items`): nested loops stop."""
     state.visits += len(items)
     if state.visits > state.engine.most_items:
-        raise ValueError(
+        from cardgen.engine.described.state import Overrun
+
+        raise Overrun(
             f"the expressions went through more than {state.engine.most_items:,} items without a question to a "
-            "player (loops inside loops?)"
+            "player (loops inside loops? raise the limit with --limit rules_items=N)"
         )
     return items
 
@@ -146,6 +148,7 @@ class Unit:
         self.names: dict[Any, str] = {}
         self.counter = itertools.count()
         self.lines: dict[str, list[Location | None]] = {}  # a generated file's name → the location of each line
+        self.sources: list[str] = []  # every function's source, as written (for the tests to read)
         self.number = next(_units)
 
     def ref(self, value: Any) -> str:
@@ -165,6 +168,7 @@ class Unit:
         """Compile one function's source (lines, each with the rules file's location it came from) and return it."""
         filename = f"<rules {self.number}:{name}>"
         source = "\n".join(text for text, _ in lines) + "\n"
+        self.sources.append(source)
         self.lines[filename] = [None, *(where for _, where in lines)]
         code: CodeType = compile(source, filename, "exec")
         exec(code, self.namespace)

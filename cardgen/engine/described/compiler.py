@@ -503,7 +503,10 @@ class Compiler:
         if base.kind == "name" and scope.lookup(base.parts[0]) is None:
             family = self.names.families.get(base.parts[0])
         if family is None or family.kind != "zone":
-            raise SyntaxProblem("expected a zone (hand, column[p][c])", node.column)
+            zones = [name for name, f in self.names.families.items() if f.kind == "zone"]
+            named = base.parts[0] if base.kind == "name" else ""
+            hint = did_you_mean(named, zones) if named else ""
+            raise SyntaxProblem(f"expected a zone (hand, column[p][c]){hint}; zones: {', '.join(zones)}", node.column)
         subscripts = self._owner(family, [self.code(n, scope) for n in chain], scope, base.column)
         if len(subscripts) != family.dims:
             raise SyntaxProblem(f"'{family.name}' needs {family.dims} subscript(s) here", node.column)

@@ -22,6 +22,9 @@ class Card(int):
     def __repr__(self) -> str:
         return f"Card({int(self)})"
 
+    def __str__(self) -> str:  # a card in a message is its number
+        return int.__repr__(self)
+
     def __bool__(self) -> bool:  # card number 0 is a card, not nothing: `if card` and `first(…) or …` mean it
         return True
 

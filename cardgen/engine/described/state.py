@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from cardgen.engine.core import State
+from cardgen.engine.core import ADJUDICATED, State
 from cardgen.engine.described import choices, hidden, invariants, windows
 from cardgen.engine.described.layout import Card
 from cardgen.engine.described.steps import COMPOUND, MOST_NESTED, RESUMES, SIMPLE, Block, Step
@@ -24,13 +24,17 @@ if TYPE_CHECKING:
     from cardgen.engine.described.compiler import Fn
     from cardgen.engine.described.engine import DescribedEngine
 
-FAILURES = (ArithmeticError, LookupError, TypeError, ValueError, AttributeError, RecursionError)
+FAILURES = (ArithmeticError, LookupError, TypeError, ValueError, AttributeError, RecursionError)  # Overrun too
 
 
 def _bound(env: list[Any], slots: list[int], action: tuple[Any, ...]) -> list[Any]:
     for slot, value in zip(slots, action[1:], strict=True):
         env[slot] = value
     return env
+
+
+class Overrun(ValueError):
+    """More work between two questions than the limits allow (located where it was found)."""
 
 
 class RulesFailure(DataError):
@@ -72,6 +76,7 @@ class DescribedState(Flow, State):
     @classmethod
     def setup(cls, engine: DescribedEngine, players: int, seed: int) -> DescribedState:
         state = cls(engine, players, seed)
+        state.turn_cap = engine.cap_turns(players)  # known before the first run: a game that asks nobody stops there
         state.tasks.append(("block", engine.setup, 0, [None] * engine.setup_size))
         state.run()
         return state
@@ -83,17 +88,22 @@ class DescribedState(Flow, State):
         tasks, handlers = self.tasks, self._handlers
         self.spent = self.depth = self.visits = 0
         try:
-            while self.decision is None and tasks:
-                task = tasks.pop()
-                if task[0] == "block":  # most tasks: the rest of a block
-                    self.run_block(task[1], task[2], list(task[3]))
-                else:
-                    handlers[task[0]](self, *task[1:])
-                self.spent += 1
-                if self.spent > self.engine.most_steps:
-                    self._too_long()
-            if self.decision is None and self.ending is None:
-                self.idle()
+            while True:
+                while self.decision is None and tasks:
+                    task = tasks.pop()
+                    if task[0] == "block":  # most tasks: the rest of a block
+                        self.run_block(task[1], task[2], list(task[3]))
+                    else:
+                        handlers[task[0]](self, *task[1:])
+                    self.spent += 1
+                    if self.spent > self.engine.most_steps:
+                        self._too_long(task[1] if task[0] == "block" else None)
+                if self.decision is not None or self.ending is not None:
+                    return
+                if self.turn_cap is not None and self.turns >= self.turn_cap:  # a game that asks nobody stops too
+                    self.ending = ADJUDICATED
+                    return
+                self.idle()  # the next round, in this loop (a round that asks nobody must not recurse)
         except RulesFailure:
             raise
         except FAILURES as exc:
@@ -104,7 +114,6 @@ class DescribedState(Flow, State):
         engine = self.engine
         self.tasks.append(("round_over",))
         self.tasks.append(("block", engine.round, 0, [None] * engine.round_size))
-        self.run()
 
     def failure(self, exc: BaseException, step: Step | None = None) -> RulesFailure:
         """A failure located at the line of the rules file the generated code met it on, else at its step."""
@@ -112,14 +121,18 @@ class DescribedState(Flow, State):
         where = self.engine.unit.where(exc.__traceback__)
         if where is None:
             where = step.where if step is not None else self.engine.where
+        if isinstance(exc, Overrun):
+            return RulesFailure(f"{where}: {exc}")
         return RulesFailure(f"{where}: while playing: {exc}")
 
-    def _too_long(self) -> None:
-        where = self.at.where if self.at is not None else self.engine.where
-        raise RulesFailure(
-            f"{where}: the rules ran {self.engine.most_steps:,} steps without asking a player anything (a loop that "
-            "never ends? raise the limit with --limit rules_steps=N)"
+    def _too_long(self, block: Block | None = None) -> None:
+        overrun = Overrun(
+            f"the rules ran {self.engine.most_steps:,} steps without asking a player anything (a loop that never "
+            "ends? raise the limit with --limit rules_steps=N)"
         )
+        if block is not None:
+            raise RulesFailure(f"{block.where}: {overrun}")
+        raise overrun
 
     def tick(self) -> None:
         """One more pass of a loop (counted against the step budget)."""
@@ -128,6 +141,7 @@ class DescribedState(Flow, State):
             self._too_long()
 
     def too_long(self) -> None:
+        """The step budget spent (generated code counts its loops' passes itself and calls this)."""
         self._too_long()
 
     def run_block(self, block: Block, index: int, env: list[Any]) -> None:

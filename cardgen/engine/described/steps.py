@@ -490,8 +490,8 @@ def _call(steps: StepCompiler, item: dict[str, Any], scope: Scope, path: Path) -
     procedure = steps.engine.procedures.get(name) if isinstance(name, str) else None
     if procedure is None:
         known = list(steps.engine.procedures)
-        raise StepProblem(f"no procedure '{name}'{did_you_mean(str(name), known)} (procedures: {', '.join(known)})",
-                          path)  # fmt: skip
+        listed = f"procedures: {', '.join(known)}" if known else "declare it under procedures:"
+        raise StepProblem(f"no procedure '{name}'{did_you_mean(str(name), known)} ({listed})", path)
     given = item.get("with") or {}
     if not isinstance(given, dict):
         raise StepProblem("with: takes the parameters by name: {p: 0, c: 2}", (*path[:-1], "with"))
