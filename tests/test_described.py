@@ -414,6 +414,19 @@ evaluate: {gold: 1}
     assert state.ending in ("a player reached 8", "the deck ran out") and state.invariant_violations() == []
 
 
+def test_the_rules_reference_page_is_what_the_code_says() -> None:
+    from conftest import run_cli
+
+    from cardgen.engine.described.reference import PAGE, page
+
+    written = (Path(__file__).parent.parent / PAGE).read_text(encoding="utf-8")
+    assert written == page(), "docs/rules-reference.md is stale: run python -m cardgen.reference"
+    run = run_cli("rules-reference")
+    assert run.code == 0 and run.out == written
+    for kind in ("`choose:`", "`battle:`", "`window:`", "`fill:`", "`odds('kind', attackers, defenders)`"):
+        assert kind in written
+
+
 # -- boards ---------------------------------------------------------------------------------------------------------
 
 

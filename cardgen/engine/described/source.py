@@ -18,7 +18,7 @@ from cardgen.data.model import Id, Strict
 from cardgen.data.validation_errors import validate
 from cardgen.data.yaml_source import YamlDocument, read_yaml
 from cardgen.errors import DataError, Location, Problem, display_path
-from cardgen.files import inside
+from cardgen.files import display_link, inside
 
 FILE_NAME = "engine.yaml"
 NAME_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]*$"
@@ -264,7 +264,7 @@ def rules_file(folder: Path) -> Path | None:
     if not path.exists() and not path.is_symlink():
         return None
     if not inside(path, folder):
-        raise DataError(f"{display_path(path)}: lies outside the game folder (a symbolic link)")
+        raise DataError(f"{display_link(path)}: lies outside the game folder (a symbolic link)")
     return path
 
 
