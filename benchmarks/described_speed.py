@@ -20,11 +20,11 @@ from pathlib import Path
 import figures  # benchmarks/figures.py, beside this script
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-import described  # noqa: E402  (tests/described.py: the twins' folders)
+import described
 
-from cardgen.engine.agents import RandomAgent  # noqa: E402
-from cardgen.engine.core import derive_seed  # noqa: E402
-from cardgen.engine.runner import engine_for  # noqa: E402
+from cardgen.engine.agents import RandomAgent
+from cardgen.engine.core import derive_seed
+from cardgen.engine.runner import engine_for
 
 RUNS = [("battlefield-space", 2, 600), ("scifi-domains", 2, 300), ("scifi-domains", 4, 300)]
 
@@ -68,7 +68,9 @@ def main() -> None:
             rows.append(row)
             print(f"{game}, {players} players, {games} games: Python {row['python_games_per_second']:.1f} games/s, "
                   f"described {row['described_games_per_second']:.1f} games/s, ratio {ratio:.2f}")  # fmt: skip
-    figures.write(args.json, "described_speed", {"runs": rows})
+    slowest = min(row["ratio"] for row in rows)
+    print(f"slowest ratio {slowest:.2f} (the aim: at least 0.5)")
+    figures.write(args.json, "described_speed", {"slowest_ratio": slowest, "runs": rows})
 
 
 if __name__ == "__main__":

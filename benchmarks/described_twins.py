@@ -24,7 +24,7 @@ from pathlib import Path
 import figures  # benchmarks/figures.py, beside this script
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-import described  # noqa: E402  (tests/described.py: the twins' folders and the comparison)
+import described
 
 
 def main() -> None:

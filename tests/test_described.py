@@ -15,7 +15,7 @@ from cardgen.engine.core import derive_seed
 from cardgen.engine.described.engine import DescribedEngine
 from cardgen.engine.described.state import DescribedState, RulesFailure
 from cardgen.engine.rng import CounterRng
-from cardgen.engine.runner import PlaySpec, play_game, play_many, replay, write_log
+from cardgen.engine.runner import PlaySpec, play_many, replay, write_log
 from cardgen.errors import DataError
 
 GAME = """id: tiny
@@ -57,11 +57,14 @@ effects:
   verbs:
     gain: {meaning: gain N gold, do: [{add: {gold: amount}}]}
 """
-BASE = HEAD + """setup:
+BASE = (
+    HEAD
+    + """setup:
   - move: cards('cards')
     to: deck
   - shuffle: deck
 """
+)
 
 
 def make(tmp: Path, engine: str, cards: str = CARDS) -> DescribedEngine:
@@ -94,7 +97,10 @@ def walk(state: Any, choose: Any = None, limit: int = 500) -> Any:
 
 
 def test_draws_refill_from_the_discard_shuffled_and_every_draw_is_logged(tmp_path: Path) -> None:
-    engine = make(tmp_path, BASE + """turn:
+    engine = make(
+        tmp_path,
+        BASE
+        + """turn:
   - draw: deck
     count: 3
     as: got
@@ -102,7 +108,8 @@ def test_draws_refill_from_the_discard_shuffled_and_every_draw_is_logged(tmp_pat
     to: discard
   - if: turns >= 5
     then: [{end: five turns}]
-""")
+""",
+    )
     state = walk(engine.new_state(2, 7))
     draws = [e for e in state.chance.events if e[0] == "draw"]
     shuffles = [e for e in state.chance.events if e[0] == "shuffle"]
@@ -112,16 +119,19 @@ def test_draws_refill_from_the_discard_shuffled_and_every_draw_is_logged(tmp_pat
 
 
 def test_a_line_up_is_dealt_full_and_a_source_run_dry_is_a_data_problem(tmp_path: Path) -> None:
-    engine = make(tmp_path, BASE.replace("  discard: {}", "  discard: {}\n  gone: {}\n  market: {size: 4, fill_from: deck}")
-                  + "round:\n  - fill: market\n  - move: top(market)\n    to: gone\n  - if: not market\n"
-                  "    then: [{end: dry}]\n")  # fmt: skip
+    zones = BASE.replace("  discard: {}", "  discard: {}\n  gone: {}\n  market: {size: 4, fill_from: deck}")
+    engine = make(tmp_path, zones + "round:\n  - fill: market\n  - move: top(market)\n    to: gone\n"
+                  "  - if: not market\n    then: [{end: dry}]\n")  # fmt: skip
     state = walk(engine.new_state(2, 1))
     assert state.ending == "dry"
     assert state.problems == ["market could not be filled to 4 at 2 players: deck ran out"]
 
 
 def test_the_legal_actions_are_every_binding_of_every_option_in_order_with_their_labels(tmp_path: Path) -> None:
-    engine = make(tmp_path, BASE + """turn:
+    engine = make(
+        tmp_path,
+        BASE
+        + """turn:
   - draw: deck
     count: 3
   - choose:
@@ -132,7 +142,8 @@ def test_the_legal_actions_are_every_binding_of_every_option_in_order_with_their
           if: card.cost + n <= 3
           do: [{move: card, to: discard}]
   - end: done
-""")
+""",
+    )
     state = engine.new_state(2, 3)
     hand = state.zones[engine.families["hand"].base]
     legal = state.legal_actions()
@@ -159,7 +170,10 @@ def test_a_choice_with_one_action_is_taken_unless_asked_and_a_skipped_choice_nam
 
 
 def test_turns_go_round_until_every_player_has_passed(tmp_path: Path) -> None:
-    engine = make(tmp_path, BASE + """round:
+    engine = make(
+        tmp_path,
+        BASE
+        + """round:
   - turns:
       from: 1
       until: pass
@@ -172,7 +186,8 @@ def test_turns_go_round_until_every_player_has_passed(tmp_path: Path) -> None:
                 if: gold < player + 1
                 do: [{add: {gold: 1}}]
   - end: done
-""")
+""",
+    )
     state = engine.new_state(3, 1)
     order = []
     while not state.is_terminal():
@@ -185,14 +200,18 @@ def test_turns_go_round_until_every_player_has_passed(tmp_path: Path) -> None:
 
 def test_simultaneous_choices_stay_hidden_until_all_are_in(tmp_path: Path) -> None:
     rules = BASE.replace("  gold: {each: player, min: 0}", "  gold: {each: player, min: 0}\n  bid: {each: player}")
-    engine = make(tmp_path, rules + """round:
+    engine = make(
+        tmp_path,
+        rules
+        + """round:
   - simultaneous:
       options:
         - label: bid {n}
           for: n in range(3)
           do: [{set: {bid: n}}]
   - end: "{bid[0]} {bid[1]}"
-""")
+""",
+    )
     state = engine.new_state(2, 1)
     assert state.current_player() == 0 and [state.action_label(a) for a in state.legal_actions()][-1] == "bid 2"
     state.do((0, 2))
@@ -207,7 +226,10 @@ def test_simultaneous_choices_stay_hidden_until_all_are_in(tmp_path: Path) -> No
 
 def test_a_window_asks_each_player_with_an_answer_and_answers_resolve_first(tmp_path: Path) -> None:
     rules = HEAD.replace("  gold: {each: player, min: 0}", "  gold: {each: player, min: 0}\n  log: {start: \"''\"}")
-    engine = make(tmp_path, rules + """setup:
+    engine = make(
+        tmp_path,
+        rules
+        + """setup:
   - move: cards('cards')
     to: deck
   - draw: deck
@@ -221,7 +243,8 @@ round:
           do: [{set: {log: "log + 'answer '"}}]
       then: [{set: {log: "log + 'item'"}}]
   - end: "{log}"
-""")
+""",
+    )
     state = engine.new_state(3, 1)
     assert state.current_player() == 1  # seat 2 has no card to answer with: never asked
     assert [state.action_label(a) for a in state.legal_actions()] == ["answer with Crown", "pass"]
@@ -233,9 +256,12 @@ round:
 
 
 def test_a_dice_battle_is_played_through_the_solvers_chain_and_odds_are_exact(tmp_path: Path) -> None:
-    engine = make(tmp_path, HEAD.replace("  discard: {}", "  discard: {}\n  a: {}\n  b: {}\n  lost: {}").replace(
-        "  gold: {each: player, min: 0}", "  gold: {each: player, min: 0}\n  chance: {}\n  duel: {start: none}"
-    ) + """battles:
+    engine = make(
+        tmp_path,
+        HEAD.replace("  discard: {}", "  discard: {}\n  a: {}\n  b: {}\n  lost: {}").replace(
+            "  gold: {each: player, min: 0}", "  gold: {each: player, min: 0}\n  chance: {}\n  duel: {start: none}"
+        )
+        + """battles:
   clash: {dice: 2, hits: 1}
   duel: {compare: x.power}
 setup:
@@ -251,7 +277,8 @@ round:
     losses: lost
     as: outcome
   - end: "{outcome}"
-""")
+""",
+    )
     # one die each, hitting on 1 of 2, both firing at once: attacker 1/3, defender 1/3, both 1/3
     state = engine.new_state(2, 1)
     assert abs(state.values[engine.families["chance"].base] - 1 / 3) < 1e-12
@@ -263,7 +290,12 @@ round:
     lost = engine.families["lost"].base
     assert all(len(s.zones[lost]) == {"attacker": 1, "defender": 1, "both": 2}[s.ending]
                for s in (engine.new_state(2, seed) for seed in range(20)))  # fmt: skip
-    compared = make(tmp_path / "compare", (HEAD + "setup: []\nround: []\n").replace("round: []", """round:
+    compared = make(
+        tmp_path / "compare",
+        (HEAD + "setup: []\nround: []\n")
+        .replace(
+            "round: []",
+            """round:
   - move: "cards('cards')[0]"
     to: a
   - move: "cards('cards')[9]"
@@ -274,18 +306,26 @@ round:
     losses: lost
     as: outcome
   - end: "{outcome} {count(lost)}"
-""").replace("  discard: {}", "  discard: {}\n  a: {}\n  b: {}\n  lost: {}") + "battles:\n  duel: {compare: x.power}\n")
+""",
+        )
+        .replace("  discard: {}", "  discard: {}\n  a: {}\n  b: {}\n  lost: {}")
+        + "battles:\n  duel: {compare: x.power}\n",
+    )
     assert compared.new_state(2, 1).ending == "defender 1"  # a Coin (1) attacks the Crown (5): the Coin is lost
 
 
 def test_the_game_ends_by_its_conditions_and_scores_by_score_and_tie_breaks(tmp_path: Path) -> None:
-    engine = make(tmp_path, BASE + """turn:
+    engine = make(
+        tmp_path,
+        BASE
+        + """turn:
   - add: {gold: "player + 1"}
 end:
   - {when: "gold >= target", ending: "seat {player} reached {target}"}
 score: gold
 tiebreak: ["-player"]
-""")
+""",
+    )
     state = walk(engine.new_state(3, 1))
     assert state.ending == "seat 2 reached 8" and state.returns() == [0.0, 0.0, 1.0]
     tied = make(tmp_path / "tie", BASE + "turn:\n  - end: over\nscore: 1\ndraws: DRAWS\n".replace("DRAWS", "split"))
@@ -298,12 +338,16 @@ tiebreak: ["-player"]
 
 
 def test_effects_run_their_verbs_with_triggers_and_amounts(tmp_path: Path) -> None:
-    engine = make(tmp_path, BASE + """turn:
+    engine = make(
+        tmp_path,
+        BASE
+        + """turn:
   - draw: deck
     trigger: draw
   - effects: hand
   - end: done
-""")
+""",
+    )
     state = engine.new_state(2, 11)
     drawn = state.zones[engine.families["hand"].base][0]
     name = engine.cards.item[drawn]
@@ -363,14 +407,16 @@ def test_a_described_game_logs_replays_and_a_tampered_log_is_caught(tmp_path: Pa
     write_log(log, results)
     assert [ok for _, ok, _ in replay(log, data)] == [True, True, True]
     lines = log.read_text().splitlines()
-    lines[3] = lines[3].replace('"action":0', '"action":1', 1) if '"action":0' in lines[3] else lines[3].replace(
-        '"action":', '"action":0,"x":', 1
+    lines[3] = (
+        lines[3].replace('"action":0', '"action":1', 1)
+        if '"action":0' in lines[3]
+        else lines[3].replace('"action":', '"action":0,"x":', 1)
     )
     log.write_text("\n".join(lines) + "\n")
-    assert [ok for _, ok, _ in replay(log, data)][0] is False
+    assert next(ok for _, ok, _ in replay(log, data)) is False
 
 
-# -- Star Merchants: written only from the guide ------------------------------------------------------------------------
+# -- Star Merchants: written only from the guide -----------------------------------------------------------------------
 
 
 def test_star_merchants_plays_with_every_invariant_checked_at_every_player_count() -> None:
@@ -390,7 +436,10 @@ def test_star_merchants_greedy_weighs_the_evaluation_and_beats_random() -> None:
 
 
 def test_the_search_agent_plays_a_described_game(tmp_path: Path) -> None:
-    engine = make(tmp_path, BASE + """turn:
+    engine = make(
+        tmp_path,
+        BASE
+        + """turn:
   - draw: deck
   - choose:
       options:
@@ -404,7 +453,8 @@ end:
   - {when: not deck, ending: the deck ran out}
 score: gold
 evaluate: {gold: 1}
-""")
+""",
+    )
     from cardgen.engine.agents import make_agent
 
     state = engine.new_state(2, 1)
@@ -415,9 +465,9 @@ evaluate: {gold: 1}
 
 
 def test_the_rules_reference_page_is_what_the_code_says() -> None:
-    from conftest import run_cli
-
     from cardgen.engine.described.reference import PAGE, page
+
+    from conftest import run_cli
 
     written = (Path(__file__).parent.parent / PAGE).read_text(encoding="utf-8")
     assert written == page(), "docs/rules-reference.md is stale: run python -m cardgen.reference"
@@ -432,13 +482,17 @@ def test_the_rules_reference_page_is_what_the_code_says() -> None:
 
 def test_a_grid_board_knows_its_neighbours_and_distances(tmp_path: Path) -> None:
     rules = BASE.replace("  gold: {each: player, min: 0}", "  gold: {each: player, min: 0}\n  seen: {start: none}")
-    engine = make(tmp_path, rules + """boards:
+    engine = make(
+        tmp_path,
+        rules
+        + """boards:
   map: {grid: {columns: 3, rows: 2}}
   ring: {links: [[1, 2], [0, 2], [0, 1]]}
 round:
   - set: {seen: "[map[4], distance(map, 0, 5), ring[2]]"}
   - end: done
-""")
+""",
+    )
     state = engine.new_state(2, 1)
     assert state.values[engine.families["seen"].base] == [(1, 3, 5), 3, (0, 1)]
 
@@ -463,6 +517,6 @@ def test_seeds_give_the_same_games(tmp_path: Path) -> None:
 
 
 def test_a_failure_while_playing_is_located_at_its_line(tmp_path: Path) -> None:
-    engine = make(tmp_path, BASE + "turn:\n  - let: {third: \"hand[5]\"}\n")
+    engine = make(tmp_path, BASE + 'turn:\n  - let: {third: "hand[5]"}\n')
     with pytest.raises(RulesFailure, match=r"engine.yaml:18: turn\[0\].let: while playing: hand\[5\]: out of range"):
         engine.new_state(2, 1)

@@ -12,7 +12,10 @@ from cardgen.engine.described.state import RulesFailure
 
 
 def test_every_mistake_is_named_with_its_file_line_field_and_a_hint(tmp_path: Path) -> None:
-    found = problems(tmp_path, BASE + """turn:
+    found = problems(
+        tmp_path,
+        BASE
+        + """turn:
   - add: {gold: "golds + 1"}
   - drow: deck
   - draw: deck
@@ -26,7 +29,8 @@ def test_every_mistake_is_named_with_its_file_line_field_and_a_hint(tmp_path: Pa
   - effects: "top(hand)"
     trigger: attack
   - let: {w: "1 +* 2"}
-""")
+""",
+    )
     messages = "\n".join(found)
     first = BASE.count("\n") + 2  # the line of the first step
     assert f"engine.yaml:{first}: turn[0].add.gold: unknown name 'golds' (did you mean 'gold'?)" in messages
@@ -60,7 +64,9 @@ def test_an_attribute_no_card_or_table_has_is_caught_before_play(tmp_path: Path)
 def test_a_loop_that_never_ends_stops_at_its_line(tmp_path: Path) -> None:
     engine = make(tmp_path, BASE + "turn:\n  - while: true\n    do: [{add: {gold: 1}}]\n")
     line = BASE.count("\n") + 2
-    with pytest.raises(RulesFailure, match=rf"engine.yaml:{line}: turn\[0\].while: the rules ran 200,000 steps without"):
+    with pytest.raises(
+        RulesFailure, match=rf"engine.yaml:{line}: turn\[0\].while: the rules ran 200,000 steps without"
+    ):
         engine.new_state(2, 1)
 
 
@@ -116,7 +122,7 @@ def test_text_formatting_is_not_arithmetic(tmp_path: Path) -> None:
 
 def test_a_function_that_calls_itself_without_end_stops_with_its_line(tmp_path: Path) -> None:
     engine = make(tmp_path, BASE + "functions:\n  f: {params: [x], value: f(x + 1)}\nturn:\n  - let: {y: f(1)}\n")
-    with pytest.raises(RulesFailure, match="functions.f.value: while playing: maximum recursion depth"):
+    with pytest.raises(RulesFailure, match=r"functions\.f\.value: while playing: maximum recursion depth"):
         engine.new_state(2, 1)
 
 
@@ -125,7 +131,7 @@ def test_the_rules_text_never_reaches_python(tmp_path: Path) -> None:
     generated code, so a text made to look like code is only ever a text."""
     evil = '''"); __import__("os").system("touch PWNED"); ("'''  # a text made to look like code
     rules = BASE + "constants:\n  note: " + repr("'" + evil + "'").replace('"', '\\"').replace("'", '"', 1)
-    rules = BASE + "constants:\n  note: |-\n    '" + evil + "'\nturn:\n  - end: \"{note} 1234567\"\n"
+    rules = BASE + "constants:\n  note: |-\n    '" + evil + '\'\nturn:\n  - end: "{note} 1234567"\n'
     engine = make(tmp_path, rules)
     state = engine.new_state(2, 1)
     assert state.ending is not None and "__import__" in state.ending and not Path("PWNED").exists()
@@ -133,7 +139,11 @@ def test_the_rules_text_never_reaches_python(tmp_path: Path) -> None:
     assert "__import__" not in sources and "PWNED" not in sources and "1234567" not in sources
     assert "gold" not in sources and "hand" not in sources  # names of the rules file become places in the state
     for dunder in ("card.__class__", "__import__('os')", "hand.__len__", "().__class__"):
-        found = problems(tmp_path / dunder.replace("(", "").replace("'", "").replace(")", ""), BASE + f"""turn:
+        found = problems(
+            tmp_path / dunder.replace("(", "").replace("'", "").replace(")", ""),
+            BASE
+            + f"""turn:
   - let: {{x: "{dunder}"}}
-""")
+""",
+        )
         assert found and all("engine.yaml" in line for line in found), dunder

@@ -18,12 +18,12 @@ met it on (`Unit.where`), which maps back to the step and file line of the rules
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from types import CodeType, TracebackType
 from typing import Any
 
 from cardgen import limits
-from cardgen.engine.described.layout import Card
+from cardgen.engine.described.layout import Card, Family
 from cardgen.errors import Location
 
 _units = itertools.count()
@@ -131,6 +131,54 @@ def first(values: Iterable[Any]) -> Any:
     return None
 
 
+def card_number(value: Any) -> int:
+    if value.__class__ is not Card:
+        raise TypeError(f"only a card has marks, not {value!r}")
+    return int(value)
+
+
+def card_zone(state: Any, value: Any, name: str) -> Any:
+    if value.__class__ is not Card:
+        return key(value, name)
+    family, offset = state.engine.zone_family[state.place[value]]
+    if name == "zone":
+        return family.name
+    return offset % family.count if family.count is not None else 0
+
+
+def seat(state: Any, seat: Any) -> int:
+    if not (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state.n):
+        raise IndexError(f"no seat {seat!r} (seats 0 to {state.n - 1})")
+    return int(seat)
+
+
+def instances(state: Any, family: Family, given: list[Any]) -> list[Any]:
+    """The instances of a family given fewer subscripts than it has (`column[p]`: p's columns)."""
+    store = state.zones if family.kind == "zone" else state.values
+    counted = range(family.count or 1)
+    if family.per_player and not given:
+        return [[store[family.base + family.offset([p, c])] for c in counted] for p in range(state.n)]
+    if family.per_player:
+        seat = given[0]
+        if not (isinstance(seat, int) and 0 <= seat < state.n):
+            raise IndexError(f"{family.name}[{seat!r}]: no such seat (seats 0 to {state.n - 1})")
+        return [store[family.base + family.offset([seat, c])] for c in counted]
+    return [store[family.base + c] for c in counted]
+
+
+def by_key(pairs: Any, name: str) -> Any:
+    """`min`, `max` or `sorted` of (key, item) pairs by key: the first item of the smallest (largest) key."""
+    if name == "sorted":
+        keyed = [(key, index, item) for index, (key, item) in enumerate(pairs)]
+        keyed.sort(key=lambda entry: (entry[0], entry[1]))
+        return [item for _, _, item in keyed]
+    best, best_key, found = None, None, False
+    for key, item in pairs:
+        if not found or (key < best_key if name == "min" else key > best_key):
+            best, best_key, found = item, key, True
+    return best
+
+
 NAMESPACE: dict[str, Any] = {
     "Card": Card, "_key": key, "_attribute": attribute, "_mark": mark, "_place": place, "_count": count,
     "_first": first, "_shown": shown, "_plus": plus, "_times": times, "_modulo": modulo, "_visited": visited,
@@ -164,7 +212,7 @@ class Unit:
         """A new name for a Python local of generated code (a generator's item, a temporary)."""
         return f"{prefix}{next(self.counter)}"
 
-    def define(self, name: str, lines: list[tuple[str, Location | None]]) -> Any:
+    def define(self, name: str, lines: Sequence[tuple[str, Location | None]]) -> Any:
         """Compile one function's source (lines, each with the rules file's location it came from) and return it."""
         filename = f"<rules {self.number}:{name}>"
         source = "\n".join(text for text, _ in lines) + "\n"

@@ -13,138 +13,20 @@ only: see codegen.py), whether it is cheap to repeat, and its value when it is k
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
+from cardgen.engine.described import calls, codegen
 from cardgen.engine.described.codegen import Unit
 from cardgen.engine.described.functions import FUNCTIONS
 from cardgen.engine.described.layout import BUILT_IN_ATTRIBUTES, Card, Cards, Family
+from cardgen.engine.described.scopes import BUILT_IN_NAMES, Code, Frame, Names, Scope
 from cardgen.engine.described.syntax import Node, SyntaxProblem
 from cardgen.errors import Location, did_you_mean
 
 Fn = Callable[[Any, list[Any]], Any]
 
-BUILT_IN_NAMES = {
-    "players": "the number of players in this game",
-    "seats": "the seats, 0 to players - 1, as a list",
-    "turns": "the turns counted so far (`add: {turns: 1}` counts one; the turn cap counts them)",
-    "ending": "how the game ended (text), or none while it goes on",
-}
 _OPERATORS = {"+": "+", "-": "-", "*": "*", "/": "/", "//": "//", "%": "%"}
 _COMPARISONS = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">=", "in": "in", "not in": "not in"}
-_GENERATOR_CALLS = ("sum", "count", "any", "all", "first", "min", "max", "list", "sorted")
-
-
-class Code(NamedTuple):
-    """A compiled expression: its source text, whether repeating it is cheap and harmless, its value if known, and
-    whether it is known to be a card (`card`) or a list of cards (`cards`): a card's field is then read straight
-    from its table, without asking first whether the value is a card."""
-
-    text: str
-    simple: bool = False
-    constant: bool = False
-    value: Any = None
-    card: bool = False
-    cards: bool = False
-    number: bool = False  # known to be a number of bounded size: arithmetic on it needs no guard
-
-
-class Frame:
-    """The locals of one procedure, verb or top-level block: how many slots its `env` needs."""
-
-    def __init__(self) -> None:
-        self.size = 0
-
-
-class Scope:
-    """The names visible at a point of a block: each an `env` slot of the frame, or a Python local of generated
-    code; a child scope ends with its block."""
-
-    def __init__(self, frame: Frame, parent: Scope | None = None):
-        self.frame, self.parent = frame, parent
-        self.names: dict[str, str] = {}
-        self.slots: dict[str, int] = {}
-        self.cards: set[str] = set()  # names that only ever hold a card
-        self.next: int = parent.next if parent else 0
-
-    def child(self) -> Scope:
-        return Scope(self.frame, self)
-
-    def lookup(self, name: str) -> str | None:
-        scope: Scope | None = self
-        while scope is not None:
-            if name in scope.names:
-                return scope.names[name]
-            scope = scope.parent
-        return None
-
-    def is_card(self, name: str) -> bool:
-        scope: Scope | None = self
-        while scope is not None:
-            if name in scope.names:
-                return name in scope.cards
-            scope = scope.parent
-        return False
-
-    def slot(self, name: str) -> int | None:
-        scope: Scope | None = self
-        while scope is not None:
-            if name in scope.slots:
-                return scope.slots[name]
-            scope = scope.parent
-        return None
-
-    def _free(self, name: str, column: int) -> None:
-        if self.lookup(name) is not None:
-            raise SyntaxProblem(f"'{name}' is already a name here: choose another (names do not change)", column)
-
-    def bind(self, name: str, column: int = 1, card: bool = False) -> int:
-        """A local kept in `env` (it lasts while the block waits for a player); `card`: it only holds cards."""
-        self._free(name, column)
-        if card:
-            self.cards.add(name)
-        slot = self.slots[name] = self.next
-        self.names[name] = f"e[{slot}]"
-        self.next += 1
-        self.frame.size = max(self.frame.size, self.next)
-        return slot
-
-    def bind_python(self, name: str, local: str, column: int = 1, shadow: bool = False, card: bool = False) -> None:
-        """A local of generated code only (a generator's item, a function's parameter); `shadow`: a name the rules
-        give a meaning of their own (the card of `losses:`), hiding one of the same name; `card`: it holds a card."""
-        if not shadow:
-            self._free(name, column)
-        self.names[name] = local
-        if card:
-            self.cards.add(name)
-
-
-@dataclass
-class Names:
-    """What names in a rules file may mean: the game's zones, values, marks, cards, constants and functions."""
-
-    families: dict[str, Family]
-    marks: dict[str, int]
-    cards: Cards
-    constants: dict[str, Any]
-    functions: dict[str, Any] = field(default_factory=dict)  # name → `build.UserFunction`
-    facts: dict[str, Any] = field(default_factory=dict)
-
-    def known(self) -> list[str]:
-        return [*self.families, *self.constants, *self.facts, *BUILT_IN_NAMES]
-
-    def attributes(self) -> set[str]:
-        """Every name `x.name` may mean: a card's field, mark or built-in attribute, or a key of a table or fact."""
-        found = {*self.cards.fields, *self.marks, *BUILT_IN_ATTRIBUTES}
-        stack: list[Any] = [*self.facts.values(), *self.constants.values()]
-        while stack:
-            value = stack.pop()
-            if isinstance(value, dict):
-                found.update(str(key) for key in value)
-                stack.extend(value.values())
-            elif isinstance(value, list | tuple):
-                stack.extend(value)
-        return found
 
 
 class Compiler:
@@ -253,7 +135,7 @@ class Compiler:
         if len(subscripts) == family.dims:
             return Code(f"{store}[{self.place(family, subscripts)}]", cards=family.kind == "zone")
         given = ", ".join(code.text for code in subscripts)
-        return Code(f"{self.unit.ref(_instances)}(s, {self.unit.ref(family)}, [{given}])")
+        return Code(f"{self.unit.ref(codegen.instances)}(s, {self.unit.ref(family)}, [{given}])")
 
     def place(self, family: Family, subscripts: list[Code]) -> str:
         """The code of the state's index of one instance, its subscripts checked in range."""
@@ -330,7 +212,7 @@ class Compiler:
                 return Code(f"({ref}[{x}] if {x}.__class__ is Card else _key({x}, {label}))")
             return Code(f"_attribute({ref}, {target.text}, {label})")
         if name in ("zone", "place"):
-            return Code(f"{self.unit.ref(_card_zone)}(s, {target.text}, {label})")
+            return Code(f"{self.unit.ref(codegen.card_zone)}(s, {target.text}, {label})")
         return Code(f"_key({target.text}, {label})")
 
     def _binary(self, node: Node, scope: Scope) -> Code:
@@ -401,94 +283,7 @@ class Compiler:
         return f"{item} {' '.join(parts)}", plain, parts
 
     def _call(self, node: Node, scope: Scope) -> Code:
-        name, arguments, keywords = node.parts
-        user = self.names.functions.get(name)
-        if user is not None:
-            if keywords:
-                raise SyntaxProblem(f"'{name}' takes no named arguments", node.column)
-            if len(arguments) != len(user.params):
-                raise SyntaxProblem(f"{name}({', '.join(user.params)}) takes {len(user.params)} argument(s)",
-                                    node.column)  # fmt: skip
-            given = "".join(f", {self.code(a, scope).text}" for a in arguments)
-            return Code(f"{user.local}(s{given})")
-        builtin = FUNCTIONS.get(name)
-        if builtin is None:
-            known = [*FUNCTIONS, *self.names.functions]
-            raise SyntaxProblem(f"unknown function '{name}'{did_you_mean(name, known)}", node.column)
-        if not builtin.least <= len(arguments) <= builtin.most:
-            raise SyntaxProblem(f"{builtin.call}: {len(arguments)} argument(s)", node.column)
-        for key, _ in keywords:
-            if key != "by" or not builtin.keyed:
-                raise SyntaxProblem(f"{builtin.call} takes no '{key}='", node.column)
-        if arguments and arguments[0].kind == "generator":
-            if len(arguments) != 1:
-                raise SyntaxProblem(f"{builtin.call}: a generator goes alone", node.column)
-            return self._over(name, arguments[0], keywords[0][1] if keywords else None, scope.child())
-        if keywords:
-            raise SyntaxProblem(f"by= needs a generator to name the item: {name}(x for x in …, by=x.cost)",
-                                node.column)  # fmt: skip
-        if name == "flat" and (fast := self._flat(arguments[0], scope)) is not None:
-            return fast
-        codes = [self.code(a, scope) for a in arguments]
-        given = ", ".join(code.text for code in codes)
-        if name == "count":
-            (counted,) = codes
-            if counted.cards:
-                return Code(f"len({counted.text})", number=True)
-            if counted.simple:
-                return Code(f"(len({counted.text}) if {counted.text}.__class__ is list else _count({counted.text}))")
-            return Code(f"_count({given})")
-        if name in ("min", "max") and len(codes) > 1:  # of several values: Python's own
-            return Code(f"{name}({given})")
-        function = self.unit.ref(builtin.run)
-        if builtin.stateful:
-            return Code(f"{function}(s, {given})", cards=name == "cards")
-        return Code(f"{function}({given})")
-
-    def _flat(self, node: Node, scope: Scope) -> Code | None:
-        """`flat(column[p])`: every card of a seat's zones of a family, read straight from the state's list."""
-        chain, base = chain_of(node)
-        if base.kind != "name" or scope.lookup(base.parts[0]) is not None:
-            return None
-        family = self.names.families.get(base.parts[0])
-        if family is None or family.kind != "zone" or family.count is None or len(chain) != family.dims - 1:
-            return None
-        subscripts = self._owner(family, [self.code(n, scope) for n in chain], scope, node.column)
-        if family.per_player:
-            first = f"{family.base} + {self.unit.ref(_seat)}(s, {subscripts[0].text}) * {family.count}"
-        else:
-            first = str(family.base)
-        zone, card = self.unit.fresh(), self.unit.fresh()
-        start = self.unit.fresh()
-        return Code(f"[{card} for {start} in ({first},) for {zone} in range({start}, {start} + {family.count}) "
-                    f"for {card} in s.zones[{zone}]]", cards=True)  # fmt: skip
-
-    def _over(self, name: str, node: Node, by: Node | None, scope: Scope) -> Code:
-        """A function of a generator (`sum(x.force for x in column[p][c] if x.type == 'ship')`) as Python's own."""
-        text, plain, clauses = self.generator(node, scope)
-        card = plain is not None and scope.is_card(node.parts[1][0][0])  # the items are the cards of a list
-        if name in _GENERATOR_CALLS and name not in ("min", "max", "sorted", "first", "count"):
-            item = self.code(node.parts[0], scope) if name == "sum" else None
-            return Code(f"{name}({text})" if name != "list" else f"[{text}]", cards=card and name == "list",
-                        number=item is not None and item.number)  # fmt: skip
-        if name == "count":
-            if card:  # a card is always true: count the items the clauses let through
-                return Code(f"sum(1 {' '.join(clauses)})", number=True)
-            if plain is not None:
-                return Code(f"sum(1 {' '.join(clauses)} if ({plain}.__class__ is Card or {plain}))")
-            return Code(f"sum(1 for _item in ({text}) if _item)")
-        if name == "first":
-            return Code(f"_first({text})")
-        if by is None:
-            if name == "sorted":
-                return Code(f"sorted({text})", cards=card)
-            return Code(f"{name}(({text}), default=None)")
-        key = self.code(by, scope).text
-        if plain is not None:  # the key of the item is the key of the generator's name: Python's own key=
-            default = "" if name == "sorted" else ", default=None"
-            return Code(f"{name}(({text}), key=lambda {plain}: {key}{default})", cards=card and name == "sorted")
-        pairs = f"(({key}), {node_item(text)}) {' '.join(clauses)}"
-        return Code(f"{self.unit.ref(_by)}(({pairs}), {self.unit.ref(name)})")
+        return calls.call(self, node, scope)
 
     # -- zones and targets --------------------------------------------------------------------------------------------
 
@@ -520,7 +315,7 @@ class Compiler:
                 known = list(self.names.marks)
                 raise SyntaxProblem(f"'{name}' is not a mark of cards{did_you_mean(name, known)}", node.column)
             card, index, marks = self.code(node.parts[0], scope), self.names.marks[name], len(self.names.marks)
-            check = self.unit.ref(_card_number)
+            check = self.unit.ref(codegen.card_number)
             if card.simple:
                 number = f"({card.text} if {card.text}.__class__ is Card else {check}({card.text}))"
                 return f"s.marks[{number} * {marks} + {index}]"
@@ -538,11 +333,6 @@ class Compiler:
         if len(subscripts) != family.dims:
             raise SyntaxProblem(f"'{name}' needs {family.dims} subscript(s) here", node.column)
         return f"s.values[{self.place(family, subscripts)}]"
-
-
-def node_item(text: str) -> str:
-    """The item of a generator's code `item for …` (the text before its first clause)."""
-    return text.split(" for ", 1)[0]
 
 
 def _numbers(table: tuple[Any, ...]) -> bool:
@@ -572,56 +362,6 @@ def built_in_table(cards: Cards, name: str) -> tuple[Any, ...] | None:
     if name == "number":
         return tuple(range(len(cards)))
     return None
-
-
-def _card_number(value: Any) -> int:
-    if value.__class__ is not Card:
-        raise TypeError(f"only a card has marks, not {value!r}")
-    return int(value)
-
-
-def _card_zone(state: Any, value: Any, name: str) -> Any:
-    if value.__class__ is not Card:
-        from cardgen.engine.described.codegen import key
-
-        return key(value, name)
-    family, offset = state.engine.zone_family[state.place[value]]
-    if name == "zone":
-        return family.name
-    return offset % family.count if family.count is not None else 0
-
-
-def _seat(state: Any, seat: Any) -> int:
-    if not (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state.n):
-        raise IndexError(f"no seat {seat!r} (seats 0 to {state.n - 1})")
-    return int(seat)
-
-
-def _instances(state: Any, family: Family, given: list[Any]) -> list[Any]:
-    """The instances of a family given fewer subscripts than it has (`column[p]`: p's columns)."""
-    store = state.zones if family.kind == "zone" else state.values
-    counted = range(family.count or 1)
-    if family.per_player and not given:
-        return [[store[family.base + family.offset([p, c])] for c in counted] for p in range(state.n)]
-    if family.per_player:
-        seat = given[0]
-        if not (isinstance(seat, int) and 0 <= seat < state.n):
-            raise IndexError(f"{family.name}[{seat!r}]: no such seat (seats 0 to {state.n - 1})")
-        return [store[family.base + family.offset([seat, c])] for c in counted]
-    return [store[family.base + c] for c in counted]
-
-
-def _by(pairs: Any, name: str) -> Any:
-    """`min`, `max` or `sorted` of (key, item) pairs by key: the first item of the smallest (largest) key."""
-    if name == "sorted":
-        keyed = [(key, index, item) for index, (key, item) in enumerate(pairs)]
-        keyed.sort(key=lambda entry: (entry[0], entry[1]))
-        return [item for _, _, item in keyed]
-    best, best_key, found = None, None, False
-    for key, item in pairs:
-        if not found or (key < best_key if name == "min" else key > best_key):
-            best, best_key, found = item, key, True
-    return best
 
 
 __all__ = ["BUILT_IN_ATTRIBUTES", "BUILT_IN_NAMES", "Code", "Compiler", "Fn", "Frame", "Names", "Scope"]

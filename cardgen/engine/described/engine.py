@@ -17,6 +17,7 @@ from cardgen.engine.core import GameEngine, State
 from cardgen.engine.described import (  # noqa: F401  (each declares its step kinds)
     battles,
     choices,
+    control,
     plain,
     windows,
 )

@@ -14,7 +14,18 @@ from typing import Any, Literal, get_args, get_origin
 
 from pydantic import BaseModel
 
-from cardgen.engine.described import battles, choices, compiler, functions, plain, source, steps, syntax, windows
+from cardgen.engine.described import (
+    battles,
+    choices,
+    compiler,
+    control,
+    functions,
+    plain,
+    source,
+    steps,
+    syntax,
+    windows,
+)
 from cardgen.limits import Limits
 
 PAGE = "docs/rules-reference.md"
@@ -180,7 +191,7 @@ def _limits() -> list[str]:
 
 def page() -> str:
     """docs/rules-reference.md as the code says it."""
-    assert plain and windows  # their step kinds are declared when they are imported
+    assert plain and windows and control  # their step kinds are declared when they are imported
     lines = [PREAMBLE, "## The file", "", "| section | takes | meaning |", "|---|---|---|"]
     for name, field in source.Spec.model_fields.items():
         lines.append(f"| `{name}:` | {_kind(field.annotation)} | {_cell(field.description or '')} |")
