@@ -263,7 +263,7 @@ class Fixed:
     """What a constant is worked out against: the engine (for `cards(…)`), no state, the most players."""
 
     def __init__(self, engine: DescribedEngine):
-        self.engine, self.n, self.turns, self.ending, self.visits = engine, engine.max_players, 0, None, 0
+        self.engine, self.n, self.turns, self.ending, self.room = engine, engine.max_players, 0, None, engine.most_items
         self.out: dict[int, str] = {}
 
 

@@ -57,7 +57,7 @@ def call(compiler: Compiler, node: Node, scope: Scope) -> Code:
             return Code(f"(len({counted.text}) if {counted.text}.__class__ is list else _count({counted.text}))")
         return Code(f"_count({given})")
     if name in ("min", "max") and len(codes) > 1:  # of several values: Python's own
-        return Code(f"{name}({given})")
+        return Code(f"{name}({given})", number=all(code.number for code in codes))
     function = compiler.unit.ref(builtin.run)
     if builtin.stateful:
         return Code(f"{function}(s, {given})", cards=name == "cards")

@@ -99,8 +99,8 @@ def modulo(a: Any, b: Any) -> Any:
 
 def visited(state: Any, items: Any) -> Any:
     """A list an expression goes through, counted against the limit (`rules_items`): nested loops stop."""
-    state.visits += len(items)
-    if state.visits > state.engine.most_items:
+    state.room -= len(items)
+    if state.room < 0:
         from cardgen.engine.described.state import Overrun
 
         raise Overrun(

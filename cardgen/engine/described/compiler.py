@@ -177,7 +177,9 @@ class Compiler:
                 result = Code(f"{result.text}[{self.code(index, scope).text}]")
             return result
         target, subscript = self.code(node.parts[0], scope), self.code(node.parts[1], scope)
-        return Code(f"{target.text}[{subscript.text}]")
+        fact = self.code(base, scope) if base.kind == "name" else None  # a table of the data's numbers: a number
+        number = fact is not None and fact.constant and _number_depth(fact.value) == len(chain)
+        return Code(f"{target.text}[{subscript.text}]", number=number)
 
     def _slice(self, node: Node, scope: Scope) -> Code:
         target = self.code(node.parts[0], scope)
@@ -220,7 +222,7 @@ class Compiler:
         joined = op == "+" and left.cards and right.cards  # two lists of cards are one
         if left.number and right.number and op in ("+", "-", "*"):  # of the data's own numbers: as Python's
             return Code(f"({left.text} {op} {right.text})", number=True)
-        number = (left.constant and left.value.__class__ in (int, float)) or (
+        number = left.number or right.number or (left.constant and left.value.__class__ in (int, float)) or (
             right.constant and right.value.__class__ in (int, float)
         )
         if op in ("+", "-") and (number or op == "-"):  # adding a number, or taking away: nothing grows much
@@ -338,6 +340,16 @@ class Compiler:
 def _numbers(table: tuple[Any, ...]) -> bool:
     """Whether every value of a field is a number (of the data: bounded) or none (arithmetic on none fails)."""
     return all(value is None or value.__class__ in (int, float) for value in table)
+
+
+def _number_depth(value: Any, depth: int = 0) -> int | None:
+    """How deep a table's numbers lie when every one lies equally deep (`{2: {a: 1}, 3: {a: 2}}` → 2), else none."""
+    if value.__class__ in (int, float) and abs(value) < 2**64:
+        return depth
+    if depth > 8 or not isinstance(value, dict | list | tuple) or not value:
+        return None
+    depths = {_number_depth(item, depth + 1) for item in (value.values() if isinstance(value, dict) else value)}
+    return depths.pop() if len(depths) == 1 else None
 
 
 def chain_of(node: Node) -> tuple[list[Node], Node]:

@@ -55,7 +55,7 @@ class DescribedState(Table, Flow, State):
     passed: bool
     spent: int
     depth: int
-    visits: int
+    room: int  # items the expressions may still go through before the next question
     at: Step | None
 
     def __init__(self, engine: DescribedEngine, players: int, seed: int):
@@ -63,7 +63,7 @@ class DescribedState(Table, Flow, State):
         self.engine, self.n = engine, players
         self.perfect_information = engine.perfect_information
         self.tasks, self.decision, self.passed, self.spent, self.at = [], None, False, 0, None
-        self.depth = self.visits = 0
+        self.depth, self.room = 0, engine.most_items
         self.zones = [[] for _ in range(engine.zone_count)]
         self.zones[engine.box] = list(engine.cards.cards)
         self.place = [engine.box] * len(engine.cards)
@@ -87,7 +87,8 @@ class DescribedState(Table, Flow, State):
     def run(self) -> None:
         """Carry out tasks until a player is asked something or the game ends (`Flow.run`, with the step budget)."""
         tasks, handlers = self.tasks, self._handlers
-        self.spent = self.depth = self.visits = 0
+        self.spent = self.depth = 0
+        self.room = self.engine.most_items
         try:
             while True:
                 while self.decision is None and tasks:
@@ -322,7 +323,7 @@ class DescribedState(Table, Flow, State):
         other.marks = list(self.marks)
         other.tasks = list(self.tasks)
         other.decision = self.decision
-        other.passed, other.spent, other.at, other.depth, other.visits = self.passed, 0, self.at, 0, 0
+        other.passed, other.spent, other.at, other.depth, other.room = self.passed, 0, self.at, 0, self.room
         return other
 
     def observation(self, player: int) -> Any:
