@@ -137,6 +137,9 @@ class GameRenderer:
         entries: list[Entry] = []
         size = face_size(component, options.paper_size)
         bleed = self.bleed(component)
+        shop = options.print_shop
+        if shop is not None and bleed > 0:
+            bleed = shop.bleed  # a shop's files carry its own bleed, whatever the game's
         shared = {
             "face": {
                 "width": size.width,

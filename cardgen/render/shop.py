@@ -15,11 +15,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from cardgen.errors import Location, Problem, RuleError, display_path
 from cardgen.output import write_atomic
 from cardgen.render.imposition import Rect, Slot
 from cardgen.render.jobs import ComponentJob, OutputFile
 from cardgen.render.pdf import Document
 from cardgen.render.raster import render_page
+from cardgen.render.shops import Shop
 from cardgen.units import Size
 
 
@@ -34,14 +36,32 @@ def _face_page(doc: Document, job: ComponentJob, key: str) -> None:
 
 
 def write_shop_pdf(job: ComponentJob, path: Path) -> OutputFile:
-    """Every copy's front then back, one face per page."""
+    """Every copy's front then back, one face per page — or back then front, for a shop that asks for it
+    (DriveThruCards: back 1, front 1, back 2, front 2 …). A shop's file is preflighted before it is written: what
+    the shop would reject fails the build (`RuleError`), naming the page and what."""
     doc = job.document()
+    shop = job.options.print_shop
     for entry in job.entries:
-        _face_page(doc, job, entry.front)
-        if entry.back:
-            _face_page(doc, job, entry.back)
-    write_atomic(path, doc.finish())
+        sides = [entry.front, entry.back] if not (shop and shop.backs_first) else [entry.back, entry.front]
+        for key in filter(None, sides):
+            _face_page(doc, job, key)
+    data = doc.finish()
+    if shop is not None:
+        refuse_rejected(data, shop, path)
+    write_atomic(path, data)
     return OutputFile(path, doc.pages, job.component.id)
+
+
+def refuse_rejected(data: bytes, shop: Shop, path: Path) -> None:
+    """Preflight a file for `shop`: a `RuleError` listing what it would reject (warnings are for `cardgen
+    preflight` to show)."""
+    from cardgen.render.preflight import preflight
+
+    errors = [finding for finding in preflight(data, shop) if finding.error]
+    if errors:
+        where = Location(display_path(path))
+        problems = [Problem(where, f"{shop.name} would reject it: {finding}") for finding in errors]
+        raise RuleError(problems, summary=f"{path.name} was not written (cardgen preflight FILE --shop {shop.id})")
 
 
 def face_images(job: ComponentJob, keys: list[str], dpi: int, transparent: bool = False) -> list[Any]:
