@@ -3,12 +3,15 @@
 This is the one place cardgen turns a colour into inks. The profile is `profiles/cardgen-fogra39-230.icc`, built
 with ArgyllCMS from Fogra's FOGRA39L characterization data (coated paper, ISO 12647-2; the data as packaged by
 Debian's icc-profiles-free, zlib licence — see `profiles/README.md`), separating for a total of at most 230 % ink
-with a straight black ramp. Colours go through it with littleCMS (Pillow's ImageCms), perceptual intent, from sRGB.
+with a straight black ramp. Colours go through it with littleCMS (Pillow's ImageCms) from sRGB, relative colorimetric
+with black point compensation: colours the press can print stay as they are, sRGB's black becomes the press's
+darkest black, and colours beyond the press's gamut are clipped to its edge.
 
 Then the shop's limit is enforced pixel by pixel (`limit_ink`): where cyan + magenta + yellow + black exceed it,
 cyan, magenta and yellow shrink in proportion and black stays — the darkest colours lose a little saturation, never
 their black. Text and thin lines of a neutral grey (r = g = b) print in black ink alone (`grey_as_black`), at the
-black that matches their lightness in the profile: pure black type is K 100, which no misregistered plate can blur.
+black that matches their lightness in the profile: pure black type is K 100, which no misregistered plate can
+blur. Only type stays vector (`render/pdfx.py`), so only type is affected.
 """
 
 from __future__ import annotations
@@ -107,7 +110,10 @@ def _transform() -> Any:
 
     source = ImageCms.createProfile("sRGB")
     target = ImageCms.getOpenProfile(str(PROFILE))
-    return ImageCms.buildTransform(source, target, "RGB", "CMYK", renderingIntent=ImageCms.Intent.PERCEPTUAL)
+    return ImageCms.buildTransform(
+        source, target, "RGB", "CMYK", renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC,
+        flags=ImageCms.Flags.BLACKPOINTCOMPENSATION,
+    )  # fmt: skip
 
 
 @functools.cache
@@ -156,23 +162,21 @@ def _to_lab() -> Any:
     )  # fmt: skip
 
 
-def to_lab(cmyk: Image.Image) -> Image.Image:
-    """CMYK pixels as CIE Lab (Pillow's 8-bit LAB: L* × 255/100, a* and b* offset by 128) through the profile:
-    how they print, for comparing with the RGB they came from."""
+def to_rgb(cmyk: Image.Image) -> Image.Image:
+    """CMYK pixels as sRGB through the profile (relative colorimetric, black point to black point): how a viewer
+    soft-proofing the print shows it, for comparing with the RGB the inks were separated from."""
     from PIL import ImageCms
 
-    lab = ImageCms.applyTransform(cmyk, _to_lab())
-    assert lab is not None
-    return lab
+    rgb = ImageCms.applyTransform(cmyk, _to_rgb())
+    assert rgb is not None
+    return rgb
 
 
-def rgb_to_lab(rgb: Image.Image) -> Image.Image:
-    """sRGB pixels as CIE Lab (Pillow's 8-bit LAB), for comparing with `to_lab`."""
+@functools.cache
+def _to_rgb() -> Any:
     from PIL import ImageCms
 
-    lab = ImageCms.applyTransform(
-        rgb.convert("RGB"),
-        ImageCms.buildTransform(ImageCms.createProfile("sRGB"), ImageCms.createProfile("LAB"), "RGB", "LAB"),
-    )
-    assert lab is not None
-    return lab
+    return ImageCms.buildTransform(
+        ImageCms.getOpenProfile(str(PROFILE)), ImageCms.createProfile("sRGB"), "CMYK", "RGB",
+        renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC, flags=ImageCms.Flags.BLACKPOINTCOMPENSATION,
+    )  # fmt: skip
