@@ -302,7 +302,7 @@ def test_text_in_the_safe_zone_is_a_warning_and_a_page_without_trim_box_an_error
         canvas.setFont("NotoSans-Preflight", 8)
         canvas.drawString(9 + 2.5 * 72 / 25.4, 100, "Safe")  # 2.5 mm inside the trim: past the cut's drift
 
-    on_page = [finding for finding in findings(problem_pdf(draw)) if "text" in finding]
+    on_page = [finding for finding in findings(problem_pdf(draw)) if "text " in finding]
     assert len(on_page) == 1, on_page
     assert on_page[0].startswith("warning: page 1: text 'Safe' 2.") and "in the 3.2 mm safe zone" in on_page[0]
     assert "error: page 1: no TrimBox (the page)" in findings(problem_pdf(draw, trim=False))
