@@ -361,3 +361,45 @@ def test_cmyk_print_sheets_are_pdf_x_too(tmp_path):
     assert all(tuple(page["/TrimBox"]) == tuple(page["/MediaBox"]) for page in reader.pages)
     run = run_cli("preflight", path)
     assert run.code == 0, run.out
+
+
+@pytest.mark.parametrize(("shop_id", "pixels", "first"), [("tgc", (825, 1125), "scout-front.png"),
+                                                         ("mpc", (822, 1122), "001-scout-front.png")])  # fmt: skip
+def test_shop_image_packages_have_the_shops_names_and_sizes(tmp_path, shop_id, pixels, first):
+    """The Game Crafter: 825 × 1125 px for a poker card (300 dpi with 1/8 in bleed); MakePlayingCards 822 × 1122;
+    each face once, named as the shop's uploader takes them, with counts.csv giving each card's copies."""
+    from PIL import Image
+
+    build(FIXTURES / "card_data", FIXTURES / "templates", tmp_path, "demo", "--format", "shop-images", "--shop",
+          shop_id, "--only", "ships")  # fmt: skip
+    folder = tmp_path / "demo" / "shop-images" / "ships"
+    images = sorted(folder.glob("*.png"))
+    assert first in [image.name for image in images] and len(images) == 6
+    assert {Image.open(image).size for image in images} == {pixels}
+    counts = (folder / "counts.csv").read_text().splitlines()
+    assert counts[0] == "card,count,front,back" and counts[1].startswith(f"scout,3,{first}")
+
+
+def test_tabletop_playground_package_has_card_templates_and_their_textures(tmp_path):
+    import json
+
+    from PIL import Image
+
+    build(FIXTURES / "card_data", FIXTURES / "templates", tmp_path, "demo", "--format", "ttp")
+    package = tmp_path / "demo" / "ttp"
+    templates = sorted((package / "Templates").glob("*.json"))
+    assert [t.name for t in templates] == ["board-1.json", "ships-1.json", "tokens-1.json"]
+    for path in templates:
+        template = json.loads(path.read_text())
+        assert template["Type"] == "Card" and len(template["GUID"]) == 32
+        int(template["GUID"], 16)
+        front = Image.open(package / "Textures" / template["FrontTexture"])
+        assert front.width <= 4096 and front.height <= 4096
+        assert template["NumHorizontal"] * template["NumVertical"] >= len(template["CardNames"])
+        assert template["BackIndex"] in (-2, -3)
+        if template["BackTexture"]:
+            assert (package / "Textures" / template["BackTexture"]).is_file()
+    ships = json.loads((package / "Templates" / "ships-1.json").read_text())
+    assert (ships["Width"], ships["Height"]) == (6.35, 8.89)  # centimetres
+    assert ships["Indices"] == [0, 0, 0, 1, 1, 2]  # three Scouts, two Frigates, one Dreadnought
+    assert ships["CardNames"] == {"0": "Scout", "1": "<Ships & Stations>", "2": "Dreadnought"}

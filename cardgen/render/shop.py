@@ -122,11 +122,32 @@ def png_names(job: ComponentJob) -> dict[str, str]:
     return names
 
 
-def write_png_faces(job: ComponentJob, folder: Path) -> OutputFile:
+def shop_image_names(job: ComponentJob) -> dict[str, str]:
+    """Each distinct face's file name in a shop's package: The Game Crafter's as `--format png` names them
+    (`scout-front.png`, one `back-….png` for a shared back); MakePlayingCards' numbered in deck order
+    (`001-scout-front.png`), so its uploader, which sorts by name, takes them in the deck's order."""
+    names = png_names(job)
+    if job.options.shop != "mpc":
+        return names
+    order = {item.id: number for number, item in enumerate(job.component.items, start=1)}
+    numbered = {}
+    for key, name in names.items():
+        card = next((item for item, faces in job.faces.item_faces.items() if key in faces), "")
+        numbered[key] = f"{order.get(card, 0):03d}-{name}" if not name.startswith("back-") else f"000-{name}"
+    return numbered
+
+
+def write_shop_images(job: ComponentJob, folder: Path) -> OutputFile:
+    """A shop's image package for one component: its faces at the shop's pixel size (300 dpi with the shop's
+    bleed: The Game Crafter 825 × 1125 px for a poker card, MakePlayingCards 822 × 1122) and counts.csv."""
+    return write_png_faces(job, folder, shop_image_names(job))
+
+
+def write_png_faces(job: ComponentJob, folder: Path, names_by_key: dict[str, str] | None = None) -> OutputFile:
     """One PNG per distinct face (not per copy, and a back shared by many cards once) and a counts.csv naming
     each card's images; the file's `pages` counts the images."""
     component = job.component
-    by_key = png_names(job)
+    by_key = names_by_key or png_names(job)
     keys, names = list(by_key), list(by_key.values())
     shaped = job.shape != "rect"  # round and hex pieces: transparent outside their shape (digital tables cut by it)
     for name, image in zip(names, each_face_image(job, keys, job.options.dpi, transparent=shaped), strict=True):
