@@ -289,6 +289,12 @@ def _settle(run: _Run, game: Game, report: BuildReport, options: PrintOptions, l
 
         section = stale.section(settled.stale)
         written.extend(write_guide(game, report.files, options, out_dir / game.id, bundled_body_font(), section))
+    if request.printing.shop and report.files:
+        from cardgen.render.guide import write_shop_guide
+
+        shop_folder = report.files[0].path.parent if request.printing.format == "shop-pdf" else None
+        folder = shop_folder or out_dir / game.id / "shop-images"
+        written.extend(write_shop_guide(game, report.files, options, folder, bundled_body_font()))
     if request.printing.format == "tts" and report.files:
         from cardgen.render.jobs import OutputFile
         from cardgen.render.tts import write_saved_object

@@ -403,3 +403,14 @@ def test_tabletop_playground_package_has_card_templates_and_their_textures(tmp_p
     assert (ships["Width"], ships["Height"]) == (6.35, 8.89)  # centimetres
     assert ships["Indices"] == [0, 0, 0, 1, 1, 2]  # three Scouts, two Frigates, one Dreadnought
     assert ships["CardNames"] == {"0": "Scout", "1": "<Ships & Stations>", "2": "Dreadnought"}
+
+
+def test_the_print_guides_name_which_file_goes_to_which_shop(shop):
+    """Beside the DriveThruCards files, a guide naming each file and what it orders; the table of shops lists
+    every deck's file for each shop."""
+    guide = (shop["ships"].parent / "PRINT.md").read_text()
+    assert "# Demo Skirmish for DriveThruCards" in guide
+    assert "| ships.pdf | Ship deck: 6 cards | 12 |" in guide
+    assert "| DriveThruCards | shop/ships.pdf | one PDF per deck, CMYK PDF/X-1a" in guide
+    assert "| The Game Crafter | shop-images/ships/ |" in guide and "| MakePlayingCards | shop-images/ships/ |" in guide
+    assert (shop["ships"].parent / "print-guide.pdf").is_file()
