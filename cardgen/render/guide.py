@@ -158,7 +158,7 @@ def shops_section(game: Game) -> list[str]:
         f"| The Game Crafter | {folders} | one PNG per card face at 825 × 1125 px (poker), counts.csv: copies |",
         f"| MakePlayingCards | {folders} | one PNG per card face at 822 × 1122 px (poker), numbered in deck "
         "order, counts.csv |",
-        "| Tabletop Playground | the ttp/ folder | a package: Templates/ and Textures/ |",
+        "| Tabletop Playground | ttp/ | a package: Templates/ and Textures/ |",
         "| Tabletop Simulator | tts/ | a saved object with its images |",
     ]
 
