@@ -149,7 +149,8 @@ class _Flattener:
             inks = tuple(float(value) for value in state.fill)
         else:
             rgb = state.fill * 3 if state.space == "/DeviceGray" else state.fill
-            inks = self.separation.colour(*(float(value) for value in rgb[:3]), text=True)
+            red, green, blue = (float(value) for value in rgb[:3])
+            inks = self.separation.colour(red, green, blue, text=True)
         numbers = [Decimal(f"{value:.4f}") for value in inks]
         return [pikepdf.ContentStreamInstruction(numbers, pikepdf.Operator("k"))]
 

@@ -41,8 +41,9 @@ def write_ttp(job: ComponentJob, target: Path) -> OutputFile:
     backs = {job.faces.item_faces[item.id][1] for item in items}
     one_back = len(backs) == 1
     names = {"back": f"{component.id}-back.jpg"}
-    if one_back and None not in backs:
-        write_atomic(package / "Textures" / names["back"], _jpeg(faces[next(iter(backs))]))
+    shared_back = next(iter(backs)) if one_back else None
+    if shared_back is not None:
+        write_atomic(package / "Textures" / names["back"], _jpeg(faces[shared_back]))
     templates = 0
     for number, start in enumerate(range(0, len(items), per_sheet), start=1):
         chunk = items[start : start + per_sheet]

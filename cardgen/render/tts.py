@@ -173,7 +173,8 @@ def _description(fields: dict[str, Any]) -> str:
     """Every text field of the item for TTS's tooltip — `text` first as it is, any other long one after its name
     (`ability: …`) — then its short fields on one line; markup removed and icons as their names' words."""
     skip = ("name", "title", "effects")
-    texts, facts = [], []
+    texts: list[str] = []
+    facts: list[str] = []
     for key, value in fields.items():
         if key in skip or not isinstance(value, int | str) or isinstance(value, bool):
             continue
