@@ -841,14 +841,14 @@ def replay_command(obj: Context, log_file: Path) -> None:
 def preflight_command(pdf_file: Path, shop: str) -> None:
     """What a print shop would reject in a PDF: RGB, transparency, ink over its limit, fonts not embedded, page
     boxes, bleed, images under 300 dpi, text too near the cut; one line each, with the page and where (exit 1)."""
-    from cardgen.render.preflight import check_file
+    from cardgen.render.preflight import check_file, grouped
 
-    findings = check_file(pdf_file, shop)
+    findings = grouped(check_file(pdf_file, shop))
     for finding in findings:
         echo(f"{display_path(pdf_file)}: {'error' if finding.error else 'warning'}: {finding}")
     errors = sum(finding.error for finding in findings)
     if errors:
-        raise RuleError(f"{display_path(pdf_file)}: {errors} problem(s) {shop} would reject")
+        raise RuleError(f"{display_path(pdf_file)}: {errors} kind(s) of problem {shop} would reject")
     echo(f"{display_path(pdf_file)}: nothing {shop} would reject")
 
 

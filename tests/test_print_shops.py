@@ -239,8 +239,8 @@ def test_preflight_passes_the_shop_file_and_names_what_the_rgb_one_breaks(shop):
     run = run_cli("preflight", shop["rgb"], "--shop", "drivethrucards")
     assert run.code == 1
     for expected in ("error: PDF 1.6: PDF/X-1a is PDF 1.3 or 1.4", "no GTS_PDFXVersion", "0 PDF/X OutputIntents",
-                     "page 1: RGB fill colour", "page 1: bleed 3.00 mm, DriveThruCards asks for 3.17 mm",
-                     "page 1: both TrimBox and ArtBox"):  # fmt: skip
+                     "pages 1–12: RGB fill colour", "pages 1–12: bleed 3.00 mm, DriveThruCards asks for 3.17 mm",
+                     "pages 1–12: both TrimBox and ArtBox"):  # fmt: skip
         assert expected in run.out, run.out
 
 
@@ -414,3 +414,22 @@ def test_the_print_guides_name_which_file_goes_to_which_shop(shop):
     assert "| DriveThruCards | shop/ships.pdf | one PDF per deck, CMYK PDF/X-1a" in guide
     assert "| The Game Crafter | shop-images/ships/ |" in guide and "| MakePlayingCards | shop-images/ships/ |" in guide
     assert (shop["ships"].parent / "print-guide.pdf").is_file()
+
+
+def test_preflight_says_a_problem_of_every_page_once_with_its_pages():
+    """A deck whose every page has RGB is one line naming the pages, not one line per page; a finding on one page
+    stays as it was, and the whole document's findings are never merged."""
+    from cardgen.render.preflight import Finding, grouped
+
+    found = [Finding(None, "no GTS_PDFXVersion"), Finding(None, "Trapped is not set")]
+    found += [Finding(page, "RGB fill colour", f"{page}.0 mm from the left", count=3) for page in (1, 2, 3, 5)]
+    found += [Finding(page, "bleed 3.00 mm", "the page's edges") for page in (1, 2, 3, 5)]
+    found += [Finding(4, "text 'One' 0.2 mm inside the trim", "left")]
+    lines = [str(finding) for finding in grouped(found)]
+    assert lines == [
+        "no GTS_PDFXVersion",
+        "Trapped is not set",
+        "pages 1–3, 5: RGB fill colour — 12 times, first (page 1: 1.0 mm from the left)",
+        "pages 1–3, 5: bleed 3.00 mm (the page's edges)",
+        "page 4: text 'One' 0.2 mm inside the trim (left)",
+    ]

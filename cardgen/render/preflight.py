@@ -13,7 +13,7 @@ the safe zone but clear of the cut tolerance is a warning. Every shop build runs
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -32,16 +32,50 @@ IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 @dataclass(frozen=True)
 class Finding:
     """One thing a shop would reject (or, not `error`, warn about): on which page (1-based; None for the whole
-    document), what, and where on the page."""
+    document), what, where on the page, and how often it occurred there. Grouped (`grouped`), one finding stands
+    for the same thing on several pages: `more_pages`, with `where` on the first."""
 
     page: int | None
     what: str
     where: str = ""
     error: bool = True
+    count: int = 1
+    more_pages: tuple[int, ...] = ()
 
     def __str__(self) -> str:
-        at = f"page {self.page}: " if self.page else ""
-        return f"{at}{self.what}" + (f" ({self.where})" if self.where else "")
+        pages = (self.page, *self.more_pages) if self.page else ()
+        at = f"{page_list(pages)}: " if pages else ""
+        once_a_page = self.count <= max(len(pages), 1)
+        times = "" if once_a_page else f" — {self.count} times, first"
+        place = f"page {self.page}: {self.where}" if self.more_pages and self.where and not once_a_page else self.where
+        return f"{at}{self.what}{times}" + (f" ({place})" if place else "")
+
+
+def page_list(pages: tuple[int, ...]) -> str:
+    """`page 3`, or `pages 1–4, 7`: the pages in order, runs as ranges."""
+    runs: list[list[int]] = []
+    for page in sorted(pages):
+        if runs and page == runs[-1][-1] + 1:
+            runs[-1].append(page)
+        else:
+            runs.append([page])
+    text = ", ".join(str(run[0]) if len(run) == 1 else f"{run[0]}–{run[-1]}" for run in runs)
+    return f"page {text}" if len(pages) == 1 else f"pages {text}"
+
+
+def grouped(findings: list[Finding]) -> list[Finding]:
+    """The same finding on several pages as one (its pages listed, its counts added, where it stands on the first),
+    in the order first seen: a deck whose every page has RGB is one line, not one per page."""
+    merged: dict[tuple[Any, ...], Finding] = {}
+    for finding in findings:
+        key = (finding.what, finding.error) if finding.page else (finding.what, finding.error, id(finding))
+        first = merged.get(key)
+        if first is None:
+            merged[key] = finding
+        else:
+            pages = (*first.more_pages, finding.page) if finding.page else first.more_pages
+            merged[key] = replace(first, count=first.count + finding.count, more_pages=pages)
+    return list(merged.values())
 
 
 @dataclass
@@ -57,10 +91,7 @@ class _Page:
         entry[1] += 1
 
     def findings(self) -> list[Finding]:
-        return [
-            Finding(self.number, what if count == 1 else f"{what} — {count} times, first", where)
-            for what, (where, count) in self.seen.items()
-        ]
+        return [Finding(self.number, what, where, count=count) for what, (where, count) in self.seen.items()]
 
     def at(self, matrix: Matrix, x: float = 0.0, y: float = 0.0) -> str:
         px, py = _apply(matrix, x, y)

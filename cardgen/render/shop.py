@@ -55,9 +55,9 @@ def write_shop_pdf(job: ComponentJob, path: Path) -> OutputFile:
 def refuse_rejected(data: bytes, shop: Shop, path: Path) -> None:
     """Preflight a file for `shop`: a `RuleError` listing what it would reject (warnings are for `cardgen
     preflight` to show)."""
-    from cardgen.render.preflight import preflight
+    from cardgen.render.preflight import grouped, preflight
 
-    errors = [finding for finding in preflight(data, shop) if finding.error]
+    errors = [finding for finding in grouped(preflight(data, shop)) if finding.error]
     if errors:
         where = Location(display_path(path))
         problems = [Problem(where, f"{shop.name} would reject it: {finding}") for finding in errors]
