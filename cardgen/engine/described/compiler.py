@@ -222,8 +222,11 @@ class Compiler:
         joined = op == "+" and left.cards and right.cards  # two lists of cards are one
         if left.number and right.number and op in ("+", "-", "*"):  # of the data's own numbers: as Python's
             return Code(f"({left.text} {op} {right.text})", number=True)
-        number = left.number or right.number or (left.constant and left.value.__class__ in (int, float)) or (
-            right.constant and right.value.__class__ in (int, float)
+        number = (
+            left.number
+            or right.number
+            or (left.constant and left.value.__class__ in (int, float))
+            or (right.constant and right.value.__class__ in (int, float))
         )
         if op in ("+", "-") and (number or op == "-"):  # adding a number, or taking away: nothing grows much
             return Code(f"({left.text} {op} {right.text})", cards=joined)
