@@ -35,7 +35,7 @@ card_types:
     fields:
       name: {{type: str}}
       cost: {{type: int, min: 0, max: 10}}
-      effect: {{type: str, required: false, default: "", description: "what the card does when bought (engine.yaml)"}}
+      effect: {{type: str, required: false, default: "", description: "what the card does when played (engine.yaml)"}}
       text: {{type: text, required: false, default: ""}}
 components:
   - {{id: cards, kind: deck, title: Main deck, file: cards.yaml}}
@@ -44,23 +44,21 @@ components:
 CARDS = """# The main deck. Items may also come from a spreadsheet: cards: {file: cards.csv}
 type: card
 front: card
-# `effect` is what a card does when it is bought: statements of the verbs engine.yaml declares ("coins 2; vp 1").
 cards:
-  - {id: pioneer, count: 4, name: Pioneer, cost: 1, effect: "vp 1", text: "Worth 1 VP."}
-  - {id: trader, count: 4, name: Trader, cost: 2, effect: "coins 3", text: "Gain 3 {coin}."}
+  - {id: pioneer, count: 4, name: Pioneer, cost: 1, effect: "draw 1", text: "Draw a card."}
+  - {id: trader, count: 4, name: Trader, cost: 2, effect: "coins 2", text: "Gain 2 {coin}."}
   - id: captain
     count: 4
     name: Captain
     cost: 4
-    effect: "vp 3"
-    text: "**Lead:** worth 3 VP."
+    effect: "discount 1"
+    text: "**Lead:** every other card you play this turn costs 1 {coin} less."
 """
 
 RULES = """# Facts your rules fix (with the sentence they come from) and the checks that guard them.
 facts:
   deck_size: {value: 12, cite: "Rules §1 — 'a deck of 12 cards'"}
   max_cost: {value: 4, cite: "Rules §2 — 'no card costs more than 4 coins'"}
-  vp_to_win: {value: 6, cite: "Rules §4 — 'the first player with 6 VP wins'"}
 checks:
   - {rule: The deck has 12 cards, check: count, component: cards, expect: {fact: deck_size}}
   - {rule: Costs stay in range, check: range, component: cards, field: cost, min: 0, max: {fact: max_cost}}
@@ -69,47 +67,49 @@ checks:
   - {rule: Card text stands out from what lies under it, check: text-contrast, component: cards}
 """
 
-ENGINE = """# How your game is played: cardgen play, replay and balance read this file (no code: data).
+ENGINE = """# How your game is played: cardgen play, replay and balance read this file (data, never code).
 # Every key is in `cardgen rules-reference`; the guide is cardgen's docs/guide/rules-as-data.md.
 cards:
   - {component: cards} # every copy of every card in cards.yaml is a card of the game
 zones:
   deck: {visible: nobody} # the face-down deck
-  market: {size: 3, fill_from: deck} # three cards face up; `fill: market` deals it full from the deck
-  tableau: {each: player} # the cards each player has bought
+  market: {size: 3, fill_from: deck, short: allowed} # three cards face up: `fill: market` deals it full from the deck
+  tableau: {each: player} # the cards each player has played
 values:
-  coins: {each: player, start: 2, min: 0}
-  vp: {each: player, min: 0}
+  coins: {each: player, min: 0}
+  discount: {each: player, min: 0} # what the player's captains take off this turn's buys
 effects:
-  fields: [effect] # the cards' `effect` field holds statements of these verbs
+  fields: [effect] # the cards' `effect` field holds statements of these verbs ("coins 2", "draw 1")
   verbs:
     coins: {meaning: gain N coins, do: [{add: {coins: amount}}]}
-    vp: {meaning: gain N VP, do: [{add: {vp: amount}}]}
+    draw: {meaning: take N cards from the deck onto your tableau, do: [{draw: deck, to: tableau, count: amount}]}
+    discount: {meaning: every other card bought this turn costs N less, do: [{add: {discount: amount}}]}
 setup:
   - move: cards('cards')
     to: deck
   - shuffle: deck
   - fill: market
 turn: # `player` is the player whose turn it is; `coins` alone means their coins
-  - add: {coins: 1}
-  - choose: # the player picks one action: the legal actions are listed for them
+  - set: {discount: 0}
+  - add: {coins: 2}
+  - choose: # the legal actions are listed for the player, again and again until they pass
+      until: pass
       options:
         - buy:
             from: market
             to: tableau
-            cost: card.cost
+            cost: max(0, card.cost - discount)
             pay: coins
             label: buy {card.name}
             then:
-              - effects: card # the card's effect: "vp 1", "coins 3"
+              - effects: card # the card's effect: "coins 2", "draw 1", "discount 1"
               - fill: market
         - pass: pass
-end: # checked after every turn; vp_to_win is a fact of rules.yaml
-  - {when: "vp >= vp_to_win", ending: "a player reached {vp_to_win} VP"}
-  - {when: "not deck", ending: the deck ran out}
-score: vp
+end: # checked after every turn
+  - {when: "not market", ending: the cards ran out}
+score: sum(card.cost for card in tableau) # a card is worth its cost
 tiebreak: [coins]
-evaluate: {vp: 1, coins: 0.3} # what the greedy agent weighs
+evaluate: {"sum(card.cost for card in tableau)": 1, coins: 0.5} # what the greedy agent weighs
 """
 
 CARD_LAYOUT = """{% import "_common/ui.xml.j2" as ui %}

@@ -125,6 +125,11 @@ def test_a_line_up_is_dealt_full_and_a_source_run_dry_is_a_data_problem(tmp_path
     state = walk(engine.new_state(2, 1))
     assert state.ending == "dry"
     assert state.problems == ["market could not be filled to 4 at 2 players: deck ran out"]
+    short = zones.replace("fill_from: deck}", "fill_from: deck, short: allowed}")  # the line-up may stay short
+    engine = make(tmp_path, short + "round:\n  - fill: market\n  - move: top(market)\n    to: gone\n"
+                  "  - if: not market\n    then: [{end: dry}]\n")  # fmt: skip
+    state = walk(engine.new_state(2, 1))
+    assert state.ending == "dry" and state.problems == []
 
 
 def test_the_legal_actions_are_every_binding_of_every_option_in_order_with_their_labels(tmp_path: Path) -> None:

@@ -156,7 +156,7 @@ class DescribedEngine(GameEngine):
         self.zone_visible = [""] * self.zone_count
         self.random_draw = [False] * self.zone_count
         self.refill: dict[int, tuple[int, bool]] = {}
-        self.fill: dict[int, tuple[Standalone, int]] = {}
+        self.fill: dict[int, tuple[Standalone, int, bool]] = {}
         self.accepts: dict[int, Any] = {}
         self.limits: list[tuple[int, Standalone]] = []
         self.zone_rules: dict[str, Zone] = {}
@@ -182,11 +182,11 @@ class DescribedEngine(GameEngine):
                 self._accepts(builder, compiler, family, spec.accepts, (*path, "accepts"))
             self.zone_rules[name] = zone
             if spec.fill_from is not None:
-                self._fill(builder, family, spec.fill_from, size, (*path, "fill_from"))
+                self._fill(builder, family, spec.fill_from, size, (*path, "fill_from"), spec.short == "allowed")
         self.perfect_information = all(spec.visible == "everyone" for spec in self.zone_specs.values())
 
     def _fill(
-        self, builder: Builder, family: Family, name: str, size: Standalone | None, path: tuple[str, ...]
+        self, builder: Builder, family: Family, name: str, size: Standalone | None, path: tuple[str, ...], short: bool
     ) -> None:
         """A line-up dealt from another zone: the same instance of a zone shaped alike, or its only instance."""
         source = self.families.get(name)
@@ -201,7 +201,7 @@ class DescribedEngine(GameEngine):
             builder.problem(f"'{name}' is neither shaped like '{family.name}' nor a single zone", path)
             return
         for offset in range(family.size(self.max_players)):
-            self.fill[family.base + offset] = (size, source.base + (offset if alike else 0))
+            self.fill[family.base + offset] = (size, source.base + (offset if alike else 0), short)
 
     def _same_shape(self, builder: Builder, family: Family, name: str, path: tuple[str, ...]) -> Family | None:
         source = self.families.get(name)

@@ -66,6 +66,10 @@ class ZoneSpec(Strict):
     )
     size: Expression = Field(default=None, description="a line-up's size (`fill:` deals it full; also a limit)")
     fill_from: Name | None = Field(default=None, description="the zone `fill:` deals a line-up from")
+    short: Literal["problem", "allowed"] = Field(
+        default="problem",
+        description="when fill_from runs out: problem (cardgen play reports it) or allowed (the line-up stays short)",
+    )
     limit: Expression = Field(default=None, description="the most cards it may hold (`--check` reports more)")
     accepts: StrictStr | None = Field(
         default=None, description="an expression of `card`: what it may hold, for the search agent's deals"

@@ -129,12 +129,14 @@ class Table:
     def fill(self, zone: int) -> None:
         """A line-up dealt to its size from its `fill_from` zone."""
         engine = self.engine
-        size_fn, source = engine.fill[zone]
+        size_fn, source, short = engine.fill[zone]
         size = size_fn(self, engine.zone_seat(zone))
         while len(self.zones[zone]) < size:
             self.tick()
             card = self.draw(source)
             if card is None:
+                if short:  # `short: allowed`: the line-up stays short (the cards ran out)
+                    return
                 self.problem(f"{engine.zone_labels[zone]} could not be filled to {size} at {self.n} players: "
                              f"{engine.zone_labels[source]} ran out")  # fmt: skip
                 return
