@@ -147,3 +147,13 @@ def test_the_rules_text_never_reaches_python(tmp_path: Path) -> None:
 """,
         )
         assert found and all("engine.yaml" in line for line in found), dunder
+
+
+def test_a_number_squared_by_nested_calls_is_stopped(tmp_path: Path) -> None:
+    """`sq(x)` of a number of the data multiplies without a guard inside, but its result is not known as such a number:
+    calls nested on their own results are guarded (without it, 23 squarings of 12 would not end)."""
+    nested = "sq(" * 23 + "count(deck)" + ")" * 23
+    functions = "functions:\n  sq: {params: [x], value: x * x}\n"
+    engine = make(tmp_path, BASE + functions + f'turn:\n  - let: {{y: "{nested}"}}\n')
+    with pytest.raises(RulesFailure, match="a number of more than 19,000 digits"):
+        engine.new_state(2, 1)

@@ -20,6 +20,7 @@ from cardgen.engine.described.layout import BUILT_IN_ATTRIBUTES, Card, Cards, Fa
 from cardgen.engine.described.source import Spec
 from cardgen.engine.described.steps import Block, Procedure, StepCompiler, StepProblem
 from cardgen.engine.described.syntax import SyntaxProblem, parse
+from cardgen.engine.described.userfunctions import UserFunction
 from cardgen.errors import DataError, Location, Problem, clipped, did_you_mean
 
 if TYPE_CHECKING:
@@ -27,14 +28,6 @@ if TYPE_CHECKING:
 
 Path = tuple[str | int, ...]
 Standalone = Callable[[Any, Any], Any]  # an expression of the state and a seat (or None)
-
-
-class UserFunction:
-    """A function of `functions:`: its parameters and the name of its generated code (`u3(s, a, b)`), defined once
-    every name is known (so functions may call each other in any order)."""
-
-    def __init__(self, name: str, params: list[str], local: str):
-        self.name, self.params, self.local = name, params, local
 
 
 class Builder:
@@ -206,22 +199,16 @@ class Builder:
         """Every function of `functions:`, named first so each may call any other, then defined."""
         unit = compiler.unit
         for name, spec in self.spec.functions.items():
-            names.functions[name] = UserFunction(name, list(spec.params), unit.fresh("u"))
+            function = names.functions[name] = UserFunction(name, list(spec.params), unit.fresh("u"))
+            function.raw, function.where = spec.value, self.where(("functions", name, "value"))
         for name, spec in self.spec.functions.items():
             function, path = names.functions[name], ("functions", name, "value")
-            scope = Scope(Frame())
-            locals_ = [unit.fresh("a") for _ in spec.params]
-            for param, local in zip(spec.params, locals_, strict=True):
-                scope.bind_python(param, local)
-            raw = spec.value
             try:
-                code = compiler.code(parse(raw), scope).text if isinstance(raw, str) else compiler.constant(raw).text
+                function.define(compiler)
             except SyntaxProblem as exc:
-                self.problem(f"{exc} (in '{clipped(str(raw), 60)}', column {exc.column})", path)
-                code = "None"
-            where = self.where(path)
-            header = f"def {function.local}(s{''.join(f', {local}' for local in locals_)}):"
-            unit.define(function.local, [(header, where), (f"    return {code}", where)])
+                self.problem(f"{exc} (in '{clipped(str(spec.value), 60)}', column {exc.column})", path)
+                function.raw = None  # calls go to a generic version that gives none
+                unit.define(function.local, [(f"def {function.local}(s, *a):", None), ("    return None", None)])
 
     def standalone_in(self, raw: Any, path: Path, compiler: Compiler, scope: Scope, params: str = "s, e") -> Fn | None:
         if not isinstance(raw, str):

@@ -102,7 +102,8 @@ class Compiler:
         name = node.parts[0]
         local = scope.lookup(name)
         if local is not None:
-            return Code(local, simple=True, card=scope.is_card(name))
+            known = scope.known_as(name)
+            return Code(local, simple=True, card=scope.is_card(name), cards=known == "cards", number=known == "number")
         if name == "players":
             return Code("s.n", simple=True)
         if name == "seats":
@@ -222,6 +223,8 @@ class Compiler:
         joined = op == "+" and left.cards and right.cards  # two lists of cards are one
         if left.number and right.number and op in ("+", "-", "*"):  # of the data's own numbers: as Python's
             return Code(f"({left.text} {op} {right.text})", number=True)
+        if op == "*" and any(side.constant and side.value.__class__ is float for side in (left, right)):
+            return Code(f"({left.text} * {right.text})", number=True)  # a float: never a list, never unbounded
         number = (
             left.number
             or right.number
@@ -254,8 +257,9 @@ class Compiler:
         return Code(f"(not {self.code(node.parts[0], scope).text})")
 
     def _choice(self, node: Node, scope: Scope) -> Code:
-        test, yes, no = (self.code(part, scope).text for part in node.parts)
-        return Code(f"({yes} if {test} else {no})")
+        test, yes, no = (self.code(part, scope) for part in node.parts)
+        return Code(f"({yes.text} if {test.text} else {no.text})", card=yes.card and no.card,
+                    cards=yes.cards and no.cards, number=yes.number and no.number)  # fmt: skip
 
     def _tuple(self, node: Node, scope: Scope) -> Code:
         return Code("(" + "".join(f"{self.code(part, scope).text}, " for part in node.parts) + ")")

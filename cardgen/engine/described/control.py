@@ -4,6 +4,7 @@ block runner calls when it may wait for a player, and as code written into its b
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -85,19 +86,20 @@ def _for(steps: StepCompiler, item: dict[str, Any], scope: Scope, path: Path) ->
     inner = scope.child()
     plain = not may_wait(item.get("do"))
     try:
-        clauses = steps.clauses(raw, inner, python=plain)
+        clauses = steps.clauses(raw, inner, python=plain, counted=not plain)
     except SyntaxProblem as exc:
         raise StepProblem(f"{exc} (in '{clipped(raw, 60)}')", path) from None
     if len(clauses) != 1:
         raise StepProblem("for: takes one 'name in list'; put another for: inside do:", path)
     source, local, test = clauses[0]
-    if plain:
+    if plain:  # one Python loop; every item a step of the budget (those the test leaves out too)
         body = steps.lines(item.get("do"), inner, (*path[:-1], "do"))
-        found: Lines = [(f"for {local} in list({source}):", where)]
-        counted = tick(where)
+        fresh = source == "list(range(s.n))" or re.fullmatch(r"k\d+", source)  # `seats`, a constant: never moved
+        over = "range(s.n)" if source == "list(range(s.n))" else source if fresh else f"list({source})"
+        found: Lines = [(f"for {local} in {over}:", where), *indent(tick(where))]
         if test is not None:
-            return [*found, (f"    if {test}:", where), *indent(counted, 2), *indent(body, 2)]
-        return [*found, *indent(counted), *indent(body)]
+            return [*found, (f"    if {test}:", where), *indent(body, 2)]
+        return [*found, *indent(body)]
     block = steps.block(item.get("do"), inner, (*path[:-1], "do"))
     source_fn = steps.function_of(source, path)
     test_fn = steps.function_of(test, path) if test is not None else None

@@ -57,6 +57,7 @@ class DescribedEngine(GameEngine):
         self.turn: Procedure | None = None
         self.problems_found: list[str] = []
         self.unit = Unit()
+        self.unit.namespace["_most_steps"] = self.most_steps  # the loops' step budget, read by generated code
         builder = Builder(self, game, spec, doc)
         self.cards: Cards = builder.cards()
         self._layout(builder)

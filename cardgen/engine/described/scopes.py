@@ -47,6 +47,7 @@ class Scope:
         self.names: dict[str, str] = {}
         self.slots: dict[str, int] = {}
         self.cards: set[str] = set()  # names that only ever hold a card
+        self.known: dict[str, str] = {}  # names known to hold a list of cards ("cards") or a number ("number")
         self.next: int = parent.next if parent else 0
 
     def child(self) -> Scope:
@@ -67,6 +68,15 @@ class Scope:
                 return name in scope.cards
             scope = scope.parent
         return False
+
+    def known_as(self, name: str) -> str | None:
+        """What a parameter is known to hold: "cards", "number", or None."""
+        scope: Scope | None = self
+        while scope is not None:
+            if name in scope.names:
+                return scope.known.get(name)
+            scope = scope.parent
+        return None
 
     def slot(self, name: str) -> int | None:
         scope: Scope | None = self
@@ -91,14 +101,26 @@ class Scope:
         self.frame.size = max(self.frame.size, self.next)
         return slot
 
-    def bind_python(self, name: str, local: str, column: int = 1, shadow: bool = False, card: bool = False) -> None:
+    def bind_python(
+        self,
+        name: str,
+        local: str,
+        column: int = 1,
+        shadow: bool = False,
+        card: bool = False,
+        cards: bool = False,
+        number: bool = False,
+    ) -> None:
         """A local of generated code only (a generator's item, a function's parameter); `shadow`: a name the rules
-        give a meaning of their own (the card of `losses:`), hiding one of the same name; `card`: it holds a card."""
+        give a meaning of their own (the card of `losses:`), hiding one of the same name; `card`: it holds a card
+        (`cards`: a list of cards, `number`: a number of the data — a function's parameter known at its call)."""
         if not shadow:
             self._free(name, column)
         self.names[name] = local
         if card:
             self.cards.add(name)
+        if cards or number:
+            self.known[name] = "cards" if cards else "number"
 
 
 @dataclass
@@ -109,7 +131,7 @@ class Names:
     marks: dict[str, int]
     cards: Cards
     constants: dict[str, Any]
-    functions: dict[str, Any] = field(default_factory=dict)  # name → `build.UserFunction`
+    functions: dict[str, Any] = field(default_factory=dict)  # name → `userfunctions.UserFunction`
     facts: dict[str, Any] = field(default_factory=dict)
 
     def known(self) -> list[str]:

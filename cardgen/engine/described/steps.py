@@ -17,7 +17,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from cardgen import limits
 from cardgen.engine.described.compiler import Code, Compiler, Fn, Frame, Scope
 from cardgen.engine.described.syntax import Node, SyntaxProblem, parse, template
 from cardgen.errors import Location, clipped, did_you_mean
@@ -115,7 +114,6 @@ class StepCompiler:
         self.compiler, self.where, self.engine, self.unit = compiler, where, engine, compiler.unit
         self.problems: list[tuple[str, Path]] = []
         self.blocks: list[Block] = []
-        self.most_steps = limits.current().rules_steps
 
     # -- blocks -------------------------------------------------------------------------------------------------------
 
@@ -285,9 +283,12 @@ class StepCompiler:
         except SyntaxProblem as exc:
             raise StepProblem(str(exc), path) from None
 
-    def clauses(self, raw: str, scope: Scope, python: bool) -> list[tuple[str, int | str, str | None]]:
+    def clauses(
+        self, raw: str, scope: Scope, python: bool, counted: bool = True
+    ) -> list[tuple[str, int | str, str | None]]:
         """`x in hand if x.cost > 2 for y in …` as (source code, slot or Python name, test code) clauses, their names
-        bound in `scope` (as `env` slots, or as Python locals when the code using them is one function)."""
+        bound in `scope` (as `env` slots, or as Python locals when the code using them is one function); each
+        source's items counted against the item budget (`_visited`) unless the caller counts them itself."""
         prefix = "[0 for "
         try:
             node = parse(prefix + raw + "]")
@@ -305,7 +306,7 @@ class StepCompiler:
             else:
                 where = scope.bind(name, column, card=source_code.cards)
             test_code = self.compiler.code(test, scope).text if test is not None else None
-            compiled.append((f"_visited(s, {source_code.text})", where, test_code))
+            compiled.append((f"_visited(s, {source_code.text})" if counted else source_code.text, where, test_code))
         return compiled
 
     def function_of(self, code: str, path: Path) -> Fn:
@@ -332,7 +333,7 @@ def suspended(mark: str, then: Lines, where: Location) -> Lines:
 
 def tick(where: Location) -> Lines:
     """One more pass of a loop, counted against the step budget (`DescribedState.tick`, written out)."""
-    return [("s.spent += 1", where), ("if s.spent > s.engine.most_steps:", where), ("    s.too_long()", where)]
+    return [("s.spent += 1", where), ("if s.spent > _most_steps:", where), ("    s.too_long()", where)]
 
 
 def block_lines(lines: Lines, where: Location) -> Lines:
