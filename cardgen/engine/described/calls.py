@@ -59,6 +59,8 @@ def call(compiler: Compiler, node: Node, scope: Scope) -> Code:
     if name in ("min", "max") and len(codes) > 1:  # of several values: Python's own
         return Code(f"{name}({given})", number=all(code.number for code in codes))
     function = compiler.unit.ref(builtin.run)
+    if name == "range":
+        return Code(f"{function}({given})", numbers=True)
     if builtin.stateful:
         return Code(f"{function}(s, {given})", cards=name == "cards")
     return Code(f"{function}({given})")

@@ -68,7 +68,8 @@ class Compiler:
     def constant(self, value: Any) -> Code:
         cards = isinstance(value, list) and bool(value) and all(item.__class__ is Card for item in value)
         number = value.__class__ in (int, float) and abs(value) < 2**64
-        return Code(self.unit.ref(value), True, True, value, cards=cards, number=number)
+        numbers = isinstance(value, list) and all(item.__class__ is int and abs(item) < 2**64 for item in value)
+        return Code(self.unit.ref(value), True, True, value, cards=cards, number=number, numbers=numbers)
 
     def fixed(self, node: Node, scope: Scope) -> bool:
         """Whether an expression's value is known before play: constants, facts and what pure functions make of
@@ -107,7 +108,7 @@ class Compiler:
         if name == "players":
             return Code("s.n", simple=True)
         if name == "seats":
-            return Code("list(range(s.n))")
+            return Code("list(range(s.n))", numbers=True)
         if name == "turns":
             return Code("s.turns", simple=True)
         if name == "ending":
@@ -283,7 +284,7 @@ class Compiler:
         for name, source, test, column in clauses:
             source_code = self.code(source, scope)
             local = self.unit.fresh()
-            scope.bind_python(name, local, column, card=source_code.cards)
+            scope.bind_python(name, local, column, card=source_code.cards, number=source_code.numbers)
             parts.append(f"for {local} in _visited(s, {source_code.text})")
             if test is not None:
                 parts.append(f"if {self.code(test, scope).text}")

@@ -97,8 +97,7 @@ def _bottom(source: Any) -> Any:
 
 def _range(*bounds: int) -> list[int]:
     low, high = (0, bounds[0]) if len(bounds) == 1 else bounds
-    most = limits.current().rules_list
-    if high - low > most:
+    if high - low > (most := limits.current().rules_list):
         raise ValueError(f"range of {high - low:,} numbers (at most {most:,}: raise it with --limit rules_list=N)")
     return list(range(low, high))
 

@@ -29,6 +29,7 @@ class Code(NamedTuple):
     card: bool = False
     cards: bool = False
     number: bool = False  # known to be a number of bounded size: arithmetic on it needs no guard
+    numbers: bool = False  # known to be a list of such numbers (`range(…)`, `seats`): its items are numbers
 
 
 class Frame:
@@ -90,11 +91,14 @@ class Scope:
         if self.lookup(name) is not None:
             raise SyntaxProblem(f"'{name}' is already a name here: choose another (names do not change)", column)
 
-    def bind(self, name: str, column: int = 1, card: bool = False) -> int:
-        """A local kept in `env` (it lasts while the block waits for a player); `card`: it only holds cards."""
+    def bind(self, name: str, column: int = 1, card: bool = False, number: bool = False) -> int:
+        """A local kept in `env` (it lasts while the block waits for a player); `card`: it only holds cards
+        (`number`: numbers of the data)."""
         self._free(name, column)
         if card:
             self.cards.add(name)
+        if number:
+            self.known[name] = "number"
         slot = self.slots[name] = self.next
         self.names[name] = f"e[{slot}]"
         self.next += 1

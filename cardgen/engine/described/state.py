@@ -86,7 +86,7 @@ class DescribedState(Table, Flow, State):
 
     def run(self) -> None:
         """Carry out tasks until a player is asked something or the game ends (`Flow.run`, with the step budget)."""
-        tasks, handlers = self.tasks, self._handlers
+        tasks, handlers, most = self.tasks, self._handlers, self.engine.most_steps
         self.spent = self.depth = 0
         self.room = self.engine.most_items
         try:
@@ -98,7 +98,7 @@ class DescribedState(Table, Flow, State):
                     else:
                         handlers[task[0]](self, *task[1:])
                     self.spent += 1
-                    if self.spent > self.engine.most_steps:
+                    if self.spent > most:
                         self._too_long(task[1] if task[0] == "block" else None)
                 if self.decision is not None or self.ending is not None:
                     return

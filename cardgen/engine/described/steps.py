@@ -302,9 +302,9 @@ class StepCompiler:
             where: int | str
             if python:
                 where = self.unit.fresh()
-                scope.bind_python(name, where, column, card=source_code.cards)
+                scope.bind_python(name, where, column, card=source_code.cards, number=source_code.numbers)
             else:
-                where = scope.bind(name, column, card=source_code.cards)
+                where = scope.bind(name, column, card=source_code.cards, number=source_code.numbers)
             test_code = self.compiler.code(test, scope).text if test is not None else None
             compiled.append((f"_visited(s, {source_code.text})" if counted else source_code.text, where, test_code))
         return compiled
