@@ -164,3 +164,20 @@ def text(path: Path, page: int) -> str:
         return str(document[page].get_textpage().get_text_range()).replace("\r\n", "\n").replace("\r", "\n")
     finally:
         document.close()
+
+
+def pages_text(path: Path) -> list[str]:
+    """Every page's text as `text` reads it (pdfium)."""
+    import pypdfium2 as pdfium
+
+    document = pdfium.PdfDocument(path)
+    try:
+        pages = []
+        for page in document:
+            textpage = page.get_textpage()
+            pages.append(str(textpage.get_text_range()).replace("\r\n", "\n").replace("\r", "\n"))
+            textpage.close()
+            page.close()
+        return pages
+    finally:
+        document.close()
