@@ -42,7 +42,7 @@ class Printing:
     """How the sheets are printed (the options of `cardgen build` that decide every file's bytes). Lengths in mm,
     the crop marks' weight in points."""
 
-    paper: str = "a4"  # a4 | letter
+    paper: str = "a4"  # a4 | letter | a3 | a5 | tabloid | ledger | WxHmm (`units.parse_paper`)
     duplex: str = "long-edge"  # long-edge | short-edge | off
     back_offset: tuple[float, float] = (0.0, 0.0)
     layout: str | None = None  # None: each component's default; grid | fold

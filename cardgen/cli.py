@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from cardgen.trust import Decision
 from cardgen.errors import EXIT_INPUT, CardgenError, DataError, RuleError, display_path
 from cardgen.output import all_or_nothing, check_writable
-from cardgen.parameters import Length, Offset, PlayerCounts, Stamp, Whole
+from cardgen.parameters import Length, Offset, Paper, PlayerCounts, Stamp, Whole
 from cardgen.paths import default_data_dir, default_fonts_dir, default_templates_dir
 from cardgen.terminal import echo
 
@@ -76,7 +76,6 @@ class CardgenGroup(click.Group):
 
 FOLDER = click.Path(file_okay=False, path_type=Path)
 FILE = click.Path(dir_okay=False, path_type=Path)
-PAPERS = ["a4", "letter"]
 
 
 FC = TypeVar("FC", bound=Callable[..., Any])  # a click command function, typed through its decorators
@@ -93,6 +92,10 @@ def _option(name: str, kind: Any, default: Any, help: str = "", dest: str | None
 
 def _flag(name: str, help: str, *more: str) -> Callable[[FC], FC]:
     return click.option(name, *more, is_flag=True, help=help)
+
+
+PAPER = _option("--paper", Paper(), "a4", "a4, letter, a3, a5, tabloid, ledger, or WxH in mm (300x450) or inches "
+                "(8.5x14in).")  # fmt: skip
 
 
 @click.group(cls=CardgenGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -309,7 +312,7 @@ def validate_command(
 @cli.command("build")
 @click.argument("games", nargs=-1)
 @_option("--out", FOLDER, Path("output"), "Folder to write into; each game gets a subfolder.", "out_dir")
-@_option("--paper", PAPERS, "a4")
+@PAPER
 @_option("--duplex", ["long-edge", "short-edge", "off"], "long-edge", "Where backs go: behind their fronts for a "
          "long- or short-edge flip, or on pages of their own.")  # fmt: skip
 @_option("--back-offset", Offset(), "0,0", "Shift back pages by X,Y mm (read it off `cardgen calibrate`).")
@@ -388,7 +391,7 @@ def _components(only: str | None) -> tuple[str, ...] | None:
 @cli.command("watch")
 @click.argument("game")
 @_option("--out", FOLDER, Path("output"), "Folder to write into; the game gets a subfolder.", "out_dir")
-@_option("--paper", PAPERS, "a4")
+@PAPER
 @_option("--duplex", ["long-edge", "short-edge", "off"], "long-edge", "As for `cardgen build`.")
 @_option("--ink", ["full", "light", "both"], "full", "As for `cardgen build`.")
 @_option("--format", ["pdf", "shop-pdf", "png", "tts"], "pdf", "As for `cardgen build`.", "output_format")
@@ -822,7 +825,7 @@ def replay_command(obj: Context, log_file: Path) -> None:
 
 
 @cli.command("calibrate")
-@_option("--paper", PAPERS, "a4")
+@PAPER
 @_option("--duplex", ["long-edge", "short-edge"], "long-edge")
 @_flag("--landscape", "A landscape sheet, for layouts that print landscape (mini cards, hexes).")
 @_option("--out", FILE, Path("output") / "calibration.pdf", dest="out_file")
@@ -830,9 +833,9 @@ def calibrate_command(paper: str, duplex: str, landscape: bool, out_file: Path) 
     """Print a duplex calibration sheet to measure your printer's back-side offset."""
     from cardgen.building import bundled_body_font
     from cardgen.render.calibrate import write_calibration
-    from cardgen.units import PAPER_SIZES_MM, Size
+    from cardgen.units import paper_size
 
-    size = Size(*PAPER_SIZES_MM[paper])
+    size = paper_size(paper)
     write_calibration(out_file, size.rotated() if landscape else size, bundled_body_font(), duplex)
     echo(f"{display_path(out_file)}  2 pages — print double-sided ({duplex}), at actual size")
 

@@ -25,7 +25,7 @@ from cardgen.paths import default_fonts_dir
 from cardgen.render.jobs import DUPLEX, SIDES_NOTE, OutputFile, PrintOptions
 from cardgen.render.jobs import LIGHT_SUFFIX as LIGHT
 from cardgen.render.library import credit
-from cardgen.units import Size
+from cardgen.units import Size, paper_label
 
 HOW = {
     "long-edge": "double-sided, flip on the long edge",
@@ -107,7 +107,7 @@ def guide_lines(
 ) -> list[str]:  # fmt: skip
     """The guide as Markdown lines. `calibration`: the calibration page written beside the files; `fonts`: the
     credit lines of the fonts the files print (`font_credits`)."""
-    paper = options.paper.upper() if options.paper == "a4" else options.paper.title()
+    paper = paper_label(options.paper)
     full = [f for f in files if not f.path.stem.endswith(LIGHT)]
     light = [f for f in files if f.path.stem.endswith(LIGHT)]
     listed = ([calibration] if calibration else []) + files

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardgen.data.games import Component, Game, Item
 from cardgen.render.imposition import MarkStyle, SheetPlan
-from cardgen.units import PAPER_SIZES_MM, Size
+from cardgen.units import Size, paper_size
 
 if TYPE_CHECKING:  # the drawing (reportlab) loads when a face is drawn: planning a build does not need it
     from cardgen.render.draw import FaceDrawer, PreparedFace
@@ -26,7 +26,7 @@ if TYPE_CHECKING:  # the drawing (reportlab) loads when a face is drawn: plannin
 class PrintOptions:
     """How to print: paper, duplex, back offset, imposition and output format. Lengths in mm."""
 
-    paper: str = "a4"
+    paper: str = "a4"  # a name or WxHmm (`units.parse_paper`)
     duplex: str = "long-edge"  # long-edge | short-edge | off
     back_offset: tuple[float, float] = (0.0, 0.0)
     layout: str | None = None  # None: each component's default; grid | fold
@@ -40,7 +40,7 @@ class PrintOptions:
 
     @property
     def paper_size(self) -> Size:
-        return Size(*PAPER_SIZES_MM[self.paper])
+        return paper_size(self.paper)
 
 
 DUPLEX = ("long-edge", "short-edge")  # the ways a double-sided file is turned
