@@ -83,7 +83,8 @@ class BuildRequest:
     printing: Printing = field(default_factory=Printing)
     validate: bool = True  # False (--no-validate): no check runs, no checks.py is imported
     proof: bool = False
-    only: tuple[str, ...] | None = None  # the components to build (the whole game is still validated)
+    # the components to build, each `NAME` or `NAME:ID,ID` (cardgen/selection.py); the whole game is still validated
+    only: tuple[str, ...] | None = None
     jobs: int | None = None  # None: the number of cores, for builds large enough to gain
     cache: bool = True  # False (--no-cache): every file afresh, nothing recorded
     trust_code: bool = False
@@ -222,7 +223,9 @@ def _render(run: _Run, stack: contextlib.ExitStack, speculative: Speculative | N
     options = speculative.options if speculative is not None else request.printing.options()
     layouts = _layouts(request)  # made once per process (by `speculative` too)
     if request.only is not None:
-        run.loaded = _only(run.loaded, list(request.only))
+        from cardgen.selection import select
+
+        run.loaded = select(run.loaded, request.only)
     _warn_of_marks_in_bleed(run.loaded, request.printing.mark_offset)
     missing = [problem for game in run.loaded for problem in layouts.missing(game)]
     if missing:
@@ -406,19 +409,6 @@ def _warn_of_marks_in_bleed(games: list[Game], mark_offset: float) -> None:
 def _widest_bleed(game: Game) -> float:
     bleeds = [c.spec.bleed for c in game.components if c.spec is not None and c.spec.bleed is not None]
     return max([game.manifest.settings.bleed, *bleeds])
-
-
-def _only(games: list[Game], names: list[str]) -> list[Game]:
-    """The games with only the named components (each name must be a component of at least one of them)."""
-    from cardgen.errors import did_you_mean
-
-    known = {c.id for game in games for c in game.components}
-    for name in names:
-        if name not in known:
-            raise click.BadParameter(f"no component '{name}'{did_you_mean(name, sorted(known))}", param_hint="--only")
-    chosen = [dataclasses.replace(g, components=tuple(c for c in g.components if c.id in names),
-                                  readable=g.readable or g.components) for g in games]  # fmt: skip
-    return [game for game in chosen if game.components]
 
 
 def _validate_before_build(games: list[Game], trusted: list[Decision], quiet: bool = False) -> dict[str, list[str]]:

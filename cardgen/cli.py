@@ -335,8 +335,9 @@ def validate_command(
 @_flag("--quiet", "Print nothing but warnings and errors (no progress, no file list).", "-q")
 @_flag("--no-validate", "Print without checking the data (no check runs, no checks.py is imported).")
 @_flag("--proof", "Also write proof.pdf: every distinct face once, with id, copies, status.")
-@click.option("--only", default=None, metavar="COMPONENT[,COMPONENT]", help="Build only these components "
-              "(the whole game is still validated).")  # fmt: skip
+@click.option("--only", multiple=True, metavar="COMPONENT[,COMPONENT] or COMPONENT:ID,ID", help="Build only these "
+              "components, or these items of a component (every copy); repeatable. The whole game is still "
+              "validated.")  # fmt: skip
 @_option("--jobs", Whole(1, 256), None, "Processes to build with, the files shared out among them "
          "(default: the number of cores, for builds large enough to gain; the files are the same whatever the "
          "number).")  # fmt: skip
@@ -363,7 +364,7 @@ def build_command(
     quiet: bool,
     no_validate: bool,
     proof: bool,
-    only: str | None,
+    only: tuple[str, ...],
     jobs: int | None,
     trust_code: bool,
     tts_base_url: str | None,
@@ -383,9 +384,11 @@ def build_command(
     build(request)
 
 
-def _components(only: str | None) -> tuple[str, ...] | None:
-    """`--only a,b`: the names of the components to build."""
-    return None if only is None else tuple(name.strip() for name in only.split(",") if name.strip())
+def _components(only: tuple[str, ...]) -> tuple[str, ...] | None:
+    """`--only a,b --only c:x,y`: the components (and items) to build, as the build request keeps them."""
+    from cardgen.selection import parse_only
+
+    return parse_only(only)
 
 
 @cli.command("watch")
@@ -395,7 +398,8 @@ def _components(only: str | None) -> tuple[str, ...] | None:
 @_option("--duplex", ["long-edge", "short-edge", "off"], "long-edge", "As for `cardgen build`.")
 @_option("--ink", ["full", "light", "both"], "full", "As for `cardgen build`.")
 @_option("--format", ["pdf", "shop-pdf", "png", "tts"], "pdf", "As for `cardgen build`.", "output_format")
-@click.option("--only", default=None, metavar="COMPONENT[,COMPONENT]", help="Rebuild only these components.")
+@click.option("--only", multiple=True, metavar="COMPONENT[,COMPONENT] or COMPONENT:ID,ID",
+              help="Rebuild only these components or items; repeatable.")  # fmt: skip
 @_flag("--proof", "Also write proof.pdf on every rebuild.")
 @_flag("--poll", "Look for changes every 0.3 s instead of being told (network drives, some containers); a file "
        "saved twice within a second is then seen once.")  # fmt: skip
@@ -411,7 +415,7 @@ def watch_command(
     duplex: str,
     ink: str,
     output_format: str,
-    only: str | None,
+    only: tuple[str, ...],
     proof: bool,
     poll: bool,
     stamp: str | None,

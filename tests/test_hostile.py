@@ -1312,6 +1312,8 @@ CASES = [
     ),
     Case("option-paper-huge-number", None, (*BUILD, "--paper", "9" * 5000 + "x300"), 2, "characters)': each side"),
     Case("option-ink", None, (*BUILD, "--ink", "dark"), 2, "--ink"),
+    Case("option-only-item", None, (*BUILD, "--only", "ships:scuot"), 2, "no item 'scuot' in component 'ships'"),
+    Case("option-only-empty-items", None, (*BUILD, "--only", "ships:,"), 2, "'ships:,' is not COMPONENT:ID,ID"),
     Case("option-unknown", None, (*BUILD, "--colour"), 2, "No such option"),
     Case("option-players-zero", None, ("play", "demo", "--players", "0"), 2, "--players"),
     Case("option-games-negative", None, ("play", "demo", "--games", "-1"), 2, "--games"),
