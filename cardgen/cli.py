@@ -391,6 +391,31 @@ def _components(only: tuple[str, ...]) -> tuple[str, ...] | None:
     return parse_only(only)
 
 
+@cli.command("diff")
+@click.argument("old")
+@click.argument("new", required=False)
+@_option("--format", ["text", "markdown", "json"], "text", "How to print the changes.", "output_format")
+@_option("--balance-dir", FOLDER, Path("output"), "Where kept balance runs are looked for (balance.json files "
+         "below it, matched to each version by the data they played).")  # fmt: skip
+@TRUST_CODE
+@click.pass_obj
+def diff_command(
+    obj: Context, old: str, new: str | None, output_format: str, balance_dir: Path, trust_code: bool
+) -> None:
+    """What changed between two versions of a game: items, facts, checks and balance figures. OLD and NEW are a
+    game (my-game), a game folder, or either at a git revision (my-game@playtest-1); NEW defaults to OLD as it is
+    now."""
+    from cardgen.versions.report import as_json, diff, markdown_lines, text_lines
+    from cardgen.versions.source import split
+
+    changes = diff(old, new or split(old)[0], obj.data_dir, balance_dir, trust_code)
+    if output_format == "json":
+        echo(json.dumps(as_json(changes), indent=2, ensure_ascii=False))
+        return
+    for line in (markdown_lines if output_format == "markdown" else text_lines)(changes):
+        echo(line)
+
+
 @cli.command("watch")
 @click.argument("game")
 @_option("--out", FOLDER, Path("output"), "Folder to write into; the game gets a subfolder.", "out_dir")

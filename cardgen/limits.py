@@ -68,6 +68,10 @@ class Limits:
     # what the command line reads besides a game folder
     project_bytes: int = _limit(1_000_000, "Bytes in a project file (`cardgen.toml`).")
 
+    # an earlier version of a game read from git (`cardgen diff`, `build --changed-since`): its files, not a checkout
+    revision_files: int = _limit(10_000, "Files of a game folder read from a git revision.")
+    revision_bytes: int = _limit(200_000_000, "Bytes of all the files of a game folder read from a git revision.")
+
     def describe(self) -> list[tuple[str, str, str]]:
         """(name, value, what it bounds) for every limit, for `cardgen limits` and the README."""
         return [(f.name, _format(getattr(self, f.name)), f.metadata["doc"]) for f in fields(self)]

@@ -41,6 +41,7 @@ from cardgen.units import HEX_RATIO, Size, parse_size
 MANIFEST = "game.yaml"
 RULES = "rules.yaml"
 CHECKS_FILE = "checks.py"  # custom checks: Python, run only when trusted (cardgen/validate/checks.py)
+NAME_FIELDS = ("name", "title", "label")  # the fields that name an item for a person (`Item.name`)
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,16 @@ class Item:
     fields: Mapping[str, Any]
     where: Location
     field_lines: Mapping[str, int] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        """What a person calls the item: its `name`, `title` or `label` field (the first that is text), else its id
+        (player-facing pages name items so, never by id)."""
+        for key in NAME_FIELDS:
+            value = self.fields.get(key)
+            if isinstance(value, str) and value.strip():
+                return value
+        return self.id
 
     def field_where(self, name: str) -> Location:
         """The location of one of this item's fields (its own line when it was written, else the item's)."""
