@@ -91,6 +91,7 @@ class BuildRequest:
     stamp: str | None = None
     tts_base_url: str | None = None
     quiet: bool = False
+    changed_since: str | None = None  # only what changed since this version, with a changelog (versions/reprint.py)
 
     def check(self) -> None:
         """The options that do not go together: a usage error naming them (a `DataError` for a bad address)."""
@@ -100,6 +101,8 @@ class BuildRequest:
             if self.printing.format != "tts":
                 raise click.UsageError(f"--tts-base-url is for --format tts, not --format {self.printing.format}")
             check_base_url(self.tts_base_url, self.out_dir)
+        if self.changed_since is not None and self.only is not None:
+            raise click.UsageError("--changed-since chooses the items itself: it does not go with --only")
         if self.printing.ink == "both" and self.printing.format != "pdf":
             raise click.UsageError(
                 f"--ink both writes print PDFs in two inks: it is for --format pdf, not {self.printing.format}"
@@ -107,7 +110,7 @@ class BuildRequest:
 
     def settings(self) -> dict[str, Any]:
         """What decides the bytes of a game's files besides its folder, the layouts and the fonts (the cache's key)."""
-        decisive = {"printing", "validate", "proof", "only", "trust_code", "stamp", "tts_base_url"}
+        decisive = {"printing", "validate", "proof", "only", "trust_code", "stamp", "tts_base_url", "changed_since"}
         return {
             name: dataclasses.asdict(value) if isinstance(value, Printing) else value
             for name, value in vars(self).items()
@@ -136,13 +139,15 @@ class _Run:
     reports: dict[str, BuildReport] = field(default_factory=dict)
     guides: dict[str, list[Path]] = field(default_factory=dict)
     asides: list[str] = field(default_factory=list)  # what was moved aside or cleared, said once files are committed
+    changes: dict[str, tuple[str, list[str]]] = field(default_factory=dict)  # --changed-since: each changelog
 
 
 def build(request: BuildRequest) -> Built:
     """Build the games of `request` into its output folder, all or nothing, and print what was written; raise a
     `CardgenError` (or a click usage error for options that do not go together) when nothing may be printed."""
     request.check()
-    inputs = _inputs(request) if request.cache else {}
+    # a version named by a revision can move (a branch): a reprint is never taken whole from an earlier build
+    inputs = _inputs(request) if request.cache and request.changed_since is None else {}
     run = _Run(request, inputs, _unchanged(request, inputs))
     must_load = bool(len(run.kept) < len(inputs) or not inputs)
     with contextlib.ExitStack() as stack:
@@ -177,7 +182,8 @@ def _ahead(request: BuildRequest) -> bool:
     renderer is set up only for data that can be printed (a mistake in the data is reported sooner). `--ink both`
     and `--only` build in one process."""
     workers = request.jobs or os.cpu_count() or 1
-    if request.only is not None or workers < 2 or request.printing.ink == "both":
+    chosen = request.only is not None or request.changed_since is not None
+    if chosen or workers < 2 or request.printing.ink == "both":
         return False
     from cardgen.render.parallel import can_fork
 
@@ -226,6 +232,8 @@ def _render(run: _Run, stack: contextlib.ExitStack, speculative: Speculative | N
         from cardgen.selection import select
 
         run.loaded = select(run.loaded, request.only)
+    if request.changed_since is not None:
+        run.loaded = _reprints(run, request.changed_since)
     _warn_of_marks_in_bleed(run.loaded, request.printing.mark_offset)
     missing = [problem for game in run.loaded for problem in layouts.missing(game)]
     if missing:
@@ -261,7 +269,9 @@ def _settle(run: _Run, game: Game, report: BuildReport, options: PrintOptions, l
         from cardgen.render.guide import write_guide
 
         section = stale.section(settled.stale)
-        written.extend(write_guide(game, report.files, options, out_dir / game.id, bundled_body_font(), section))
+        changes = run.changes.get(game.id)
+        written.extend(write_guide(game, report.files, options, out_dir / game.id, bundled_body_font(), section,
+                                   changes))  # fmt: skip
     if request.printing.format == "tts" and report.files:
         from cardgen.render.jobs import OutputFile
         from cardgen.render.tts import write_saved_object
@@ -409,6 +419,23 @@ def _warn_of_marks_in_bleed(games: list[Game], mark_offset: float) -> None:
 def _widest_bleed(game: Game) -> float:
     bleeds = [c.spec.bleed for c in game.components if c.spec is not None and c.spec.bleed is not None]
     return max([game.manifest.settings.bleed, *bleeds])
+
+
+def _reprints(run: _Run, since: str) -> list[Game]:
+    """`--changed-since`: each game with only the items added or changed since the version `since` names, and its
+    changelog kept for the guide; a game with nothing to print is left out, its changelog said."""
+    from cardgen.versions.reprint import reprint_plan
+
+    games = []
+    for game in run.loaded:
+        plan = reprint_plan(game, since, run.request.data_dir)
+        run.changes[game.id] = (plan.heading, plan.lines)
+        if plan.game is not None:
+            games.append(plan.game)
+        elif not run.request.quiet:
+            said = "; ".join(plan.lines) or "no item changed"
+            echo(f"note: {game.id}: nothing to print since {since}: {said}", err=True)
+    return games
 
 
 def _validate_before_build(games: list[Game], trusted: list[Decision], quiet: bool = False) -> dict[str, list[str]]:

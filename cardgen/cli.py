@@ -311,7 +311,8 @@ def validate_command(
 
 @cli.command("build")
 @click.argument("games", nargs=-1)
-@_option("--out", FOLDER, Path("output"), "Folder to write into; each game gets a subfolder.", "out_dir")
+@_option("--out", FOLDER, None, "Folder to write into; each game gets a subfolder (default: output, or "
+         "output/changes with --changed-since).", "out_dir")  # fmt: skip
 @PAPER
 @_option("--duplex", ["long-edge", "short-edge", "off"], "long-edge", "Where backs go: behind their fronts for a "
          "long- or short-edge flip, or on pages of their own.")  # fmt: skip
@@ -342,6 +343,13 @@ def validate_command(
          "(default: the number of cores, for builds large enough to gain; the files are the same whatever the "
          "number).")  # fmt: skip
 @_flag("--no-cache", "Build every file afresh, ignoring what earlier builds recorded in OUT/.cardgen-cache/.")
+@_option(
+    "--changed-since",
+    str,
+    None,
+    "Print only the items added or changed since this version (a git revision "
+    "of the game's folder, a folder holding the earlier game, or GAME@REVISION), with a changelog in PRINT.md.",
+)
 @TRUST_CODE
 @LAYOUT_VARIABLES
 @STAMP
@@ -349,7 +357,7 @@ def validate_command(
 def build_command(
     obj: Context,
     games: tuple[str, ...],
-    out_dir: Path,
+    out_dir: Path | None,
     paper: str,
     duplex: str,
     back_offset: tuple[float, float],
@@ -369,6 +377,7 @@ def build_command(
     trust_code: bool,
     tts_base_url: str | None,
     no_cache: bool,
+    changed_since: str | None,
     stamp: str | None,
 ) -> None:
     """Print games into cut-ready PDFs (all bundled games when none is named)."""
@@ -376,10 +385,11 @@ def build_command(
 
     printing = Printing(paper, duplex, back_offset, layout, output_format, ink, gutter, mark_length, mark_offset,
                         mark_weight, allow_overflow)  # fmt: skip
+    out_dir = out_dir or (Path("output") / "changes" if changed_since is not None else Path("output"))
     request = BuildRequest(
         obj.data_dir, obj.templates_dir, games, out_dir, printing, validate=not no_validate, proof=proof,
         only=_components(only), jobs=jobs, cache=not no_cache, trust_code=trust_code, stamp=stamp,
-        tts_base_url=tts_base_url, quiet=quiet,
+        tts_base_url=tts_base_url, quiet=quiet, changed_since=changed_since,
     )  # fmt: skip
     build(request)
 

@@ -75,7 +75,7 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture
 def work(repo: Path, tmp_path: Path) -> Path:
     """A copy of the repository of the test's own, to change."""
-    shutil.copytree(repo, tmp_path / "repo", symlinks=True)
+    shutil.copytree(repo, tmp_path / "repo", symlinks=True, ignore=shutil.ignore_patterns("output"))
     return tmp_path / "repo"
 
 

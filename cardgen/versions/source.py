@@ -31,10 +31,12 @@ class Version:
 
     @property
     def edition(self) -> str:
-        """What a player calls this version: the game's `version:` when it has one, else the name given."""
+        """What a player calls this version: the game's `version:` when it has one, else the revision, else the
+        folder's name (never a path: it is printed on a player's page)."""
         if self.game is not None and self.game.manifest.version:
             return self.game.manifest.version
-        return self.label.rpartition("@")[2] if "@" in self.label else self.label
+        name, revision = split(self.label)
+        return revision if revision is not None else Path(name).name
 
 
 def game_folder(name: str, data_dir: Path) -> Path:
