@@ -14,6 +14,7 @@ import contextlib
 import dataclasses
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -92,6 +93,7 @@ class BuildRequest:
     tts_base_url: str | None = None
     quiet: bool = False
     changed_since: str | None = None  # only what changed since this version, with a changelog (versions/reprint.py)
+    lang: str | None = None  # the edition's language (data/languages.py); None: each game's default
 
     def check(self) -> None:
         """The options that do not go together: a usage error naming them (a `DataError` for a bad address)."""
@@ -110,7 +112,8 @@ class BuildRequest:
 
     def settings(self) -> dict[str, Any]:
         """What decides the bytes of a game's files besides its folder, the layouts and the fonts (the cache's key)."""
-        decisive = {"printing", "validate", "proof", "only", "trust_code", "stamp", "tts_base_url", "changed_since"}
+        decisive = {"printing", "validate", "proof", "only", "trust_code", "stamp", "tts_base_url", "changed_since",
+                    "lang"}  # fmt: skip
         return {
             name: dataclasses.asdict(value) if isinstance(value, Printing) else value
             for name, value in vars(self).items()
@@ -205,19 +208,27 @@ def _speculate(request: BuildRequest, stack: contextlib.ExitStack) -> Speculativ
 
 
 def _load_and_validate(run: _Run, speculative: Speculative | None) -> list[Game]:
-    """Load the games not kept (each handed to the workers as it loads) and refuse to print data that breaks a
-    rule, unless told not to check it."""
+    """Load the games not kept (each handed to the workers as it loads, in the edition built) and refuse to print
+    data that breaks a rule, unless told not to check it (the rules read the data, whatever its language)."""
     from cardgen.data import load_games
 
     request = run.request
+    editions: dict[int, Game] = {}
+
+    def edition(game: Game) -> Game:
+        if id(game) not in editions:
+            editions[id(game)] = _edition(game, request.lang, request.quiet)
+        return editions[id(game)]
+
     todo = [game_id for game_id in run.inputs if game_id not in run.kept] if run.inputs else list(request.games)
-    loaded = load_games(request.data_dir, todo, speculative.add if speculative is not None else None)
+    each = (lambda game: speculative.add(edition(game))) if speculative is not None else None
+    loaded = load_games(request.data_dir, todo, each)
     if not request.validate:
         echo("cardgen: warning: the data was not checked against its rules (--no-validate)", err=True)
     elif loaded:
         trusted = [trusted_to_run(game, request.trust_code) for game in loaded]
         run.said = _validate_before_build(loaded, trusted, request.quiet)
-    return loaded
+    return [edition(game) for game in loaded]
 
 
 def _render(run: _Run, stack: contextlib.ExitStack, speculative: Speculative | None) -> None:
@@ -421,6 +432,23 @@ def _widest_bleed(game: Game) -> float:
     return max([game.manifest.settings.bleed, *bleeds])
 
 
+def _edition(game: Game, lang: str | None, quiet: bool) -> Game:
+    """The game in the language asked for (`--lang`), or in its default language when it has several; what fell
+    back to the default language is said, field by field (data/languages.py)."""
+    from cardgen.data.languages import edition, named
+
+    if lang is None and not game.languages:
+        return game
+    made = edition(game, lang or game.languages[0])
+    if made.fallbacks and not quiet:
+        default = named(game.languages[0])
+        echo(f"note: {game.id}: {len(made.fallbacks)} text(s) of the {named(made.game.language)} edition fell "
+             f"back to {default}:", err=True)  # fmt: skip
+        for fallback in made.fallbacks:
+            echo(f"note:   {fallback.where}", err=True)
+    return made.game
+
+
 def _reprints(run: _Run, since: str) -> list[Game]:
     """`--changed-since`: each game with only the items added or changed since the version `since` names, and its
     changelog kept for the guide; a game with nothing to print is left out, its changelog said."""
@@ -428,7 +456,7 @@ def _reprints(run: _Run, since: str) -> list[Game]:
 
     games = []
     for game in run.loaded:
-        plan = reprint_plan(game, since, run.request.data_dir)
+        plan = reprint_plan(game, since, run.request.data_dir, _edition_of(game))
         run.changes[game.id] = (plan.heading, plan.lines)
         if plan.game is not None:
             games.append(plan.game)
@@ -436,6 +464,15 @@ def _reprints(run: _Run, since: str) -> list[Game]:
             said = "; ".join(plan.lines) or "no item changed"
             echo(f"note: {game.id}: nothing to print since {since}: {said}", err=True)
     return games
+
+
+def _edition_of(game: Game) -> Callable[[Game], Game]:
+    """What turns an earlier version of a game into the edition `game` is (its language)."""
+    from cardgen.data.languages import edition
+
+    if not game.language:
+        return lambda other: other
+    return lambda other: edition(other, game.language).game if game.language in other.languages else other
 
 
 def _validate_before_build(games: list[Game], trusted: list[Decision], quiet: bool = False) -> dict[str, list[str]]:

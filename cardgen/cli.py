@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from cardgen.trust import Decision
 from cardgen.errors import EXIT_INPUT, CardgenError, DataError, RuleError, display_path
 from cardgen.output import all_or_nothing, check_writable
-from cardgen.parameters import Length, Offset, Paper, PlayerCounts, Stamp, Whole
+from cardgen.parameters import Language, Length, Offset, Paper, PlayerCounts, Stamp, Whole
 from cardgen.paths import default_data_dir, default_fonts_dir, default_templates_dir
 from cardgen.terminal import echo
 
@@ -257,6 +257,8 @@ LAYOUT_VARIABLES = click.option(
 
 
 STAMP = _option("--stamp", Stamp(), None, "A label (a version, a date) printed small at the bottom of every face.")
+LANG = _option("--lang", Language(), None, "The edition in this language of the game's (game.yaml languages:), each "
+               "text falling back to the default language where it has none (default: the first).")  # fmt: skip
 
 
 @cli.command("validate")
@@ -311,8 +313,8 @@ def validate_command(
 
 @cli.command("build")
 @click.argument("games", nargs=-1)
-@_option("--out", FOLDER, None, "Folder to write into; each game gets a subfolder (default: output, or "
-         "output/changes with --changed-since).", "out_dir")  # fmt: skip
+@_option("--out", FOLDER, None, "Folder to write into; each game gets a subfolder (default: output, output/LANG "
+         "with --lang, output/changes with --changed-since).", "out_dir")  # fmt: skip
 @PAPER
 @_option("--duplex", ["long-edge", "short-edge", "off"], "long-edge", "Where backs go: behind their fronts for a "
          "long- or short-edge flip, or on pages of their own.")  # fmt: skip
@@ -350,6 +352,7 @@ def validate_command(
     "Print only the items added or changed since this version (a git revision "
     "of the game's folder, a folder holding the earlier game, or GAME@REVISION), with a changelog in PRINT.md.",
 )
+@LANG
 @TRUST_CODE
 @LAYOUT_VARIABLES
 @STAMP
@@ -378,6 +381,7 @@ def build_command(
     tts_base_url: str | None,
     no_cache: bool,
     changed_since: str | None,
+    lang: str | None,
     stamp: str | None,
 ) -> None:
     """Print games into cut-ready PDFs (all bundled games when none is named)."""
@@ -385,13 +389,20 @@ def build_command(
 
     printing = Printing(paper, duplex, back_offset, layout, output_format, ink, gutter, mark_length, mark_offset,
                         mark_weight, allow_overflow)  # fmt: skip
-    out_dir = out_dir or (Path("output") / "changes" if changed_since is not None else Path("output"))
+    out_dir = out_dir or _default_out(changed_since, lang)
     request = BuildRequest(
         obj.data_dir, obj.templates_dir, games, out_dir, printing, validate=not no_validate, proof=proof,
         only=_components(only), jobs=jobs, cache=not no_cache, trust_code=trust_code, stamp=stamp,
-        tts_base_url=tts_base_url, quiet=quiet, changed_since=changed_since,
+        tts_base_url=tts_base_url, quiet=quiet, changed_since=changed_since, lang=lang,
     )  # fmt: skip
     build(request)
+
+
+def _default_out(changed_since: str | None, lang: str | None) -> Path:
+    """Where a build writes unless told: output/, a reprint in output/changes/, an edition in output/LANG/ — never
+    over the full build in the default language."""
+    out = Path("output") / "changes" if changed_since is not None else Path("output")
+    return out / lang if lang is not None else out
 
 
 def _components(only: tuple[str, ...]) -> tuple[str, ...] | None:
@@ -428,7 +439,8 @@ def diff_command(
 
 @cli.command("watch")
 @click.argument("game")
-@_option("--out", FOLDER, Path("output"), "Folder to write into; the game gets a subfolder.", "out_dir")
+@_option("--out", FOLDER, None, "Folder to write into; the game gets a subfolder (default: output, output/LANG "
+         "with --lang).", "out_dir")  # fmt: skip
 @PAPER
 @_option("--duplex", ["long-edge", "short-edge", "off"], "long-edge", "As for `cardgen build`.")
 @_option("--ink", ["full", "light", "both"], "full", "As for `cardgen build`.")
@@ -438,6 +450,7 @@ def diff_command(
 @_flag("--proof", "Also write proof.pdf on every rebuild.")
 @_flag("--poll", "Look for changes every 0.3 s instead of being told (network drives, some containers); a file "
        "saved twice within a second is then seen once.")  # fmt: skip
+@LANG
 @LAYOUT_VARIABLES
 @STAMP
 @TRUST_CODE
@@ -445,7 +458,7 @@ def diff_command(
 def watch_command(
     obj: Context,
     game: str,
-    out_dir: Path,
+    out_dir: Path | None,
     paper: str,
     duplex: str,
     ink: str,
@@ -453,6 +466,7 @@ def watch_command(
     only: tuple[str, ...],
     proof: bool,
     poll: bool,
+    lang: str | None,
     stamp: str | None,
     trust_code: bool,
 ) -> None:
@@ -464,8 +478,10 @@ def watch_command(
     find_game(obj.data_dir, game)  # an unknown game is an error now; a mistake in a known one is for the designer
     watched = watch.folders(obj.data_dir, obj.templates_dir, default_templates_dir(), default_fonts_dir(), game)
     printing = Printing(paper=paper, duplex=duplex, format=output_format, ink=ink)
+    out_dir = out_dir or _default_out(None, lang)
     request = BuildRequest(obj.data_dir, obj.templates_dir, (game,), out_dir, printing, proof=proof,
-                           only=_components(only), jobs=1, trust_code=trust_code, stamp=stamp, quiet=True)  # fmt: skip
+                           only=_components(only), jobs=1, trust_code=trust_code, stamp=stamp, quiet=True,
+                           lang=lang)  # fmt: skip
     try:
         watch.watch(lambda: build(request), watched, out_dir / game, [obj.templates_dir, default_templates_dir()], poll)
     except KeyboardInterrupt as stop:
@@ -505,12 +521,13 @@ def export_items_command(obj: Context, game: str, component: str, table_format: 
 @_option("--dpi", Whole(30, 600), 150)
 @click.option("--grid", "grid", default=None, metavar="COMPONENT", help="A contact sheet of a component's faces.")
 @_option("--out", FILE, None, "PNG to write (default: output/GAME/preview/ITEM-SIDE.png).", "out_file")
+@LANG
 @LAYOUT_VARIABLES
 @STAMP
 @click.pass_obj
 def preview_command(
     obj: Context, game: str, item: str | None, side: str, dpi: int, grid: str | None, out_file: Path | None,
-    stamp: str | None,
+    lang: str | None, stamp: str | None,
 ) -> None:  # fmt: skip
     """Render one card's face (or a component's faces with --grid) to a PNG, in well under a second."""
     import time
@@ -523,8 +540,12 @@ def preview_command(
         raise click.UsageError("name an ITEM, or a component with --grid")
     start = time.perf_counter()
     (loaded,) = load_games(obj.data_dir, [game])
+    if lang is not None or loaded.languages:
+        from cardgen.data.languages import edition
+
+        loaded = edition(loaded, lang or loaded.languages[0]).game
     renderer = GameRenderer(loaded, Layouts(obj.templates_dir, stamp=stamp), default_fonts_dir())
-    folder = Path("output") / game / "preview"
+    folder = Path("output") / game / "preview" / (lang or "")
     if grid is not None:
         path, report = preview_grid(renderer, grid, dpi, out_file or folder / f"{grid}-grid.png")
     else:

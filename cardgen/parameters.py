@@ -106,3 +106,19 @@ class Paper(click.ParamType):  # type: ignore[type-arg]  # generic only in newer
             return parse_paper(str(value))  # a recorded paper reads back as itself
         except ValueError as exc:
             self.fail(str(exc).replace(str(value), clipped(str(value), 40)), param, ctx)
+
+
+class Language(click.ParamType):  # type: ignore[type-arg]  # generic only in newer click
+    """A language code as game.yaml lists it (en, de, pt-BR): it also names a folder of the output."""
+
+    name = "language"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        import re
+
+        from cardgen.data.languages import LANGUAGE_PATTERN
+
+        text = str(value)
+        if not re.match(LANGUAGE_PATTERN, text) or len(text) > 20:
+            self.fail(f"'{clipped(text, 40)}' is not a language code (en, de, pt-BR)", param, ctx)
+        return text

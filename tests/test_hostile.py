@@ -1294,6 +1294,37 @@ CASES = [
         2,
         "data/demo/ships.xlsx: xl/sharedStrings.xml declares a DTD or entities",
     ),
+    # --- languages -------------------------------------------------------------------------------------------------
+    Case(
+        "language-map-without-languages",
+        lambda ws: ship_field(ws, "name: Scout", "name: {en: Scout, de: Späher}"),
+        VALIDATE,
+        2,
+        "name: a text per language, but game.yaml lists no languages",
+    ),
+    Case(
+        "language-key-without-languages",
+        lambda ws: ship_field(ws, "name: Scout", "name: Scout\n    name@de: Späher"),
+        VALIDATE,
+        2,
+        "name@de: a text in 'de', but game.yaml lists no languages",
+    ),
+    Case(
+        "language-listed-twice",
+        lambda ws: game_field(ws, "title: Demo Skirmish", "title: Demo Skirmish\nlanguages: [en, de, en]"),
+        VALIDATE,
+        2,
+        "languages: 'en' is listed twice",
+    ),
+    Case(
+        "language-code-malformed",
+        lambda ws: game_field(ws, "title: Demo Skirmish", "title: Demo Skirmish\nlanguages: [English]"),
+        VALIDATE,
+        2,
+        "languages[0]",
+    ),
+    Case("option-lang-path", None, (*BUILD, "--lang", "../../etc"), 2, "'../../etc' is not a language code"),
+    Case("option-lang-unknown", None, (*BUILD, "--lang", "de"), 2, "demo: no language 'de'"),
     # --- options ---------------------------------------------------------------------------------------------------
     Case("option-gutter-negative", None, (*BUILD, "--gutter", "-50"), 2, "--gutter"),
     Case("option-gutter-nan", None, (*BUILD, "--gutter", "nan"), 2, "--gutter"),

@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from cardgen import limits
+from cardgen.data.languages import SEPARATOR, refused
 from cardgen.data.model import RESERVED_ITEM_KEYS, CardType, FieldSpec
 from cardgen.data.xlsx import (
     CellProblem,
@@ -164,10 +165,12 @@ def _check_cells(cells: list[str], line: int) -> None:
 
 
 def read_table(
-    path: Path, sheet: str | None, key: str, default_type: str | None, card_types: Mapping[str, CardType]
-) -> tuple[list[tuple[dict[str, Any], PathKey]], YamlDocument, list[Problem]]:
+    path: Path, sheet: str | None, key: str, default_type: str | None, card_types: Mapping[str, CardType],
+    languages: tuple[str, ...] = (),
+) -> tuple[list[tuple[dict[str, Any], PathKey]], YamlDocument, list[Problem]]:  # fmt: skip
     """The items of a table as raw mappings (typed by their card type) with their paths, a document that maps those
-    paths to rows (so later errors name the row), and the problems met. Reading stops at the item limit."""
+    paths to rows (so later errors name the row), and the problems met. Reading stops at the item limit. A column
+    `name@de` holds the field's text in another of the game's `languages` (data/languages.py)."""
     shown = display_path(path)
     sheet_read, rows = read_rows(path, sheet)
     doc = YamlDocument(path, None)
@@ -178,7 +181,7 @@ def read_table(
             return [], doc, [Problem(Location(shown, 1), "the table is empty: the first row must name the columns")]
         header_line, header = first
         columns = [unshielded(c).strip() for c in header]
-        problems = _header_problems(columns, header_line, shown, default_type, card_types)
+        problems = _header_problems(columns, header_line, shown, default_type, card_types, languages)
         if problems:
             return [], doc, problems
         entries: list[tuple[dict[str, Any], PathKey]] = []
@@ -207,11 +210,14 @@ def _cell_where(problem: CellProblem, columns: list[str], sheet: str | None) -> 
 
 
 def _header_problems(
-    columns: list[str], line: int, shown: str, default_type: str | None, card_types: Mapping[str, CardType]
-) -> list[Problem]:
+    columns: list[str], line: int, shown: str, default_type: str | None, card_types: Mapping[str, CardType],
+    languages: tuple[str, ...] = (),
+) -> list[Problem]:  # fmt: skip
     known = set(RESERVED_ITEM_KEYS)
+    specs: dict[str, FieldSpec] = {}
     for card_type in card_types.values() if "type" in columns else [card_types.get(default_type or "")]:
         known |= set(card_type.fields) if card_type else set()
+        specs = {**(card_type.fields if card_type else {}), **specs}
     problems = []
     if "id" not in columns:
         problems.append(Problem(Location(shown, line), "no 'id' column: every item needs an id"))
@@ -222,6 +228,10 @@ def _header_problems(
             problems.append(Problem(where, "a column has no header"))
         elif column in seen:
             problems.append(Problem(where, "this column header appears twice"))
+        elif SEPARATOR in column and column.partition(SEPARATOR)[0] in known:
+            name, _, language = column.partition(SEPARATOR)
+            if reason := refused(name, specs.get(name), language, languages):
+                problems.append(Problem(where, reason))
         elif column not in known and (default_type or "type" in columns):
             problems.append(Problem(where, f"unknown field{did_you_mean(column, sorted(known))}"))
         seen.add(column)
@@ -246,7 +256,7 @@ def _row(
     for column, cell in text.items():
         if cell.strip() == "":
             continue  # an empty cell takes the field's default
-        spec = card_type.fields.get(column) if card_type else None
+        spec = card_type.fields.get(column.partition(SEPARATOR)[0]) if card_type else None  # name@de: as name
         try:
             raw[column] = _typed(column, cell, spec)
         except ValueError as exc:
@@ -416,6 +426,8 @@ def component_rows(component: Any, card_types: Mapping[str, CardType], default_b
         back_default = (spec.back if spec else None) or default_back
         record["back"] = item.back if item.back != back_default else None
         record["source"] = item.source
+        for name, texts in item.translations.items():  # name@de: a column per language
+            record.update({f"{name}{SEPARATOR}{language}": text for language, text in texts.items()})
         records.append(record)
     declared: list[str] = []
     for item in component.items:
@@ -423,4 +435,6 @@ def component_rows(component: Any, card_types: Mapping[str, CardType], default_b
         for name in card_type.fields if card_type else item.fields:
             if name not in declared and name not in repeated:
                 declared.append(name)
-    return table_rows(records, ["id", "count", "type", "front", "back", "source", *declared])
+    translated = sorted({k for record in records for k in record if SEPARATOR in k},
+                        key=lambda k: (declared.index(k.partition(SEPARATOR)[0]), k))  # fmt: skip
+    return table_rows(records, ["id", "count", "type", "front", "back", "source", *declared, *translated])

@@ -122,12 +122,20 @@ class OverflowReport:
     field: str
     overflow_mm: float
     size: float
+    language: str = ""  # the edition's (a game in several languages), whose text overflowed
 
     def __str__(self) -> str:
         return (
             f"{self.game}: {self.component}: card '{self.item}' {self.side}: field '{self.field}' overflows "
-            f"its box by {self.overflow_mm:.1f} mm even at {self.size:g} pt"
+            f"its box by {self.overflow_mm:.1f} mm even at {self.size:g} pt" + self.in_language
         )
+
+    @property
+    def in_language(self) -> str:
+        """` in German (de)`, or nothing for a game in one language."""
+        from cardgen.data.languages import named
+
+        return f" in {named(self.language)}" if self.language else ""
 
 
 @dataclass(frozen=True)

@@ -40,11 +40,11 @@ def old_spec(since: str, game: Game) -> str:
 
 
 def reprint_plan(game: Game, since: str, data_dir: Path, edition: Callable[[Game], Game] = lambda g: g) -> Reprint:
-    """What to reprint of `game` since the version `since` names; `edition` turns a game into the edition built
-    (its language), so that the changes are those its readers see."""
+    """What to reprint of `game` since the version `since` names; `edition` turns the earlier version into the
+    edition `game` is (its language), so that the changes are those its readers see."""
     with opened(old_spec(since, game), data_dir) as old:
         before = edition(old.game) if old.game is not None else None
-        changes = compare_games(before, edition(game), old.label, game.id)
+        changes = compare_games(before, game, old.label, game.id)
         heading = f"Changes since {old.edition}"
     chosen = changes.reprinted()
     lines = changelog(changes)
