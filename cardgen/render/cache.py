@@ -405,11 +405,14 @@ class FileCache:
         self.records: dict[str, Any] | None = None  # read on first use (in the process that writes the files)
 
     def key(self, job: ComponentJob) -> str:
-        """Everything that decides the bytes of the job's file."""
+        """Everything that decides the bytes of the job's file: its own pieces and those of the components whose
+        blocks share its last sheet (`job.shared`: their items print in this file too)."""
         components = [_component(component) for component in (job.component, *job.guests)]
         entries = [(e.item.id, e.item.count, e.front, e.back) for e in job.entries]
+        blocks = [(_component(b.job.component), [(e.item.id, e.item.count, e.front, e.back) for e in b.entries],
+                   b.job.face, b.job.bleed) for b in job.shared]  # fmt: skip
         return _digest(self.look, self.options, job.game_title, job.designer, job.version, components, entries,
-                       job.face, job.bleed)  # fmt: skip
+                       job.face, job.bleed, blocks)  # fmt: skip
 
     def output(self, job: ComponentJob, target: Path, write: Callable[[ComponentJob, Path], OutputFile]) -> OutputFile:
         """The recorded file when it is current, else the file written now (with its key)."""
