@@ -435,7 +435,8 @@ def _widest_bleed(game: Game) -> float:
 def _edition(game: Game, lang: str | None, quiet: bool) -> Game:
     """The game in the language asked for (`--lang`), or in its default language when it has several; what fell
     back to the default language is said, field by field (data/languages.py)."""
-    from cardgen.data.languages import edition, named
+    from cardgen.data.editions import edition
+    from cardgen.data.languages import named
 
     if lang is None and not game.languages:
         return game
@@ -468,7 +469,7 @@ def _reprints(run: _Run, since: str) -> list[Game]:
 
 def _edition_of(game: Game) -> Callable[[Game], Game]:
     """What turns an earlier version of a game into the edition `game` is (its language)."""
-    from cardgen.data.languages import edition
+    from cardgen.data.editions import edition
 
     if not game.language:
         return lambda other: other

@@ -113,6 +113,8 @@ PAPER = _option("--paper", Paper(), "a4", "a4, letter, a3, a5, tabloid, ledger, 
 @_option(
     "--project", FILE, None, "Project file naming data and templates folders (default: ./cardgen.toml).", "project_file"
 )
+@_flag("--fetch", "Fetch the items games take from addresses (cards: {url: …}) this run, whatever you allowed.")
+@_flag("--offline", "Fetch nothing: read the copies kept from the last fetch.")
 @click.version_option(package_name="cardgen")
 @click.pass_context
 def cli(
@@ -121,11 +123,14 @@ def cli(
     templates_dir: Path | None,
     limit_options: tuple[str, ...],
     project_file: Path | None,
+    fetch: bool,
+    offline: bool,
 ) -> None:
     """Print-and-play PDFs from YAML card data, checked against the rulebooks."""
-    from cardgen import project
+    from cardgen import network, project
 
     limits.configure(limit_options)
+    network.configure(fetch=fetch, offline=offline)
     found = project.find(project_file)
     ctx.obj = Context(
         data_dir or found.data or default_data_dir(), templates_dir or found.templates or default_templates_dir()
@@ -147,13 +152,17 @@ def new_command(game_id: str, into: Path) -> None:
 
 @cli.command("trust")
 @click.argument("game_id")
+@_flag("--fetch", "Instead: let the game fetch its items from the addresses it names now (cards: {url: …}).")
 @click.pass_obj
-def trust_command(obj: Context, game_id: str) -> None:
+def trust_command(obj: Context, game_id: str, fetch: bool) -> None:
     """Let the game's own checks.py run on validate and build, as it is now (a changed file asks again)."""
     from cardgen import trust
     from cardgen.data.games import find_game
 
     folder = find_game(obj.data_dir, game_id)
+    if fetch:
+        _allow_fetching(game_id, folder)
+        return
     if trust.is_bundled(folder):
         echo(f"{game_id} is bundled with cardgen: its checks.py always runs")
         return
@@ -164,15 +173,38 @@ def trust_command(obj: Context, game_id: str) -> None:
     )
 
 
+def _allow_fetching(game_id: str, folder: Path) -> None:
+    """`cardgen trust GAME --fetch`: the addresses the game names now may be fetched on every run."""
+    from cardgen import remote
+
+    named = remote.addresses(folder)
+    if not named:
+        raise DataError(f"{game_id} takes no items from an address (cards: {{url: …}}): nothing to allow")
+    for url, _, where in named:
+        if reason := remote.refusal(url):
+            raise DataError(f"{where}: {url}: {reason}")
+    remote.allow(folder, [url for url, _, _ in named])
+    for url, _, _ in named:
+        echo(f"{game_id} may fetch {url}")
+    echo(f"(kept in {display_path(remote.grants_path())}; 'cardgen untrust {game_id} --fetch' undoes it)")
+
+
 @cli.command("untrust")
 @click.argument("game_id")
+@_flag("--fetch", "Instead: stop the game fetching its items from addresses (its kept copies are read).")
 @click.pass_obj
-def untrust_command(obj: Context, game_id: str) -> None:
+def untrust_command(obj: Context, game_id: str, fetch: bool) -> None:
     """Stop the game's own checks.py from running (it is reported as skipped again)."""
     from cardgen import trust
     from cardgen.data.games import find_game
 
     folder = find_game(obj.data_dir, game_id)
+    if fetch:
+        from cardgen import remote
+
+        done = remote.disallow(folder)
+        echo(f"{game_id} no longer fetches from addresses" if done else f"{game_id} was allowed no fetching")
+        return
     if trust.untrust(folder):
         echo(f"untrusted {game_id} ({display_path(folder.resolve())}): its checks.py no longer runs")
     else:
@@ -541,7 +573,7 @@ def preview_command(
     start = time.perf_counter()
     (loaded,) = load_games(obj.data_dir, [game])
     if lang is not None or loaded.languages:
-        from cardgen.data.languages import edition
+        from cardgen.data.editions import edition
 
         loaded = edition(loaded, lang or loaded.languages[0]).game
     renderer = GameRenderer(loaded, Layouts(obj.templates_dir, stamp=stamp), default_fonts_dir())

@@ -116,7 +116,7 @@ class Language(click.ParamType):  # type: ignore[type-arg]  # generic only in ne
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
         import re
 
-        from cardgen.data.languages import LANGUAGE_PATTERN
+        from cardgen.data.model import LANGUAGE_PATTERN
 
         text = str(value)
         if not re.match(LANGUAGE_PATTERN, text) or len(text) > 20:

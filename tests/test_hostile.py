@@ -1294,6 +1294,40 @@ CASES = [
         2,
         "data/demo/ships.xlsx: xl/sharedStrings.xml declares a DTD or entities",
     ),
+    # --- items from an address -------------------------------------------------------------------------------------
+    Case(
+        "url-file-scheme",
+        lambda ws: ws.write("data/demo/ships.yaml", 'type: ship\nfront: ship\ncards: {url: "file:///etc/passwd"}\n'),
+        ("--fetch", *LIST),
+        2,
+        "ships.yaml:3: cards.url: file:///etc/passwd: 'file:' addresses are not fetched: give an https:// address",
+    ),
+    Case(
+        "url-never-fetched",
+        lambda ws: ws.write(
+            "data/demo/ships.yaml", 'type: ship\nfront: ship\ncards: {url: "https://example.org/s.csv"}\n'
+        ),
+        LIST,
+        2,
+        "https://example.org/s.csv: no kept copy to read: a game folder cannot make cardgen fetch by itself",
+    ),
+    Case(
+        "url-and-file",
+        lambda ws: ws.write(
+            "data/demo/ships.yaml", "type: ship\nfront: ship\ncards: {url: https://x.org/a.csv, file: a.csv}\n"
+        ),
+        LIST,
+        2,
+        "name the items' spreadsheet with file: (in the game folder) or url: (an address)",
+    ),
+    Case(
+        "url-format-for-a-file",
+        lambda ws: ws.write("data/demo/ships.yaml", "type: ship\nfront: ship\ncards: {file: a.csv, format: xlsx}\n"),
+        LIST,
+        2,
+        "format: is for a table fetched from url:",
+    ),
+    Case("fetch-and-offline", None, ("--fetch", "--offline", *LIST), 2, "--fetch and --offline contradict each other"),
     # --- languages -------------------------------------------------------------------------------------------------
     Case(
         "language-map-without-languages",

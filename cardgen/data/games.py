@@ -404,7 +404,7 @@ def _load_items(
         entries = [(raw, (key, index)) for index, raw in enumerate(source)]
     models: dict[str | None, ItemModel] = {}
     items = []
-    shown = display_path(doc.path)  # once a file: resolving a path per item was a third of loading 2,700 items
+    shown = doc.display  # once a file: resolving a path per item was a third of loading 2,700 items
     for raw, where_path in _expanded(entries, key, spec, doc, problems):
         type_name = raw.get("type", spec.type) if isinstance(raw.get("type", spec.type), str | None) else spec.type
         if type_name is not None and type_name not in manifest.card_types:
@@ -456,9 +456,9 @@ def _in_item(doc: YamlDocument, where_path: PathKey, label: str, at: tuple[str, 
     spreadsheet `column 'name@fr' (scout)`."""
     line = doc.line_of((*where_path, *at))
     if doc.value is None:  # a table's document: rows, not indices
-        return Problem(Location(display_path(doc.path), line, f"column '{at[0]}' ({label})"), message)
+        return Problem(Location(doc.display, line, f"column '{at[0]}' ({label})"), message)
     field = dotted(where_path) + (f" ({label})" if label else "") + "." + ".".join(at)
-    return Problem(Location(display_path(doc.path), line, field), message)
+    return Problem(Location(doc.display, line, field), message)
 
 
 def _in_column(problem: Problem, label: str) -> Problem:
@@ -472,7 +472,11 @@ def _in_column(problem: Problem, label: str) -> Problem:
 def _table_entries(
     folder: Path, table: ItemTable, key: str, spec: ComponentSpec, manifest: Manifest, doc: YamlDocument
 ) -> tuple[list[tuple[Any, PathKey]], YamlDocument, list[Problem]]:
-    """The raw items of a CSV or XLSX table (inside the game folder), with a document locating them by row."""
+    """The raw items of a CSV or XLSX table (inside the game folder, or fetched from an address: cardgen/remote.py),
+    with a document locating them by row."""
+    if table.url is not None:
+        return _fetched_entries(folder, table, key, spec, manifest, doc)
+    assert table.file is not None
     path = real(folder / table.file)
     where = doc.where((key, "file"))
     if not inside(path, folder):
@@ -490,6 +494,21 @@ def _table_entries(
     except DataError as exc:
         return [], doc, exc.problems
     return entries, table_doc, problems
+
+
+def _fetched_entries(
+    folder: Path, table: ItemTable, key: str, spec: ComponentSpec, manifest: Manifest, doc: YamlDocument
+) -> tuple[list[tuple[Any, PathKey]], YamlDocument, list[Problem]]:
+    """The raw items of a table fetched from an address (or its kept copy), named by the address in messages."""
+    from cardgen import remote
+
+    assert table.url is not None
+    try:
+        kept = remote.obtain(table.url, folder, table.format, doc.where((key, "url")))
+        languages = tuple(manifest.languages)
+        return read_table(kept.path, table.sheet, key, spec.type, manifest.card_types, languages, table.url)
+    except DataError as exc:
+        return [], doc, exc.problems
 
 
 def _expanded(

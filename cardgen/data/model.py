@@ -37,7 +37,8 @@ from cardgen.units import parse_length, parse_size
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]*$"
 Id = Annotated[str, Field(pattern=ID_PATTERN, max_length=80)]
 COLOUR_PATTERN = r"^(#[0-9A-Fa-f]{6}|#[0-9A-Fa-f]{8}|[a-z]+)$"
-Language = Annotated[str, Field(pattern=r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$", max_length=20)]  # en, de, pt-BR
+LANGUAGE_PATTERN = r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$"  # en, de, pt-BR, zh-Hant
+Language = Annotated[str, Field(pattern=LANGUAGE_PATTERN, max_length=20)]
 
 # "pieces" are components that are not printed (cubes, dice, coins): listed so a game's inventory is complete.
 Kind = Literal["deck", "counters", "tiles", "sheets", "pieces"]
@@ -274,10 +275,21 @@ class ComponentSpec(Strict):
 
 
 class ItemTable(Strict):
-    """Items kept in a spreadsheet: `cards: {file: units.csv}` or `{file: units.xlsx, sheet: Units}`."""
+    """Items kept in a spreadsheet: `cards: {file: units.csv}` or `{file: units.xlsx, sheet: Units}`, or fetched
+    from an address (`{url: https://…, format: csv}`: cardgen/remote.py)."""
 
-    file: str
+    file: str | None = None
+    url: str | None = Field(default=None, max_length=2000)
+    format: Literal["csv", "xlsx"] | None = None  # a fetched table's kind, when neither its address nor it says
     sheet: str | None = None
+
+    @model_validator(mode="after")
+    def _file_or_url(self) -> ItemTable:
+        if (self.file is None) == (self.url is None):
+            raise ValueError("name the items' spreadsheet with file: (in the game folder) or url: (an address)")
+        if self.format is not None and self.url is None:
+            raise ValueError("format: is for a table fetched from url:; a file says what it is by its suffix")
+        return self
 
 
 def spec_model(kind: str) -> type[ComponentSpec]:

@@ -61,18 +61,19 @@ SHIELD = "'"
 _TRUE, _FALSE = {"true", "yes", "1", "y"}, {"false", "no", "0", "n"}
 
 
-def read_rows(path: Path, sheet: str | None) -> tuple[str | None, Iterator[Row]]:
+def read_rows(path: Path, sheet: str | None, shown: str | None = None) -> tuple[str | None, Iterator[Row]]:
     """The sheet read (None for a CSV file) and its non-empty rows, (row number, cells as text), header first, read
     as they are iterated; a `DataError` if the file cannot be read, is larger than `table_bytes` or goes on past the
-    item limit, a `CellProblem` for a cell that cannot be read (too long, too many in a row, a NUL character)."""
-    shown = display_path(path)
+    item limit, a `CellProblem` for a cell that cannot be read (too long, too many in a row, a NUL character).
+    `shown` names the file in messages (a table fetched from an address is named by it), else its path."""
+    shown = shown or display_path(path)
     suffix = path.suffix.lower()
     if suffix not in TABLE_SUFFIXES:
         raise DataError(f"{shown}: items can come from .csv or .xlsx files")
     if suffix == ".csv" and sheet is not None:
         raise DataError(f"{shown}: a CSV file has no sheets (sheet: is for .xlsx)")
     _check_size(path, shown)
-    name, rows = (None, _csv_rows(path, shown)) if suffix == ".csv" else sheet_rows(path, sheet)
+    name, rows = (None, _csv_rows(path, shown)) if suffix == ".csv" else sheet_rows(path, sheet, shown)
     return name, _filled(rows, shown, name)
 
 
@@ -167,13 +168,14 @@ def _check_cells(cells: list[str], line: int) -> None:
 def read_table(
     path: Path, sheet: str | None, key: str, default_type: str | None, card_types: Mapping[str, CardType],
     languages: tuple[str, ...] = (),
+    shown: str | None = None,
 ) -> tuple[list[tuple[dict[str, Any], PathKey]], YamlDocument, list[Problem]]:  # fmt: skip
     """The items of a table as raw mappings (typed by their card type) with their paths, a document that maps those
     paths to rows (so later errors name the row), and the problems met. Reading stops at the item limit. A column
     `name@de` holds the field's text in another of the game's `languages` (data/languages.py)."""
-    shown = display_path(path)
-    sheet_read, rows = read_rows(path, sheet)
-    doc = YamlDocument(path, None)
+    shown = shown or display_path(path)
+    sheet_read, rows = read_rows(path, sheet, shown)
+    doc = YamlDocument(path, None, shown=shown)
     columns: list[str] = []
     try:
         first = next(rows, None)

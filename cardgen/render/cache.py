@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from cardgen.files import refusal
+from cardgen.paths import user_cache
 
 if TYPE_CHECKING:
     from cardgen.data.games import Component, Game
@@ -157,16 +158,14 @@ def code_version() -> str:
 def game_inputs(
     game_id: str, data_dir: Path, layout_dirs: list[Path], fonts_dir: Path, settings: Mapping[str, Any]
 ) -> str:
-    """Everything a build of one game reads, before loading it: its folder, the layouts, the fonts, cardgen, and the
-    build's `settings` (options, validation, trust)."""
+    """Everything a build of one game reads, before loading it: its folder, what the addresses it takes items from
+    give now (cardgen/remote.py), the layouts, the fonts, cardgen, and the build's `settings` (options, validation,
+    trust)."""
+    from cardgen.remote import fingerprint
+
     shared = [_tree(folder) for folder in layout_dirs] + [_tree(fonts_dir)]
-    return _digest(code_version(), tree_digest(data_dir / game_id), shared, dict(settings))
-
-
-def user_cache() -> Path:
-    """The user's own cache folder for cardgen ($XDG_CACHE_HOME/cardgen, else ~/.cache/cardgen)."""
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "cardgen"
+    folder = data_dir / game_id
+    return _digest(code_version(), tree_digest(folder), fingerprint(folder), shared, dict(settings))
 
 
 def listing(data_dir: Path, parts: Sequence[object], make: Callable[[], str]) -> str:
@@ -194,7 +193,10 @@ def keep_listing(data_dir: Path, parts: Sequence[object], text: str) -> None:
 
 
 def _listing_path(data_dir: Path, parts: Sequence[object]) -> Path | None:
-    key = _digest(code_version(), tree_digest(data_dir), str(data_dir.resolve()), list(parts))
+    from cardgen.remote import fingerprint
+
+    fetched = [fingerprint(folder) for folder in sorted(data_dir.glob("*/")) if (folder / "game.yaml").is_file()]
+    key = _digest(code_version(), tree_digest(data_dir), str(data_dir.resolve()), list(parts), fetched)
     try:
         return user_cache() / f"list-{key[:40]}.txt"
     except (RuntimeError, KeyError):

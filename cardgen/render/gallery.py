@@ -61,7 +61,7 @@ def page_name(language: str, default: str) -> str:
 def write_game(renderer: GameRenderer, violations: list[Violation], folder: Path) -> GalleryGame:
     """One game's pages and face images; a game in several languages gets a page per language (its faces drawn
     in that language, what overflowed in it said), each with a switch to the others."""
-    from cardgen.data.languages import edition
+    from cardgen.data.editions import edition
 
     game = renderer.game
     languages = game.languages

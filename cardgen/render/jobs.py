@@ -73,6 +73,21 @@ def game_notes(game: Game) -> list[str]:
         notes.append(f"{game.id}: not printed (bought or borrowed, not cut): {', '.join(pieces)}")
     if empty:
         notes.append(f"{game.id}: no contents written yet, nothing printed for: {', '.join(empty)}")
+    return notes + fetched_notes(game)
+
+
+def fetched_notes(game: Game) -> list[str]:
+    """Which copy of a sheet fetched from an address a build printed: when it was fetched (cardgen/remote.py)."""
+    from cardgen.data.model import ITEM_KEY
+    from cardgen.remote import kept_copy
+
+    notes = []
+    for component in game.components:
+        table = getattr(component.spec, ITEM_KEY[component.kind], None) if component.spec else None
+        url = getattr(table, "url", None)
+        kept = kept_copy(url) if isinstance(url, str) else None
+        if kept is not None:
+            notes.append(f"{game.id}: {component.id}: items from {url} as fetched {kept.when}")
     return notes
 
 

@@ -246,7 +246,7 @@ def _every_language(
     language, and the smallest text is the smallest in any of them. A game in one language is fitted once."""
     if len(game.languages) < 2:
         return fitted
-    from cardgen.data.languages import edition
+    from cardgen.data.editions import edition
     from cardgen.render.build import text_fit
     from cardgen.render.jobs import FittedText
 
