@@ -77,7 +77,7 @@ class Limits:
     revision_bytes: int = _limit(200_000_000, "Bytes of all the files of a game folder read from a git revision.")
 
     def describe(self) -> list[tuple[str, str, str]]:
-        """(name, value, what it bounds) for every limit, for `cardgen limits` and the README."""
+        """(name, value, what it bounds) for every limit, for `cardgen limits` and the guide's security page."""
         return [(f.name, _format(getattr(self, f.name)), f.metadata["doc"]) for f in fields(self)]
 
 
