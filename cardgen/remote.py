@@ -26,6 +26,7 @@ from __future__ import annotations
 import datetime
 import hashlib
 import json
+import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,6 +45,7 @@ FORMATS = {"csv": ".csv", "xlsx": ".xlsx"}
 XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 GRANTS_FORMAT = "cardgen-fetch/1"
 CHUNK = 65_536
+URL_KEY = re.compile(rb"\burl\s*:")  # a file that may name an address (`cards: {url: …}`): parsed only then
 
 _this_run: dict[tuple[int, str], Kept] = {}  # what this run fetched, by address: fetched once a run
 
@@ -364,7 +366,7 @@ def addresses(folder: Path) -> list[tuple[str, str | None, Location]]:
         if not isinstance(ref, dict) or not isinstance(ref.get("file"), str) or ref.get("kind") not in ITEM_KEY:
             continue
         path = folder / ref["file"]
-        if not inside(path, folder) or not path.is_file() or b"url" not in path.read_bytes():
+        if not inside(path, folder) or not names_address(path):
             continue
         doc = read_yaml(path)
         key = ITEM_KEY[ref["kind"]]
@@ -375,12 +377,22 @@ def addresses(folder: Path) -> list[tuple[str, str | None, Location]]:
     return found
 
 
-def fingerprint(folder: Path) -> str:
+def names_address(path: Path, data: bytes | None = None) -> bool:
+    """Whether a YAML file may name an address (`url:`), looked for in its bytes (`data`, else read) before anything
+    parses it."""
+    if path.suffix.lower() not in (".yaml", ".yml") or (data is None and not path.is_file()):
+        return False
+    data = path.read_bytes() if data is None else data
+    return b"url" in data and URL_KEY.search(data) is not None
+
+
+def fingerprint(folder: Path, scanned: bool = False) -> str:
     """What the addresses of the game in `folder` give now (fetched if the user allowed it, else the kept copies),
-    as one hash — part of a build's inputs, so that a changed sheet is printed again. '' for a game without any;
-    anything wrong is left for the build to report."""
+    as one hash — part of a build's inputs, so that a changed sheet is printed again. '' for a game without any
+    (`scanned`: the caller has looked at the folder's YAML files already and found one that may name one); anything
+    wrong is left for the build to report."""
     try:
-        if not any(b"url" in path.read_bytes() for path in folder.rglob("*.y*ml") if path.is_file()):
+        if not scanned and not any(names_address(path) for path in folder.rglob("*.y*ml")):
             return ""  # most games: nothing fetched, nothing parsed
         named = addresses(folder)
     except (DataError, OSError):

@@ -306,3 +306,23 @@ def test_an_https_address_that_leads_to_a_private_network_is_refused_before_it_i
         assert other.requests == []
     finally:
         other.close()
+
+
+def test_a_listing_kept_in_the_cache_follows_the_sheet(server, tmp_path):
+    """`cardgen list` keeps what it printed for data it has seen; a sheet fetched again with another row is other
+    data, listed again."""
+    server.routes["/events.csv"] = Route(EVENTS)
+    game = sheet_game(tmp_path, server.url("/events.csv"))
+    assert cardgen(game, "trust", "outposts", "--fetch").code == 0
+    first = cardgen(game, "list", "outposts", "--json")
+    assert first.code == 0, first.err
+    server.routes["/events.csv"] = Route(EVENTS + b"meteor-shower,3,Meteor Shower,Meteorschauer,Lose 1 {ore}.,\n")
+    second = cardgen(game, "list", "outposts", "--json")
+
+    def events(run) -> int:
+        import json
+
+        (listed,) = json.loads(run.out)
+        return next(c["count"] for c in listed["components"] if c["id"] == "events")
+
+    assert (events(first), events(second)) == (5, 8)

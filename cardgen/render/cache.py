@@ -114,8 +114,11 @@ def _digest(*parts: object) -> str:
     return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
 
 
-def tree_digest(root: Path, keep: Callable[[Path], bool] = lambda _: True) -> str:
-    """Every file below `root` (its path relative to `root` and its bytes), in a fixed order; '' if there is none."""
+def tree_digest(
+    root: Path, keep: Callable[[Path], bool] = lambda _: True, each: Callable[[Path, bytes], None] | None = None
+) -> str:
+    """Every file below `root` (its path relative to `root` and its bytes), in a fixed order; '' if there is none.
+    `each` sees every file's bytes as they are read (so a caller need not read them again)."""
     if not root.is_dir():
         return ""
     digest = hashlib.sha256()
@@ -130,9 +133,13 @@ def tree_digest(root: Path, keep: Callable[[Path], bool] = lambda _: True) -> st
                 digest.update(b"!")
                 continue
             try:
-                digest.update(hashlib.sha256(path.read_bytes()).digest())
+                data = path.read_bytes()
             except OSError:  # unreadable: the build itself reports it
                 digest.update(b"?")
+                continue
+            digest.update(hashlib.sha256(data).digest())
+            if each is not None:
+                each(path, data)
     return digest.hexdigest()
 
 
@@ -161,11 +168,14 @@ def game_inputs(
     """Everything a build of one game reads, before loading it: its folder, what the addresses it takes items from
     give now (cardgen/remote.py), the layouts, the fonts, cardgen, and the build's `settings` (options, validation,
     trust)."""
-    from cardgen.remote import fingerprint
+    from cardgen.remote import fingerprint, names_address
 
     shared = [_tree(folder) for folder in layout_dirs] + [_tree(fonts_dir)]
     folder = data_dir / game_id
-    return _digest(code_version(), tree_digest(folder), fingerprint(folder), shared, dict(settings))
+    addresses: list[Path] = []
+    files = tree_digest(folder, each=lambda path, data: addresses.append(path) if names_address(path, data) else None)
+    fetched = fingerprint(folder, scanned=True) if addresses else ""  # most games name none: nothing parsed
+    return _digest(code_version(), files, fetched, shared, dict(settings))
 
 
 def listing(data_dir: Path, parts: Sequence[object], make: Callable[[], str]) -> str:
@@ -193,10 +203,13 @@ def keep_listing(data_dir: Path, parts: Sequence[object], text: str) -> None:
 
 
 def _listing_path(data_dir: Path, parts: Sequence[object]) -> Path | None:
-    from cardgen.remote import fingerprint
+    from cardgen.remote import fingerprint, names_address
 
-    fetched = [fingerprint(folder) for folder in sorted(data_dir.glob("*/")) if (folder / "game.yaml").is_file()]
-    key = _digest(code_version(), tree_digest(data_dir), str(data_dir.resolve()), list(parts), fetched)
+    games: set[str] = set()  # those with a file that may name an address: what it gives now is part of the key
+    tree = tree_digest(data_dir, each=lambda path, data: games.add(path.relative_to(data_dir).parts[0])
+                       if names_address(path, data) else None)  # fmt: skip
+    fetched = [fingerprint(data_dir / game, scanned=True) for game in sorted(games)]
+    key = _digest(code_version(), tree, str(data_dir.resolve()), list(parts), fetched)
     try:
         return user_cache() / f"list-{key[:40]}.txt"
     except (RuntimeError, KeyError):

@@ -19,6 +19,7 @@ from cardgen.versions.diff import Change, ComponentChanges, GameChanges, ItemRef
 FORMAT = "cardgen-diff/1"
 ARROW = "→"
 SHOWN_CHARACTERS = 160  # a long text is clipped in the text and Markdown lists (the JSON holds it whole)
+CARDS_SHOWN = 5  # the cards whose balance moved most, in the text and Markdown (the JSON holds them all)
 
 
 def diff(old: str, new: str, data_dir: Path, balance_search: Path | None, trust_code: bool = False) -> GameChanges:
@@ -187,11 +188,17 @@ def _balance_lines(balance: dict[str, Any] | None, bullet: str) -> list[str]:
     for run in balance["runs"]:
         seats = ", ".join(_rate(s) for s in run["seats"])
         lines.append(f"  {bullet}{run['players']} players: {seats}")
-        for card in run["items"]:
-            seat = card.get("seat")
-            if seat and (seat.get("significant") or abs(seat["z"]) >= 2):
-                lines.append(f"  {bullet}  {card['item']} ({seat['name']}): {_rate(seat, named=False)}")
+        moved = [card for card in run["items"] if _moved(card.get("seat"))]  # largest |z| first
+        for card in moved[:CARDS_SHOWN]:
+            lines.append(f"  {bullet}  {card['item']} ({card['seat']['name']}): {_rate(card['seat'], named=False)}")
+        if len(moved) > CARDS_SHOWN:
+            lines.append(f"  {bullet}  and {len(moved) - CARDS_SHOWN} more cards that moved (--format json lists them)")
     return lines
+
+
+def _moved(seat: dict[str, Any] | None) -> bool:
+    """A card's win rate moved: significantly after the correction, or by two standard errors at least."""
+    return seat is not None and (bool(seat.get("significant")) or abs(seat["z"]) >= 2)
 
 
 def _rate(change: dict[str, Any], named: bool = True) -> str:
