@@ -30,7 +30,7 @@ import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 from urllib.parse import parse_qs, urljoin, urlsplit
 
 from cardgen import limits, network
@@ -306,14 +306,10 @@ def grants_path() -> Path:
 
 
 def _grants() -> dict[str, list[str]]:
+    from cardgen.trust import user_record
+
     path = grants_path()
-    try:
-        data: Any = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return {}
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise DataError(f"{display_path(path)}: cannot read ({exc}); remove it to allow no fetching") from None
-    folders = data.get("folders") if isinstance(data, dict) and data.get("format") == GRANTS_FORMAT else None
+    folders = user_record(path, GRANTS_FORMAT, "folders", "the fetch record", "remove it to allow no fetching")
     if not isinstance(folders, dict) or not all(
         isinstance(urls, list) and all(isinstance(u, str) for u in urls) for urls in folders.values()
     ):

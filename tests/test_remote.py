@@ -326,3 +326,18 @@ def test_a_listing_kept_in_the_cache_follows_the_sheet(server, tmp_path):
         return next(c["count"] for c in listed["components"] if c["id"] == "events")
 
     assert (events(first), events(second)) == (5, 8)
+
+
+def test_a_damaged_fetch_record_is_named_and_allows_nothing(server, tmp_path, own_configuration):
+    server.routes["/events.csv"] = Route(EVENTS)
+    game = sheet_game(tmp_path, server.url("/events.csv"))
+    record = own_configuration / "cardgen" / "fetch.json"
+    record.parent.mkdir(parents=True)
+    for text, said in (
+        ("{not json", "cannot read the fetch record"),
+        ('{"format": "x"}', "not a cardgen fetch record"),
+    ):
+        record.write_text(text)
+        run = cardgen(game, "validate", "outposts")
+        assert run.code == 2 and f"{record}: {said}" in run.err and "remove it to allow no fetching" in run.err
+    assert server.requests == []
