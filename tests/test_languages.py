@@ -232,3 +232,14 @@ def test_a_changed_translation_is_news_for_its_edition_only(outposts, tmp_path, 
     assert "- Raumwerft: name “Raumwerft” (was “Werft”)." in (built / "PRINT.md").read_text()
     english = cardgen(outposts, "build", "outposts", "--changed-since", "v1")
     assert english.code == 0 and "note: outposts: nothing to print since v1: no item changed" in english.err
+
+
+def test_an_edition_built_with_workers_is_the_one_built_alone(outposts, tmp_path):
+    """The workers that draw games while they load draw the edition asked for, byte for byte what one process
+    writes."""
+    for jobs in ("1", "2"):
+        run = cardgen(outposts, "build", "outposts", "--lang", "de", "--jobs", jobs, "--out", tmp_path / jobs, "-q")
+        assert run.code == 0, run.err
+    one, two = tmp_path / "1" / "outposts", tmp_path / "2" / "outposts"
+    assert (one / "outposts.pdf").read_bytes() == (two / "outposts.pdf").read_bytes()
+    assert "Spähposten" in texts(two / "outposts.pdf", 0)
