@@ -14,7 +14,6 @@ import contextlib
 import dataclasses
 import os
 import sys
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -457,7 +456,7 @@ def _reprints(run: _Run, since: str) -> list[Game]:
 
     games = []
     for game in run.loaded:
-        plan = reprint_plan(game, since, run.request.data_dir, _edition_of(game))
+        plan = reprint_plan(game, since, run.request.data_dir)
         run.changes[game.id] = (plan.heading, plan.lines)
         if plan.game is not None:
             games.append(plan.game)
@@ -465,15 +464,6 @@ def _reprints(run: _Run, since: str) -> list[Game]:
             said = "; ".join(plan.lines) or "no item changed"
             echo(f"note: {game.id}: nothing to print since {since}: {said}", err=True)
     return games
-
-
-def _edition_of(game: Game) -> Callable[[Game], Game]:
-    """What turns an earlier version of a game into the edition `game` is (its language)."""
-    from cardgen.data.editions import edition
-
-    if not game.language:
-        return lambda other: other
-    return lambda other: edition(other, game.language).game if game.language in other.languages else other
 
 
 def _validate_before_build(games: list[Game], trusted: list[Decision], quiet: bool = False) -> dict[str, list[str]]:

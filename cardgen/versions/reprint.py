@@ -10,7 +10,6 @@ PRINT.md and of the print guide. A game in which nothing printable changed is no
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -39,11 +38,11 @@ def old_spec(since: str, game: Game) -> str:
     return f"{game.folder}@{since}"
 
 
-def reprint_plan(game: Game, since: str, data_dir: Path, edition: Callable[[Game], Game] = lambda g: g) -> Reprint:
-    """What to reprint of `game` since the version `since` names; `edition` turns the earlier version into the
-    edition `game` is (its language), so that the changes are those its readers see."""
+def reprint_plan(game: Game, since: str, data_dir: Path) -> Reprint:
+    """What to reprint of `game` (an edition: data/editions.py) since the version `since` names, the earlier version
+    taken in the same language, so that the changes are those its readers see."""
     with opened(old_spec(since, game), data_dir) as old:
-        before = edition(old.game) if old.game is not None else None
+        before = _same_edition(old.game, game.language) if old.game is not None else None
         changes = compare_games(before, game, old.label, game.id)
         heading = f"Changes since {old.edition}"
     chosen = changes.reprinted()
@@ -59,3 +58,11 @@ def reprint_plan(game: Game, since: str, data_dir: Path, edition: Callable[[Game
         return Reprint(None, heading, lines)
     return Reprint(dataclasses.replace(game, components=components, readable=game.readable or game.components),
                    heading, lines)  # fmt: skip
+
+
+def _same_edition(game: Game, language: str) -> Game:
+    """An earlier version in the language of the edition built (as loaded when the edition is none, or when the
+    earlier version had not that language yet: its texts were the default language's)."""
+    from cardgen.data.editions import edition
+
+    return edition(game, language).game if language and language in game.languages else game
