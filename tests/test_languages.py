@@ -243,3 +243,25 @@ def test_an_edition_built_with_workers_is_the_one_built_alone(outposts, tmp_path
     one, two = tmp_path / "1" / "outposts", tmp_path / "2" / "outposts"
     assert (one / "outposts.pdf").read_bytes() == (two / "outposts.pdf").read_bytes()
     assert "Spähposten" in texts(two / "outposts.pdf", 0)
+
+
+def test_the_gallery_switches_language_in_a_browser(outposts, tmp_path, browser):
+    """In headless Chromium: the English page's switch opens the German page, whose cards carry their German names
+    and German faces, every image loading, and back."""
+    from selenium.webdriver.common.by import By
+
+    assert cardgen(outposts, "gallery", "outposts", "--out", tmp_path).code == 0
+    browser.get((tmp_path / "outposts" / "index.html").as_uri())
+    browser.find_element(By.LINK_TEXT, "Deutsch").click()
+    assert browser.execute_script("return document.documentElement.lang") == "de"
+    names = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "figcaption .name")]
+    assert names[:2] == ["Spähposten", "Bergbaukolonie"] and "Hauptstadt" in names
+    loaded = browser.execute_script(
+        "const imgs=[...document.images]; imgs.forEach(i => i.loading = 'eager');"
+        "return Promise.all(imgs.map(i => i.decode().then(() => i.currentSrc, () => '')))"
+    )
+    assert loaded and all("/faces-de/" in src for src in loaded)
+    browser.find_element(By.LINK_TEXT, "English").click()
+    assert browser.execute_script("return document.documentElement.lang") == "en"
+    assert browser.find_element(By.CSS_SELECTOR, "figcaption .name").text == "Scout Post"
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
