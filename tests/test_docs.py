@@ -101,10 +101,21 @@ def matches(expected: list[str], printed: str) -> bool:
     return pattern(expected).fullmatch("".join(line + "\n" for line in lines)) is not None
 
 
+def matplotlib_cache() -> str:
+    """Matplotlib's cache folder with its font list built (by this process, once): a reader sees "Matplotlib is
+    building the font cache" once in their life, not on every page of the guide."""
+    import matplotlib
+    import matplotlib.font_manager  # builds the font list in the cache folder if it is not there
+
+    return str(matplotlib.get_cachedir())
+
+
 def environment(home: Path) -> dict[str, str]:
-    """A reader's shell: cardgen on the PATH, a home, configuration and caches of the workspace's own."""
+    """A reader's shell: cardgen on the PATH, a home, configuration and caches of the workspace's own (but
+    matplotlib's font list, built once)."""
     bin_dir = str(Path(sys.executable).parent)
     return {
+        "MPLCONFIGDIR": matplotlib_cache(),
         "PATH": f"{bin_dir}:/usr/local/bin:/usr/bin:/bin",
         "HOME": str(home),
         "XDG_CONFIG_HOME": str(home / ".config"),
