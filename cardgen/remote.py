@@ -170,6 +170,7 @@ def _get(url: str, deadline: float, local: bool) -> tuple[int, dict[str, str], b
     host = parts.hostname or ""
     port = parts.port or (443 if parts.scheme == "https" else 80)
     sock: socket.socket | None = None
+    connection: http.client.HTTPConnection | None = None
     try:
         sock = socket.create_connection((host, port), timeout=_remaining(deadline))
         _check_peer(sock, local)
@@ -179,12 +180,12 @@ def _get(url: str, deadline: float, local: bool) -> tuple[int, dict[str, str], b
         connection.sock = sock  # the connection speaks over the socket checked (and secured) here
         target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
         connection.request("GET", target, headers=_headers())
-        response = connection.getresponse()
-        headers = {k.lower(): v for k, v in response.getheaders()}
-        headers[":reason"] = response.reason
-        if response.status != 200:
-            return response.status, headers, b""
-        return 200, headers, _body(response, sock, deadline)
+        with connection.getresponse() as response:  # closed with what it read, whatever happens
+            headers = {k.lower(): v for k, v in response.getheaders()}
+            headers[":reason"] = response.reason
+            if response.status != 200:
+                return response.status, headers, b""
+            return 200, headers, _body(response, sock, deadline)
     except DataError:
         raise
     except ssl.SSLError as exc:
@@ -194,6 +195,8 @@ def _get(url: str, deadline: float, local: bool) -> tuple[int, dict[str, str], b
     except (OSError, http.client.HTTPException) as exc:
         raise DataError(f"cannot fetch ({type(exc).__name__}: {exc})") from None
     finally:
+        if connection is not None:
+            connection.close()
         if sock is not None:
             sock.close()
 

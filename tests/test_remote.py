@@ -216,8 +216,8 @@ def test_a_fetch_is_bounded_and_held_to_its_rules(server, tmp_path, route, limit
     run = cardgen(game, "--fetch", *limit, "validate", "outposts")
     assert time.monotonic() - start < 20  # the bounds hold: far below a hang, whatever the load on the machine
     assert run.code == 2, run.out
-    (line,) = run.err.splitlines()
-    assert f"cards.url: {server.url('/loop')}: {expected}" in line, line
+    assert len(run.err.splitlines()) == 1, run.err
+    assert f"cards.url: {server.url('/loop')}: {expected}" in run.err, run.err
 
 
 @pytest.mark.parametrize(
