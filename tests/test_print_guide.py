@@ -12,7 +12,7 @@ import pdfcheck
 import pytest
 from pypdf import PdfReader
 
-from conftest import run_cli
+from conftest import run_cli, shared_build
 
 
 @pytest.fixture(scope="module")
@@ -98,10 +98,10 @@ GAMES = ["battlefield-space", "rift-domination", "scifi-domains", "space-empires
 
 @pytest.fixture(scope="module")
 def every_game(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("games")
-    run = run_cli("build", *GAMES, "--out", out, "-q")
-    assert run.code == 0, run.err
-    return out
+    """Every bundled game as `cardgen build` builds it (the session's shared build)."""
+    shared = shared_build(tmp_path_factory)
+    assert sorted(p.name for p in shared.out.iterdir() if p.is_dir() and not p.name.startswith(".")) == GAMES
+    return shared.out
 
 
 @pytest.fixture(scope="module")

@@ -156,7 +156,12 @@ class GameRenderer:
                 "kind": component.kind,
                 "count": component.count,
             },
-            "game": {"id": self.game.id, "title": self.game.title, "players": list(self.game.players)},
+            "game": {
+                "id": self.game.id,
+                "title": self.game.title,
+                "players": list(self.game.players),
+                "language": self.game.language,
+            },
             "facts": self.facts,
             "cite": self.citations,
             "components": self.items_by_component,
@@ -221,11 +226,9 @@ class GameRenderer:
             prepared = self.cache.face(markup, drawn, width, height, prepare) if self.cache else prepare()
             faces.faces[key] = prepared
             for overflow in prepared.overflows:
-                report.overflows.append(
-                    OverflowReport(
-                        self.game.id, component.id, item.id, side, overflow.field, overflow.overflow_mm, overflow.size
-                    )
-                )
+                where = (self.game.id, component.id, item.id, side, overflow.field)
+                found = (overflow.overflow_mm, overflow.size, self.game.language)
+                report.overflows.append(OverflowReport(*where, *found))
         return key
 
 

@@ -25,7 +25,7 @@ from cardgen.paths import default_fonts_dir
 from cardgen.render.jobs import DUPLEX, SIDES_NOTE, OutputFile, PrintOptions
 from cardgen.render.jobs import LIGHT_SUFFIX as LIGHT
 from cardgen.render.library import credit
-from cardgen.units import Size
+from cardgen.units import Size, paper_label
 
 HOW = {
     "long-edge": "double-sided, flip on the long edge",
@@ -107,7 +107,7 @@ def guide_lines(
 ) -> list[str]:  # fmt: skip
     """The guide as Markdown lines. `calibration`: the calibration page written beside the files; `fonts`: the
     credit lines of the fonts the files print (`font_credits`)."""
-    paper = options.paper.upper() if options.paper == "a4" else options.paper.title()
+    paper = paper_label(options.paper)
     full = [f for f in files if not f.path.stem.endswith(LIGHT)]
     light = [f for f in files if f.path.stem.endswith(LIGHT)]
     listed = ([calibration] if calibration else []) + files
@@ -404,11 +404,13 @@ def _font_table(fonts_dir: Path) -> dict[str, tuple[str, str]]:
 
 
 def write_guide(
-    game: Game, files: list[OutputFile], options: PrintOptions, folder: Path, font: str, stale: Sequence[str] = ()
-) -> list[Path]:
+    game: Game, files: list[OutputFile], options: PrintOptions, folder: Path, font: str, stale: Sequence[str] = (),
+    changes: tuple[str, Sequence[str]] | None = None,
+) -> list[Path]:  # fmt: skip
     """Write PRINT.md, a print-guide.pdf of the same text and, when some files print double-sided, the calibration
     page into `folder`; return their paths. `stale` is the last section: the earlier files moved aside
-    (render/stale.py)."""
+    (render/stale.py); `changes`, a heading and its lines, the first: what changed since an earlier version (a
+    reprint, versions/reprint.py)."""
     written = []
     calibration = None
     duplex = [f for f in files if f.sides in DUPLEX]
@@ -423,6 +425,9 @@ def write_guide(
             remove(folder / CALIBRATION)
     fonts = font_credits(fonts_in(f.path for f in files if f.path.suffix == ".pdf"))
     lines = guide_lines(game, files, options, calibration, fonts) + (["", *stale] if stale else [])
+    if changes is not None:  # after the title: what a tester reads first
+        heading, told = changes
+        lines[1:1] = ["", f"## {heading}", "", *(f"- {line}" for line in told or ["Nothing changed."])]
     markdown = folder / "PRINT.md"
     write_atomic(markdown, ("\n".join(lines) + "\n").encode("utf-8"))
     pdf = folder / "print-guide.pdf"

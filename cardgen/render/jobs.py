@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardgen.data.games import Component, Game, Item
 from cardgen.render.imposition import MarkStyle, SheetPlan
-from cardgen.units import PAPER_SIZES_MM, Size
+from cardgen.units import Size, paper_size
 
 if TYPE_CHECKING:  # the drawing (reportlab) loads when a face is drawn: planning a build does not need it
     from cardgen.render.draw import FaceDrawer, PreparedFace
@@ -28,7 +28,7 @@ if TYPE_CHECKING:  # the drawing (reportlab) loads when a face is drawn: plannin
 class PrintOptions:
     """How to print: paper, duplex, back offset, imposition and output format. Lengths in mm."""
 
-    paper: str = "a4"
+    paper: str = "a4"  # a name or WxHmm (`units.parse_paper`)
     duplex: str = "long-edge"  # long-edge | short-edge | off
     back_offset: tuple[float, float] = (0.0, 0.0)
     layout: str | None = None  # None: each component's default; grid | fold
@@ -44,7 +44,7 @@ class PrintOptions:
 
     @property
     def paper_size(self) -> Size:
-        return Size(*PAPER_SIZES_MM[self.paper])
+        return paper_size(self.paper)
 
     @property
     def print_shop(self) -> Shop | None:
@@ -93,6 +93,21 @@ def game_notes(game: Game) -> list[str]:
         notes.append(f"{game.id}: not printed (bought or borrowed, not cut): {', '.join(pieces)}")
     if empty:
         notes.append(f"{game.id}: no contents written yet, nothing printed for: {', '.join(empty)}")
+    return notes + fetched_notes(game)
+
+
+def fetched_notes(game: Game) -> list[str]:
+    """Which copy of a sheet fetched from an address a build printed: when it was fetched (cardgen/remote.py)."""
+    from cardgen.data.model import ITEM_KEY
+    from cardgen.remote import kept_copy
+
+    notes = []
+    for component in game.components:
+        table = getattr(component.spec, ITEM_KEY[component.kind], None) if component.spec else None
+        url = getattr(table, "url", None)
+        kept = kept_copy(url) if isinstance(url, str) else None
+        if kept is not None:
+            notes.append(f"{game.id}: {component.id}: items from {url} as fetched {kept.when}")
     return notes
 
 
@@ -142,12 +157,20 @@ class OverflowReport:
     field: str
     overflow_mm: float
     size: float
+    language: str = ""  # the edition's (a game in several languages), whose text overflowed
 
     def __str__(self) -> str:
         return (
             f"{self.game}: {self.component}: card '{self.item}' {self.side}: field '{self.field}' overflows "
-            f"its box by {self.overflow_mm:.1f} mm even at {self.size:g} pt"
+            f"its box by {self.overflow_mm:.1f} mm even at {self.size:g} pt" + self.in_language
         )
+
+    @property
+    def in_language(self) -> str:
+        """` in German (de)`, or nothing for a game in one language."""
+        from cardgen.data.languages import named
+
+        return f" in {named(self.language)}" if self.language else ""
 
 
 @dataclass(frozen=True)
