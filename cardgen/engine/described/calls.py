@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from cardgen.engine.described import codegen
 from cardgen.engine.described.functions import FUNCTIONS
 from cardgen.engine.described.scopes import Code, Scope
-from cardgen.engine.described.syntax import Node, SyntaxProblem
+from cardgen.engine.described.syntax import Node, SyntaxProblem, chain_of
 from cardgen.errors import did_you_mean
 
 if TYPE_CHECKING:
@@ -123,6 +123,4 @@ def node_item(text: str) -> str:
 
 
 def _chain(node: Node) -> tuple[list[Node], Node]:
-    from cardgen.engine.described.compiler import chain_of
-
     return chain_of(node)

@@ -97,12 +97,14 @@ def modulo(a: Any, b: Any) -> Any:
     return a % b
 
 
+class Overrun(ValueError):
+    """More work between two questions than the limits allow (located where it was found)."""
+
+
 def visited(state: Any, items: Any) -> Any:
     """A list an expression goes through, counted against the limit (`rules_items`): nested loops stop."""
     state.room -= len(items)
     if state.room < 0:
-        from cardgen.engine.described.state import Overrun
-
         raise Overrun(
             f"the expressions went through more than {state.engine.most_items:,} items without a question to a "
             "player (loops inside loops? raise the limit with --limit rules_items=N)"

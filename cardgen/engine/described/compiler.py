@@ -20,7 +20,7 @@ from cardgen.engine.described.codegen import Unit
 from cardgen.engine.described.functions import FUNCTIONS
 from cardgen.engine.described.layout import BUILT_IN_ATTRIBUTES, Card, Cards, Family
 from cardgen.engine.described.scopes import BUILT_IN_NAMES, Code, Frame, Names, Scope
-from cardgen.engine.described.syntax import Node, SyntaxProblem
+from cardgen.engine.described.syntax import Node, SyntaxProblem, chain_of
 from cardgen.errors import Location, did_you_mean
 
 Fn = Callable[[Any, list[Any]], Any]
@@ -358,16 +358,6 @@ def _number_depth(value: Any, depth: int = 0) -> int | None:
         return None
     depths = {_number_depth(item, depth + 1) for item in (value.values() if isinstance(value, dict) else value)}
     return depths.pop() if len(depths) == 1 else None
-
-
-def chain_of(node: Node) -> tuple[list[Node], Node]:
-    """`bonus[p][c]` → ([p, c], bonus)."""
-    chain = []
-    while node.kind == "index":
-        chain.append(node.parts[1])
-        node = node.parts[0]
-    chain.reverse()
-    return chain, node
 
 
 def built_in_table(cards: Cards, name: str) -> tuple[Any, ...] | None:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardgen.engine.core import ADJUDICATED, State
 from cardgen.engine.described import choices, hidden, invariants, windows
+from cardgen.engine.described.codegen import Overrun
 from cardgen.engine.described.layout import Card
 from cardgen.engine.described.steps import COMPOUND, MOST_NESTED, SIMPLE, Block, Step
 from cardgen.engine.described.table import Table
@@ -32,10 +33,6 @@ def _bound(env: list[Any], slots: list[int], action: tuple[Any, ...]) -> list[An
     for slot, value in zip(slots, action[1:], strict=True):
         env[slot] = value
     return env
-
-
-class Overrun(ValueError):
-    """More work between two questions than the limits allow (located where it was found)."""
 
 
 class RulesFailure(DataError):

@@ -399,3 +399,13 @@ class _Parser:
                 self.depth -= 1
         shown = "the end of the expression" if token.kind == "end" else f"'{token.text}'"
         raise SyntaxProblem(f"expected a value, found {shown}", token.column)
+
+
+def chain_of(node: Node) -> tuple[list[Node], Node]:
+    """`bonus[p][c]` → ([p, c], bonus)."""
+    chain = []
+    while node.kind == "index":
+        chain.append(node.parts[1])
+        node = node.parts[0]
+    chain.reverse()
+    return chain, node
