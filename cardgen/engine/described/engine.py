@@ -116,27 +116,10 @@ class DescribedEngine(GameEngine):
         zone_specs = dict(spec.zones)
         if "box" not in zone_specs:
             zone_specs = {"box": ZoneSpec(about="where every card starts"), **zone_specs}
-        base = 0
-        for name, zone in zone_specs.items():
-            count = builder.constant(zone.count, ("zones", name, "count"), names, "how many") if zone.count else None
-            if count is not None and not (isinstance(count, int) and 1 <= count <= 10_000):
-                builder.problem(f"count: must be a whole number from 1 to 10,000, not {count!r}", ("zones", name))
-                count = 1
-            family = Family(name, "zone", base, zone.each == "player", count)
-            self.families[name] = family
-            base += family.size(seats)
-        self.zone_count, self.box = base, self.families["box"].base
+        self.zone_count = self._families(builder, names, "zone", zone_specs)
+        self.box = self.families["box"].base
         self.zone_specs = zone_specs
-        base = 0
-        for name, value in spec.values.items():
-            count = builder.constant(value.count, ("values", name, "count"), names, "how many") if value.count else None
-            if count is not None and not (isinstance(count, int) and 1 <= count <= 10_000):
-                builder.problem(f"count: must be a whole number from 1 to 10,000, not {count!r}", ("values", name))
-                count = 1
-            family = Family(name, "value", base, value.each == "player", count)
-            self.families[name] = family
-            base += family.size(seats)
-        self.value_count = base
+        self.value_count = self._families(builder, names, "value", dict(spec.values))
         self.mark_index = {name: index for index, name in enumerate(spec.marks)}
         self.marks_start = tuple(
             builder.constant(raw, ("marks", name), names, "the mark's start") for name, raw in spec.marks.items()
@@ -203,6 +186,19 @@ class DescribedEngine(GameEngine):
             return
         for offset in range(family.size(self.max_players)):
             self.fill[family.base + offset] = (size, source.base + (offset if alike else 0), short)
+
+    def _families(self, builder: Builder, names: Names, kind: str, specs: dict[str, Any]) -> int:
+        """Zones or values laid out one family after another (`each: player`, `count:`); how many instances."""
+        base, section = 0, f"{kind}s"
+        for name, spec in specs.items():
+            count = builder.constant(spec.count, (section, name, "count"), names, "how many") if spec.count else None
+            if count is not None and not (isinstance(count, int) and 1 <= count <= 10_000):
+                builder.problem(f"count: must be a whole number from 1 to 10,000, not {count!r}", (section, name))
+                count = 1
+            family = Family(name, kind, base, spec.each == "player", count)
+            self.families[name] = family
+            base += family.size(self.max_players)
+        return base
 
     def _same_shape(self, builder: Builder, family: Family, name: str, path: tuple[str, ...]) -> Family | None:
         source = self.families.get(name)

@@ -148,11 +148,7 @@ def reveal(s: DescribedState, simultaneous: Simultaneous, e: list[Any], block: B
         action = sealed.choices[seat]
         if action is None:
             continue
-        env = list(e)
-        env[simultaneous.slot] = seat
-        chosen = simultaneous.options[action[0]]
-        for slot, value in zip(chosen.slots, action[1:], strict=True):
-            env[slot] = value
+        chosen, env = _bound(simultaneous, e, seat, action)
         s.tasks.append(("block", chosen.block, 0, env))
 
 
@@ -187,29 +183,30 @@ def responses(s: DescribedState, player: int, item: Any) -> list[Any]:
     return found
 
 
+def _bound(what: Any, frame: list[Any], player: int, action: Any) -> tuple[Any, list[Any]]:
+    """The option of a window or a simultaneous choice a player's action took, and a copy of the frame with the
+    player and the option's names bound."""
+    env = list(frame)
+    env[what.slot] = player
+    chosen = what.options[action[0]]
+    for slot, value in zip(chosen.slots, action[1:], strict=True):
+        env[slot] = value
+    return chosen, env
+
+
 def answered(s: DescribedState, player: int, item: Any, action: Any) -> None:
     """A player's answer (or pass) to the window they were asked about."""
     if action == PASS:
         s.answer(player, PASS, s.n)
         return
-    window = item.what
-    env = list(item.env)
-    env[window.slot] = player
-    chosen = window.options[action[0]]
-    for slot, value in zip(chosen.slots, action[1:], strict=True):
-        env[slot] = value
+    chosen, env = _bound(item.what, item.env, player, action)
     s.answer(player, Pending(chosen, chosen.block, env), s.n, seats=())
 
 
 def label(s: DescribedState, player: int, item: Any, action: Any) -> str:
     if action == PASS:
         return "pass"
-    window = item.what
-    env = list(item.env)
-    env[window.slot] = player
-    chosen = window.options[action[0]]
-    for slot, value in zip(chosen.slots, action[1:], strict=True):
-        env[slot] = value
+    chosen, env = _bound(item.what, item.env, player, action)
     return str(chosen.label(s, env))
 
 
