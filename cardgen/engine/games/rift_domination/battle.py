@@ -426,9 +426,15 @@ def exact_odds(battle: Battle, start: Position) -> BattleReport:
     """Every outcome's probability, from the core's chain (`cardgen.engine.dice`): the opening, then the fixed phases
     carried forward, then the repeated close phase (the attacker's volley, the defender's) solved as an absorbing
     chain in order of damage left, a retreat decided at each repeat's start."""
+    ending = solve(chain_of(battle), battle.opening(start))
+    return _summarise(battle, start, ending.ends, ending.length, ending.states)
+
+
+def chain_of(battle: Battle) -> Chain[Position]:
+    """The battle as the core's chain sees it (`exact_odds`)."""
     if any(battle.buildings_first):
         raise ValueError("the exact odds take the attacker and the defender in turn; buildings firing first is rolled")
-    chain: Chain[Position] = Chain(
+    return Chain(
         round=(functools.partial(battle.fire, shooter=ATTACKER, at="close"),
                functools.partial(battle.fire, shooter=DEFENDER, at="close")),
         over=battle.over,
@@ -439,8 +445,6 @@ def exact_odds(battle: Battle, start: Position) -> BattleReport:
                       functools.partial(battle.fire, shooter=DEFENDER, at=at)) for at in battle.phases),
         leaves=functools.partial(_retreat, battle),
     )  # fmt: skip
-    ending = solve(chain, battle.opening(start))
-    return _summarise(battle, start, ending.ends, ending.length, ending.states)
 
 
 def _ending(battle: Battle, pos: Position) -> str:
