@@ -59,6 +59,8 @@ class StarEngine(GameEngine):
             {v: tuple(e for e in c.effects if e.verb == v and e.trigger is None) for v in {e.verb for e in c.effects}}
             for c in self.cards
         ]  # each card's lasting effects by verb (statements without a trigger)
+        # the same, only the verbs a card has lasting effects for (`StarState.lasting` gathers them per player)
+        self.lasting_verbs = [tuple((verb, found) for verb, found in table.items() if found) for table in self.lasting]
         self.fighter = [c.fighter for c in self.cards]
         items = sorted({c.item for c in self.cards})
         self.item_index = [items.index(c.item) for c in self.cards]  # copies of one printed card share a number

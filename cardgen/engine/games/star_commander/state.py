@@ -243,13 +243,13 @@ class StarState(Flow, State):
         verbs = self._lasting.get(player)
         if verbs is None:
             verbs = self._lasting[player] = {}
-            table = self.engine.lasting
+            table = self.engine.lasting_verbs
             for card in self.techs[player]:
-                for name, effects in table[card].items():
+                for name, effects in table[card]:
                     verbs.setdefault(name, []).extend((e, None) for e in effects)
             for piece in self.pieces:
-                if piece.owner == player:
-                    for name, effects in table[piece.card].items():
+                if piece.owner == player and table[piece.card]:
+                    for name, effects in table[piece.card]:
                         verbs.setdefault(name, []).extend((e, piece) for e in effects)
         return verbs.get(verb, ())
 
