@@ -46,13 +46,15 @@ class Printing:
     duplex: str = "long-edge"  # long-edge | short-edge | off
     back_offset: tuple[float, float] = (0.0, 0.0)
     layout: str | None = None  # None: each component's default; grid | fold
-    format: str = "pdf"  # pdf | shop-pdf | png | tts
+    format: str = "pdf"  # pdf | shop-pdf | shop-images | png | tts | ttp
     ink: str = "full"  # full | light | both
     gutter: float = 0.0
     mark_length: float = 5.0
     mark_offset: float = 3.0
     mark_weight: float = 0.3
     allow_overflow: bool = False
+    shop: str | None = None  # a print shop of render/shops.py (--shop): its bleed, page order, inks or image sizes
+    cmyk: bool = False  # CMYK PDF/X-1a (render/pdfx.py); a shop that asks for it implies it
 
     def options(self) -> PrintOptions:
         """The renderer's print options (importing the renderer's job planning)."""
@@ -69,6 +71,8 @@ class Printing:
             gutter=self.gutter,
             marks=MarkStyle(length=self.mark_length, offset=self.mark_offset, weight=self.mark_weight),
             allow_overflow=self.allow_overflow,
+            shop=self.shop.lower() if self.shop else None,
+            cmyk=self.cmyk,
         )
 
 
@@ -103,6 +107,7 @@ class BuildRequest:
             raise click.UsageError(
                 f"--ink both writes print PDFs in two inks: it is for --format pdf, not {self.printing.format}"
             )
+        check_shop(self.printing.format, self.printing.shop, self.printing.cmyk)
 
     def settings(self) -> dict[str, Any]:
         """What decides the bytes of a game's files besides its folder, the layouts and the fonts (the cache's key)."""
@@ -112,6 +117,31 @@ class BuildRequest:
             for name, value in vars(self).items()
             if name in decisive
         }
+
+
+def check_shop(output_format: str, shop_name: str | None, cmyk: bool) -> None:
+    """`--shop` names a shop of the format's kind (shop-pdf or shop-images, which need one); `--cmyk` is for PDFs."""
+    from cardgen.render.shops import SHOPS
+
+    if cmyk and output_format not in ("pdf", "shop-pdf"):
+        raise click.UsageError(f"--cmyk is for --format pdf or shop-pdf (PDFs), not --format {output_format}")
+    if shop_name is None:
+        if output_format == "shop-images":
+            raise click.UsageError(f"--format shop-images needs --shop ({_shops('shop-images')})")
+        return
+    shop = SHOPS.get(shop_name.lower())
+    if shop is None:
+        raise click.UsageError(f"--shop {shop_name}: unknown shop (known: {', '.join(SHOPS)})")
+    if output_format != shop.format:
+        raise click.UsageError(
+            f"--shop {shop.id} ({shop.name}) takes --format {shop.format}, not --format {output_format}"
+        )
+
+
+def _shops(output_format: str) -> str:
+    from cardgen.render.shops import SHOPS
+
+    return ", ".join(shop.id for shop in SHOPS.values() if shop.format == output_format)
 
 
 @dataclass(frozen=True)
@@ -259,6 +289,12 @@ def _settle(run: _Run, game: Game, report: BuildReport, options: PrintOptions, l
 
         section = stale.section(settled.stale)
         written.extend(write_guide(game, report.files, options, out_dir / game.id, bundled_body_font(), section))
+    if request.printing.shop and report.files:
+        from cardgen.render.guide import write_shop_guide
+
+        shop_folder = report.files[0].path.parent if request.printing.format == "shop-pdf" else None
+        folder = shop_folder or out_dir / game.id / "shop-images"
+        written.extend(write_shop_guide(game, report.files, options, folder, bundled_body_font()))
     if request.printing.format == "tts" and report.files:
         from cardgen.render.jobs import OutputFile
         from cardgen.render.tts import write_saved_object

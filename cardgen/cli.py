@@ -306,6 +306,9 @@ def validate_command(
         raise RuleError(f"{', '.join(failed)}: not valid (see the report above)")
 
 
+FORMATS = ["pdf", "shop-pdf", "shop-images", "png", "tts", "ttp"]
+
+
 @cli.command("build")
 @click.argument("games", nargs=-1)
 @_option("--out", FOLDER, Path("output"), "Folder to write into; each game gets a subfolder.", "out_dir")
@@ -315,9 +318,18 @@ def validate_command(
 @_option("--back-offset", Offset(), "0,0", "Shift back pages by X,Y mm (read it off `cardgen calibrate`).")
 @_option("--layout", ["grid", "fold"], None, "Impose every component this way (default: fold for double-sided "
          "counters, grid otherwise).")  # fmt: skip
-@_option("--format", ["pdf", "shop-pdf", "png", "tts"], "pdf", "pdf: cut-ready sheets; shop-pdf: one face per page "
-         "with bleed; png: one 300 dpi image per face; tts: a Tabletop Simulator saved object with its images.",
+@_option("--format", FORMATS, "pdf", "pdf: cut-ready sheets; shop-pdf: one face per page with bleed (with --shop: "
+         "as that shop asks); shop-images: a shop's image package (--shop tgc|mpc); png: one 300 dpi image per face; "
+         "tts: a Tabletop Simulator saved object with its images; ttp: a Tabletop Playground package.",
          "output_format")  # fmt: skip
+@_option(
+    "--shop",
+    ["drivethrucards", "tgc", "mpc"],
+    None,
+    "The print shop the files are for: drivethrucards "
+    "(--format shop-pdf: CMYK PDF/X-1a, backs first, preflighted), tgc or mpc (--format shop-images).",
+)
+@_flag("--cmyk", "PDFs in CMYK PDF/X-1a (FOGRA39, at most 240 % ink), for a print shop; see docs/guide/print-shops.md.")
 @_option("--tts-base-url", str, None, "With --format tts: the address the images will be uploaded to, http(s) "
          "(default: file:/// paths of the output folder; a file: address must lie inside it).")  # fmt: skip
 @_option("--ink", ["full", "light", "both"], "full", "light: backs and other large dark areas as pale tints inside an "
@@ -366,12 +378,14 @@ def build_command(
     tts_base_url: str | None,
     no_cache: bool,
     stamp: str | None,
+    shop: str | None,
+    cmyk: bool,
 ) -> None:
     """Print games into cut-ready PDFs (all bundled games when none is named)."""
     from cardgen.building import BuildRequest, Printing, build
 
     printing = Printing(paper, duplex, back_offset, layout, output_format, ink, gutter, mark_length, mark_offset,
-                        mark_weight, allow_overflow)  # fmt: skip
+                        mark_weight, allow_overflow, shop=shop, cmyk=cmyk)  # fmt: skip
     request = BuildRequest(
         obj.data_dir, obj.templates_dir, games, out_dir, printing, validate=not no_validate, proof=proof,
         only=_components(only), jobs=jobs, cache=not no_cache, trust_code=trust_code, stamp=stamp,
@@ -391,7 +405,7 @@ def _components(only: str | None) -> tuple[str, ...] | None:
 @_option("--paper", PAPERS, "a4")
 @_option("--duplex", ["long-edge", "short-edge", "off"], "long-edge", "As for `cardgen build`.")
 @_option("--ink", ["full", "light", "both"], "full", "As for `cardgen build`.")
-@_option("--format", ["pdf", "shop-pdf", "png", "tts"], "pdf", "As for `cardgen build`.", "output_format")
+@_option("--format", FORMATS, "pdf", "As for `cardgen build`.", "output_format")
 @click.option("--only", default=None, metavar="COMPONENT[,COMPONENT]", help="Rebuild only these components.")
 @_flag("--proof", "Also write proof.pdf on every rebuild.")
 @_flag("--poll", "Look for changes every 0.3 s instead of being told (network drives, some containers); a file "
@@ -819,6 +833,23 @@ def replay_command(obj: Context, log_file: Path) -> None:
         raise RuleError(
             f"{differ} of {len(outcomes)} logged games did not reproduce" if outcomes else "no games in the log"
         )
+
+
+@cli.command("preflight")
+@click.argument("pdf_file", type=click.Path(path_type=Path, dir_okay=False))
+@_option("--shop", ["drivethrucards"], "drivethrucards", "The shop whose rules the file is checked against.")
+def preflight_command(pdf_file: Path, shop: str) -> None:
+    """What a print shop would reject in a PDF: RGB, transparency, ink over its limit, fonts not embedded, page
+    boxes, bleed, images under 300 dpi, text too near the cut; one line each, with the page and where (exit 1)."""
+    from cardgen.render.preflight import check_file
+
+    findings = check_file(pdf_file, shop)
+    for finding in findings:
+        echo(f"{display_path(pdf_file)}: {'error' if finding.error else 'warning'}: {finding}")
+    errors = sum(finding.error for finding in findings)
+    if errors:
+        raise RuleError(f"{display_path(pdf_file)}: {errors} problem(s) {shop} would reject")
+    echo(f"{display_path(pdf_file)}: nothing {shop} would reject")
 
 
 @cli.command("calibrate")

@@ -69,7 +69,7 @@ class Limits:
     project_bytes: int = _limit(1_000_000, "Bytes in a project file (`cardgen.toml`).")
 
     def describe(self) -> list[tuple[str, str, str]]:
-        """(name, value, what it bounds) for every limit, for `cardgen limits` and the README."""
+        """(name, value, what it bounds) for every limit, for `cardgen limits` and the guide's security page."""
         return [(f.name, _format(getattr(self, f.name)), f.metadata["doc"]) for f in fields(self)]
 
 

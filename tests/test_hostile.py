@@ -329,6 +329,20 @@ CASES = [
         "data/demo/ships.yaml:4: scout.front: layout 'ship': templates/demo/ship.xml.j2: not a regular file (a FIFO)",
     ),
     Case(
+        "preflight-not-a-pdf",
+        lambda ws: ws.write("cards.pdf", "%PDF-1.4 this is no PDF at all"),
+        ("preflight", "cards.pdf"),
+        2,
+        "cards.pdf: not a PDF cardgen can read",
+    ),
+    Case(
+        "preflight-fifo",
+        lambda ws: fifo(ws, "cards.pdf"),
+        ("preflight", "cards.pdf"),
+        2,
+        "cards.pdf: not a regular file (a FIFO)",
+    ),
+    Case(
         "fifo-include",
         lambda ws: (fifo(ws, "templates/demo/part.xml.j2"), include(ws, "demo/part.xml.j2")),
         BUILD,

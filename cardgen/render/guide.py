@@ -133,10 +133,54 @@ def guide_lines(
     lines += _checklist(game, full)
     lines += ["", "## Cut and assemble, in this order", ""]
     lines += [f"{n}. {step}" for n, step in enumerate(_steps(game, full, options, calibration), 1)]
+    lines += shops_section(game)
     thanks = [*fonts, *filter(None, [credit(name for f in files for name in f.library_icons)])]
     if thanks:
         lines += ["", "## Credits", "", *(f"- {line}." for line in thanks)]
     return lines
+
+
+def shops_section(game: Game) -> list[str]:
+    """Which files go to which print shop or virtual table, each deck by name (the files of a shop's own build)."""
+    decks = [c for c in game.components if c.printed and c.kind == "deck"]
+    if not decks:
+        return []
+    pdfs = ", ".join(f"shop/{c.id}.pdf" for c in decks)
+    folders = ", ".join(f"shop-images/{c.id}/" for c in decks)
+    return [
+        "",
+        "## Ordering printed cards",
+        "",
+        "| shop or table | send | what it is |",
+        "|---|---|---|",
+        f"| DriveThruCards | {pdfs} | one PDF per deck, CMYK PDF/X-1a, each card's back before its front, 1/8 in "
+        "bleed |",
+        f"| The Game Crafter | {folders} | one PNG per card face at 825 × 1125 px (poker), counts.csv: copies |",
+        f"| MakePlayingCards | {folders} | one PNG per card face at 822 × 1122 px (poker), numbered in deck "
+        "order, counts.csv |",
+        "| Tabletop Playground | ttp/ | a package: Templates/ and Textures/ |",
+        "| Tabletop Simulator | tts/ | a saved object with its images |",
+    ]
+
+
+def write_shop_guide(game: Game, files: list[OutputFile], options: PrintOptions, folder: Path, font: str) -> list[Path]:
+    """PRINT.md and print-guide.pdf beside a shop's files: which file goes to the shop, as what."""
+    shop = options.print_shop
+    if shop is None:
+        return []
+    lines = [f"# {game.title} for {shop.name}", "", "| file | what to order | pages or images |", "|---|---|---|"]
+    for file in files:
+        component = next((c for c in game.components if c.id == file.component), None)
+        if component is None:
+            continue
+        copies = sum(item.count for item in component.items)
+        what = f"{component.title}: {copies} {'cards' if component.kind == 'deck' else 'pieces'}"
+        lines.append(f"| {file.path.name}{'/' if file.path.suffix == '' else ''} | {what} | {file.pages} |")
+    lines += shops_section(game)
+    markdown, pdf = folder / "PRINT.md", folder / "print-guide.pdf"
+    write_atomic(markdown, ("\n".join(lines) + "\n").encode("utf-8"))
+    write_atomic(pdf, _pdf(game, lines, options, font))
+    return [markdown, pdf]
 
 
 def _count(files: Sequence[OutputFile]) -> str:

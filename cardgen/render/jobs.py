@@ -20,6 +20,8 @@ from cardgen.units import PAPER_SIZES_MM, Size
 if TYPE_CHECKING:  # the drawing (reportlab) loads when a face is drawn: planning a build does not need it
     from cardgen.render.draw import FaceDrawer, PreparedFace
     from cardgen.render.pdf import Document
+    from cardgen.render.separation import Separation
+    from cardgen.render.shops import Shop
 
 
 @dataclass(frozen=True)
@@ -30,17 +32,35 @@ class PrintOptions:
     duplex: str = "long-edge"  # long-edge | short-edge | off
     back_offset: tuple[float, float] = (0.0, 0.0)
     layout: str | None = None  # None: each component's default; grid | fold
-    format: str = "pdf"  # pdf | shop-pdf | png
+    format: str = "pdf"  # pdf | shop-pdf | shop-images | png | tts | ttp
     gutter: float = 0.0
     marks: MarkStyle = field(default_factory=MarkStyle)
     allow_overflow: bool = False
     overlap: float = 10.0
     dpi: int = 300
     ink: str = "full"  # full | light: large dark areas as outlined tints (render/ink.py)
+    shop: str | None = None  # a print shop's id (render/shops.py)
+    cmyk: bool = False  # PDFs in CMYK PDF/X-1a (render/pdfx.py), also when the shop asks for it
 
     @property
     def paper_size(self) -> Size:
         return Size(*PAPER_SIZES_MM[self.paper])
+
+    @property
+    def print_shop(self) -> Shop | None:
+        """The shop the files are for (`--shop`), if any."""
+        from cardgen.render.shops import shop
+
+        return shop(self.shop) if self.shop else None
+
+    def separation(self) -> Separation | None:
+        """How colours become inks, when the PDFs are CMYK (`--cmyk`, or a shop that asks for PDF/X)."""
+        from cardgen.render.separation import Separation
+
+        shop = self.print_shop
+        if shop is not None and shop.pdfx and shop.ink_limit is not None:
+            return Separation(shop.ink_limit)
+        return Separation() if self.cmyk and self.format in ("pdf", "shop-pdf") else None
 
 
 DUPLEX = ("long-edge", "short-edge")  # the ways a double-sided file is turned
@@ -242,7 +262,13 @@ class ComponentJob:
         from cardgen.render.pdf import Document
 
         return Document(
-            self.drawer, self.title, self.body_font, self.faces.uses, self.designer or self.game_title, self.edition
+            self.drawer,
+            self.title,
+            self.body_font,
+            self.faces.uses,
+            self.designer or self.game_title,
+            self.edition,
+            separation=self.options.separation(),
         )
 
     @property
