@@ -7,9 +7,9 @@ limits fields every combat counter — 5 SC, 4 DD, 4 CA, 4 BC, 4 BB, 2 DN, 4 SY,
 groups — each of `--group-size` ships (6, the most a group holds: 288 ships and 456 hits a side). The largest
 battles are that fleet against itself with no retreat, and with retreat an attacker without its Ship Yards and
 Bases (which never move, so a side with them never retreats). Rift Domination's calculator takes at most 16 units a
-side (`MAX_UNITS`): a mixed 16 against 16, and its largest chain, 16 Flagships (5 shields and 5 LP each, two dice at
-every range) against 16 with no retreat: 25,920 states, every (damage, damage) pair of the two sides. Each battle runs once as a whole process
-(`cardgen odds … --json`: start-up, loading the game and printing included) and once in-process (the calculator
+side (`MAX_UNITS`): a mixed 16 against 16, and 16 Flagships against 16 with no retreat (5 shields and 5 LP each, two
+dice at every range: 25,920 states, every pair of the two sides' damage taken). Each battle runs once as a whole
+process (`cardgen odds … --json`: start-up, loading the game and printing included) and once in-process (the calculator
 alone, the game already loaded: wall and CPU time; on a machine shared with other work the CPU time compares), in a
 child process either way, so `--git-ref` can time another commit's code (`git archive REF`) on the same battles: the
 solver of 11a62e9 takes about an hour for the largest battle, so give it `--group-size 1` (the 48-ship fleets the
