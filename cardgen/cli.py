@@ -19,7 +19,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
@@ -988,18 +988,15 @@ def main() -> None:
         echo(f"cardgen: error: {exc.format_message()}", err=True)
         sys.exit(exc.exit_code)
     except (click.Abort, KeyboardInterrupt) as exc:  # Ctrl-C or SIGTERM; nothing was written (all or nothing)
-        stop = exc.__cause__ if isinstance(exc, click.Abort) else exc
-        how = "terminated" if isinstance(stop, stopping.Terminated) else "interrupted"
-        if output.shown() == shown:
-            echo(f"cardgen: {how}; nothing was written", err=True)
-        else:  # the signal came as the files were shown, or after: they are whole
-            echo(f"cardgen: {how} after its files were written", err=True)
-        sys.exit(stopping.exit_code(stop) if isinstance(stop, KeyboardInterrupt) else stopping.EXIT_INTERRUPTED)
+        _stop(exc.__cause__ if isinstance(exc, click.Abort) else exc, shown)
     except CardgenError as exc:  # raised outside a command, e.g. while parsing options
         for line in exc.lines():
             echo(f"cardgen: error: {line}", err=True)
         sys.exit(exc.exit_code)
     except Exception as exc:  # a bug in cardgen, not in the user's input
+        stop = stopping.stopped()
+        if stop is not None:  # a stop a library caught and wrapped in an error of its own
+            _stop(stop, shown)
         if os.environ.get("CARDGEN_DEBUG"):
             raise
         echo(
@@ -1009,6 +1006,16 @@ def main() -> None:
         )
         sys.exit(EXIT_INTERNAL)
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def _stop(stop: BaseException | None, shown: int) -> NoReturn:
+    """Ctrl-C or SIGTERM ended the command: say so in one line and exit 130 or 143."""
+    how = "terminated" if isinstance(stop, stopping.Terminated) else "interrupted"
+    if output.shown() == shown:
+        echo(f"cardgen: {how}; nothing was written", err=True)
+    else:  # the signal came as the files were shown, or after: they are whole
+        echo(f"cardgen: {how} after its files were written", err=True)
+    sys.exit(stopping.exit_code(stop) if isinstance(stop, KeyboardInterrupt) else stopping.EXIT_INTERRUPTED)
 
 
 def run() -> None:
