@@ -21,7 +21,7 @@ class StarEngine(GameEngine):
 
     id = "star-commander"
     max_actions = 60_000
-    playout_horizon = 200  # random playouts seldom conquer a Homeworld: a search scores them by the outlook after 200
+    playout_horizon = 0  # a search scores the position it reaches by the turn under way played out (`view.turn_values`)
 
     def __init__(self, game: Game):
         f = game.fact
@@ -152,3 +152,11 @@ class StarEngine(GameEngine):
     def action_value(self, state: State, action: Any, player: int) -> float:
         assert isinstance(state, StarState)
         return view.action_value(state, action, player)
+
+    def playout_action_value(self, state: State, action: Any, player: int) -> float:
+        assert isinstance(state, StarState)
+        return view.playout_action_value(state, action, player)
+
+    def playout_value(self, state: State) -> list[float]:
+        assert isinstance(state, StarState)
+        return view.turn_values(state)
