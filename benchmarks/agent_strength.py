@@ -67,14 +67,32 @@ def measure(game: str, args: argparse.Namespace) -> dict[str, Any]:
         ended = sum(r.ending != ADJUDICATED and r.winners != [] for r in results)
         endings.append({"players": players, "games": len(results), "ended_by_rules": ended,
                         "rate": round(ended / len(results), 4), "mean_turns": mean([r.turns for r in results]),
-                        "seconds": round(seconds, 1)})  # fmt: skip
+                        "cpu_per_game": mean([r.seconds for r in results]),
+                        "thinking_per_seat": mean([sum(r.thinking) / players for r in results]),
+                        "wall_seconds": round(seconds, 1)})  # fmt: skip
         print(f"{game}, {players} players: greedy v greedy ended by the rules in {ended} of {len(results)}", flush=True)
     search = duel(game, args.agent, "greedy", args.search_games, args)
     budget = getattr(make_agent(args.agent, engine, 0, 0), "iterations", None)
     figures_ = {"game": game, "endings": endings, "agent": args.agent, "iterations": budget, "against_greedy": search}
     if args.random_games:
         figures_["against_random"] = duel(game, args.agent, "random", args.random_games, args)
+    figures_["game_seconds"] = game_seconds(game, endings, search, args)
+    print(f"{game}: game_seconds = {figures_['game_seconds']}", flush=True)
     return figures_
+
+
+def game_seconds(game: str, endings: list[dict[str, Any]], search: dict[str, Any], args: argparse.Namespace
+                 ) -> dict[str, float]:  # fmt: skip
+    """Processor seconds of one game at the fewest players (two for a solitaire game) with every seat the same agent
+    (`GameEngine.game_seconds`, what `cardgen balance --agents auto` estimates from): random and greedy timed as
+    such, the search agent as a greedy game plus each seat's extra thinking over greedy's."""
+    results, _ = play(game, 2, ("random",), max(4, args.ending_games // 4), args)
+    random_game = mean([r.seconds for r in results])
+    greedy = next((e for e in endings if e["players"] == 2), None)
+    greedy_game = greedy["cpu_per_game"] if greedy else 0.0
+    greedy_thinking = greedy["thinking_per_seat"] if greedy else 0.0
+    extra = max(0.0, search["thinking_per_game"] - greedy_thinking)
+    return {"random": round(random_game, 3), "greedy": round(greedy_game, 2), "mcts": round(greedy_game + 2 * extra, 1)}
 
 
 def play(game: str, players: int, agents: tuple[str, ...], games: int, args: argparse.Namespace
@@ -105,6 +123,7 @@ def duel(game: str, agent: str, other: str, games: int, args: argparse.Namespace
            "ended_by_rules": sum(r.ending != ADJUDICATED and r.winners != [] for r in results),
            "seconds_per_decision": round(think / choices, 4) if choices else 0.0,
            "decisions_per_game": round(choices / len(results), 1), "seconds_per_game": round(per_game, 1),
+           "thinking_per_game": round(think / len(results), 2),
            "games_per_hour_two_cores": round(2 * 3600 / per_game, 1) if per_game else 0.0,
            "wall_seconds": round(seconds, 1)}  # fmt: skip
     print(f"{game}: {agent} v {other} won {wins:g} of {len(results)} ({low:.0%}–{high:.0%}), "

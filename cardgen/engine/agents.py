@@ -109,7 +109,7 @@ class MctsAgent(Agent):
         if len(legal) == 1:
             return legal[0]
         if not state.searched():
-            return state.rollout_action(legal, self.search_rng)
+            return self._played(state, legal, choosing=True)
         root = Node()
         if self.width is not None:  # greedy's order of the moves, judged as greedy judges them
             values = [self.engine.action_value(state, a, self.seat) for a in legal]
@@ -129,7 +129,7 @@ class MctsAgent(Agent):
         while not game.is_terminal():
             actions = game.legal_actions()
             if len(actions) == 1 or not game.searched():  # no choice, or one the search leaves to the game's policy
-                game.do(actions[0] if len(actions) == 1 else game.rollout_action(actions, self.search_rng))
+                game.do(actions[0] if len(actions) == 1 else self._played(game, actions))
                 continue
             player = game.current_player()
             if node.rank is not None:
@@ -174,17 +174,11 @@ class MctsAgent(Agent):
     def _rollout(self, game: State) -> list[float]:
         """Play on to the end or the game's horizon — uniformly at random unless the game knows better for some
         decisions (`State.rollout_action`), or by greedy's valuation — and score each seat in [0, 1]."""
-        rng, engine = self.search_rng, self.engine
+        engine = self.engine
         steps, horizon = 0, engine.playout_horizon if engine.playout_horizon is not None else engine.max_actions
         while not game.is_terminal() and steps < horizon:
             actions = game.legal_actions()
-            if len(actions) == 1:
-                action = actions[0]
-            elif self.greedy and game.searched():
-                action = self._greedy(game, actions)
-            else:
-                action = game.rollout_action(actions, rng)
-            game.do(action)
+            game.do(actions[0] if len(actions) == 1 else self._played(game, actions))
             steps += 1
         if game.is_terminal():  # over by the rules, or adjudicated at the turn cap
             return engine.final_scores(game)
@@ -192,13 +186,22 @@ class MctsAgent(Agent):
             return engine.team_returns(engine.playout_value(game))
         return [0.5] * len(game.returns())
 
-    def _greedy(self, game: State, actions: list[Action]) -> Action:
-        """Greedy's move in a playout, judged on the deal itself (`GameEngine.playout_action_value`)."""
+    def _played(self, game: State, actions: list[Action], choosing: bool = False) -> Action:
+        """A move the search does not search (a playout's, or a decision the game leaves to its policy): greedy's, or
+        the game's `rollout_action` (uniformly random unless the game knows better)."""
+        if not self.greedy:
+            return game.rollout_action(actions, self.search_rng)
+        return self._greedy(game, actions, choosing)
+
+    def _greedy(self, game: State, actions: list[Action], real: bool = False) -> Action:
+        """Greedy's move: on the real state as the greedy agent judges it, or inside a search on the deal itself
+        (`GameEngine.playout_action_value`)."""
         player, engine = game.current_player(), self.engine
+        judge = engine.action_value if real else engine.playout_action_value
         best: list[Action] = []
         best_value = -math.inf
         for action in actions:
-            value = engine.playout_action_value(game, action, player)
+            value = judge(game, action, player)
             if value > best_value + 1e-12:
                 best, best_value = [action], value
             elif value >= best_value - 1e-12:

@@ -43,6 +43,12 @@ class RiftEngine(GameEngine):
 
     id = "rift-domination"
     max_actions = 60_000
+    # The search scores the position it reaches (a battle under way fought through, `view.settled_values`) rather
+    # than play on at random (a playout to the end took 4.8 s a decision at 50 iterations), and considers greedy's
+    # best few moves first.
+    playout_horizon = 0
+    search_width = 1.0
+    search_iterations = 100
 
     def __init__(self, game: Game):
         def f(name: str) -> Any:
@@ -193,6 +199,10 @@ class RiftEngine(GameEngine):
     def action_value(self, state: State, action: Any, player: int) -> float:
         assert isinstance(state, RiftState)
         return view.action_value(self, state, action, player)
+
+    def playout_value(self, state: State) -> list[float]:
+        assert isinstance(state, RiftState)
+        return view.settled_values(state)
 
     def _faction_balance(self, seen: Counter[str]) -> list[str]:
         """Factions whose share of wins lies outside the 95 % Wilson interval around an even game's 1/players (a

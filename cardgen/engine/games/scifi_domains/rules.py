@@ -26,6 +26,9 @@ class ScifiEngine(GameEngine):
 
     id = "scifi-domains"
     max_actions = 20_000
+    # the search considers greedy's best few moves first: mcts:200 won 8 of 8 against greedy (seed 11) this way, 20 of
+    # 40 spreading its iterations over every move (docs/guide/agents.md)
+    search_width = 1.0
 
     def __init__(self, game: Game):
         f = game.fact

@@ -371,6 +371,11 @@ class SE4XState(Flow, State):
     def invariant_violations(self) -> list[str]:
         return invariants.violations(self)
 
+    def searched(self) -> bool:
+        """Search agents search the Economic Phase's purchases, each judged by greedy play through the rounds after
+        it, and move and fight as greedy does: a move of one unit one hex changes too little for a search to judge."""
+        return self.phase == ECON
+
     def observation(self, player: int) -> Any:
         return hidden.observation(self, player)
 
