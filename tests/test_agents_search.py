@@ -5,7 +5,9 @@ policy are never searched; then the default agent `cardgen balance` chooses, and
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
@@ -93,7 +95,7 @@ def test_playouts_play_greedy_and_stop_at_the_horizon_scored_by_the_evaluation()
 class Costed(GameEngine):
     id = "costed"
     min_players, max_players = 2, 4
-    game_seconds = {"mcts": 100.0, "greedy": 10.0, "random": 0.1}
+    game_seconds: ClassVar[Mapping[str, float]] = {"mcts": 100.0, "greedy": 10.0, "random": 0.1}
 
     def _new_state(self, players: int, seed: int) -> State:
         raise NotImplementedError
