@@ -127,3 +127,19 @@ def test_a_balance_report_names_its_agents_and_their_strength(tmp_path: Path):
     html = (out / "balance.html").read_text()
     assert 'id="strength"' in html and "Who played" in html
     assert (out / "strength-greedy-v-random.jsonl").is_file()
+
+
+def test_a_card_outlier_from_games_mostly_stopped_at_the_turn_cap_says_so():
+    """A card's effect on games the turn cap decided is the adjudication's as much as the game's: its outlier line
+    says how many games were stopped there when they were most of them."""
+    from cardgen.balance.stats import outlier_text, outliers
+    from cardgen.engine.tally import Tally
+
+    tally = Tally(2, games=100, wins=[120, 80])
+    tally.items["played"]["x"] = [40, 64, 16]  # seat 0 wins 32 of the 40 games with it, 28 of the 60 without
+    tally.unended = 90
+    (row,) = outliers(tally)
+    assert outlier_text(row).endswith("; but 90 of 100 games did not end by the rules (turn cap))")
+    tally.unended = 10
+    (row,) = outliers(tally)
+    assert "turn cap" not in outlier_text(row)
