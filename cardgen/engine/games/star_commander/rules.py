@@ -22,6 +22,7 @@ class StarEngine(GameEngine):
     id = "star-commander"
     max_actions = 60_000
     playout_horizon = 0  # a search scores the position it reaches by the turn under way played out (`view.turn_values`)
+    search_width = 1.0  # and considers greedy's best few commands first
 
     def __init__(self, game: Game):
         f = game.fact
