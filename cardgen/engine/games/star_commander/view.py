@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
+from cardgen.engine.games.star_commander import listing
 from cardgen.engine.games.star_commander.model import DONE, Assign, Done, Move, Phase
 from cardgen.engine.rng import CounterRng
 
@@ -139,7 +140,8 @@ def _join(trial: StarState, move: Move, player: int) -> None:
     for _ in range(len(trial.pieces)):
         if trial.decision is None or trial.decision[:2] != ("command", player):
             return
-        joining = next((a for a in trial.legal_actions() if isinstance(a, Move) and a.cell == move.cell), None)
+        joining = next((Move(x.card, move.cell) for x in trial.pieces if x.owner == player and x.cell != move.cell
+                        and move.cell in listing.destinations(trial, x)), None)  # fmt: skip
         if joining is None:
             return
         trial.do(joining, chance=False)
@@ -157,13 +159,14 @@ def _end_turn(trial: StarState, player: int) -> None:
         decision = trial.decision
         if decision is None or trial.phase == Phase.OVER:
             return
-        if decision[0] == "command" and decision[1] != player:
-            return
+        if decision[0] == "command":
+            if decision[1] != player:
+                return
+            trial.do(DONE, chance=False)  # always legal in the Command phase: no need to list the rest
+            continue
         legal = trial.legal_actions()
         if decision[0] == "assign":
             choice = max(legal, key=lambda a: assign_value(trial, a))
-        elif decision[0] == "command":
-            choice = DONE
         else:
             choice = next((a for a in legal if isinstance(a, Done)), legal[0])
         trial.do(choice, chance=False)
