@@ -105,7 +105,7 @@ def test_balance_chooses_the_strongest_agent_its_time_allows():
     engine = Costed()
     # 200 games and 20 strength games against each of greedy and random, on two processes
     assert estimate(engine, "mcts", (2,), 200, 20, 2) == pytest.approx(100 * (200 + 20) / 2)
-    assert estimate(engine, "greedy", (2, 4), 200, 20, 2) == pytest.approx(10 * (200 + 400 + 10) / 2)
+    assert estimate(engine, "greedy", (2, 4), 200, 20, 2) == pytest.approx(10 * (200 + 800 + 10) / 2)
     slow = choose(engine, (2,), 200, 20, 2, 60)
     assert slow.agent == "greedy" and "mcts would take longer" in slow.why and "60 minutes" in slow.why
     assert choose(engine, (2,), 200, 20, 2, 200).agent == "mcts"

@@ -42,7 +42,7 @@ def estimate(engine: GameEngine, agent: str, counts: tuple[int, ...], games: int
     if per_game is None:
         return None
     reference = max(2, engine.min_players)  # the player count `game_seconds` was measured at
-    games_worth = sum(players / reference for players in counts) * games
+    games_worth = sum((players / reference) ** 2 for players in counts) * games  # more seats, and longer games
     games_worth += len(strength_opponents(agent)) * strength / 2  # a strength game: one seat of two is the agent's
     return per_game * games_worth / max(1, jobs)
 
