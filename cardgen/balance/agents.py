@@ -7,9 +7,10 @@ time budget (`--minutes`), and measures the strength of the agents it used: each
 fewest players, the seats alternating, and the report gives its win share with a 95 % Wilson interval.
 
 The estimate is the engine's `game_seconds` (processor seconds of one game at its fewest players, two for a game that
-can be played alone, with every seat that agent, measured by benchmarks/agent_strength.py), in proportion to the players
-at each count, spread over the processes asked for. It is a fixed figure, not a timing of this machine, so the same
-command chooses the same agents anywhere and its report stays the same byte for byte.
+can be played alone, with every seat that agent, measured by benchmarks/agent_strength.py), in proportion to the square
+of the players at each count (each seat plays, and the games run longer), spread over the processes asked for. It is a
+fixed figure, not a timing of this machine, so the same command chooses the same agents anywhere and its report stays
+the same byte for byte.
 """
 
 from __future__ import annotations
