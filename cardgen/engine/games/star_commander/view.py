@@ -21,7 +21,11 @@ if TYPE_CHECKING:
 
 
 def strength(state: StarState, player: int) -> float:
-    return sum(state.attack(x) + 0.5 * state.hp(x) for x in state.pieces if x.owner == player)
+    """Attack and half the hit points of the player's pieces; a piece that cannot leave its system (a station, a
+    Fighter) counts for half: a fleet that can attack wins the game, a wall of stations only delays it."""
+    fixed = state.engine.station, state.engine.fighter
+    return sum((0.5 if fixed[0][x.card] or fixed[1][x.card] else 1.0) * (state.attack(x) + 0.5 * state.hp(x))
+               for x in state.pieces if x.owner == player)  # fmt: skip
 
 
 def position(state: StarState, player: int) -> float:
