@@ -32,6 +32,11 @@ class SE4XEngine(GameEngine):
     id = "space-empires-4x"
     max_actions = 120_000
     playout_horizon = 60  # a search's playout stops after 60 actions (a turn or two) and is scored by `outlook`
+    # The search decides only the moves that may start a battle (`SE4XState.searched`), greedy playing the rest and
+    # the playouts; 32 iterations a decision, greedy's best few moves first.
+    playout_policy = "greedy"
+    search_width = 1.0
+    search_iterations = 32
 
     def __init__(self, game: Game):
         f = game.fact
