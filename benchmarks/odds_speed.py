@@ -7,8 +7,9 @@ limits fields every combat counter — 5 SC, 4 DD, 4 CA, 4 BC, 4 BB, 2 DN, 4 SY,
 groups — each of `--group-size` ships (6, the most a group holds: 288 ships and 456 hits a side). The largest
 battles are that fleet against itself with no retreat, and with retreat an attacker without its Ship Yards and
 Bases (which never move, so a side with them never retreats). Rift Domination's calculator takes at most 16 units a
-side (`MAX_UNITS`): its largest are 16 of its sturdiest units against 16. Each battle runs once as a whole process
-(`cardgen odds … --json`: start-up, loading the game and printing included) and once in-process (the calculator
+side (`MAX_UNITS`): a mixed 16 against 16, and 16 Flagships against 16 with no retreat (5 shields and 5 LP each, two
+dice at every range: 25,920 states, every pair of the two sides' damage taken). Each battle runs once as a whole
+process (`cardgen odds … --json`: start-up, loading the game and printing included) and once in-process (the calculator
 alone, the game already loaded: wall and CPU time; on a machine shared with other work the CPU time compares), in a
 child process either way, so `--git-ref` can time another commit's code (`git archive REF`) on the same battles: the
 solver of 11a62e9 takes about an hour for the largest battle, so give it `--group-size 1` (the 48-ship fleets the
@@ -58,6 +59,8 @@ def battles(size: int, skip_largest: bool, quick: bool) -> list[tuple[str, str, 
         ("README example", "space-empires-4x", "2 DD, 1 CA", "1 BB", []),
         ("Rift: 16 a side", "rift-domination", "4 flagship, 4 goliath, 4 destroyer, 4 carrier",
          "4 goliath, 4 flagship, 4 sentinel, 4 carrier", []),
+        *([] if skip_largest else [("Rift: 16 flagships a side, no retreat (its largest)", "rift-domination",
+                                    "16 flagship", "16 flagship", ["--no-retreat"])]),
         ("Rift: README example", "rift-domination", "1 fighter, 1 carrier", "1 carrier", []),
     ]  # fmt: skip
 

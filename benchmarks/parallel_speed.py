@@ -23,10 +23,11 @@ import figures  # benchmarks/figures.py, beside this script
 CARDGEN = [sys.executable, "-m", "cardgen"]
 
 
-def build(games: list[str], jobs: int, out: Path) -> float:
+def build(folders: list[str], games: list[str], jobs: int, out: Path) -> float:
     start = time.perf_counter()
     # --no-cache: each run draws every file (the folders are built into again and again)
-    subprocess.run([*CARDGEN, "build", *games, "-q", "--jobs", str(jobs), "--out", str(out), "--no-cache"], check=True)
+    command = [*CARDGEN, *folders, "build", *games, "-q", "--jobs", str(jobs), "--out", str(out), "--no-cache"]
+    subprocess.run(command, check=True)
     return time.perf_counter() - start
 
 
@@ -39,15 +40,19 @@ def main() -> None:
     parser.add_argument("--games", nargs="*", default=[], help="games to build (default: every bundled game)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes for the parallel runs")
     parser.add_argument("--runs", type=int, default=3, help="runs of each, interleaved")
+    parser.add_argument("--data-dir", help="the games' data folder (default: the bundled games)")
+    parser.add_argument("--templates-dir", help="their layouts (default: the bundled layouts)")
     figures.add_option(parser)
     args = parser.parse_args()
     figures.compiled()  # as an installed cardgen runs
+    folders = [*(["--data-dir", args.data_dir] if args.data_dir else [])]
+    folders += ["--templates-dir", args.templates_dir] if args.templates_dir else []
     serial, parallel = [], []
     with tempfile.TemporaryDirectory() as temp:
         one, many = Path(temp) / "one", Path(temp) / "many"
         for _ in range(args.runs):
-            serial.append(build(args.games, 1, one))
-            parallel.append(build(args.games, args.jobs, many))
+            serial.append(build(folders, args.games, 1, one))
+            parallel.append(build(folders, args.games, args.jobs, many))
         same = contents(one) == contents(many)
     best_serial, best_parallel = min(serial), min(parallel)
     ratio = best_serial / best_parallel

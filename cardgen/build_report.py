@@ -37,7 +37,9 @@ def print_built(outcomes: Sequence[Outcome], output_format: str, paper: str, qui
             echo(f"{display_path(guide)}  {GUIDE_FILES.get(guide.name, 'how to print')}")
     duplex = sum(f.sides in ("long-edge", "short-edge") for f in every)
     sheets = sum(map(_sheets_of, every))
-    paper_name = paper.upper() if paper == "a4" else paper.title()
+    from cardgen.units import paper_label
+
+    paper_name = paper_label(paper)
     echo(
         f"{_count(len(every), 'file')}, {_count(sum(f.pages for f in every), 'page')} on "
         f"{_count(sheets, 'sheet')} of {paper_name} paper; {duplex} to print double-sided — see PRINT.md in each "

@@ -42,17 +42,19 @@ class Printing:
     """How the sheets are printed (the options of `cardgen build` that decide every file's bytes). Lengths in mm,
     the crop marks' weight in points."""
 
-    paper: str = "a4"  # a4 | letter
+    paper: str = "a4"  # a4 | letter | a3 | a5 | tabloid | ledger | WxHmm (`units.parse_paper`)
     duplex: str = "long-edge"  # long-edge | short-edge | off
     back_offset: tuple[float, float] = (0.0, 0.0)
     layout: str | None = None  # None: each component's default; grid | fold
-    format: str = "pdf"  # pdf | shop-pdf | png | tts
+    format: str = "pdf"  # pdf | shop-pdf | shop-images | png | tts | ttp
     ink: str = "full"  # full | light | both
     gutter: float = 0.0
     mark_length: float = 5.0
     mark_offset: float = 3.0
     mark_weight: float = 0.3
     allow_overflow: bool = False
+    shop: str | None = None  # a print shop of render/shops.py (--shop): its bleed, page order, inks or image sizes
+    cmyk: bool = False  # CMYK PDF/X-1a (render/pdfx.py); a shop that asks for it implies it
 
     def options(self) -> PrintOptions:
         """The renderer's print options (importing the renderer's job planning)."""
@@ -69,6 +71,8 @@ class Printing:
             gutter=self.gutter,
             marks=MarkStyle(length=self.mark_length, offset=self.mark_offset, weight=self.mark_weight),
             allow_overflow=self.allow_overflow,
+            shop=self.shop.lower() if self.shop else None,
+            cmyk=self.cmyk,
         )
 
 
@@ -83,13 +87,16 @@ class BuildRequest:
     printing: Printing = field(default_factory=Printing)
     validate: bool = True  # False (--no-validate): no check runs, no checks.py is imported
     proof: bool = False
-    only: tuple[str, ...] | None = None  # the components to build (the whole game is still validated)
+    # the components to build, each `NAME` or `NAME:ID,ID` (cardgen/selection.py); the whole game is still validated
+    only: tuple[str, ...] | None = None
     jobs: int | None = None  # None: the number of cores, for builds large enough to gain
     cache: bool = True  # False (--no-cache): every file afresh, nothing recorded
     trust_code: bool = False
     stamp: str | None = None
     tts_base_url: str | None = None
     quiet: bool = False
+    changed_since: str | None = None  # only what changed since this version, with a changelog (versions/reprint.py)
+    lang: str | None = None  # the edition's language (data/languages.py); None: each game's default
 
     def check(self) -> None:
         """The options that do not go together: a usage error naming them (a `DataError` for a bad address)."""
@@ -99,19 +106,48 @@ class BuildRequest:
             if self.printing.format != "tts":
                 raise click.UsageError(f"--tts-base-url is for --format tts, not --format {self.printing.format}")
             check_base_url(self.tts_base_url, self.out_dir)
+        if self.changed_since is not None and self.only is not None:
+            raise click.UsageError("--changed-since chooses the items itself: it does not go with --only")
         if self.printing.ink == "both" and self.printing.format != "pdf":
             raise click.UsageError(
                 f"--ink both writes print PDFs in two inks: it is for --format pdf, not {self.printing.format}"
             )
+        check_shop(self.printing.format, self.printing.shop, self.printing.cmyk)
 
     def settings(self) -> dict[str, Any]:
         """What decides the bytes of a game's files besides its folder, the layouts and the fonts (the cache's key)."""
-        decisive = {"printing", "validate", "proof", "only", "trust_code", "stamp", "tts_base_url"}
+        decisive = {"printing", "validate", "proof", "only", "trust_code", "stamp", "tts_base_url", "changed_since",
+                    "lang"}  # fmt: skip
         return {
             name: dataclasses.asdict(value) if isinstance(value, Printing) else value
             for name, value in vars(self).items()
             if name in decisive
         }
+
+
+def check_shop(output_format: str, shop_name: str | None, cmyk: bool) -> None:
+    """`--shop` names a shop of the format's kind (shop-pdf or shop-images, which need one); `--cmyk` is for PDFs."""
+    from cardgen.render.shops import SHOPS
+
+    if cmyk and output_format not in ("pdf", "shop-pdf"):
+        raise click.UsageError(f"--cmyk is for --format pdf or shop-pdf (PDFs), not --format {output_format}")
+    if shop_name is None:
+        if output_format == "shop-images":
+            raise click.UsageError(f"--format shop-images needs --shop ({_shops('shop-images')})")
+        return
+    shop = SHOPS.get(shop_name.lower())
+    if shop is None:
+        raise click.UsageError(f"--shop {shop_name}: unknown shop (known: {', '.join(SHOPS)})")
+    if output_format != shop.format:
+        raise click.UsageError(
+            f"--shop {shop.id} ({shop.name}) takes --format {shop.format}, not --format {output_format}"
+        )
+
+
+def _shops(output_format: str) -> str:
+    from cardgen.render.shops import SHOPS
+
+    return ", ".join(shop.id for shop in SHOPS.values() if shop.format == output_format)
 
 
 @dataclass(frozen=True)
@@ -135,13 +171,15 @@ class _Run:
     reports: dict[str, BuildReport] = field(default_factory=dict)
     guides: dict[str, list[Path]] = field(default_factory=dict)
     asides: list[str] = field(default_factory=list)  # what was moved aside or cleared, said once files are committed
+    changes: dict[str, tuple[str, list[str]]] = field(default_factory=dict)  # --changed-since: each changelog
 
 
 def build(request: BuildRequest) -> Built:
     """Build the games of `request` into its output folder, all or nothing, and print what was written; raise a
     `CardgenError` (or a click usage error for options that do not go together) when nothing may be printed."""
     request.check()
-    inputs = _inputs(request) if request.cache else {}
+    # a version named by a revision can move (a branch): a reprint is never taken whole from an earlier build
+    inputs = _inputs(request) if request.cache and request.changed_since is None else {}
     run = _Run(request, inputs, _unchanged(request, inputs))
     must_load = bool(len(run.kept) < len(inputs) or not inputs)
     with contextlib.ExitStack() as stack:
@@ -176,7 +214,8 @@ def _ahead(request: BuildRequest) -> bool:
     renderer is set up only for data that can be printed (a mistake in the data is reported sooner). `--ink both`
     and `--only` build in one process."""
     workers = request.jobs or os.cpu_count() or 1
-    if request.only is not None or workers < 2 or request.printing.ink == "both":
+    chosen = request.only is not None or request.changed_since is not None
+    if chosen or workers < 2 or request.printing.ink == "both":
         return False
     from cardgen.render.parallel import can_fork
 
@@ -198,19 +237,27 @@ def _speculate(request: BuildRequest, stack: contextlib.ExitStack) -> Speculativ
 
 
 def _load_and_validate(run: _Run, speculative: Speculative | None) -> list[Game]:
-    """Load the games not kept (each handed to the workers as it loads) and refuse to print data that breaks a
-    rule, unless told not to check it."""
+    """Load the games not kept (each handed to the workers as it loads, in the edition built) and refuse to print
+    data that breaks a rule, unless told not to check it (the rules read the data, whatever its language)."""
     from cardgen.data import load_games
 
     request = run.request
+    editions: dict[int, Game] = {}
+
+    def edition(game: Game) -> Game:
+        if id(game) not in editions:
+            editions[id(game)] = _edition(game, request.lang, request.quiet)
+        return editions[id(game)]
+
     todo = [game_id for game_id in run.inputs if game_id not in run.kept] if run.inputs else list(request.games)
-    loaded = load_games(request.data_dir, todo, speculative.add if speculative is not None else None)
+    each = (lambda game: speculative.add(edition(game))) if speculative is not None else None
+    loaded = load_games(request.data_dir, todo, each)
     if not request.validate:
         echo("cardgen: warning: the data was not checked against its rules (--no-validate)", err=True)
     elif loaded:
         trusted = [trusted_to_run(game, request.trust_code) for game in loaded]
         run.said = _validate_before_build(loaded, trusted, request.quiet)
-    return loaded
+    return [edition(game) for game in loaded]
 
 
 def _render(run: _Run, stack: contextlib.ExitStack, speculative: Speculative | None) -> None:
@@ -222,7 +269,11 @@ def _render(run: _Run, stack: contextlib.ExitStack, speculative: Speculative | N
     options = speculative.options if speculative is not None else request.printing.options()
     layouts = _layouts(request)  # made once per process (by `speculative` too)
     if request.only is not None:
-        run.loaded = _only(run.loaded, list(request.only))
+        from cardgen.selection import select
+
+        run.loaded = select(run.loaded, request.only)
+    if request.changed_since is not None:
+        run.loaded = _reprints(run, request.changed_since)
     _warn_of_marks_in_bleed(run.loaded, request.printing.mark_offset)
     missing = [problem for game in run.loaded for problem in layouts.missing(game)]
     if missing:
@@ -258,7 +309,15 @@ def _settle(run: _Run, game: Game, report: BuildReport, options: PrintOptions, l
         from cardgen.render.guide import write_guide
 
         section = stale.section(settled.stale)
-        written.extend(write_guide(game, report.files, options, out_dir / game.id, bundled_body_font(), section))
+        changes = run.changes.get(game.id)
+        written.extend(write_guide(game, report.files, options, out_dir / game.id, bundled_body_font(), section,
+                                   changes))  # fmt: skip
+    if request.printing.shop and report.files:
+        from cardgen.render.guide import write_shop_guide
+
+        shop_folder = report.files[0].path.parent if request.printing.format == "shop-pdf" else None
+        folder = shop_folder or out_dir / game.id / "shop-images"
+        written.extend(write_shop_guide(game, report.files, options, folder, bundled_body_font()))
     if request.printing.format == "tts" and report.files:
         from cardgen.render.jobs import OutputFile
         from cardgen.render.tts import write_saved_object
@@ -408,17 +467,39 @@ def _widest_bleed(game: Game) -> float:
     return max([game.manifest.settings.bleed, *bleeds])
 
 
-def _only(games: list[Game], names: list[str]) -> list[Game]:
-    """The games with only the named components (each name must be a component of at least one of them)."""
-    from cardgen.errors import did_you_mean
+def _edition(game: Game, lang: str | None, quiet: bool) -> Game:
+    """The game in the language asked for (`--lang`), or in its default language when it has several; what fell
+    back to the default language is said, field by field (data/languages.py)."""
+    from cardgen.data.editions import edition
+    from cardgen.data.languages import named
 
-    known = {c.id for game in games for c in game.components}
-    for name in names:
-        if name not in known:
-            raise click.BadParameter(f"no component '{name}'{did_you_mean(name, sorted(known))}", param_hint="--only")
-    chosen = [dataclasses.replace(g, components=tuple(c for c in g.components if c.id in names),
-                                  readable=g.readable or g.components) for g in games]  # fmt: skip
-    return [game for game in chosen if game.components]
+    if lang is None and not game.languages:
+        return game
+    made = edition(game, lang or game.languages[0])
+    if made.fallbacks and not quiet:
+        default = named(game.languages[0])
+        echo(f"note: {game.id}: {len(made.fallbacks)} text(s) of the {named(made.game.language)} edition fell "
+             f"back to {default}:", err=True)  # fmt: skip
+        for fallback in made.fallbacks:
+            echo(f"note:   {fallback.where}", err=True)
+    return made.game
+
+
+def _reprints(run: _Run, since: str) -> list[Game]:
+    """`--changed-since`: each game with only the items added or changed since the version `since` names, and its
+    changelog kept for the guide; a game with nothing to print is left out, its changelog said."""
+    from cardgen.versions.reprint import reprint_plan
+
+    games = []
+    for game in run.loaded:
+        plan = reprint_plan(game, since, run.request.data_dir)
+        run.changes[game.id] = (plan.heading, plan.lines)
+        if plan.game is not None:
+            games.append(plan.game)
+        elif not run.request.quiet:
+            said = "; ".join(plan.lines) or "no item changed"
+            echo(f"note: {game.id}: nothing to print since {since}: {said}", err=True)
+    return games
 
 
 def _validate_before_build(games: list[Game], trusted: list[Decision], quiet: bool = False) -> dict[str, list[str]]:

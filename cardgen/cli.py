@@ -19,7 +19,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from cardgen.trust import Decision
 from cardgen.errors import EXIT_INPUT, CardgenError, DataError, RuleError, display_path
 from cardgen.output import all_or_nothing, check_writable
-from cardgen.parameters import Length, Offset, PlayerCounts, Stamp, Whole
+from cardgen.parameters import Language, Length, Offset, Paper, PlayerCounts, Stamp, Whole
 from cardgen.paths import default_data_dir, default_fonts_dir, default_templates_dir
 from cardgen.terminal import echo
 
@@ -76,7 +76,6 @@ class CardgenGroup(click.Group):
 
 FOLDER = click.Path(file_okay=False, path_type=Path)
 FILE = click.Path(dir_okay=False, path_type=Path)
-PAPERS = ["a4", "letter"]
 
 
 FC = TypeVar("FC", bound=Callable[..., Any])  # a click command function, typed through its decorators
@@ -95,6 +94,10 @@ def _flag(name: str, help: str, *more: str) -> Callable[[FC], FC]:
     return click.option(name, *more, is_flag=True, help=help)
 
 
+PAPER = _option("--paper", Paper(), "a4", "a4, letter, a3, a5, tabloid, ledger, or WxH in mm (300x450) or inches "
+                "(8.5x14in).")  # fmt: skip
+
+
 @click.group(cls=CardgenGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @_option("--data-dir", FOLDER, None, "Folder of games (one folder per game). Default: the bundled card_data/.")
 @_option(
@@ -110,6 +113,8 @@ def _flag(name: str, help: str, *more: str) -> Callable[[FC], FC]:
 @_option(
     "--project", FILE, None, "Project file naming data and templates folders (default: ./cardgen.toml).", "project_file"
 )
+@_flag("--fetch", "Fetch the items games take from addresses (cards: {url: …}) this run, whatever you allowed.")
+@_flag("--offline", "Fetch nothing: read the copies kept from the last fetch.")
 @click.version_option(package_name="cardgen")
 @click.pass_context
 def cli(
@@ -118,11 +123,14 @@ def cli(
     templates_dir: Path | None,
     limit_options: tuple[str, ...],
     project_file: Path | None,
+    fetch: bool,
+    offline: bool,
 ) -> None:
     """Print-and-play PDFs from YAML card data, checked against the rulebooks."""
-    from cardgen import project
+    from cardgen import network, project
 
     limits.configure(limit_options)
+    network.configure(fetch=fetch, offline=offline)
     found = project.find(project_file)
     ctx.obj = Context(
         data_dir or found.data or default_data_dir(), templates_dir or found.templates or default_templates_dir()
@@ -144,13 +152,17 @@ def new_command(game_id: str, into: Path) -> None:
 
 @cli.command("trust")
 @click.argument("game_id")
+@_flag("--fetch", "Instead: let the game fetch its items from the addresses it names now (cards: {url: …}).")
 @click.pass_obj
-def trust_command(obj: Context, game_id: str) -> None:
+def trust_command(obj: Context, game_id: str, fetch: bool) -> None:
     """Let the game's own checks.py run on validate and build, as it is now (a changed file asks again)."""
     from cardgen import trust
     from cardgen.data.games import find_game
 
     folder = find_game(obj.data_dir, game_id)
+    if fetch:
+        _allow_fetching(game_id, folder)
+        return
     if trust.is_bundled(folder):
         echo(f"{game_id} is bundled with cardgen: its checks.py always runs")
         return
@@ -161,15 +173,38 @@ def trust_command(obj: Context, game_id: str) -> None:
     )
 
 
+def _allow_fetching(game_id: str, folder: Path) -> None:
+    """`cardgen trust GAME --fetch`: the addresses the game names now may be fetched on every run."""
+    from cardgen import remote
+
+    named = remote.addresses(folder)
+    if not named:
+        raise DataError(f"{game_id} takes no items from an address (cards: {{url: …}}): nothing to allow")
+    for url, _, where in named:
+        if reason := remote.refusal(url):
+            raise DataError(f"{where}: {url}: {reason}")
+    remote.allow(folder, [url for url, _, _ in named])
+    for url, _, _ in named:
+        echo(f"{game_id} may fetch {url}")
+    echo(f"(kept in {display_path(remote.grants_path())}; 'cardgen untrust {game_id} --fetch' undoes it)")
+
+
 @cli.command("untrust")
 @click.argument("game_id")
+@_flag("--fetch", "Instead: stop the game fetching its items from addresses (its kept copies are read).")
 @click.pass_obj
-def untrust_command(obj: Context, game_id: str) -> None:
+def untrust_command(obj: Context, game_id: str, fetch: bool) -> None:
     """Stop the game's own checks.py from running (it is reported as skipped again)."""
     from cardgen import trust
     from cardgen.data.games import find_game
 
     folder = find_game(obj.data_dir, game_id)
+    if fetch:
+        from cardgen import remote
+
+        done = remote.disallow(folder)
+        echo(f"{game_id} no longer fetches from addresses" if done else f"{game_id} was allowed no fetching")
+        return
     if trust.untrust(folder):
         echo(f"untrusted {game_id} ({display_path(folder.resolve())}): its checks.py no longer runs")
     else:
@@ -254,6 +289,8 @@ LAYOUT_VARIABLES = click.option(
 
 
 STAMP = _option("--stamp", Stamp(), None, "A label (a version, a date) printed small at the bottom of every face.")
+LANG = _option("--lang", Language(), None, "The edition in this language of the game's (game.yaml languages:), each "
+               "text falling back to the default language where it has none (default: the first).")  # fmt: skip
 
 
 @cli.command("validate")
@@ -306,18 +343,31 @@ def validate_command(
         raise RuleError(f"{', '.join(failed)}: not valid (see the report above)")
 
 
+FORMATS = ["pdf", "shop-pdf", "shop-images", "png", "tts", "ttp"]
+
+
 @cli.command("build")
 @click.argument("games", nargs=-1)
-@_option("--out", FOLDER, Path("output"), "Folder to write into; each game gets a subfolder.", "out_dir")
-@_option("--paper", PAPERS, "a4")
+@_option("--out", FOLDER, None, "Folder to write into; each game gets a subfolder (default: output, output/LANG "
+         "with --lang, output/changes with --changed-since).", "out_dir")  # fmt: skip
+@PAPER
 @_option("--duplex", ["long-edge", "short-edge", "off"], "long-edge", "Where backs go: behind their fronts for a "
          "long- or short-edge flip, or on pages of their own.")  # fmt: skip
 @_option("--back-offset", Offset(), "0,0", "Shift back pages by X,Y mm (read it off `cardgen calibrate`).")
 @_option("--layout", ["grid", "fold"], None, "Impose every component this way (default: fold for double-sided "
          "counters, grid otherwise).")  # fmt: skip
-@_option("--format", ["pdf", "shop-pdf", "png", "tts"], "pdf", "pdf: cut-ready sheets; shop-pdf: one face per page "
-         "with bleed; png: one 300 dpi image per face; tts: a Tabletop Simulator saved object with its images.",
+@_option("--format", FORMATS, "pdf", "pdf: cut-ready sheets; shop-pdf: one face per page with bleed (with --shop: "
+         "as that shop asks); shop-images: a shop's image package (--shop tgc|mpc); png: one 300 dpi image per face; "
+         "tts: a Tabletop Simulator saved object with its images; ttp: a Tabletop Playground package.",
          "output_format")  # fmt: skip
+@_option(
+    "--shop",
+    ["drivethrucards", "tgc", "mpc"],
+    None,
+    "The print shop the files are for: drivethrucards "
+    "(--format shop-pdf: CMYK PDF/X-1a, backs first, preflighted), tgc or mpc (--format shop-images).",
+)
+@_flag("--cmyk", "PDFs in CMYK PDF/X-1a (FOGRA39, at most 240 % ink), for a print shop; see docs/guide/print-shops.md.")
 @_option("--tts-base-url", str, None, "With --format tts: the address the images will be uploaded to, http(s) "
          "(default: file:/// paths of the output folder; a file: address must lie inside it).")  # fmt: skip
 @_option("--ink", ["full", "light", "both"], "full", "light: backs and other large dark areas as pale tints inside an "
@@ -332,12 +382,21 @@ def validate_command(
 @_flag("--quiet", "Print nothing but warnings and errors (no progress, no file list).", "-q")
 @_flag("--no-validate", "Print without checking the data (no check runs, no checks.py is imported).")
 @_flag("--proof", "Also write proof.pdf: every distinct face once, with id, copies, status.")
-@click.option("--only", default=None, metavar="COMPONENT[,COMPONENT]", help="Build only these components "
-              "(the whole game is still validated).")  # fmt: skip
+@click.option("--only", multiple=True, metavar="COMPONENT[,COMPONENT] or COMPONENT:ID,ID", help="Build only these "
+              "components, or these items of a component (every copy); repeatable. The whole game is still "
+              "validated.")  # fmt: skip
 @_option("--jobs", Whole(1, 256), None, "Processes to build with, the files shared out among them "
          "(default: the number of cores, for builds large enough to gain; the files are the same whatever the "
          "number).")  # fmt: skip
 @_flag("--no-cache", "Build every file afresh, ignoring what earlier builds recorded in OUT/.cardgen-cache/.")
+@_option(
+    "--changed-since",
+    str,
+    None,
+    "Print only the items added or changed since this version (a git revision "
+    "of the game's folder, a folder holding the earlier game, or GAME@REVISION), with a changelog in PRINT.md.",
+)
+@LANG
 @TRUST_CODE
 @LAYOUT_VARIABLES
 @STAMP
@@ -345,7 +404,7 @@ def validate_command(
 def build_command(
     obj: Context,
     games: tuple[str, ...],
-    out_dir: Path,
+    out_dir: Path | None,
     paper: str,
     duplex: str,
     back_offset: tuple[float, float],
@@ -360,42 +419,84 @@ def build_command(
     quiet: bool,
     no_validate: bool,
     proof: bool,
-    only: str | None,
+    only: tuple[str, ...],
     jobs: int | None,
     trust_code: bool,
     tts_base_url: str | None,
     no_cache: bool,
+    changed_since: str | None,
+    lang: str | None,
     stamp: str | None,
+    shop: str | None,
+    cmyk: bool,
 ) -> None:
     """Print games into cut-ready PDFs (all bundled games when none is named)."""
     from cardgen.building import BuildRequest, Printing, build
 
     printing = Printing(paper, duplex, back_offset, layout, output_format, ink, gutter, mark_length, mark_offset,
-                        mark_weight, allow_overflow)  # fmt: skip
+                        mark_weight, allow_overflow, shop=shop, cmyk=cmyk)  # fmt: skip
+    out_dir = out_dir or _default_out(changed_since, lang)
     request = BuildRequest(
         obj.data_dir, obj.templates_dir, games, out_dir, printing, validate=not no_validate, proof=proof,
         only=_components(only), jobs=jobs, cache=not no_cache, trust_code=trust_code, stamp=stamp,
-        tts_base_url=tts_base_url, quiet=quiet,
+        tts_base_url=tts_base_url, quiet=quiet, changed_since=changed_since, lang=lang,
     )  # fmt: skip
     build(request)
 
 
-def _components(only: str | None) -> tuple[str, ...] | None:
-    """`--only a,b`: the names of the components to build."""
-    return None if only is None else tuple(name.strip() for name in only.split(",") if name.strip())
+def _default_out(changed_since: str | None, lang: str | None) -> Path:
+    """Where a build writes unless told: output/, a reprint in output/changes/, an edition in output/LANG/ — never
+    over the full build in the default language."""
+    out = Path("output") / "changes" if changed_since is not None else Path("output")
+    return out / lang if lang is not None else out
+
+
+def _components(only: tuple[str, ...]) -> tuple[str, ...] | None:
+    """`--only a,b --only c:x,y`: the components (and items) to build, as the build request keeps them."""
+    from cardgen.selection import parse_only
+
+    return parse_only(only)
+
+
+@cli.command("diff")
+@click.argument("old")
+@click.argument("new", required=False)
+@_option("--format", ["text", "markdown", "json"], "text", "How to print the changes.", "output_format")
+@_option("--balance-dir", FOLDER, Path("output"), "Where kept balance runs are looked for (balance.json files "
+         "below it, matched to each version by the data they played).")  # fmt: skip
+@TRUST_CODE
+@click.pass_obj
+def diff_command(
+    obj: Context, old: str, new: str | None, output_format: str, balance_dir: Path, trust_code: bool
+) -> None:
+    """What changed between two versions of a game: items, facts, checks and balance figures. OLD and NEW are a
+    game (my-game), a game folder, or either at a git revision (my-game@playtest-1); NEW defaults to OLD as it is
+    now."""
+    from cardgen.versions.report import as_json, diff, markdown_lines, text_lines
+    from cardgen.versions.source import split
+
+    changes = diff(old, new or split(old)[0], obj.data_dir, balance_dir, trust_code)
+    if output_format == "json":
+        echo(json.dumps(as_json(changes), indent=2, ensure_ascii=False))
+        return
+    for line in (markdown_lines if output_format == "markdown" else text_lines)(changes):
+        echo(line)
 
 
 @cli.command("watch")
 @click.argument("game")
-@_option("--out", FOLDER, Path("output"), "Folder to write into; the game gets a subfolder.", "out_dir")
-@_option("--paper", PAPERS, "a4")
+@_option("--out", FOLDER, None, "Folder to write into; the game gets a subfolder (default: output, output/LANG "
+         "with --lang).", "out_dir")  # fmt: skip
+@PAPER
 @_option("--duplex", ["long-edge", "short-edge", "off"], "long-edge", "As for `cardgen build`.")
 @_option("--ink", ["full", "light", "both"], "full", "As for `cardgen build`.")
-@_option("--format", ["pdf", "shop-pdf", "png", "tts"], "pdf", "As for `cardgen build`.", "output_format")
-@click.option("--only", default=None, metavar="COMPONENT[,COMPONENT]", help="Rebuild only these components.")
+@_option("--format", FORMATS, "pdf", "As for `cardgen build`.", "output_format")
+@click.option("--only", multiple=True, metavar="COMPONENT[,COMPONENT] or COMPONENT:ID,ID",
+              help="Rebuild only these components or items; repeatable.")  # fmt: skip
 @_flag("--proof", "Also write proof.pdf on every rebuild.")
 @_flag("--poll", "Look for changes every 0.3 s instead of being told (network drives, some containers); a file "
        "saved twice within a second is then seen once.")  # fmt: skip
+@LANG
 @LAYOUT_VARIABLES
 @STAMP
 @TRUST_CODE
@@ -403,14 +504,15 @@ def _components(only: str | None) -> tuple[str, ...] | None:
 def watch_command(
     obj: Context,
     game: str,
-    out_dir: Path,
+    out_dir: Path | None,
     paper: str,
     duplex: str,
     ink: str,
     output_format: str,
-    only: str | None,
+    only: tuple[str, ...],
     proof: bool,
     poll: bool,
+    lang: str | None,
     stamp: str | None,
     trust_code: bool,
 ) -> None:
@@ -422,8 +524,10 @@ def watch_command(
     find_game(obj.data_dir, game)  # an unknown game is an error now; a mistake in a known one is for the designer
     watched = watch.folders(obj.data_dir, obj.templates_dir, default_templates_dir(), default_fonts_dir(), game)
     printing = Printing(paper=paper, duplex=duplex, format=output_format, ink=ink)
+    out_dir = out_dir or _default_out(None, lang)
     request = BuildRequest(obj.data_dir, obj.templates_dir, (game,), out_dir, printing, proof=proof,
-                           only=_components(only), jobs=1, trust_code=trust_code, stamp=stamp, quiet=True)  # fmt: skip
+                           only=_components(only), jobs=1, trust_code=trust_code, stamp=stamp, quiet=True,
+                           lang=lang)  # fmt: skip
     try:
         watch.watch(lambda: build(request), watched, out_dir / game, [obj.templates_dir, default_templates_dir()], poll)
     except KeyboardInterrupt as stop:
@@ -463,12 +567,13 @@ def export_items_command(obj: Context, game: str, component: str, table_format: 
 @_option("--dpi", Whole(30, 600), 150)
 @click.option("--grid", "grid", default=None, metavar="COMPONENT", help="A contact sheet of a component's faces.")
 @_option("--out", FILE, None, "PNG to write (default: output/GAME/preview/ITEM-SIDE.png).", "out_file")
+@LANG
 @LAYOUT_VARIABLES
 @STAMP
 @click.pass_obj
 def preview_command(
     obj: Context, game: str, item: str | None, side: str, dpi: int, grid: str | None, out_file: Path | None,
-    stamp: str | None,
+    lang: str | None, stamp: str | None,
 ) -> None:  # fmt: skip
     """Render one card's face (or a component's faces with --grid) to a PNG, in well under a second."""
     import time
@@ -481,8 +586,12 @@ def preview_command(
         raise click.UsageError("name an ITEM, or a component with --grid")
     start = time.perf_counter()
     (loaded,) = load_games(obj.data_dir, [game])
+    if lang is not None or loaded.languages:
+        from cardgen.data.editions import edition
+
+        loaded = edition(loaded, lang or loaded.languages[0]).game
     renderer = GameRenderer(loaded, Layouts(obj.templates_dir, stamp=stamp), default_fonts_dir())
-    folder = Path("output") / game / "preview"
+    folder = Path("output") / game / "preview" / (lang or "")
     if grid is not None:
         path, report = preview_grid(renderer, grid, dpi, out_file or folder / f"{grid}-grid.png")
     else:
@@ -835,8 +944,25 @@ def replay_command(obj: Context, log_file: Path) -> None:
         )
 
 
+@cli.command("preflight")
+@click.argument("pdf_file", type=click.Path(path_type=Path, dir_okay=False))
+@_option("--shop", ["drivethrucards"], "drivethrucards", "The shop whose rules the file is checked against.")
+def preflight_command(pdf_file: Path, shop: str) -> None:
+    """What a print shop would reject in a PDF: RGB, transparency, ink over its limit, fonts not embedded, page
+    boxes, bleed, images under 300 dpi, text too near the cut; one line each, with the page and where (exit 1)."""
+    from cardgen.render.preflight import check_file, grouped
+
+    findings = grouped(check_file(pdf_file, shop))
+    for finding in findings:
+        echo(f"{display_path(pdf_file)}: {'error' if finding.error else 'warning'}: {finding}")
+    errors = sum(finding.error for finding in findings)
+    if errors:
+        raise RuleError(f"{display_path(pdf_file)}: {errors} kind(s) of problem {shop} would reject")
+    echo(f"{display_path(pdf_file)}: nothing {shop} would reject")
+
+
 @cli.command("calibrate")
-@_option("--paper", PAPERS, "a4")
+@PAPER
 @_option("--duplex", ["long-edge", "short-edge"], "long-edge")
 @_flag("--landscape", "A landscape sheet, for layouts that print landscape (mini cards, hexes).")
 @_option("--out", FILE, Path("output") / "calibration.pdf", dest="out_file")
@@ -844,9 +970,9 @@ def calibrate_command(paper: str, duplex: str, landscape: bool, out_file: Path) 
     """Print a duplex calibration sheet to measure your printer's back-side offset."""
     from cardgen.building import bundled_body_font
     from cardgen.render.calibrate import write_calibration
-    from cardgen.units import PAPER_SIZES_MM, Size
+    from cardgen.units import paper_size
 
-    size = Size(*PAPER_SIZES_MM[paper])
+    size = paper_size(paper)
     write_calibration(out_file, size.rotated() if landscape else size, bundled_body_font(), duplex)
     echo(f"{display_path(out_file)}  2 pages — print double-sided ({duplex}), at actual size")
 
@@ -868,18 +994,15 @@ def main() -> None:
         echo(f"cardgen: error: {exc.format_message()}", err=True)
         sys.exit(exc.exit_code)
     except (click.Abort, KeyboardInterrupt) as exc:  # Ctrl-C or SIGTERM; nothing was written (all or nothing)
-        stop = exc.__cause__ if isinstance(exc, click.Abort) else exc
-        how = "terminated" if isinstance(stop, stopping.Terminated) else "interrupted"
-        if output.shown() == shown:
-            echo(f"cardgen: {how}; nothing was written", err=True)
-        else:  # the signal came as the files were shown, or after: they are whole
-            echo(f"cardgen: {how} after its files were written", err=True)
-        sys.exit(stopping.exit_code(stop) if isinstance(stop, KeyboardInterrupt) else stopping.EXIT_INTERRUPTED)
+        _stop(exc.__cause__ if isinstance(exc, click.Abort) else exc, shown)
     except CardgenError as exc:  # raised outside a command, e.g. while parsing options
         for line in exc.lines():
             echo(f"cardgen: error: {line}", err=True)
         sys.exit(exc.exit_code)
     except Exception as exc:  # a bug in cardgen, not in the user's input
+        stop = stopping.stopped()
+        if stop is not None:  # a stop a library caught and wrapped in an error of its own
+            _stop(stop, shown)
         if os.environ.get("CARDGEN_DEBUG"):
             raise
         echo(
@@ -889,6 +1012,16 @@ def main() -> None:
         )
         sys.exit(EXIT_INTERNAL)
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def _stop(stop: BaseException | None, shown: int) -> NoReturn:
+    """Ctrl-C or SIGTERM ended the command: say so in one line and exit 130 or 143."""
+    how = "terminated" if isinstance(stop, stopping.Terminated) else "interrupted"
+    if output.shown() == shown:
+        echo(f"cardgen: {how}; nothing was written", err=True)
+    else:  # the signal came as the files were shown, or after: they are whole
+        echo(f"cardgen: {how} after its files were written", err=True)
+    sys.exit(stopping.exit_code(stop) if isinstance(stop, KeyboardInterrupt) else stopping.EXIT_INTERRUPTED)
 
 
 def run() -> None:

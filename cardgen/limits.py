@@ -68,8 +68,16 @@ class Limits:
     # what the command line reads besides a game folder
     project_bytes: int = _limit(1_000_000, "Bytes in a project file (`cardgen.toml`).")
 
+    # items fetched from an address (`cards: {url: …}`): the body is bounded by table_bytes, as a file is
+    fetch_seconds: float = _limit(30.0, "Time one fetch of items from an address may take, redirects included.")
+    fetch_redirects: int = _limit(5, "Redirects one fetch of items from an address may follow.")
+
+    # an earlier version of a game read from git (`cardgen diff`, `build --changed-since`): its files, not a checkout
+    revision_files: int = _limit(10_000, "Files of a game folder read from a git revision.")
+    revision_bytes: int = _limit(200_000_000, "Bytes of all the files of a game folder read from a git revision.")
+
     def describe(self) -> list[tuple[str, str, str]]:
-        """(name, value, what it bounds) for every limit, for `cardgen limits` and the README."""
+        """(name, value, what it bounds) for every limit, for `cardgen limits` and the guide's security page."""
         return [(f.name, _format(getattr(self, f.name)), f.metadata["doc"]) for f in fields(self)]
 
 

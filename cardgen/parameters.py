@@ -91,3 +91,34 @@ class Stamp(click.ParamType):  # type: ignore[type-arg]  # generic only in newer
             self.fail(f"{clipped(text, 40)!r} holds the control character {bad!r} ({where}): a stamp is one line "
                       "of printable text", param, ctx)  # fmt: skip
         return text
+
+
+class Paper(click.ParamType):  # type: ignore[type-arg]  # generic only in newer click
+    """A paper: a name (a4, letter, a3, a5, tabloid, ledger) or a custom WxH in mm or inches (`units.parse_paper`),
+    as the build records it (a custom size in mm)."""
+
+    name = "paper"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        from cardgen.units import parse_paper
+
+        try:
+            return parse_paper(str(value))  # a recorded paper reads back as itself
+        except ValueError as exc:
+            self.fail(str(exc).replace(str(value), clipped(str(value), 40)), param, ctx)
+
+
+class Language(click.ParamType):  # type: ignore[type-arg]  # generic only in newer click
+    """A language code as game.yaml lists it (en, de, pt-BR): it also names a folder of the output."""
+
+    name = "language"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        import re
+
+        from cardgen.data.model import LANGUAGE_PATTERN
+
+        text = str(value)
+        if not re.match(LANGUAGE_PATTERN, text) or len(text) > 20:
+            self.fail(f"'{clipped(text, 40)}' is not a language code (en, de, pt-BR)", param, ctx)
+        return text

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 _PACKAGE = Path(__file__).resolve().parent
@@ -25,3 +26,9 @@ def default_templates_dir() -> Path:
 
 def default_fonts_dir() -> Path:
     return bundled("fonts")
+
+
+def user_cache() -> Path:
+    """The user's own cache folder for cardgen ($XDG_CACHE_HOME/cardgen, else ~/.cache/cardgen)."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "cardgen"

@@ -1,16 +1,23 @@
-"""The README's generated tables — the limits and the face markup's elements —, docs/layout-reference.md and
+"""The user guide's generated tables — the limits and the face markup's elements —, docs/layout-reference.md and
 docs/effects.md, from the code that defines them.
 
 `python -m cardgen.reference` rewrites each table between its `<!-- NAME:begin … -->` and `<!-- NAME:end -->`
-markers in README.md, the layout reference (`cardgen.render.reference`) and the card-effects page (the games'
-effect vocabularies, `cardgen.engine.effects`); `tests/test_reference.py` and `tests/test_effects.py` fail when they
-and the code disagree.
+markers in the guide page that holds it (`PAGES`), the layout reference (`cardgen.render.reference`) and the
+card-effects page (the games' effect vocabularies, `cardgen.engine.effects`); `tests/test_reference.py` and
+`tests/test_effects.py` fail when they and the code disagree.
 """
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
+
+# The guide page holding each generated table, relative to the repository's root.
+PAGES = {
+    "limits": Path("docs") / "guide" / "security.md",
+    "elements": Path("docs") / "guide" / "layouts.md",
+}
+LAYOUT_REFERENCE = Path("docs") / "layout-reference.md"
 
 
 def tables() -> dict[str, list[str]]:
@@ -23,37 +30,35 @@ def tables() -> dict[str, list[str]]:
     return {"limits": limit_rows, "elements": reference_table()}
 
 
-def regenerate(text: str) -> str:
-    """`text` with every generated table replaced by what the code says now."""
-    for name, rows in tables().items():
-        begin, end = f"<!-- {name}:begin", f"<!-- {name}:end -->"
-        head, found, rest = text.partition(begin)
-        if not found:
-            raise ValueError(f"README has no '{begin}' marker")
-        marker_line, _, rest = rest.partition("\n")
-        _old, found, tail = rest.partition(end)
-        if not found:
-            raise ValueError(f"README has no '{end}' marker")
-        text = head + begin + marker_line + "\n" + "\n".join(rows) + "\n" + end + tail
-    return text
+def regenerate(text: str, name: str) -> str:
+    """`text` with the generated table `name` replaced by what the code says now."""
+    rows = tables()[name]
+    begin, end = f"<!-- {name}:begin", f"<!-- {name}:end -->"
+    head, found, rest = text.partition(begin)
+    if not found:
+        raise ValueError(f"{PAGES[name]} has no '{begin}' marker")
+    marker_line, _, rest = rest.partition("\n")
+    _old, found, tail = rest.partition(end)
+    if not found:
+        raise ValueError(f"{PAGES[name]} has no '{end}' marker")
+    return head + begin + marker_line + "\n" + "\n".join(rows) + "\n" + end + tail
 
 
-LAYOUT_REFERENCE = Path("docs") / "layout-reference.md"
-
-
-def main(readme: Path) -> int:
-    """Rewrite the README's tables, docs/layout-reference.md and docs/effects.md (beside the README) where the code
-    changed them."""
+def main(root: Path) -> int:
+    """Rewrite the guide's generated tables, docs/layout-reference.md and docs/effects.md under `root` (the
+    repository) where the code changed them."""
     from cardgen.engine import effects
     from cardgen.render.reference import layout_reference
 
-    text = readme.read_text(encoding="utf-8")
-    updated = regenerate(text)
-    if updated != text:
-        readme.write_text(updated, encoding="utf-8")
-        print(f"{readme}: generated tables updated")
+    for name, page in PAGES.items():
+        path = root / page
+        text = path.read_text(encoding="utf-8")
+        updated = regenerate(text, name)
+        if updated != text:
+            path.write_text(updated, encoding="utf-8")
+            print(f"{path}: generated table '{name}' updated")
     for page, written in ((LAYOUT_REFERENCE, layout_reference()), (Path(effects.PAGE), effects.page())):
-        path = readme.parent / page
+        path = root / page
         if not path.is_file() or path.read_text(encoding="utf-8") != written:
             path.write_text(written, encoding="utf-8")
             print(f"{path}: regenerated")
@@ -61,4 +66,4 @@ def main(readme: Path) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(Path(sys.argv[1]) if len(sys.argv) > 1 else Path("README.md")))
+    sys.exit(main(Path(sys.argv[1]) if len(sys.argv) > 1 else Path(".")))

@@ -15,7 +15,7 @@ from cardgen.errors import DataError, display_path
 from cardgen.output import all_or_nothing, write_atomic
 from cardgen.project import FILE_NAME
 
-GAME = """# {title}: the manifest. See the README's "A game is a folder".
+GAME = """# {title}: the manifest. See the guide's "Your game, step by step" (docs/guide/your-game.md).
 id: {id}
 title: {title}
 players: [2, 4]

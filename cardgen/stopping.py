@@ -26,6 +26,7 @@ EXIT_TERMINATED = 143  # 128 + SIGTERM
 _holding = 0  # `held` blocks open in this process
 _pending: int | None = None  # a signal that arrived inside one, raised as the outermost ends
 _handling = 0  # `handling` blocks open: a signal held back belongs to the command it arrived in, never to a later one
+_stopped: int | None = None  # the signal raised in the current command, even if a library caught it and raised another
 
 
 class Terminated(KeyboardInterrupt):
@@ -33,7 +34,17 @@ class Terminated(KeyboardInterrupt):
 
 
 def _raised(signum: int) -> KeyboardInterrupt:
+    global _stopped
+    if _handling:
+        _stopped = signum
     return Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
+
+
+def stopped() -> KeyboardInterrupt | None:
+    """The stop raised in the command under way, if any: a library that caught it and raised an error of its own
+    (pydantic building a schema wraps whatever is raised inside in a `SchemaError`) must not turn Ctrl-C or SIGTERM
+    into an internal error."""
+    return None if _stopped is None else _raised(_stopped)
 
 
 def _stop(signum: int, frame: FrameType | None) -> None:
@@ -52,8 +63,10 @@ def handling() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    global _handling, _pending
+    global _handling, _pending, _stopped
     previous = {signum: signal.signal(signum, _stop) for signum in STOP_SIGNALS}
+    if not _handling:
+        _stopped = None  # a new command: an earlier one's stop is not this one's
     _handling += 1
     try:
         yield

@@ -97,17 +97,24 @@ def _key(folder: Path) -> str:
     return str(folder.resolve())
 
 
-def _read() -> dict[str, str]:
-    """The trusted folders and their checks.py hashes; none when there is no store yet."""
-    path = store_path()
-    shown = display_path(path)
+def user_record(path: Path, record_format: str, part: str, what: str, remedy: str) -> Any:
+    """The `part` of a JSON record of the user's own configuration tagged `record_format` (the trust store, the
+    fetch grants): `{}` when there is none yet, None when the file is not such a record; a `DataError` naming the
+    file (and `what` it is, and the `remedy`) when it cannot be read."""
     try:
         data: Any = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         return {}
     except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise DataError(f"{shown}: cannot read the trust store ({exc}); remove it to trust nothing") from None
-    games = data.get("games") if isinstance(data, dict) and data.get("format") == FORMAT else None
+        raise DataError(f"{display_path(path)}: cannot read {what} ({exc}); {remedy}") from None
+    return data.get(part) if isinstance(data, dict) and data.get("format") == record_format else None
+
+
+def _read() -> dict[str, str]:
+    """The trusted folders and their checks.py hashes; none when there is no store yet."""
+    path = store_path()
+    shown = display_path(path)
+    games = user_record(path, FORMAT, "games", "the trust store", "remove it to trust nothing")
     if not isinstance(games, dict) or not all(
         isinstance(key, str) and isinstance(entry, dict) and isinstance(entry.get("checks.py"), str)
         for key, entry in games.items()

@@ -29,8 +29,12 @@ PAPER_SIZES_MM: dict[str, tuple[float, float]] = {
     "a4": (210.0, 297.0),
     "letter": (215.9, 279.4),
     "a3": (297.0, 420.0),
+    "a5": (148.0, 210.0),
     "tabloid": (279.4, 431.8),
+    "ledger": (431.8, 279.4),  # tabloid turned: the same sheet (the imposition picks the orientation either way)
 }
+PAPER_NAMES = {"a4": "A4", "letter": "Letter", "a3": "A3", "a5": "A5", "tabloid": "Tabloid", "ledger": "Ledger"}
+PAPER_MM = (50.0, 1500.0)  # a custom paper's sides: from a small index card to a wide-format roll
 
 _LENGTH = re.compile(r"^\s*(?P<num>\d+(?:\.\d+)?(?:/\d+)?|\.\d+)\s*(?P<unit>mm|cm|in|pt)?\s*$")
 
@@ -115,3 +119,46 @@ def _checked(size: Size) -> Size:
     if size.width > LARGEST_MM or size.height > LARGEST_MM:
         raise ValueError(f"a size can be at most {LARGEST_MM:g} mm a side, got {size}")
     return size
+
+
+_PAPER = re.compile(
+    r"^\s*(?P<w>\d+(?:\.\d+)?)\s*(?P<wu>mm|cm|in)?\s*[x×]\s*(?P<h>\d+(?:\.\d+)?)\s*(?P<hu>mm|cm|in)?\s*$"
+)
+
+
+def parse_paper(value: str) -> str:
+    """A paper as the build records it: a name (`a4`, `letter`, `a3`, `a5`, `tabloid`, `ledger`, in any case) or a
+    custom `WxH` in millimetres, `WxHin` or `WxHcm` (a unit after the height alone applies to both sides, so
+    `8.5x14in` is legal paper), written back in millimetres (`215.9x355.6mm`) so the same sheet is one paper. A
+    `ValueError` says what is wrong."""
+    key = value.strip().lower()
+    if key in PAPER_SIZES_MM:
+        return key
+    match = _PAPER.match(key)
+    if match is None:
+        names = ", ".join(PAPER_SIZES_MM)
+        raise ValueError(f"'{value}' is not a paper: use {names}, or WxH in mm (300x450) or inches (8.5x14in)")
+    unit_h = match["hu"] or "mm"
+    unit_w = match["wu"] or unit_h
+    factor = {"mm": 1.0, "cm": 10.0, "in": INCH_MM}
+    width, height = float(match["w"]) * factor[unit_w], float(match["h"]) * factor[unit_h]
+    low, high = PAPER_MM
+    if not (low <= width <= high and low <= height <= high):
+        raise ValueError(f"'{value}': each side of the paper must lie between {low:g} and {high:g} mm")
+    return f"{round(width, 3):g}x{round(height, 3):g}mm"
+
+
+def paper_size(paper: str) -> Size:
+    """The size of a paper `parse_paper` wrote (a name or `WxHmm`)."""
+    if paper in PAPER_SIZES_MM:
+        return Size(*PAPER_SIZES_MM[paper])
+    width, height = paper.removesuffix("mm").split("x")
+    return Size(float(width), float(height))
+
+
+def paper_label(paper: str) -> str:
+    """A paper as a person names it: `A4`, `Letter`, `Tabloid`, or `300 × 450 mm`."""
+    if paper in PAPER_NAMES:
+        return PAPER_NAMES[paper]
+    size = paper_size(paper)
+    return f"{size.width:g} × {size.height:g} mm"

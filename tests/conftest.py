@@ -72,17 +72,48 @@ def game(request: pytest.FixtureRequest):
 
 @pytest.fixture(scope="module")
 def built(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The test module's `GAME` built once for the module; the game's output folder."""
-    return build_bundled(request.module.GAME, tmp_path_factory)
+    """The test module's `GAME` as `cardgen build` builds it (`shared_build`: made once for the whole session); the
+    game's output folder, read-only."""
+    return shared_build(tmp_path_factory).out / request.module.GAME
 
 
-def build_bundled(game: str, factory: pytest.TempPathFactory) -> Path:
-    """Build one bundled game into a fresh temporary folder (quietly) and return the game's output folder."""
-    out = factory.mktemp(f"{game}-build")
-    run = run_cli("build", game, "--out", out, "-q")
-    assert run.exception is None, run.exception
-    assert run.code == 0, run.out + run.err
-    return out / game
+@dataclass(frozen=True)
+class SharedBuild:
+    """Every bundled game built once for the whole test session with one set of options: the output folder (a
+    folder per game, its files read-only) and what the build printed."""
+
+    out: Path
+    run: Run
+
+
+def shared_build(factory: pytest.TempPathFactory, *options: str) -> SharedBuild:
+    """`cardgen build OPTIONS` of every bundled game, made once per session and shared by every test module that
+    reads the build as it is (a build of the five games with their art is the largest single cost of the suite).
+    Under pytest-xdist the workers share it too: the first to ask builds it under a file lock, the others wait for
+    it and read. Its files are made read-only, so that a test that would change what the others read fails instead;
+    a test that writes builds its own."""
+    import fcntl
+    import hashlib
+    import json
+    import os
+
+    root = factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):  # the workers' temporary folders share their parent
+        root = root.parent
+    key = hashlib.sha1(json.dumps(options).encode()).hexdigest()[:10]
+    out, record = root / f"bundled-{key}", root / f"bundled-{key}.json"
+    with open(root / f"bundled-{key}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not record.is_file():
+            run = run_cli("build", "--out", out, *options)
+            assert run.exception is None, run.exception
+            assert run.code == 0, run.out + run.err
+            for path in out.rglob("*"):
+                if path.is_file():
+                    path.chmod(0o444)
+            record.write_text(json.dumps({"code": run.code, "out": run.out, "err": run.err}))
+    printed = json.loads(record.read_text())
+    return SharedBuild(out, Run(printed["code"], printed["out"], printed["err"], None))
 
 
 @dataclass(frozen=True)

@@ -117,9 +117,12 @@ for line in sys.stdin:
         os.chdir(job["cwd"])
         os.environ.clear()
         os.environ.update(job["env"])
-        files = [(os.devnull, os.O_RDONLY), (job["out"], os.O_WRONLY), (job["err"], os.O_WRONLY)]
+        # appending: the two streams may share one file, in the order a terminal shows them (line by line)
+        written = os.O_WRONLY | os.O_APPEND
+        files = [(os.devnull, os.O_RDONLY), (job["out"], written), (job["err"], written)]
         for fd, (path, flags) in enumerate(files):
             os.dup2(os.open(path, flags), fd)
+        sys.stdout.reconfigure(line_buffering=True)
         sys.argv = ["cardgen", *job["args"]]
         code = 0
         try:
@@ -152,6 +155,21 @@ def _zygote_process() -> subprocess.Popen[str]:
     return _zygote
 
 
+def fork_cardgen(
+    cwd: Path, args: list[str], env: dict[str, str], out: Path, err: Path, seconds: float
+) -> tuple[int, int]:
+    """`cardgen ARGS` in `cwd` with exactly `env`, as a process of its own forked from the zygote, its output appended
+    to `out` and `err` (they may be one file), killed after `seconds`; its exit code and peak memory (kB)."""
+    job = {"cwd": str(cwd), "args": args, "env": env, "out": str(out), "err": str(err), "ceiling": CEILING_BYTES,
+           "seconds": seconds}  # fmt: skip
+    zygote = _zygote_process()
+    assert zygote.stdin is not None and zygote.stdout is not None
+    zygote.stdin.write(json.dumps(job) + "\n")
+    zygote.stdin.flush()
+    answer = json.loads(zygote.stdout.readline())
+    return answer["code"], answer["maxrss"]
+
+
 def run_cardgen(ws: Workspace, args: list[str], stdin: bytes = b"") -> Outcome:
     """`cardgen --data-dir data --templates-dir templates ARGS` in the workspace, as a process of its own (forked
     from the zygote), bounded in time and memory and measured."""
@@ -160,24 +178,20 @@ def run_cardgen(ws: Workspace, args: list[str], stdin: bytes = b"") -> Outcome:
     out_path, err_path = ws.root.parent / f"{ws.root.name}.out", ws.root.parent / f"{ws.root.name}.err"
     out_path.write_bytes(b"")
     err_path.write_bytes(b"")
-    job = {"cwd": str(ws.root), "args": ["--data-dir", "data", "--templates-dir", "templates", *args], "env": env,
-           "out": str(out_path), "err": str(err_path), "ceiling": CEILING_BYTES, "seconds": SECONDS * 3}  # fmt: skip
-    zygote = _zygote_process()
-    assert zygote.stdin is not None and zygote.stdout is not None
     start = time.perf_counter()
-    zygote.stdin.write(json.dumps(job) + "\n")
-    zygote.stdin.flush()
-    answer = json.loads(zygote.stdout.readline())
+    code, maxrss = fork_cardgen(
+        ws.root, ["--data-dir", "data", "--templates-dir", "templates", *args], env, out_path, err_path, SECONDS * 3
+    )
     seconds = time.perf_counter() - start
     after = _snapshot(ws.root, ws.out)
     changed = sorted(k for k in before.keys() | after.keys() if before.get(k) != after.get(k))
     files = sorted(str(p.relative_to(ws.out)) for p in ws.out.rglob("*") if p.is_file() and CACHE not in p.parts)
     return Outcome(
-        answer["code"],
+        code,
         out_path.read_text(errors="replace"),
         err_path.read_text(errors="replace"),
         seconds,
-        answer["maxrss"] / 1024,
+        maxrss / 1024,
         changed,
         files,
     )

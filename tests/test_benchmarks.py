@@ -48,13 +48,12 @@ SMALL = {
         "full",
     ],  # the demo game, one ink: a build and its PDFs read
     "parallel_speed.py": [
-        "--games",
-        "scifi-domains",  # small components share sheets: planned before drawing, compared byte for byte
+        *DEMO,  # the demo game: every kind of component, a bundled game's art would take a minute under load
         "--runs",
         "1",
         "--jobs",
         "2",
-    ],  # the parallel path: its own tests
+    ],  # the parallel path: its own tests (tests/test_parallel_build.py)
 }
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import click
 import pytest
+from pdfcheck import words
 from pypdf import PdfReader
 
 from cardgen.building import BuildRequest, Printing, build
@@ -199,3 +200,36 @@ def test_watch_counts_the_problems_of_a_refused_build_not_its_closing_line(demo,
     _rebuild(lambda: build(request(demo, tmp_path / "out")), "ships.yaml")
     said = capsys.readouterr()
     assert said.err.count("cardgen: error:") == 3 and "failed: 2 problems above" in said.out, said
+
+
+def test_only_prints_chosen_items_of_a_component_every_copy_and_several_components(demo, tmp_path):
+    """`--only ships:scout,dreadnought --only tokens:credit-5`: three Scouts and a Dreadnought (no Frigate), and the
+    four 5-credit tokens; the board is not printed. Read back from the sheets."""
+    out = tmp_path / "out"
+    built = build(request(demo, out, only=("ships:scout,dreadnought", "tokens:credit-5")))
+    assert sorted(p.name for p in built.files) == ["ships.pdf", "tokens.pdf"]
+    ships = [w["text"] for w in words(out / "demo" / "ships.pdf", 0)]
+    assert ships.count("Scout") == 3 and ships.count("Dreadnought") == 1 and "Frigate" not in " ".join(ships)
+    tokens = [w["text"] for w in words(out / "demo" / "tokens.pdf", 0)]
+    assert tokens.count("5") == 4 + 4 and "1" not in tokens  # a fold sheet: each front and its back show the value
+
+
+def test_only_values_read_as_components_and_items():
+    from cardgen.selection import parse_only
+
+    assert parse_only(()) is None
+    assert parse_only(["ships,tokens"]) == ("ships", "tokens")
+    assert parse_only(["ships:scout, frigate", "tokens", "ships:scout,dreadnought"]) == (
+        "ships:scout,frigate,dreadnought",
+        "tokens",
+    )
+    assert parse_only(["ships:scout", "ships"]) == ("ships",)  # the whole component wins
+    for bad in ("ships:", ":scout", "ships: , "):
+        with pytest.raises(click.BadParameter, match="is not COMPONENT:ID,ID"):
+            parse_only([bad])
+
+
+def test_only_an_unknown_item_is_named_with_its_component(demo, tmp_path):
+    with pytest.raises(click.BadParameter, match="no item 'scuot' in component 'ships' \\(did you mean 'scout'\\?\\)"):
+        build(request(demo, tmp_path / "out", only=("ships:scuot",)))
+    assert not (tmp_path / "out").exists()

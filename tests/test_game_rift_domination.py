@@ -280,8 +280,7 @@ def test_battle_tiles_are_a_punch_size_with_their_cut_lines(built, game):
 def test_one_set_of_words_for_weapons_and_ranges(built):
     """CLOSE, MID and FAR on the unit cards, their hit tables, the reference and the conflict zone: never LONG."""
     for name in ("unit-cards", "reference", "conflict-zone-sheet", "gameplay-cards"):
-        reader = pypdf.PdfReader(built / f"{name}.pdf")
-        text = " ".join(page.extract_text() for page in reader.pages).upper()
+        text = " ".join(pdfcheck.pages_text(built / f"{name}.pdf")).upper()
         assert "LONG" not in text.replace("AS LONG AS", ""), name
         assert "FAR" in text, name
 
@@ -295,13 +294,13 @@ def test_unit_tiles_show_silhouettes_not_colour_codes(built, game):
     assert set(icons) <= set(library())
     occ = [item.fields["icon"] for item in game.component("occ-cards").items]
     assert len(set(occ)) == len(occ) == 28  # one emblem per OCC variant
-    tiles = " ".join(page.extract_text() for page in pypdf.PdfReader(built / "unit-tiles.pdf").pages).split()
+    tiles = " ".join(pdfcheck.pages_text(built / "unit-tiles.pdf")).split()
     assert not {"RED", "BLU", "GRE", "YEL", "PUR", "ORA", "DST"} & set(tiles)
     assert "DESTROYER" in tiles and "INFANTRY" in tiles
 
 
 def test_faction_boards_carry_no_sheet_count(built):
-    text = " ".join(page.extract_text() for page in pypdf.PdfReader(built / "faction-sheets.pdf").pages)
+    text = " ".join(" ".join(page.split()) for page in pdfcheck.pages_text(built / "faction-sheets.pdf"))
     assert " of 30" not in text and "Faction sheet ·" not in text
     assert "VESPIANS" in text and "FACTION SKILL" in text.upper()
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pdfcheck
 import pytest
 
-from conftest import copy_game, run_cli
+from conftest import copy_game, run_cli, shared_build
 
 GAME = "scifi-domains"
 
@@ -46,12 +46,9 @@ PAGES = {
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
-    """Build the whole game once for the module."""
-    out = tmp_path_factory.mktemp("scifi-out")
-    result = run_cli("build", GAME, "--out", out)
-    assert result.exception is None, result.exception
-    assert result.code == 0, result.err
-    return out / GAME, result.out + result.err
+    """The whole game as `cardgen build` builds it (the session's shared build) and what the build printed."""
+    shared = shared_build(tmp_path_factory)
+    return shared.out / GAME, shared.run.out + shared.run.err
 
 
 def test_component_counts_include_copies():

@@ -19,7 +19,7 @@ from PIL import ImageStat
 from cardgen.data.games import load_games
 from cardgen.render.layouts import Layouts
 
-from conftest import REPO, copy_game, run_cli
+from conftest import REPO, copy_game, run_cli, shared_build
 
 GAME = "star-commander"
 DATA = REPO / "card_data"
@@ -57,9 +57,9 @@ def game():
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> tuple[Path, object]:
-    out = tmp_path_factory.mktemp("star-commander-build")
-    run = run_cli("build", GAME, "--out", out, "-q")
-    return out / GAME, run
+    """The game as `cardgen build` builds it (the session's shared build) and the build's run."""
+    shared = shared_build(tmp_path_factory)
+    return shared.out / GAME, shared.run
 
 
 # --- the inventory ---------------------------------------------------------------------------------------------

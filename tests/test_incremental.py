@@ -67,6 +67,23 @@ def test_a_changed_card_rewrites_its_file_only_and_matches_a_clean_build(demo, t
     assert files(out) == files(tmp_path / "clean")  # byte for byte, guides included
 
 
+def test_a_changed_card_of_a_component_sharing_another_files_last_sheet_rewrites_that_file(tmp_path):
+    """The bilingual fixture prints its five events in a block on the outposts' last sheet: an event changed must
+    rewrite outposts.pdf (its key once held the host's own cards only, and the old file was kept)."""
+    game = copy_game("outposts", tmp_path, FIXTURES / "languages" / "card_data")
+    templates = FIXTURES / "languages" / "templates"
+    out = tmp_path / "out"
+
+    def built() -> Run:
+        return run_cli("--data-dir", game.data, "--templates-dir", templates, "build", "outposts", "--out", out)
+
+    assert listed(built()) == {"outposts.pdf": False}
+    game.edit("events.csv", "Solar Storm", "Ion Storm")
+    assert listed(built()) == {"outposts.pdf": False}
+    text = "".join(page.extract_text() for page in PdfReader(out / "outposts" / "outposts.pdf").pages)
+    assert "Ion Storm" in text and "Solar Storm" not in text
+
+
 def test_nothing_changed_loads_nothing_and_a_damaged_or_stale_file_is_rebuilt(demo, tmp_path, monkeypatch):
     out = tmp_path / "out"
     assert build(demo, out).code == 0

@@ -1,28 +1,29 @@
-"""The README's generated tables agree with the code, and the markup's elements are what the renderer draws."""
+"""The guide's generated tables agree with the code, and the markup's elements are what the renderer draws."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from cardgen.reference import regenerate
+import pytest
+
+from cardgen.reference import PAGES, regenerate
 from cardgen.render.elements import ELEMENTS, SCHEMAS
 
 from conftest import REPO, run_cli
 
-README = Path(__file__).parent.parent / "README.md"
+
+@pytest.mark.parametrize("name", sorted(PAGES))
+def test_the_guides_tables_are_generated_from_the_code(name: str) -> None:
+    """Limits and elements in the guide are what `python -m cardgen.reference` writes (run it after a change)."""
+    text = (REPO / PAGES[name]).read_text(encoding="utf-8")
+    assert regenerate(text, name) == text, f"{PAGES[name]} is stale: run python -m cardgen.reference"
 
 
-def test_readme_tables_are_generated_from_the_code() -> None:
-    """Limits and elements in the README are what `python -m cardgen.reference` writes (run it after a change)."""
-    text = README.read_text(encoding="utf-8")
-    assert regenerate(text) == text, "README's generated tables are stale: run python -m cardgen.reference"
-
-
-def test_a_changed_limit_or_element_makes_the_readme_stale(monkeypatch) -> None:
-    """The comparison above can fail: change one element's summary and the README no longer matches."""
-    text = README.read_text(encoding="utf-8")
+def test_a_changed_limit_or_element_makes_the_guide_stale(monkeypatch) -> None:
+    """The comparison above can fail: change one element's summary and the layouts page no longer matches."""
+    text = (REPO / PAGES["elements"]).read_text(encoding="utf-8")
     monkeypatch.setattr(type(ELEMENTS["circle"]), "summary", "a different summary")
-    assert regenerate(text) != text
+    assert regenerate(text, "elements") != text
 
 
 def test_every_element_is_one_module_with_its_schema() -> None:

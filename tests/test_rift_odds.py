@@ -248,3 +248,37 @@ def test_a_battle_nobody_can_fire_in_is_refused(game, kinds):
     start = muster(b, [[index(kinds, "diplomat")], [index(kinds, "tender")]])
     with pytest.raises(ValueError, match="no unit has a weapon"):
         fight(b, start, CounterRng(1))
+
+
+@pytest.mark.parametrize(
+    ("attacker", "defender", "ground"),
+    [
+        ("3 fighter, 2 interceptor, 2 drone", "2 sentinel, 3 fighter, 1 tender", False),  # kamikaze, repair, barrage
+        ("2 aegis, 2 goliath, 2 lancer", "2 siege, 2 bomber, 2 destroyer", False),  # overload, every range
+        ("4 infantry, 2 bastion", "3 infantry, 1 bastion", True),  # a ground battle: mid and close only
+    ],
+)
+def test_phases_carried_volley_by_volley_are_the_phases_carried_whole(game, attacker, defender, ground):
+    """The calculator carries each fixed phase volley by volley, merging equal positions in between (issue 42: at
+    16 units a side, carrying a position through both volleys at once took nearly all the time). The distribution
+    must be the one `Battle.phase` gives as one step: every ending, its chance, the length and the states met."""
+    from cardgen.engine.dice import Chain, solve
+    from cardgen.engine.games.rift_domination.battle import chain_of
+    from cardgen.engine.games.rift_domination.odds import parse_fleet
+
+    kinds = kinds_of(game)
+    b = battle(game, ground=ground)
+    fleets = [parse_fleet(kinds, attacker, "attacker"), parse_fleet(kinds, defender, "defender")]
+    fighting = [[k for k in fleet if kinds[k].ground == ground] for fleet in fleets]
+    orbit = [[k for k in fleet if kinds[k].ground != ground] for fleet in fleets]
+    start = muster(b, fighting, orbit)
+    chain = chain_of(b)
+    assert all(isinstance(phase, tuple) and len(phase) == 2 for phase in chain.phases)
+    whole = Chain(round=chain.round, over=chain.over, outcome=chain.outcome, order=chain.order, leaves=chain.leaves,
+                  phases=tuple(lambda pos, at=at: b.phase(pos, at) for at in b.phases))  # fmt: skip
+    by_volley, by_phase = solve(chain, b.opening(start)), solve(whole, b.opening(start))
+    assert by_volley.states == by_phase.states
+    assert by_volley.length == pytest.approx(by_phase.length, rel=1e-12)
+    assert list(by_volley.ends) == list(by_phase.ends)  # the same endings, first met in the same order
+    for key, p in by_phase.ends.items():
+        assert by_volley.ends[key] == pytest.approx(p, rel=1e-12, abs=1e-15)

@@ -164,3 +164,27 @@ def test_sigterm_during_preview_leaves_no_picture(tmp_path):
     assert child.returncode == 143, err
     assert err.decode().strip().splitlines()[-1] == "cardgen: terminated; nothing was written"
     assert not out.exists() or list(out.iterdir()) == []
+
+
+def test_a_stop_a_library_wraps_in_its_own_error_still_ends_as_a_stop(monkeypatch, capsys):
+    """pydantic building a schema catches whatever is raised inside and raises a `SchemaError` of its own: SIGTERM
+    arriving there once ended as 'internal error' (exit 3). The stop raised in the command is remembered, so the
+    command ends as a stop (exit 143, one line) whatever error carried it out."""
+    from cardgen import cli
+
+    @cli.cli.command("wrap-a-stop")
+    def wrap_a_stop() -> None:
+        try:
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(5)  # the handler raises in this thread before the sleep ends
+        except KeyboardInterrupt:
+            raise RuntimeError("SchemaError: Error building 'model' schema") from None
+
+    monkeypatch.setattr(sys, "argv", ["cardgen", "wrap-a-stop"])
+    try:
+        with pytest.raises(SystemExit) as ended:
+            cli.main()
+    finally:
+        cli.cli.commands.pop("wrap-a-stop")
+    assert ended.value.code == 143
+    assert capsys.readouterr().err == "cardgen: terminated; nothing was written\n"

@@ -40,13 +40,17 @@ def data_fingerprint(game_id: str, data_dir: str) -> str:
     if key not in _FINGERPRINTS:
         from cardgen.data.games import find_game
 
-        folder = find_game(Path(data_dir), game_id)
-        digest = hashlib.sha256()
-        for path in sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
-            digest.update(path.relative_to(folder).as_posix().encode() + b"\0")
-            digest.update(hashlib.sha256(path.read_bytes()).digest())
-        _FINGERPRINTS[key] = digest.hexdigest()
+        _FINGERPRINTS[key] = folder_fingerprint(find_game(Path(data_dir), game_id))
     return _FINGERPRINTS[key]
+
+
+def folder_fingerprint(folder: Path) -> str:
+    """`data_fingerprint` of a game folder (cardgen diff finds a version's balance run by it)."""
+    digest = hashlib.sha256()
+    for path in sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+        digest.update(path.relative_to(folder).as_posix().encode() + b"\0")
+        digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()
 
 
 BUNDLED = "<bundled>"  # the data folder of a batch sent out: "the bundled games, wherever this worker has them"

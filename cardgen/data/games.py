@@ -18,6 +18,7 @@ from typing import Any, Protocol
 from pydantic import ValidationError
 
 from cardgen import limits
+from cardgen.data.languages import split as split_languages
 from cardgen.data.model import (
     ITEM_KEY,
     PAGE_SIZES,
@@ -33,7 +34,7 @@ from cardgen.data.model import (
 from cardgen.data.rules import Fact, Rules
 from cardgen.data.tables import TABLE_SUFFIXES, read_table
 from cardgen.data.validation_errors import validate, validate_item
-from cardgen.data.yaml_source import PathKey, YamlDocument, read_yaml
+from cardgen.data.yaml_source import PathKey, YamlDocument, dotted, read_yaml
 from cardgen.errors import DataError, Location, Problem, did_you_mean, display_path
 from cardgen.files import display_link, inside, real, refusal
 from cardgen.units import HEX_RATIO, Size, parse_size
@@ -41,6 +42,7 @@ from cardgen.units import HEX_RATIO, Size, parse_size
 MANIFEST = "game.yaml"
 RULES = "rules.yaml"
 CHECKS_FILE = "checks.py"  # custom checks: Python, run only when trusted (cardgen/validate/checks.py)
+NAME_FIELDS = ("name", "title", "label")  # the fields that name an item for a person (`Item.name`)
 
 
 @dataclass(frozen=True)
@@ -56,6 +58,18 @@ class Item:
     fields: Mapping[str, Any]
     where: Location
     field_lines: Mapping[str, int] = field(default_factory=dict)
+    # text fields in the game's other languages: field → language → text (data/languages.py)
+    translations: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        """What a person calls the item: its `name`, `title` or `label` field (the first that is text), else its id
+        (player-facing pages name items so, never by id)."""
+        for key in NAME_FIELDS:
+            value = self.fields.get(key)
+            if isinstance(value, str) and value.strip():
+                return value
+        return self.id
 
     def field_where(self, name: str) -> Location:
         """The location of one of this item's fields (its own line when it was written, else the item's)."""
@@ -152,6 +166,7 @@ class Game(Named):
     # every component a layout may read (`components[...]`) when `components` holds only those a build prints
     # (`cardgen build --only`); empty: the same as `components`
     readable: tuple[Component, ...] = ()
+    language: str = ""  # the edition's language (`data.languages.edition`); "" as loaded
 
     def where(self, path: tuple[str | int, ...]) -> Location:
         """The location of a part of game.yaml: `("settings", "fonts", "body")` → `game.yaml:9: settings.fonts.body`."""
@@ -183,6 +198,11 @@ class Game(Named):
     @property
     def described(self) -> Described:
         return self.manifest
+
+    @property
+    def languages(self) -> tuple[str, ...]:
+        """The languages of its card text, the default first (none: one language, unnamed)."""
+        return tuple(self.manifest.languages)
 
     @property
     def players(self) -> tuple[int, int]:
@@ -384,7 +404,7 @@ def _load_items(
         entries = [(raw, (key, index)) for index, raw in enumerate(source)]
     models: dict[str | None, ItemModel] = {}
     items = []
-    shown = display_path(doc.path)  # once a file: resolving a path per item was a third of loading 2,700 items
+    shown = doc.display  # once a file: resolving a path per item was a third of loading 2,700 items
     for raw, where_path in _expanded(entries, key, spec, doc, problems):
         type_name = raw.get("type", spec.type) if isinstance(raw.get("type", spec.type), str | None) else spec.type
         if type_name is not None and type_name not in manifest.card_types:
@@ -395,6 +415,10 @@ def _load_items(
         if type_name not in models:
             models[type_name] = item_model(type_name, manifest.card_types.get(type_name) if type_name else None)
         label = raw.get("id") if isinstance(raw.get("id"), str) else ""
+        languages = tuple(manifest.languages)
+        texts = split_languages(raw, manifest.card_types.get(type_name) if type_name else None, languages)
+        problems += [_in_item(doc, where_path, label, at, message) for at, message in texts.problems]
+        raw = texts.raw
         values, found = validate_item(models[type_name], raw, doc, where_path, label)
         if isinstance(source, ItemTable):  # "cards[14] (scout).cost" → "column 'cost' (scout)": rows, not indices
             found = [_in_column(p, label) for p in found]
@@ -421,9 +445,20 @@ def _load_items(
                 fields=MappingProxyType(item_fields),
                 where=Location(shown, line, values["id"]),
                 field_lines=MappingProxyType(field_lines),
+                translations=MappingProxyType(texts.translations),
             )
         )
     return items, problems
+
+
+def _in_item(doc: YamlDocument, where_path: PathKey, label: str, at: tuple[str, ...], message: str) -> Problem:
+    """A problem with one of an item's texts, at its line: `ships.yaml:4: cards[0] (scout).name.de`, or in a
+    spreadsheet `column 'name@fr' (scout)`."""
+    line = doc.line_of((*where_path, *at))
+    if doc.value is None:  # a table's document: rows, not indices
+        return Problem(Location(doc.display, line, f"column '{at[0]}' ({label})"), message)
+    field = dotted(where_path) + (f" ({label})" if label else "") + "." + ".".join(at)
+    return Problem(Location(doc.display, line, field), message)
 
 
 def _in_column(problem: Problem, label: str) -> Problem:
@@ -437,7 +472,11 @@ def _in_column(problem: Problem, label: str) -> Problem:
 def _table_entries(
     folder: Path, table: ItemTable, key: str, spec: ComponentSpec, manifest: Manifest, doc: YamlDocument
 ) -> tuple[list[tuple[Any, PathKey]], YamlDocument, list[Problem]]:
-    """The raw items of a CSV or XLSX table (inside the game folder), with a document locating them by row."""
+    """The raw items of a CSV or XLSX table (inside the game folder, or fetched from an address: cardgen/remote.py),
+    with a document locating them by row."""
+    if table.url is not None:
+        return _fetched_entries(folder, table, key, spec, manifest, doc)
+    assert table.file is not None
     path = real(folder / table.file)
     where = doc.where((key, "file"))
     if not inside(path, folder):
@@ -449,10 +488,27 @@ def _table_entries(
     if not path.is_file():
         return [], doc, [Problem(where, f"'{table.file}': file not found")]
     try:
-        entries, table_doc, problems = read_table(path, table.sheet, key, spec.type, manifest.card_types)
+        entries, table_doc, problems = read_table(
+            path, table.sheet, key, spec.type, manifest.card_types, tuple(manifest.languages)
+        )
     except DataError as exc:
         return [], doc, exc.problems
     return entries, table_doc, problems
+
+
+def _fetched_entries(
+    folder: Path, table: ItemTable, key: str, spec: ComponentSpec, manifest: Manifest, doc: YamlDocument
+) -> tuple[list[tuple[Any, PathKey]], YamlDocument, list[Problem]]:
+    """The raw items of a table fetched from an address (or its kept copy), named by the address in messages."""
+    from cardgen import remote
+
+    assert table.url is not None
+    try:
+        kept = remote.obtain(table.url, folder, table.format, doc.where((key, "url")))
+        languages = tuple(manifest.languages)
+        return read_table(kept.path, table.sheet, key, spec.type, manifest.card_types, languages, table.url)
+    except DataError as exc:
+        return [], doc, exc.problems
 
 
 def _expanded(

@@ -37,6 +37,8 @@ from cardgen.units import parse_length, parse_size
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]*$"
 Id = Annotated[str, Field(pattern=ID_PATTERN, max_length=80)]
 COLOUR_PATTERN = r"^(#[0-9A-Fa-f]{6}|#[0-9A-Fa-f]{8}|[a-z]+)$"
+LANGUAGE_PATTERN = r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$"  # en, de, pt-BR, zh-Hant
+Language = Annotated[str, Field(pattern=LANGUAGE_PATTERN, max_length=20)]
 
 # "pieces" are components that are not printed (cubes, dice, coins): listed so a game's inventory is complete.
 Kind = Literal["deck", "counters", "tiles", "sheets", "pieces"]
@@ -210,9 +212,19 @@ class Manifest(Strict):
     description: str | None = None
     designer: str | None = None  # who made the game: the printed files' author
     version: str | None = None  # the edition of the data ("1.2", "2026-11 playtest"): in the files' subject
+    # the languages of the card text, the default (in which every text is written) first: data/languages.py
+    languages: list[Language] = Field(default_factory=list)
     settings: Settings = Field(default_factory=Settings)
     card_types: dict[Id, CardType] = Field(default_factory=dict)
     components: list[ComponentRef] = Field(default_factory=list)
+
+    @field_validator("languages")
+    @classmethod
+    def _languages_once(cls, value: list[str]) -> list[str]:
+        twice = sorted({language for language in value if value.count(language) > 1})
+        if twice:
+            raise ValueError(f"'{twice[0]}' is listed twice")
+        return value
 
     @field_validator("players")
     @classmethod
@@ -263,10 +275,21 @@ class ComponentSpec(Strict):
 
 
 class ItemTable(Strict):
-    """Items kept in a spreadsheet: `cards: {file: units.csv}` or `{file: units.xlsx, sheet: Units}`."""
+    """Items kept in a spreadsheet: `cards: {file: units.csv}` or `{file: units.xlsx, sheet: Units}`, or fetched
+    from an address (`{url: https://…, format: csv}`: cardgen/remote.py)."""
 
-    file: str
+    file: str | None = None
+    url: str | None = Field(default=None, max_length=2000)
+    format: Literal["csv", "xlsx"] | None = None  # a fetched table's kind, when neither its address nor it says
     sheet: str | None = None
+
+    @model_validator(mode="after")
+    def _file_or_url(self) -> ItemTable:
+        if (self.file is None) == (self.url is None):
+            raise ValueError("name the items' spreadsheet with file: (in the game folder) or url: (an address)")
+        if self.format is not None and self.url is None:
+            raise ValueError("format: is for a table fetched from url:; a file says what it is by its suffix")
+        return self
 
 
 def spec_model(kind: str) -> type[ComponentSpec]:

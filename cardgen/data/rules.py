@@ -63,7 +63,7 @@ class Target(Strict):
 
 
 class Check(Strict):
-    """One declarative check. Which keys matter depends on `check` (see README: 'Rules and checks')."""
+    """One declarative check. Which keys matter depends on `check` (see docs/guide/rules-and-checks.md)."""
 
     rule: str
     check: Literal[

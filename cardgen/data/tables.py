@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from cardgen import limits
+from cardgen.data.languages import SEPARATOR, refused
 from cardgen.data.model import RESERVED_ITEM_KEYS, CardType, FieldSpec
 from cardgen.data.xlsx import (
     CellProblem,
@@ -60,18 +61,19 @@ SHIELD = "'"
 _TRUE, _FALSE = {"true", "yes", "1", "y"}, {"false", "no", "0", "n"}
 
 
-def read_rows(path: Path, sheet: str | None) -> tuple[str | None, Iterator[Row]]:
+def read_rows(path: Path, sheet: str | None, shown: str | None = None) -> tuple[str | None, Iterator[Row]]:
     """The sheet read (None for a CSV file) and its non-empty rows, (row number, cells as text), header first, read
     as they are iterated; a `DataError` if the file cannot be read, is larger than `table_bytes` or goes on past the
-    item limit, a `CellProblem` for a cell that cannot be read (too long, too many in a row, a NUL character)."""
-    shown = display_path(path)
+    item limit, a `CellProblem` for a cell that cannot be read (too long, too many in a row, a NUL character).
+    `shown` names the file in messages (a table fetched from an address is named by it), else its path."""
+    shown = shown or display_path(path)
     suffix = path.suffix.lower()
     if suffix not in TABLE_SUFFIXES:
         raise DataError(f"{shown}: items can come from .csv or .xlsx files")
     if suffix == ".csv" and sheet is not None:
         raise DataError(f"{shown}: a CSV file has no sheets (sheet: is for .xlsx)")
     _check_size(path, shown)
-    name, rows = (None, _csv_rows(path, shown)) if suffix == ".csv" else sheet_rows(path, sheet)
+    name, rows = (None, _csv_rows(path, shown)) if suffix == ".csv" else sheet_rows(path, sheet, shown)
     return name, _filled(rows, shown, name)
 
 
@@ -164,13 +166,16 @@ def _check_cells(cells: list[str], line: int) -> None:
 
 
 def read_table(
-    path: Path, sheet: str | None, key: str, default_type: str | None, card_types: Mapping[str, CardType]
-) -> tuple[list[tuple[dict[str, Any], PathKey]], YamlDocument, list[Problem]]:
+    path: Path, sheet: str | None, key: str, default_type: str | None, card_types: Mapping[str, CardType],
+    languages: tuple[str, ...] = (),
+    shown: str | None = None,
+) -> tuple[list[tuple[dict[str, Any], PathKey]], YamlDocument, list[Problem]]:  # fmt: skip
     """The items of a table as raw mappings (typed by their card type) with their paths, a document that maps those
-    paths to rows (so later errors name the row), and the problems met. Reading stops at the item limit."""
-    shown = display_path(path)
-    sheet_read, rows = read_rows(path, sheet)
-    doc = YamlDocument(path, None)
+    paths to rows (so later errors name the row), and the problems met. Reading stops at the item limit. A column
+    `name@de` holds the field's text in another of the game's `languages` (data/languages.py)."""
+    shown = shown or display_path(path)
+    sheet_read, rows = read_rows(path, sheet, shown)
+    doc = YamlDocument(path, None, shown=shown)
     columns: list[str] = []
     try:
         first = next(rows, None)
@@ -178,7 +183,7 @@ def read_table(
             return [], doc, [Problem(Location(shown, 1), "the table is empty: the first row must name the columns")]
         header_line, header = first
         columns = [unshielded(c).strip() for c in header]
-        problems = _header_problems(columns, header_line, shown, default_type, card_types)
+        problems = _header_problems(columns, header_line, shown, default_type, card_types, languages)
         if problems:
             return [], doc, problems
         entries: list[tuple[dict[str, Any], PathKey]] = []
@@ -207,11 +212,14 @@ def _cell_where(problem: CellProblem, columns: list[str], sheet: str | None) -> 
 
 
 def _header_problems(
-    columns: list[str], line: int, shown: str, default_type: str | None, card_types: Mapping[str, CardType]
-) -> list[Problem]:
+    columns: list[str], line: int, shown: str, default_type: str | None, card_types: Mapping[str, CardType],
+    languages: tuple[str, ...] = (),
+) -> list[Problem]:  # fmt: skip
     known = set(RESERVED_ITEM_KEYS)
+    specs: dict[str, FieldSpec] = {}
     for card_type in card_types.values() if "type" in columns else [card_types.get(default_type or "")]:
         known |= set(card_type.fields) if card_type else set()
+        specs = {**(card_type.fields if card_type else {}), **specs}
     problems = []
     if "id" not in columns:
         problems.append(Problem(Location(shown, line), "no 'id' column: every item needs an id"))
@@ -222,6 +230,10 @@ def _header_problems(
             problems.append(Problem(where, "a column has no header"))
         elif column in seen:
             problems.append(Problem(where, "this column header appears twice"))
+        elif SEPARATOR in column and column.partition(SEPARATOR)[0] in known:
+            name, _, language = column.partition(SEPARATOR)
+            if reason := refused(name, specs.get(name), language, languages):
+                problems.append(Problem(where, reason))
         elif column not in known and (default_type or "type" in columns):
             problems.append(Problem(where, f"unknown field{did_you_mean(column, sorted(known))}"))
         seen.add(column)
@@ -246,7 +258,7 @@ def _row(
     for column, cell in text.items():
         if cell.strip() == "":
             continue  # an empty cell takes the field's default
-        spec = card_type.fields.get(column) if card_type else None
+        spec = card_type.fields.get(column.partition(SEPARATOR)[0]) if card_type else None  # name@de: as name
         try:
             raw[column] = _typed(column, cell, spec)
         except ValueError as exc:
@@ -416,6 +428,8 @@ def component_rows(component: Any, card_types: Mapping[str, CardType], default_b
         back_default = (spec.back if spec else None) or default_back
         record["back"] = item.back if item.back != back_default else None
         record["source"] = item.source
+        for name, texts in item.translations.items():  # name@de: a column per language
+            record.update({f"{name}{SEPARATOR}{language}": text for language, text in texts.items()})
         records.append(record)
     declared: list[str] = []
     for item in component.items:
@@ -423,4 +437,6 @@ def component_rows(component: Any, card_types: Mapping[str, CardType], default_b
         for name in card_type.fields if card_type else item.fields:
             if name not in declared and name not in repeated:
                 declared.append(name)
-    return table_rows(records, ["id", "count", "type", "front", "back", "source", *declared])
+    translated = sorted({k for record in records for k in record if SEPARATOR in k},
+                        key=lambda k: (declared.index(k.partition(SEPARATOR)[0]), k))  # fmt: skip
+    return table_rows(records, ["id", "count", "type", "front", "back", "source", *declared, *translated])

@@ -16,7 +16,7 @@ from pydantic_core import ErrorDetails, ValidationError
 
 from cardgen.data.model import ItemModel
 from cardgen.data.yaml_source import PathKey, YamlDocument, dotted
-from cardgen.errors import Location, Problem, did_you_mean, display_path
+from cardgen.errors import Location, Problem, did_you_mean
 
 _TYPE_WORDS = {
     "int_type": "expected a whole number",
@@ -61,7 +61,7 @@ def to_problem(
     head = dotted(base) + (f" ({label})" if label else "")
     tail = dotted(loc)
     field = f"{head}.{tail}" if head and tail and not tail.startswith("[") else head + tail
-    where = Location(display_path(doc.path), doc.line_of(path), field or None)
+    where = Location(doc.display, doc.line_of(path), field or None)
     return Problem(where, _message(err, model, loc))
 
 

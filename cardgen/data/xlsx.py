@@ -94,11 +94,11 @@ def column_letters(index: int) -> str:
     return letters
 
 
-def sheet_rows(path: Path, sheet: str | None) -> tuple[str, Iterator[Row]]:
+def sheet_rows(path: Path, sheet: str | None, shown: str | None = None) -> tuple[str, Iterator[Row]]:
     """The name of the sheet named `sheet` (else the first) and its rows, (row number, cells as text), read as they
-    are iterated; a `DataError` naming the file (and the part) if the workbook cannot be read, a `CellProblem` for a
-    cell."""
-    shown = display_path(path)
+    are iterated; a `DataError` naming the file (as `shown`, else its path; and the part) if the workbook cannot be
+    read, a `CellProblem` for a cell."""
+    shown = shown or display_path(path)
     _check_directory(path, shown)
     try:
         book = zipfile.ZipFile(path)

@@ -56,6 +56,12 @@ class YamlDocument:
     value: Any
     lines: dict[PathKey, int] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
+    shown: str | None = None  # how messages name it when not by its path (a table fetched from an address)
+
+    @property
+    def display(self) -> str:
+        """The file as messages name it."""
+        return self.shown or display_path(self.path)
 
     def line_of(self, path: PathKey) -> int | None:
         """The line of the value at `path`, or of its nearest parent that has one."""
@@ -66,7 +72,7 @@ class YamlDocument:
         return None
 
     def where(self, path: PathKey = ()) -> Location:
-        return Location(display_path(self.path), self.line_of(path), dotted(path) or None)
+        return Location(self.display, self.line_of(path), dotted(path) or None)
 
 
 def dotted(path: PathKey) -> str:

@@ -179,10 +179,15 @@ class _Attribution:
         self.engine = engine
         self.seen: dict[str, set[str]] = {kind: set() for kind, _ in self.KINDS}
         self.seats: dict[str, dict[int, set[str]]] = {kind: {} for kind, _ in self.KINDS}
+        self.count = -1  # the items seen, all kinds together
         self.note(state, None)  # the set-up's: only cards that belong to a seat
 
     def note(self, state: State, player: int | None) -> None:
         """What the last action (None: no action, the set-up or the end) made happen for the first time."""
+        count = len(state.cards_played) + len(state.applied) + len(state.events)
+        if count == self.count:  # nothing new (the sets only grow): most actions, checked at the cost of one sum
+            return
+        self.count = count
         for kind, name in self.KINDS:
             now, seen = getattr(state, name), self.seen[kind]
             if len(now) != len(seen):  # a new item this action (the sets only grow)

@@ -79,6 +79,9 @@ WRITERS: dict[str, Writer] = {
     "shop-pdf": Writer(lambda folder, component: folder / "shop" / f"{component}.pdf",
                        _imported("cardgen.render.shop", "write_shop_pdf")),
     "png": Writer(lambda folder, component: folder / component, _imported("cardgen.render.shop", "write_png_faces")),
+    "shop-images": Writer(lambda folder, component: folder / "shop-images" / component,
+                          _imported("cardgen.render.shop", "write_shop_images")),
+    "ttp": Writer(lambda folder, component: folder / "ttp" / component, _imported("cardgen.render.ttp", "write_ttp")),
     "tts": Writer(lambda folder, component: folder / "tts" / component,
                   _imported("cardgen.render.tts", "write_tts_component")),
 }  # fmt: skip
@@ -137,6 +140,9 @@ class GameRenderer:
         entries: list[Entry] = []
         size = face_size(component, options.paper_size)
         bleed = self.bleed(component)
+        shop = options.print_shop
+        if shop is not None and bleed > 0:
+            bleed = shop.bleed  # a shop's files carry its own bleed, whatever the game's
         shared = {
             "face": {
                 "width": size.width,
@@ -150,7 +156,12 @@ class GameRenderer:
                 "kind": component.kind,
                 "count": component.count,
             },
-            "game": {"id": self.game.id, "title": self.game.title, "players": list(self.game.players)},
+            "game": {
+                "id": self.game.id,
+                "title": self.game.title,
+                "players": list(self.game.players),
+                "language": self.game.language,
+            },
             "facts": self.facts,
             "cite": self.citations,
             "components": self.items_by_component,
@@ -215,11 +226,9 @@ class GameRenderer:
             prepared = self.cache.face(markup, drawn, width, height, prepare) if self.cache else prepare()
             faces.faces[key] = prepared
             for overflow in prepared.overflows:
-                report.overflows.append(
-                    OverflowReport(
-                        self.game.id, component.id, item.id, side, overflow.field, overflow.overflow_mm, overflow.size
-                    )
-                )
+                where = (self.game.id, component.id, item.id, side, overflow.field)
+                found = (overflow.overflow_mm, overflow.size, self.game.language)
+                report.overflows.append(OverflowReport(*where, *found))
         return key
 
 

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from cardgen.files import refusal
+from cardgen.paths import user_cache
 
 if TYPE_CHECKING:
     from cardgen.data.games import Component, Game
@@ -113,8 +114,11 @@ def _digest(*parts: object) -> str:
     return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
 
 
-def tree_digest(root: Path, keep: Callable[[Path], bool] = lambda _: True) -> str:
-    """Every file below `root` (its path relative to `root` and its bytes), in a fixed order; '' if there is none."""
+def tree_digest(
+    root: Path, keep: Callable[[Path], bool] = lambda _: True, each: Callable[[Path, bytes], None] | None = None
+) -> str:
+    """Every file below `root` (its path relative to `root` and its bytes), in a fixed order; '' if there is none.
+    `each` sees every file's bytes as they are read (so a caller need not read them again)."""
     if not root.is_dir():
         return ""
     digest = hashlib.sha256()
@@ -129,9 +133,13 @@ def tree_digest(root: Path, keep: Callable[[Path], bool] = lambda _: True) -> st
                 digest.update(b"!")
                 continue
             try:
-                digest.update(hashlib.sha256(path.read_bytes()).digest())
+                data = path.read_bytes()
             except OSError:  # unreadable: the build itself reports it
                 digest.update(b"?")
+                continue
+            digest.update(hashlib.sha256(data).digest())
+            if each is not None:
+                each(path, data)
     return digest.hexdigest()
 
 
@@ -157,16 +165,17 @@ def code_version() -> str:
 def game_inputs(
     game_id: str, data_dir: Path, layout_dirs: list[Path], fonts_dir: Path, settings: Mapping[str, Any]
 ) -> str:
-    """Everything a build of one game reads, before loading it: its folder, the layouts, the fonts, cardgen, and the
-    build's `settings` (options, validation, trust)."""
+    """Everything a build of one game reads, before loading it: its folder, what the addresses it takes items from
+    give now (cardgen/remote.py), the layouts, the fonts, cardgen, and the build's `settings` (options, validation,
+    trust)."""
+    from cardgen.remote import fingerprint, names_address
+
     shared = [_tree(folder) for folder in layout_dirs] + [_tree(fonts_dir)]
-    return _digest(code_version(), tree_digest(data_dir / game_id), shared, dict(settings))
-
-
-def user_cache() -> Path:
-    """The user's own cache folder for cardgen ($XDG_CACHE_HOME/cardgen, else ~/.cache/cardgen)."""
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "cardgen"
+    folder = data_dir / game_id
+    addresses: list[Path] = []
+    files = tree_digest(folder, each=lambda path, data: addresses.append(path) if names_address(path, data) else None)
+    fetched = fingerprint(folder, scanned=True) if addresses else ""  # most games name none: nothing parsed
+    return _digest(code_version(), files, fetched, shared, dict(settings))
 
 
 def listing(data_dir: Path, parts: Sequence[object], make: Callable[[], str]) -> str:
@@ -194,7 +203,13 @@ def keep_listing(data_dir: Path, parts: Sequence[object], text: str) -> None:
 
 
 def _listing_path(data_dir: Path, parts: Sequence[object]) -> Path | None:
-    key = _digest(code_version(), tree_digest(data_dir), str(data_dir.resolve()), list(parts))
+    from cardgen.remote import fingerprint, names_address
+
+    games: set[str] = set()  # those with a file that may name an address: what it gives now is part of the key
+    tree = tree_digest(data_dir, each=lambda path, data: games.add(path.relative_to(data_dir).parts[0])
+                       if names_address(path, data) else None)  # fmt: skip
+    fetched = [fingerprint(data_dir / game, scanned=True) for game in sorted(games)]
+    key = _digest(code_version(), tree, str(data_dir.resolve()), list(parts), fetched)
     try:
         return user_cache() / f"list-{key[:40]}.txt"
     except (RuntimeError, KeyError):
@@ -405,11 +420,14 @@ class FileCache:
         self.records: dict[str, Any] | None = None  # read on first use (in the process that writes the files)
 
     def key(self, job: ComponentJob) -> str:
-        """Everything that decides the bytes of the job's file."""
+        """Everything that decides the bytes of the job's file: its own pieces and those of the components whose
+        blocks share its last sheet (`job.shared`: their items print in this file too)."""
         components = [_component(component) for component in (job.component, *job.guests)]
         entries = [(e.item.id, e.item.count, e.front, e.back) for e in job.entries]
+        blocks = [(_component(b.job.component), [(e.item.id, e.item.count, e.front, e.back) for e in b.entries],
+                   b.job.face, b.job.bleed) for b in job.shared]  # fmt: skip
         return _digest(self.look, self.options, job.game_title, job.designer, job.version, components, entries,
-                       job.face, job.bleed)  # fmt: skip
+                       job.face, job.bleed, blocks)  # fmt: skip
 
     def output(self, job: ComponentJob, target: Path, write: Callable[[ComponentJob, Path], OutputFile]) -> OutputFile:
         """The recorded file when it is current, else the file written now (with its key)."""

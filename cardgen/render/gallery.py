@@ -21,6 +21,7 @@ from jinja2 import Environment
 from markupsafe import Markup
 
 from cardgen.output import write_atomic
+from cardgen.paths import default_fonts_dir
 from cardgen.render.build import GameRenderer
 from cardgen.render.jobs import BuildReport, PrintOptions
 from cardgen.render.library import credit
@@ -52,9 +53,39 @@ class GalleryGame:
     items: int
 
 
+def page_name(language: str, default: str) -> str:
+    """The page of one language's edition: `index.html` for the default language, `index.de.html` for German."""
+    return "index.html" if language == default else f"index.{language}.html"
+
+
 def write_game(renderer: GameRenderer, violations: list[Violation], folder: Path) -> GalleryGame:
-    """One game's pages and face images."""
+    """One game's pages and face images; a game in several languages gets a page per language (its faces drawn
+    in that language, what overflowed in it said), each with a switch to the others."""
+    from cardgen.data.editions import edition
+
     game = renderer.game
+    languages = game.languages
+    if not languages:
+        return _write_edition(renderer, violations, folder)
+    for language in languages:
+        localized = edition(game, language).game
+        edition_renderer = GameRenderer(localized, renderer.layouts, default_fonts_dir())
+        written = _write_edition(edition_renderer, violations, folder, language, languages)
+    return GalleryGame(game.id, game.title, written.items)
+
+
+def _write_edition(
+    renderer: GameRenderer, violations: list[Violation], folder: Path, language: str = "",
+    languages: tuple[str, ...] = (),
+) -> GalleryGame:  # fmt: skip
+    """One edition's page (and, for the default language, the about page)."""
+    from cardgen.data.languages import OWN_NAMES
+
+    game = renderer.game
+    default = languages[0] if languages else ""
+    faces_folder = "faces" if language == default else f"faces-{language}"
+    switch = [{"href": page_name(other, default), "name": OWN_NAMES.get(other.split("-")[0], other), "lang": other,
+               "current": other == language} for other in languages]  # fmt: skip
     options = PrintOptions()
     items: list[dict[str, Any]] = []
     components = []
@@ -75,7 +106,7 @@ def write_game(renderer: GameRenderer, violations: list[Violation], folder: Path
             face = image.crop((round(cut), round(cut), round(image.width - cut), round(image.height - cut)))
             buffer = io.BytesIO()
             face.convert("RGB").save(buffer, "PNG")
-            name = f"faces/{component.id}/{n + 1}.png"
+            name = f"{faces_folder}/{component.id}/{n + 1}.png"
             write_atomic(folder / name, buffer.getvalue())
             files[key] = (name, face.width, face.height)
         for item in component.items:
@@ -97,8 +128,11 @@ def write_game(renderer: GameRenderer, violations: list[Violation], folder: Path
     copies = sum(i["count"] for i in items)
     thanks = credit(icons)
     page = INDEX.render(game=game, items=items, components=components, fields=field_names, copies=copies,
-                        data=_json_in_html(data), style=STYLE, script=SCRIPT, credit=thanks)  # fmt: skip
-    write_atomic(folder / "index.html", page.encode("utf-8"))
+                        data=_json_in_html(data), style=STYLE, script=SCRIPT, credit=thanks, switch=switch,
+                        lang=language or "en")  # fmt: skip
+    write_atomic(folder / page_name(language, default), page.encode("utf-8"))
+    if language != default:
+        return GalleryGame(game.id, game.title, len(items))
     facts = [{"name": n, "parts": _linked(_text(f.value), names), "cite": f.cite} for n, f in game.rules.facts.items()]
     about = ABOUT.render(game=game, components=components, facts=facts, style=STYLE, credit=thanks)
     write_atomic(folder / "about.html", about.encode("utf-8"))

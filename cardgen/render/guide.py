@@ -25,7 +25,7 @@ from cardgen.paths import default_fonts_dir
 from cardgen.render.jobs import DUPLEX, SIDES_NOTE, OutputFile, PrintOptions
 from cardgen.render.jobs import LIGHT_SUFFIX as LIGHT
 from cardgen.render.library import credit
-from cardgen.units import Size
+from cardgen.units import Size, paper_label
 
 HOW = {
     "long-edge": "double-sided, flip on the long edge",
@@ -107,7 +107,7 @@ def guide_lines(
 ) -> list[str]:  # fmt: skip
     """The guide as Markdown lines. `calibration`: the calibration page written beside the files; `fonts`: the
     credit lines of the fonts the files print (`font_credits`)."""
-    paper = options.paper.upper() if options.paper == "a4" else options.paper.title()
+    paper = paper_label(options.paper)
     full = [f for f in files if not f.path.stem.endswith(LIGHT)]
     light = [f for f in files if f.path.stem.endswith(LIGHT)]
     listed = ([calibration] if calibration else []) + files
@@ -133,10 +133,54 @@ def guide_lines(
     lines += _checklist(game, full)
     lines += ["", "## Cut and assemble, in this order", ""]
     lines += [f"{n}. {step}" for n, step in enumerate(_steps(game, full, options, calibration), 1)]
+    lines += shops_section(game)
     thanks = [*fonts, *filter(None, [credit(name for f in files for name in f.library_icons)])]
     if thanks:
         lines += ["", "## Credits", "", *(f"- {line}." for line in thanks)]
     return lines
+
+
+def shops_section(game: Game) -> list[str]:
+    """Which files go to which print shop or virtual table, each deck by name (the files of a shop's own build)."""
+    decks = [c for c in game.components if c.printed and c.kind == "deck"]
+    if not decks:
+        return []
+    pdfs = ", ".join(f"shop/{c.id}.pdf" for c in decks)
+    folders = ", ".join(f"shop-images/{c.id}/" for c in decks)
+    return [
+        "",
+        "## Ordering printed cards",
+        "",
+        "| shop or table | send | what it is |",
+        "|---|---|---|",
+        f"| DriveThruCards | {pdfs} | one PDF per deck, CMYK PDF/X-1a, each card's back before its front, 1/8 in "
+        "bleed |",
+        f"| The Game Crafter | {folders} | one PNG per card face at 825 × 1125 px (poker), counts.csv: copies |",
+        f"| MakePlayingCards | {folders} | one PNG per card face at 822 × 1122 px (poker), numbered in deck "
+        "order, counts.csv |",
+        "| Tabletop Playground | ttp/ | a package: Templates/ and Textures/ |",
+        "| Tabletop Simulator | tts/ | a saved object with its images |",
+    ]
+
+
+def write_shop_guide(game: Game, files: list[OutputFile], options: PrintOptions, folder: Path, font: str) -> list[Path]:
+    """PRINT.md and print-guide.pdf beside a shop's files: which file goes to the shop, as what."""
+    shop = options.print_shop
+    if shop is None:
+        return []
+    lines = [f"# {game.title} for {shop.name}", "", "| file | what to order | pages or images |", "|---|---|---|"]
+    for file in files:
+        component = next((c for c in game.components if c.id == file.component), None)
+        if component is None:
+            continue
+        copies = sum(item.count for item in component.items)
+        what = f"{component.title}: {copies} {'cards' if component.kind == 'deck' else 'pieces'}"
+        lines.append(f"| {file.path.name}{'/' if file.path.suffix == '' else ''} | {what} | {file.pages} |")
+    lines += shops_section(game)
+    markdown, pdf = folder / "PRINT.md", folder / "print-guide.pdf"
+    write_atomic(markdown, ("\n".join(lines) + "\n").encode("utf-8"))
+    write_atomic(pdf, _pdf(game, lines, options, font))
+    return [markdown, pdf]
 
 
 def _count(files: Sequence[OutputFile]) -> str:
@@ -360,11 +404,13 @@ def _font_table(fonts_dir: Path) -> dict[str, tuple[str, str]]:
 
 
 def write_guide(
-    game: Game, files: list[OutputFile], options: PrintOptions, folder: Path, font: str, stale: Sequence[str] = ()
-) -> list[Path]:
+    game: Game, files: list[OutputFile], options: PrintOptions, folder: Path, font: str, stale: Sequence[str] = (),
+    changes: tuple[str, Sequence[str]] | None = None,
+) -> list[Path]:  # fmt: skip
     """Write PRINT.md, a print-guide.pdf of the same text and, when some files print double-sided, the calibration
     page into `folder`; return their paths. `stale` is the last section: the earlier files moved aside
-    (render/stale.py)."""
+    (render/stale.py); `changes`, a heading and its lines, the first: what changed since an earlier version (a
+    reprint, versions/reprint.py)."""
     written = []
     calibration = None
     duplex = [f for f in files if f.sides in DUPLEX]
@@ -379,6 +425,9 @@ def write_guide(
             remove(folder / CALIBRATION)
     fonts = font_credits(fonts_in(f.path for f in files if f.path.suffix == ".pdf"))
     lines = guide_lines(game, files, options, calibration, fonts) + (["", *stale] if stale else [])
+    if changes is not None:  # after the title: what a tester reads first
+        heading, told = changes
+        lines[1:1] = ["", f"## {heading}", "", *(f"- {line}" for line in told or ["Nothing changed."])]
     markdown = folder / "PRINT.md"
     write_atomic(markdown, ("\n".join(lines) + "\n").encode("utf-8"))
     pdf = folder / "print-guide.pdf"

@@ -4,7 +4,7 @@ Nothing here draws. A plan says, for one sheet of paper, where each front goes (
 may paint), where the matching back goes (on the reverse page for duplex, on the lower half for fold-and-glue), and
 where the crop marks are. The drawing code places faces in these slots; the tests check the same numbers back.
 
-Conventions (see `print-production` figures in the README):
+Conventions (see docs/guide/printing.md):
 - Faces that butt together share cut lines, so each face's bleed is clipped at its inner edges and only the block's
   outer edge carries bleed. With a gutter (round counters, hexes), every face keeps its whole bleed.
 - Long-edge duplex: the back of the face at column c lands in column (cols − 1 − c) — computed by mirroring the slot

@@ -15,32 +15,52 @@ from typing import TYPE_CHECKING, Any
 
 from cardgen.data.games import Component, Game, Item
 from cardgen.render.imposition import MarkStyle, SheetPlan
-from cardgen.units import PAPER_SIZES_MM, Size
+from cardgen.units import Size, paper_size
 
 if TYPE_CHECKING:  # the drawing (reportlab) loads when a face is drawn: planning a build does not need it
     from cardgen.render.draw import FaceDrawer, PreparedFace
     from cardgen.render.pdf import Document
+    from cardgen.render.separation import Separation
+    from cardgen.render.shops import Shop
 
 
 @dataclass(frozen=True)
 class PrintOptions:
     """How to print: paper, duplex, back offset, imposition and output format. Lengths in mm."""
 
-    paper: str = "a4"
+    paper: str = "a4"  # a name or WxHmm (`units.parse_paper`)
     duplex: str = "long-edge"  # long-edge | short-edge | off
     back_offset: tuple[float, float] = (0.0, 0.0)
     layout: str | None = None  # None: each component's default; grid | fold
-    format: str = "pdf"  # pdf | shop-pdf | png
+    format: str = "pdf"  # pdf | shop-pdf | shop-images | png | tts | ttp
     gutter: float = 0.0
     marks: MarkStyle = field(default_factory=MarkStyle)
     allow_overflow: bool = False
     overlap: float = 10.0
     dpi: int = 300
     ink: str = "full"  # full | light: large dark areas as outlined tints (render/ink.py)
+    shop: str | None = None  # a print shop's id (render/shops.py)
+    cmyk: bool = False  # PDFs in CMYK PDF/X-1a (render/pdfx.py), also when the shop asks for it
 
     @property
     def paper_size(self) -> Size:
-        return Size(*PAPER_SIZES_MM[self.paper])
+        return paper_size(self.paper)
+
+    @property
+    def print_shop(self) -> Shop | None:
+        """The shop the files are for (`--shop`), if any."""
+        from cardgen.render.shops import shop
+
+        return shop(self.shop) if self.shop else None
+
+    def separation(self) -> Separation | None:
+        """How colours become inks, when the PDFs are CMYK (`--cmyk`, or a shop that asks for PDF/X)."""
+        from cardgen.render.separation import Separation
+
+        shop = self.print_shop
+        if shop is not None and shop.pdfx and shop.ink_limit is not None:
+            return Separation(shop.ink_limit)
+        return Separation() if self.cmyk and self.format in ("pdf", "shop-pdf") else None
 
 
 DUPLEX = ("long-edge", "short-edge")  # the ways a double-sided file is turned
@@ -73,6 +93,21 @@ def game_notes(game: Game) -> list[str]:
         notes.append(f"{game.id}: not printed (bought or borrowed, not cut): {', '.join(pieces)}")
     if empty:
         notes.append(f"{game.id}: no contents written yet, nothing printed for: {', '.join(empty)}")
+    return notes + fetched_notes(game)
+
+
+def fetched_notes(game: Game) -> list[str]:
+    """Which copy of a sheet fetched from an address a build printed: when it was fetched (cardgen/remote.py)."""
+    from cardgen.data.model import ITEM_KEY
+    from cardgen.remote import kept_copy
+
+    notes = []
+    for component in game.components:
+        table = getattr(component.spec, ITEM_KEY[component.kind], None) if component.spec else None
+        url = getattr(table, "url", None)
+        kept = kept_copy(url) if isinstance(url, str) else None
+        if kept is not None:
+            notes.append(f"{game.id}: {component.id}: items from {url} as fetched {kept.when}")
     return notes
 
 
@@ -122,12 +157,20 @@ class OverflowReport:
     field: str
     overflow_mm: float
     size: float
+    language: str = ""  # the edition's (a game in several languages), whose text overflowed
 
     def __str__(self) -> str:
         return (
             f"{self.game}: {self.component}: card '{self.item}' {self.side}: field '{self.field}' overflows "
-            f"its box by {self.overflow_mm:.1f} mm even at {self.size:g} pt"
+            f"its box by {self.overflow_mm:.1f} mm even at {self.size:g} pt" + self.in_language
         )
+
+    @property
+    def in_language(self) -> str:
+        """` in German (de)`, or nothing for a game in one language."""
+        from cardgen.data.languages import named
+
+        return f" in {named(self.language)}" if self.language else ""
 
 
 @dataclass(frozen=True)
@@ -242,7 +285,13 @@ class ComponentJob:
         from cardgen.render.pdf import Document
 
         return Document(
-            self.drawer, self.title, self.body_font, self.faces.uses, self.designer or self.game_title, self.edition
+            self.drawer,
+            self.title,
+            self.body_font,
+            self.faces.uses,
+            self.designer or self.game_title,
+            self.edition,
+            separation=self.options.separation(),
         )
 
     @property

@@ -307,7 +307,7 @@ class Attr:
     doc: str = ""
 
     def shown(self, name: str) -> str:
-        """The attribute as the README's element table writes it: `orient=flat|pointy` for a choice."""
+        """The attribute as the guide's element table writes it: `orient=flat|pointy` for a choice."""
         options = getattr(self.parse, "options", None)
         return f"{name}={'|'.join(options)}" if options else name
 

@@ -11,7 +11,7 @@ import io
 import math
 from collections import Counter
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from reportlab.lib.colors import Color, white
 
@@ -22,6 +22,9 @@ from cardgen.render.draw import FaceDrawer, PreparedFace
 from cardgen.render.icons import IconCanvas, regular_polygon
 from cardgen.render.imposition import Line, Rect, Slot
 from cardgen.units import MM, Size
+
+if TYPE_CHECKING:
+    from cardgen.render.separation import Separation
 
 __all__ = ["Document", "write_atomic"]
 
@@ -42,6 +45,7 @@ class Document:
         uses: Counter[str] | None = None,
         author: str = "",
         subject: str = "",
+        separation: Separation | None = None,
     ):
         self.drawer = drawer
         self.buffer = io.BytesIO()
@@ -65,6 +69,7 @@ class Document:
         self.uses = Counter(uses or ())  # a copy: a writer may raise counts (boards drawn on several pages)
         self.forms: set[str] = set()
         self.pages = 0
+        self.separation = separation  # CMYK: the written file is flattened and separated (render/pdfx.py)
 
     def print_hints(self, sides: str, subject: str) -> None:
         """Tell the print dialog what this file needs: actual size (never "fit to page", which would shrink every
@@ -170,8 +175,13 @@ class Document:
         c.restoreState()
 
     def finish(self) -> bytes:
+        """The file's bytes: as drawn, or in CMYK PDF/X-1a when the document has a separation."""
         self.canvas.save()
-        return self.buffer.getvalue()
+        if self.separation is None:
+            return self.buffer.getvalue()
+        from cardgen.render.pdfx import to_pdfx
+
+        return to_pdfx(self.buffer.getvalue(), self.separation)
 
 
 def _box(rect: Rect | None) -> tuple[float, float, float, float] | None:

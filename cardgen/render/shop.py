@@ -15,11 +15,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from cardgen.errors import Location, Problem, RuleError, display_path
 from cardgen.output import write_atomic
 from cardgen.render.imposition import Rect, Slot
 from cardgen.render.jobs import ComponentJob, OutputFile
 from cardgen.render.pdf import Document
 from cardgen.render.raster import render_page
+from cardgen.render.shops import Shop
 from cardgen.units import Size
 
 
@@ -34,14 +36,32 @@ def _face_page(doc: Document, job: ComponentJob, key: str) -> None:
 
 
 def write_shop_pdf(job: ComponentJob, path: Path) -> OutputFile:
-    """Every copy's front then back, one face per page."""
+    """Every copy's front then back, one face per page — or back then front, for a shop that asks for it
+    (DriveThruCards: back 1, front 1, back 2, front 2 …). A shop's file is preflighted before it is written: what
+    the shop would reject fails the build (`RuleError`), naming the page and what."""
     doc = job.document()
+    shop = job.options.print_shop
     for entry in job.entries:
-        _face_page(doc, job, entry.front)
-        if entry.back:
-            _face_page(doc, job, entry.back)
-    write_atomic(path, doc.finish())
+        sides = [entry.front, entry.back] if not (shop and shop.backs_first) else [entry.back, entry.front]
+        for key in filter(None, sides):
+            _face_page(doc, job, key)
+    data = doc.finish()
+    if shop is not None:
+        refuse_rejected(data, shop, path)
+    write_atomic(path, data)
     return OutputFile(path, doc.pages, job.component.id)
+
+
+def refuse_rejected(data: bytes, shop: Shop, path: Path) -> None:
+    """Preflight a file for `shop`: a `RuleError` listing what it would reject (warnings are for `cardgen
+    preflight` to show)."""
+    from cardgen.render.preflight import grouped, preflight
+
+    errors = [finding for finding in grouped(preflight(data, shop)) if finding.error]
+    if errors:
+        where = Location(display_path(path))
+        problems = [Problem(where, f"{shop.name} would reject it: {finding}") for finding in errors]
+        raise RuleError(problems, summary=f"{path.name} was not written (cardgen preflight FILE --shop {shop.id})")
 
 
 def face_images(job: ComponentJob, keys: list[str], dpi: int, transparent: bool = False) -> list[Any]:
@@ -102,11 +122,32 @@ def png_names(job: ComponentJob) -> dict[str, str]:
     return names
 
 
-def write_png_faces(job: ComponentJob, folder: Path) -> OutputFile:
+def shop_image_names(job: ComponentJob) -> dict[str, str]:
+    """Each distinct face's file name in a shop's package: The Game Crafter's as `--format png` names them
+    (`scout-front.png`, one `back-….png` for a shared back); MakePlayingCards' numbered in deck order
+    (`001-scout-front.png`), so its uploader, which sorts by name, takes them in the deck's order."""
+    names = png_names(job)
+    if job.options.shop != "mpc":
+        return names
+    order = {item.id: number for number, item in enumerate(job.component.items, start=1)}
+    numbered = {}
+    for key, name in names.items():
+        card = next((item for item, faces in job.faces.item_faces.items() if key in faces), "")
+        numbered[key] = f"{order.get(card, 0):03d}-{name}" if not name.startswith("back-") else f"000-{name}"
+    return numbered
+
+
+def write_shop_images(job: ComponentJob, folder: Path) -> OutputFile:
+    """A shop's image package for one component: its faces at the shop's pixel size (300 dpi with the shop's
+    bleed: The Game Crafter 825 × 1125 px for a poker card, MakePlayingCards 822 × 1122) and counts.csv."""
+    return write_png_faces(job, folder, shop_image_names(job))
+
+
+def write_png_faces(job: ComponentJob, folder: Path, names_by_key: dict[str, str] | None = None) -> OutputFile:
     """One PNG per distinct face (not per copy, and a back shared by many cards once) and a counts.csv naming
     each card's images; the file's `pages` counts the images."""
     component = job.component
-    by_key = png_names(job)
+    by_key = names_by_key or png_names(job)
     keys, names = list(by_key), list(by_key.values())
     shaped = job.shape != "rect"  # round and hex pieces: transparent outside their shape (digital tables cut by it)
     for name, image in zip(names, each_face_image(job, keys, job.options.dpi, transparent=shaped), strict=True):

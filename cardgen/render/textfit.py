@@ -11,17 +11,20 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
-from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT, TA_RIGHT
-from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.platypus import Paragraph
 
 from cardgen.render.icons import placeholder
 from cardgen.render.markup import ICON_PATTERN
+from cardgen.render.plaintext import PlainParagraph, plain_words, set_plain
 from cardgen.units import to_mm
 
-ALIGN = {"left": TA_LEFT, "center": TA_CENTER, "right": TA_RIGHT, "justify": TA_JUSTIFY}
+if TYPE_CHECKING:  # reportlab's paragraph module compiles large regular expressions: imported for markup only
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.platypus import Paragraph
+
+ALIGN = {"left": 0, "center": 1, "right": 2, "justify": 4}  # reportlab's TA_LEFT, TA_CENTER, TA_RIGHT, TA_JUSTIFY
 ICON_SCALE = 1.05  # an inline icon's side, in multiples of the text size
 PRECISION = 0.1  # points: how finely the shrinking searches
 SMALL_CAPS = 0.78  # a small capital's size, in multiples of the text size (lower case drawn as capitals this size)
@@ -56,7 +59,7 @@ class Fit:
     """
 
     size: float
-    paragraph: Paragraph | None
+    paragraph: Paragraph | PlainParagraph | None
     height: float
     overflow_mm: float
     line: str | None = None
@@ -81,6 +84,8 @@ def with_icons(content: str, size: float) -> str:
 
 @lru_cache(maxsize=512)
 def _style(font: str, size: float, leading: float, align: str, colour: object) -> ParagraphStyle:
+    from reportlab.lib.styles import ParagraphStyle
+
     return ParagraphStyle(
         name=f"{font}-{size}",
         fontName=font,
@@ -92,7 +97,13 @@ def _style(font: str, size: float, leading: float, align: str, colour: object) -
     )
 
 
-def _layout(box: TextBox, size: float) -> tuple[Paragraph, float, float]:
+def _layout(box: TextBox, size: float) -> tuple[Paragraph | PlainParagraph, float, float]:
+    words = plain_words(box.content) if box.align != "justify" else None
+    if words:  # plain text: set as a Paragraph sets it, without its parser, each word measured once
+        plain = PlainParagraph(words, box.font, size, size * box.leading, box.colour, box.align, box.width)
+        return plain, plain.height, max(plain.height - box.height, plain.widest - box.width)
+    from reportlab.platypus import Paragraph
+
     para = Paragraph(with_icons(box.content, size), _style(box.font, size, box.leading, box.align, box.colour))
     _, height = para.wrap(box.width, box.height)
     over_h = height - box.height
@@ -147,8 +158,10 @@ def _title_line(box: TextBox) -> Fit:
     return Fit(size, None, size * box.leading, to_mm(over) if over > 0.01 else 0.0, text, width, pieces)
 
 
+@lru_cache(maxsize=4096)
 def fit_text(box: TextBox) -> Fit:
-    """Lay the text out at its size; if it overflows, find the largest size ≥ min_size that fits."""
+    """Lay the text out at its size; if it overflows, find the largest size ≥ min_size that fits. Each distinct box
+    (text, font, size, frame) is fitted once: a stat or keyword set on many faces is measured the first time."""
     if box.one_line:
         return _title_line(box)
     quick = _single_line(box)
@@ -181,7 +194,10 @@ def set_sizes(fit: Fit) -> Iterator[float]:
         elif fit.line and fit.line.strip():
             yield fit.size
         return
-    laid_out = getattr(fit.paragraph, "blPara", None)
+    if isinstance(fit.paragraph, PlainParagraph):
+        yield from set_plain(fit.paragraph)
+        return
+    laid_out: Any = getattr(fit.paragraph, "blPara", None)
     if laid_out is None:
         return
     if laid_out.kind == 0:  # plain words, all at the paragraph's size

@@ -170,11 +170,29 @@ def _nickname(fields: dict[str, Any], item_id: str) -> str:
 
 
 def _description(fields: dict[str, Any]) -> str:
-    """The item's text (markup removed) and its other short fields, for TTS's tooltip."""
-    text = re.sub(r"\*\*|__|\*", "", str(fields.get("text") or ""))
-    skip = ("name", "title", "text", "effects")
-    facts = [f"{k}: {v}" for k, v in fields.items() if k not in skip and isinstance(v, int | str) and len(str(v)) <= 40]
-    return "\n".join(filter(None, [text, " · ".join(facts)]))
+    """Every text field of the item for TTS's tooltip — `text` first as it is, any other long one after its name
+    (`ability: …`) — then its short fields on one line; markup removed and icons as their names' words."""
+    skip = ("name", "title", "effects")
+    texts: list[str] = []
+    facts: list[str] = []
+    for key, value in fields.items():
+        if key in skip or not isinstance(value, int | str) or isinstance(value, bool):
+            continue
+        words = _plain(str(value))
+        if key == "text":
+            texts.insert(0, words)
+        elif isinstance(value, str) and len(words) > 40:
+            texts.append(f"{key}: {words}")
+        elif words:
+            facts.append(f"{key}: {words}")
+    return "\n".join(filter(None, [*texts, " · ".join(facts)]))
+
+
+def _plain(text: str) -> str:
+    """Card text without markup: bold and italic marks dropped, `{icon}` and `{icon:colour}` as the icon's name in
+    words (`{credits}` → credits, `{hit_point}` → hit point)."""
+    text = re.sub(r"\*\*|__|\*", "", text)
+    return re.sub(r"\{([A-Za-z0-9_.-]+)(?::[^{}]*)?\}", lambda m: re.sub(r"[_-]+", " ", m.group(1)), text)
 
 
 def _pixels(
@@ -183,6 +201,14 @@ def _pixels(
     """A face's size in pixels: at most `dpi`, with `columns` × `rows` faces within SHEET_PX a side."""
     scale = min(dpi / 25.4, SHEET_PX / (columns * width_mm), SHEET_PX / (rows * height_mm))  # pixels per mm
     return max(1, math.floor(width_mm * scale)), max(1, math.floor(height_mm * scale))
+
+
+def sheet_grid(faces: int) -> tuple[int, int]:
+    """Columns and rows of a deck's face sheets: room for `faces` and the hidden card, at most GRID, and at least
+    2 × 2 — Tabletop Simulator refuses a custom deck sheet one card wide or one card high."""
+    slots = min(faces + 1, GRID[0] * GRID[1])
+    rows = max(2, math.ceil(slots / GRID[0]))
+    return max(2, min(GRID[0], math.ceil(slots / rows))), rows
 
 
 def _faces(job: ComponentJob, keys: list[str], size: tuple[int, int]) -> dict[str, Any]:
@@ -212,8 +238,7 @@ def _deck(job: ComponentJob, folder: Path) -> tuple[dict[str, Any], int]:
     component = job.component
     items = [i for i in component.items if i.count]
     per_sheet = GRID[0] * GRID[1] - 1  # the last slot shows the hidden card
-    columns = min(GRID[0], len(items) + 1)
-    rows = min(GRID[1], math.ceil((len(items) + 1) / columns))
+    columns, rows = sheet_grid(len(items))
     size = _pixels(job.face.width, job.face.height, columns, rows)
     fronts = [job.faces.item_faces[i.id][0] for i in items]
     backs = [job.faces.item_faces[i.id][1] for i in items]
@@ -361,12 +386,25 @@ def write_saved_object(title: str, description: str, files: list[OutputFile], fo
         obj = json.loads(json.dumps(file.tts))
         prefix = f"{base}{file.path.name}/"
         next_key = _renumber(obj, next_key, prefix)
-        obj["Transform"]["posX"] = 4.0 * x
+        obj["Transform"]["posX"], obj["Transform"]["posZ"] = table_spot(x)
         objects.append(obj)
     saved = SavedObject(SaveName=title, GameMode=title, Note=description, ObjectStates=objects)  # type: ignore[arg-type]
     path = folder / f"{name}.json"
     write_atomic(path, (json.dumps(saved.model_dump(), indent=1, ensure_ascii=False) + "\n").encode("utf-8"))
     return path
+
+
+TABLE_ROW = 5  # objects a row
+TABLE_STEP = 5.0  # units between objects (a poker card at scale 1 is about 2.2 × 3.1)
+TABLE_HALF = 12.0  # every object within this many units of the table's centre (the default table's top spans ±~17)
+
+
+def table_spot(index: int) -> tuple[float, float]:
+    """Where the `index`-th object lies: rows of TABLE_ROW centred on the table, row after row towards the players,
+    wrapping back to the first row past TABLE_HALF (objects then stack, still on the table)."""
+    rows = int(2 * TABLE_HALF // TABLE_STEP) + 1
+    column, row = index % TABLE_ROW, (index // TABLE_ROW) % rows
+    return (column - (TABLE_ROW - 1) / 2) * TABLE_STEP, TABLE_HALF - row * TABLE_STEP
 
 
 def _renumber(obj: dict[str, Any], start: int, prefix: str) -> int:

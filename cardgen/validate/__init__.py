@@ -234,7 +234,30 @@ def _printed(
 
     layouts = Layouts(templates_dir)
     jobs = printed_jobs(game, layouts, fonts_dir)
-    return text_fit(game, layouts, fonts_dir, jobs), text_contrast(game, layouts, fonts_dir, jobs)
+    return _every_language(game, text_fit(game, layouts, fonts_dir, jobs), layouts, fonts_dir), text_contrast(
+        game, layouts, fonts_dir, jobs
+    )
+
+
+def _every_language(
+    game: Game, fitted: Callable[[Component], FittedText], layouts: Any, fonts_dir: Path
+) -> Callable[[Component], FittedText]:
+    """Text fitting in each of a game's languages (German runs longer than English): each overflow says its
+    language, and the smallest text is the smallest in any of them. A game in one language is fitted once."""
+    if len(game.languages) < 2:
+        return fitted
+    from cardgen.data.editions import edition
+    from cardgen.render.build import text_fit
+    from cardgen.render.jobs import FittedText
+
+    editions = [edition(game, language).game for language in game.languages]
+    each = [text_fit(e, layouts, fonts_dir) for e in editions]
+
+    def merged(component: Component) -> FittedText:
+        found = [fit(e.component(component.id)) for fit, e in zip(each, editions, strict=True)]
+        return FittedText([o for f in found for o in f.overflows], [s for f in found for s in f.sizes])
+
+    return merged
 
 
 __all__ = ["CheckResult", "GameReport", "Violation", "is_bundled", "validate_game"]

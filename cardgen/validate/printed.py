@@ -47,8 +47,8 @@ def check_text_fits(ctx: Context, check: Check) -> list[Violation]:
         for overflow in ctx.fitted(component).overflows:
             item = items[overflow.item]
             out.append(Violation(check.rule, cite, f"{overflow.field} fits its box ({overflow.side})",
-                                 f"overflows by {overflow.overflow_mm:.1f} mm at {overflow.size:g} pt",
-                                 located(item, overflow.field)))  # fmt: skip
+                                 f"overflows by {overflow.overflow_mm:.1f} mm at {overflow.size:g} pt"
+                                 + overflow.in_language, located(item, overflow.field)))  # fmt: skip
     return out
 
 

@@ -15,8 +15,8 @@ quotes and Markdown emphasis (`**`) left out. A passage not
 found is a violation naming its place in rules.yaml and the nearest text of the sources (file, line, how alike).
 
 The documents stay where the user keeps them: cardgen never ships or copies them (the bundled games' rulebooks are
-reference material, see README), and a source file is read only from the folder named on the command line, never
-through a link leading out of it.
+reference material, see docs/guide/rules-and-checks.md), and a source file is read only from the folder named on
+the command line, never through a link leading out of it.
 """
 
 from __future__ import annotations

@@ -6,7 +6,8 @@ the positions it leads to), the steps of the round that repeats until the battle
 order), when the battle is over and with which outcome, which side leaves before a round (the retreat policy), and
 an order of damage left in which no position can lead to one before it.
 
-`solve` carries the starting distribution through the fixed phases, merging equal positions, then solves the
+`solve` carries the starting distribution through the fixed phases (volley by volley where a game gives a phase's
+volleys), merging equal positions, then solves the
 repeated round as an absorbing chain over (position, step due): positions are taken in the game's order, each once,
 after every position that can lead to it; at a position the steps that change nothing form a loop back to the
 round's start, summed in closed form (the round's start mass divided by the chance that the round changes
@@ -38,7 +39,10 @@ class Chain(Generic[Position]):
     over: Callable[[Position], bool]
     outcome: Callable[[Position], str]
     order: Callable[[Position], Any]
-    phases: Sequence[Step[Position]] = ()
+    # each fixed phase: one step, or the volleys of a phase as a tuple of steps, carried one after the other with
+    # equal positions merged in between (the same distribution as the phase as one step, a fraction of the moves:
+    # a phase of two volleys from n positions takes n x hits + m x hits moves, not n x hits x hits)
+    phases: Sequence[Step[Position] | tuple[Step[Position], ...]] = ()
     leaves: Callable[[Position], str | None] = lambda position: None
     limit: int | None = None  # the most positions the round may meet; beyond it `solve` stops with TooManyStates
 
@@ -83,7 +87,9 @@ def solve(chain: Chain[Position], start: Mapping[Position, float]) -> Ending[Pos
             if chain.over(pos):
                 finish(pos, p)
         result.length += sum(live.values())
-        dist = spread(live, phase)
+        for step in phase if isinstance(phase, tuple) else (phase,):
+            live = spread(live, step)
+        dist = live
     steps_of_round = tuple(chain.round)
     steps = len(steps_of_round)
     seen = set(dist)

@@ -142,7 +142,7 @@ def _stored(key: str) -> Path | None:
     try:
         from importlib import metadata
 
-        from cardgen.render.cache import user_cache
+        from cardgen.paths import user_cache
 
         versions = [metadata.version(name) for name in ("pillow", "numpy")]
         source = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()

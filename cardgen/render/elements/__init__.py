@@ -1,7 +1,7 @@
 """The face markup's elements, one module each, found when this package is imported.
 
 `ELEMENTS` maps each tag to its `ElementKind`; `SCHEMAS` maps each tag to its attributes (what `markup.parse_face`
-checks against); `reference_table()` is the README's table of elements, generated from the same classes.
+checks against); `reference_table()` is the guide's table of elements, generated from the same classes.
 """
 
 from __future__ import annotations
@@ -29,7 +29,8 @@ SCHEMAS: dict[str, Schema] = {tag: kind.attributes for tag, kind in ELEMENTS.ite
 
 
 def reference_table() -> list[str]:
-    """The README's table of elements: each element with its attributes (required ones first) and summary."""
+    """The guide's table of elements (docs/guide/layouts.md): each element with its attributes (required ones first)
+    and summary."""
     rows = ["| element | attributes (required first) | what it draws |", "|---|---|---|"]
     for tag, kind in ELEMENTS.items():
         required = [name for name, attr in kind.attributes.items() if attr.default is REQUIRED]

@@ -12,7 +12,7 @@ from cardgen.render.markup import Attr, Element
 
 
 class ElementKind(ABC):
-    """One element of the face markup. Subclasses set `tag`, `summary` (the README's description) and `attributes`,
+    """One element of the face markup. Subclasses set `tag`, `summary` (the guide's description) and `attributes`,
     and implement `draw`; `prepare` checks what can be checked before drawing and returns what `draw` needs."""
 
     tag: ClassVar[str]

@@ -115,6 +115,7 @@ class Battle:
     revenge: tuple[tuple[int, int] | None, tuple[int, int] | None] = (None, None)
     buildings_first: tuple[bool, bool] = (False, False)
     _memo: dict[tuple[Any, ...], Any] = field(default_factory=dict, repr=False)  # results of the pure steps below
+    _taken: dict[tuple[int, int, bool], tuple[int, int, int]] = field(default_factory=dict, repr=False)  # `take`'s
     sides: list[Side] = field(default_factory=list, repr=False)  # every side state met, by number
     _numbers: dict[Side, int] = field(default_factory=dict, repr=False)
     empty: list[bool] = field(default_factory=list, repr=False)  # a side state with no unit left
@@ -156,8 +157,10 @@ class Battle:
     def take(self, number: int, hits: int, single: bool = False) -> tuple[int, int, int]:
         """Side (by number) after `hits` damage assigned by the policy (all to one unit when `single`: a kamikaze's
         3), with the repairs it uses, how many of its kamikaze units and of all its units were destroyed."""
-        found: tuple[int, int, int] = self._cached(("take", number, hits, single),
-                                                   lambda: self._take(number, hits, single))  # fmt: skip
+        key = (number, hits, single)
+        found = self._taken.get(key)  # asked for every outcome of every volley: a memo of its own, no closure
+        if found is None:
+            found = self._taken[key] = self._take(number, hits, single)
         return found
 
     def _take(self, number: int, hits: int, single: bool) -> tuple[int, int, int]:
@@ -266,11 +269,20 @@ class Battle:
         if self.over(position):
             return {position: 1.0}
         out: dict[Position, float] = {}
+        target = 1 - shooter
+        plain = self.revenge[target] is None  # no strike back but a kamikaze's: `damage` is one position then
+        double = "double-hit" in cards
         for hits, p in enumerate(self.volley(units, at, "reroll-misses" in cards)):
             if p == 0.0:
                 continue
-            hits += 1 if hits and "double-hit" in cards else 0  # one hit deals 2 damage
-            for pos, q in self.damage(position, 1 - shooter, hits).items():
+            hits += 1 if hits and double else 0  # one hit deals 2 damage
+            if plain:
+                side, kamikaze, _ = self.take(position[target], hits)
+                if not kamikaze:  # `damage`'s {after: 1.0}: p * 1.0 is p, so the sums are the same
+                    pos = _set(position, target, side)
+                    out[pos] = out.get(pos, 0.0) + p
+                    continue
+            for pos, q in self.damage(position, target, hits).items():
                 out[pos] = out.get(pos, 0.0) + p * q
         return out
 
@@ -414,19 +426,25 @@ def exact_odds(battle: Battle, start: Position) -> BattleReport:
     """Every outcome's probability, from the core's chain (`cardgen.engine.dice`): the opening, then the fixed phases
     carried forward, then the repeated close phase (the attacker's volley, the defender's) solved as an absorbing
     chain in order of damage left, a retreat decided at each repeat's start."""
+    ending = solve(chain_of(battle), battle.opening(start))
+    return _summarise(battle, start, ending.ends, ending.length, ending.states)
+
+
+def chain_of(battle: Battle) -> Chain[Position]:
+    """The battle as the core's chain sees it (`exact_odds`)."""
     if any(battle.buildings_first):
         raise ValueError("the exact odds take the attacker and the defender in turn; buildings firing first is rolled")
-    chain: Chain[Position] = Chain(
+    return Chain(
         round=(functools.partial(battle.fire, shooter=ATTACKER, at="close"),
                functools.partial(battle.fire, shooter=DEFENDER, at="close")),
         over=battle.over,
         outcome=functools.partial(_ending, battle),
         order=lambda pos: (-battle.left[pos[0]] - battle.left[pos[1]], battle.used[pos[0]] + battle.used[pos[1]]),
-        phases=tuple(functools.partial(battle.phase, at=at) for at in battle.phases),
+        # each phase as its two volleys (`Battle.phase` without cards: the attacker's, then the defender's)
+        phases=tuple((functools.partial(battle.fire, shooter=ATTACKER, at=at),
+                      functools.partial(battle.fire, shooter=DEFENDER, at=at)) for at in battle.phases),
         leaves=functools.partial(_retreat, battle),
     )  # fmt: skip
-    ending = solve(chain, battle.opening(start))
-    return _summarise(battle, start, ending.ends, ending.length, ending.states)
 
 
 def _ending(battle: Battle, pos: Position) -> str:

@@ -5,6 +5,7 @@ the battles and landings it sets off) are `RiftState._move`'s."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from cardgen.engine.core import Action
@@ -41,7 +42,7 @@ def capacity(state: RiftState, unit: Unit) -> int:
 
 def carried(state: RiftState, unit: Unit) -> bool:
     """A unit that uses capacity crosses into another system only aboard a unit that carries."""
-    return int(state.engine.units[unit.kind]["used_capacity"]) > 0
+    return unit.kind in state.engine.carried
 
 
 def cargo(state: RiftState, unit: Unit) -> list[Unit]:
@@ -77,23 +78,22 @@ def moves(state: RiftState, unit: Unit) -> list[Action]:
     """A unit's steps: to the next points (one movement point), and between wormholes; crossing into another
     system needs no enemy blockade and, for a unit that uses capacity, a carrier (`Move.carry`: its cargo)."""
     e = state.engine
-    here = e.node_system[unit.node]
-    targets = [(t, 1) for t in state.adj[unit.node]]
-    if not e.is_planet[unit.node] and here in state.wormholes:
-        cost = wormhole_cost(state, unit.owner)
-        targets += [(s, cost) for s in state.wormholes if s != here and state.on[s] and s not in state.adj[unit.node]]
-    held, aboard = blocked(state, unit), carried(state, unit)
+    systems = e.node_system
+    node, uid = unit.node, unit.uid
+    here = systems[node]
+    near = state.adj[node]
+    targets: Sequence[int] = near if unit.mp >= 1 else ()  # a step to the next point costs one movement point
+    if not e.is_planet[node] and here in state.wormholes and wormhole_cost(state, unit.owner) <= unit.mp:
+        targets = [*targets, *(s for s in state.wormholes if s != here and state.on[s] and s not in near)]
+    stays = blocked(state, unit) or unit.kind in e.carried  # may not cross into another system
     taken = -1
     out: list[Action] = []
-    for t, cost in targets:
-        if cost > unit.mp:
-            continue
-        crossing = e.node_system[t] != here
-        if crossing and (held or aboard):
-            continue
-        out.append(Move(unit.uid, t))
-        if crossing:
+    for t in targets:
+        if systems[t] == here:
+            out.append(Move(uid, t))
+        elif not stays:
+            out.append(Move(uid, t))
             taken = len(cargo(state, unit)) if taken < 0 else taken
             if taken:
-                out.append(Move(unit.uid, t, taken))
+                out.append(Move(uid, t, taken))
     return out

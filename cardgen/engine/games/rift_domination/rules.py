@@ -61,6 +61,8 @@ class RiftEngine(GameEngine):
         self.units: dict[str, Mapping[str, Any]] = {
             i.fields["unit_type"]: plain(i.fields) for i in game.component("unit-cards").items
         }
+        # the kinds that cross into another system only aboard a carrier (`movement.carried`), read per move listed
+        self.carried = frozenset(k for k, card in self.units.items() if int(card["used_capacity"]) > 0)
         self.tiles_per_colour: dict[str, int] = dict(f("unit_tiles_per_colour"))
         self.win_vp: dict[int, int] = {int(k): v for k, v in f("win_vp_by_players").items()}
         self.system_vp: int = f("system_control_vp")

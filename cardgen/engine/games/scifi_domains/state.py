@@ -15,7 +15,6 @@ that nobody will see in that order. Only the card drawn is chance; what is left 
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from cardgen.engine.core import State, frozen
@@ -347,11 +346,19 @@ class ScifiState(Battle, State):
 
     def _builds(self, player: int) -> list[Build]:
         actions = []
-        in_line = Counter(self.engine.unit_cards[card] for card in self.lines["units"])
+        kinds = self.engine.unit_cards
+        in_line: dict[str, int] = {}
+        for card in self.lines["units"]:
+            kind = kinds[card]
+            in_line[kind] = in_line.get(kind, 0) + 1
         metal, extra = self.metal[player], self.engine.extra_price
+        table = self.tables[player]
+        if table is None:
+            table = self.tables[player] = self._stat_table(player)
+        cost = STAT_INDEX["metal_cost"]
         for kind in self.engine.type_names:
-            each = self.stat(player, kind, "metal_cost")
-            for count in range(1, in_line[kind] + 1):
+            each = table[kind][cost]  # `stat`, the table read once a listing
+            for count in range(1, in_line.get(kind, 0) + 1):
                 if build_cost(each, count, extra) > metal:
                     break
                 actions.append(Build(kind, count))

@@ -66,10 +66,14 @@ def actions(state: SE4XState) -> list[Action]:
     for t in state.engine.techs:
         if research_cost(state, p, t) is not None:
             out.append(Research(t))
-    for h in state.colonies(p):
-        if not state.income_colony(h, p):
+    # what `build_problem` refuses anywhere (too dear, too big) or at a whole colony (a blockade) is settled once
+    units, size = state.engine.units, state.tech[p]["ship-size"]
+    cp = state.cp[p]
+    codes = [c for c in state.engine.buildable if units[c].cost <= cp and size >= units[c].size_tech]
+    for h in state.colonies(p) if codes else ():
+        if not state.income_colony(h, p) or state.blockaded(h):
             continue
-        for code in state.engine.buildable:
+        for code in codes:
             if build_problem(state, p, code, h) is None:
                 out.append(Build(code, h))
     for u in state.units:

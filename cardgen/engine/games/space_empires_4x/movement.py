@@ -66,6 +66,7 @@ def actions(state: SE4XState) -> list[Action]:
     owners: dict[int, set[int]] = {}
     for o in state.units:
         owners.setdefault(o.hex, set()).add(o.owner)
+    entries: dict[int, tuple[bool, bool, bool]] = {}  # per hex: may an unarmed unit, an armed one first, later
     for u in state.units:
         if u.owner != p:
             continue
@@ -81,9 +82,26 @@ def actions(state: SE4XState) -> list[Action]:
             out += [Peek(u.uid, t) for t in state.adj[h] if state.marker_at[t] >= 0 and not state.revealed[t]]
         if u.stopped or u.steps >= state.allowance(u):
             continue
-        out += [Move(u.uid, t) for t in state.adj[h] if may_enter(state, u, t, owners) is None]
+        which = 1 + (u.steps > 0) if state.armed(u) else 0
+        for t in state.adj[h]:
+            entry = entries.get(t)
+            if entry is None:
+                entry = entries[t] = _entries(state, t, p, owners)
+            if entry[which]:
+                out.append(Move(u.uid, t))
     out.append(EndMove())
     return out
+
+
+def _entries(state: SE4XState, t: int, player: int, owners: dict[int, set[int]]) -> tuple[bool, bool, bool]:
+    """Whether `player`'s units may enter hex t now (`may_enter`, worked out once a hex while moves are listed): an
+    unarmed unit, an armed unit on its first move, an armed unit later in its move."""
+    kind = state.kind(t)
+    if kind == "supernova":
+        return False, False, False
+    unexplored = state.marker_at[t] >= 0 and not state.revealed[t]
+    enemy = any(q != player for q in owners.get(t, ())) or state.col_owner[t] not in (-1, player)
+    return not unexplored and not enemy, True, not (unexplored or kind in ("nebula", "asteroids"))
 
 
 def may_enter(state: SE4XState, unit: Unit, t: int, owners: dict[int, set[int]] | None = None) -> str | None:

@@ -60,11 +60,14 @@ class StarEngine(GameEngine):
             {v: tuple(e for e in c.effects if e.verb == v and e.trigger is None) for v in {e.verb for e in c.effects}}
             for c in self.cards
         ]  # each card's lasting effects by verb (statements without a trigger)
+        # the same, only the verbs a card has lasting effects for (`StarState.lasting` gathers them per player)
+        self.lasting_verbs = [tuple((verb, found) for verb, found in table.items() if found) for table in self.lasting]
         self.fighter = [c.fighter for c in self.cards]
         items = sorted({c.item for c in self.cards})
         self.item_index = [items.index(c.item) for c in self.cards]  # copies of one printed card share a number
         self.ship = [c.kind == "ship" for c in self.cards]
         self.station = [c.kind == "station" for c in self.cards]
+        self.distinct_cards: dict[tuple[int, ...], tuple[int, ...]] = {}  # `listing.distinct`'s answers
         # each statement's card (copies share one CardSpec, so an effect object belongs to one printed card)
         self.effect_item = {id(e): c.item for c in self.cards for e in c.effects}
         self.core_names = sorted({c.name for c in self.cards[self.core_start :]})

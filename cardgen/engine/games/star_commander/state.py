@@ -31,6 +31,7 @@ functions of `turn`, `combat` and `cards` (`task_modules`).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from cardgen.engine.boards import diagonal_distance
@@ -106,7 +107,7 @@ class StarState(Flow, State):
     fight: int
     abandoned: set[int]
     breaches: list[str]
-    _lasting: dict[tuple[int, str], list[tuple[Effect, Piece | None]]]
+    _lasting: dict[int, dict[str, list[tuple[Effect, Piece | None]]]]  # by player, by verb (`lasting`)
     _by_cell: dict[int, list[Piece]] | None  # the pieces by cell while the legal actions are listed
     _listing: bool  # the legal actions are being listed: a pure query, so no ability is marked as applied
 
@@ -235,17 +236,22 @@ class StarState(Flow, State):
             return index.get(cell, [])
         return [piece for piece in self.pieces if piece.cell == cell]
 
-    def lasting(self, player: int, verb: str) -> list[tuple[Effect, Piece | None]]:
+    def lasting(self, player: int, verb: str) -> Sequence[tuple[Effect, Piece | None]]:
         """A player's lasting effects with a verb: from technologies (piece None) and from their pieces. Cached
-        until a technology or a piece comes or goes (`_changed`); pieces are read where they are now."""
-        key = (player, verb)
-        found = self._lasting.get(key)
-        if found is None:
-            table = self.engine.lasting
-            found = [(e, None) for c in self.techs[player] for e in table[c].get(verb, ())]
-            found += [(e, x) for x in self.pieces if x.owner == player for e in table[x.card].get(verb, ())]
-            self._lasting[key] = found
-        return found
+        until a technology or a piece comes or goes (`_changed`); pieces are read where they are now. All of a
+        player's verbs are gathered in one pass over their cards (listing a turn's actions asks about ten)."""
+        verbs = self._lasting.get(player)
+        if verbs is None:
+            verbs = self._lasting[player] = {}
+            table = self.engine.lasting_verbs
+            for card in self.techs[player]:
+                for name, effects in table[card]:
+                    verbs.setdefault(name, []).extend((e, None) for e in effects)
+            for piece in self.pieces:
+                if piece.owner == player and table[piece.card]:
+                    for name, effects in table[piece.card]:
+                        verbs.setdefault(name, []).extend((e, piece) for e in effects)
+        return verbs.get(verb, ())
 
     def _changed(self) -> None:
         self._lasting = {}

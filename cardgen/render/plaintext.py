@@ -1,0 +1,134 @@
+"""Plain card text set exactly as reportlab's `Paragraph` sets it, at a fraction of the cost.
+
+Most card text is plain words in one font: no inline markup, no icons, no entities. For it, a `Paragraph` parses the
+text with an HTML parser, measures every word twice (to break lines and for its minimum width) and draws through the
+platypus machinery; together that was about a third of a large build. `PlainParagraph` breaks the words with the same
+rule (`Paragraph.breakLines` for one fragment: greedy, each line allowed to shrink its spaces by reportlab's
+`spaceShrinkage`, a word wider than the box alone on its line) from widths measured once per word, font and size,
+and draws the lines with the same text-object calls as `Paragraph.drawPara` — the PDF bytes are the same
+(`tests/test_plaintext.py` compares them on random text). Anything else (markup, icons, justified text, other
+white space, soft hyphens) goes through `Paragraph`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.rl_config import spaceShrinkage
+
+# what the paragraph parser would read as markup or entities, icons, and white space it treats otherwise than
+# collapsing runs of spaces, tabs and line ends (no-break and other Unicode spaces, soft hyphens, control characters)
+NOT_PLAIN = re.compile(
+    r"[<>&{}\xad\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\xa0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000]"
+)
+MEASURED_LIMIT = 64  # fonts × sizes whose word widths are kept (a shrinking search tries about ten sizes a box)
+
+_widths: dict[tuple[str, float], dict[str, float]] = {}
+
+
+def plain_words(content: str) -> list[str] | None:
+    """The words of text a `PlainParagraph` can set (as the paragraph parser would read them: runs of white space
+    collapsed, ends trimmed), or None when it needs a `Paragraph`."""
+    if NOT_PLAIN.search(content):
+        return None
+    return content.split() or None
+
+
+def widths(font: str, size: float) -> dict[str, float]:
+    """The widths measured so far of words in `font` at `size` (points)."""
+    known = _widths.get((font, size))
+    if known is None:
+        if len(_widths) >= MEASURED_LIMIT:
+            _widths.clear()
+        known = _widths[font, size] = {" ": stringWidth(" ", font, size)}
+    return known
+
+
+class PlainParagraph:
+    """Words broken into lines for a box `width` points wide, ready to draw as a `Paragraph` draws them: `lines` are
+    (unused width, words) as in reportlab's `blPara.lines`, `height` the lines' height, `widest` the widest word."""
+
+    __slots__ = ("align", "colour", "font", "height", "leading", "lines", "size", "widest")
+
+    def __init__(self, words: list[str], font: str, size: float, leading: float, colour: Any, align: str, width: float):
+        self.font, self.size, self.leading, self.colour, self.align = font, size, leading, colour, align
+        known = widths(font, size)
+        space = known[" "]
+        shrink = spaceShrinkage * space
+        lines: list[tuple[float, list[str]]] = []
+        line: list[str] = []
+        current = -space  # as breakLines: the first word of a line brings no space
+        widest = 0.0
+        for word in words:
+            measured = known.get(word)
+            if measured is None:
+                measured = known[word] = stringWidth(word, font, size)
+            if measured > widest:
+                widest = measured
+            wider = current + space + measured
+            if wider <= width + shrink * len(line) or not line:
+                line.append(word)
+                current = wider
+            else:
+                lines.append((width - current, line))
+                line = [word]
+                current = measured
+        lines.append((width - current, line))
+        self.lines = lines
+        self.widest = widest
+        self.height = len(lines) * leading
+
+    def drawOn(self, canvas: Any, x: float, y: float) -> None:
+        """Draw with the top of the first line `height` above (x, y): `Flowable.drawOn` and `Paragraph.drawPara`'s
+        calls for one fragment, in their order."""
+        canvas.saveState()
+        canvas.translate(x, y)
+        canvas.saveState()
+        canvas.setFillColor(self.colour)
+        text = canvas.beginText(0, self.height - self.size)
+        text.setFont(self.font, self.size, self.leading)
+        place = _PLACE[self.align]
+        for extra, words in self.lines:
+            place(text, extra, words)
+        canvas.drawText(text)
+        canvas.restoreState()
+        canvas.restoreState()
+
+
+def _line(text: Any, extra: float, words: list[str], offset: float) -> None:
+    """One line: spaces tightened when the line is over its width (reportlab's word spacing), moved by `offset`."""
+    joined = " ".join(words)
+    if offset > 1e-6 or offset < -1e-6:
+        text.setXPos(offset)
+    if extra > -1e-8 or len(words) <= 1:
+        text._textOut(joined, 1)
+    else:
+        text.setWordSpace(extra / float(len(words) - 1))
+        text._textOut(joined, 1)
+        text.setWordSpace(0)
+    if offset > 1e-6 or offset < -1e-6:
+        text.setXPos(-offset)
+
+
+def _left(text: Any, extra: float, words: list[str]) -> None:
+    _line(text, extra, words, 0.0)
+
+
+def _center(text: Any, extra: float, words: list[str]) -> None:
+    _line(text, extra, words, 0.5 * extra if extra > -1e-8 or len(words) <= 1 else 0.0)
+
+
+def _right(text: Any, extra: float, words: list[str]) -> None:
+    _line(text, extra, words, extra if extra > -1e-8 or len(words) <= 1 else 0.0)
+
+
+_PLACE = {"left": _left, "center": _center, "right": _right}
+
+
+def set_plain(paragraph: PlainParagraph) -> Iterator[float]:
+    """The size of the glyphs it sets (one size: plain text)."""
+    if any(words for _, words in paragraph.lines):
+        yield paragraph.size

@@ -1,0 +1,90 @@
+"""Plain card text (`render/plaintext.py`) is set exactly as reportlab's Paragraph sets it: the same lines, height and
+widest word, and the same PDF operators, byte for byte, for any words, box, size and alignment it takes on."""
+
+from __future__ import annotations
+
+import io
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from reportlab.lib.colors import Color
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import Paragraph
+
+from cardgen.paths import default_fonts_dir
+from cardgen.render.fonts import load_roles
+from cardgen.render.plaintext import PlainParagraph, plain_words
+from cardgen.render.textfit import TextBox, _style, fit_text
+
+ROLES = load_roles({}, default_fonts_dir(), default_fonts_dir(), lambda role: role)
+FONT = ROLES["body"].regular
+WORD = st.text(alphabet="abcdefghijklmnopqrstuvwxyzABCXYZ0123456789.,;:!?'()-éüßÆ—…", min_size=1, max_size=14)
+GAP = st.sampled_from([" ", " ", " ", "  ", "\n", "\t", " \n  ", "\r\n"])
+
+
+@st.composite
+def texts(draw: st.DrawFn) -> str:
+    words = draw(st.lists(WORD, min_size=1, max_size=60))
+    gaps = draw(st.lists(GAP, min_size=len(words), max_size=len(words)))
+    lead, trail = draw(st.sampled_from(["", " ", "\n "])), draw(st.sampled_from(["", " ", "\n"]))
+    return lead + "".join(word + gap for word, gap in zip(words, gaps, strict=True)).rstrip() + trail
+
+
+def _content(draw_on: object) -> bytes:
+    canvas = Canvas(io.BytesIO(), invariant=1, pageCompression=0)
+    draw_on.drawOn(canvas, 11.5, 200.25)  # type: ignore[attr-defined]
+    canvas.showPage()
+    return canvas.getpdfdata()
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    texts(),
+    st.floats(20, 200),
+    st.sampled_from([6.0, 7.3, 8.0, 9.5, 11.0]),
+    st.sampled_from(["left", "center", "right"]),
+    st.sampled_from([1.0, 1.2, 1.35]),
+)
+def test_plain_text_is_set_as_a_paragraph_sets_it(
+    text: str, width: float, size: float, align: str, lead: float
+) -> None:
+    words = plain_words(text)
+    assert words is not None
+    colour = Color(0.2, 0.3, 0.45)
+    style = _style(FONT, size, lead, align, colour)
+    paragraph = Paragraph(text, style)
+    _, height = paragraph.wrap(width, 1000)
+    plain = PlainParagraph(words, FONT, size, size * lead, colour, align, width)
+    assert plain.lines == paragraph.blPara.lines
+    assert (plain.height, plain.widest) == (height, paragraph.minWidth())
+    assert _content(plain) == _content(paragraph)
+
+
+def test_markup_icons_and_other_spaces_go_through_a_paragraph() -> None:
+    others = ("<b>Strike</b> 2", "Gain {credit}", "A &amp; B", "no\xa0break", "soft\xadhyphen", "thin\u2009space")
+    for text in (*others, ""):
+        assert plain_words(text) is None, text
+    assert plain_words(" Jump  2\n sectors ") == ["Jump", "2", "sectors"]
+
+
+def test_each_distinct_box_is_fitted_once() -> None:
+    box = TextBox("Draw two cards, then discard one of them at random.", FONT, None, 90.0, 30.0, 9.0, 6.0)
+    assert fit_text(box) is fit_text(TextBox(*box.__dict__.values()))
+    assert fit_text(box).size < 9.0 and fit_text(box).fits  # shrunk to fit its three lines
+
+
+def test_a_line_a_little_over_its_width_tightens_its_spaces() -> None:
+    """reportlab lets a line shrink its spaces by `spaceShrinkage` (5 %) rather than break it: a box a little
+    narrower than four words keeps them on one line, drawn with negative word spacing (`Tw`)."""
+    words = ["Move", "up", "to", "three", "sectors"]
+    for align in ("left", "center", "right"):
+        size, colour = 8.0, Color(0, 0, 0)
+        natural = sum(stringWidth(word, FONT, size) for word in words[:4]) + 3 * stringWidth(" ", FONT, size)
+        width = natural - 0.02 * stringWidth(" ", FONT, size) * 3
+        paragraph = Paragraph(" ".join(words), _style(FONT, size, 1.2, align, colour))
+        paragraph.wrap(width, 1000)
+        plain = PlainParagraph(words, FONT, size, size * 1.2, colour, align, width)
+        assert plain.lines[0][1] == words[:4] and plain.lines[0][0] < 0
+        assert plain.lines == paragraph.blPara.lines
+        assert b" Tw" in _content(plain) and _content(plain) == _content(paragraph)
