@@ -7,6 +7,7 @@ actions, invariant violations, endings, the data problems `cardgen play` would r
     python benchmarks/engine_invariants.py star-commander --games 3334 --jobs 2     # 10,002 games over 2–4 players
     python benchmarks/engine_invariants.py star-commander --games 10000 --players 2 --jobs 2
     python benchmarks/engine_invariants.py scifi-domains --games 1000 --agents random,greedy
+    python benchmarks/engine_invariants.py star-merchants --data-dir tests/fixtures/described --games 3334
 """
 
 from __future__ import annotations
@@ -30,15 +31,17 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--players", default=None, help="player counts, e.g. 2 or 2,4 (default: every count)")
+    parser.add_argument("--data-dir", default=DATA, help="the data folder holding the game (default: card_data)")
     figures.add_option(parser)
     args = parser.parse_args()
-    engine = engine_for(args.game, DATA)
+    data = str(Path(args.data_dir).resolve())
+    engine = engine_for(args.game, data)
     rows = []
     counts = range(engine.min_players, engine.max_players + 1)
     if args.players:
         counts = [int(n) for n in args.players.split(",")]
     for players in counts:
-        spec = PlaySpec(args.game, DATA, players, args.seed, tuple(args.agents.split(",")), check=True)
+        spec = PlaySpec(args.game, data, players, args.seed, tuple(args.agents.split(",")), check=True)
         start = time.perf_counter()
         results = play_many(spec, args.games, jobs=args.jobs)
         seconds = time.perf_counter() - start

@@ -141,13 +141,13 @@ def cli(
 @click.argument("game_id")
 @_option("--into", FOLDER, Path("."), "Folder to create the game in (card_data/ and templates/ below it).")
 def new_command(game_id: str, into: Path) -> None:
-    """Start a new game that lists, validates and builds as it is: manifest, a deck, rules, layouts."""
+    """Start a new game that lists, validates, builds and plays as it is: manifest, a deck, rules, layouts."""
     from cardgen.scaffold import new_game
 
     for path in new_game(game_id, into):
         echo(f"created {display_path(path)}")
     where = "" if into.resolve() == Path.cwd().resolve() else f" (in {display_path(into.resolve())})"
-    echo(f"next: cardgen validate {game_id} && cardgen build {game_id}{where}")
+    echo(f"next: cardgen validate {game_id} && cardgen build {game_id} && cardgen play {game_id}{where}")
 
 
 @cli.command("trust")
@@ -217,6 +217,14 @@ def layout_reference_command() -> None:
     from cardgen.render.reference import layout_reference
 
     echo(layout_reference(), nl=False)
+
+
+@cli.command("rules-reference")
+def rules_reference_command() -> None:
+    """Print the rules file reference: every section, step and function of engine.yaml (docs/rules-reference.md)."""
+    from cardgen.engine.described.reference import page
+
+    echo(page(), nl=False)
 
 
 @cli.command("icons")

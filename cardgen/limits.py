@@ -65,6 +65,15 @@ class Limits:
     # what cardgen draws on its own: an image of a few pixels per face still grows with the faces and the dpi
     preview_pixels: int = _limit(100_000_000, "Pixels of one `cardgen preview` image (a face, or a `--grid` sheet).")
 
+    # playing a game described by its rules file (engine.yaml): a rules file is a program too
+    rules_steps: int = _limit(200_000, "Steps a rules file (engine.yaml) may run between two questions to a player.")
+    rules_items: int = _limit(
+        50_000_000, "Items the expressions of a rules file may go through between two questions to a player."
+    )
+    rules_list: int = _limit(
+        1_000_000, "Items in one list, or characters in one text, an expression of a rules file may build."
+    )
+
     # what the command line reads besides a game folder
     project_bytes: int = _limit(1_000_000, "Bytes in a project file (`cardgen.toml`).")
 

@@ -1,10 +1,11 @@
-"""The user guide's generated tables — the limits and the face markup's elements —, docs/layout-reference.md and
-docs/effects.md, from the code that defines them.
+"""The user guide's generated tables — the limits and the face markup's elements —, docs/layout-reference.md,
+docs/effects.md and docs/rules-reference.md, from the code that defines them.
 
 `python -m cardgen.reference` rewrites each table between its `<!-- NAME:begin … -->` and `<!-- NAME:end -->`
-markers in the guide page that holds it (`PAGES`), the layout reference (`cardgen.render.reference`) and the
-card-effects page (the games' effect vocabularies, `cardgen.engine.effects`); `tests/test_reference.py` and
-`tests/test_effects.py` fail when they and the code disagree.
+markers in the guide page that holds it (`PAGES`), the layout reference (`cardgen.render.reference`), the
+card-effects page (the games' effect vocabularies, `cardgen.engine.effects`) and the rules-file reference
+(`cardgen.engine.described.reference`); `tests/test_reference.py`, `tests/test_effects.py` and
+`tests/test_described.py` fail when they and the code disagree.
 """
 
 from __future__ import annotations
@@ -45,9 +46,10 @@ def regenerate(text: str, name: str) -> str:
 
 
 def main(root: Path) -> int:
-    """Rewrite the guide's generated tables, docs/layout-reference.md and docs/effects.md under `root` (the
-    repository) where the code changed them."""
+    """Rewrite the guide's generated tables, docs/layout-reference.md, docs/effects.md and docs/rules-reference.md
+    under `root` (the repository) where the code changed them."""
     from cardgen.engine import effects
+    from cardgen.engine.described import reference as rules_reference
     from cardgen.render.reference import layout_reference
 
     for name, page in PAGES.items():
@@ -57,7 +59,12 @@ def main(root: Path) -> int:
         if updated != text:
             path.write_text(updated, encoding="utf-8")
             print(f"{path}: generated table '{name}' updated")
-    for page, written in ((LAYOUT_REFERENCE, layout_reference()), (Path(effects.PAGE), effects.page())):
+    pages = (
+        (LAYOUT_REFERENCE, layout_reference()),
+        (Path(effects.PAGE), effects.page()),
+        (Path(rules_reference.PAGE), rules_reference.page()),
+    )
+    for page, written in pages:
         path = root / page
         if not path.is_file() or path.read_text(encoding="utf-8") != written:
             path.write_text(written, encoding="utf-8")

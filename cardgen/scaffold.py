@@ -1,8 +1,8 @@
 """`cardgen new GAME-ID`: a small working game to start from — it lists, validates and builds as it is.
 
-The scaffold is the smallest complete game: a manifest, a deck of three cards with a back, a rules.yaml with a
-quoted fact and four checks, the two layouts, and a `cardgen.toml` naming the folders so that plain `cardgen build`
-finds them.
+The scaffold is the smallest complete game: a manifest, a deck of three cards with a back, a rules.yaml with
+quoted facts and five checks, an engine.yaml that plays it (`cardgen play`, `cardgen balance`), the two layouts,
+and a `cardgen.toml` naming the folders so that plain `cardgen build` finds them.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ card_types:
     fields:
       name: {{type: str}}
       cost: {{type: int, min: 0, max: 10}}
+      effect: {{type: str, required: false, default: "", description: "what the card does when played (engine.yaml)"}}
       text: {{type: text, required: false, default: ""}}
 components:
   - {{id: cards, kind: deck, title: Main deck, file: cards.yaml}}
@@ -44,12 +45,13 @@ CARDS = """# The main deck. Items may also come from a spreadsheet: cards: {file
 type: card
 front: card
 cards:
-  - {id: pioneer, count: 4, name: Pioneer, cost: 1, text: "Draw a card."}
-  - {id: trader, count: 4, name: Trader, cost: 2, text: "Gain 2 {coin}."}
+  - {id: pioneer, count: 4, name: Pioneer, cost: 1, effect: "draw 1", text: "Draw a card."}
+  - {id: trader, count: 4, name: Trader, cost: 2, effect: "coins 2", text: "Gain 2 {coin}."}
   - id: captain
     count: 4
     name: Captain
     cost: 4
+    effect: "discount 1"
     text: "**Lead:** every other card you play this turn costs 1 {coin} less."
 """
 
@@ -63,6 +65,51 @@ checks:
   - {rule: Card text fits, check: text-fits, component: cards}
   - {rule: Card text can be read at arm's length, check: min-text-size, component: cards}
   - {rule: Card text stands out from what lies under it, check: text-contrast, component: cards}
+"""
+
+ENGINE = """# How your game is played: cardgen play, replay and balance read this file (data, never code).
+# Every key is in `cardgen rules-reference`; the guide is cardgen's docs/guide/rules-as-data.md.
+cards:
+  - {component: cards} # every copy of every card in cards.yaml is a card of the game
+zones:
+  deck: {visible: nobody} # the face-down deck
+  market: {size: 3, fill_from: deck, short: allowed} # three cards face up: `fill: market` deals it full from the deck
+  tableau: {each: player} # the cards each player has played
+values:
+  coins: {each: player, min: 0}
+  discount: {each: player, min: 0} # what the player's captains take off this turn's buys
+effects:
+  fields: [effect] # the cards' `effect` field holds statements of these verbs ("coins 2", "draw 1")
+  verbs:
+    coins: {meaning: gain N coins, do: [{add: {coins: amount}}]}
+    draw: {meaning: take N cards from the deck onto your tableau, do: [{draw: deck, to: tableau, count: amount}]}
+    discount: {meaning: every other card bought this turn costs N less, do: [{add: {discount: amount}}]}
+setup:
+  - move: cards('cards')
+    to: deck
+  - shuffle: deck
+  - fill: market
+turn: # `player` is the player whose turn it is; `coins` alone means their coins
+  - set: {discount: 0}
+  - add: {coins: 2}
+  - choose: # the legal actions are listed for the player, again and again until they pass
+      until: pass
+      options:
+        - buy:
+            from: market
+            to: tableau
+            cost: max(0, card.cost - discount)
+            pay: coins
+            label: buy {card.name}
+            then:
+              - effects: card # the card's effect: "coins 2", "draw 1", "discount 1"
+              - fill: market
+        - pass: pass
+end: # checked after every turn
+  - {when: "not market", ending: the cards ran out}
+score: sum(card.cost for card in tableau) # a card is worth its cost
+tiebreak: [coins]
+evaluate: {"sum(card.cost for card in tableau)": 1, coins: 0.5} # what the greedy agent weighs
 """
 
 CARD_LAYOUT = """{% import "_common/ui.xml.j2" as ui %}
@@ -102,6 +149,7 @@ def new_game(game_id: str, root: Path) -> list[Path]:
         data / "game.yaml": GAME.format(id=game_id, title=title),
         data / "cards.yaml": CARDS,
         data / "rules.yaml": RULES,
+        data / "engine.yaml": ENGINE,
         layouts / "card.xml.j2": CARD_LAYOUT,
         layouts / "card-back.xml.j2": BACK_LAYOUT,
     }

@@ -49,6 +49,9 @@ def stopped() -> KeyboardInterrupt | None:
 
 def _stop(signum: int, frame: FrameType | None) -> None:
     global _pending
+    if _handling and _stopped is not None:
+        return  # already stopping: another signal (a worker gets its group's SIGTERM and its parent's) would only
+        # cut the clean-up short — a library's close interrupted halfway, a traceback from a generator's finaliser
     if _holding:
         _pending = _pending or signum
         return
@@ -94,7 +97,8 @@ def release(mask: set[signal.Signals]) -> None:
     signal.pthread_sigmask(signal.SIG_SETMASK, mask)
     if not _holding and _pending is not None:
         signum, _pending = _pending, None
-        if _handling:  # else the command it arrived in has ended (in-process callers: tests, one CLI run after another)
+        # else the command it arrived in has ended (in-process callers: tests, one CLI run after another) or is stopping
+        if _handling and _stopped is None:
             raise _raised(signum)
 
 

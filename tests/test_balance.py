@@ -667,3 +667,15 @@ def test_a_seats_win_rate_with_a_card_counts_the_games_it_played_the_card() -> N
     assert (zero["otherwise"]["trials"], zero["otherwise"]["rate"]) == (70, 0.5143)  # (60 − 24) / 70
     assert (one["when"]["trials"], one["when"]["rate"]) == (10, 0.1)
     assert row["games"] == 40  # the games it occurred in at all stay as they were
+
+
+def test_the_report_pdf_is_drawn_after_reportlab_forgot_its_fonts() -> None:
+    """`cardgen watch` resets reportlab's font registry (`fonts.forget`); a balance report drawn after it in the same
+    process registers its fonts again (it kept them registered once per process, and failed with a KeyError)."""
+    from cardgen.balance import pdf
+    from cardgen.balance.document import Section
+    from cardgen.render import fonts
+
+    assert pdf.render("before", [Section("one", [])]).startswith(b"%PDF")
+    fonts.forget()
+    assert pdf.render("after", [Section("one", [])]).startswith(b"%PDF")

@@ -32,6 +32,8 @@ SMALL = {
     "build_speed.py": ["--cards", "40", "--quick"],
     "engine_speed.py": ["--scale", "0.002", "--no-openspiel", "--min-games", "1", "--only", "battlefield-space"],
     "engine_invariants.py": ["battlefield-space", "--games", "3"],
+    "described_twins.py": ["--games", "2", "--only", "battlefield-space"],
+    "described_speed.py": ["--scale", "0", "--min-games", "1"],
     "preview_speed.py": ["--runs", "1"],
     "odds_speed.py": ["--quick"],
     "incremental_build.py": [

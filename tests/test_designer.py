@@ -29,6 +29,11 @@ def test_new_game_lists_validates_and_builds(project: Path):
     assert run.code == 0, run.err
     pdf = project / "output" / "star-trader" / "cards.pdf"
     assert len(pdfcheck.page_sizes(pdf)) == 4  # 12 poker cards: two A4 sheets of 9, fronts and backs
+    run = run_cli("play", "star-trader", "--games", "30", "--players", "2..4", "--check", "--agents", "greedy,random")
+    assert run.code == 0 and "invariant violations: 0" in run.out and "data problems: 0" in run.out, run.out
+    assert "endings: the cards ran out" in run.out  # the scaffold plays by its engine.yaml, out of the box
+    run = run_cli("balance", "star-trader", "--games", "20", "--out", project / "balance")
+    assert run.code == 0 and (project / "balance" / "balance.html").is_file(), run.err
     again = run_cli("new", "star-trader")
     assert again.code == 2 and "already exists" in again.err
     assert run_cli("new", "../escape").code == 2

@@ -149,6 +149,38 @@ ITEMS = "the table has more than 20,000 rows below the first (blank ones count),
 CELL = "the cell holds 400,000 characters, more than the limit of 10,000"
 
 
+# a rules file (engine.yaml) for the demo game: cardgen play reads it; each case below breaks one thing in it
+DEMO_ENGINE = """cards: [{component: ships}]
+zones:
+  deck: {visible: nobody}
+  hand: {each: player, visible: owner}
+values:
+  credits: {each: player}
+setup:
+  - move: cards('ships')
+    to: deck
+  - shuffle: deck
+turn:
+  - draw: deck
+  - add: {credits: 1}
+  - if: not deck
+    then: [{end: done}]
+score: credits
+"""
+PLAY = ("play", "demo", "--games", "2")
+
+
+def engine(ws: Workspace, old: str = "", new: str = "") -> None:
+    """Give the demo game a rules file, with `old` replaced by `new` (which must be there)."""
+    assert old in DEMO_ENGINE
+    ws.write("data/demo/engine.yaml", DEMO_ENGINE.replace(old, new) if old else DEMO_ENGINE)
+
+
+def engine_turn(ws: Workspace, steps: str) -> None:
+    """Give the demo game a rules file whose turn is `steps` (YAML list lines)."""
+    ws.write("data/demo/engine.yaml", DEMO_ENGINE.split("turn:\n")[0] + "turn:\n" + steps + "score: credits\n")
+
+
 CASES = [
     # --- YAML that would exhaust memory, crash libyaml or lie ---------------------------------------------------
     Case("yaml-alias-bomb", lambda ws: ws.write("data/demo/ships.yaml", BOMB), LIST, 2, "aliases expand"),
@@ -1629,6 +1661,132 @@ CASES = [
         LIST,
         0,
         "demo  Demo\\x1b[31m\\rSkirmish\\u202e  (2–4 players)",
+    ),
+    # --- a rules file (engine.yaml): read like any data, never run as Python, bounded ---------------------------------
+    Case("engine-plays", engine, PLAY, 0, ("demo: 2 games", "endings: done 2")),
+    Case("engine-not-a-mapping", lambda ws: ws.write("data/demo/engine.yaml", "- a\n"), PLAY, 2, "must be a mapping"),
+    Case(
+        "engine-unknown-section",
+        lambda ws: engine(ws, "zones:", "zonez:"),
+        PLAY,
+        2,
+        "engine.yaml:2: zonez: unknown field 'zonez' (did you mean 'zones'?)",
+    ),
+    Case(
+        "engine-unknown-step",
+        lambda ws: engine(ws, "  - draw: deck", "  - drew: deck"),
+        PLAY,
+        2,
+        "engine.yaml:12: turn[0]: unknown step 'drew' (did you mean 'draw'?)",
+    ),
+    Case(
+        "engine-unknown-name",
+        lambda ws: engine(ws, "if: not deck", "if: not dek"),
+        PLAY,
+        2,
+        "turn[2].if: unknown name 'dek' (did you mean 'deck'?)",
+    ),
+    Case(
+        "engine-unclosed-expression",
+        lambda ws: engine(ws, "if: not deck", "if: (not deck"),
+        PLAY,
+        2,
+        "turn[2].if: expected ')', found the end",
+    ),
+    Case(
+        "engine-deep-expression",
+        lambda ws: engine(ws, "if: not deck", "if: " + "(" * 200 + "1" + ")" * 200),
+        PLAY,
+        2,
+        "nested more than 60 levels",
+    ),
+    Case(
+        "engine-loop-forever",
+        lambda ws: engine_turn(ws, "  - while: true\n    do: [{add: {credits: 1}}]\n"),
+        PLAY,
+        2,
+        "turn[0].while: the rules ran 200,000 steps without asking a player anything",
+    ),
+    Case(
+        "engine-loops-in-an-expression",
+        lambda ws: engine_turn(ws, '  - let: {n: "sum(1 for a in range(100000) for b in range(100000))"}\n'),
+        ("--limit", "rules_items=2000000", *PLAY),
+        2,
+        "went through more than 2,000,000 items",
+    ),
+    Case(
+        "engine-list-doubling",
+        lambda ws: engine_turn(
+            ws, '  - set: {credits: "[1]"}\n  - while: true\n    do: [{set: {credits: credits + credits}}]\n'
+        ),
+        PLAY,
+        2,
+        "a list or text of 1,048,576 items",
+    ),
+    Case(
+        "engine-number-squared",
+        lambda ws: engine_turn(
+            ws, "  - set: {credits: 3}\n  - while: true\n    do: [{set: {credits: credits * credits}}]\n"
+        ),
+        PLAY,
+        2,
+        "a number of more than 19,000 digits",
+    ),
+    Case(
+        "engine-recursive-function",
+        lambda ws: (
+            engine_turn(ws, '  - let: {x: "f(1)"}\n'),
+            ws.edit("data/demo/engine.yaml", "turn:", "functions:\n  f: {params: [n], value: f(n)}\nturn:"),
+        ),
+        PLAY,
+        2,
+        "functions.f.value: while playing: maximum recursion depth",
+    ),
+    Case(
+        "engine-text-that-looks-like-code",
+        lambda ws: engine(ws, "then: [{end: done}]", "then: [{end: \"'); __import__('os').system('touch PWN'); ('\"}]"),
+        PLAY,
+        0,
+        "__import__",
+    ),
+    Case(
+        "engine-dunder-attribute",
+        lambda ws: engine(ws, "if: not deck", "if: deck.__class__"),
+        PLAY,
+        2,
+        "unknown attribute '__class__'",
+    ),
+    Case(
+        "engine-huge-zone-count",
+        lambda ws: engine(ws, "  hand: {each: player, visible: owner}", "  hand: {each: player, count: 100000000}"),
+        PLAY,
+        2,
+        "count: must be a whole number from 1 to 10,000",
+    ),
+    Case("engine-alias-bomb", lambda ws: ws.write("data/demo/engine.yaml", BOMB), PLAY, 2, "aliases expand"),
+    Case(
+        "engine-fifo",
+        lambda ws: fifo(ws, "data/demo/engine.yaml"),
+        PLAY,
+        2,
+        "data/demo/engine.yaml: not a regular file (a FIFO)",
+    ),
+    Case(
+        "engine-outside-the-folder",
+        lambda ws: (
+            ws.write("outside/engine.yaml", DEMO_ENGINE),
+            link(ws, "data/demo/engine.yaml", "../../outside/engine.yaml"),
+        ),
+        PLAY,
+        2,
+        "data/demo/engine.yaml: lies outside the game folder (a symbolic link)",
+    ),
+    Case(
+        "engine-unknown-card-verb",
+        lambda ws: (engine(ws, "score: credits", "score: credits\neffects:\n  fields: [ability]\n  verbs: {}"),),
+        PLAY,
+        0,
+        "ships.yaml:11: scout.ability: effect 'Draw a card when revealed. Costs {credits} less near a ",
     ),
 ]
 

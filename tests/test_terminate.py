@@ -188,3 +188,25 @@ def test_a_stop_a_library_wraps_in_its_own_error_still_ends_as_a_stop(monkeypatc
         cli.cli.commands.pop("wrap-a-stop")
     assert ended.value.code == 143
     assert capsys.readouterr().err == "cardgen: terminated; nothing was written\n"
+
+
+def test_a_second_signal_while_stopping_does_not_cut_the_clean_up_short():
+    """A worker of a build stopped by SIGTERM to its process group gets the group's signal and then its parent's:
+    the second once interrupted a clean-up (pypdfium2 closing a document in a generator's `finally`), and the build
+    ended with a traceback from the generator's finaliser and pypdfium2's warning about a half-closed object. Once a
+    stop has been raised in a command, a further signal is not raised again; the next command stops as usual."""
+    from cardgen import stopping
+
+    cleaned = False
+    with pytest.raises(stopping.Terminated), stopping.handling():
+        try:
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(5)  # the handler raises before the sleep ends
+        finally:
+            os.kill(os.getpid(), signal.SIGTERM)  # the parent's signal, during the clean-up
+            time.sleep(0.05)
+            cleaned = True
+    assert cleaned
+    with pytest.raises(KeyboardInterrupt), stopping.handling():  # a new command: its stop is raised
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(5)

@@ -4,7 +4,6 @@ the PNGs matplotlib drew, in the bundled Noto Sans so every sign (±, –, ≥) 
 from __future__ import annotations
 
 import io
-from functools import cache
 from typing import Any
 
 from cardgen.balance.document import Section, Table
@@ -14,14 +13,15 @@ from cardgen.paths import default_fonts_dir
 PAGE_MARGIN = 42  # points
 
 
-@cache
 def _fonts() -> tuple[str, str]:
+    """The report's fonts, registered with reportlab — again if its registry was reset since (`fonts.forget`)."""
     from reportlab.pdfbase import pdfmetrics
     from reportlab.pdfbase.ttfonts import TTFont
 
-    fonts = default_fonts_dir()
-    pdfmetrics.registerFont(TTFont("BalanceSans", str(fonts / "NotoSans-Regular.ttf")))
-    pdfmetrics.registerFont(TTFont("BalanceSans-Bold", str(fonts / "NotoSans-Bold.ttf")))
+    if "BalanceSans-Bold" not in pdfmetrics.getRegisteredFontNames():
+        fonts = default_fonts_dir()
+        pdfmetrics.registerFont(TTFont("BalanceSans", str(fonts / "NotoSans-Regular.ttf")))
+        pdfmetrics.registerFont(TTFont("BalanceSans-Bold", str(fonts / "NotoSans-Bold.ttf")))
     return "BalanceSans", "BalanceSans-Bold"
 
 
