@@ -144,8 +144,8 @@ def _join(trial: StarState, move: Move, player: int) -> None:
     for _ in range(len(trial.pieces)):
         if trial.decision is None or trial.decision[:2] != ("command", player):
             return
-        joining = next((Move(x.card, move.cell) for x in trial.pieces if x.owner == player and x.cell != move.cell
-                        and move.cell in listing.destinations(trial, x)), None)  # fmt: skip
+        joining = next((jump for x in trial.pieces if x.owner == player and x.cell != move.cell
+                        and (jump := Move(x.card, move.cell)) in listing.moves(trial, player, [x])), None)  # fmt: skip
         if joining is None:
             return
         trial.do(joining, chance=False)
