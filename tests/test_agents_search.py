@@ -98,7 +98,7 @@ class Costed(GameEngine):
     game_seconds: ClassVar[Mapping[str, float]] = {"mcts": 100.0, "greedy": 10.0, "random": 0.1}
 
     def _new_state(self, players: int, seed: int) -> State:
-        raise NotImplementedError
+        raise AssertionError("choosing an agent estimates; it never plays")
 
 
 def test_balance_chooses_the_strongest_agent_its_time_allows():
@@ -110,7 +110,8 @@ def test_balance_chooses_the_strongest_agent_its_time_allows():
     assert slow.agent == "greedy" and "mcts would take longer" in slow.why and "60 minutes" in slow.why
     assert choose(engine, (2,), 200, 20, 2, 200).agent == "mcts"
     assert choose(engine, (2,), 10**6, 20, 1, 1).agent == "random"  # the floor: always fits
-    assert choose(Take(), (2,), 10, 0, 1, 60).agent == "random"  # a game with no figures: nothing else is estimated
+    unmeasured = choose(Take(), (2,), 10, 0, 1, 60)  # a game with no figures: nothing else is estimated
+    assert unmeasured.agent == "random" and "no measured time for mcts or greedy" in unmeasured.why
     assert strength_opponents("mcts") == ("greedy", "random") and strength_opponents("greedy") == ("random",)
     assert strength_opponents("random") == ()
 

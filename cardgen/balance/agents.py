@@ -59,9 +59,15 @@ def choose(engine: GameEngine, counts: tuple[int, ...], games: int, strength: in
             stronger = LADDER[: LADDER.index(agent)]
             over = [a for a in stronger if (s := estimate(engine, a, counts, games, strength, jobs)) is not None
                     and s > budget]  # fmt: skip
+            unknown = [a for a in stronger if estimate(engine, a, counts, games, strength, jobs) is None]
+            if stronger and len(unknown) == len(stronger):
+                why = f"{agent}: this game has no measured time for {' or '.join(unknown)} (name one with --agents)"
+                return Choice(agent, seconds, why)
             why = f"{agent}, the strongest agent that fits {minutes:g} minutes{shown}"
             if over:
                 why += f"; {', '.join(over)} would take longer"
+            if unknown:
+                why += f"; {', '.join(unknown)} not measured for this game"
             return Choice(agent, seconds, why)
     raise AssertionError("random always fits")  # pragma: no cover
 
