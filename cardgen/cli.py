@@ -727,7 +727,7 @@ def _require_game(obj: Context, game: str) -> Path:
 @SEED
 @_option("--agents", str, "auto", "Agents by seat, comma-separated: random, greedy, mcts (mcts:N); auto: the "
          "strongest of mcts, greedy and random whose estimated time fits --minutes.")  # fmt: skip
-@_option("--minutes", Whole(1, 10_000_000), 60, "The time --agents auto may take (minutes, on --jobs processes).")
+@_option("--minutes", Whole(1, 10_000_000), 10, "The time --agents auto may take (minutes, on --jobs processes).")
 @_option("--strength", Whole(0, 1_000_000), 20, "Games each agent plays against greedy and against random, to "
          "measure its strength (0: none).")  # fmt: skip
 @SEATS
