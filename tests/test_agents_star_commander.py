@@ -89,3 +89,21 @@ def test_search_searches_the_command_phase_and_plays_the_rest_as_greedy(engine):
     greedy = GreedyAgent(engine, 0, 1).choose(s, s.legal_actions())
     assert greedy != Assign(cruiser.card, station.card)  # 3 damage destroy the Corvette, not the Station
     assert {MctsAgent(engine, 0, seed, 3).choose(s, s.legal_actions()) for seed in range(6)} == {greedy}
+
+
+def test_at_four_players_a_blow_to_one_opponent_counts_whole_and_eliminating_one_is_a_gain(engine):
+    """Rules, How to Win: the last Homeworld standing wins, so at 3 and 4 players each opponent must be conquered in
+    turn. Greedy's outlook once set its position against the mean of the survivors: a blow to one opponent counted a
+    third, and eliminating the weakest raised the survivors' mean and looked like a loss — greedy built fleets it
+    never used and 0 of 10 four-player games ended by the rules. Against the sum of every opponent's position (the
+    eliminated at -100), both count whole; at 2 players nothing changes."""
+    s = fresh(engine, players=4)
+    before = view.outlook(s, 0)
+    weakened = s.clone()
+    weakened.credits[2] -= 10  # 0.4 a credit in seat 2's position: seat 0's outlook gains the whole of it
+    assert view.outlook(weakened, 0) == pytest.approx(before + 0.4 * 10)
+    gone = s.clone()
+    gone.out[3] = "its Homeworld taken"
+    assert view.outlook(gone, 0) > before + 50  # seat 3's position became -100
+    two = fresh(engine)
+    assert view.outlook(two, 0) == pytest.approx(view.position(two, 0) - view.position(two, 1))
