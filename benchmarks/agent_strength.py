@@ -34,7 +34,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", action="append", choices=GAMES, help="a game to measure (repeat for more)")
     parser.add_argument("--ending-games", type=int, default=20, help="greedy-vs-greedy games per player count")
-    parser.add_argument("--search-games", type=int, default=32, help="search-vs-greedy games (two players)")
+    parser.add_argument("--search-games", type=int, default=32, help="search-vs-greedy games (two players; 0: none)")
     parser.add_argument("--random-games", type=int, default=0, help="search-vs-random games (two players)")
     parser.add_argument("--agent", default="mcts", help="the search agent (default: mcts at each game's budget)")
     parser.add_argument("--players", default=None, help="player counts for the endings, e.g. 2 or 2,3 (default: all)")
@@ -71,9 +71,12 @@ def measure(game: str, args: argparse.Namespace) -> dict[str, Any]:
                         "thinking_per_seat": mean([sum(r.thinking) / players for r in results]),
                         "wall_seconds": round(seconds, 1)})  # fmt: skip
         print(f"{game}, {players} players: greedy v greedy ended by the rules in {ended} of {len(results)}", flush=True)
-    search = duel(game, args.agent, "greedy", args.search_games, args)
     budget = getattr(make_agent(args.agent, engine, 0, 0), "iterations", None)
-    figures_ = {"game": game, "endings": endings, "agent": args.agent, "iterations": budget, "against_greedy": search}
+    figures_: dict[str, Any] = {"game": game, "endings": endings, "agent": args.agent, "iterations": budget}
+    if not args.search_games:  # the endings alone
+        return figures_
+    search = duel(game, args.agent, "greedy", args.search_games, args)
+    figures_["against_greedy"] = search
     if args.random_games:
         figures_["against_random"] = duel(game, args.agent, "random", args.random_games, args)
     figures_["game_seconds"] = game_seconds(game, endings, search, args)
@@ -143,9 +146,9 @@ def table(rows: list[dict[str, Any]]) -> str:
         "|---|---:|---:|---:|---:|---:|---:|",
     ]
     for row in rows:
-        duel_ = row["against_greedy"]
+        duel_ = row.get("against_greedy")
         for ending in row["endings"]:
-            searched = ending["players"] == 2
+            searched = ending["players"] == 2 and duel_ is not None
             cells = [
                 f"{ending['ended_by_rules']} / {ending['games']} ({ending['rate']:.0%})",
                 f"{duel_['wins']:g} / {duel_['games']} ({duel_['low']:.0%}–{duel_['high']:.0%})" if searched else "",
