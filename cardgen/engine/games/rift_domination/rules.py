@@ -15,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from cardgen.data.games import Game
 from cardgen.engine.core import GameEngine, State
@@ -49,6 +49,8 @@ class RiftEngine(GameEngine):
     playout_horizon = 0
     search_width = 1.0
     search_iterations = 100
+    # processor seconds a 2-player game, every seat one agent (benchmarks/agent_strength.py, 2026-11-29)
+    game_seconds: ClassVar[Mapping[str, float]] = {"random": 0.06, "greedy": 1.5, "mcts": 44.3}
 
     def __init__(self, game: Game):
         def f(name: str) -> Any:

@@ -12,7 +12,8 @@ solitaire run and the first round's order.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 from cardgen.data.games import Game
 from cardgen.engine.boards import hex_distance, hex_neighbours, offset_to_axial
@@ -37,6 +38,8 @@ class SE4XEngine(GameEngine):
     playout_policy = "greedy"
     search_width = 1.0
     search_iterations = 32
+    # processor seconds a 2-player game, every seat one agent (benchmarks/agent_strength.py, 2026-11-29)
+    game_seconds: ClassVar[Mapping[str, float]] = {"random": 0.14, "greedy": 0.66, "mcts": 416.3}
 
     def __init__(self, game: Game):
         f = game.fact
