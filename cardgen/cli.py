@@ -725,7 +725,11 @@ def _require_game(obj: Context, game: str) -> Path:
          "(default: the fewest).")  # fmt: skip
 @_option("--games", Whole(1, 100_000_000), 200, "Games per player count.", "count")
 @SEED
-@_option("--agents", str, "random", "Agents by seat, comma-separated: random, greedy, mcts (mcts:N).")
+@_option("--agents", str, "auto", "Agents by seat, comma-separated: random, greedy, mcts (mcts:N); auto: the "
+         "strongest of mcts, greedy and random whose estimated time fits --minutes.")  # fmt: skip
+@_option("--minutes", Whole(1, 10_000_000), 10, "The time --agents auto may take (minutes, on --jobs processes).")
+@_option("--strength", Whole(0, 1_000_000), 20, "Games each agent plays against greedy and against random, to "
+         "measure its strength (0: none).")  # fmt: skip
 @SEATS
 @_option("--out", FOLDER, None, "Folder for balance.html, .pdf, .json and the results files (default: "
          "output/GAME/balance).", "out_dir")  # fmt: skip
@@ -746,6 +750,8 @@ def balance_command(
     count: int,
     seed: int,
     agents: str,
+    minutes: int,
+    strength: int,
     seats: str,
     out_dir: Path | None,
     jobs: int,
@@ -764,13 +770,21 @@ def balance_command(
     from cardgen.engine.executors import choose_kind
 
     kind = choose_kind(executor, jobs, scheduler)
-    names = _agent_names(agents)
-    _, counts = _engine_and_counts(obj, game, players)
+    engine, counts = _engine_and_counts(obj, game, players)
+    chosen, names, auto = "", tuple[str, ...](), None
+    if agents.strip() == "auto":
+        from cardgen.balance.agents import choose
+
+        choice = choose(engine, counts, count, strength, jobs, minutes)
+        names, chosen, auto = (choice.agent,), choice.why, (minutes, jobs)
+    else:
+        names = _agent_names(agents)
     if importlib.util.find_spec("matplotlib") is None:  # a dependency: missing only from a damaged install
         raise DataError("cardgen balance draws its plots with matplotlib, which is not installed: reinstall cardgen")
     out = out_dir or Path("output") / game / "balance"
     old = _read_compare(compare_file)
-    settings = report.Settings(game, str(obj.data_dir), counts, count, names, seed, batch, check, seats == "rotate")
+    settings = report.Settings(game, str(obj.data_dir), counts, count, names, seed, batch, check, seats == "rotate",
+                               strength, chosen, auto)  # fmt: skip
     start = time.perf_counter()
     try:
         figures, where = report.play_on(settings, kind, jobs, scheduler, out, resume)

@@ -196,7 +196,20 @@ class Page(HTMLParser):
 @pytest.fixture(scope="module")
 def reports(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("balance")
-    run = run_cli("balance", "battlefield-space", "--games", "40", "--batch", "8", "--seed", "3", "--out", out)
+    run = run_cli(
+        "balance",
+        "battlefield-space",
+        "--games",
+        "40",
+        "--batch",
+        "8",
+        "--seed",
+        "3",
+        "--agents",
+        "random",
+        "--out",
+        out,
+    )
     assert run.code == 0, run.err
     return out
 
@@ -260,7 +273,7 @@ def test_the_report_opens_in_a_headless_browser_without_errors(reports: Path, br
     [("star-commander", ["--games", "2"]), ("scifi-domains", ["--games", "6", "--players", "3..4"])],
 )
 def test_every_engine_gets_both_reports(game: str, args: list[str], tmp_path: Path) -> None:
-    run = run_cli("balance", game, *args, "--out", tmp_path)
+    run = run_cli("balance", game, *args, "--agents", "random", "--out", tmp_path)
     assert run.code == 0, run.err
     figures = json.loads((tmp_path / "balance.json").read_text())
     html = (tmp_path / "balance.html").read_text()
@@ -274,7 +287,18 @@ def test_every_engine_gets_both_reports(game: str, args: list[str], tmp_path: Pa
 def test_space_empires_reports_its_events_as_items_and_groups(tmp_path: Path) -> None:
     copy = copy_game("space-empires-4x", tmp_path)
     copy.edit("rules.yaml", "  turn_cap:\n    value: 20", "  turn_cap:\n    value: 2")
-    run = run_cli("--data-dir", copy.data, "balance", "space-empires-4x", "--games", "2", "--out", tmp_path / "out")
+    run = run_cli(
+        "--data-dir",
+        copy.data,
+        "balance",
+        "space-empires-4x",
+        "--games",
+        "2",
+        "--agents",
+        "random",
+        "--out",
+        tmp_path / "out",
+    )
     assert run.code == 0, run.err
     written = json.loads((tmp_path / "out" / "balance.json").read_text())
     (figures,) = written["runs"]
@@ -291,7 +315,9 @@ def test_space_empires_reports_its_events_as_items_and_groups(tmp_path: Path) ->
 
 
 def test_rift_domination_reports_each_factions_win_rate(tmp_path: Path) -> None:
-    run = run_cli("balance", "rift-domination", "--games", "30", "--players", "2", "--out", tmp_path)
+    run = run_cli(
+        "balance", "rift-domination", "--games", "30", "--players", "2", "--agents", "random", "--out", tmp_path
+    )
     assert run.code == 0, run.err
     (figures,) = json.loads((tmp_path / "balance.json").read_text())["runs"]
     events = {item["item"]: item["games"] for item in figures["items"] if item["kind"] == "events"}
@@ -517,9 +543,11 @@ def test_a_game_without_an_engine_is_refused(tmp_path: Path) -> None:
 
 
 def test_resuming_another_sweeps_results_is_refused(tmp_path: Path) -> None:
-    assert run_cli("balance", "scifi-domains", "--games", "4", "--out", tmp_path).code == 0
+    assert run_cli("balance", "scifi-domains", "--games", "4", "--agents", "random", "--out", tmp_path).code == 0
     before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
-    run = run_cli("balance", "scifi-domains", "--games", "4", "--seed", "2", "--out", tmp_path, "--resume")
+    run = run_cli(
+        "balance", "scifi-domains", "--games", "4", "--seed", "2", "--agents", "random", "--out", tmp_path, "--resume"
+    )
     assert run.code == 2 and "holds another sweep (its seed differ)" in run.err
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
 
@@ -528,7 +556,7 @@ def test_a_comparison_shows_both_runs_figures(tmp_path: Path) -> None:
     old, new = tmp_path / "old", tmp_path / "new"
     old.mkdir()
     (old / "balance.json").write_bytes(uninterrupted(tmp_path, 20, 20, ("random",)))
-    args = ["balance", "scifi-domains", "--games", "20", "--seed", "2", "--out", new]
+    args = ["balance", "scifi-domains", "--games", "20", "--seed", "2", "--agents", "random", "--out", new]
     run = run_cli(*args, "--compare", old / "balance.json")
     assert run.code == 0, run.err
     before = json.loads((old / "balance.json").read_text())["runs"][0]
@@ -567,7 +595,7 @@ def test_a_worker_that_read_other_game_data_stops_the_sweep(tmp_path: Path, monk
 
 def test_resuming_a_file_that_is_not_a_results_file_is_refused(tmp_path: Path) -> None:
     report.results_file(tmp_path, 2).write_text('{"sweep": "something else"}\n')
-    run = run_cli("balance", "scifi-domains", "--games", "4", "--out", tmp_path, "--resume")
+    run = run_cli("balance", "scifi-domains", "--games", "4", "--agents", "random", "--out", tmp_path, "--resume")
     assert run.code == 2 and "not a cardgen balance results file" in run.err
     assert not (tmp_path / "balance.json").exists()
 

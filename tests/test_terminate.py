@@ -116,7 +116,19 @@ def test_sigterm_during_balance_keeps_whole_batches(tmp_path, jobs):
     """A sweep's results file keeps every finished batch whole (no torn line), and says how to resume; its report
     files are not written."""
     out = tmp_path / "balance"
-    command = [sys.executable, "-m", "cardgen", "balance", "scifi-domains", "--games", "2000", "--batch", "2"]
+    command = [
+        sys.executable,
+        "-m",
+        "cardgen",
+        "balance",
+        "scifi-domains",
+        "--games",
+        "2000",
+        "--batch",
+        "2",
+        "--agents",
+    ]
+    command += ["random"]
     command += ["--jobs", jobs, "--out", str(out)]
     with subprocess.Popen(
         command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=environment(tmp_path)

@@ -36,7 +36,7 @@ def interval(figure: dict[str, Any]) -> str:
 def build(report: dict[str, Any], timing: dict[str, str]) -> tuple[str, list[Section]]:
     """The title and sections of a report; `timing` (time taken, where the games ran) stays in its own section."""
     title = f"Balance of {report['title']}"
-    sections = [_produced(report, timing)]
+    sections = [_produced(report, timing), _strength(report)]
     for run in report["runs"]:
         sections += _run(run)
     if "compare" in report:
@@ -65,6 +65,26 @@ def _produced(report: dict[str, Any], timing: dict[str, str]) -> Section:
         "How it was produced",
         [Table(["setting", "value"], rows, "produced"), note, Table(["this run", ""], timed, "timing")],
     )
+
+
+def _strength(report: dict[str, Any]) -> Section:
+    """Who played, why, and how strong each agent measured against greedy and random."""
+    p = report["produced"]
+    rows = [[row["agent"], row["against"], str(row["players"]), *_won(row)] for row in p.get("strength", [])]
+    blocks: list[str | Table | Plot] = []
+    if p.get("chosen"):
+        blocks.append(f"The agents: {p['chosen']}.")
+    blocks.append(
+        "A balance figure says how the game plays between these agents: a side that wins against players who never "
+        "attack may lose against players who do. Each agent's strength, measured in games of its own against greedy "
+        "and random (the seats alternating):"
+    )
+    if rows:
+        blocks.append(Table(["agent", "against", "players", "wins", "games", "win rate", "95 % interval"], rows,
+                            "strength"))  # fmt: skip
+    else:
+        blocks.append("Not measured in this run (--strength 0, or only random played).")
+    return Section("Who played", blocks)
 
 
 def _won(figure: dict[str, Any]) -> list[str]:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from cardgen.balance.journal import open_journal
+from cardgen.balance.stats import run_figures
 from cardgen.balance.sweep import Sweep, cardgen_version, data_fingerprint, run_sweep
 from cardgen.engine.executors import Workers
 from cardgen.engine.runner import PlaySpec, engine_for
@@ -38,9 +39,23 @@ class Settings:
     batch: int
     check: bool = False
     rotate: bool = True  # the agents take the seats in turn (`runner.seating`)
+    strength: int = 0  # games each agent plays against greedy and against random, to measure its strength
+    chosen: str = ""  # why these agents, when balance chose them (`agents.choose`)
+    auto: tuple[int, int] | None = None  # the minutes and processes the choice was made for (`--agents auto`)
 
     def spec(self, players: int) -> PlaySpec:
         return PlaySpec(self.game, self.data_dir, players, self.seed, self.agents, check=self.check, rotate=self.rotate)
+
+    def trials(self, fewest: int) -> list[PlaySpec]:
+        """The strength games: each agent (but random) against greedy and random at the fewest players, two for a
+        game that can be played alone, taking the seats in turn."""
+        from cardgen.balance.agents import strength_opponents
+
+        if not self.strength:
+            return []
+        players = max(2, fewest)
+        return [PlaySpec(self.game, self.data_dir, players, self.seed, (agent, other), check=self.check, rotate=True)
+                for agent in dict.fromkeys(self.agents) for other in strength_opponents(agent)]  # fmt: skip
 
     @property
     def bundled(self) -> bool:
@@ -51,10 +66,11 @@ class Settings:
         counts = self.players
         players = str(counts[0]) if len(counts) == 1 else f"{counts[0]}..{counts[-1]}"
         data = "" if self.bundled else f" --data-dir {self.data_dir}"
+        agents = ",".join(self.agents) if self.auto is None else f"auto --minutes {self.auto[0]} --jobs {self.auto[1]}"
         return (
             f"cardgen{data} balance {self.game} --players {players} --games {self.games} --agents "
-            f"{','.join(self.agents)} --seats {'rotate' if self.rotate else 'fixed'} --seed {self.seed} --batch "
-            f"{self.batch}" + (" --check" if self.check else "")
+            f"{agents} --seats {'rotate' if self.rotate else 'fixed'} --seed {self.seed} --batch "
+            f"{self.batch} --strength {self.strength}" + (" --check" if self.check else "")
         )
 
 
@@ -63,6 +79,11 @@ Progress = Callable[[int, int], None]  # (player count, games just finished)
 
 def results_file(out: Path, players: int) -> Path:
     return out / f"results-{players}p.jsonl"
+
+
+def strength_file(out: Path, spec: PlaySpec) -> Path:
+    agent, other = (name.replace(":", "-") for name in spec.agents)
+    return out / f"strength-{agent}-v-{other}.jsonl"
 
 
 def play(
@@ -77,12 +98,16 @@ def play(
     runs = []
     for players in settings.players:
         sweep = Sweep(settings.spec(players), settings.games, settings.batch, groups, settings.bundled)
-        journal, kept = open_journal(results_file(out, players), sweep.identity(data), resume)
-        try:
-            tally = run_sweep(sweep, workers, journal, kept, _count_for(progress, players))
-        finally:
-            journal.close()
+        tally = _swept(sweep, results_file(out, players), data, workers, resume, _count_for(progress, players))
         runs.append(_run(settings, players, tally))
+    strength = []
+    for spec in settings.trials(engine_for(settings.game, settings.data_dir).min_players):
+        sweep = Sweep(spec, settings.strength, settings.batch, groups, settings.bundled)
+        tally = _swept(sweep, strength_file(out, spec), data, workers, resume, _count_for(progress, spec.players))
+        agent, other = spec.agents
+        (row,) = [row for row in run_figures(tally, list(spec.agents), True)["agents"] if row["name"] == agent]
+        strength.append({"agent": agent, "against": other, "players": spec.players,
+                         **{k: row[k] for k in ("wins", "trials", "rate", "low", "high")}})  # fmt: skip
     produced = {
         "cardgen": cardgen_version(),
         "seed": settings.seed,
@@ -94,8 +119,19 @@ def play(
         "check": settings.check,
         "data": data,
         "command": settings.command(),
+        "chosen": settings.chosen,
+        "strength": strength,
     }
     return {"format": FORMAT, "game": game.id, "title": game.title, "produced": produced, "runs": runs}
+
+
+def _swept(sweep: Sweep, file: Path, data: str, workers: Workers, resume: bool, progress: Any) -> Tally:
+    """A sweep played (or finished) with its batches kept in `file`."""
+    journal, kept = open_journal(file, sweep.identity(data), resume)
+    try:
+        return run_sweep(sweep, workers, journal, kept, progress)
+    finally:
+        journal.close()
 
 
 def play_on(
@@ -110,7 +146,7 @@ def play_on(
     from cardgen.engine.executors import open_workers
     from cardgen.output import check_writable
 
-    total = settings.games * len(settings.players)
+    total = settings.games * len(settings.players) + settings.strength * len(settings.trials(2))
     with (
         open_workers(kind, jobs, scheduler) as workers,
         click.progressbar(length=total, label="games", file=sys.stderr, hidden=not sys.stderr.isatty()) as bar,
@@ -135,13 +171,22 @@ def stopped(settings: Settings, out: Path, stop: BaseException) -> str:
 
 
 def verdicts(report: dict[str, Any]) -> list[str]:
-    """Each seat's win rate with its interval and verdict, run by run (what `cardgen balance` prints)."""
-    return [
+    """Who played and how strong they are, then each seat's win rate with its interval and verdict, run by run
+    (what `cardgen balance` prints)."""
+    produced = report["produced"]
+    lines = [f"agents: {produced['chosen'] or ', '.join(produced['agents'])}"]
+    lines += [
+        f"{row['agent']} against {row['against']} ({row['players']} players): won {row['wins']:g} of {row['trials']} "
+        f"({row['rate']:.1%}, {row['low']:.1%}–{row['high']:.1%})"
+        for row in produced["strength"]
+    ]
+    lines += [
         f"{run['players']} players, {seat['name']}: {seat['rate']:.1%} ({seat['low']:.1%}–{seat['high']:.1%}) — "
         f"{seat['verdict']}"
         for run in report["runs"]
         for seat in run["seats"]
     ]
+    return lines
 
 
 def _count_for(progress: Progress | None, players: int) -> Callable[[int], None] | None:
@@ -152,8 +197,6 @@ def _count_for(progress: Progress | None, players: int) -> Callable[[int], None]
 
 
 def _run(settings: Settings, players: int, tally: Tally) -> dict[str, Any]:
-    from cardgen.balance.stats import run_figures
-
     engine = engine_for(settings.game, settings.data_dir)
     summary = tally.summary(
         settings.spec(players), 0, engine.abilities(), engine.playable(), engine.data_problems(), engine.event_problems

@@ -181,10 +181,13 @@ def outliers(tally: Tally) -> list[dict[str, Any]]:
         ranked.append({"kind": row["kind"], "item": row["item"], "seat": seat, "games": games, **figures})
     ranked.sort(key=lambda r: (-abs(r["z"]), r["kind"], r["item"]))
     adjusted = holm_by_value(tested)
+    capped = capped_note(tally).removeprefix("; ")
     for row in ranked[:OUTLIERS]:
         p = p_value(row["z"])
         row.update(p=_rounded(p), p_holm=_rounded(adjusted[p]), comparisons=len(tested))
         row["significant"] = adjusted[p] < SIGNIFICANCE
+        if capped:  # an item's effect on games the turn cap decided is the adjudication's as much as the game's
+            row["capped"] = capped
     return ranked[:OUTLIERS]
 
 
@@ -225,6 +228,8 @@ def outlier_text(row: dict[str, Any]) -> str:
     (z = +5.1; p = 3.4e-07, 1.6e-05 after correcting for 48 comparisons: significant)'"""
     when, otherwise = row["when"], row["otherwise"]
     held = "significant" if row["significant"] else "may be chance"
+    if row.get("capped"):
+        held += f"; {row['capped']}"
     return (
         f"{KIND_NAMES[row['kind']]} {row['item']}: seat {row['seat']} wins {percent_pm(when)} of the "
         f"{row['games']:g} games with it, {percent_pm(otherwise)} without (z = {signed(row['z'])}; "

@@ -73,17 +73,25 @@ class Node:
     available: int = 0  # how often the move was legal when its parent was visited (information sets differ)
     reward: float = 0.0
     children: dict[Action, Node] = field(default_factory=dict)
+    rank: dict[Action, int] | None = None  # greedy's order of the moves at the root, for progressive widening
 
 
 class MctsAgent(Agent):
     """Single-observer information-set MCTS (Cowling, Powley and Whitehouse, 2012): each iteration deals a
     determinization of what the agent cannot see, walks the one tree of its information set choosing moves by UCB
-    among those legal in that deal (availability counts instead of parent visits), adds one node, plays the rest at
-    random and backs up each player's result. It never sees hidden cards or the game's future draws: states come
-    from `determinize`, whose generator is the agent's. The move played is the most visited."""
+    among those legal in that deal (availability counts instead of parent visits), adds one node, plays on and backs
+    up each player's result. It never sees hidden cards or the game's future draws: states come from `determinize`,
+    whose generator is the agent's. The move played is the most visited.
+
+    What a game's engine tunes (`GameEngine.search_iterations`, `playout_horizon`, `playout_policy`,
+    `search_width`): the default budget; playouts that stop after a horizon and are scored by the game's evaluation
+    (a value function); playouts played by greedy's valuation instead of at random; and progressive widening at the
+    root, which considers greedy's best few moves first and one more as the visits grow (Coulom 2007; Chaslot et al.
+    2008), so that a small budget refines greedy's choice rather than spreading itself over every move. Values are
+    compared after min–max normalisation over the tree (as MuZero does), so a game's evaluation needs no particular
+    scale."""
 
     name = "mcts"
-    iterations = 200
     exploration = 0.7  # results lie in [0, 1]: a constant below √2 suits games this noisy
 
     def __init__(
@@ -91,16 +99,22 @@ class MctsAgent(Agent):
     ):
         super().__init__(engine, seat, seed)
         self.search_rng = CounterRng(derive_seed(seed, "mcts", seat))
-        if iterations is not None:
-            self.iterations = iterations
+        self.iterations = iterations if iterations is not None else engine.search_iterations
         self.seconds = milliseconds / 1000 if milliseconds is not None else None
+        self.greedy = engine.playout_policy == "greedy"
+        self.width = engine.search_width
+        self.low, self.high = 0.0, 1.0
 
     def choose(self, state: State, legal: list[Action]) -> Action:
         if len(legal) == 1:
             return legal[0]
         if not state.searched():
-            return state.rollout_action(legal, self.search_rng)
+            return self._played(state, legal, choosing=True)
         root = Node()
+        if self.width is not None:  # greedy's order of the moves, judged as greedy judges them
+            values = [self.engine.action_value(state, a, self.seat) for a in legal]
+            root.rank = {legal[i]: place for place, i in enumerate(sorted(range(len(legal)), key=lambda i: -values[i]))}
+        self.low, self.high = math.inf, -math.inf
         if self.seconds is None:
             for _ in range(self.iterations):
                 self._iterate(root, state.determinize(self.seat, self.search_rng))
@@ -114,13 +128,18 @@ class MctsAgent(Agent):
         node, path = root, [root]
         while not game.is_terminal():
             actions = game.legal_actions()
+            if len(actions) == 1 or not game.searched():  # no choice, or one the search leaves to the game's policy
+                game.do(actions[0] if len(actions) == 1 else self._played(game, actions))
+                continue
             player = game.current_player()
+            if node.rank is not None:
+                actions = self._widened(node, actions)
             untried = [a for a in actions if a not in node.children]
             for a in actions:
                 if a in node.children:
                     node.children[a].available += 1
-            if untried:  # expand one move not tried in this information set, then roll out
-                action = untried[self.search_rng.randbelow(len(untried))]
+            if untried:  # expand one move not tried in this information set, then play on
+                action = untried[0] if node.rank is not None else untried[self.search_rng.randbelow(len(untried))]
                 child = node.children[action] = Node(player, available=1)
                 game.do(action)
                 path.append(child)
@@ -130,29 +149,64 @@ class MctsAgent(Agent):
             game.do(action)
             path.append(node)
         result = self._rollout(game)
+        for value in result:
+            self.low, self.high = min(self.low, value), max(self.high, value)
         for visited in path:
             visited.visits += 1
             if visited.player >= 0:
                 visited.reward += result[visited.player]
 
+    def _widened(self, node: Node, actions: list[Action]) -> list[Action]:
+        """The moves the root may consider now: greedy's best ⌈width·√(visits + 1)⌉ (a move legal only in other
+        deals than the real one comes last)."""
+        assert node.rank is not None and self.width is not None
+        rank, last = node.rank, len(node.rank)
+        allowed = math.ceil(self.width * math.sqrt(node.visits + 1))
+        return sorted(actions, key=lambda a: rank.get(a, last))[:allowed]
+
     def _ucb(self, child: Node) -> float:
         mean = child.reward / child.visits
+        spread = self.high - self.low
+        if spread > 1e-9:
+            mean = (mean - self.low) / spread
         return mean + self.exploration * math.sqrt(math.log(max(child.available, 1)) / child.visits)
 
     def _rollout(self, game: State) -> list[float]:
-        """Play on to the end (or the game's action bound) by the game's rollout policy — uniformly at random unless
-        the game knows better for some decisions (`State.rollout_action`) — and score each seat in [0, 1]."""
-        rng, engine = self.search_rng, self.engine
-        steps, horizon = 0, engine.playout_horizon or engine.max_actions
+        """Play on to the end or the game's horizon — uniformly at random unless the game knows better for some
+        decisions (`State.rollout_action`), or by greedy's valuation — and score each seat in [0, 1]."""
+        engine = self.engine
+        steps, horizon = 0, engine.playout_horizon if engine.playout_horizon is not None else engine.max_actions
         while not game.is_terminal() and steps < horizon:
             actions = game.legal_actions()
-            game.do(game.rollout_action(actions, rng) if len(actions) > 1 else actions[0])
+            game.do(actions[0] if len(actions) == 1 else self._played(game, actions))
             steps += 1
         if game.is_terminal():  # over by the rules, or adjudicated at the turn cap
             return engine.final_scores(game)
-        if engine.playout_horizon:
+        if engine.playout_horizon is not None:
             return engine.team_returns(engine.playout_value(game))
         return [0.5] * len(game.returns())
+
+    def _played(self, game: State, actions: list[Action], choosing: bool = False) -> Action:
+        """A move the search does not search (a playout's, or a decision the game leaves to its policy): greedy's, or
+        the game's `rollout_action` (uniformly random unless the game knows better)."""
+        if not self.greedy:
+            return game.rollout_action(actions, self.search_rng)
+        return self._greedy(game, actions, choosing)
+
+    def _greedy(self, game: State, actions: list[Action], real: bool = False) -> Action:
+        """Greedy's move: on the real state as the greedy agent judges it, or inside a search on the deal itself
+        (`GameEngine.playout_action_value`)."""
+        player, engine = game.current_player(), self.engine
+        judge = engine.action_value if real else engine.playout_action_value
+        best: list[Action] = []
+        best_value = -math.inf
+        for action in actions:
+            value = judge(game, action, player)
+            if value > best_value + 1e-12:
+                best, best_value = [action], value
+            elif value >= best_value - 1e-12:
+                best.append(action)
+        return best[0] if len(best) == 1 else best[self.search_rng.randbelow(len(best))]
 
 
 AGENTS: dict[str, Callable[[GameEngine, int, int], Agent]] = {

@@ -8,6 +8,7 @@ pointy-topped ones whose odd rows sit half a hex to the right — and converted 
 
 from __future__ import annotations
 
+import heapq
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from typing import Literal
@@ -88,8 +89,32 @@ def distances_from(neighbours: Sequence[Sequence[int]], sources: Iterable[int], 
     return dist
 
 
+def costed_distances(
+    neighbours: Sequence[Sequence[int]], sources: Iterable[int], cost: Sequence[float], far: float = 10_000.0
+) -> list[float]:
+    """The cheapest way from every node to the nearest source, entering node n costing `cost[n]` (Dijkstra from all
+    sources at once, over neighbour lists by node number): a way round a hazard where one exists; `far` where no
+    source is reached."""
+    dist = [far] * len(neighbours)
+    heap = [(0.0, s) for s in sorted(set(sources))]
+    for _, s in heap:
+        dist[s] = 0.0
+    heapq.heapify(heap)
+    while heap:
+        d, node = heapq.heappop(heap)
+        if d > dist[node]:
+            continue
+        step = d + cost[node]  # reaching `node` from a neighbour means entering it
+        for other in neighbours[node]:
+            if step < dist[other]:
+                dist[other] = step
+                heapq.heappush(heap, (step, other))
+    return dist
+
+
 __all__ = [
     "HEX_DIRECTIONS",
+    "costed_distances",
     "diagonal_distance",
     "diagonal_neighbours",
     "distances_from",

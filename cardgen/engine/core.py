@@ -25,9 +25,9 @@ import hashlib
 import math
 from abc import ABC, abstractmethod
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from cardgen.engine.rng import CounterRng
 
@@ -281,6 +281,16 @@ class GameEngine(ABC):
     # A game whose random playouts rarely end stops a search's playout after this many actions and
     # scores it by `playout_value`; None plays to the end.
     playout_horizon: int | None = None
+    # What a search agent does by default (`agents.MctsAgent`): iterations a decision for `mcts` without a budget; the
+    # playout policy ("random", or "greedy": each move by `playout_action_value`); progressive widening (None: every
+    # move at once; w: a node considers greedy's best ⌈w·√(visits + 1)⌉ moves).
+    search_iterations: int = 200
+    playout_policy: str = "random"
+    search_width: float | None = None
+    # Processor seconds of one game at the fewest players (two for a game that can be played alone) with every seat
+    # played by an agent ("mcts" at its default budget, "greedy", "random"), measured by
+    # benchmarks/agent_strength.py: what `cardgen balance` estimates its time from when it chooses its agents.
+    game_seconds: ClassVar[Mapping[str, float]] = {}
 
     def new_state(self, players: int, seed: int) -> State:
         """The starting state for a number of players, with its random generator seeded and its turn cap set (a state
@@ -340,6 +350,12 @@ class GameEngine(ABC):
         trial = state.clone()
         trial.do(action, chance=False)  # a chance node after it stays open: the agent must not see the roll
         return self.heuristic(trial, player)
+
+    def playout_action_value(self, state: State, action: Action, player: int) -> float:
+        """How good an action looks inside a search, where `state` is already one deal of what `player` cannot see
+        (a determinization): greedy's valuation by default. A game whose `action_value` deals hidden cards again
+        before judging skips that here."""
+        return self.action_value(state, action, player)
 
     def abilities(self) -> Sequence[str]:
         """Ids of cards with an ability the engine tracks (for 'ability never applied' reports)."""

@@ -101,6 +101,7 @@ def summary_lines(s: dict[str, Any]) -> list[str]:
         st = s["length"][what]
         lines.append(f"{what}: mean {st['mean']:g}, min {st['min']}, max {st['max']}")
     lines.append("endings: " + ", ".join(f"{k} {v}" for k, v in s["endings"].items()))
+    lines.append(ended_line(s))
     lines.append(f"invariant violations: {s['invariant_violations']}")
     lines.extend(f"  {example}" for example in s["violation_examples"])
     lines.append(f"data problems: {len(s['data_problems'])}")
@@ -110,3 +111,15 @@ def summary_lines(s: dict[str, Any]) -> list[str]:
         lines.append(f"  ({note})")
     lines.append(f"actions per second: {s['actions_per_second']:,.0f}")
     return lines
+
+
+def ended_line(s: dict[str, Any]) -> str:
+    """How many games the rules ended, and how many the turn cap stopped (a safety net that should be rare: a game
+    stopped there is judged by the engine's adjudication, not by the rules)."""
+    from cardgen.engine.core import ADJUDICATED
+
+    games, ended = s["games"], s["ended_by_rules"]
+    capped = s["endings"].get(ADJUDICATED, 0)
+    failed = games - ended - capped
+    text = f"ended by the rules: {ended} of {games} games ({ended / games:.0%}); stopped at the turn cap: {capped}"
+    return text + (f"; failed: {failed}" if failed else "")

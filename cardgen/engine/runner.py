@@ -9,6 +9,7 @@ the number of processes.
 from __future__ import annotations
 
 import json
+import time
 from collections import Counter
 from collections.abc import Callable, Iterable
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -72,6 +73,11 @@ class GameResult:
     # per kind ('played', 'applied', 'events'), the items that belong to each seat (`_Attribution`)
     by_seat: dict[str, list[list[str]]] = field(default_factory=dict)
     short: str = ""  # what the game was too short for (`GameEngine.short_game`): "within 3 rounds"
+    # each seat's choices among two or more actions, the processor seconds its agent took over them and the whole
+    # game's (for benchmarks: times, so never part of a tally, a summary or a log)
+    choices: list[int] = field(default_factory=list)
+    thinking: list[float] = field(default_factory=list)
+    seconds: float = 0.0
 
 
 _ENGINES: dict[tuple[str, str], GameEngine] = {}
@@ -95,6 +101,7 @@ def engine_for(game_id: str, data_dir: str) -> GameEngine:
 def play_game(spec: PlaySpec, index: int) -> GameResult:
     """Play game number `index` of a run to the end (or to the action bound)."""
     engine = engine_for(spec.game_id, spec.data_dir)
+    clock = time.process_time()
     seed = derive_seed(spec.root_seed, index)
     state = engine.new_state(spec.players, seed)
     state.resolve_chance()
@@ -109,6 +116,7 @@ def play_game(spec: PlaySpec, index: int) -> GameResult:
     actions = 0
     seen_chance = len(state.chance.events)  # the setup's shuffles go in the header line
     mine = _Attribution(state, engine)
+    choices, thinking = [0] * spec.players, [0.0] * spec.players
     while not state.is_terminal():  # a state stopped at its turn cap is terminal, its ending adjudicated
         if actions >= engine.max_actions:
             state.ending = "too long"
@@ -120,7 +128,13 @@ def play_game(spec: PlaySpec, index: int) -> GameResult:
             violations.append(f"game {index}: seat {player} has no legal action in a live state")
             state.ending = "stuck"
             break
-        action = seats[player].choose(state, legal)
+        if len(legal) > 1:
+            started = time.process_time()
+            action = seats[player].choose(state, legal)
+            thinking[player] += time.process_time() - started
+            choices[player] += 1
+        else:
+            action = seats[player].choose(state, legal)
         label = state.action_label(action) if log is not None else ""
         state.do(action)  # legal by construction: skip `apply`'s check
         mine.note(state, player)
@@ -149,7 +163,7 @@ def play_game(spec: PlaySpec, index: int) -> GameResult:
     return GameResult(index, seed, scores, winners, state.turns, actions, state.ending or "unknown", violations,
                       list(state.problems), sorted(state.applied), log, sorted(state.cards_played),
                       state.first_player, sorted(state.events), agents, mine.by_seat(spec.players),
-                      short)  # fmt: skip
+                      short, choices, thinking, time.process_time() - clock)  # fmt: skip
 
 
 class _Attribution:

@@ -290,6 +290,7 @@ class Tally:
             "wins": {k: round(v, 3) for k, v in sorted(self.wins_by_name(spec.agents).items())},
             "length": {"turns": _stats(self.turns), "actions": _stats(self.actions)},
             "endings": dict(sorted(self.endings.items())),
+            "ended_by_rules": n - self.unended,
             "invariant_violations": self.violations,
             "violation_examples": [v for _, v in self.examples],
             "data_problems": data_problems,

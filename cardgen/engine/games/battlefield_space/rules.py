@@ -19,7 +19,8 @@ last (each card's reveal is stamped by a clock; cards flipped together are stamp
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 from cardgen.data.games import Game
 from cardgen.engine.core import GameEngine, State
@@ -34,6 +35,8 @@ class BattlefieldEngine(GameEngine):
     id = "battlefield-space"
     min_players = max_players = 2
     max_actions = 5_000
+    # processor seconds a 2-player game, every seat one agent (benchmarks/agent_strength.py, 2026-11-29)
+    game_seconds: ClassVar[Mapping[str, float]] = {"random": 0.01, "greedy": 0.01, "mcts": 20.2}
 
     def __init__(self, cards: Cards, decks: tuple[str, str], columns: int):
         self.cards = cards

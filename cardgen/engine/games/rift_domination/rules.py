@@ -15,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from cardgen.data.games import Game
 from cardgen.engine.core import GameEngine, State
@@ -43,6 +43,14 @@ class RiftEngine(GameEngine):
 
     id = "rift-domination"
     max_actions = 60_000
+    # The search scores the position it reaches (a battle under way fought through, `view.settled_values`) rather
+    # than play on at random (a playout to the end took 4.8 s a decision at 50 iterations), and considers greedy's
+    # best few moves first.
+    playout_horizon = 0
+    search_width = 1.0
+    search_iterations = 100
+    # processor seconds a 2-player game, every seat one agent (benchmarks/agent_strength.py, 2026-11-29)
+    game_seconds: ClassVar[Mapping[str, float]] = {"random": 0.06, "greedy": 1.5, "mcts": 44.3}
 
     def __init__(self, game: Game):
         def f(name: str) -> Any:
@@ -195,6 +203,10 @@ class RiftEngine(GameEngine):
     def action_value(self, state: State, action: Any, player: int) -> float:
         assert isinstance(state, RiftState)
         return view.action_value(self, state, action, player)
+
+    def playout_value(self, state: State) -> list[float]:
+        assert isinstance(state, RiftState)
+        return view.settled_values(state)
 
     def _faction_balance(self, seen: Counter[str]) -> list[str]:
         """Factions whose share of wins lies outside the 95 % Wilson interval around an even game's 1/players (a

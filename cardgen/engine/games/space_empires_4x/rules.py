@@ -12,7 +12,8 @@ solitaire run and the first round's order.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 from cardgen.data.games import Game
 from cardgen.engine.boards import hex_distance, hex_neighbours, offset_to_axial
@@ -32,6 +33,13 @@ class SE4XEngine(GameEngine):
     id = "space-empires-4x"
     max_actions = 120_000
     playout_horizon = 60  # a search's playout stops after 60 actions (a turn or two) and is scored by `outlook`
+    # The search decides only the moves that may start a battle (`SE4XState.searched`), greedy playing the rest and
+    # the playouts; 32 iterations a decision, greedy's best few moves first.
+    playout_policy = "greedy"
+    search_width = 1.0
+    search_iterations = 32
+    # processor seconds a 2-player game, every seat one agent (benchmarks/agent_strength.py, 2026-11-29)
+    game_seconds: ClassVar[Mapping[str, float]] = {"random": 0.14, "greedy": 0.66, "mcts": 416.3}
 
     def __init__(self, game: Game):
         f = game.fact

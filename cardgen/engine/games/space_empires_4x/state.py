@@ -371,6 +371,16 @@ class SE4XState(Flow, State):
     def invariant_violations(self) -> list[str]:
         return invariants.violations(self)
 
+    def searched(self) -> bool:
+        """Search agents search the moves that may start a battle (a unit may move where an enemy is), each judged by
+        greedy play through the round after it, and otherwise move, fight and buy as greedy does: a move of one
+        unit one hex elsewhere changes too little for a search to judge."""
+        if self.phase != MOVE or self.decision is None or self.decision[0] != "move":
+            return False
+        mover = self.decision[1]
+        return any(a.tag == "move" and (self.enemies_at(a.to, mover) or self.col_owner[a.to] not in (-1, mover))
+                   for a in self.legal_actions())  # fmt: skip
+
     def observation(self, player: int) -> Any:
         return hidden.observation(self, player)
 

@@ -16,20 +16,24 @@ little more than a move that gains nothing, so units never wander.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from cardgen.engine.boards import distances_from
+from cardgen.engine.boards import costed_distances, distances_from
 from cardgen.engine.games.space_empires_4x import battle
 from cardgen.engine.games.space_empires_4x.model import PEEK_DISCARDS
 
 if TYPE_CHECKING:
     from cardgen.engine.games.space_empires_4x.state import SE4XState
 
-RESEARCH_NEED = {"ship-size": 6.0, "attack": 4.0, "defense": 3.5, "movement": 3.0, "terraforming": 2.5,
+RESEARCH_NEED = {"ship-size": 6.0, "attack": 4.0, "defense": 3.5, "movement": 5.0, "terraforming": 2.5,
                  "tactics": 2.0, "ship-yard": 2.0, "exploration": 0.5}  # fmt: skip
 WARSHIP_NEED = {"SC": 1.5, "DD": 5.0, "CA": 6.0, "BC": 7.0, "BB": 8.0, "DN": 9.0}
 UNSEEN = 8  # the attack a face-down enemy counter is guessed to have (a group of two Destroyers)
 STRIKE = 20  # attack points a fleet gathers before warships head for the enemy
+ASSAULT = 25.0  # what moving into an enemy Homeworld with the odds is worth beyond the battle's own terms
+PACK = 2.0  # hexes ahead of the middle of its fleet at which a warship waits for the rest
+HAZARD = 10.0  # hexes of detour a warship takes round a sure loss (a hidden marker by its risk, a Black Hole 0.4)
 
 
 def fleet_cost(state: SE4XState, player: int) -> int:
@@ -94,14 +98,6 @@ class Goals:
                   and (kind[h] == "planet" or (terra and kind[h] == "barren"))]  # fmt: skip
         ore = [h for h in hexes if on[h] and kind[h] in ("minerals", "space-wreck") and h not in enemy_here]
         enemy_homes = [state.home[q] for q in state.alive(state.n) if q != player]  # the way to win
-        self.unexplored = distances(state, hidden) if hidden else None
-        self.settle = distances(state, settle) if settle else None
-        self.ore = distances(state, ore) if ore else None
-        self.home = distances(state, state.colonies(player))
-        self.enemy = distances(state, enemy_homes) if enemy_homes else None
-        attack = sum(state.spec(u).attack * u.count for u in state.units
-                     if u.owner == player and state.armed(u) and u.code not in state.engine.immobile)  # fmt: skip
-        self.strike = attack >= STRIKE
         self.risk = {}
         for region in ["deep", *state.colours]:
             kinds = [
@@ -109,12 +105,34 @@ class Goals:
             ]
             deadly = sum(1 for k in kinds if k == "danger") + 0.4 * sum(1 for k in kinds if k == "black-hole")
             self.risk[region] = deadly / len(kinds) if kinds else 0.0
+        # warships go round what may destroy them (the unexplored by its risk, known Black Holes) where a way exists:
+        # a fleet that only counted hexes stopped at a Black Hole or a hidden marker on the straight way, for good
+        hidden_set = set(hidden)
+        hazard = [1.0 + (HAZARD * self.risk[state.engine.hex_region[h]] if h in hidden_set else 0.0)
+                  + (HAZARD * 0.4 if kind[h] == "black-hole" else 0.0) for h in hexes]  # fmt: skip
+        self.unexplored = distances(state, hidden) if hidden else None
+        self.settle = distances(state, settle) if settle else None
+        self.ore = distances(state, ore) if ore else None
+        self.home = costed_distances(state.adj, state.colonies(player), hazard)
+        self.enemy = costed_distances(state.adj, enemy_homes, hazard) if enemy_homes else None
+        fleet = [u for u in state.units if u.owner == player and state.armed(u) and u.code not in state.engine.immobile]
+        attack = sum(state.spec(u).attack * u.count for u in fleet)
+        self.strike = attack >= STRIKE
+        self.front = 0.0  # how far from its target the middle of the fleet is, by attack: the pack moves together
+        if self.enemy is not None and fleet:
+            weighted = sorted((self.enemy[u.hex], state.spec(u).attack * u.count) for u in fleet)
+            half, running = attack / 2, 0
+            for distance, weight in weighted:
+                running += weight
+                if running >= half:
+                    self.front = distance
+                    break
         self.colonists = sum(1 for u in state.units if u.owner == player and u.code == "CO")
         self.miners = sum(1 for u in state.units if u.owner == player and u.code == "Miner")
         self.places = len(settle)
         self.ores = len(ore)
 
-    def target(self, state: SE4XState, u: Any) -> tuple[list[int] | None, float]:
+    def target(self, state: SE4XState, u: Any) -> tuple[Sequence[float] | None, float]:
         """The distance map a unit heads along, and how much a hex closer is worth."""
         if u.code == "CO":
             return self.settle, 2.0
@@ -124,7 +142,8 @@ class Goals:
             return self.unexplored, 1.0
         if state.armed(u):
             if self.strike and self.enemy is not None:
-                return self.enemy, 0.3 * u.count * state.spec(u).hull
+                ahead = self.enemy[u.hex] < self.front - PACK  # well ahead of the fleet: wait for it
+                return self.enemy, (0.02 if ahead else 0.3) * u.count * state.spec(u).hull
             return self.home, 0.1
         return None, 0.0
 
@@ -212,7 +231,10 @@ def _move_value(state: SE4XState, g: Goals, u: Any, to: int) -> float:
                    and state.armed(x) and (x.hex == to or x is u or not x.stopped))  # fmt: skip
         theirs = sum(state.spec(x).attack * x.count if x.seen or x.code in state.engine.singles else UNSEEN
                      for x in enemies if state.armed(x) or not x.seen)  # fmt: skip
-        value += 5.0 * (mine / max(theirs, 1) - 1.5)
+        ratio = mine / max(theirs, 1)
+        value += 5.0 * (min(ratio, 4.0) - 1.5)  # an undefended colony is worth a raid, not everything
+        if ratio >= 1.5 and to in (state.home[q] for q in state.alive(state.n) if q != p):
+            value += ASSAULT  # the way to win: a Homeworld the fleet on the spot can take
     return value
 
 

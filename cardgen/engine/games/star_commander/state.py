@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from cardgen.engine.boards import diagonal_distance
 from cardgen.engine.core import State
 from cardgen.engine.flow import PASS, Flow
-from cardgen.engine.games.star_commander import cards, combat, effects, hidden, invariants, labels, listing, turn
+from cardgen.engine.games.star_commander import cards, combat, effects, hidden, invariants, labels, listing, turn, view
 from cardgen.engine.games.star_commander.model import (
     DONE,
     Ability,
@@ -506,6 +506,15 @@ class StarState(Flow, State):
         cards.resolve(self, item)
 
     # -- what players see, labels, invariants -----------------------------------------------------------------------
+
+    def searched(self) -> bool:
+        """Search agents search the Command phase's decisions and play battles, windows, retreats, draws and discards
+        as greedy does (`view.default_action`)."""
+        return self.decision is not None and self.decision[0] == "command"
+
+    def rollout_action(self, legal: list[Any], rng: CounterRng) -> Any:
+        """Inside a search, the decisions it does not search are played as greedy plays them; the rest at random."""
+        return legal[rng.randbelow(len(legal))] if self.searched() else view.default_action(self, legal)
 
     def action_label(self, action: Any) -> str:
         return labels.action_label(self, action)

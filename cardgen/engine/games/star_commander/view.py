@@ -9,9 +9,11 @@ and what the opponents hold, with winning and losing above everything.
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
-from cardgen.engine.games.star_commander.model import Assign, Done, Phase
+from cardgen.engine.games.star_commander import listing
+from cardgen.engine.games.star_commander.model import DONE, Assign, Done, Move, Phase
 from cardgen.engine.rng import CounterRng
 
 if TYPE_CHECKING:
@@ -19,7 +21,11 @@ if TYPE_CHECKING:
 
 
 def strength(state: StarState, player: int) -> float:
-    return sum(state.attack(x) + 0.5 * state.hp(x) for x in state.pieces if x.owner == player)
+    """Attack and half the hit points of the player's pieces; a piece that cannot leave its system (a station, a
+    Fighter) counts for half: a fleet that can attack wins the game, a wall of stations only delays it."""
+    fixed = state.engine.station, state.engine.fighter
+    return sum((0.5 if fixed[0][x.card] or fixed[1][x.card] else 1.0) * (state.attack(x) + 0.5 * state.hp(x))
+               for x in state.pieces if x.owner == player)  # fmt: skip
 
 
 def position(state: StarState, player: int) -> float:
@@ -49,28 +55,126 @@ def position(state: StarState, player: int) -> float:
 def outlook(state: StarState, player: int) -> float:
     if state.phase == Phase.OVER:
         return 1000.0 * state.returns()[player]
-    others = [q for q in state.alive(state.n) if q != player]
-    mine = position(state, player)
-    if not others:
-        return mine
-    return mine - sum(position(state, q) for q in others) / len(others)
+    # against the sum of every opponent's position, the eliminated too (theirs is -100): at 2 players the same as
+    # before; at 3 and 4 a mean over the survivors diluted a blow to one opponent by their number and made taking
+    # the weakest one's Homeworld look like a loss (it raised the survivors' mean), so greedy built fleets and never
+    # conquered (0 of 10 four-player games ended by the rules)
+    others = [q for q in range(state.n) if q != player]
+    return position(state, player) - sum(position(state, q) for q in others)
 
 
 def action_value(state: StarState, action: Any, player: int) -> float:
-    if isinstance(action, Assign):  # fire at the piece it can destroy, else the strongest; holding fire is worst
-        if action.target < 0:
-            return -1.0
-        target = state.piece(action.target)
-        attacker = state.piece(action.attacker)
-        assert target is not None and attacker is not None
-        kills = target.damage + state.attack(attacker) > state.hp(target)
-        return (10.0 if kills else 0.0) + state.attack(target) + state.spec(target.card).cost * 0.1
-    trial = _determinized(state, player).clone()
-    trial.do(action, chance=False)
+    """Greedy's valuation, judged on a determinization of what the player cannot see."""
+    if isinstance(action, Assign):
+        return assign_value(state, action)
+    return _judged(_determinized(state, player).clone(), state, action, player)
+
+
+def playout_action_value(state: StarState, action: Any, player: int) -> float:
+    """The same valuation inside a search, whose state is already one deal of what the player cannot see."""
+    if isinstance(action, Assign):
+        return assign_value(state, action)
+    return _judged(state.clone(), state, action, player)
+
+
+def _judged(trial: StarState, state: StarState, action: Any, player: int) -> float:
+    command = state.decision is not None and state.decision[0] == "command"
+    if command:  # judged at the turn's own end: the next player's Ready phase is left out (`_end_turn`)
+        _hold_ready(trial, player)
+    if isinstance(action, Move) and command:
+        _join(trial, action, player)
+    else:
+        trial.do(action, chance=False)
+    if command:  # every command is judged by the end of the turn it allows: ending the turn now is always possible
+        _end_turn(trial, player)
     value = outlook(trial, player)
-    if isinstance(action, Done) and state.decision and state.decision[0] == "command":
-        value -= 0.01  # among equal outlooks, act before ending the phase
+    if command and isinstance(action, Done) and trial.phase != Phase.OVER:
+        value -= 0.01  # among equal outlooks, act before ending the phase (but take a win at once)
     return value
+
+
+def turn_values(state: StarState) -> list[float]:
+    """The search's value of a position: the turn under way ended now and played out by default (`_end_turn`), each
+    seat's outlook then, squashed into [0, 1]."""
+    trial, player = state.clone(), state.active
+    _hold_ready(trial, player)
+    if trial.decision is not None and trial.decision[:2] == ("command", player):
+        trial.do(DONE, chance=False)
+    _end_turn(trial, player)
+    return [1 / (1 + math.exp(-outlook(trial, seat) / 10)) for seat in range(state.n)]
+
+
+def default_action(state: StarState, legal: list[Any]) -> Any:
+    """What greedy does at a decision outside the Command phase, judged on the state as it is (inside a search, one
+    deal of what the player cannot see): each shot by `assign_value`, anything else by the outlook after it."""
+    player = state.current_player()
+    return max(legal, key=lambda action: (playout_action_value(state, action, player), -legal.index(action)))
+
+
+def _hold_ready(trial: StarState, player: int) -> None:
+    """Leave every other player's next Ready phase out, so that a position is judged at the end of `player`'s turn."""
+    trial.started = [seat == player and started for seat, started in enumerate(trial.started)]
+
+
+def assign_value(state: StarState, action: Assign) -> float:
+    """Fire at a piece that the damage already assigned to it and this ship's destroy, one that others have started
+    first (their damage is wasted otherwise), with the least overkill; else at the one nearest to being destroyed,
+    the strongest first; never at a piece already doomed; holding fire is worst."""
+    if action.target < 0:
+        return -1.0
+    target, attacker = state.piece(action.target), state.piece(action.attacker)
+    assert target is not None and attacker is not None
+    dealt = target.damage + sum(state.attack(a) for a, t in _assigned(state) if t == action.target)
+    need = state.hp(target) + 1 - dealt
+    if need <= 0:
+        return -0.5  # destroyed already: the shot is wasted
+    worth = state.attack(target) + state.spec(target.card).cost * 0.1
+    if state.attack(attacker) >= need:  # a destroy: best where it also saves the damage others have assigned
+        return 20.0 + worth + 0.5 * dealt - 0.1 * (state.attack(attacker) - need)
+    return 10.0 * dealt / (state.hp(target) + 1) + worth
+
+
+def _assigned(state: StarState) -> list[tuple[Any, int]]:
+    return [(x, target) for card, target in state.assigned if (x := state.piece(card)) is not None]
+
+
+def _join(trial: StarState, move: Move, player: int) -> None:
+    """A ship's jump, with every other ship of the player that can reach the same system this turn jumping there
+    too: a jump into a battle is judged by the fleet it starts moving, not by the lone ship that goes first."""
+    trial.do(move, chance=False)
+    for _ in range(len(trial.pieces)):
+        if trial.decision is None or trial.decision[:2] != ("command", player):
+            return
+        joining = next((jump for x in trial.pieces if x.owner == player and x.cell != move.cell
+                        and (jump := Move(x.card, move.cell)) in listing.moves(trial, player, [x])), None)  # fmt: skip
+        if joining is None:
+            return
+        trial.do(joining, chance=False)
+
+
+FINISH = 400  # decisions played by default to finish a judged turn (battles, retreats, windows) before giving up
+
+
+def _end_turn(trial: StarState, player: int) -> None:
+    """End the player's turn on the trial and play it out by default — each shot by `assign_value`, every window
+    passed, no retreat — up to the next player's Command phase. The caller has left the next player's Ready phase
+    out (`started`): the turn is judged at its own end, not after the next player's income, which made any action
+    that kept the turn going look better than ending it."""
+    for _ in range(FINISH):
+        decision = trial.decision
+        if decision is None or trial.phase == Phase.OVER:
+            return
+        if decision[0] == "command":
+            if decision[1] != player:
+                return
+            trial.do(DONE, chance=False)  # always legal in the Command phase: no need to list the rest
+            continue
+        legal = trial.legal_actions()
+        if decision[0] == "assign":
+            choice = max(legal, key=lambda a: assign_value(trial, a))
+        else:
+            choice = next((a for a in legal if isinstance(a, Done)), legal[0])
+        trial.do(choice, chance=False)
 
 
 _last: list[Any] = [None, None]  # (legal list, determinization): greedy values every action of one state in a row

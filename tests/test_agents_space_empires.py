@@ -1,0 +1,86 @@
+"""Space Empires 4X's greedy agent plays to end games by the rules: its warships go round what may destroy them where
+a way exists, move as a fleet (a ship well ahead of the rest waits for them), and take an enemy Homeworld the fleet on
+the spot can take rather than raid a colony beside it. Hand-built positions on the helpers of the engine's tests."""
+
+from __future__ import annotations
+
+import pytest
+from test_engine_space_empires import RED, YELLOW, clear, fresh, place, show
+
+from cardgen.engine.agents import GreedyAgent
+from cardgen.engine.boards import costed_distances, distances_from
+from cardgen.engine.games.space_empires_4x import view
+from cardgen.engine.games.space_empires_4x.model import Move
+
+
+@pytest.fixture(scope="module")
+def engine():  # type: ignore[no-untyped-def]
+    from test_engine_space_empires import DATA, SE4XEngine, load_games
+
+    (game,) = load_games(DATA, ["space-empires-4x"])
+    return SE4XEngine.from_game(game)
+
+
+def test_the_cheapest_way_goes_round_a_costly_node():
+    """0–1–2–3 straight, or 0–4–5–3 round; entering 1 costs 10: from 0 the way round (3) is cheaper."""
+    neighbours = [[1, 4], [0, 2], [1, 3], [2, 5], [0, 5], [4, 3]]
+    cost = [1.0, 10.0, 1.0, 1.0, 1.0, 1.0]
+    assert costed_distances(neighbours, [3], cost) == [3.0, 2.0, 1.0, 0.0, 2.0, 1.0]
+    assert distances_from(neighbours, [3]) == [3, 2, 1, 0, 2, 1]  # steps alone: both ways alike
+    assert costed_distances(neighbours, [], cost) == [10_000.0] * 6
+
+
+def open_way(s, start: int, target: int) -> list[int]:  # type: ignore[no-untyped-def]
+    """Clear the markers off the hexes round `start`, so that only the test's hazards count."""
+    for h in [start, *s.adj[start]]:
+        if h != target and s.marker_at[h] >= 0:
+            show(s, h, None)
+    return s.adj[start]
+
+
+def test_a_fleet_goes_round_known_black_holes(engine):
+    """Every hex one step closer to the enemy Homeworld is a Black Hole: counting steps alone, every move looked worse
+    than staying, and the fleet stayed for good; it now takes the way round."""
+    s = clear(fresh(engine))
+    steps = distances_from(s.adj, [s.home[YELLOW]])
+    start = next(h for h in range(len(s.on)) if s.on[h] and steps[h] == 6 and any(s.on[n] and steps[n] == 6 for n in
+                 s.adj[h]))  # fmt: skip
+    for h in open_way(s, start, s.home[YELLOW]):
+        if steps[h] == 5:
+            show(s, h, "black-hole")
+    fleet = [place(s, RED, "DD", start, 3) for _ in range(3)]  # 36 attack: enough to head for the enemy
+    choice = GreedyAgent(engine, RED, 1).choose(s, s.legal_actions())
+    assert isinstance(choice, Move) and choice.uid in {u.uid for u in fleet}
+    assert s.kind_for(RED, choice.to) != "black-hole"
+
+
+def test_a_warship_well_ahead_of_its_fleet_waits_for_it(engine):
+    s = clear(fresh(engine))
+    steps = distances_from(s.adj, [s.home[YELLOW]])
+    rear = next(h for h in range(len(s.on)) if s.on[h] and steps[h] == 9)
+    lead = next(h for h in range(len(s.on)) if s.on[h] and steps[h] == 4)
+    open_way(s, rear, s.home[YELLOW])
+    open_way(s, lead, s.home[YELLOW])
+    ahead = place(s, RED, "DD", lead, 3)
+    behind = [place(s, RED, "DD", rear, 3) for _ in range(3)]
+
+    def best(unit) -> float:  # type: ignore[no-untyped-def]
+        return max(view.action_value(s, a, RED) for a in s.legal_actions() if isinstance(a, Move) and a.uid == unit.uid)
+
+    assert best(ahead) < best(behind[0])
+
+
+def test_a_fleet_that_can_take_the_enemy_homeworld_goes_there_before_a_colony(engine):
+    s = clear(fresh(engine))
+    home = s.home[YELLOW]
+    beside = [h for h in s.adj[home] if s.on[h]]
+    start, colony = beside[0], next(h for h in s.adj[beside[0]] if s.on[h] and h != home and h in beside)
+    show(s, start, None)
+    show(s, colony, "planet")
+    s.col_owner[colony], s.col_cp[colony] = YELLOW, 3  # undefended
+    place(s, YELLOW, "DD", home)
+    fleet = [place(s, RED, "CA", start, 3) for _ in range(3)]
+    greedy = GreedyAgent(engine, RED, 1)
+    choice = greedy.choose(s, s.legal_actions())
+    assert choice == Move(fleet[0].uid, home) or (isinstance(choice, Move) and choice.to == home)
+    assert view.ASSAULT > 0
