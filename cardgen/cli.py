@@ -727,7 +727,8 @@ def _require_game(obj: Context, game: str) -> Path:
 @SEED
 @_option("--agents", str, "auto", "Agents by seat, comma-separated: random, greedy, mcts (mcts:N); auto: the "
          "strongest of mcts, greedy and random whose estimated time fits --minutes.")  # fmt: skip
-@_option("--minutes", Whole(1, 10_000_000), 10, "The time --agents auto may take (minutes, on --jobs processes).")
+@_option("--minutes", Whole(1, 10_000_000), 10, "The time --agents auto may take (minutes of one process; more "
+         "--jobs finish sooner but choose the same).")  # fmt: skip
 @_option("--strength", Whole(0, 1_000_000), 20, "Games each agent plays against greedy and against random, to "
          "measure its strength (0: none).")  # fmt: skip
 @SEATS
@@ -775,8 +776,8 @@ def balance_command(
     if agents.strip() == "auto":
         from cardgen.balance.agents import choose
 
-        choice = choose(engine, counts, count, strength, jobs, minutes)
-        names, chosen, auto = (choice.agent,), choice.why, (minutes, jobs)
+        choice = choose(engine, counts, count, strength, minutes)
+        names, chosen, auto = (choice.agent,), choice.why, minutes
     else:
         names = _agent_names(agents)
     if importlib.util.find_spec("matplotlib") is None:  # a dependency: missing only from a damaged install

@@ -103,14 +103,15 @@ class Costed(GameEngine):
 
 def test_balance_chooses_the_strongest_agent_its_time_allows():
     engine = Costed()
-    # 200 games and 20 strength games against each of greedy and random, on two processes
-    assert estimate(engine, "mcts", (2,), 200, 20, 2) == pytest.approx(100 * (200 + 20) / 2)
-    assert estimate(engine, "greedy", (2, 4), 200, 20, 2) == pytest.approx(10 * (200 + 800 + 10) / 2)
-    slow = choose(engine, (2,), 200, 20, 2, 60)
+    # 200 games and 20 strength games against each of greedy and random, on one process whatever --jobs says (the
+    # same command plays the same games on any number of processes)
+    assert estimate(engine, "mcts", (2,), 200, 20) == pytest.approx(100 * (200 + 20))
+    assert estimate(engine, "greedy", (2, 4), 200, 20) == pytest.approx(10 * (200 + 800 + 10))
+    slow = choose(engine, (2,), 200, 20, 60)
     assert slow.agent == "greedy" and "mcts would take longer" in slow.why and "60 minutes" in slow.why
-    assert choose(engine, (2,), 200, 20, 2, 200).agent == "mcts"
-    assert choose(engine, (2,), 10**6, 20, 1, 1).agent == "random"  # the floor: always fits
-    unmeasured = choose(Take(), (2,), 10, 0, 1, 60)  # a game with no figures: nothing else is estimated
+    assert choose(engine, (2,), 200, 20, 400).agent == "mcts"
+    assert choose(engine, (2,), 10**6, 20, 1).agent == "random"  # the floor: always fits
+    unmeasured = choose(Take(), (2,), 10, 0, 60)  # a game with no figures: nothing else is estimated
     assert unmeasured.agent == "random" and "no measured time for mcts or greedy" in unmeasured.why
     assert strength_opponents("mcts") == ("greedy", "random") and strength_opponents("greedy") == ("random",)
     assert strength_opponents("random") == ()

@@ -8,9 +8,9 @@ fewest players, the seats alternating, and the report gives its win share with a
 
 The estimate is the engine's `game_seconds` (processor seconds of one game at its fewest players, two for a game that
 can be played alone, with every seat that agent, measured by benchmarks/agent_strength.py), in proportion to the square
-of the players at each count (each seat plays, and the games run longer), spread over the processes asked for. It is a
-fixed figure, not a timing of this machine, so the same command chooses the same agents anywhere and its report stays
-the same byte for byte.
+of the players at each count (each seat plays, and the games run longer), on one process: more processes finish
+sooner but never change the choice. It is a fixed figure, not a timing of this machine, so the same command chooses
+the same agents anywhere, on any number of processes, and its report stays the same byte for byte.
 """
 
 from __future__ import annotations
@@ -35,31 +35,30 @@ class Choice:
     why: str
 
 
-def estimate(engine: GameEngine, agent: str, counts: tuple[int, ...], games: int, strength: int, jobs: int
-             ) -> float | None:  # fmt: skip
-    """Seconds the sweep and its strength games would take on `jobs` processes, or None where the game has no
-    figure for the agent."""
+def estimate(engine: GameEngine, agent: str, counts: tuple[int, ...], games: int, strength: int) -> float | None:
+    """Processor seconds the sweep and its strength games would take (on one process), or None where the game has no
+    figure for the agent. Not divided by the processes asked for: the same command must play the same games on one
+    process, two or a cluster."""
     per_game = engine.game_seconds.get(agent.partition(":")[0])
     if per_game is None:
         return None
     reference = max(2, engine.min_players)  # the player count `game_seconds` was measured at
     games_worth = sum((players / reference) ** 2 for players in counts) * games  # more seats, and longer games
     games_worth += len(strength_opponents(agent)) * strength / 2  # a strength game: one seat of two is the agent's
-    return per_game * games_worth / max(1, jobs)
+    return per_game * games_worth
 
 
-def choose(engine: GameEngine, counts: tuple[int, ...], games: int, strength: int, jobs: int, minutes: float) -> Choice:
+def choose(engine: GameEngine, counts: tuple[int, ...], games: int, strength: int, minutes: float) -> Choice:
     """The strongest agent of the ladder whose estimate fits `minutes` (random always fits: it is the floor)."""
     budget = minutes * 60
     for agent in LADDER:
-        seconds = estimate(engine, agent, counts, games, strength, jobs)
+        seconds = estimate(engine, agent, counts, games, strength)
         if agent == "random" or (seconds is not None and seconds <= budget):
-            shown = "" if seconds is None else f" (an estimated {_duration(seconds)} on {jobs} process"
-            shown += "" if seconds is None else ("es)" if jobs > 1 else ")")
+            shown = "" if seconds is None else f" (an estimated {_duration(seconds)} on one process)"
             stronger = LADDER[: LADDER.index(agent)]
-            over = [a for a in stronger if (s := estimate(engine, a, counts, games, strength, jobs)) is not None
+            over = [a for a in stronger if (s := estimate(engine, a, counts, games, strength)) is not None
                     and s > budget]  # fmt: skip
-            unknown = [a for a in stronger if estimate(engine, a, counts, games, strength, jobs) is None]
+            unknown = [a for a in stronger if estimate(engine, a, counts, games, strength) is None]
             if stronger and len(unknown) == len(stronger):
                 why = f"{agent}: this game has no measured time for {' or '.join(unknown)} (name one with --agents)"
                 return Choice(agent, seconds, why)

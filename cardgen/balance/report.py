@@ -41,7 +41,7 @@ class Settings:
     rotate: bool = True  # the agents take the seats in turn (`runner.seating`)
     strength: int = 0  # games each agent plays against greedy and against random, to measure its strength
     chosen: str = ""  # why these agents, when balance chose them (`agents.choose`)
-    auto: tuple[int, int] | None = None  # the minutes and processes the choice was made for (`--agents auto`)
+    auto: int | None = None  # the minutes the choice was made for (`--agents auto`)
 
     def spec(self, players: int) -> PlaySpec:
         return PlaySpec(self.game, self.data_dir, players, self.seed, self.agents, check=self.check, rotate=self.rotate)
@@ -66,7 +66,7 @@ class Settings:
         counts = self.players
         players = str(counts[0]) if len(counts) == 1 else f"{counts[0]}..{counts[-1]}"
         data = "" if self.bundled else f" --data-dir {self.data_dir}"
-        agents = ",".join(self.agents) if self.auto is None else f"auto --minutes {self.auto[0]} --jobs {self.auto[1]}"
+        agents = ",".join(self.agents) if self.auto is None else f"auto --minutes {self.auto}"
         return (
             f"cardgen{data} balance {self.game} --players {players} --games {self.games} --agents "
             f"{agents} --seats {'rotate' if self.rotate else 'fixed'} --seed {self.seed} --batch "
