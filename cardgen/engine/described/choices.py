@@ -111,11 +111,8 @@ def compile_choose(steps: StepCompiler, item: dict[str, Any], scope: Scope, path
     for key in spec:
         if key not in CHOOSE_KEYS:
             raise StepProblem(f"choose: takes no '{key}' (it takes: {', '.join(CHOOSE_KEYS)})", (*path, key))
-    if "player" in spec:
-        player = steps.value(spec["player"], scope, (*path, "player"))
-    elif scope.lookup("player") is not None:
-        player = steps.value("player", scope, path)
-    else:
+    player = steps.seat(spec, "player", (*path, "player"), "player", scope, path)
+    if player is None:
         raise StepProblem("choose: needs player: (who chooses), or a 'player' named before", path)
     options: list[Option] = []
     listing: list[str] = []

@@ -222,14 +222,10 @@ def _call(steps: StepCompiler, item: dict[str, Any], scope: Scope, path: Path) -
 def _effects(steps: StepCompiler, item: dict[str, Any], scope: Scope, path: Path) -> Step:
     card = steps.value(item["effects"], scope, path)
     trigger = item.get("trigger")
-    if trigger is not None and trigger not in steps.engine.triggers:
-        known = ", ".join(steps.engine.triggers) or "none declared (effects: triggers:)"
-        raise StepProblem(f"unknown trigger '{trigger}' (triggers: {known})", (*path[:-1], "trigger"))
-    if "player" in item:
-        player = steps.value(item["player"], scope, (*path[:-1], "player"))
-    elif scope.lookup("player") is not None:
-        player = steps.value("player", scope, path)
-    else:  # each card's own owner
+    if trigger is not None:
+        steps.trigger(trigger, path)
+    player = steps.seat(item, "player", (*path[:-1], "player"), "player", scope, path)
+    if player is None:  # each card's own owner
         owners = steps.engine.cards.owner
         player = lambda s, e: owners.__getitem__  # noqa: E731
     return Step(lambda s, e: s.effects(card(s, e), trigger, player(s, e)), COMPOUND, steps.where(path))

@@ -122,10 +122,8 @@ def _draw(steps: StepCompiler, item: dict[str, Any], scope: Scope, path: Path) -
 
 
 def _effects_of(steps: StepCompiler, slot: int, trigger: str, scope: Scope, path: Path) -> Any:
-    if trigger not in steps.engine.triggers:
-        known = ", ".join(steps.engine.triggers) or "none declared (effects: triggers:)"
-        raise StepProblem(f"unknown trigger '{trigger}' (triggers: {known})", (*path[:-1], "trigger"))
-    player = steps.value("player", scope, path) if scope.lookup("player") is not None else None
+    steps.trigger(trigger, path)
+    player = steps.seat({}, "player", path, "player", scope, path)
     owners = steps.engine.cards.owner
 
     def run(s: Any, e: list[Any]) -> None:

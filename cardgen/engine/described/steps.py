@@ -233,6 +233,19 @@ class StepCompiler:
         code: Code = self.compiled(raw, path, lambda node: self.compiler.code(node, scope))
         return code
 
+    def seat(self, spec: dict[str, Any], key: str, key_path: Path, default: str, scope: Scope, path: Path) -> Fn | None:
+        """Who a step is for: `spec[key]` where it is written, else the expression `default` where a 'player' is named
+        before the step (a turn's, a for:'s), else None (the caller says what that means)."""
+        if key in spec:
+            return self.value(spec[key], scope, key_path)
+        return self.value(default, scope, path) if scope.lookup("player") is not None else None
+
+    def trigger(self, trigger: str, path: Path) -> None:
+        """A trigger an effects step names must be one the rules file declares (`effects: triggers:`)."""
+        if trigger not in self.engine.triggers:
+            known = ", ".join(self.engine.triggers) or "none declared (effects: triggers:)"
+            raise StepProblem(f"unknown trigger '{trigger}' (triggers: {known})", (*path[:-1], "trigger"))
+
     def value(self, raw: Any, scope: Scope, path: Path) -> Fn:
         """A value written in YAML as a function of the state and the locals."""
         code = self.code(raw, scope, path)

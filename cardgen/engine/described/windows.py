@@ -154,11 +154,8 @@ def reveal(s: DescribedState, simultaneous: Simultaneous, e: list[Any], block: B
 
 def compile_window(steps: StepCompiler, item: dict[str, Any], scope: Scope, path: Path) -> Step:
     spec = _keys(item["window"], WINDOW_KEYS, "window", path)
-    if "players" in spec:
-        players = steps.value(spec["players"], scope, (*path, "players"))
-    elif scope.lookup("player") is not None:
-        players = steps.value("others(player)", scope, path)
-    else:
+    players = steps.seat(spec, "players", (*path, "players"), "others(player)", scope, path)
+    if players is None:
         raise StepProblem("window: needs players: (who may answer), or a 'player' named before", path)
     inner = scope.child()
     slot = steps.name(spec.get("as", "responder"), inner, (*path, "as"))
