@@ -37,6 +37,7 @@ from cardgen.engine.games.space_empires_4x.model import (
     Screen,
     Scuttle,
     Shift,
+    Unit,
     Unload,
     Upgrade,
 )
@@ -791,6 +792,16 @@ def test_golden_log_replays_exactly(tmp_path, short_game):
 
 def test_states_pickle_and_clones_are_independent(engine):
     check_pickle_and_clone(engine, 3, 5, 300, 200)
+
+
+def test_a_units_copy_carries_every_slot():
+    """A clone copies units slot by slot (`Unit.copy`, written out for speed): a slot added later must be copied."""
+    unit = Unit(7, 1, "DD", 2, 3, 11, {"attack": 1, "defense": 1, "tactics": 1, "movement": 2, "terraforming": 1})
+    for number, name in enumerate(Unit.__slots__):
+        setattr(unit, name, f"value {number}")  # a distinct value in every slot
+    copy = unit.copy()
+    assert copy is not unit and copy.key() == unit.key()
+    assert [getattr(copy, name) for name in Unit.__slots__] == [f"value {n}" for n in range(len(Unit.__slots__))]
 
 
 def test_determinizations_keep_what_a_player_sees_and_redeal_the_face_down_markers(engine):

@@ -12,7 +12,7 @@ solitaire run and the first round's order.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from cardgen.data.games import Game
@@ -56,6 +56,7 @@ class SE4XEngine(GameEngine):
                                         u.get("rules") == "basic")  # fmt: skip
         self.limits: dict[str, int] = dict(f("counter_limits"))
         self.numbered = set(f("numbered_units"))
+        self.distance_memo: dict[tuple[Any, ...], Sequence[float]] = {}  # `view.distances`' answers
         self.singles = set(f("single_ship_units"))
         self.group_max: int = f("group_size")["max"]
         self.size_markers: int = f("group_size_markers_per_value")

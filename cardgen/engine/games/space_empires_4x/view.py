@@ -76,9 +76,22 @@ def outlook(state: SE4XState, player: int) -> float:
 # -- the greedy agent's valuation --------------------------------------------------------------------------------------
 
 
-def distances(state: SE4XState, sources: list[int]) -> list[int]:
-    """Hexes from the nearest source, over the map (a large number where none is reachable)."""
-    return distances_from(state.adj, sources)
+def distances(state: SE4XState, sources: list[int], hazard: tuple[float, ...] | None = None) -> Sequence[float]:
+    """Hexes from the nearest source over the map, or with `hazard` the cheapest way there, entering hex h costing
+    hazard[h] (a large number where none is reachable). Remembered by the engine for each map, sources and hazards:
+    greedy asks for five maps a decision and the search's greedy playouts ask thousands of times a decision, mostly
+    for the same few (a breadth-first or Dijkstra walk of the map each was over half the search's time). The answers
+    are shared, so never changed."""
+    key = (state.n, tuple(sources), hazard)
+    memo = state.engine.distance_memo
+    found = memo.get(key)
+    if found is None:
+        if len(memo) >= 4096:  # a bound on the memory a long sweep may give it
+            memo.clear()
+        found = memo[key] = (
+            distances_from(state.adj, sources) if hazard is None else costed_distances(state.adj, sources, hazard)
+        )
+    return found
 
 
 class Goals:
@@ -108,13 +121,13 @@ class Goals:
         # warships go round what may destroy them (the unexplored by its risk, known Black Holes) where a way exists:
         # a fleet that only counted hexes stopped at a Black Hole or a hidden marker on the straight way, for good
         hidden_set = set(hidden)
-        hazard = [1.0 + (HAZARD * self.risk[state.engine.hex_region[h]] if h in hidden_set else 0.0)
-                  + (HAZARD * 0.4 if kind[h] == "black-hole" else 0.0) for h in hexes]  # fmt: skip
+        hazard = tuple(1.0 + (HAZARD * self.risk[state.engine.hex_region[h]] if h in hidden_set else 0.0)
+                       + (HAZARD * 0.4 if kind[h] == "black-hole" else 0.0) for h in hexes)  # fmt: skip
         self.unexplored = distances(state, hidden) if hidden else None
         self.settle = distances(state, settle) if settle else None
         self.ore = distances(state, ore) if ore else None
-        self.home = costed_distances(state.adj, state.colonies(player), hazard)
-        self.enemy = costed_distances(state.adj, enemy_homes, hazard) if enemy_homes else None
+        self.home = distances(state, state.colonies(player), hazard)
+        self.enemy = distances(state, enemy_homes, hazard) if enemy_homes else None
         fleet = [u for u in state.units if u.owner == player and state.armed(u) and u.code not in state.engine.immobile]
         attack = sum(state.spec(u).attack * u.count for u in fleet)
         self.strike = attack >= STRIKE
