@@ -7,6 +7,8 @@ import itertools
 import pytest
 
 from cardgen.engine.boards import (
+    Distances,
+    costed_distances,
     diagonal_distance,
     diagonal_neighbours,
     distances_from,
@@ -98,3 +100,20 @@ def test_distances_from_every_source_at_once():
     neighbours = [[1], [0, 2], [1, 3], [2], []]
     assert distances_from(neighbours, [0]) == [0, 1, 2, 3, 10_000]
     assert distances_from(neighbours, [0, 3], far=99) == [0, 1, 1, 0, 99]
+
+
+def test_remembered_distances_are_the_walks_answers_kept_per_board_sources_and_costs():
+    """`Distances` answers what `distances_from` and `costed_distances` would, for each board, sources and costs
+    apart, and forgets everything once it holds its bound (a long sweep must not grow it without end)."""
+    path = [[1], [0, 2], [1, 3], [2], []]  # 0-1-2-3 and a lone node 4
+    ring = [[1, 3], [0, 2], [1, 3], [2, 0], []]
+    memo = Distances(bound=4)
+    assert memo.of("path", path, [0]) == distances_from(path, [0]) == [0, 1, 2, 3, 10_000]
+    assert memo.of("ring", ring, [0]) == distances_from(ring, [0]) == [0, 1, 2, 1, 10_000]  # the board is the key's
+    costly = (1.0, 5.0, 1.0, 1.0, 1.0)
+    assert memo.of("ring", ring, [0], costly) == costed_distances(ring, [0], costly) == [0.0, 1.0, 2.0, 1.0, 10_000.0]
+    assert memo.of("path", path, [0]) is memo.of("path", path, (0,))  # asked again: the same answer, not a new walk
+    assert len(memo.found) == 3
+    memo.of("path", path, [3])
+    memo.of("path", path, [2])  # the fifth answer: the first four are forgotten
+    assert len(memo.found) == 1 and memo.of("path", path, [0]) == [0, 1, 2, 3, 10_000]

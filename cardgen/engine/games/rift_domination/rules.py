@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from cardgen.data.games import Game
+from cardgen.engine.boards import Distances
 from cardgen.engine.core import GameEngine, State
 from cardgen.engine.games.rift_domination import view
 from cardgen.engine.games.rift_domination.battle import Rules
@@ -58,6 +59,7 @@ class RiftEngine(GameEngine):
 
         self.min_players, self.max_players = game.players
         self.problems: list[str] = []
+        self.distances = Distances()  # greedy's distance maps (`view.position`)
         self.battle_rules = Rules.from_facts(f)
         self.kinds = kinds_of(game)
         self.units: dict[str, Mapping[str, Any]] = {

@@ -14,7 +14,6 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-from cardgen.engine.boards import distances_from
 from cardgen.engine.games.rift_domination import movement, turn
 from cardgen.engine.rng import CounterRng
 
@@ -34,7 +33,7 @@ def position(state: RiftState, player: int) -> float:
     free = [h for h in range(len(state.on)) if state.on[h] and e.is_planet[h] and h not in state.owner
             and h not in state.consumed]  # fmt: skip
     if free:
-        dist = distances_from(state.towards, free)
+        dist = e.distances.of(state.n, state.towards, free)  # the board in use is the player count's
         landers = [u for u in units if state.ground(u) or state.negotiates(u)]
         value -= sum(0.5 * min(dist[u.node], 12) for u in landers)
         # landers that need a carrier and have nothing left to take in their own system draw the carriers to them
@@ -42,7 +41,7 @@ def position(state: RiftState, player: int) -> float:
                         {e.node_system[h] for h in free}})  # fmt: skip
         carriers = [u for u in units if movement.capacity(state, u)]
         if stuck:  # the nearest carrier counts (none at all: as far as can be), and a roster that can build one
-            to_stuck = distances_from(state.towards, stuck)
+            to_stuck = e.distances.of(state.n, state.towards, stuck)
             value -= 0.5 * min([min(to_stuck[u.node], 12) for u in carriers] or [12])
             value += 3.0 * any(int(e.units[k]["capacity"]) > 0 for k in state.roster[player])
     return value

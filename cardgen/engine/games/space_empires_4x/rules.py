@@ -12,11 +12,11 @@ solitaire run and the first round's order.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from cardgen.data.games import Game
-from cardgen.engine.boards import hex_distance, hex_neighbours, offset_to_axial
+from cardgen.engine.boards import Distances, hex_distance, hex_neighbours, offset_to_axial
 from cardgen.engine.core import GameEngine, State
 from cardgen.engine.games.space_empires_4x import view
 from cardgen.engine.games.space_empires_4x.combat import Rules
@@ -56,7 +56,7 @@ class SE4XEngine(GameEngine):
                                         u.get("rules") == "basic")  # fmt: skip
         self.limits: dict[str, int] = dict(f("counter_limits"))
         self.numbered = set(f("numbered_units"))
-        self.distance_memo: dict[tuple[Any, ...], Sequence[float]] = {}  # `view.distances`' answers
+        self.distances = Distances()  # greedy's distance maps (`view.distances`)
         self.singles = set(f("single_ship_units"))
         self.group_max: int = f("group_size")["max"]
         self.size_markers: int = f("group_size_markers_per_value")

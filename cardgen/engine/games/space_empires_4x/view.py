@@ -19,7 +19,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from cardgen.engine.boards import costed_distances, distances_from
 from cardgen.engine.games.space_empires_4x import battle
 from cardgen.engine.games.space_empires_4x.model import PEEK_DISCARDS
 
@@ -78,20 +77,8 @@ def outlook(state: SE4XState, player: int) -> float:
 
 def distances(state: SE4XState, sources: list[int], hazard: tuple[float, ...] | None = None) -> Sequence[float]:
     """Hexes from the nearest source over the map, or with `hazard` the cheapest way there, entering hex h costing
-    hazard[h] (a large number where none is reachable). Remembered by the engine for each map, sources and hazards:
-    greedy asks for five maps a decision and the search's greedy playouts ask thousands of times a decision, mostly
-    for the same few (a breadth-first or Dijkstra walk of the map each was over half the search's time). The answers
-    are shared, so never changed."""
-    key = (state.n, tuple(sources), hazard)
-    memo = state.engine.distance_memo
-    found = memo.get(key)
-    if found is None:
-        if len(memo) >= 4096:  # a bound on the memory a long sweep may give it
-            memo.clear()
-        found = memo[key] = (
-            distances_from(state.adj, sources) if hazard is None else costed_distances(state.adj, sources, hazard)
-        )
-    return found
+    hazard[h] (a large number where none is reachable); remembered by the engine (`boards.Distances`)."""
+    return state.engine.distances.of(state.n, state.adj, sources, hazard)
 
 
 class Goals:
