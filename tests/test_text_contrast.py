@@ -123,3 +123,57 @@ def test_min_and_decorative_fields(faces: Path):
     assert not any("(black-on-stars." in line for line in validated(faces, ", args: {decorative: [black-on-stars]}"))
     (broken,) = validated(faces, ", min: 30")
     assert "min must be a contrast ratio from 1 to 21, got 30" in broken
+
+
+def test_faces_measured_once_are_remembered_between_runs_and_a_changed_face_is_measured_again(
+    faces: Path, found: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """The measures are kept in the user's cache by everything that decides a face's pixels: a second validation
+    measures nothing and reports the very same lines; a card whose look changed is measured again, alone; a cache
+    that is not a database is passed over and started again."""
+    from cardgen.render import contrast
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    counted: list[int] = []
+    measure = contrast.face_contrasts
+
+    def counting(job, faces_):  # type: ignore[no-untyped-def]
+        counted.append(len(faces_))
+        return measure(job, faces_)
+
+    monkeypatch.setattr(contrast, "face_contrasts", counting)
+    assert validated(faces) == found and sum(counted) > 0  # measured, and the same as the module's run
+    counted.clear()
+    assert validated(faces) == found and sum(counted) == 0  # all remembered
+    cards = faces / "card_data" / "faces" / "cards.yaml"
+    before = cards.read_text()
+    cards.write_text(
+        before.replace("{id: black-on-white, look: black-on-white}", "{id: black-on-white, look: navy-too}")
+    )
+    try:
+        changed = validated(faces)
+        assert sum(counted) == 2  # the changed card's face alone, in each ink (light ink pales its navy)
+        assert [line for line in changed if "navy-too #000000 on #000080" in line], changed
+    finally:
+        cards.write_text(before)
+    counted.clear()
+    (tmp_path / "cache" / "cardgen" / "contrast.sqlite").write_bytes(b"not a database")
+    assert validated(faces) == found and sum(counted) > 0  # measured again, nothing raised
+    counted.clear()
+    assert validated(faces) == found and sum(counted) == 0  # and the cache started again
+
+
+def test_the_remembered_measures_keep_the_newest_within_their_bound(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    from reportlab.lib.colors import HexColor
+
+    from cardgen.render.contrast import Remembered
+    from cardgen.render.kit import TextRun
+
+    monkeypatch.setattr(Remembered, "STORED", 3)
+    store = Remembered("look", tmp_path / "contrast.sqlite")
+    for number in range(5):
+        store.keep({f"face {number}": [(TextRun("name", HexColor("#d4af37"), (1, 2, 3, 4)), "#808080", 1.875)]})
+    kept = store.recall([f"face {number}" for number in range(5)])
+    assert sorted(kept) == ["face 2", "face 3", "face 4"]
+    ((run, ground, figure),) = kept["face 4"]
+    assert (run.what, run.colour.hexval(), ground, figure) == ("name", "0xd4af37", "#808080", 1.875)

@@ -225,6 +225,7 @@ class GameRenderer:
             drawn = "designed" if designed else ink  # what the cache keys the prepared face by, with its markup
             prepared = self.cache.face(markup, drawn, width, height, prepare) if self.cache else prepare()
             faces.faces[key] = prepared
+            faces.drawn[key] = hashlib.sha256(f"{drawn}\0{width}\0{height}\0{markup}".encode()).hexdigest()
             for overflow in prepared.overflows:
                 where = (self.game.id, component.id, item.id, side, overflow.field)
                 found = (overflow.overflow_mm, overflow.size, self.game.language)
@@ -367,20 +368,24 @@ def text_contrast(
 ) -> Callable[[Component, str], list[TextContrast]]:
     """A component's texts with their contrast against what lies under them (`render/contrast.py`), as a build in
     ink `full` or `light` prints them; each component is measured once per ink, on first asking (the validator's
-    `text-contrast` check uses this)."""
-    from cardgen.render.contrast import contrasts
+    `text-contrast` check uses this). Faces measured by an earlier process are remembered in the user's cache
+    (`contrast.Remembered`)."""
+    from cardgen.render.contrast import Remembered, contrasts
 
     jobs = jobs or printed_jobs(game, layouts, fonts_dir)
-    cache: dict[tuple[str, str], tuple[list[TextContrast], Measured]] = {}
+    found: dict[tuple[str, str], tuple[list[TextContrast], Measured]] = {}
+    remembered: list[Remembered] = []  # made on first asking: the look hashes the game's images and fonts
 
     def measured(component: Component, ink: str) -> list[TextContrast]:
-        if (component.id, ink) not in cache:
+        if (component.id, ink) not in found:
             earlier = None
             if ink != "full":  # faces light ink leaves as they were keep their measure
                 measured(component, "full")
-                earlier = jobs(component, "full")[0], cache[component.id, "full"][1]
-            cache[component.id, ink] = contrasts(jobs(component, ink)[0], earlier)
-        return cache[component.id, ink][0]
+                earlier = jobs(component, "full")[0], found[component.id, "full"][1]
+            if not remembered:
+                remembered.append(Remembered(cache.look(game, fonts_dir)))
+            found[component.id, ink] = contrasts(jobs(component, ink)[0], earlier, remembered[0])
+        return found[component.id, ink][0]
 
     return measured
 

@@ -12,12 +12,17 @@ exceeds. A few stars or a hairline under a word do not decide it; art covering a
 
 from __future__ import annotations
 
+import hashlib
 import io
+import json
+import sqlite3
+import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from reportlab.lib.colors import Color
+from reportlab.lib.colors import Color, HexColor
 
 from cardgen.render.kit import TextRun
 from cardgen.render.raster import rendered
@@ -143,12 +148,97 @@ def _pixels(document: Any, index: int) -> np.ndarray[Any, Any]:
 Measured = dict[str, list[tuple[TextRun, str, float]]]  # each distinct face's runs, by the face's key
 
 
+class Remembered:
+    """Contrast measures kept in the user's cache between processes ($XDG_CACHE_HOME/cardgen/contrast.sqlite), by a
+    digest of everything that decides a face's pixels: the game's look (its settings, images and fonts, the bundled
+    fonts, cardgen's code and the drawing libraries' versions: `cache.look`), the face's whole markup, ink treatment
+    and size (`FaceSet.drawn`), the bleed and the body font. Drawing and rendering every face twice is nearly all of
+    a `validate` (35 s of processor time for Rift Domination); a designer validating again after changing one card
+    measures that card's faces only. Each run is kept as its text, colour, ground and figure — JSON, never code —
+    and the same key gives the same figures, so a report is the same whether measured or remembered. A cache that
+    cannot be read or written is passed over (a file that is not a database is started again); the oldest entries
+    go beyond `STORED`."""
+
+    STORED = 100_000  # faces (a bundled game has 300–1,300 in each ink)
+
+    def __init__(self, look: str, path: Path | None = None):
+        self.look = look
+        self.path = path  # None: the user's cache, found on first use (a home that cannot be found: no cache)
+
+    def key(self, job: ComponentJob, face: str) -> str:
+        parts = json.dumps([self.look, job.faces.drawn[face], job.bleed, job.body_font, DPI, WORST_SHARE, DIFFERS])
+        return hashlib.sha256(parts.encode()).hexdigest()
+
+    def _open(self) -> sqlite3.Connection:
+        if self.path is None:
+            from cardgen.paths import user_cache
+
+            self.path = user_cache() / "contrast.sqlite"
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        for attempt in (1, 2):
+            connection = sqlite3.connect(self.path, timeout=30)  # a busy cache (another process writing) waits
+            try:
+                connection.execute(
+                    "CREATE TABLE IF NOT EXISTS measured (key TEXT PRIMARY KEY, runs TEXT, used INTEGER)"
+                )
+                return connection
+            except sqlite3.DatabaseError as exc:
+                connection.close()
+                if type(exc) is not sqlite3.DatabaseError or attempt == 2:  # a lock or the like: not ours to mend
+                    raise
+                self.path.unlink()  # not a database (a damaged or foreign file): the cache starts again
+        raise AssertionError("unreachable")
+
+    def recall(self, keys: list[str]) -> dict[str, list[tuple[TextRun, str, float]]]:
+        """The remembered measures of these keys (those there are)."""
+        found: dict[str, list[tuple[TextRun, str, float]]] = {}
+        try:
+            connection = self._open()
+            try:
+                for start in range(0, len(keys), 500):  # within SQLite's limit on a statement's parameters
+                    chunk = keys[start : start + 500]
+                    rows = connection.execute(
+                        f"SELECT key, runs FROM measured WHERE key IN ({','.join('?' * len(chunk))})", chunk
+                    ).fetchall()
+                    for key, runs in rows:
+                        found[key] = [(TextRun(what, HexColor(colour), (0.0, 0.0, 0.0, 0.0)), ground, float(figure))
+                                      for what, colour, ground, figure in json.loads(runs)]  # fmt: skip
+            finally:
+                connection.close()
+        except (sqlite3.Error, OSError, RuntimeError, ValueError, TypeError):  # unreadable: measured again
+            return {}
+        return found
+
+    def keep(self, measured: dict[str, list[tuple[TextRun, str, float]]]) -> None:
+        """Remember these measures (the box a run took is not kept: only `_measure` reads it)."""
+        if not measured:
+            return
+        rows = [(key, json.dumps([[run.what, _hex(_rgb(run.colour)), ground, figure] for run, ground, figure in runs]),
+                 time.time_ns()) for key, runs in measured.items()]  # fmt: skip
+        try:
+            connection = self._open()
+            try:
+                with connection:
+                    connection.executemany("INSERT OR REPLACE INTO measured VALUES (?, ?, ?)", rows)
+                    (count,) = connection.execute("SELECT COUNT(*) FROM measured").fetchone()
+                    if count > self.STORED:  # the oldest go
+                        connection.execute(
+                            "DELETE FROM measured WHERE key IN (SELECT key FROM measured ORDER BY used LIMIT ?)",
+                            (count - self.STORED,),
+                        )
+            finally:
+                connection.close()
+        except (sqlite3.Error, OSError, RuntimeError):
+            pass
+
+
 def contrasts(
-    job: ComponentJob, earlier: tuple[ComponentJob, Measured] | None = None
+    job: ComponentJob, earlier: tuple[ComponentJob, Measured] | None = None, remembered: Remembered | None = None
 ) -> tuple[list[TextContrast], Measured]:
     """Every item's texts, front and back, with their contrast, and each distinct face's measures. A face drawn
     exactly as in the `earlier` job (the same component in the full ink: a light face with no dark area to lighten)
-    keeps its earlier measure; every other face is measured once."""
+    keeps its earlier measure; a face measured by an earlier process is `remembered`; every other face is measured
+    once."""
     reused: Measured = {}
     if earlier is not None:
         before, figures = earlier
@@ -156,7 +246,14 @@ def contrasts(
             if key in figures and before.faces.faces[key].face == face.face:
                 reused[key] = figures[key]
     keys = [key for key in job.faces.faces if key not in reused]
-    measured = reused | dict(zip(keys, face_contrasts(job, [job.faces.faces[key] for key in keys]), strict=True))
+    if remembered is not None and keys:
+        stored = {remembered.key(job, key): key for key in keys}
+        reused |= {stored[digest]: runs for digest, runs in remembered.recall(list(stored)).items()}
+        keys = [key for key in keys if key not in reused]
+    fresh = dict(zip(keys, face_contrasts(job, [job.faces.faces[key] for key in keys]), strict=True))
+    if remembered is not None:
+        remembered.keep({remembered.key(job, key): runs for key, runs in fresh.items()})
+    measured = reused | fresh
     out = []
     for item, sides in job.faces.item_faces.items():
         for side, face_key in zip(("front", "back"), sides, strict=True):
@@ -169,6 +266,7 @@ __all__ = [
     "DPI",
     "WORST_SHARE",
     "Measured",
+    "Remembered",
     "TextContrast",
     "contrasts",
     "face_contrasts",

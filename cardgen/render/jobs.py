@@ -207,6 +207,9 @@ class FaceSet:
     faces: dict[str, PreparedFace] = field(default_factory=dict)
     uses: Counter[str] = field(default_factory=Counter)
     item_faces: dict[str, tuple[str, str | None]] = field(default_factory=dict)
+    # markup hash → a digest of everything that decides how the face is drawn within its game's look: its whole
+    # markup, how its ink treats it and its size (what the validator's contrast measures are remembered by)
+    drawn: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
