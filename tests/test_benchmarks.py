@@ -43,6 +43,7 @@ SMALL = {
         "--no-whole",
     ],  # the demo game, in-process only: whole-process runs take seconds
     "rift_factions.py": ["--games", "4", "--players", "2"],
+    "validate_speed.py": DEMO,  # the demo game: three validations of it
     "agent_strength.py": ["--smoke"],  # Battlefield: Space, two games a row, mcts:5
     "look.py": [
         *DEMO,
