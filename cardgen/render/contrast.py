@@ -153,8 +153,8 @@ class Remembered:
     digest of everything that decides a face's pixels: the game's look (its settings, images and fonts, the bundled
     fonts, cardgen's code and the drawing libraries' versions: `cache.look`), the face's whole markup, ink treatment
     and size (`FaceSet.drawn`), the bleed and the body font. Drawing and rendering every face twice is nearly all of
-    a `validate` (35 s of processor time for Rift Domination); a designer validating again after changing one card
-    measures that card's faces only. Each run is kept as its text, colour, ground and figure — JSON, never code —
+    a `validate` (about 23 s of processor time for Rift Domination); a designer validating again after changing a
+    card measures that card's faces only. Each run is kept as its text, colour, ground and figure — JSON, never code —
     and the same key gives the same figures, so a report is the same whether measured or remembered. A cache that
     cannot be read or written is passed over (a file that is not a database is started again); the oldest entries
     go beyond `STORED`."""
