@@ -154,10 +154,10 @@ class Remembered:
     fonts, cardgen's code and the drawing libraries' versions: `cache.look`), the face's whole markup, ink treatment
     and size (`FaceSet.drawn`), the bleed and the body font. Drawing and rendering every face twice is nearly all of
     a `validate` (about 23 s of processor time for Rift Domination); a designer validating again after changing a
-    card measures that card's faces only. Each run is kept as its text, colour, ground and figure — JSON, never code —
-    and the same key gives the same figures, so a report is the same whether measured or remembered. A cache that
-    cannot be read or written is passed over (a file that is not a database is started again); the oldest entries
-    go beyond `STORED`."""
+    card measures that card's faces only. Each run is kept as its text, colour, ground and figure (JSON, never
+    code), and the same key gives the same figures, so a report is the same whether measured or remembered. A cache
+    that cannot be read or written is passed over (a file that is not a database is started again); the oldest
+    entries go beyond `STORED`."""
 
     STORED = 100_000  # faces (a bundled game has 300–1,300 in each ink)
 
