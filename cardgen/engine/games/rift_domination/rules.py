@@ -46,12 +46,13 @@ class RiftEngine(GameEngine):
     max_actions = 60_000
     # The search scores the position it reaches (a battle under way fought through, `view.settled_values`) rather
     # than play on at random (a playout to the end took 4.8 s a decision at 50 iterations), and considers greedy's
-    # best few moves first.
+    # best few moves first. 200 iterations won 22 of 32 games against greedy (51–82 %), 0.17 s a decision; 100 won
+    # 21 of 32 (48–80 %) (benchmarks/agent_strength.py, 2026-11-29).
     playout_horizon = 0
     search_width = 1.0
-    search_iterations = 100
-    # processor seconds a 2-player game, every seat one agent (benchmarks/agent_strength.py, 2026-11-29)
-    game_seconds: ClassVar[Mapping[str, float]] = {"random": 0.06, "greedy": 1.5, "mcts": 44.3}
+    search_iterations = 200
+    # processor seconds a 2-player game, every seat one agent (benchmarks/agent_strength.py, 2026-11-29, load 4)
+    game_seconds: ClassVar[Mapping[str, float]] = {"random": 0.04, "greedy": 0.97, "mcts": 93.1}
 
     def __init__(self, game: Game):
         def f(name: str) -> Any:
