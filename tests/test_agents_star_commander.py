@@ -10,7 +10,7 @@ from test_engine_star_commander import A1, B2, end_turn, fresh, own, put
 
 from cardgen.engine.agents import GreedyAgent, MctsAgent
 from cardgen.engine.games.star_commander import view
-from cardgen.engine.games.star_commander.model import DONE, Assign, Move
+from cardgen.engine.games.star_commander.model import DONE, Assign, Build, Move
 
 
 @pytest.fixture(scope="module")
@@ -107,3 +107,23 @@ def test_at_four_players_a_blow_to_one_opponent_counts_whole_and_eliminating_one
     assert view.outlook(gone, 0) > before + 50  # seat 3's position became -100
     two = fresh(engine)
     assert view.outlook(two, 0) == pytest.approx(view.position(two, 0) - view.position(two, 1))
+
+
+def test_a_ship_built_at_home_is_worth_its_cost_at_four_players(engine):
+    """Greedy counted 0.4 against every jump a ship had still to go to the nearest enemy Homeworld, so a ship built at
+    home (4 jumps from the next corner of the 5×5 grid) was a loss: a Cruiser's 3.0 of strength less 2.0 of credits
+    and 1.6 of distance. Four-player games froze with one Dreadnought and four Fighters a seat and hundreds of credits
+    unspent until the turn cap (seed 1, game 3). The distance now counts from the player's own Homeworld's: a ship at
+    home adds nothing, each jump closer adds 0.4, and a Cruiser is worth building."""
+    s = fresh(engine, players=4)
+    s.credits[0] = 40
+    s._legal = None
+    legal = s.legal_actions()
+    cruiser = next(a for a in legal if isinstance(a, Build) and s.spec(a.card).name == "Cruiser")
+    assert view.action_value(s, cruiser, 0) > view.action_value(s, DONE, 0)
+    assert GreedyAgent(engine, 0, 1).choose(s, legal) != DONE
+    ahead, home = s.clone(), s.clone()
+    put(home, "core-cruiser", 0, home.home[0])
+    put(ahead, "core-cruiser", 0, ahead.neighbours(ahead.home[0])[0])  # one jump closer to every enemy Homeworld
+    assert view.position(home, 0) > view.position(s, 0)
+    assert view.position(ahead, 0) == pytest.approx(view.position(home, 0) + 0.4)
