@@ -246,13 +246,14 @@ def contrasts(
             if key in figures and before.faces.faces[key].face == face.face:
                 reused[key] = figures[key]
     keys = [key for key in job.faces.faces if key not in reused]
+    digests = {key: remembered.key(job, key) for key in keys} if remembered is not None else {}
     if remembered is not None and keys:
-        stored = {remembered.key(job, key): key for key in keys}
-        reused |= {stored[digest]: runs for digest, runs in remembered.recall(list(stored)).items()}
+        found = remembered.recall(list(digests.values()))
+        reused |= {key: found[digest] for key, digest in digests.items() if digest in found}
         keys = [key for key in keys if key not in reused]
     fresh = dict(zip(keys, face_contrasts(job, [job.faces.faces[key] for key in keys]), strict=True))
     if remembered is not None:
-        remembered.keep({remembered.key(job, key): runs for key, runs in fresh.items()})
+        remembered.keep({digests[key]: runs for key, runs in fresh.items()})
     measured = reused | fresh
     out = []
     for item, sides in job.faces.item_faces.items():
