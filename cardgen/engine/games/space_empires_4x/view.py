@@ -32,6 +32,7 @@ UNSEEN = 8  # the attack a face-down enemy counter is guessed to have (a group o
 STRIKE = 20  # attack points a fleet gathers before warships head for the enemy
 ASSAULT = 25.0  # what moving into an enemy Homeworld with the odds is worth beyond the battle's own terms
 PACK = 2.0  # hexes ahead of the middle of its fleet at which a warship waits for the rest
+UNDER_WAY = 1.0  # what carrying on with the unit already moving is worth over starting another
 HAZARD = 10.0  # hexes of detour a warship takes round a sure loss (a hidden marker by its risk, a Black Hole 0.4)
 
 
@@ -235,6 +236,8 @@ def _move_value(state: SE4XState, g: Goals, u: Any, to: int) -> float:
         value += 5.0 * (min(ratio, 4.0) - 1.5)  # an undefended colony is worth a raid, not everything
         if ratio >= 1.5 and to in (state.home[q] for q in state.alive(state.n) if q != p):
             value += ASSAULT  # the way to win: a Homeworld the fleet on the spot can take
+    if u.steps > 0 and value > 0:
+        value += UNDER_WAY  # finish one unit's move first: moving another ends this one's (Movement)
     return value
 
 
