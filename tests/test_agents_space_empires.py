@@ -55,6 +55,8 @@ def test_a_fleet_goes_round_known_black_holes(engine):
 
 
 def test_a_warship_well_ahead_of_its_fleet_waits_for_it(engine):
+    """A warship well ahead of its fleet is worth less there than the ships behind, and less than ending its move:
+    once it was worth a little more, and crept on a hex a turn until it met the enemy alone."""
     s = clear(fresh(engine))
     steps = distances_from(s.adj, [s.home[YELLOW]])
     rear = next(h for h in range(len(s.on)) if s.on[h] and steps[h] == 9)
@@ -68,6 +70,8 @@ def test_a_warship_well_ahead_of_its_fleet_waits_for_it(engine):
         return max(view.action_value(s, a, RED) for a in s.legal_actions() if isinstance(a, Move) and a.uid == unit.uid)
 
     assert best(ahead) < best(behind[0])
+    stay = next(a for a in s.legal_actions() if a.tag == "end-move")
+    assert best(ahead) < view.action_value(s, stay, RED)  # it waits: a hex on crept ahead of the rest, turn by turn
 
 
 def test_a_fleet_that_can_take_the_enemy_homeworld_goes_there_before_a_colony(engine):
@@ -84,3 +88,49 @@ def test_a_fleet_that_can_take_the_enemy_homeworld_goes_there_before_a_colony(en
     choice = greedy.choose(s, s.legal_actions())
     assert choice == Move(fleet[0].uid, home) or (isinstance(choice, Move) and choice.to == home)
     assert view.ASSAULT > 0
+
+
+def test_a_warship_under_way_finishes_its_move_before_another_starts(engine):
+    """Movement: 'You must complete one unit's movement before moving another unit' — moving a second group ends the
+    first one's move. Two equal groups were worth the same, greedy picked between them at random, and a group allowed
+    two hexes often went one; the group already moving now carries on first."""
+    s = clear(fresh(engine))
+    steps = distances_from(s.adj, [s.home[YELLOW]])
+    start = next(h for h in range(len(s.on)) if s.on[h] and steps[h] == 8)
+    open_way(s, start, s.home[YELLOW])
+    fleet = [place(s, RED, "DD", start, 3) for _ in range(3)]  # 36 attack: enough to head for the enemy
+    for u in fleet:
+        u.move = 4  # Movement Technology Level 4: two hexes every turn
+    first = next(h for h in s.adj[start] if steps[h] == 7)
+    for h in s.adj[first]:  # the second hex on from the first clear too
+        if h != s.home[YELLOW] and s.marker_at[h] >= 0:
+            show(s, h, None)
+    s.apply(Move(fleet[0].uid, first))
+    moves = [a for a in s.legal_actions() if isinstance(a, Move)]
+    assert any(a.uid == fleet[0].uid for a in moves), "the moving group has a hex of its allowance left"
+
+    def best(unit) -> float:  # type: ignore[no-untyped-def]
+        return max(view.action_value(s, a, RED) for a in moves if a.uid == unit.uid)
+
+    assert best(fleet[0]) > best(fleet[1]) + 0.5  # not a tie settled by a rounding error
+    choice = GreedyAgent(engine, RED, 1).choose(s, s.legal_actions())
+    assert isinstance(choice, Move) and choice.uid == fleet[0].uid
+
+
+def test_a_warship_bombarding_a_colony_stays_rather_than_hop_to_the_next(engine):
+    """Colonies and Combat: each of a player's ships fires once at an enemy colony it shares a hex with, every turn it
+    stays (and the colony is in Blockade meanwhile). A raid was worth its whole value on entering, so ships hopped
+    from one colony to the next and back, each arrival scoring anew; staying on is now worth as much as moving to
+    the next colony, and a move no closer to the enemy Homeworld is worth less than ending the move."""
+    s = clear(fresh(engine))
+    steps = distances_from(s.adj, [s.home[YELLOW]])
+    start = next(h for h in range(len(s.on)) if s.on[h] and steps[h] == 5)
+    open_way(s, start, s.home[YELLOW])
+    beside = next(h for h in s.adj[start] if s.on[h] and steps[h] == 6)
+    for h in (start, beside):
+        s.col_owner[h], s.col_cp[h] = YELLOW, 3  # undefended colonies
+    fleet = [place(s, RED, "CA", start, 3) for _ in range(3)]  # 36 attack: enough to head for the enemy
+    hop = Move(fleet[0].uid, beside)
+    assert hop in s.legal_actions()
+    stay = next(a for a in s.legal_actions() if a.tag == "end-move")
+    assert view.action_value(s, hop, RED) < view.action_value(s, stay, RED)

@@ -7,11 +7,13 @@ the opponents.
 The greedy agent values one action from what the player can see, without cloning the game for each move: a move by how
 much closer it brings the unit to its goal (a Colony Ship to the nearest planet it may settle, a Mining Ship to a marker
 or home with its load, a Scout to the unexplored, warships to the nearest enemy Homeworld once the fleet is strong
-enough, home otherwise), less the risk of the unexplored (the odds of Danger and Black Holes among the region's
-face-down markers, which every player knows from the marker mix); a battle by the strength it brings against what it
-sees; a battle's choices (targets, screening, retreat) by the calculator's policy; purchases by a fixed order of needs
-(Ship Size first, colony ships while planets wait, warships as income allows). Ending a move or a phase is worth a
-little more than a move that gains nothing, so units never wander.
+enough, home otherwise; a warship well ahead of its fleet waits for it, and a unit already moving carries on before
+another starts, since moving one ends the other's move), less the risk of the unexplored (the odds of Danger and Black
+Holes among the region's face-down markers, which every player knows from the marker mix); a battle by the strength
+it brings against what it sees, an undefended colony by a raid's worth, each over what the hex it leaves was worth (a
+ship bombarding a colony stays on it); a battle's choices (targets, screening, retreat) by the calculator's policy;
+purchases by a fixed order of needs (Ship Size first, colony ships while planets wait, warships as income allows).
+Ending a move or a phase is worth a little more than a move that gains nothing, so units never wander.
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ UNSEEN = 8  # the attack a face-down enemy counter is guessed to have (a group o
 STRIKE = 20  # attack points a fleet gathers before warships head for the enemy
 ASSAULT = 25.0  # what moving into an enemy Homeworld with the odds is worth beyond the battle's own terms
 PACK = 2.0  # hexes ahead of the middle of its fleet at which a warship waits for the rest
+RAID = 4.0  # what a warship on an undefended enemy colony is worth (it blockades it and bombards it each turn)
+UNDER_WAY = 1.0  # what carrying on with the unit already moving is worth over starting another
 HAZARD = 10.0  # hexes of detour a warship takes round a sure loss (a hidden marker by its risk, a Black Hole 0.4)
 
 
@@ -143,7 +147,7 @@ class Goals:
         if state.armed(u):
             if self.strike and self.enemy is not None:
                 ahead = self.enemy[u.hex] < self.front - PACK  # well ahead of the fleet: wait for it
-                return self.enemy, (0.02 if ahead else 0.3) * u.count * state.spec(u).hull
+                return self.enemy, (0.0 if ahead else 0.3) * u.count * state.spec(u).hull
             return self.home, 0.1
         return None, 0.0
 
@@ -224,17 +228,33 @@ def _move_value(state: SE4XState, g: Goals, u: Any, to: int) -> float:
         value += 3.0 - g.risk[state.engine.hex_region[to]] * state.spec(u).cost * u.count
     elif state.kind_for(p, to) == "black-hole":
         value -= 0.4 * state.spec(u).cost * u.count
-    enemies = state.enemies_at(to, p)
-    if enemies or state.col_owner[to] not in (-1, p):
-        near = {to, *state.adj[to]}  # the player's ships there or next to it can join the attack this turn
-        mine = sum(state.spec(x).attack * x.count for x in state.units if x.owner == p and x.hex in near
-                   and state.armed(x) and (x.hex == to or x is u or not x.stopped))  # fmt: skip
-        theirs = sum(state.spec(x).attack * x.count if x.seen or x.code in state.engine.singles else UNSEEN
-                     for x in enemies if state.armed(x) or not x.seen)  # fmt: skip
-        ratio = mine / max(theirs, 1)
-        value += 5.0 * (min(ratio, 4.0) - 1.5)  # an undefended colony is worth a raid, not everything
-        if ratio >= 1.5 and to in (state.home[q] for q in state.alive(state.n) if q != p):
-            value += ASSAULT  # the way to win: a Homeworld the fleet on the spot can take
+    # a battle or a raid is worth what it is worth over where the unit is: a ship bombarding a colony stays on it
+    # rather than hopping out and back in
+    value += _contact_value(state, u, to) - _contact_value(state, u, u.hex)
+    if u.steps > 0 and value > 0:
+        value += UNDER_WAY  # finish one unit's move first: moving another ends this one's (Movement)
+    return value
+
+
+def _contact_value(state: SE4XState, u: Any, h: int) -> float:
+    """What unit u being at hex h with an enemy or an enemy colony there is worth: by the odds of the ships that can
+    join it this turn against what it sees, and a Homeworld they can take above all (0: no enemy there)."""
+    p = u.owner
+    enemies = state.enemies_at(h, p)
+    if not enemies and state.col_owner[h] in (-1, p):
+        return 0.0
+    near = {h, *state.adj[h]}  # the player's ships there or next to it can join the attack this turn
+    mine = sum(state.spec(x).attack * x.count for x in state.units if x.owner == p and x.hex in near
+               and state.armed(x) and (x.hex == h or x is u or not x.stopped))  # fmt: skip
+    theirs = sum(state.spec(x).attack * x.count if x.seen or x.code in state.engine.singles else UNSEEN
+                 for x in enemies if state.armed(x) or not x.seen)  # fmt: skip
+    home = h in (state.home[q] for q in state.alive(state.n) if q != p)
+    if theirs == 0 and not home:
+        return RAID  # an undefended colony: worth a raid (a blockade, its steps bombarded away), not a detour
+    ratio = mine / max(theirs, 1)
+    value = 5.0 * (min(ratio, 4.0) - 1.5)
+    if ratio >= 1.5 and home:
+        value += ASSAULT  # the way to win: a Homeworld the fleet on the spot can take
     return value
 
 
