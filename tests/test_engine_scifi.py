@@ -152,6 +152,24 @@ def test_agro_order_strikers_then_space_then_ground(engine):
     assert s.turn == p and Agro(0) not in s.legal_actions()
 
 
+def test_a_group_with_no_enemy_left_to_draw_cannot_be_agroed(engine):
+    """With every printed enemy of a group in front of a player, agroing it again would draw nothing: it is not
+    offered (it was, as an action that did nothing, and a search agent took it until the game's action bound)."""
+    s = fresh(engine)
+    s.apply(PASS), s.apply(PASS)
+    p = s.turn
+    space = len(engine.group_cards[1])
+    for _ in range(space - 1):
+        s._agro(p, 1)
+    assert Agro(1) in s._legal_actions()  # one Space enemy is left in the pile
+    s.apply(Agro(1))
+    s.apply(PASS)  # the other player stops
+    assert s.turn == p and sorted(s.agroed[p]) == sorted(engine.group_cards[1])
+    assert s.legal_actions() == [PASS, Agro(2)]
+    s.apply(Agro(2))
+    assert s.legal_actions() == [PASS, Agro(2)] and not s.problems
+
+
 def test_each_player_draws_enemies_from_an_unlimited_pile_of_their_own(engine):
     """rules.yaml agro_enemies: 'each player draws as if from their own pile' (the rulebook: 'effectively unlimited
     ... each player accesses it independently'). One player's draws leave the other's pile as it was; a player can
