@@ -388,6 +388,30 @@ def test_the_multi_build_price_is_one_formula_for_engine_checks_and_reference(en
     assert f"Two {price}-Metal Units cost {two}; three cost {three}" in text
 
 
+def test_a_search_scores_a_finished_playout_by_the_win_and_the_vp_lead(engine):
+    """mcts:600 scoring its playouts by the win alone won 9 of 16 games against greedy, with the VP lead blended in
+    13 of 16 (rules.py): a playout won by more scores more, one lost by more less, each score within [0, 1]."""
+    assert (engine.search_iterations, engine.search_margin) == (600, 2.0)
+    s = fresh(engine)
+    s.phase, s.tasks, s.decision = Phase.OVER, [], None
+    assert s.is_terminal()
+    s.overflow = [0, 0]
+    base = [s.victory_points(p) for p in range(2)]
+    s.overflow = [3 + math.ceil(base[1] - base[0]), 0]  # seat 0 leads by 3 VP or a little more
+    lead = s.victory_points(0) - s.victory_points(1)
+    assert 3 <= lead < 4 and s.returns() == [1.0, 0.0]
+    won, lost = engine.search_scores(s)
+    assert won == pytest.approx(0.5 + 0.5 / (1 + math.exp(-lead / 2))) and lost == pytest.approx(1 - won)
+    assert 0.5 < won < 1 and 0 < lost < 0.5
+    s.overflow[0] += 4
+    assert engine.search_scores(s)[0] > won and engine.search_scores(s)[1] < lost
+    engine.search_margin = None  # the win alone
+    try:
+        assert engine.search_scores(s) == [1.0, 0.0]
+    finally:
+        engine.search_margin = 2.0
+
+
 def test_search_agents_fight_battles_by_the_default_choices(engine):
     """Searching battle bookkeeping made mcts lose to greedy (0 of 8 games at 100 iterations): search agents play
     battle choices by the default choices, in their playouts and at the table; everything else is searched."""
