@@ -389,8 +389,8 @@ def test_the_multi_build_price_is_one_formula_for_engine_checks_and_reference(en
 
 
 def test_a_search_scores_a_finished_playout_by_the_win_and_the_vp_lead(engine):
-    """mcts:600 scoring its playouts by the win alone won 9 of 16 games against greedy, with the VP lead blended in
-    13 of 16 (rules.py): a playout won by more scores more, one lost by more less, each score within [0, 1]."""
+    """mcts:600 scoring its playouts by the win alone won 9 of 16 games against greedy (seed 2), with the VP lead
+    blended in 13 of 16 (rules.py): a playout won by more scores more, one lost by more less, each within [0, 1]."""
     assert (engine.search_iterations, engine.search_margin) == (600, 2.0)
     s = fresh(engine)
     s.phase, s.tasks, s.decision = Phase.OVER, [], None

@@ -32,11 +32,12 @@ class ScifiEngine(GameEngine):
     search_width = 1.0
     # and scores a finished playout half by the win, half by σ(VP lead / 2 VP) (`search_scores`; greedy's games end
     # about 2 VP apart): mcts:600 this way won 13 of 16 against greedy (seed 2), 600 iterations scoring the win alone
-    # 9 of 16, 200 with the margin 9 of 16, 200 scoring the win alone 9 of 16
+    # 9 of 16, 200 with the margin 9 of 16, 200 scoring the win alone 9 of 16; on seed 1, 21 of 32 (48–80 %),
+    # 0.61 s a decision (benchmarks/agent_strength.py, 2026-11-29), where 200 iterations scoring the win had won 18
     search_iterations = 600
     search_margin: float | None = 2.0
     # processor seconds a 2-player game, every seat one agent (benchmarks/agent_strength.py, 2026-11-29)
-    game_seconds: ClassVar[Mapping[str, float]] = {"random": 0.005, "greedy": 0.02, "mcts": 11.6}
+    game_seconds: ClassVar[Mapping[str, float]] = {"random": 0.005, "greedy": 0.02, "mcts": 44.4}
 
     def __init__(self, game: Game):
         f = game.fact
