@@ -92,6 +92,22 @@ def test_playouts_play_greedy_and_stop_at_the_horizon_scored_by_the_evaluation()
     assert engine.playout_value(state) == [0.5, 0.5]  # even totals: the evaluation squashed into [0, 1]
 
 
+def test_a_playout_that_reaches_the_end_is_scored_by_the_games_search_scores():
+    class Margin(Take):
+        scored = 0
+
+        def search_scores(self, state: State) -> list[float]:
+            self.scored += 1
+            assert isinstance(state, TakeState) and state.is_terminal()
+            return [0.5, 0.5]
+
+    engine = Margin()
+    state = engine.new_state(2, 1)
+    MctsAgent(engine, 0, 1, 10).choose(state, state.legal_actions())
+    assert engine.scored == 10  # random playouts to the end: every iteration's result is the game's to score
+    assert Take().search_scores(TakeState(1)) == Take().final_scores(TakeState(1))  # by default, the result itself
+
+
 class Costed(GameEngine):
     id = "costed"
     min_players, max_players = 2, 4

@@ -84,8 +84,9 @@ class MctsAgent(Agent):
     whose generator is the agent's. The move played is the most visited.
 
     What a game's engine tunes (`GameEngine.search_iterations`, `playout_horizon`, `playout_policy`,
-    `search_width`): the default budget; playouts that stop after a horizon and are scored by the game's evaluation
-    (a value function); playouts played by greedy's valuation instead of at random; and progressive widening at the
+    `search_width`, `search_scores`): the default budget; playouts that stop after a horizon and are scored by the
+    game's evaluation (a value function); playouts played by greedy's valuation instead of at random; how a playout
+    that reaches the end is scored (the result, or blended with the margin); and progressive widening at the
     root, which considers greedy's best few moves first and one more as the visits grow (Coulom 2007; Chaslot et al.
     2008), so that a small budget refines greedy's choice rather than spreading itself over every move. Values are
     compared after min–max normalisation over the tree (as MuZero does), so a game's evaluation needs no particular
@@ -181,7 +182,7 @@ class MctsAgent(Agent):
             game.do(actions[0] if len(actions) == 1 else self._played(game, actions))
             steps += 1
         if game.is_terminal():  # over by the rules, or adjudicated at the turn cap
-            return engine.final_scores(game)
+            return engine.search_scores(game)
         if engine.playout_horizon is not None:
             return engine.team_returns(engine.playout_value(game))
         return [0.5] * len(game.returns())

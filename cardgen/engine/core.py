@@ -336,6 +336,11 @@ class GameEngine(ABC):
         seats = len(state.returns())
         return [1.0 / seats] * seats
 
+    def search_scores(self, state: State) -> list[float]:
+        """A search playout's result when it reaches the end: `final_scores` by default. A game may blend in how far
+        each seat won or lost by, which tells a small search more than a win or a loss alone (values in [0, 1])."""
+        return self.final_scores(state)
+
     def playout_value(self, state: State) -> list[float]:
         """A search playout's result when it stops at `playout_horizon`: each seat's heuristic, squashed into [0, 1]."""
         return [1 / (1 + math.exp(-self.heuristic(state, seat) / 10)) for seat in range(len(state.returns()))]

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -29,8 +30,14 @@ class ScifiEngine(GameEngine):
     # the search considers greedy's best few moves first: mcts:200 won 18 of 32 against greedy this way
     # (benchmarks/agent_strength.py, 2026-11-29), 20 of 40 spreading its iterations over every move
     search_width = 1.0
+    # and scores a finished playout half by the win, half by σ(VP lead / 2 VP) (`search_scores`; greedy's games end
+    # about 2 VP apart): mcts:600 this way won 13 of 16 against greedy (seed 2), 600 iterations scoring the win alone
+    # 9 of 16, 200 with the margin 9 of 16, 200 scoring the win alone 9 of 16; on seed 1, 21 of 32 (48–80 %),
+    # 0.61 s a decision (benchmarks/agent_strength.py, 2026-11-29), where 200 iterations scoring the win had won 18
+    search_iterations = 600
+    search_margin: float | None = 2.0
     # processor seconds a 2-player game, every seat one agent (benchmarks/agent_strength.py, 2026-11-29)
-    game_seconds: ClassVar[Mapping[str, float]] = {"random": 0.005, "greedy": 0.02, "mcts": 11.6}
+    game_seconds: ClassVar[Mapping[str, float]] = {"random": 0.005, "greedy": 0.02, "mcts": 44.4}
 
     def __init__(self, game: Game):
         f = game.fact
@@ -96,6 +103,17 @@ class ScifiEngine(GameEngine):
     def heuristic(self, state: State, player: int) -> float:
         assert isinstance(state, ScifiState)
         return view.outlook(state, player)
+
+    def search_scores(self, state: State) -> list[float]:
+        """Half the win, half the margin: each seat's result blended with σ(its VP lead over the best other seat /
+        `search_margin`), so that a playout won by much scores more than one won by a fraction of a point."""
+        scores = self.final_scores(state)
+        if self.search_margin is None or state.ending == self.ADJUDICATED:
+            return scores
+        assert isinstance(state, ScifiState)
+        vp = [state.victory_points(p) for p in range(state.n)]
+        lead = [vp[p] - max(v for q, v in enumerate(vp) if q != p) for p in range(state.n)]
+        return [0.5 * scores[p] + 0.5 / (1 + math.exp(-lead[p] / self.search_margin)) for p in range(state.n)]
 
     def action_value(self, state: State, action: Any, player: int) -> float:
         assert isinstance(state, ScifiState)

@@ -128,7 +128,7 @@ class ScifiState(Battle, State):
         if self.phase == Phase.BUILD:
             return [PASS, *self._builds(p), *self._researches(p)]
         if self.phase == Phase.AGRO:
-            return [PASS, *(Agro(g) for g in range(self.stage[p], 3))]
+            return [PASS, *(Agro(g) for g in range(self.stage[p], 3) if self._can_agro(p, g))]
         if self.phase == Phase.REWARDS:
             return [Reward(i) for i in range(len(self.lines["rewards"]))]
         if self.phase == Phase.BATTLE:
@@ -430,12 +430,19 @@ class ScifiState(Battle, State):
         in_front = set(self.agroed[player])
         self.piles[player][group] = [c for c in self.engine.group_cards[group] if c not in in_front]
 
+    def _can_agro(self, player: int, group: int) -> bool:
+        """Whether a player has an enemy of a group left to agro: one in their pile, or one of the group not already
+        in front of them (their pile is made whole again from those). With every printed enemy of a group in front of
+        them there is none, and agroing it is no action at all: offered, it let a search agent agro nothing again and
+        again until the game's action bound (seed 1, game 9: 20,000 actions)."""
+        if self.piles[player][group]:
+            return True
+        in_front = sum(1 for c in self.agroed[player] if self.engine.enemies[c].group == group)
+        return in_front < len(self.engine.group_cards[group])
+
     def _agro(self, player: int, group: int) -> None:
         if not self.piles[player][group]:
             self._refill_pile(player, group)
-            if not self.piles[player][group]:
-                self.problem(f"a player agroed every printed {self.engine.agro_order[group]} enemy at once")
-                return
         card = self._draw(self.piles[player][group], f"enemies {self.engine.agro_order[group]} for seat {player}")
         self.agroed[player].append(card)
         self.stage[player] = group
