@@ -74,6 +74,26 @@ def test_shots_go_where_they_destroy_without_waste(engine):
     )
 
 
+def test_greedy_works_out_the_damage_assigned_once_a_decision_and_anew_after_each_shot(engine):
+    """Greedy values every shot of one decision from the damage assigned so far, worked out once (`_dealt_now`):
+    at every shot's decision of seeded greedy games, each value equals the one worked out from scratch, so nothing
+    stale is kept from the shot before."""
+    from test_engine_star_commander import StarState
+
+    checked = 0
+    for seed in (1, 2, 3):
+        s = StarState.setup(engine, 2, seed)
+        s.resolve_chance()
+        agents = [GreedyAgent(engine, 0, seed), GreedyAgent(engine, 1, seed)]
+        while not s.is_terminal() and checked < 60:
+            player, legal = s.current_player(), s.legal_actions()
+            if s.decision is not None and s.decision[0] == "assign" and len(legal) > 1:
+                assert [view.action_value(s, a, player) for a in legal] == [view.assign_value(s, a) for a in legal]
+                checked += bool(s.assigned)
+            s.apply(agents[player].choose(s, legal))
+    assert checked >= 20  # decisions with shots already assigned before them
+
+
 def test_search_searches_the_command_phase_and_plays_the_rest_as_greedy(engine):
     s = second_round(engine)
     assert s.searched()

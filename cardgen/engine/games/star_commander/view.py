@@ -70,14 +70,14 @@ def outlook(state: StarState, player: int) -> float:
 def action_value(state: StarState, action: Any, player: int) -> float:
     """Greedy's valuation, judged on a determinization of what the player cannot see."""
     if isinstance(action, Assign):
-        return assign_value(state, action)
+        return assign_value(state, action, _dealt_now(state))
     return _judged(_determinized(state, player).clone(), state, action, player)
 
 
 def playout_action_value(state: StarState, action: Any, player: int) -> float:
     """The same valuation inside a search, whose state is already one deal of what the player cannot see."""
     if isinstance(action, Assign):
-        return assign_value(state, action)
+        return assign_value(state, action, _dealt_now(state))
     return _judged(state.clone(), state, action, player)
 
 
@@ -120,26 +120,45 @@ def _hold_ready(trial: StarState, player: int) -> None:
     trial.started = [seat == player and started for seat, started in enumerate(trial.started)]
 
 
-def assign_value(state: StarState, action: Assign) -> float:
+def assign_value(state: StarState, action: Assign, dealt: dict[int, int] | None = None) -> float:
     """Fire at a piece that the damage already assigned to it and this ship's destroy, one that others have started
     first (their damage is wasted otherwise), with the least overkill; else at the one nearest to being destroyed,
-    the strongest first; never at a piece already doomed; holding fire is worst."""
+    the strongest first; never at a piece already doomed; holding fire is worst. `dealt` is `_dealt(state)`, worked
+    out once for all the shots of one decision."""
     if action.target < 0:
         return -1.0
     target, attacker = state.piece(action.target), state.piece(action.attacker)
     assert target is not None and attacker is not None
-    dealt = target.damage + sum(state.attack(a) for a, t in _assigned(state) if t == action.target)
-    need = state.hp(target) + 1 - dealt
+    dealt_now = target.damage + (_dealt(state) if dealt is None else dealt).get(action.target, 0)
+    need = state.hp(target) + 1 - dealt_now
     if need <= 0:
         return -0.5  # destroyed already: the shot is wasted
     worth = state.attack(target) + state.spec(target.card).cost * 0.1
     if state.attack(attacker) >= need:  # a destroy: best where it also saves the damage others have assigned
-        return 20.0 + worth + 0.5 * dealt - 0.1 * (state.attack(attacker) - need)
-    return 10.0 * dealt / (state.hp(target) + 1) + worth
+        return 20.0 + worth + 0.5 * dealt_now - 0.1 * (state.attack(attacker) - need)
+    return 10.0 * dealt_now / (state.hp(target) + 1) + worth
 
 
-def _assigned(state: StarState) -> list[tuple[Any, int]]:
-    return [(x, target) for card, target in state.assigned if (x := state.piece(card)) is not None]
+def _dealt(state: StarState) -> dict[int, int]:
+    """The damage the battle's shots so far have assigned to each target (by its card)."""
+    dealt: dict[int, int] = {}
+    for card, target in state.assigned:
+        if (x := state.piece(card)) is not None:
+            dealt[target] = dealt.get(target, 0) + state.attack(x)
+    return dealt
+
+
+_shots: list[Any] = [None, None]  # (legal list, `_dealt`): greedy values every shot of one decision in a row
+
+
+def _dealt_now(state: StarState) -> dict[int, int]:
+    """`_dealt` of a state at a shot's decision, worked out once for all its shots (keyed by its legal list, a new
+    list whenever the state changes, like `_determinized`)."""
+    legal = state.legal_actions()
+    if _shots[0] is not legal:
+        _shots[0], _shots[1] = legal, _dealt(state)
+    dealt: dict[int, int] = _shots[1]
+    return dealt
 
 
 def _join(trial: StarState, move: Move, player: int) -> None:
@@ -175,7 +194,8 @@ def _end_turn(trial: StarState, player: int) -> None:
             continue
         legal = trial.legal_actions()
         if decision[0] == "assign":
-            choice = max(legal, key=lambda a: assign_value(trial, a))
+            dealt = _dealt(trial)
+            choice = max(legal, key=lambda a: assign_value(trial, a, dealt))
         else:
             choice = next((a for a in legal if isinstance(a, Done)), legal[0])
         trial.do(choice, chance=False)
