@@ -23,9 +23,10 @@ class StarEngine(GameEngine):
     max_actions = 60_000
     playout_horizon = 0  # a search scores the position it reaches by the turn under way played out (`view.turn_values`)
     search_width = 1.0  # and considers greedy's best few commands first
-    # processor seconds a 2-player game, every seat one agent (benchmarks/agent_strength.py, 2026-11-29; greedy
-    # re-measured after its pressure change, 20 games, seed 1: it builds more ships, so each turn has more to judge)
-    game_seconds: ClassVar[Mapping[str, float]] = {"random": 0.14, "greedy": 6.66, "mcts": 43.9}
+    # processor seconds a 2-player game, every seat one agent (benchmarks/agent_strength.py, 2026-11-29, seed 1, after
+    # greedy's pressure change: it builds more ships, so each turn has more to judge; measured before the shots of
+    # one decision shared their damage sums, which took 5-51 % off a greedy game)
+    game_seconds: ClassVar[Mapping[str, float]] = {"random": 0.16, "greedy": 6.41, "mcts": 66.6}
 
     def __init__(self, game: Game):
         f = game.fact
