@@ -282,3 +282,66 @@ def test_phases_carried_volley_by_volley_are_the_phases_carried_whole(game, atta
     assert list(by_volley.ends) == list(by_phase.ends)  # the same endings, first met in the same order
     for key, p in by_phase.ends.items():
         assert by_volley.ends[key] == pytest.approx(p, rel=1e-12, abs=1e-15)
+
+
+def _solved(game, attacker, defender, ground=False, retreat=True, home=False, upgrades=None, table=True):
+    """One battle solved by the table of side states (`pairs`, what `cardgen odds` runs) or a position at a time
+    (`chain`), its ends keyed by the sides' units so that the two battles' numbers need not agree."""
+    from cardgen.engine.dice import pairs, solve
+    from cardgen.engine.games.rift_domination.battle import chain_of, sides_of
+    from cardgen.engine.games.rift_domination.odds import parse_fleet, parse_upgrades
+
+    kinds = kinds_of(game)
+    b = battle(game, ground=ground, retreat=retreat)
+    fleets = [parse_fleet(kinds, attacker, "attacker"), parse_fleet(kinds, defender, "defender")]
+    fighting = [[k for k in fleet if kinds[k].ground == ground] for fleet in fleets]
+    orbit = [[k for k in fleet if kinds[k].ground != ground] for fleet in fleets]
+    if ground:
+        fighting[DEFENDER] += [index(kinds, "outpost"), *parse_upgrades(kinds, upgrades)]
+    start = muster(b, fighting, orbit, home)
+    ending = pairs.solve(sides_of(b), b.opening(start)) if table else solve(chain_of(b), b.opening(start))
+    ends = {(b.sides[pos[0]], b.sides[pos[1]], how): p for (pos, how), p in ending.ends.items()}
+    return ends, ending.length, ending.states
+
+
+@pytest.mark.parametrize(
+    ("attacker", "defender", "options"),
+    [
+        ("3 fighter, 2 interceptor, 2 drone", "2 sentinel, 3 fighter, 1 tender", {}),  # kamikaze, repair, barrage
+        ("3 fighter, 2 interceptor, 2 drone", "2 sentinel, 3 fighter, 1 tender", {"retreat": False}),
+        ("2 aegis, 2 goliath, 2 lancer", "2 siege, 2 bomber, 2 destroyer", {}),  # overload, every range
+        ("3 drone, 2 flagship", "2 tender, 3 goliath", {}),  # kamikaze against repairs
+        ("4 drone, 1 goliath", "3 drone, 1 flagship", {}),  # kamikaze on both sides: strikes struck back
+        ("2 flagship, 1 sentinel", "3 goliath", {"home": True}),  # taunt, Defensive Ring
+        ("4 infantry, 2 bastion, 2 goliath", "3 infantry, 1 bastion, 1 tender",
+         {"ground": True, "upgrades": "artillery,military_base"}),  # a ground battle, bombardment, buildings
+        ("4 flagship", "4 flagship", {"retreat": False}),
+    ],
+)  # fmt: skip
+def test_the_table_of_side_states_solves_the_chain_a_position_at_a_time_solves(game, attacker, defender, options):
+    """Issue 42: `cardgen odds` solves the battle over a table of the two sides' states with arrays (`dice.pairs`),
+    from 9-12 s to under a second at 16 units a side. It must be the chain `chain.solve` solves position by
+    position: every ending (each side's units left, how it ended) with its chance, the expected phases and the
+    positions met."""
+    table, length, states = _solved(game, attacker, defender, **options)
+    chain, chain_length, chain_states = _solved(game, attacker, defender, table=False, **options)
+    assert states == chain_states
+    assert length == pytest.approx(chain_length, rel=1e-12)
+    assert set(table) == set(chain)
+    for key, p in chain.items():
+        assert table[key] == pytest.approx(p, rel=1e-12, abs=1e-15)
+
+
+def test_takes_gives_take_for_every_number_of_hits(game, kinds):
+    """`Battle.takes` (the table's rows) works out every number of hits in one pass; each must be `take`'s."""
+    b = battle(game)
+    tender, flagship, drone, carrier = (index(kinds, n) for n in ("tender", "flagship", "drone", "carrier"))
+    start = side(b, (flagship, 5, 5), (tender, 0, 2), (drone, 0, 1), (drone, 0, 1), (carrier, 1, 1))
+    after, codes = b.takes(DEFENDER, start, 20)
+    for hits in range(21):
+        number, kamikaze, lost = b.take(start, hits)
+        assert after[hits] == number
+        assert codes[hits] == b.strike_code(DEFENDER, kamikaze, lost)
+    assert codes[0] == 0 and any(codes)  # the drones strike back once destroyed
+    # counted apart: 16 shields + LP, the first 4 hits negated by the tender's Repair Rush, then one each
+    assert [b.left[n] for n in after] == [16 - max(0, min(hits - 4, 16)) for hits in range(21)]

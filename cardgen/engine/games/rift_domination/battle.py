@@ -32,7 +32,7 @@ the same phase functions, for the engine.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from math import comb
 from typing import Any
@@ -70,6 +70,7 @@ class Kind:
 Unit = tuple[int, int, int]  # (kind index, shields left, LP left)
 Side = tuple[tuple[Unit, ...], int, int]  # (sorted units, Repair Rush uses, Repair Bldg uses)
 Position = tuple[int, int]  # the two sides' numbers in `Battle.sides` (small integers hash fast)
+MAX_LOST = 255  # more units than a volley can destroy at once (a strike code holds the kamikaze and the units lost)
 
 
 @dataclass(frozen=True)
@@ -164,6 +165,25 @@ class Battle:
         return found
 
     def _take(self, number: int, hits: int, single: bool) -> tuple[int, int, int]:
+        *_, last = self._hits(number, hits, single, every=False)
+        return last
+
+    def takes(self, target: int, number: int, most: int) -> tuple[list[int], list[int]]:
+        """`take` for 0 … `most` hits at once on side `target`'s state `number` (each number of hits is the one before
+        and one more): the side states they leave and how they strike back, `strike_code`'s code (0: they do not)."""
+        after, codes = [], []
+        for side, kamikaze, lost in self._hits(number, most, False, every=True):
+            after.append(side)
+            codes.append(self.strike_code(target, kamikaze, lost))
+        return after, codes
+
+    def strike_code(self, target: int, kamikaze: int, lost: int) -> int:
+        """The units of side `target` that strike back as one number (0: none), `struck`'s from `decoded`."""
+        lost = lost if self.revenge[target] is not None else 0
+        return kamikaze * (MAX_LOST + 1) + lost if kamikaze or lost else 0
+
+    def _hits(self, number: int, hits: int, single: bool, every: bool) -> Iterator[tuple[int, int, int]]:
+        """`take`'s result after all the hits, or (`every`) after 0, 1, … of them."""
         side = self.sides[number]
         units, rush_used, bldg_used = list(side[0]), side[1], side[2]
         rush = max(0, self._count(units, "repair_rush") - rush_used)
@@ -174,30 +194,35 @@ class Battle:
         negate_bldg = self.rules.skills["repair_bldg"]["negate"] * bldg
         kamikaze = lost = 0
         target = -1
+        done = False  # no unit left, or a single strike's unit destroyed (the rest of its damage is lost)
+        if every:
+            yield self.number((tuple(sorted(units)), rush_used, bldg_used)), kamikaze, lost
         for _ in range(hits):
-            if not units:
+            done = done or not units
+            if done and not every:
                 break
-            if target < 0 or not single:
-                target = self.pick(units)
-            kind, shields, lp = units[target]
-            if self.kinds[kind].building and negate_bldg:
-                negate_bldg -= 1
-                bldg_used += 1
-                continue
-            if not self.kinds[kind].building and negate_units:
-                negate_units -= 1
-                continue
-            if shields:
-                units[target] = (kind, shields - 1, lp)
-            elif lp > 1:
-                units[target] = (kind, shields, lp - 1)
-            else:
-                kamikaze += "kamikaze" in self.kinds[kind].skills
-                lost += not self.kinds[kind].building
-                del units[target]
-                if single:
-                    break
-        return self.number((tuple(sorted(units)), rush_used, bldg_used)), kamikaze, lost
+            if not done:
+                if target < 0 or not single:
+                    target = self.pick(units)
+                kind, shields, lp = units[target]
+                if self.kinds[kind].building and negate_bldg:
+                    negate_bldg -= 1
+                    bldg_used += 1
+                elif not self.kinds[kind].building and negate_units:
+                    negate_units -= 1
+                elif shields:
+                    units[target] = (kind, shields - 1, lp)
+                elif lp > 1:
+                    units[target] = (kind, shields, lp - 1)
+                else:
+                    kamikaze += "kamikaze" in self.kinds[kind].skills
+                    lost += not self.kinds[kind].building
+                    del units[target]
+                    done = single
+            if every:
+                yield self.number((tuple(sorted(units)), rush_used, bldg_used)), kamikaze, lost
+        if not every:
+            yield self.number((tuple(sorted(units)), rush_used, bldg_used)), kamikaze, lost
 
     def _count(self, units: Sequence[Unit], skill: str) -> int:
         return sum(1 for u in units if skill in self.kinds[u[0]].skills)
@@ -206,7 +231,11 @@ class Battle:
         """The positions after `hits` damage to side `target`, each kamikaze it loses (and, with `revenge`, each unit
         it loses) striking back on a roll."""
         side, kamikaze, lost = self.take(position[target], hits, single)
-        after = _set(position, target, side)
+        return self.struck(_set(position, target, side), target, kamikaze, lost)
+
+    def struck(self, after: Position, target: int, kamikaze: int, lost: int) -> dict[Position, float]:
+        """The positions that side `target`'s units lost in `after` lead to, striking back: `kamikaze` of its
+        kamikaze units and, with its `revenge`, all `lost` of its units, each on a roll."""
         strikes = []  # (units that strike back, chance each does, its damage)
         if kamikaze:
             spec = self.rules.skills["kamikaze"]
@@ -237,12 +266,17 @@ class Battle:
         return found
 
     def _volley(self, units: tuple[Unit, ...], at: str, reroll: bool) -> list[float]:
+        dice = tuple(sum(self.kinds[u[0]].weapons[w] for u in units) for w in range(len(WEAPONS)))
+        found: list[float] = self._cached(("dice", dice, at, reroll), lambda: self._rolled(dice, at, reroll))
+        return found
+
+    def _rolled(self, dice: tuple[int, ...], at: str, reroll: bool) -> list[float]:
+        """The distribution of hits of so many dice per weapon type at a range."""
         dist = [1.0]
         for w, weapon in enumerate(WEAPONS):
-            dice = sum(self.kinds[u[0]].weapons[w] for u in units)
             p = self.rules.hit[weapon][at]
             p = 1 - (1 - p) ** 2 if reroll else p
-            for _ in range(dice):
+            for _ in range(dice[w]):
                 nxt = [0.0] * (len(dist) + 1)
                 for k, q in enumerate(dist):
                     nxt[k] += q * (1 - p)
@@ -426,8 +460,60 @@ def exact_odds(battle: Battle, start: Position) -> BattleReport:
     """Every outcome's probability, from the core's chain (`cardgen.engine.dice`): the opening, then the fixed phases
     carried forward, then the repeated close phase (the attacker's volley, the defender's) solved as an absorbing
     chain in order of damage left, a retreat decided at each repeat's start."""
-    ending = solve(chain_of(battle), battle.opening(start))
+    from cardgen.engine.dice import pairs  # numpy: the calculator's alone
+
+    if any(battle.buildings_first) or any(battle.cards):
+        ending = solve(chain_of(battle), battle.opening(start))
+    else:
+        ending = pairs.solve(sides_of(battle), battle.opening(start))
     return _summarise(battle, start, ending.ends, ending.length, ending.states)
+
+
+def sides_of(battle: Battle) -> Any:
+    """The battle as the core's table of side states sees it (`exact_odds`; `chain_of` is the same chain a position
+    at a time): each side's volleys and the states hits leave it in, its retreats from the same policy."""
+    import numpy as np
+
+    from cardgen.engine.dice.pairs import Sides
+
+    harm = battle.rules.skills["kamikaze"]["damage"]
+    found: dict[int, tuple[float, bool]] = {}
+
+    def facts(number: int) -> tuple[float, bool]:  # expected hits at close range, and whether buildings stand
+        if number not in found:
+            units = battle.sides[number][0]
+            hits = sum(k * p for k, p in enumerate(battle.volley(units, "close")))
+            found[number] = (hits, any(battle.kinds[u[0]].building for u in units))
+        return found[number]
+
+    def leaving(attackers: np.ndarray, defenders: np.ndarray) -> np.ndarray:
+        going = np.full(len(attackers), -1)
+        if not battle.retreat:
+            return going
+        a = np.array([facts(int(n)) for n in attackers]).reshape(-1, 2)
+        d = np.array([facts(int(n)) for n in defenders]).reshape(-1, 2)
+        for side, own, other in ((ATTACKER, a, d), (DEFENDER, d, a)):  # the attacker considered first
+            if battle.can_retreat[side]:
+                leaves = (going < 0) & (own[:, 1] == 0) & (own[:, 0] < 0.5 * other[:, 0])
+                going[leaves] = side
+        return going
+
+    return Sides(
+        shots=lambda number, at: battle.volley(battle.sides[number][0], at),
+        takes=battle.takes,
+        strike=lambda after, target, code: battle.struck(after, target, *divmod(code, MAX_LOST + 1)),
+        struck=lambda number: [battle.take(number, harm, True)[0]],
+        left=lambda number: battle.left[number],
+        used=lambda number: battle.used[number],
+        empty=lambda number: battle.empty[number],
+        leaving=leaving,
+        phases=battle.phases,
+        round_at="close",
+        strikes_back=lambda side, number: (
+            battle.revenge[side] is not None
+            or any("kamikaze" in battle.kinds[u[0]].skills for u in battle.sides[number][0])
+        ),
+    )
 
 
 def chain_of(battle: Battle) -> Chain[Position]:

@@ -1,0 +1,283 @@
+"""The dice-battle chain over pairs of side states, solved with arrays (numpy): for battles in which each side's state
+changes only by the hits the other side scores (its targets picked by a fixed policy), but is not a function of the
+hits taken alone (Rift Domination: units of different kinds, repairs used, kamikaze strikes back).
+
+The game numbers its side states (a position is the pair of the two sides' numbers, as `chain` takes it) and gives,
+for a side state, the hits its volley scores at a range (a distribution) and the side state each number of hits
+leaves it in (`Sides.takes`). Where those hits strike back (a kamikaze destroyed), the game's own `strike` gives the
+positions the strikes lead to, once for each pair of side states and strike (a table of its own, gathered with
+arrays). Every side state a side can reach is found first (each side from its
+starting states, by every number of hits the enemy can score and every strike back); the positions are then the
+cells of a table of the two sides' states, held as arrays.
+
+It is the same chain as `chain.solve`'s, with the same results (every ending's chance, the expected phases, the
+positions met): the fixed phases carried forward volley by volley, then the repeated round (the attacker's volley,
+then the defender's) solved as an absorbing chain whose positions are taken in order of damage left. Positions of
+equal order never lead to one another, so each order's cells are one layer: the mass arrived there, the loop back to
+the round's start (a round that changes nothing) summed in closed form, the retreats, and the volleys that carry it
+on to later layers, all as arrays. Only the calculators import this module (numpy stays out of the engine's
+start-up).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from cardgen.engine.dice.chain import Ending
+
+ATTACKER, DEFENDER = 0, 1
+Pair = tuple[int, int]  # (the attacker's side number, the defender's)
+CHUNK = 2048  # cells carried through a fixed phase's volley at once (each with up to a hundred outcomes)
+
+
+@dataclass(frozen=True)
+class Sides:
+    """A battle as this solver reads it, by the game's side numbers (see the module's docstring).
+
+    - `shots(number, at)`: the distribution of hits a side state's volley scores at a range;
+    - `takes(side, number, most)`: for 0 … `most` hits on a side's state, the side state they leave, and the game's
+      code of how it strikes back (0: it does not; a small number otherwise);
+    - `strike(position, target, code)`: the positions the strikes back of side `target`, hit and left in `position`,
+      lead to;
+    - `struck(number)`: the side states one strike back can leave (every state a strike may reach, for the search);
+    - `left`, `used`, `empty`: a side state's damage left, the repairs it used, whether it has no unit left (the
+      chain's order is damage left, most first, then repairs used);
+    - `leaving(attacker, defender)`: the side (0, 1) a retreat takes out of each cell before a round, -1 where none,
+      given both sides' numbers (arrays);
+    - `phases`: the ranges of the fixed phases; `round_at`: the range of the repeated round;
+    - `strikes_back(side, number)`: whether a side state holds units that strike back when destroyed."""
+
+    shots: Callable[[int, str], Sequence[float]]
+    takes: Callable[[int, int, int], tuple[Sequence[int], Sequence[int]]]
+    strike: Callable[[Pair, int, int], Mapping[Pair, float]]
+    struck: Callable[[int], Sequence[int]]
+    left: Callable[[int], int]
+    used: Callable[[int], int]
+    empty: Callable[[int], bool]
+    leaving: Callable[[np.ndarray, np.ndarray], np.ndarray]
+    phases: tuple[str, ...]
+    round_at: str
+    strikes_back: Callable[[int, int], bool]  # whether a side's state (side, number) has units that strike back
+
+
+class _Side:
+    """One side's reachable states as rows: the game's numbers, their volleys and what the enemy's hits do."""
+
+    def __init__(self, sides: Sides, side: int, starts: Sequence[int], most: int, ranges: Sequence[str], struck: bool):
+        numbers: list[int] = []
+        index: dict[int, int] = {}
+        queue = list(starts)
+        takes: dict[int, tuple[Sequence[int], Sequence[int]]] = {}
+        while queue:  # every state the enemy's hits (and strikes back) can leave this side in
+            number = queue.pop()
+            if number in index:
+                continue
+            index[number] = len(numbers)
+            numbers.append(number)
+            if sides.empty(number):
+                continue
+            takes[number] = sides.takes(side, number, most)
+            queue.extend(n for n in takes[number][0] if n not in index)
+            if struck:
+                queue.extend(n for n in sides.struck(number) if n not in index)
+        self.numbers, self.index = np.array(numbers, dtype=np.int64), index
+        size = len(numbers)
+        self.left = np.array([sides.left(n) for n in numbers], dtype=np.int64)
+        self.used = np.array([sides.used(n) for n in numbers], dtype=np.int64)
+        self.empty = np.array([sides.empty(n) for n in numbers], dtype=bool)
+        self.back = np.array([sides.strikes_back(side, n) for n in numbers], dtype=bool)
+        # after[row, h]: the row h enemy hits leave (an empty side stays itself); strike[row, h]: how they strike back
+        self.after = np.repeat(np.arange(size, dtype=np.int64)[:, None], most + 1, axis=1)
+        self.strike = np.zeros((size, most + 1), dtype=np.int64)
+        for number, (after, strikes) in takes.items():
+            row = index[number]
+            self.after[row] = [index[n] for n in after]
+            self.strike[row] = strikes
+        self.shots: dict[str, np.ndarray] = {}
+        for at in ranges:
+            volleys = [sides.shots(n, at) if not sides.empty(n) else [1.0] for n in numbers]
+            table = np.zeros((size, max(len(v) for v in volleys)))
+            for row, volley in enumerate(volleys):
+                table[row, : len(volley)] = volley
+            self.shots[at] = table
+
+
+class _Table:
+    """The positions as cells of the table of the two sides' states (cell = attacker row × defender rows + row)."""
+
+    def __init__(self, sides: Sides, starts: Mapping[Pair, float]):
+        self.sides = sides
+        ranges = (*dict.fromkeys((*sides.phases, sides.round_at)),)
+        firsts = ([p[0] for p in starts], [p[1] for p in starts])
+        # the most hits a side can score: its starting states' volleys at full strength (hits only take units away)
+        most = [max(len(sides.shots(n, at)) - 1 for n in firsts[s] for at in ranges) for s in (0, 1)]
+        # a side is struck back at where the enemy starts with units that strike back (units are only lost)
+        back = [any(sides.strikes_back(s, n) for n in firsts[s]) for s in (0, 1)]
+        self.a = _Side(sides, ATTACKER, firsts[0], most[1], ranges, back[1])
+        self.d = _Side(sides, DEFENDER, firsts[1], most[0], ranges, back[0])
+        self.width = len(self.d.numbers)
+        self.cells = len(self.a.numbers) * self.width
+        rows_a, rows_d = np.divmod(np.arange(self.cells), self.width)
+        self.over = self.a.empty[rows_a] | self.d.empty[rows_d]
+        self._memo: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
+        self.span = int(max(self.a.strike.max(), self.d.strike.max())) + 1  # codes of strikes back
+
+    def cell(self, pair: Pair) -> int:
+        return self.a.index[pair[0]] * self.width + self.d.index[pair[1]]
+
+    def pair(self, cell: int) -> Pair:
+        a, d = divmod(cell, self.width)
+        return int(self.a.numbers[a]), int(self.d.numbers[d])
+
+    def moves(self, cells: np.ndarray, shooter: int, at: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Where one side's volley takes each cell: for every (cell, hits, way it ends) with a chance, the source's
+        place in `cells`, the cell it leads to and the chance."""
+        rows_a, rows_d = np.divmod(cells, self.width)
+        own, aim = (rows_a, rows_d) if shooter == ATTACKER else (rows_d, rows_a)
+        side, target = (self.a, self.d) if shooter == ATTACKER else (self.d, self.a)
+        shots = side.shots[at][own]  # (cells, hits)
+        width = min(shots.shape[1], target.after.shape[1])
+        shots = shots[:, :width]
+        after = target.after[aim, :width]
+        dest = rows_a[:, None] * self.width + after if shooter == ATTACKER else after * self.width + rows_d[:, None]
+        chance = shots > 0.0
+        codes = target.strike[aim, :width]
+        plain = chance & (codes == 0)
+        place = np.broadcast_to(np.arange(len(cells))[:, None], shots.shape)
+        moves = place[plain], dest[plain], shots[plain]
+        if plain.all() or not (struck := chance & (codes != 0)).any():
+            return moves
+        more = self._strikes(place[struck], dest[struck], shots[struck], codes[struck], 1 - shooter)
+        return (np.concatenate((moves[0], more[0])), np.concatenate((moves[1], more[1])),
+                np.concatenate((moves[2], more[2])))  # fmt: skip
+
+    def _strikes(self, places: np.ndarray, cells: np.ndarray, chances: np.ndarray, codes: np.ndarray,
+                 target: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
+        """The moves of the volleys that strike back: from each cell the hits left (`cells`), the positions the
+        game's `strike` gives. Where the struck side has nothing that strikes back in turn, only its state changes:
+        asked once per its state and code; elsewhere once per cell and code. Each answer is kept for the solve."""
+        shooter = 1 - target
+        rows = np.divmod(cells, self.width)
+        struck_rows, other_rows = rows[shooter], rows[target]
+        span = self.span
+        alone = ~(self.a if shooter == ATTACKER else self.d).back[struck_rows]
+        key = np.where(alone, struck_rows, self.cells + cells) * span + codes
+        keys, first, which = np.unique(key, return_index=True, return_inverse=True)
+        found = [self._struck(int(k), int(cells[f]), target) for k, f in zip(keys, first, strict=True)]
+        lengths = np.array([len(f[0]) for f in found])
+        offsets = np.concatenate(([0], np.cumsum(lengths)[:-1]))
+        ends = np.concatenate([f[0] for f in found])
+        odds = np.concatenate([f[1] for f in found])
+        counts = lengths[which]
+        entry = np.repeat(np.arange(len(cells)), counts)
+        flat = np.repeat(offsets[which] - np.concatenate(([0], np.cumsum(counts)[:-1])), counts) + np.arange(
+            int(counts.sum())
+        )
+        # a struck state alone becomes a cell beside the entry's other side
+        row, other = ends[flat], other_rows[entry]
+        beside = row * self.width + other if shooter == ATTACKER else other * self.width + row
+        return places[entry], np.where(alone[entry], beside, ends[flat]), chances[entry] * odds[flat]
+
+    def _struck(self, key: int, cell: int, target: int) -> tuple[np.ndarray, np.ndarray]:
+        """`strike` from a cell (one with this key): the cells it leads to, or where only the struck side's state
+        changes (a key below cells × span), that side's rows, with their chances."""
+        found = self._memo.get((key, target))
+        if found is None:
+            shooter = 1 - target
+            dist = self.sides.strike(self.pair(cell), target, key % self.span)
+            if key < self.cells * self.span:
+                side = self.a if shooter == ATTACKER else self.d
+                spots = [side.index[pos[shooter]] for pos in dist]
+            else:
+                spots = [self.cell(pos) for pos in dist]
+            found = (np.array(spots, dtype=np.int64), np.array(list(dist.values())))
+            self._memo[(key, target)] = found
+        return found
+
+
+def solve(sides: Sides, start: Mapping[Pair, float]) -> Ending[Pair]:
+    """Every way the battle from `start` (a distribution over positions, after the opening) can end, exactly: the
+    same `Ending` as `chain.solve` of the same battle, its ends by cell order (see the module's docstring)."""
+    table = _Table(sides, start)
+    over, cells = table.over, table.cells
+    result: Ending[Pair] = Ending()
+    finished = np.zeros(cells)  # mass that ended the battle at a cell (a side has no unit left)
+    reached = np.zeros(cells, dtype=bool)  # over cells some move reached (the old chain's ends, even at zero)
+    mass = np.zeros(cells)
+    for pos, p in start.items():
+        mass[table.cell(pos)] += p
+    for at in sides.phases:  # the fixed phases, volley by volley, each from every cell that holds mass
+        ended = over & (mass != 0)
+        finished[ended] += mass[ended]
+        reached |= ended
+        mass[over] = 0.0
+        result.length += float(mass.sum())
+        for shooter in (ATTACKER, DEFENDER):
+            live = np.flatnonzero((mass != 0) & ~over)
+            carried = np.zeros(cells)
+            for part in np.array_split(live, -(-len(live) // CHUNK)):  # a few thousand cells at a time: memory
+                places, dests, chances = table.moves(part, shooter, at)
+                np.add.at(carried, dests, mass[part][places] * chances)
+            standing = (mass != 0) & over  # the defender's volley leaves the cells the attacker's ended
+            carried[standing] += mass[standing]
+            mass = carried
+    seen = mass != 0
+    pending = [np.where(over, 0.0, mass), np.zeros(cells)]  # mass at a cell with the attacker's, defender's volley due
+    finished[over] += mass[over]
+    reached |= over & seen
+    retreats: dict[int, np.ndarray] = {ATTACKER: np.zeros(cells), DEFENDER: np.zeros(cells)}
+    retreated = np.zeros(cells, dtype=bool)
+    order = np.lexsort((np.add.outer(table.a.used, table.d.used).ravel(),
+                        -np.add.outer(table.a.left, table.d.left).ravel()))  # fmt: skip
+    keys = (
+        np.add.outer(table.a.left, table.d.left).ravel()[order] * (1 << 20)
+        - np.add.outer(table.a.used, table.d.used).ravel()[order]
+    )
+    bounds = np.flatnonzero(np.diff(keys)) + 1
+    at = sides.round_at
+    for layer in np.split(order, bounds):
+        layer = layer[seen[layer] & ~over[layer]]
+        if not len(layer):
+            continue
+        m0, m1 = pending[0][layer], pending[1][layer]
+        moves = [table.moves(layer, shooter, at) for shooter in (ATTACKER, DEFENDER)]
+        stay = []
+        for places, dests, chances in moves:
+            back = dests == layer[places]
+            stay.append(np.bincount(places[back], chances[back], minlength=len(layer)))
+        begins = m0 + m1 * stay[1]
+        rest = stay[0] * stay[1]
+        rows_a, rows_d = np.divmod(layer, table.width)
+        going = np.where(begins != 0, sides.leaving(table.a.numbers[rows_a], table.d.numbers[rows_d]), -1)
+        for side in (ATTACKER, DEFENDER):
+            leave = going == side
+            retreats[side][layer[leave]] += begins[leave]
+            retreated[layer[leave]] = True
+        fights = going < 0
+        if (fights & (rest >= 1.0)).any():
+            raise ValueError("a battle in which no die can ever hit")
+        total0 = np.where(fights, begins / np.where(fights, 1.0 - rest, 1.0), 0.0)
+        total1 = m1 + stay[0] * total0
+        result.length += float(total0.sum())
+        for k, (places, dests, chances) in enumerate(moves):
+            going_on = dests != layer[places]
+            places, dests, chances = places[going_on], dests[going_on], chances[going_on]
+            weight = (total0 if k == 0 else total1)[places] * chances
+            seen[dests] = True
+            ends = over[dests]
+            np.add.at(finished, dests[ends], weight[ends])
+            reached[dests[ends]] = True
+            np.add.at(pending[1 - k], dests[~ends], weight[~ends])
+    result.states = int(np.count_nonzero(seen))
+    for cell in np.flatnonzero(reached):
+        pos = table.pair(int(cell))
+        a, d = not table.a.empty[cell // table.width], not table.d.empty[cell % table.width]
+        how = "attacker wins" if a else "defender wins" if d else "mutual destruction"
+        result.ends[(pos, how)] = float(finished[cell])
+    for side, how in ((ATTACKER, "attacker retreats"), (DEFENDER, "defender retreats")):
+        for cell in np.flatnonzero(retreats[side] != 0):
+            result.ends[(table.pair(int(cell)), how)] = float(retreats[side][cell])
+    return result
