@@ -7,8 +7,10 @@ limits fields every combat counter — 5 SC, 4 DD, 4 CA, 4 BC, 4 BB, 2 DN, 4 SY,
 groups — each of `--group-size` ships (6, the most a group holds: 288 ships and 456 hits a side). The largest
 battles are that fleet against itself with no retreat, and with retreat an attacker without its Ship Yards and
 Bases (which never move, so a side with them never retreats). Rift Domination's calculator takes at most 16 units a
-side (`MAX_UNITS`): a mixed 16 against 16, and 16 Flagships against 16 with no retreat (5 shields and 5 LP each, two
-dice at every range: 25,920 states, every pair of the two sides' damage taken). Each battle runs once as a whole
+side (`MAX_UNITS`): a mixed 16 against 16; 16 Flagships against 16 with no retreat (5 shields and 5 LP each, two
+dice at every range: 25,920 states, every pair of the two sides' damage taken); and its largest chains, where a
+side's state is more than its damage taken: Repair Tenders (repairs used) and Strike Drones (kamikaze strikes back)
+beside Flagships, 81,466 and 102,196 states. Each battle runs once as a whole
 process (`cardgen odds … --json`: start-up, loading the game and printing included) and once in-process (the calculator
 alone, the game already loaded: wall and CPU time; on a machine shared with other work the CPU time compares), in a
 child process either way, so `--git-ref` can time another commit's code (`git archive REF`) on the same battles: the
@@ -21,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import tarfile
@@ -59,8 +62,16 @@ def battles(size: int, skip_largest: bool, quick: bool) -> list[tuple[str, str, 
         ("README example", "space-empires-4x", "2 DD, 1 CA", "1 BB", []),
         ("Rift: 16 a side", "rift-domination", "4 flagship, 4 goliath, 4 destroyer, 4 carrier",
          "4 goliath, 4 flagship, 4 sentinel, 4 carrier", []),
-        *([] if skip_largest else [("Rift: 16 flagships a side, no retreat (its largest)", "rift-domination",
-                                    "16 flagship", "16 flagship", ["--no-retreat"])]),
+        *([] if skip_largest else [
+            ("Rift: 16 flagships a side, no retreat", "rift-domination", "16 flagship", "16 flagship",
+             ["--no-retreat"]),
+            ("Rift: tenders against flagships", "rift-domination", "4 tender, 12 flagship", "16 flagship",
+             ["--no-retreat"]),
+            ("Rift: drones and tenders (its largest)", "rift-domination", "8 drone, 4 tender, 4 flagship",
+             "4 tender, 12 flagship", ["--no-retreat"]),
+            ("Rift: drones and tenders, retreat", "rift-domination", "8 drone, 4 tender, 4 flagship",
+             "4 tender, 12 flagship", []),
+        ]),
         ("Rift: README example", "rift-domination", "1 fighter, 1 carrier", "1 carrier", []),
     ]  # fmt: skip
 
@@ -79,10 +90,12 @@ if game_id == "space-empires-4x":
         pass
 else:
     from cardgen.engine.games.rift_domination.odds import odds
+    try:
+        import cardgen.engine.dice.pairs
+    except ImportError:  # a commit before the table of side states
+        pass
 start, cpu = time.perf_counter(), time.process_time()
-result = odds(game, attacker, defender) if retreat else (
-    odds(game, attacker, defender, retreat=False) if game_id == "space-empires-4x"
-    else odds(game, attacker, defender, False, None, False, False))
+result = odds(game, attacker, defender, retreat=retreat)
 print(json.dumps({"seconds": time.perf_counter() - start, "cpu_seconds": time.process_time() - cpu,
                   "states": result.states, "outcomes": result.outcomes,
                   "solver": sys.modules[odds.__module__].__file__}))
@@ -121,17 +134,20 @@ def main() -> None:
         run = subprocess.run([sys.executable, "-c", IN_PROCESS, game, attacker, defender, "1" if retreat else "0"],
                              env=env, cwd=folder, check=True, capture_output=True, text=True)  # fmt: skip
         inside = json.loads(run.stdout)
-        whole = None
+        whole = whole_cpu = None
         if not args.no_whole:
-            start = time.perf_counter()
+            start, before = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
             subprocess.run([sys.executable, "-m", "cardgen", "odds", game, "--attacker", attacker, "--defender",
                             defender, *extra, "--json"], env=env, cwd=folder, check=True,
                            capture_output=True)  # fmt: skip
             whole = time.perf_counter() - start
-        measured.append({"battle": name, "game": game, "whole_process_s": whole, "in_process_s": inside["seconds"],
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            whole_cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+        measured.append({"battle": name, "game": game, "whole_process_s": whole, "whole_process_cpu_s": whole_cpu,
+                         "in_process_s": inside["seconds"],
                          "in_process_cpu_s": inside["cpu_seconds"], "states": inside["states"],
                          "outcomes": inside["outcomes"]})  # fmt: skip
-        shown = "" if whole is None else f"whole process {whole:6.2f} s, "
+        shown = "" if whole is None else f"whole process {whole:6.2f} s (CPU {whole_cpu:5.2f} s), "
         print(
             f"{name:<40} {shown}in-process {inside['seconds']:7.3f} s (CPU {inside['cpu_seconds']:7.3f} s), "
             f"{inside['states']:>9,} states"

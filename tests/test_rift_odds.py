@@ -125,6 +125,22 @@ def test_repair_rush_negates_up_to_four_damage_once(game, kinds):
     assert sum(u[1] + u[2] for u in b.sides[again][0]) == 10 - 3  # used once: no more negation
 
 
+def test_repair_rush_is_used_by_the_first_damage_it_negates_not_by_a_volley_that_misses(game, kinds):
+    """Rulebook, Unit-skills: "REPAIR RUSH: After your enemy has dealt damage in one of the battle phases you can
+    negate 4 damage"; the calculator's policy: repairs are used the first time they negate damage. A volley that
+    scores nothing, or whose hits all fall on buildings, leaves the Repair Rush for later."""
+    b = battle(game, ground=True)
+    tender, flagship, outpost = index(kinds, "tender"), index(kinds, "flagship"), index(kinds, "outpost")
+    start = side(b, (flagship, 5, 5), (tender, 0, 2))
+    missed, *_ = b.take(start, 0)
+    assert missed == start and b.sides[missed][1] == 0  # nothing hit: nothing used, the same state
+    walls = side(b, (outpost, 0, 1), (tender, 0, 2))  # the outpost is closest to destruction: it takes the hits
+    after, *_ = b.take(walls, 2)  # the first negated by the tender's Repair Bldg, the second destroys it
+    assert b.sides[after] == (((tender, 0, 2),), 0, 1)
+    hit, *_ = b.take(start, 2)
+    assert b.sides[hit][1] == 1 and b.left[hit] == b.left[start]  # two damage negated: used once
+
+
 def test_a_destroyed_kamikaze_strikes_back_on_three_or_more(game, kinds):
     b = battle(game)
     drone, flagship = index(kinds, "drone"), index(kinds, "flagship")
@@ -333,15 +349,18 @@ def test_the_table_of_side_states_solves_the_chain_a_position_at_a_time_solves(g
 
 
 def test_takes_gives_take_for_every_number_of_hits(game, kinds):
-    """`Battle.takes` (the table's rows) works out every number of hits in one pass; each must be `take`'s."""
+    """`Battle.takes` (the table's rows) works out every number of hits at once: hit by hit while a repair is
+    unused, else one hit and then the next state's row. Each must be `take`'s."""
     b = battle(game)
     tender, flagship, drone, carrier = (index(kinds, n) for n in ("tender", "flagship", "drone", "carrier"))
-    start = side(b, (flagship, 5, 5), (tender, 0, 2), (drone, 0, 1), (drone, 0, 1), (carrier, 1, 1))
-    after, codes = b.takes(DEFENDER, start, 20)
-    for hits in range(21):
-        number, kamikaze, lost = b.take(start, hits)
-        assert after[hits] == number
-        assert codes[hits] == b.strike_code(DEFENDER, kamikaze, lost)
-    assert codes[0] == 0 and any(codes)  # the drones strike back once destroyed
-    # counted apart: 16 shields + LP, the first 4 hits negated by the tender's Repair Rush, then one each
-    assert [b.left[n] for n in after] == [16 - max(0, min(hits - 4, 16)) for hits in range(21)]
+    repaired = side(b, (flagship, 5, 5), (tender, 0, 2), (drone, 0, 1), (drone, 0, 1), (carrier, 1, 1))
+    plain = side(b, (flagship, 5, 5), (drone, 0, 1), (drone, 0, 1), (carrier, 1, 1))
+    for start, left, negated in ((repaired, 16, 4), (plain, 14, 0)):
+        after, codes = b.takes(DEFENDER, start, 20)
+        for hits in range(21):
+            number, kamikaze, lost = b.take(start, hits)
+            assert after[hits] == number
+            assert codes[hits] == b.strike_code(DEFENDER, kamikaze, lost)
+        assert codes[0] == 0 and any(codes)  # the drones strike back once destroyed
+        # counted apart: shields + LP, the first hits negated by the tender's Repair Rush, then one each
+        assert [b.left[n] for n in after] == [left - max(0, min(hits - negated, left)) for hits in range(21)]

@@ -3,12 +3,12 @@ changes only by the hits the other side scores (its targets picked by a fixed po
 hits taken alone (Rift Domination: units of different kinds, repairs used, kamikaze strikes back).
 
 The game numbers its side states (a position is the pair of the two sides' numbers, as `chain` takes it) and gives,
-for a side state, the hits its volley scores at a range (a distribution) and the side state each number of hits
-leaves it in (`Sides.takes`). Where those hits strike back (a kamikaze destroyed), the game's own `strike` gives the
-positions the strikes lead to, once for each pair of side states and strike (a table of its own, gathered with
-arrays). Every side state a side can reach is found first (each side from its
-starting states, by every number of hits the enemy can score and every strike back); the positions are then the
-cells of a table of the two sides' states, held as arrays.
+for a side state, the distribution of hits its volley scores at a range and the side state each number of hits
+leaves it in (`Sides.takes`). Every state a side can reach is found first, from its starting states by every
+number of hits the enemy can score and every strike back; the positions are then the cells of a table of the two
+sides' states, and each volley's moves are gathered as arrays. Hits that strike back (a kamikaze destroyed) move
+the struck side by one `struck` state per strike that lands, with the chances the game's `landing` gives; where the
+struck side could strike back in turn, the game's own `strike` is asked, once per cell and code, and kept.
 
 It is the same chain as `chain.solve`'s, with the same results (every ending's chance, the expected phases, the
 positions met): the fixed phases carried forward volley by volley, then the repeated round (the attacker's volley,
@@ -30,6 +30,7 @@ from cardgen.engine.dice.chain import Ending
 
 ATTACKER, DEFENDER = 0, 1
 Pair = tuple[int, int]  # (the attacker's side number, the defender's)
+Moves = tuple[np.ndarray, ...]  # (place of the source in the cells asked, cell led to, chance[, code of a strike back])
 CHUNK = 2048  # cells carried through a fixed phase's volley at once (each with up to a hundred outcomes)
 
 
@@ -42,7 +43,9 @@ class Sides:
       code of how it strikes back (0: it does not; a small number otherwise);
     - `strike(position, target, code)`: the positions the strikes back of side `target`, hit and left in `position`,
       lead to;
-    - `struck(number)`: the side states one strike back can leave (every state a strike may reach, for the search);
+    - `struck(number)`: the side state one strike back leaves;
+    - `landing(code)`: how many strikes back land, with their chances, when each is one `struck` and the struck side
+      cannot strike back in turn (None: `strike` is asked);
     - `left`, `used`, `empty`: a side state's damage left, the repairs it used, whether it has no unit left (the
       chain's order is damage left, most first, then repairs used);
     - `leaving(attacker, defender)`: the side (0, 1) a retreat takes out of each cell before a round, -1 where none,
@@ -53,7 +56,8 @@ class Sides:
     shots: Callable[[int, str], Sequence[float]]
     takes: Callable[[int, int, int], tuple[Sequence[int], Sequence[int]]]
     strike: Callable[[Pair, int, int], Mapping[Pair, float]]
-    struck: Callable[[int], Sequence[int]]
+    struck: Callable[[int], int]
+    landing: Callable[[int], Sequence[tuple[int, float]] | None]
     left: Callable[[int], int]
     used: Callable[[int], int]
     empty: Callable[[int], bool]
@@ -71,6 +75,7 @@ class _Side:
         index: dict[int, int] = {}
         queue = list(starts)
         takes: dict[int, tuple[Sequence[int], Sequence[int]]] = {}
+        singles: dict[int, int] = {}
         while queue:  # every state the enemy's hits (and strikes back) can leave this side in
             number = queue.pop()
             if number in index:
@@ -82,7 +87,8 @@ class _Side:
             takes[number] = sides.takes(side, number, most)
             queue.extend(n for n in takes[number][0] if n not in index)
             if struck:
-                queue.extend(n for n in sides.struck(number) if n not in index)
+                singles[number] = sides.struck(number)
+                queue.append(singles[number])
         self.numbers, self.index = np.array(numbers, dtype=np.int64), index
         size = len(numbers)
         self.left = np.array([sides.left(n) for n in numbers], dtype=np.int64)
@@ -96,13 +102,27 @@ class _Side:
             row = index[number]
             self.after[row] = [index[n] for n in after]
             self.strike[row] = strikes
+        self.single = np.arange(size, dtype=np.int64)  # single[row]: the row one strike back leaves
+        for number, after_one in singles.items():
+            self.single[index[number]] = index[after_one]
+
         self.shots: dict[str, np.ndarray] = {}
+        # reach[at][row]: past the most hits a row's volley can score (the table's columns beyond it are zeros)
+        self.reach: dict[str, np.ndarray] = {}
         for at in ranges:
             volleys = [sides.shots(n, at) if not sides.empty(n) else [1.0] for n in numbers]
-            table = np.zeros((size, max(len(v) for v in volleys)))
+            self.reach[at] = np.array([len(v) for v in volleys], dtype=np.int64)
+            table = np.zeros((size, int(self.reach[at].max())))
             for row, volley in enumerate(volleys):
                 table[row, : len(volley)] = volley
             self.shots[at] = table
+        self._powers = [np.arange(size, dtype=np.int64)]
+
+    def powers(self, count: int) -> np.ndarray:
+        """powers[j, row]: the row j strikes back leave a row in, one after the other (j < `count`)."""
+        while len(self._powers) < count:
+            self._powers.append(self.single[self._powers[-1]])
+        return np.array(self._powers[:count])
 
 
 class _Table:
@@ -123,42 +143,93 @@ class _Table:
         rows_a, rows_d = np.divmod(np.arange(self.cells), self.width)
         self.over = self.a.empty[rows_a] | self.d.empty[rows_d]
         self._memo: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
+        self._landings: dict[int, Sequence[tuple[int, float]] | None] = {}
         self.span = int(max(self.a.strike.max(), self.d.strike.max())) + 1  # codes of strikes back
 
     def cell(self, pair: Pair) -> int:
         return self.a.index[pair[0]] * self.width + self.d.index[pair[1]]
 
+    def pairs(self, cells: np.ndarray) -> list[Pair]:
+        rows_a, rows_d = np.divmod(cells, self.width)
+        return list(zip(self.a.numbers[rows_a].tolist(), self.d.numbers[rows_d].tolist(), strict=True))
+
     def pair(self, cell: int) -> Pair:
         a, d = divmod(cell, self.width)
         return int(self.a.numbers[a]), int(self.d.numbers[d])
 
-    def moves(self, cells: np.ndarray, shooter: int, at: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Where one side's volley takes each cell: for every (cell, hits, way it ends) with a chance, the source's
-        place in `cells`, the cell it leads to and the chance."""
+    def moves(self, cells: np.ndarray, shooter: int, at: str) -> tuple[np.ndarray, Moves, Moves | None]:
+        """Where one side's volley takes each cell: the chance it leaves the cell as it is (no hit that changes
+        anything), and for every other (cell, hits) with a chance, the source's place in `cells`, the cell the hits
+        leave and the chance; those whose hits strike back apart, with their codes (`strike_back` carries them on;
+        a strike back destroys a unit, so it never leads back to its cell)."""
         rows_a, rows_d = np.divmod(cells, self.width)
         own, aim = (rows_a, rows_d) if shooter == ATTACKER else (rows_d, rows_a)
         side, target = (self.a, self.d) if shooter == ATTACKER else (self.d, self.a)
-        shots = side.shots[at][own]  # (cells, hits)
-        width = min(shots.shape[1], target.after.shape[1])
-        shots = shots[:, :width]
+        width = min(int(side.reach[at][own].max()), target.after.shape[1])
+        shots = side.shots[at][own, :width]  # (cells, hits)
         after = target.after[aim, :width]
         dest = rows_a[:, None] * self.width + after if shooter == ATTACKER else after * self.width + rows_d[:, None]
-        chance = shots > 0.0
         codes = target.strike[aim, :width]
-        plain = chance & (codes == 0)
+        moving = (shots > 0.0) & (after != aim[:, None])  # no hit (or hits all taken by nothing) stays
+        stay = np.where(after[:, 0] == aim, shots[:, 0], 0.0)
+        plain = moving & (codes == 0)
         place = np.broadcast_to(np.arange(len(cells))[:, None], shots.shape)
         moves = place[plain], dest[plain], shots[plain]
-        if plain.all() or not (struck := chance & (codes != 0)).any():
-            return moves
-        more = self._strikes(place[struck], dest[struck], shots[struck], codes[struck], 1 - shooter)
-        return (np.concatenate((moves[0], more[0])), np.concatenate((moves[1], more[1])),
-                np.concatenate((moves[2], more[2])))  # fmt: skip
+        if not (struck := moving & (codes != 0)).any():
+            return stay, moves, None
+        return stay, moves, (place[struck], dest[struck], shots[struck], codes[struck])
+
+    def strike_back(self, struck: Moves, mass: np.ndarray, target: int) -> tuple[np.ndarray, np.ndarray]:
+        """The cells the strikes back of `moves` lead to and the mass they carry there, from `mass` by place: the
+        mass is first gathered by cell the hits left and code (many volleys leave the same), then struck back."""
+        places, cells, chances, codes = struck
+        keys, which = np.unique(cells * self.span + codes, return_inverse=True)
+        gathered = np.bincount(which, mass[places] * chances, minlength=len(keys))
+        _, dests, weights = self._strikes(np.arange(len(keys)), keys // self.span, gathered, keys % self.span, target)
+        return dests, weights
 
     def _strikes(self, places: np.ndarray, cells: np.ndarray, chances: np.ndarray, codes: np.ndarray,
                  target: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
-        """The moves of the volleys that strike back: from each cell the hits left (`cells`), the positions the
-        game's `strike` gives. Where the struck side has nothing that strikes back in turn, only its state changes:
-        asked once per its state and code; elsewhere once per cell and code. Each answer is kept for the solve."""
+        """The moves of the volleys that strike back, from each cell the hits left (`cells`). Where the struck side
+        cannot strike back in turn and the game says how many strikes land (`landing`), each is one step of the
+        struck side's `single` table: all as arrays. Elsewhere the game's `strike` is asked, once per struck side's
+        state and code where only that state changes, else once per cell and code; each answer kept for the solve."""
+        shooter = 1 - target
+        side = self.a if shooter == ATTACKER else self.d
+        rows = np.divmod(cells, self.width)
+        struck_rows, other_rows = rows[shooter], rows[target]
+        alone = ~side.back[struck_rows]
+        parts, asked = [], ~alone
+        codes_here, code_of = np.unique(codes, return_inverse=True)
+        landings = [self._landing(int(code)) for code in codes_here]
+        known = np.array([landing is not None for landing in landings])[code_of] & alone
+        asked |= alone & ~known
+        if known.any():
+            most = max(count for landing in landings if landing is not None for count, _ in landing) + 1
+            chance_of = np.zeros((len(codes_here), most))  # chance_of[code, strikes]: that many land
+            for c, landing in enumerate(landings):
+                for count, q in landing or ():
+                    chance_of[c, count] += q
+            these = np.flatnonzero(known)
+            row = side.powers(most)[:, struck_rows[these]].T  # (entries, strikes)
+            chance = chances[these, None] * chance_of[code_of[these]]
+            other = other_rows[these, None]
+            dest = row * self.width + other if shooter == ATTACKER else other * self.width + row
+            kept = chance > 0.0
+            parts.append((np.broadcast_to(places[these, None], kept.shape)[kept], dest[kept], chance[kept]))
+        if asked.any():
+            parts.append(self._asked(places[asked], cells[asked], chances[asked], codes[asked], target))
+        return (np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]),
+                np.concatenate([p[2] for p in parts]))  # fmt: skip
+
+    def _landing(self, code: int) -> Sequence[tuple[int, float]] | None:
+        if code not in self._landings:
+            self._landings[code] = self.sides.landing(code)
+        return self._landings[code]
+
+    def _asked(self, places: np.ndarray, cells: np.ndarray, chances: np.ndarray, codes: np.ndarray,
+               target: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
+        """The strikes back the game's `strike` gives (see `_strikes`), gathered with arrays."""
         shooter = 1 - target
         rows = np.divmod(cells, self.width)
         struck_rows, other_rows = rows[shooter], rows[target]
@@ -219,8 +290,11 @@ def solve(sides: Sides, start: Mapping[Pair, float]) -> Ending[Pair]:
             live = np.flatnonzero((mass != 0) & ~over)
             carried = np.zeros(cells)
             for part in np.array_split(live, -(-len(live) // CHUNK)):  # a few thousand cells at a time: memory
-                places, dests, chances = table.moves(part, shooter, at)
+                kept, (places, dests, chances), struck = table.moves(part, shooter, at)
+                carried[part] += mass[part] * kept
                 np.add.at(carried, dests, mass[part][places] * chances)
+                if struck is not None:
+                    np.add.at(carried, *table.strike_back(struck, mass[part], 1 - shooter))
             standing = (mass != 0) & over  # the defender's volley leaves the cells the attacker's ended
             carried[standing] += mass[standing]
             mass = carried
@@ -229,7 +303,6 @@ def solve(sides: Sides, start: Mapping[Pair, float]) -> Ending[Pair]:
     finished[over] += mass[over]
     reached |= over & seen
     retreats: dict[int, np.ndarray] = {ATTACKER: np.zeros(cells), DEFENDER: np.zeros(cells)}
-    retreated = np.zeros(cells, dtype=bool)
     order = np.lexsort((np.add.outer(table.a.used, table.d.used).ravel(),
                         -np.add.outer(table.a.left, table.d.left).ravel()))  # fmt: skip
     keys = (
@@ -238,46 +311,47 @@ def solve(sides: Sides, start: Mapping[Pair, float]) -> Ending[Pair]:
     )
     bounds = np.flatnonzero(np.diff(keys)) + 1
     at = sides.round_at
+    rows_a, rows_d = np.divmod(np.arange(cells), table.width)
+    leaving = sides.leaving(table.a.numbers[rows_a], table.d.numbers[rows_d])  # who retreats where, every cell
     for layer in np.split(order, bounds):
         layer = layer[seen[layer] & ~over[layer]]
         if not len(layer):
             continue
         m0, m1 = pending[0][layer], pending[1][layer]
         moves = [table.moves(layer, shooter, at) for shooter in (ATTACKER, DEFENDER)]
-        stay = []
-        for places, dests, chances in moves:
-            back = dests == layer[places]
-            stay.append(np.bincount(places[back], chances[back], minlength=len(layer)))
+        stay = [moved[0] for moved in moves]
         begins = m0 + m1 * stay[1]
         rest = stay[0] * stay[1]
-        rows_a, rows_d = np.divmod(layer, table.width)
-        going = np.where(begins != 0, sides.leaving(table.a.numbers[rows_a], table.d.numbers[rows_d]), -1)
+        going = np.where(begins != 0, leaving[layer], -1)
         for side in (ATTACKER, DEFENDER):
             leave = going == side
             retreats[side][layer[leave]] += begins[leave]
-            retreated[layer[leave]] = True
         fights = going < 0
         if (fights & (rest >= 1.0)).any():
             raise ValueError("a battle in which no die can ever hit")
         total0 = np.where(fights, begins / np.where(fights, 1.0 - rest, 1.0), 0.0)
         total1 = m1 + stay[0] * total0
         result.length += float(total0.sum())
-        for k, (places, dests, chances) in enumerate(moves):
-            going_on = dests != layer[places]
-            places, dests, chances = places[going_on], dests[going_on], chances[going_on]
-            weight = (total0 if k == 0 else total1)[places] * chances
+        for k, (_, (places, dests, chances), struck) in enumerate(moves):
+            total = total0 if k == 0 else total1
+            weight = total[places] * chances
+            if struck is not None:
+                more = table.strike_back(struck, total, 1 - k)
+                dests, weight = np.concatenate((dests, more[0])), np.concatenate((weight, more[1]))
             seen[dests] = True
             ends = over[dests]
             np.add.at(finished, dests[ends], weight[ends])
             reached[dests[ends]] = True
             np.add.at(pending[1 - k], dests[~ends], weight[~ends])
     result.states = int(np.count_nonzero(seen))
-    for cell in np.flatnonzero(reached):
-        pos = table.pair(int(cell))
-        a, d = not table.a.empty[cell // table.width], not table.d.empty[cell % table.width]
-        how = "attacker wins" if a else "defender wins" if d else "mutual destruction"
-        result.ends[(pos, how)] = float(finished[cell])
+    ends = np.flatnonzero(reached)
+    a_left, d_left = ~table.a.empty[ends // table.width], ~table.d.empty[ends % table.width]
+    hows = np.where(a_left, 0, np.where(d_left, 1, 2))
+    names = ("attacker wins", "defender wins", "mutual destruction")
+    for pos, how, p in zip(table.pairs(ends), hows.tolist(), finished[ends].tolist(), strict=True):
+        result.ends[(pos, names[how])] = p
     for side, how in ((ATTACKER, "attacker retreats"), (DEFENDER, "defender retreats")):
-        for cell in np.flatnonzero(retreats[side] != 0):
-            result.ends[(table.pair(int(cell)), how)] = float(retreats[side][cell])
+        gone = np.flatnonzero(retreats[side] != 0)
+        for pos, p in zip(table.pairs(gone), retreats[side][gone].tolist(), strict=True):
+            result.ends[(pos, how)] = p
     return result

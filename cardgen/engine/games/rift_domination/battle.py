@@ -117,6 +117,7 @@ class Battle:
     buildings_first: tuple[bool, bool] = (False, False)
     _memo: dict[tuple[Any, ...], Any] = field(default_factory=dict, repr=False)  # results of the pure steps below
     _taken: dict[tuple[int, int, bool], tuple[int, int, int]] = field(default_factory=dict, repr=False)  # `take`'s
+    _takes: dict[tuple[int, int, int], tuple[list[int], list[int]]] = field(default_factory=dict, repr=False)
     sides: list[Side] = field(default_factory=list, repr=False)  # every side state met, by number
     _numbers: dict[Side, int] = field(default_factory=dict, repr=False)
     empty: list[bool] = field(default_factory=list, repr=False)  # a side state with no unit left
@@ -171,11 +172,24 @@ class Battle:
     def takes(self, target: int, number: int, most: int) -> tuple[list[int], list[int]]:
         """`take` for 0 … `most` hits at once on side `target`'s state `number` (each number of hits is the one before
         and one more): the side states they leave and how they strike back, `strike_code`'s code (0: they do not)."""
-        after, codes = [], []
-        for side, kamikaze, lost in self._hits(number, most, False, every=True):
-            after.append(side)
-            codes.append(self.strike_code(target, kamikaze, lost))
-        return after, codes
+        found = self._takes.get((target, number, most))
+        if found is not None:
+            return found
+        side = self.sides[number]
+        units, rush_used, bldg_used = side
+        repairs = self._count(units, "repair_rush") > rush_used or self._count(units, "repair_bldg") > bldg_used
+        if units and most and not repairs:  # no repair to carry between hits: the first hit, then the next state's
+            first, kamikaze, lost = self.take(number, 1)
+            code = self.strike_code(target, kamikaze, lost)
+            rest, codes = self.takes(target, first, most)
+            found = [number, *rest[:most]], [0, *(code + c for c in codes[:most])]
+        else:
+            found = [], []
+            for after, kamikaze, lost in self._hits(number, most, False, every=True):
+                found[0].append(after)
+                found[1].append(self.strike_code(target, kamikaze, lost))
+        self._takes[(target, number, most)] = found
+        return found
 
     def strike_code(self, target: int, kamikaze: int, lost: int) -> int:
         """The units of side `target` that strike back as one number (0: none), `struck`'s from `decoded`."""
@@ -189,8 +203,7 @@ class Battle:
         rush = max(0, self._count(units, "repair_rush") - rush_used)
         bldg = max(0, self._count(units, "repair_bldg") - bldg_used)
         negate_units = self.rules.skills["repair_rush"]["negate"] if rush > 0 else 0
-        if negate_units:
-            rush_used += 1
+        rushed = False  # a Repair Rush is used by the first damage it negates (not by a volley that hits nothing)
         negate_bldg = self.rules.skills["repair_bldg"]["negate"] * bldg
         kamikaze = lost = 0
         target = -1
@@ -210,6 +223,8 @@ class Battle:
                     bldg_used += 1
                 elif not self.kinds[kind].building and negate_units:
                     negate_units -= 1
+                    rush_used += not rushed
+                    rushed = True
                 elif shields:
                     units[target] = (kind, shields - 1, lp)
                 elif lp > 1:
@@ -476,8 +491,15 @@ def sides_of(battle: Battle) -> Any:
 
     from cardgen.engine.dice.pairs import Sides
 
-    harm = battle.rules.skills["kamikaze"]["damage"]
+    spec = battle.rules.skills["kamikaze"]
     found: dict[int, tuple[float, bool]] = {}
+
+    def landing(code: int) -> list[tuple[int, float]] | None:
+        kamikaze, lost = divmod(code, MAX_LOST + 1)
+        if lost:  # revenge's strikes: `struck` asked
+            return None
+        p = battle.rules.chance(spec["roll"])
+        return [(hit, comb(kamikaze, hit) * p**hit * (1 - p) ** (kamikaze - hit)) for hit in range(kamikaze + 1)]
 
     def facts(number: int) -> tuple[float, bool]:  # expected hits at close range, and whether buildings stand
         if number not in found:
@@ -490,8 +512,10 @@ def sides_of(battle: Battle) -> Any:
         going = np.full(len(attackers), -1)
         if not battle.retreat:
             return going
-        a = np.array([facts(int(n)) for n in attackers]).reshape(-1, 2)
-        d = np.array([facts(int(n)) for n in defenders]).reshape(-1, 2)
+        a, d = (
+            np.array([facts(n) for n in numbers.tolist()]).reshape(-1, 2)[which]
+            for numbers, which in (np.unique(side, return_inverse=True) for side in (attackers, defenders))
+        )
         for side, own, other in ((ATTACKER, a, d), (DEFENDER, d, a)):  # the attacker considered first
             if battle.can_retreat[side]:
                 leaves = (going < 0) & (own[:, 1] == 0) & (own[:, 0] < 0.5 * other[:, 0])
@@ -502,7 +526,8 @@ def sides_of(battle: Battle) -> Any:
         shots=lambda number, at: battle.volley(battle.sides[number][0], at),
         takes=battle.takes,
         strike=lambda after, target, code: battle.struck(after, target, *divmod(code, MAX_LOST + 1)),
-        struck=lambda number: [battle.take(number, harm, True)[0]],
+        struck=lambda number: battle.take(number, spec["damage"], True)[0],
+        landing=landing,
         left=lambda number: battle.left[number],
         used=lambda number: battle.used[number],
         empty=lambda number: battle.empty[number],
@@ -550,13 +575,16 @@ def _summarise(battle: Battle, start: Position, terminal: Mapping[tuple[Position
     survivors: list[dict[str, float]] = [{}, {}]
     lost = [0.0, 0.0]
     worth = [sum(battle.kinds[u[0]].cost for u in battle.units(start, s)) for s in (0, 1)]
+    seen: dict[int, tuple[str, int]] = {}  # a side state's units left, as said, and their cost (many ends share one)
     for (pos, how), p in terminal.items():
         outcomes[how] += p
         for s in (0, 1):
-            units = battle.units(pos, s)
-            left = describe(battle.kinds, units)
+            if (found := seen.get(pos[s])) is None:
+                units = battle.sides[pos[s]][0]
+                found = seen[pos[s]] = describe(battle.kinds, units), sum(battle.kinds[u[0]].cost for u in units)
+            left, cost = found
             survivors[s][left] = survivors[s].get(left, 0.0) + p
-            lost[s] += p * (worth[s] - sum(battle.kinds[u[0]].cost for u in units))
+            lost[s] += p * (worth[s] - cost)
     retreat = ("retreat: from the first repeat of the close phase a side without buildings leaves when it expects "
                "under half the other side's hits")  # fmt: skip
     policies = [*POLICIES, retreat if battle.retreat else "retreat: none"]
