@@ -289,7 +289,7 @@ def solve(sides: Sides, start: Mapping[Pair, float]) -> Ending[Pair]:
         for shooter in (ATTACKER, DEFENDER):
             live = np.flatnonzero((mass != 0) & ~over)
             carried = np.zeros(cells)
-            for part in np.array_split(live, -(-len(live) // CHUNK)):  # a few thousand cells at a time: memory
+            for part in np.array_split(live, -(-len(live) // CHUNK)) if len(live) else ():  # a few thousand at once
                 kept, (places, dests, chances), struck = table.moves(part, shooter, at)
                 carried[part] += mass[part] * kept
                 np.add.at(carried, dests, mass[part][places] * chances)

@@ -23,10 +23,11 @@ something; barrages and bombardments fire at the start of the battle (attacker f
 close phase a side without buildings retreats when it expects under half the other side's hits.
 
 A side's state is its units' (kind, shields, LP) and the repairs it has used; the battle is a Markov chain over the
-pair of states, which the core's solver (`cardgen.engine.dice.chain`) solves exactly as this module configures it:
-the opening and the fixed phases carried forward, then the repeated close phase (the attacker's volley, then the
-defender's) as an absorbing chain whose states are taken in order of damage left. `fight` rolls one battle through
-the same phase functions, for the engine.
+pair of states, which the core's solver solves exactly as this module configures it: the opening and the fixed
+phases carried forward, then the repeated close phase (the attacker's volley, then the defender's) as an absorbing
+chain whose states are taken in order of damage left. `exact_odds` gives it to `dice.pairs` (a table of the two
+sides' states, with arrays: `sides_of`); `chain_of` is the same chain for `dice.chain`, a position at a time (the
+tests hold the two together). `fight` rolls one battle through the same phase functions, for the engine.
 """
 
 from __future__ import annotations
