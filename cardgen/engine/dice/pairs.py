@@ -339,10 +339,9 @@ def solve(sides: Sides, start: Mapping[Pair, float]) -> Ending[Pair]:
                 more = table.strike_back(struck, total, 1 - k)
                 dests, weight = np.concatenate((dests, more[0])), np.concatenate((weight, more[1]))
             seen[dests] = True
-            ends = over[dests]
-            np.add.at(finished, dests[ends], weight[ends])
-            reached[dests[ends]] = True
-            np.add.at(pending[1 - k], dests[~ends], weight[~ends])
+            np.add.at(pending[1 - k], dests, weight)  # an over cell is never taken: its mass ends the battle
+    finished[over] += pending[0][over] + pending[1][over]
+    reached |= over & seen
     result.states = int(np.count_nonzero(seen))
     ends = np.flatnonzero(reached)
     a_left, d_left = ~table.a.empty[ends // table.width], ~table.d.empty[ends % table.width]
