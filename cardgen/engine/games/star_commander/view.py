@@ -4,7 +4,8 @@ Greedy looks one action ahead on a determinization of the state (face-down syste
 dealt again from what the player cannot tell apart), so an exploration or a draw is judged by what it could turn up,
 never by the card the real game holds. The outlook values developments (income and what conquest takes), credits,
 the fighting strength of ships and stations, cards in hand and technologies, pressure on the nearest enemy Homeworld
-and what the opponents hold, with winning and losing above everything.
+and what the opponents hold, with winning and losing above everything; a command's battles at Homeworlds are also
+judged fought out, with the siege they leave (`_sieges`).
 """
 
 from __future__ import annotations
