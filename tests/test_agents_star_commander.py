@@ -147,3 +147,29 @@ def test_a_ship_built_at_home_is_worth_its_cost_at_four_players(engine):
     put(ahead, "core-cruiser", 0, ahead.neighbours(ahead.home[0])[0])  # one jump closer to every enemy Homeworld
     assert view.position(home, 0) > view.position(s, 0)
     assert view.position(ahead, 0) == pytest.approx(view.position(home, 0) + 0.4)
+
+
+def test_a_fleet_that_wins_a_homeworld_over_several_rounds_goes_in(engine):
+    """A battle goes on every turn until one side is left, but greedy judged a jump into an enemy Homeworld by the
+    one round fought in its own turn: a fleet that would lose a ship in it and destroy only Fighters stayed outside,
+    and four-player games stalled at the turn cap with one seat's fleet beside the last enemy Homeworld for ten
+    rounds (seed 2, game 5). Two Cruisers and two Corvettes (10 attack) against three Fighters and a Cruiser at a
+    three-development Homeworld: the first round costs a Cruiser for the three Fighters, the next destroys their
+    Cruiser, and the siege takes the Homeworld. Greedy now judges the battles at Homeworlds fought out
+    (`view._sieges`) and goes in; a lone Corvette against the same defence is not thrown at it."""
+    s = second_round(engine)
+    home = s.home[1]
+    own(s, 1, home, 3)
+    for item in ("core-fighter", "core-fighter", "core-fighter", "core-cruiser"):
+        put(s, item, 1, home)
+    fleet = [put(s, item, 0, B2) for item in ("core-cruiser", "core-cruiser", "core-corvette", "core-corvette")]
+    s.credits = [0, 0]
+    lone = s.clone()
+    legal = s.legal_actions()
+    choice = GreedyAgent(engine, 0, 1).choose(s, legal)
+    assert choice in [Move(x.card, home) for x in fleet]
+    assert view.action_value(s, choice, 0) > view.action_value(s, DONE, 0)
+    lone.pieces = [x for x in lone.pieces if x.card not in {x.card for x in fleet[:3]}]
+    lone._changed()
+    lone._legal = None
+    assert view.action_value(lone, Move(fleet[3].card, home), 0) < view.action_value(lone, DONE, 0)

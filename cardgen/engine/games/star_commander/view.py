@@ -4,7 +4,8 @@ Greedy looks one action ahead on a determinization of the state (face-down syste
 dealt again from what the player cannot tell apart), so an exploration or a draw is judged by what it could turn up,
 never by the card the real game holds. The outlook values developments (income and what conquest takes), credits,
 the fighting strength of ships and stations, cards in hand and technologies, pressure on the nearest enemy Homeworld
-and what the opponents hold, with winning and losing above everything.
+and what the opponents hold, with winning and losing above everything; a command's battles at Homeworlds are also
+judged fought out, with the siege they leave (`_sieges`).
 """
 
 from __future__ import annotations
@@ -92,6 +93,8 @@ def _judged(trial: StarState, state: StarState, action: Any, player: int) -> flo
     if command:  # every command is judged by the end of the turn it allows: ending the turn now is always possible
         _end_turn(trial, player)
     value = outlook(trial, player)
+    if command and trial.phase != Phase.OVER:
+        value += _sieges(trial, player, value)
     if command and isinstance(action, Done) and trial.phase != Phase.OVER:
         value -= 0.01  # among equal outlooks, act before ending the phase (but take a win at once)
     return value
@@ -173,6 +176,80 @@ def _join(trial: StarState, move: Move, player: int) -> None:
         if joining is None:
             return
         trial.do(joining, chance=False)
+
+
+SIEGE_WEIGHT = 0.5  # how much of the forecast end of the battles at Homeworlds counts beside the turn's own end
+SIEGE_TURNS = 2  # the besieger's End phases a forecast siege runs for
+ROUNDS = 12  # combat rounds a forecast battle is fought for at most
+
+
+def _sieges(trial: StarState, player: int, value: float) -> float:
+    """What the battles at Homeworlds add, fought out: greedy judged a battle only by the round fought in the turn,
+    so a fleet beside an enemy Homeworld that would win over three rounds and take it never went in (one round lost
+    it more than it cost the defender), and four-player games stalled at the turn cap with one seat holding most of
+    the table (seed 2, game 5: 15 ships beside a Homeworld of 14 for ten rounds). Each Homeworld holding other
+    players' pieces is fought out by `_fight` and a besieger left alone there takes `SIEGE_TURNS` End phases of
+    developments (its Homeworld taken: the seat is out); `SIEGE_WEIGHT` of the outlook's change counts, for the
+    defender's builds and the other players' moves the forecast does not see. A loss forecast counts as much: a fleet
+    is not thrown at a Homeworld it cannot take, and a defender builds to hold its own."""
+    cells = [trial.home[q] for q in trial.alive(trial.n)]
+    fights = [c for c in cells if any(x.owner != trial.owner[c] for x in trial.at(c))]
+    if not fights:
+        return 0.0
+    forecast = trial.clone()
+    for cell in fights:
+        _fight(forecast, cell)
+        defender = forecast.owner[cell]
+        besiegers = {x.owner for x in forecast.at(cell)}
+        if len(besiegers) != 1 or defender in besiegers or not forecast.under_siege(cell):
+            continue
+        (besieger,) = besiegers
+        weight = 0
+        for x in forecast.at(cell):
+            spec = forecast.spec(x.card)
+            if spec.kind == "ship" and not spec.fighter:
+                heavy = spec.has("siege-weight")
+                weight += heavy.amount if heavy else 1
+        limit = min((e.amount for e, _ in forecast.lasting(defender, "conquest-limit")), default=weight)
+        forecast.devs[cell] -= min(SIEGE_TURNS * min(weight, limit), forecast.devs[cell])
+        if forecast.devs[cell] == 0:  # taken: the seat is out, its pieces and systems gone
+            forecast.out[defender] = "forecast"
+            forecast.owner[cell], forecast.devs[cell] = besieger, forecast.engine.conquest_developments
+            forecast.pieces = [x for x in forecast.pieces if x.owner != defender]
+            forecast.owner = [-1 if o == defender else o for o in forecast.owner]
+            forecast._changed()
+    return SIEGE_WEIGHT * (outlook(forecast, player) - value)
+
+
+def _fight(state: StarState, cell: int) -> None:
+    """The battle in a cell fought out, round after round, until one player's pieces are left (or none can hurt
+    another's): every armed piece fires together, each where its shot destroys (the most valuable such target),
+    else at the piece nearest to being destroyed, like `assign_value` without the cards' effects."""
+    for _ in range(ROUNDS):
+        here = state.at(cell)
+        if len({x.owner for x in here}) < 2:
+            return
+        need = {x.card: state.hp(x) + 1 - x.damage for x in here}
+        shots = sorted((x for x in here if state.attack(x) > 0), key=lambda x: -state.attack(x))
+        if not shots:
+            return
+        left = dict(need)
+        for shooter in shots:
+            hit = state.attack(shooter)
+            foes = [x for x in here if x.owner != shooter.owner and left[x.card] > 0]
+            if not foes:
+                continue
+            kills = [x for x in foes if left[x.card] <= hit]
+            if kills:
+                target = max(kills, key=lambda x: (state.attack(x) + 0.1 * state.spec(x.card).cost, -left[x.card]))
+            else:
+                target = min(foes, key=lambda x: (left[x.card], -state.attack(x)))
+            left[target.card] -= hit
+        dead = {card for card, n in left.items() if n <= 0}
+        if not dead:
+            return
+        state.pieces = [x for x in state.pieces if x.card not in dead]
+        state._changed()
 
 
 FINISH = 400  # decisions played by default to finish a judged turn (battles, retreats, windows) before giving up
