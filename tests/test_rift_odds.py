@@ -300,7 +300,7 @@ def test_phases_carried_volley_by_volley_are_the_phases_carried_whole(game, atta
         assert by_volley.ends[key] == pytest.approx(p, rel=1e-12, abs=1e-15)
 
 
-def _solved(game, attacker, defender, ground=False, retreat=True, home=False, upgrades=None, table=True):
+def _solved(game, attacker, defender, ground=False, retreat=True, home=False, upgrades=None, revenge=None, table=True):
     """One battle solved by the table of side states (`pairs`, what `cardgen odds` runs) or a position at a time
     (`chain`), its ends keyed by the sides' units so that the two battles' numbers need not agree."""
     from cardgen.engine.dice import pairs, solve
@@ -309,6 +309,7 @@ def _solved(game, attacker, defender, ground=False, retreat=True, home=False, up
 
     kinds = kinds_of(game)
     b = battle(game, ground=ground, retreat=retreat)
+    b.revenge = revenge or (None, None)  # a faction's: each unit of the side destroyed strikes back on a roll
     fleets = [parse_fleet(kinds, attacker, "attacker"), parse_fleet(kinds, defender, "defender")]
     fighting = [[k for k in fleet if kinds[k].ground == ground] for fleet in fleets]
     orbit = [[k for k in fleet if kinds[k].ground != ground] for fleet in fleets]
@@ -332,6 +333,7 @@ def _solved(game, attacker, defender, ground=False, retreat=True, home=False, up
         ("4 infantry, 2 bastion, 2 goliath", "3 infantry, 1 bastion, 1 tender",
          {"ground": True, "upgrades": "artillery,military_base"}),  # a ground battle, bombardment, buildings
         ("4 flagship", "4 flagship", {"retreat": False}),
+        ("3 fighter, 2 goliath", "2 drone, 2 destroyer", {"revenge": ((4, 1), None)}),  # a faction's revenge
     ],
 )  # fmt: skip
 def test_the_table_of_side_states_solves_the_chain_a_position_at_a_time_solves(game, attacker, defender, options):
