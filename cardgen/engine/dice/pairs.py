@@ -146,6 +146,9 @@ class _Table:
         self._landings: dict[int, Sequence[tuple[int, float]] | None] = {}
         self.span = int(max(self.a.strike.max(), self.d.strike.max())) + 1  # codes of strikes back
 
+    def side(self, which: int) -> _Side:
+        return self.a if which == ATTACKER else self.d
+
     def cell(self, pair: Pair) -> int:
         return self.a.index[pair[0]] * self.width + self.d.index[pair[1]]
 
@@ -164,7 +167,7 @@ class _Table:
         a strike back destroys a unit, so it never leads back to its cell)."""
         rows_a, rows_d = np.divmod(cells, self.width)
         own, aim = (rows_a, rows_d) if shooter == ATTACKER else (rows_d, rows_a)
-        side, target = (self.a, self.d) if shooter == ATTACKER else (self.d, self.a)
+        side, target = self.side(shooter), self.side(1 - shooter)
         width = min(int(side.reach[at][own].max()), target.after.shape[1])
         shots = side.shots[at][own, :width]  # (cells, hits)
         after = target.after[aim, :width]
@@ -195,7 +198,7 @@ class _Table:
         struck side's `single` table: all as arrays. Elsewhere the game's `strike` is asked, once per struck side's
         state and code where only that state changes, else once per cell and code; each answer kept for the solve."""
         shooter = 1 - target
-        side = self.a if shooter == ATTACKER else self.d
+        side = self.side(shooter)
         rows = np.divmod(cells, self.width)
         struck_rows, other_rows = rows[shooter], rows[target]
         alone = ~side.back[struck_rows]
@@ -234,7 +237,7 @@ class _Table:
         rows = np.divmod(cells, self.width)
         struck_rows, other_rows = rows[shooter], rows[target]
         span = self.span
-        alone = ~(self.a if shooter == ATTACKER else self.d).back[struck_rows]
+        alone = ~self.side(shooter).back[struck_rows]
         key = np.where(alone, struck_rows, self.cells + cells) * span + codes
         keys, first, which = np.unique(key, return_index=True, return_inverse=True)
         found = [self._struck(int(k), int(cells[f]), target) for k, f in zip(keys, first, strict=True)]
@@ -260,7 +263,7 @@ class _Table:
             shooter = 1 - target
             dist = self.sides.strike(self.pair(cell), target, key % self.span)
             if key < self.cells * self.span:
-                side = self.a if shooter == ATTACKER else self.d
+                side = self.side(shooter)
                 spots = [side.index[pos[shooter]] for pos in dist]
             else:
                 spots = [self.cell(pos) for pos in dist]
@@ -303,12 +306,10 @@ def solve(sides: Sides, start: Mapping[Pair, float]) -> Ending[Pair]:
     finished[over] += mass[over]
     reached |= over & seen
     retreats: dict[int, np.ndarray] = {ATTACKER: np.zeros(cells), DEFENDER: np.zeros(cells)}
-    order = np.lexsort((np.add.outer(table.a.used, table.d.used).ravel(),
-                        -np.add.outer(table.a.left, table.d.left).ravel()))  # fmt: skip
-    keys = (
-        np.add.outer(table.a.left, table.d.left).ravel()[order] * (1 << 20)
-        - np.add.outer(table.a.used, table.d.used).ravel()[order]
-    )
+    left = np.add.outer(table.a.left, table.d.left).ravel()
+    used = np.add.outer(table.a.used, table.d.used).ravel()
+    order = np.lexsort((used, -left))  # damage left, most first, then repairs used
+    keys = left[order] * (1 << 20) - used[order]
     bounds = np.flatnonzero(np.diff(keys)) + 1
     at = sides.round_at
     rows_a, rows_d = np.divmod(np.arange(cells), table.width)
