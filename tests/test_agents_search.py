@@ -108,6 +108,76 @@ def test_a_playout_that_reaches_the_end_is_scored_by_the_games_search_scores():
     assert Take().search_scores(TakeState(1)) == Take().final_scores(TakeState(1))  # by default, the result itself
 
 
+class PlanState(State):
+    """Player 0's turn is two picks: a first (0 or 1), then a second worth TURN[first][second]; player 1 then picks a
+    number that never counts. A second pick worth 10 follows only the first pick 0, whose other second is worth 0."""
+
+    perfect_information = True
+    TURN = ((0, 10), (6, 6))
+
+    def __init__(self, seed: int):
+        super().__init__(seed)
+        self.picks: list[int] = []
+        self.total = 0
+
+    def current_player(self) -> int:
+        return TERMINAL if len(self.picks) >= 3 else 0 if len(self.picks) < 2 else 1
+
+    def _legal_actions(self) -> list[int]:
+        return [0, 1]
+
+    def _apply(self, action: int) -> None:
+        if len(self.picks) == 1:
+            self.total += self.TURN[self.picks[0]][action]
+        self.picks.append(action)
+        self.turns += 1
+
+    def returns(self) -> list[float]:
+        return [1.0, 0.0] if self.total > 5 else [0.0, 1.0]
+
+    def clone(self) -> PlanState:
+        other = PlanState.__new__(PlanState)
+        self._copy_base(other)
+        other.picks, other.total = list(self.picks), self.total
+        return other
+
+
+class Plan(GameEngine):
+    id = "plan"
+    min_players = max_players = 2
+    playout_horizon = 0  # a leaf is judged where the tree stops, by the evaluation
+
+    def __init__(self) -> None:
+        self.judged: list[tuple[int, ...]] = []  # the picks of every position the search judged
+        self.ended = 0  # positions judged after player 1's move (the game's end)
+
+    def _new_state(self, players: int, seed: int) -> PlanState:
+        return PlanState(seed)
+
+    def heuristic(self, state: State, player: int) -> float:
+        assert isinstance(state, PlanState)
+        self.judged.append(tuple(state.picks))
+        return float(state.total if player == 0 else -state.total)
+
+    def search_scores(self, state: State) -> list[float]:
+        self.ended += 1
+        return super().search_scores(state)
+
+
+def test_a_search_that_plans_its_turn_keeps_the_best_plan_and_stops_where_the_turn_ends():
+    """Planning (`search_plan`): the tree holds the searching player's own picks only, each leaf the position at the
+    end of its turn, and the move played starts the best plan (first 0, then 10), where the mean of its seconds
+    (5) is below the other first's (6). Without planning a small search goes by the mean and into player 1's move."""
+    engine = Plan()
+    engine.search_plan = True
+    state = engine.new_state(2, 1)
+    assert {MctsAgent(engine, 0, seed, 24).choose(state, [0, 1]) for seed in range(8)} == {0}
+    assert {len(picks) for picks in engine.judged} == {1, 2} and engine.ended == 0  # never a move of player 1's
+    engine.search_plan, engine.judged = False, []
+    assert {MctsAgent(engine, 0, seed, 24).choose(state, [0, 1]) for seed in range(8)} == {1}
+    assert engine.ended > 0
+
+
 class Costed(GameEngine):
     id = "costed"
     min_players, max_players = 2, 4

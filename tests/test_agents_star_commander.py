@@ -173,3 +173,35 @@ def test_a_fleet_that_wins_a_homeworld_over_several_rounds_goes_in(engine):
     lone._changed()
     lone._legal = None
     assert view.action_value(lone, Move(fleet[3].card, home), 0) < view.action_value(lone, DONE, 0)
+
+
+def test_the_searchs_value_foresees_the_next_players_blow_at_its_homeworld(engine, monkeypatch):
+    """The search plans its own turn (`search_plan`) and never sees the next player's commands, so its value adds
+    half of what the next player's strongest blow at a Homeworld would change (`view._blow`): two enemy Cruisers one
+    jump from a one-development Homeworld with nothing at home take it, and the position is worth less for it; with a
+    Dreadnought and three Fighters at home the blow would cost the attacker its fleet, so none is forecast."""
+    s = second_round(engine)
+    home = s.home[0]
+    s.devs[home] = 1
+    s.pieces = [x for x in s.pieces if x.owner != 0]
+    s._changed()
+    s._legal = None
+    for _ in range(2):
+        put(s, "core-cruiser", 1, B2)
+    trial = s.clone()
+    view._hold_ready(trial, 0)
+    trial.do(DONE, chance=False)
+    view._end_turn(trial, 0)
+    blow = view._blow(trial)
+    assert blow is not None and blow.out[0] and blow.owner[home] == 1
+    seen = view.turn_values(s)[0]
+    monkeypatch.setattr(view, "BLOW_WEIGHT", 0.0)
+    assert seen < view.turn_values(s)[0]
+    monkeypatch.undo()
+    for item in ("core-dreadnought", "core-fighter", "core-fighter", "core-fighter"):
+        put(s, item, 0, home)
+    trial = s.clone()
+    view._hold_ready(trial, 0)
+    trial.do(DONE, chance=False)
+    view._end_turn(trial, 0)
+    assert view._blow(trial) is None

@@ -72,6 +72,7 @@ class Node:
     visits: int = 0
     available: int = 0  # how often the move was legal when its parent was visited (information sets differ)
     reward: float = 0.0
+    best: float = -math.inf  # the searching player's best result met below (a planned turn: `search_plan`)
     children: dict[Action, Node] = field(default_factory=dict)
     rank: dict[Action, int] | None = None  # greedy's order of the moves at the root, for progressive widening
 
@@ -90,7 +91,14 @@ class MctsAgent(Agent):
     root, which considers greedy's best few moves first and one more as the visits grow (Coulom 2007; Chaslot et al.
     2008), so that a small budget refines greedy's choice rather than spreading itself over every move. Values are
     compared after min–max normalisation over the tree (as MuZero does), so a game's evaluation needs no particular
-    scale."""
+    scale.
+
+    A game whose turn is many decisions of one player can have the search plan that turn (`search_plan`): the tree
+    holds only the searching player's own moves up to the one that ends the turn, a leaf is the position there judged
+    by `playout_value` (the turn ended and scored, as a horizon of zero does), a node's value is the best plan found
+    below it rather than the mean (a plan of one's own moves is the player's to choose: a bad continuation tried
+    once says nothing of the move before it), UCB compares those best values, and the move played starts the best
+    plan found. What the other players may do then is the value's to foresee."""
 
     name = "mcts"
     exploration = 0.7  # results lie in [0, 1]: a constant below √2 suits games this noisy
@@ -104,6 +112,7 @@ class MctsAgent(Agent):
         self.seconds = milliseconds / 1000 if milliseconds is not None else None
         self.greedy = engine.playout_policy == "greedy"
         self.width = engine.search_width
+        self.plan = engine.search_plan
         self.low, self.high = 0.0, 1.0
 
     def choose(self, state: State, legal: list[Action]) -> Action:
@@ -123,7 +132,14 @@ class MctsAgent(Agent):
             deadline = time.perf_counter() + self.seconds
             while root.visits == 0 or time.perf_counter() < deadline:
                 self._iterate(root, state.determinize(self.seat, self.search_rng))
-        return max(legal, key=lambda a: (root.children[a].visits, -legal.index(a)) if a in root.children else (-1, 0))
+
+        def rank(a: Action) -> tuple[float, int, int]:  # the most visited (planning: the start of the best plan found)
+            if a not in root.children:
+                return -math.inf, -1, 0
+            child = root.children[a]
+            return (child.best if self.plan else 0.0), child.visits, -legal.index(a)
+
+        return max(legal, key=rank)
 
     def _iterate(self, root: Node, game: State) -> None:
         node, path = root, [root]
@@ -133,6 +149,8 @@ class MctsAgent(Agent):
                 game.do(actions[0] if len(actions) == 1 else self._played(game, actions))
                 continue
             player = game.current_player()
+            if self.plan and player != self.seat:  # the turn ended otherwise (no move ended it): judged here
+                break
             if node.rank is not None:
                 actions = self._widened(node, actions)
             untried = [a for a in actions if a not in node.children]
@@ -142,18 +160,23 @@ class MctsAgent(Agent):
             if untried:  # expand one move not tried in this information set, then play on
                 action = untried[0] if node.rank is not None else untried[self.search_rng.randbelow(len(untried))]
                 child = node.children[action] = Node(player, available=1)
-                game.do(action)
+                if not (self.plan and game.ends_turn(action)):  # a plan's end is judged before it (`_rollout`)
+                    game.do(action)
                 path.append(child)
                 break
             action = max(actions, key=lambda a: self._ucb(node.children[a]))
             node = node.children[action]
-            game.do(action)
             path.append(node)
+            if self.plan and game.ends_turn(action):
+                break
+            game.do(action)
         result = self._rollout(game)
         for value in result:
             self.low, self.high = min(self.low, value), max(self.high, value)
+        mine = result[self.seat]
         for visited in path:
             visited.visits += 1
+            visited.best = max(visited.best, mine)
             if visited.player >= 0:
                 visited.reward += result[visited.player]
 
@@ -166,7 +189,7 @@ class MctsAgent(Agent):
         return sorted(actions, key=lambda a: rank.get(a, last))[:allowed]
 
     def _ucb(self, child: Node) -> float:
-        mean = child.reward / child.visits
+        mean = child.best if self.plan else child.reward / child.visits
         spread = self.high - self.low
         if spread > 1e-9:
             mean = (mean - self.low) / spread

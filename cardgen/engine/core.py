@@ -208,6 +208,11 @@ class State(ABC):
         of the decisions being searched in noise; it must use only what the player to move can see."""
         return legal[rng.randbelow(len(legal))]
 
+    def ends_turn(self, action: Any) -> bool:
+        """Whether `action` ends its player's turn (a search that plans a turn, `GameEngine.search_plan`, judges the
+        position before it as the turn ended)."""
+        return False
+
     def searched(self) -> bool:
         """Whether a search agent should search the decision here (True), or play it by `rollout_action` like its
         playouts do. A game turns search off for bookkeeping choices its fixed policy plays well and a search with a
@@ -284,9 +289,11 @@ class GameEngine(ABC):
     # What a search agent does by default (`agents.MctsAgent`): iterations a decision for `mcts` without a budget; the
     # playout policy ("random", or "greedy": each move by `playout_action_value`); progressive widening (None: every
     # move at once; w: a node considers greedy's best ⌈w·√(visits + 1)⌉ moves).
+    # `search_plan`: the search plans the searching player's own turn (see `agents.MctsAgent`).
     search_iterations: int = 200
     playout_policy: str = "random"
     search_width: float | None = None
+    search_plan: bool = False
     # Processor seconds of one game at the fewest players (two for a game that can be played alone) with every seat
     # played by an agent ("mcts" at its default budget, "greedy", "random"), measured by
     # benchmarks/agent_strength.py: what `cardgen balance` estimates its time from when it chooses its agents.

@@ -23,6 +23,7 @@ class StarEngine(GameEngine):
     max_actions = 60_000
     playout_horizon = 0  # a search scores the position it reaches by the turn under way played out (`view.turn_values`)
     search_width = 1.0  # and considers greedy's best few commands first
+    search_plan = True  # it plans the searching player's own turn, each plan judged with the next player's blow
     # processor seconds a 2-player game, every seat one agent (benchmarks/agent_strength.py, 2026-11-29, seed 1, after
     # greedy's pressure change: it builds more ships, so each turn has more to judge; measured before the shots of
     # one decision shared their damage sums, which took 5-51 % off a greedy game)

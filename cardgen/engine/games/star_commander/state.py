@@ -512,6 +512,10 @@ class StarState(Flow, State):
         as greedy does (`view.default_action`)."""
         return self.decision is not None and self.decision[0] == "command"
 
+    def ends_turn(self, action: Any) -> bool:
+        """Done in the Command phase ends the turn: the End phase follows (played by default inside a search)."""
+        return isinstance(action, Done) and self.decision is not None and self.decision[0] == "command"
+
     def rollout_action(self, legal: list[Any], rng: CounterRng) -> Any:
         """Inside a search, the decisions it does not search are played as greedy plays them; the rest at random."""
         return legal[rng.randbelow(len(legal))] if self.searched() else view.default_action(self, legal)

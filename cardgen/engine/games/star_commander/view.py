@@ -102,13 +102,50 @@ def _judged(trial: StarState, state: StarState, action: Any, player: int) -> flo
 
 def turn_values(state: StarState) -> list[float]:
     """The search's value of a position: the turn under way ended now and played out by default (`_end_turn`), each
-    seat's outlook then, squashed into [0, 1]."""
+    seat's outlook then, squashed into [0, 1] — with `BLOW_WEIGHT` of what the next player's strongest blow at a
+    Homeworld would change (`_blow`). The search plans its own turn (`StarEngine.search_plan`) and never sees the
+    next player's moves: the blow is what it foresees of them, so that a plan of developments that leaves its
+    Homeworld open to a fleet one jump away is judged by the siege that follows."""
     trial, player = state.clone(), state.active
     _hold_ready(trial, player)
     if trial.decision is not None and trial.decision[:2] == ("command", player):
         trial.do(DONE, chance=False)
     _end_turn(trial, player)
-    return [1 / (1 + math.exp(-outlook(trial, seat) / 10)) for seat in range(state.n)]
+    values = [outlook(trial, seat) for seat in range(state.n)]
+    if trial.phase != Phase.OVER and (blow := _blow(trial)) is not None:
+        values = [v + BLOW_WEIGHT * (outlook(blow, seat) - v) for seat, v in enumerate(values)]
+    return [1 / (1 + math.exp(-v / 10)) for v in values]
+
+
+BLOW_WEIGHT = 0.5  # how much of the forecast blow counts: the defender may still build or answer before it lands
+
+
+def _blow(trial: StarState) -> StarState | None:
+    """The next player's strongest blow at a Homeworld, forecast on a copy: every armed ship of that player that its
+    printed jump brings to an enemy Homeworld goes in, the battle is fought out and the siege it leaves run (as
+    greedy's `_sieges` does); the blow that raises the attacker's outlook most, or None where none raises it (a
+    player does not throw its fleet away)."""
+    if trial.decision is None or trial.decision[0] != "command":
+        return None
+    attacker = trial.decision[1]
+    best, best_value = None, outlook(trial, attacker)
+    for defender in trial.alive(trial.n):
+        if defender == attacker:
+            continue
+        cell = trial.home[defender]
+        movers = [i for i, x in enumerate(trial.pieces) if x.owner == attacker and x.cell != cell
+                  and (spec := trial.spec(x.card)).kind == "ship" and not spec.fighter and trial.attack(x) > 0
+                  and trial.distance(x.cell, cell) <= max(1, spec.jump)]  # fmt: skip
+        if not movers:
+            continue
+        forecast = trial.clone()
+        for i in movers:
+            forecast.pieces[i].cell = cell
+        forecast._changed()
+        _run_sieges(forecast, [cell])
+        if (value := outlook(forecast, attacker)) > best_value:
+            best, best_value = forecast, value
+    return best
 
 
 def default_action(state: StarState, legal: list[Any]) -> Any:
@@ -197,6 +234,12 @@ def _sieges(trial: StarState, player: int, value: float) -> float:
     if not fights:
         return 0.0
     forecast = trial.clone()
+    _run_sieges(forecast, fights)
+    return SIEGE_WEIGHT * (outlook(forecast, player) - value)
+
+
+def _run_sieges(forecast: StarState, fights: list[int]) -> None:
+    """The battles in `fights` (Homeworlds) fought out and the sieges they leave run, on `forecast` itself."""
     for cell in fights:
         _fight(forecast, cell)
         defender = forecast.owner[cell]
@@ -218,7 +261,6 @@ def _sieges(trial: StarState, player: int, value: float) -> float:
             forecast.pieces = [x for x in forecast.pieces if x.owner != defender]
             forecast.owner = [-1 if o == defender else o for o in forecast.owner]
             forecast._changed()
-    return SIEGE_WEIGHT * (outlook(forecast, player) - value)
 
 
 def _fight(state: StarState, cell: int) -> None:
