@@ -134,3 +134,20 @@ def test_a_warship_bombarding_a_colony_stays_rather_than_hop_to_the_next(engine)
     assert hop in s.legal_actions()
     stay = next(a for a in s.legal_actions() if a.tag == "end-move")
     assert view.action_value(s, hop, RED) < view.action_value(s, stay, RED)
+
+
+def test_the_search_searches_the_moves_that_bring_a_unit_beside_an_enemy(engine):
+    """The search decides the moves that may start a battle or lead to one: onto an enemy or beside it (a Destroyer
+    two hexes from an enemy Scout can end beside it); a unit far from every enemy moves as greedy moves it."""
+    s = clear(fresh(engine))
+    start = s.home[RED]
+    ring = set(s.adj[start])
+    beyond = next(h for n in ring for h in s.adj[n] if h != start and h not in ring and s.on[h])
+    place(s, RED, "DD", start)
+    place(s, YELLOW, "SC", beyond)
+    assert not s.enemies_at(start, RED) and beyond not in ring  # no move of the Destroyer reaches the Scout itself
+    assert s.searched()
+    far = clear(fresh(engine))
+    place(far, RED, "DD", far.home[RED])
+    place(far, YELLOW, "SC", far.home[YELLOW])
+    assert not far.searched()

@@ -372,13 +372,17 @@ class SE4XState(Flow, State):
         return invariants.violations(self)
 
     def searched(self) -> bool:
-        """Search agents search the moves that may start a battle (a unit may move where an enemy is), each judged by
-        greedy play through the round after it, and otherwise move, fight and buy as greedy does: a move of one
-        unit one hex elsewhere changes too little for a search to judge."""
+        """Search agents search the moves that may start a battle or lead to one (a unit may move where an enemy is,
+        or beside it, or onto an enemy colony), each judged by greedy play through the round after it, and otherwise
+        move, fight and buy as greedy does: a move of one unit one hex elsewhere changes too little for a search to
+        judge. The approach counts (MEASUREMENTS, "Space Empires 4X's search"): searching only the moves onto an
+        enemy left greedy to walk the fleet into a battle the search could then only fight."""
         if self.phase != MOVE or self.decision is None or self.decision[0] != "move":
             return False
         mover = self.decision[1]
-        return any(a.tag == "move" and (self.enemies_at(a.to, mover) or self.col_owner[a.to] not in (-1, mover))
+        foes = {u.hex for u in self.units if u.owner != mover}
+        near = foes.union(*(self.adj[h] for h in foes))
+        return any(a.tag == "move" and (a.to in near or self.col_owner[a.to] not in (-1, mover))
                    for a in self.legal_actions())  # fmt: skip
 
     def observation(self, player: int) -> Any:
