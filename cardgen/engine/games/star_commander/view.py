@@ -128,7 +128,7 @@ def _blow(trial: StarState) -> StarState | None:
     if trial.decision is None or trial.decision[0] != "command":
         return None
     attacker = trial.decision[1]
-    best, best_value = None, outlook(trial, attacker)
+    best, best_value = None, math.nan  # the attacker's outlook without a blow, worked out only if a blow is possible
     for defender in trial.alive(trial.n):
         if defender == attacker:
             continue
@@ -138,6 +138,8 @@ def _blow(trial: StarState) -> StarState | None:
                   and trial.distance(x.cell, cell) <= max(1, spec.jump)]  # fmt: skip
         if not movers:
             continue
+        if math.isnan(best_value):
+            best_value = outlook(trial, attacker)
         forecast = trial.clone()
         for i in movers:
             forecast.pieces[i].cell = cell
