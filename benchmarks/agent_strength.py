@@ -9,6 +9,7 @@ Prints a Markdown table (docs/guide/agents.md's engine table is this output) and
 
     python benchmarks/agent_strength.py --jobs 2                     # the table: 20 and 32 games a row
     python benchmarks/agent_strength.py --only scifi-domains --search-games 64
+    python benchmarks/agent_strength.py --jobs 2 --search-games scifi-domains=64   # 64 for Scifi Domains, 32 the rest
     python benchmarks/agent_strength.py --smoke                      # a tiny job: Battlefield, two games a row
 """
 
@@ -34,7 +35,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", action="append", choices=GAMES, help="a game to measure (repeat for more)")
     parser.add_argument("--ending-games", type=int, default=20, help="greedy-vs-greedy games per player count")
-    parser.add_argument("--search-games", type=int, default=32, help="search-vs-greedy games (two players; 0: none)")
+    parser.add_argument(
+        "--search-games",
+        action="append",
+        type=search_games,
+        default=[],
+        help="search-vs-greedy games (two players; 0: none), or GAME=N for one game (default 32)",
+    )
     parser.add_argument("--random-games", type=int, default=0, help="search-vs-random games (two players)")
     parser.add_argument("--agent", default="mcts", help="the search agent (default: mcts at each game's budget)")
     parser.add_argument("--players", default=None, help="player counts for the endings, e.g. 2 or 2,3 (default: all)")
@@ -44,13 +51,21 @@ def main() -> None:
     figures.add_option(parser)
     args = parser.parse_args()
     if args.smoke:
-        args.only, args.ending_games, args.search_games, args.random_games = ["battlefield-space"], 2, 2, 2
+        args.only, args.ending_games, args.search_games, args.random_games = ["battlefield-space"], 2, [(None, 2)], 2
         args.agent = "mcts:5"
     figures.compiled()
     rows = [measure(game, args) for game in args.only or GAMES]
     print()
     print(table(rows))
     figures.write(args.json, "agent_strength", {"agent": args.agent, "seed": args.seed, "games": rows})
+
+
+def search_games(text: str) -> tuple[str | None, int]:
+    """`--search-games N` (every game) or `GAME=N` (that game; a later one wins)."""
+    game, _, count = text.rpartition("=")
+    if game and game not in GAMES:
+        raise argparse.ArgumentTypeError(f"no bundled game {game!r}")
+    return game or None, int(count)
 
 
 def measure(game: str, args: argparse.Namespace) -> dict[str, Any]:
@@ -73,9 +88,10 @@ def measure(game: str, args: argparse.Namespace) -> dict[str, Any]:
         print(f"{game}, {players} players: greedy v greedy ended by the rules in {ended} of {len(results)}", flush=True)
     budget = getattr(make_agent(args.agent, engine, 0, 0), "iterations", None)
     figures_: dict[str, Any] = {"game": game, "endings": endings, "agent": args.agent, "iterations": budget}
-    if not args.search_games:  # the endings alone
+    games = dict(args.search_games).get(game, dict(args.search_games).get(None, 32))
+    if not games:  # the endings alone
         return figures_
-    search = duel(game, args.agent, "greedy", args.search_games, args)
+    search = duel(game, args.agent, "greedy", games, args)
     figures_["against_greedy"] = search
     if args.random_games:
         figures_["against_random"] = duel(game, args.agent, "random", args.random_games, args)
