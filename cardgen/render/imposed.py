@@ -42,12 +42,12 @@ def write_print_pdf(job: ComponentJob, path: Path) -> OutputFile:
             sides = "backs-after" if options.duplex == "off" else options.duplex
     titles = ", ".join(c.title for c in (component, *job.guests))
     doc.print_hints(sides, f"{titles}: {SIDES_NOTE[sides]}")
-    pdf, pages = doc.finish(), doc.pages
+    pdf, pages, keys = doc.finish(), doc.pages, doc.page_keys
     del doc  # the canvas's pages and fonts go before pdfium reads the file back for its ink
     write_atomic(path, pdf)
     holds = tuple(c.id for c in job.guests)
     stacked = bool(job.shared)
-    return OutputFile(path, pages, component.id, sides, ink=tuple(coverage(pdf)), holds=holds, stacked=stacked)
+    return OutputFile(path, pages, component.id, sides, ink=tuple(coverage(pdf, keys)), holds=holds, stacked=stacked)
 
 
 def _fits_paper(face: Size, bleed: float, options: PrintOptions) -> bool:

@@ -205,18 +205,28 @@ def load_coverage() -> None:
     Image.preinit()
 
 
-def coverage(pdf: bytes) -> list[float]:
-    """Each page's ink coverage: its mean darkness (0 white paper, 1 solid black), rendered at `COVERAGE_DPI`."""
+def coverage(pdf: bytes, keys: Sequence[bytes] = ()) -> list[float]:
+    """Each page's ink coverage: its mean darkness (0 white paper, 1 solid black), rendered at `COVERAGE_DPI`. A page
+    whose key (`keys`, by page: `Document.page_keys`) an earlier page has is drawn as that page is but for its sheet
+    label, and takes its coverage unrendered: a deck's back pages are one render, not one a sheet (rendering is
+    about half of a bundled game's build, most of it in the art, which costs pdfium the same at any resolution)."""
     import pypdfium2 as pdfium
 
     document = pdfium.PdfDocument(pdf)
     try:
-        shares = []
+        keyed = len(keys) == len(document)  # else no keys, or another document's: every page is rendered
+        shares: list[float] = []
+        seen: dict[bytes, float] = {}
         for index in range(len(document)):
+            if keyed and keys[index] in seen:
+                shares.append(seen[keys[index]])
+                continue
             with rendered(document, index, scale=COVERAGE_DPI / 72, grayscale=True) as image:
                 histogram = image.histogram()
             total = sum(histogram)
             shares.append(1 - sum(level * n for level, n in enumerate(histogram)) / (255 * total))
+            if keyed:
+                seen[keys[index]] = shares[-1]
         return shares
     finally:
         document.close()

@@ -7,6 +7,7 @@ written atomically: to a temporary file beside the target, then renamed, so an e
 
 from __future__ import annotations
 
+import hashlib
 import io
 import math
 from collections import Counter
@@ -69,6 +70,10 @@ class Document:
         self.uses = Counter(uses or ())  # a copy: a writer may raise counts (boards drawn on several pages)
         self.forms: set[str] = set()
         self.pages = 0
+        # each page's drawing, its sheet label aside: pages with equal keys look the same (`ink.coverage`)
+        self.page_keys: list[bytes] = []
+        self._page_head = ""
+        self._labels: list[tuple[int, int]] = []  # where in the page's code each label's operators lie
         self.separation = separation  # CMYK: the written file is flattened and separated (render/pdfx.py)
 
     def print_hints(self, sides: str, subject: str) -> None:
@@ -88,10 +93,26 @@ class Document:
         self.canvas.setTrimBox(_box(trim))
         self.canvas.setBleedBox(_box(bleed))
         self.canvas.setArtBox(_box(trim))
+        self._page_head = repr((paper.points, trim, bleed))
 
     def end_page(self) -> None:
+        self.page_keys.append(self._page_key())
         self.canvas.showPage()
         self.pages += 1
+
+    def _page_key(self) -> bytes:
+        """A digest of the page's size, boxes and drawing operators (reportlab's `_code`; a face used more than once
+        is a form named by its key, so its operators are the same `Do` on every page), the operators of its sheet
+        labels left out: the pages of a deck's backs differ only in their labels' sheet numbers."""
+        code: list[str] = self.canvas._code
+        digest = hashlib.blake2b(self._page_head.encode(), digest_size=16)
+        start = 0
+        for first, last in (*self._labels, (len(code), len(code))):
+            digest.update("\n".join(code[start:first]).encode())
+            digest.update(b"\0label\0")
+            start = last
+        self._labels = []
+        return digest.digest()
 
     def place(
         self,
@@ -168,11 +189,13 @@ class Document:
             width = c.stringWidth(text, self.body_font, size)
         if room > 0 and width > room * MM:
             size = max(size * room * MM / width, 3.0)
+        first = len(c._code)
         c.saveState()
         c.setFillColor(LABEL_COLOUR)
         c.setFont(self.body_font, size)
         c.drawCentredString(x * MM, y * MM - size * 0.35, text)
         c.restoreState()
+        self._labels.append((first, len(c._code)))
 
     def finish(self) -> bytes:
         """The file's bytes: as drawn, or in CMYK PDF/X-1a when the document has a separation."""

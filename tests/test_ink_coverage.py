@@ -1,0 +1,80 @@
+"""The print guide's ink coverage renders each distinct page once: a deck's back pages, which differ only in their
+sheet labels, take the first one's figure (`Document.page_keys`, `ink.coverage`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import ClassVar
+
+import pytest
+
+from cardgen.render import ink
+
+from conftest import run_cli
+
+
+@pytest.fixture(scope="module")
+def measured(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[bytes, list[bytes]]]:
+    """Every (PDF, page keys) a build of Battlefield: Space's blue deck measured (16 pages: 8 of fronts, 8 of
+    backs)."""
+    calls: list[tuple[bytes, list[bytes]]] = []
+    original = ink.coverage
+
+    def watching(pdf: bytes, keys=()):
+        calls.append((pdf, list(keys)))
+        return original(pdf, keys)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("cardgen.render.imposed.coverage", watching)
+        out = tmp_path_factory.mktemp("ink")
+        run = run_cli("build", "battlefield-space", "--only", "blue-deck", "--out", out, "--jobs", "1", "--no-cache")
+    assert run.code == 0, run.out + run.err
+    return calls
+
+
+def test_a_decks_back_pages_share_one_key_and_its_fronts_each_have_their_own(measured) -> None:
+    ((_, keys),) = measured
+    assert len(keys) == 16
+    fronts, backs = keys[0::2], keys[1::2]  # duplex: each sheet's back page follows it
+    assert len(set(backs)) == 1
+    assert len(set(fronts)) == 8 and not set(fronts) & set(backs)
+
+
+def test_pages_measured_once_give_what_rendering_each_gives(measured, monkeypatch: pytest.MonkeyPatch) -> None:
+    ((pdf, keys),) = measured
+    renders = []
+    original = ink.rendered
+
+    def counting(document, index, **options):
+        renders.append(index)
+        return original(document, index, **options)
+
+    monkeypatch.setattr(ink, "rendered", counting)
+    shared = ink.coverage(pdf, keys)
+    assert renders == [0, 1, *range(2, 16, 2)]  # the fronts and the first back page, in page order
+    each = ink.coverage(pdf)
+    assert len(renders) == 9 + 16
+    # the labels' sheet numbers are a few grey glyph pixels of a page
+    assert shared == pytest.approx(each, abs=2e-4)
+    assert max(each[1::2]) - min(each[1::2]) > 0  # the back pages do differ, by their labels
+
+
+def test_a_page_key_changes_with_what_the_page_draws(tmp_path: Path) -> None:
+    """Two back pages' keys part when one of them is drawn differently (not only its label)."""
+    from cardgen.render.pdf import Document
+    from cardgen.units import Size
+
+    class Drawer:
+        painters: ClassVar[dict] = {}
+
+    doc = Document(Drawer(), "t", "Helvetica")  # type: ignore[arg-type]
+
+    for number, shade in ((1, 0.2), (2, 0.2), (3, 0.3)):
+        doc.start_page(Size(100, 100))
+        doc.canvas.setFillGray(shade)
+        doc.canvas.rect(0, 0, 50, 50, fill=1)
+        doc.label(f"sheet {number}/3 · back", (50, 5, 80))
+        doc.end_page()
+    assert doc.page_keys[0] == doc.page_keys[1] != doc.page_keys[2]
+    shares = ink.coverage(doc.finish(), doc.page_keys)
+    assert shares[0] == shares[1] and shares[2] < shares[0]
