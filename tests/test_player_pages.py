@@ -1,7 +1,8 @@
-"""Player pages carry no designer text: every bundled game is built as a user builds it (`--ink both`: each file in
-full and light ink; `--duplex off`), the text of every page of every PDF is read back, and any phrase that says how
-the game was made — a reading of the rulebook, a citation, a cardgen command, the deck a card was sorted into, a
-"faction 3 of 30" counter, an item's id — fails the test, named with its file and page. The print guide (print-
+"""Player pages carry no designer text: every bundled game is built as a user builds it (the session's shared build:
+full ink, two-sided; and in light ink with `--duplex off`, whose labels and guide say other things), the text of
+every page of every PDF is read back, and any phrase that says how the game was made — a reading of the rulebook, a
+citation, a cardgen command, the deck a card was sorted into, a "faction 3 of 30" counter, an item's id — fails the
+test, named with its file and page. The print guide (print-
 guide.pdf, PRINT.md) is for players too: someone who received the files, not a cardgen user. The proof sheet is the
 designer's (`--proof`, not built here, and left out by name should a build ever write it by default).
 
@@ -18,10 +19,10 @@ import pytest
 from cardgen.data import load_games
 from cardgen.validate.designer_text import findings
 
-from conftest import REPO, run_cli
+from conftest import REPO, run_cli, shared_build
 
-# `--ink both` writes every file in full ink and its light-ink twin beside it: both are read, one build for the two
-OPTION_SETS = {"full-and-light-ink": ("--ink", "both"), "duplex-off": ("--duplex", "off")}
+# the default build (a full-ink file is the same in an `--ink both` build) and one that changes both other options
+OPTION_SETS = {"default": (), "light-ink-duplex-off": ("--ink", "light", "--duplex", "off")}
 DESIGNER_ONLY = {"proof.pdf"}  # every distinct face with its id and status: for the designer, not for players
 
 
@@ -100,7 +101,10 @@ GAMES = {game.id: _shown_ids(game) for game in load_games(REPO / "card_data", No
 
 @pytest.fixture(scope="module", params=list(OPTION_SETS))
 def built(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Path]:
-    """Every bundled game built once per option set for the module: the option set's name and the output folder."""
+    """Every bundled game built once per option set for the module: the option set's name and the output folder
+    (the default build is the session's shared one)."""
+    if not OPTION_SETS[request.param]:
+        return request.param, shared_build(tmp_path_factory).out
     out = tmp_path_factory.mktemp(f"player-pages-{request.param}")
     run = run_cli("build", "--out", out, "-q", *OPTION_SETS[request.param])
     assert run.exception is None, run.exception
