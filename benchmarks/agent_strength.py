@@ -162,9 +162,9 @@ def table(rows: list[dict[str, Any]]) -> str:
         "|---|---:|---:|---:|---:|---:|---:|",
     ]
     for row in rows:
-        duel_ = row.get("against_greedy")
+        duel_: dict[str, Any] = row.get("against_greedy") or {}
         for ending in row["endings"]:
-            searched = ending["players"] == 2 and duel_ is not None
+            searched = ending["players"] == 2 and bool(duel_)
             cells = [
                 f"{ending['ended_by_rules']} / {ending['games']} ({ending['rate']:.0%})",
                 f"{duel_['wins']:g} / {duel_['games']} ({duel_['low']:.0%}–{duel_['high']:.0%})" if searched else "",
