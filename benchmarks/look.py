@@ -2,7 +2,7 @@
 
 Each game is built as a user builds it (`cardgen build GAME`, a whole process, `--ink full` and `--ink light`); then
 every PDF the build wrote is read back: its pages, bytes, each page's ink coverage (cardgen's own measure: mean
-darkness at 18 dpi), the smallest text set on it (pdfplumber's character sizes, points) and one contact sheet per
+darkness at 36 dpi), the smallest text set on it (pdfplumber's character sizes, points) and one contact sheet per
 game and ink (every page of every file tiled small, in the order the print guide lists them) for looking at. With
 `--before DIR` (a folder an earlier run wrote its figures and sheets into) the table shows the change per game.
 
