@@ -35,8 +35,10 @@ class BattlefieldEngine(GameEngine):
     id = "battlefield-space"
     min_players = max_players = 2
     max_actions = 5_000
-    # processor seconds a 2-player game, every seat one agent (benchmarks/agent_strength.py, 2026-11-29)
-    game_seconds: ClassVar[Mapping[str, float]] = {"random": 0.01, "greedy": 0.01, "mcts": 20.2}
+    # processor seconds a 2-player game, every seat one agent: the `game_seconds` of benchmarks/agent_strength.py's
+    # one run over the five games (2026-11-29 night, seed 1; mcts worked out as a greedy game plus each seat's
+    # thinking beyond greedy's in its games against greedy; a random game is under the 0.005 s it rounds to 0)
+    game_seconds: ClassVar[Mapping[str, float]] = {"random": 0.005, "greedy": 0.01, "mcts": 21.6}
 
     def __init__(self, cards: Cards, decks: tuple[str, str], columns: int):
         self.cards = cards

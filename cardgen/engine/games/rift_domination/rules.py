@@ -51,8 +51,10 @@ class RiftEngine(GameEngine):
     playout_horizon = 0
     search_width = 1.0
     search_iterations = 200
-    # processor seconds a 2-player game, every seat one agent (benchmarks/agent_strength.py, 2026-11-29, load 4)
-    game_seconds: ClassVar[Mapping[str, float]] = {"random": 0.04, "greedy": 0.97, "mcts": 93.1}
+    # processor seconds a 2-player game, every seat one agent: the `game_seconds` of benchmarks/agent_strength.py's
+    # one run over the five games (2026-11-29 night, seed 1; mcts worked out as a greedy game plus each seat's
+    # thinking beyond greedy's in its games against greedy)
+    game_seconds: ClassVar[Mapping[str, float]] = {"random": 0.04, "greedy": 1.24, "mcts": 77.7}
 
     def __init__(self, game: Game):
         def f(name: str) -> Any:

@@ -36,8 +36,10 @@ class ScifiEngine(GameEngine):
     # 0.61 s a decision (benchmarks/agent_strength.py, 2026-11-29), where 200 iterations scoring the win had won 18
     search_iterations = 600
     search_margin: float | None = 2.0
-    # processor seconds a 2-player game, every seat one agent (benchmarks/agent_strength.py, 2026-11-29)
-    game_seconds: ClassVar[Mapping[str, float]] = {"random": 0.005, "greedy": 0.02, "mcts": 44.4}
+    # processor seconds a 2-player game, every seat one agent: the `game_seconds` of benchmarks/agent_strength.py's
+    # one run over the five games (2026-11-29 night, seed 1; mcts worked out as a greedy game plus each seat's
+    # thinking beyond greedy's in its games against greedy)
+    game_seconds: ClassVar[Mapping[str, float]] = {"random": 0.01, "greedy": 0.01, "mcts": 40.2}
 
     def __init__(self, game: Game):
         f = game.fact

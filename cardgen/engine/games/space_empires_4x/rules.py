@@ -38,12 +38,10 @@ class SE4XEngine(GameEngine):
     playout_policy = "greedy"
     search_width = 1.0
     search_iterations = 32
-    # processor seconds a 2-player game, every seat one agent (benchmarks/agent_strength.py, 2026-11-29; greedy's
-    # after its movement and raid changes, seed 1: its games end sooner). mcts as the benchmark works it out (a greedy
-    # game and each seat's thinking beyond greedy's) from the 32 seeded games against greedy after those changes:
-    # 130.7 s a game, both seats (416.3 before them); then, since the search decides the moves beside an enemy too,
-    # 170.1 s a game (2026-11-29 evening): 2 × 170.1 - 0.49
-    game_seconds: ClassVar[Mapping[str, float]] = {"random": 0.14, "greedy": 0.49, "mcts": 339.7}
+    # processor seconds a 2-player game, every seat one agent: the `game_seconds` of benchmarks/agent_strength.py's
+    # one run over the five games (2026-11-29 night, seed 1; mcts worked out as a greedy game plus each seat's
+    # thinking beyond greedy's in its games against greedy)
+    game_seconds: ClassVar[Mapping[str, float]] = {"random": 0.13, "greedy": 0.39, "mcts": 335.9}
 
     def __init__(self, game: Game):
         f = game.fact

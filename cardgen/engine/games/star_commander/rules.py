@@ -24,12 +24,10 @@ class StarEngine(GameEngine):
     playout_horizon = 0  # a search scores the position it reaches by the turn under way played out (`view.turn_values`)
     search_width = 1.0  # and considers greedy's best few commands first
     search_plan = True  # it plans the searching player's own turn, each plan judged with the next player's blow
-    # processor seconds a 2-player game, every seat one agent (benchmarks/agent_strength.py, 2026-11-29, seed 1, after
-    # greedy's pressure change: it builds more ships, so each turn has more to judge; measured before the shots of
-    # one decision shared their damage sums, which took 5-51 % off a greedy game); mcts as the benchmark works it out
-    # (a greedy game and each seat's thinking over greedy's) from its 32 games against greedy after it planned its
-    # turn, 46.5 s a game both seats together (2026-11-29 evening): 2 × 46.5 - 6.41
-    game_seconds: ClassVar[Mapping[str, float]] = {"random": 0.16, "greedy": 6.41, "mcts": 86.6}
+    # processor seconds a 2-player game, every seat one agent: the `game_seconds` of benchmarks/agent_strength.py's
+    # one run over the five games (2026-11-29 night, seed 1; mcts worked out as a greedy game plus each seat's
+    # thinking beyond greedy's in its games against greedy)
+    game_seconds: ClassVar[Mapping[str, float]] = {"random": 0.13, "greedy": 3.07, "mcts": 63.3}
 
     def __init__(self, game: Game):
         f = game.fact
