@@ -88,7 +88,8 @@ def measure(game: str, args: argparse.Namespace) -> dict[str, Any]:
         print(f"{game}, {players} players: greedy v greedy ended by the rules in {ended} of {len(results)}", flush=True)
     budget = getattr(make_agent(args.agent, engine, 0, 0), "iterations", None)
     figures_: dict[str, Any] = {"game": game, "endings": endings, "agent": args.agent, "iterations": budget}
-    games = dict(args.search_games).get(game, dict(args.search_games).get(None, 32))
+    asked = dict(args.search_games)  # GAME (or None: every game) -> games
+    games = asked.get(game, asked.get(None, 32))
     if not games:  # the endings alone
         return figures_
     search = duel(game, args.agent, "greedy", games, args)

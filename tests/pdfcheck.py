@@ -149,10 +149,14 @@ def designer_text(folder: Path, game) -> dict[str, set[str]]:
     return found
 
 
-def ink(path: Path, dpi: int = 36) -> list[float]:
-    """Each page's ink coverage, measured here on its own at the build's resolution (`ink.COVERAGE_DPI`): the page
-    rendered in grey, 1 − mean lightness."""
+def ink(path: Path, dpi: int | None = None) -> list[float]:
+    """Each page's ink coverage, measured here on its own at the build's resolution (`ink.COVERAGE_DPI` unless
+    given): the page rendered in grey, 1 − mean lightness."""
     import pypdfium2 as pdfium
+
+    from cardgen.render.ink import COVERAGE_DPI
+
+    dpi = dpi or COVERAGE_DPI
 
     shares = []
     for page in pdfium.PdfDocument(str(path)):
