@@ -50,6 +50,34 @@ class FontRole:
     covered: frozenset[int]
 
 
+class TrueTypeFont(TTFont):
+    """reportlab's TrueType font, with `splitString` (the subset codes of a text's characters, called for every run
+    of text drawn: a tenth of a large build's drawing, character by character in Python) answered from a table when
+    every character of the text already has its code in the document's first subset — most card text, once its
+    letters have been seen. The answer is reportlab's own, byte for byte (`tests/test_fonts.py` compares them)."""
+
+    def splitString(self, text: str | bytes, doc: Any, encoding: str = "utf-8") -> list[tuple[int, bytes]]:
+        state = self.state.get(doc)
+        if state is not None and isinstance(text, str) and text:
+            table = getattr(state, "cg_table", None)
+            if table is None or state.cg_size != len(state.assignments):
+                table = _first_subset(state)
+            if not text.translate(table[1]):  # every character known in subset 0 (deleted by the check table)
+                return [(0, text.translate(table[0]).encode("latin-1"))]
+        return super().splitString(text, doc, encoding)  # type: ignore[no-any-return]
+
+
+def _first_subset(state: Any) -> tuple[dict[int, int], dict[int, None]]:
+    """The translation of every character coded in a font state's first subset to its code (no-break space coded as
+    the space, as reportlab does), and a table deleting exactly those characters (what remains needs reportlab)."""
+    codes = {char: n for char, n in state.assignments.items() if n < 256}
+    if 32 in codes:
+        codes[0xA0] = codes[32]
+    state.cg_table = codes, dict.fromkeys(codes)
+    state.cg_size = len(state.assignments)
+    return state.cg_table  # type: ignore[no-any-return]
+
+
 _REGISTERED: dict[Path, tuple[str, frozenset[int]]] = {}
 
 
@@ -62,7 +90,7 @@ def register_file(path: Path) -> tuple[str, frozenset[int]]:
         raise DataError(f"{display_path(path)}: font file not found")
     name = f"cg-{path.stem}"
     try:
-        font = TTFont(name, truetype_outlines(path))
+        font = TrueTypeFont(name, truetype_outlines(path))
     except TTFError as exc:
         raise DataError(
             f"{display_path(path)}: cannot use this font ({exc}); cardgen needs TrueType outlines"
