@@ -50,7 +50,7 @@ class FontRole:
     covered: frozenset[int]
 
 
-class TrueTypeFont(TTFont):
+class TrueTypeFont(TTFont):  # type: ignore[misc]  # reportlab has no type hints
     """reportlab's TrueType font, with `splitString` (the subset codes of a text's characters, called for every run
     of text drawn: a tenth of a large build's drawing, character by character in Python) answered from a table when
     every character of the text already has its code in the document's first subset — most card text, once its
