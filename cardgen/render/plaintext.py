@@ -13,10 +13,12 @@ white space, soft hyphens) goes through `Paragraph`.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
-from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.lib.colors import Color
+from reportlab.lib.rl_accel import fp_str
+from reportlab.pdfbase.pdfmetrics import getFont, stringWidth
 from reportlab.rl_config import spaceShrinkage
 
 # what the paragraph parser would read as markup or entities, icons, and white space it treats otherwise than
@@ -96,6 +98,71 @@ class PlainParagraph:
         canvas.drawText(text)
         canvas.restoreState()
         canvas.restoreState()
+
+    def code(self, canvas: Any, x: float, y: float) -> list[str] | None:
+        """What `drawOn(canvas, x, y)` writes, made without reportlab's calls (about a tenth of their cost: a large
+        build's every ability text), or None where it cannot be told so simply: only left-aligned lines (the
+        others move the text cursor, which reportlab's calls merge) in an opaque RGB colour (`fill_code`)."""
+        colour = fill_code(canvas, self.colour)
+        if colour is None or self.align != "left" or not truetype(self.font):
+            return None
+        lines = []
+        for extra, words in self.lines:
+            joined = " ".join(words)
+            lines.append(
+                (None, joined) if extra > -1e-8 or len(words) <= 1 else (extra / float(len(words) - 1), joined)
+            )
+        text = text_code(canvas, self.font, self.size, self.leading, 0, self.height - self.size, lines)
+        return ["q", f"{fp_str(1, 0, 0, 1, x, y)} cm", "q", colour, text, "Q", "Q"]
+
+
+def truetype(font_name: str) -> bool:
+    """Whether a registered font is a TrueType font, subset as it is used (what `text_code` writes for)."""
+    return bool(getattr(getFont(font_name), "_dynamicFont", False))
+
+
+def fill_code(canvas: Any, colour: Any) -> str | None:
+    """The one operator `canvas.setFillColor(colour)` writes for an opaque RGB colour when the fill is opaque
+    already (it writes no alpha then), or None for anything else (CMYK, spot or translucent colours, a canvas
+    that converts colours). Like the call, it marks the document as one that may use transparency."""
+    if type(colour) is not Color or colour.alpha != 1 or getattr(canvas, "_enforceColorSpace", None):
+        return None
+    if canvas._extgstate.getValue("ca") != 1:
+        return None
+    canvas._doc.ensureMinPdfVersion("transparency")
+    return f"{fp_str((colour.red, colour.green, colour.blue))} rg"
+
+
+def text_code(
+    canvas: Any,
+    font_name: str,
+    size: float,
+    leading: float,
+    x: float,
+    y: float,
+    lines: Sequence[tuple[float | None, str]],
+) -> str:
+    """The text object reportlab's `PDFTextObject` writes for lines of one TrueType font set from (x, y): each line
+    (its word spacing or None, its text) as `_textOut(text, 1)` writes it, with `setWordSpace` around it when
+    spaced. `tests/test_textcode.py` compares the bytes with reportlab's calls'."""
+    font, doc, escape = getFont(font_name), canvas._doc, canvas._escape
+    code = ["BT", f"1 0 0 1 {fp_str(x, y)} Tm"]
+    current, chosen = -1, None
+    for spacing, text in lines:
+        if spacing is not None:
+            code.append(f"{fp_str(spacing)} Tw")
+        parts = []
+        for subset, chunk in font.splitString(text, doc):
+            if subset != current:
+                chosen = chosen or f"{fp_str(size)} Tf {fp_str(leading)} TL"
+                parts.append(f"{font.getSubsetInternalName(subset, doc)} {chosen}")
+                current = subset
+            parts.append(f"({escape(chunk)}) Tj")
+        code.append(" ".join(parts) + " T*")
+        if spacing is not None:
+            code.append("0 Tw")
+    code.append("ET")
+    return " ".join(code)
 
 
 def _line(text: Any, extra: float, words: list[str], offset: float) -> None:

@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from reportlab.lib.colors import Color
+from reportlab.lib.colors import Color, black
 
 from cardgen.errors import DataError, did_you_mean
 from cardgen.render.elements.base import ElementKind
@@ -35,6 +35,7 @@ from cardgen.render.markup import (
     plain_text,
     positive,
 )
+from cardgen.render.plaintext import PlainParagraph, fill_code, text_code, truetype
 from cardgen.render.textfit import SMALL_CAPS, Fit, TextBox, fit_text, set_sizes
 from cardgen.units import MM
 
@@ -110,7 +111,7 @@ class Text(ElementKind):
         width, height = element["w"] * MM, element["h"] * MM
         if round(element["rotate"] / 90) % 2:  # the frame is the box turned by the nearest quarter turn
             width, height = height, width
-        colour = kit.palette.get(element["colour"])
+        colour = kit.palette.get(element["colour"]) or black  # "none": set as black, its fill never painted (draw)
         leading, align = element["leading"], element["align"]
         spacing, caps = element["spacing"], element["small-caps"]
         box = TextBox(
@@ -135,6 +136,11 @@ class Text(ElementKind):
         slack = max(box_h - prepared.height, 0)
         drop = {"top": 0.0, "middle": slack / 2, "bottom": slack}[element["valign"]]
         font = surface.kit.roles[element["font"]].regular
+        if surface.text and surface.runs is None and not any(palette.get(element[a]) for a in PLAIN_LOOK):
+            code = _plain_code(canvas, palette.get(element["colour"]), prepared, element["align"], box_w, font, drop)
+            if code is not None:  # what the calls below would write, written at once
+                canvas._code.extend(code)
+                return
 
         def glyphs(dx: float = 0.0, dy: float = 0.0) -> None:
             if prepared.paragraph is not None:
@@ -183,9 +189,37 @@ class Text(ElementKind):
                 canvas.addLiteral("1 Tr")
                 glyphs()
             return
+        if colour is None and outline is None:  # no fill and no outline: nothing of the glyphs shows
+            return
         if outline is not None:
-            canvas.addLiteral("2 Tr")  # fill, then stroke the outlines
+            canvas.addLiteral("2 Tr" if colour is not None else "1 Tr")  # fill, then stroke the outlines; or stroke
         glyphs()
+
+
+PLAIN_LOOK = ("glow", "shadow", "outline")  # none of them: the text's glyphs alone, filled
+
+
+def _plain_code(
+    canvas: Any, colour: Color | None, prepared: Fit, align: str, width: float, font: str, drop: float
+) -> list[str] | None:
+    """The code `Text.draw` writes for plain glyphs in one opaque colour, made without reportlab's calls (the same
+    bytes: `tests/test_textcode.py`), or None where the calls are needed (markup, runs of sizes, other colours)."""
+    fill = fill_code(canvas, colour)
+    if fill is None:
+        return None
+    if prepared.paragraph is not None:
+        inner = (
+            prepared.paragraph.code(canvas, 0, -prepared.height - drop)
+            if isinstance(prepared.paragraph, PlainParagraph)
+            else None
+        )
+        return None if inner is None else [fill, *inner]
+    if prepared.runs or prepared.line is None or not truetype(font):
+        return None
+    free = width - prepared.line_width
+    x = {"left": 0.0, "justify": 0.0, "center": free / 2, "right": free}[align]
+    size = prepared.size
+    return [fill, text_code(canvas, font, size, size * 1.2, x, -size - drop, [(None, prepared.line)])]
 
 
 GLOW_LAYERS = 4  # strokes behind glowing text, each narrower and laid over the last
