@@ -11,7 +11,8 @@ import pytest
 from cardgen.render import layouts
 from cardgen.render.layouts import Layouts
 
-FACE = '<face bg="white"><text x="0" y="0" w="10" h="5">{{ card.name }} WORDS</text></face>\n'
+# a filter: Jinja compiles it (a layout that only prints fields is substituted without Jinja: test_substitution.py)
+FACE = '<face bg="white"><text x="0" y="0" w="10" h="5">{{ card.name|trim }} WORDS</text></face>\n'
 
 
 def write(folder: Path, words: str) -> Path:

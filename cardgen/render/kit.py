@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -199,6 +199,8 @@ class Kit:
     images: ImageStore
     icons: Mapping[str, Icon]
     label_font: str  # the font of icon labels
+    # text boxes fitted so far (elements/text.py): (id of the element's attributes, content) → (attributes, fit)
+    fitted: dict[tuple[int, str], tuple[Any, Any]] = field(default_factory=dict)
 
 
 def _translate(canvas: Any, dx: float, dy: float) -> None:

@@ -412,6 +412,7 @@ class Layouts:
         self.env.filters = {name: _guarded(f) for name, f in self.env.filters.items()}
         self.env.globals.update({name: value for name, (value, _doc) in GLOBALS.items()})
         self.env.globals["vars"] = variables()
+        self._programs: dict[str, list[str | Field] | None] = {}  # layout → its substitution program, or None
 
     def missing(self, game: Game) -> list[Problem]:
         """Every layout the game's items name that its templates folder lacks, each located at the item."""
@@ -445,7 +446,9 @@ class Layouts:
 
     def render(self, game_id: str, layout: str, context: Mapping[str, Any], who: str) -> str:
         """Render one face; `who` (e.g. "demo: card 'scout' front") prefixes every error message."""
-        markup = self._render(self.env, game_id, layout, context, who)
+        markup = self._substituted(f"{game_id}/{layout}{SUFFIX}", context)
+        if markup is None:
+            markup = self._render(self.env, game_id, layout, context, who)
         card = context.get("card")
         if isinstance(card, Mapping) and "id" in card:
             markup = with_card(markup, str(card["id"]))
@@ -453,6 +456,24 @@ class Layouts:
             head, found, tail = markup.rpartition("</face>")
             markup = head + stamp_element(self.stamp, context["face"]) + found + tail if found else markup
         return markup
+
+    def _substituted(self, name: str, context: Mapping[str, Any]) -> str | None:
+        """The face a substitution layout (`_substitution`) renders, its card's values put in without Jinja; None
+        for any other layout, or where the card lacks a value it prints (Jinja renders it, and says what is wrong)."""
+        if name not in self._programs:
+            self._programs[name] = _substitution(self.env, name)
+        program, card = self._programs[name], context.get("card")
+        if program is None or type(card) is not dict:  # a dictionary's item: what Jinja's sandbox reads for card.x
+            return None
+        pieces = []
+        for piece in program:
+            if isinstance(piece, Field):
+                if piece.name not in card:
+                    return None
+                piece = str(escape(_printed(card[piece.name])))
+            pieces.append(piece)
+        markup = "".join(pieces)
+        return markup if len(markup) <= limits.current().face_markup_bytes else None  # else Jinja's error
 
     def locate(
         self, game_id: str, layout: str, context: Mapping[str, Any], parse: Callable[[str], Any]
@@ -535,6 +556,55 @@ class Layouts:
         except (UndefinedError, TemplateError, TypeError, ValueError, ArithmeticError, AttributeError) as exc:
             where = _template_frame(exc) or display_path(self.templates_dir / name)
             raise DataError(f"{where}: {who}: {_describe(exc)}") from None
+
+
+class Field(str):
+    """A card value a substitution program prints: the field's name."""
+
+    @property
+    def name(self) -> str:
+        return str(self)
+
+
+def _substitution(env: Any, name: str) -> list[str | Field] | None:
+    """A layout that only prints card fields into fixed markup (`{{ card.name }}`, `{{ card["cost"] }}`: no tags,
+    filters, arithmetic or other names) as the pieces it joins: its text, and the fields whose escaped values go
+    between (`Layouts._substituted`). Jinja's work for such a face is a tenth of a large deck's build and its output
+    is known without it. None for any other layout, and for fields Jinja would read otherwise: a dictionary's own
+    attributes (`card.items`) and names the sandbox refuses (`card._x`). Errors are left to Jinja's own rendering."""
+    try:
+        source, _, _ = env.loader.get_source(env, name)
+        tree = env.parse(source, name)
+    except Exception:  # whatever it is, rendering the layout says it as it always has
+        return None
+    program: list[str | Field] = []
+    for output in tree.body:
+        if not isinstance(output, nodes.Output):
+            return None
+        for node in output.nodes:
+            if isinstance(node, nodes.TemplateData):
+                program.append(node.data)
+                continue
+            field = _card_field(node)
+            if field is None or field.startswith("_") or hasattr(dict, field):
+                return None
+            program.append(Field(field))
+    return program
+
+
+def _card_field(node: nodes.Node) -> str | None:
+    """The field of `card.FIELD` or `card["FIELD"]`, or None for any other expression."""
+    if isinstance(node, nodes.Getattr) and isinstance(node.node, nodes.Name) and node.node.name == "card":
+        return node.attr
+    if (
+        isinstance(node, nodes.Getitem)
+        and isinstance(node.node, nodes.Name)
+        and node.node.name == "card"
+        and isinstance(node.arg, nodes.Const)
+        and isinstance(node.arg.value, str)
+    ):
+        return node.arg.value
+    return None
 
 
 def _collect(chunks: Iterator[str], bound: int) -> str:

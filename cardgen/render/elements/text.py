@@ -39,6 +39,7 @@ from cardgen.render.plaintext import PlainParagraph, fill_code, text_code, truet
 from cardgen.render.textfit import SMALL_CAPS, Fit, TextBox, fit_text, set_sizes
 from cardgen.units import MM
 
+FITTED_BOUND = 4096  # text boxes a game's kit remembers fitted (`Text.prepare`)
 DEFAULT_MIN_SIZE = 6.0  # pt: the smallest a box shrinks to unless its layout sets `min-size`
 
 
@@ -82,7 +83,20 @@ class Text(ElementKind):
     )
 
     def prepare(self, element: Element, kit: Kit, who: str) -> Fit:
-        """Fit the text (after checking its font role, icons and glyphs)."""
+        """Fit the text (after checking its font role, icons and glyphs), once for each box and text a game's faces
+        repeat: the faces that write the same element share its attributes (`markup.parse_face`), so a deck's
+        stat boxes ("ATK 3") are checked and fitted once, not once a card."""
+        key = (id(element.attrs), element.content)
+        known = kit.fitted.get(key)
+        if known is not None and known[0] is element.attrs:  # the very attributes: their id cannot have been reused
+            return known[1]  # type: ignore[no-any-return]
+        fit = self._fit(element, kit, who)
+        if len(kit.fitted) >= FITTED_BOUND:
+            kit.fitted.clear()
+        kit.fitted[key] = (element.attrs, fit)
+        return fit
+
+    def _fit(self, element: Element, kit: Kit, who: str) -> Fit:
         role = _role(element, kit, who)
         content = element.content
         for name, colour in ICON_PATTERN.findall(content):
