@@ -88,3 +88,34 @@ def test_a_line_a_little_over_its_width_tightens_its_spaces() -> None:
         assert plain.lines[0][1] == words[:4] and plain.lines[0][0] < 0
         assert plain.lines == paragraph.blPara.lines
         assert b" Tw" in _content(plain) and _content(plain) == _content(paragraph)
+
+
+def test_a_games_repeated_text_boxes_are_checked_and_fitted_once(tmp_path, monkeypatch) -> None:
+    """Faces that write the same box with the same text share its fit; another text, or other attributes, are
+    fitted afresh; an entry whose attributes are not the very ones asked about (a reused id) is never taken."""
+    from cardgen.render.draw import FaceDrawer
+    from cardgen.render.elements import text as text_element
+    from cardgen.render.kit import Palette
+
+    drawer = FaceDrawer(Palette({}), ROLES, {}, tmp_path)
+    fitted: list[str] = []
+    fit = text_element.Text._fit
+    monkeypatch.setattr(
+        text_element.Text, "_fit", lambda self, e, kit, who: fitted.append(e.content) or fit(self, e, kit, who)
+    )
+
+    def face(stat: str, name: str, size: str = "9") -> None:
+        boxes = (
+            f'<text x="1" y="1" w="20" h="6" size="{size}">{stat}</text><text x="1" y="9" w="50" h="9">{name}</text>'
+        )
+        drawer.prepare(drawer.parse(f'<face bg="white">{boxes}</face>'), 63.5, 88.9, "test")
+
+    for name in ("Scout", "Cruiser", "Scout"):
+        face("ATK 3", name)
+    assert fitted == ["ATK 3", "Scout", "Cruiser"]
+    face("ATK 3", "Scout", size="8")  # other attributes: fitted afresh
+    assert fitted[3:] == ["ATK 3"]
+    (key, (attrs, fit_of)), *_ = drawer.kit.fitted.items()
+    drawer.kit.fitted[key] = (dict(attrs), fit_of)  # the same id, other attributes: not taken
+    face("ATK 3", "Scout")
+    assert fitted[4:] == ["ATK 3"]
