@@ -1,5 +1,6 @@
-"""Layouts that only print card fields into fixed markup are rendered without Jinja (`Layouts._substituted`): the
-same markup as Jinja's, value for value, and every other layout, field or failure left to Jinja as before."""
+"""Layouts that only print card fields into fixed markup are rendered without Jinja (`Layouts._substituted`) and
+their faces made from a skeleton parsed once (`markup.skeleton`): the same markup and faces as Jinja's and the
+parser's, value for value, and every other layout, field or failure left to them as before."""
 
 from __future__ import annotations
 
@@ -11,8 +12,14 @@ from markupsafe import Markup
 
 from cardgen import limits
 from cardgen.errors import DataError
+from cardgen.paths import default_fonts_dir
 from cardgen.render import layouts
+from cardgen.render.draw import FaceDrawer
+from cardgen.render.elements import SCHEMAS
+from cardgen.render.fonts import load_roles
+from cardgen.render.kit import Palette
 from cardgen.render.layouts import Layouts
+from cardgen.render.markup import parse_face
 
 BOX = '<text x="1" y="2" w="30" h="9">'
 SUBSTITUTED = {
@@ -89,3 +96,79 @@ def test_the_substitution_is_used_without_jinja(folder: Path, monkeypatch: pytes
     card = {"id": "c7", "name": "Scout", "cost": 3, "text": "Jump & strike"}
     markup = ours.render("game", "plain", {"card": card}, "game: card 'c7' front")
     assert "Scout" in markup and "3 · Jump &amp; strike" in markup
+
+
+SKELETAL = {  # substitution layouts whose faces are made from a skeleton: fields in text boxes' text only
+    "boxes": f'<face bg="white">{BOX}  {{{{ card.name }}}}  </text>'
+    f"{BOX}<b>{{{{ card.cost }}}}</b> and {{{{ card.text }}}}<br/>{{{{ card.name }}}}</text></face>",
+    "styled": f'<face><style name="s" size="7"/>{BOX}x{{{{ card.text }}}}y</text><g transform="rotate(5)">'
+    f'<text x="1" y="1" w="9" h="9" style="s">{{{{ card.cost }}}}</text></g></face>',
+}
+BONELESS = {  # substitution layouts parsed whole: a field in an attribute, an inline tag's, other content
+    "attribute": f'<face>{BOX}{{{{ card.name }}}}</text><text x="1" y="1" w="9" h="9" field="{{{{ card.text }}}}">'
+    "a</text></face>",
+    "inline": f'<face>{BOX}<font color="{{{{ card.text }}}}">{{{{ card.name }}}}</font></text></face>',
+    "shape": f'<face>{BOX}{{{{ card.name }}}}</text><rect x="1" y="1" w="2" h="2">{{{{ card.text }}}}</rect></face>',
+    "outside": f"<face>{{{{ card.text }}}}{BOX}{{{{ card.name }}}}</text></face>",
+}
+TEXTS = ["Scout", "", "   ", " padded\n", "<b>not markup</b> & 'q' \"d\"", "a\tb\nc", "é — ×", "red", 7, 1 / 3]
+
+
+def _drawer(tmp_path: Path) -> FaceDrawer:
+    return FaceDrawer(Palette({}), load_roles({}, default_fonts_dir(), default_fonts_dir(), str), {}, tmp_path)
+
+
+@pytest.mark.parametrize("layout", sorted({**SKELETAL, **BONELESS}))
+def test_a_face_from_its_skeleton_is_the_face_its_markup_parses_to(layout: str, tmp_path: Path) -> None:
+    (tmp_path / "game").mkdir()
+    (tmp_path / "game" / "face.xml.j2").write_text({**SKELETAL, **BONELESS}[layout])
+    ours, drawer = Layouts(tmp_path), _drawer(tmp_path)
+    for name in TEXTS:
+        for text in TEXTS:
+            card = {"id": "x", "name": name, "cost": text, "text": text}
+            markup, bones = ours.rendered("game", "face", {"card": card}, "game: card 'x' front")
+            assert bones is not None  # a substitution layout: its skeleton's key, whether or not a skeleton is made
+            try:
+                whole = parse_face(markup, drawer.kit.palette.is_colour, SCHEMAS, {})
+            except Exception as exc:  # what the whole parse refuses, the skeleton must not make
+                with pytest.raises(type(exc)):
+                    drawer.parse(markup, bones)
+                continue
+            assert drawer.parse(markup, bones) == whole, (name, text)
+    made = drawer.skeletons[bones[0]]
+    assert (made is not None) == (layout in SKELETAL)
+
+
+@pytest.mark.parametrize("text", ["carriage\rreturn", "control\x01", "\ue000marker", Markup("<i>safe</i>")])
+def test_texts_a_parse_would_treat_otherwise_are_parsed_whole(text: str, tmp_path: Path) -> None:
+    (tmp_path / "game").mkdir()
+    (tmp_path / "game" / "face.xml.j2").write_text(SKELETAL["boxes"])
+    card = {"id": "x", "name": text, "cost": 1, "text": "t"}
+    assert Layouts(tmp_path).rendered("game", "face", {"card": card}, "game")[1] is None
+
+
+FACE = {"side": "front", "width": 63.5, "height": 88.9, "shape": "rectangle"}
+
+
+def test_art_and_stamps_take_the_skeleton_away(tmp_path: Path) -> None:
+    (tmp_path / "game").mkdir()
+    (tmp_path / "game" / "face.xml.j2").write_text(f'<face><art kind="nebula"/>{BOX}{{{{ card.name }}}}</text></face>')
+    (tmp_path / "game" / "plain.xml.j2").write_text(SKELETAL["boxes"])
+    card = {"id": "x", "name": "Scout", "cost": 1, "text": "t"}
+    assert Layouts(tmp_path).rendered("game", "face", {"card": card}, "game")[1] is None  # <art card="x">
+    stamped = Layouts(tmp_path, stamp="v1")
+    assert stamped.rendered("game", "plain", {"card": card, "face": FACE}, "game")[1] is None
+
+
+def test_a_field_in_an_inline_tags_attribute_is_parsed_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Inline tags' attributes are checked values (colours, sizes), which a marker never passes; were one to take
+    any text, the marker inside the tag must still keep the face from a skeleton."""
+    from cardgen.render import markup
+
+    monkeypatch.setattr(markup, "_paragraph_colour", lambda colour: True)
+    (tmp_path / "game").mkdir()
+    (tmp_path / "game" / "face.xml.j2").write_text(BONELESS["inline"])
+    drawer, card = _drawer(tmp_path), {"id": "x", "name": "Scout", "text": "red"}
+    markup_text, bones = Layouts(tmp_path).rendered("game", "face", {"card": card}, "game")
+    assert drawer.parse(markup_text, bones) == parse_face(markup_text, drawer.kit.palette.is_colour, SCHEMAS, {})
+    assert bones is not None and drawer.skeletons[bones[0]] is None

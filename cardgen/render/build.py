@@ -198,7 +198,7 @@ class GameRenderer:
             "face": {**shared["face"], "side": side},
             "ink": ink,  # full | light: a layout may design its own light variant (then drawn as written)
         }
-        markup = self.layouts.render(self.game.id, layout, context, who)
+        markup, bones = self.layouts.rendered(self.game.id, layout, context, who)
         designed = ink == "light" and markup != self.layouts.render(
             self.game.id, layout, {**context, "ink": "full"}, who
         )
@@ -208,7 +208,7 @@ class GameRenderer:
 
             def prepare() -> PreparedFace:
                 try:
-                    face = self.drawer.parse(markup)
+                    face = self.drawer.parse(markup, bones)
                 except MarkupError as exc:
                     where = self.layouts.markup_problem(exc, self.game.id, layout, context, self.drawer.parse, who)
                     raise DataError(where) from None

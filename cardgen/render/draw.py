@@ -20,8 +20,10 @@ from cardgen.render.fonts import FontRole, no_glyph
 from cardgen.render.icons import Painter, painter
 from cardgen.render.kit import ImageStore, Kit, Overflow, Palette, SetText, Surface, TextRun, file_painter
 from cardgen.render.library import library, library_painter
-from cardgen.render.markup import ICON_PATTERN, Checked, Face, parse_face
+from cardgen.render.markup import ICON_PATTERN, Checked, Face, Skeleton, fill, parse_face, skeleton
 from cardgen.units import MM
+
+SKELETONS_BOUND = 256  # substitution layouts' skeletons a game's drawer keeps
 
 
 class ElementError(DataError):
@@ -131,13 +133,25 @@ class FaceDrawer:
         }
         self.kit = Kit(palette, roles, Painters(painters, palette.get), images, icons, label_font)
         self.checked: Checked = {}  # element attributes parsed once for all this game's faces
+        self.skeletons: dict[str, Skeleton | None] = {}  # substitution layouts' probes parsed (`parse`)
 
     @property
     def painters(self) -> Mapping[str, Any]:
         return self.kit.painters
 
-    def parse(self, markup: str) -> Face:
-        """Parse one face's markup against the elements and the game's colours (raises `MarkupError`)."""
+    def parse(self, markup: str, bones: tuple[str, tuple[str, ...]] | None = None) -> Face:
+        """Parse one face's markup against the elements and the game's colours (raises `MarkupError`). With a
+        substitution layout's skeleton key (`Layouts.rendered`), the face is its skeleton filled with the card's
+        texts, parsed once for all the cards (`markup.skeleton`) — the same face."""
+        if bones is not None:
+            probe, texts = bones
+            if probe not in self.skeletons:
+                if len(self.skeletons) >= SKELETONS_BOUND:
+                    self.skeletons.clear()
+                self.skeletons[probe] = skeleton(probe, len(texts), self.parse)
+            found = self.skeletons[probe]
+            if found is not None and found.fields == len(texts):
+                return fill(found, texts)
         return parse_face(markup, self.kit.palette.is_colour, SCHEMAS, self.checked)
 
     def prepare(self, face: Face, width: float, height: float, who: str) -> PreparedFace:

@@ -53,7 +53,7 @@ from cardgen.errors import DataError, Problem, did_you_mean, display_path
 from cardgen.files import inside, refusal
 from cardgen.paths import default_templates_dir
 from cardgen.render.icons import regular_polygon
-from cardgen.render.markup import MARK, MarkupError, with_card
+from cardgen.render.markup import MARK, SKELETON_REFUSED, MarkupError, marker, with_card
 
 SUFFIX = ".xml.j2"
 
@@ -412,7 +412,8 @@ class Layouts:
         self.env.filters = {name: _guarded(f) for name, f in self.env.filters.items()}
         self.env.globals.update({name: value for name, (value, _doc) in GLOBALS.items()})
         self.env.globals["vars"] = variables()
-        self._programs: dict[str, list[str | Field] | None] = {}  # layout → its substitution program, or None
+        # layout → its substitution program and probe (`_substituted`), or None
+        self._programs: dict[str, tuple[list[str | Field], str] | None] = {}
 
     def missing(self, game: Game) -> list[Problem]:
         """Every layout the game's items name that its templates folder lacks, each located at the item."""
@@ -446,34 +447,59 @@ class Layouts:
 
     def render(self, game_id: str, layout: str, context: Mapping[str, Any], who: str) -> str:
         """Render one face; `who` (e.g. "demo: card 'scout' front") prefixes every error message."""
-        markup = self._substituted(f"{game_id}/{layout}{SUFFIX}", context)
-        if markup is None:
-            markup = self._render(self.env, game_id, layout, context, who)
+        return self.rendered(game_id, layout, context, who)[0]
+
+    def rendered(
+        self, game_id: str, layout: str, context: Mapping[str, Any], who: str
+    ) -> tuple[str, tuple[str, tuple[str, ...]] | None]:
+        """The face's markup (`render`), and for a face of a substitution layout its skeleton's key: the layout's
+        probe (its markup with a `markup.marker` for each field) and the card's texts for them, from which
+        `FaceDrawer.parse` makes the face without parsing it. None where the markup is not just that."""
+        substituted = self._substituted(f"{game_id}/{layout}{SUFFIX}", context)
+        markup, bones = (
+            substituted if substituted is not None else (self._render(self.env, game_id, layout, context, who), None)
+        )
         card = context.get("card")
         if isinstance(card, Mapping) and "id" in card:
-            markup = with_card(markup, str(card["id"]))
+            marked = with_card(markup, str(card["id"]))
+            bones = bones if marked is markup else None
+            markup = marked
         if self.stamp:
             head, found, tail = markup.rpartition("</face>")
             markup = head + stamp_element(self.stamp, context["face"]) + found + tail if found else markup
-        return markup
+            bones = None
+        return markup, bones
 
-    def _substituted(self, name: str, context: Mapping[str, Any]) -> str | None:
-        """The face a substitution layout (`_substitution`) renders, its card's values put in without Jinja; None
-        for any other layout, or where the card lacks a value it prints (Jinja renders it, and says what is wrong)."""
+    def _substituted(
+        self, name: str, context: Mapping[str, Any]
+    ) -> tuple[str, tuple[str, tuple[str, ...]] | None] | None:
+        """The face a substitution layout (`_substitution`) renders, its card's values put in without Jinja, with its
+        skeleton's key (`rendered`); None for any other layout, or where the card lacks a value it prints (Jinja
+        renders it, and says what is wrong)."""
         if name not in self._programs:
-            self._programs[name] = _substitution(self.env, name)
-        program, card = self._programs[name], context.get("card")
-        if program is None or type(card) is not dict:  # a dictionary's item: what Jinja's sandbox reads for card.x
+            program = _substitution(self.env, name)
+            numbers = iter(range(len(program or ())))  # each field printed, in order: the card's texts' order
+            probe = "".join(marker(next(numbers)) if isinstance(p, Field) else p for p in program or ())
+            self._programs[name] = None if program is None else (program, probe)
+        known, card = self._programs[name], context.get("card")
+        if known is None or type(card) is not dict:  # a dictionary's item: what Jinja's sandbox reads for card.x
             return None
-        pieces = []
+        program, probe = known
+        pieces, texts, plain = [], [], True
         for piece in program:
             if isinstance(piece, Field):
                 if piece.name not in card:
                     return None
-                piece = str(escape(_printed(card[piece.name])))
+                value = _printed(card[piece.name])
+                text = str(value)
+                plain = plain and not hasattr(value, "__html__") and not SKELETON_REFUSED.search(text)
+                texts.append(text)
+                piece = str(escape(value))
             pieces.append(piece)
         markup = "".join(pieces)
-        return markup if len(markup) <= limits.current().face_markup_bytes else None  # else Jinja's error
+        if len(markup) > limits.current().face_markup_bytes:
+            return None  # Jinja's rendering says so
+        return markup, ((probe, tuple(texts)) if plain else None)
 
     def locate(
         self, game_id: str, layout: str, context: Mapping[str, Any], parse: Callable[[str], Any]

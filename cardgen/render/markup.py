@@ -464,6 +464,70 @@ def parse_face(
     return Face(face_attrs["bg"], elements)
 
 
+def marker(index: int) -> str:
+    """Where a substitution layout's field number `index` goes in its probe (`Layouts`): characters of Unicode's
+    private use area, which card text may not hold where a skeleton is used (`SKELETON_REFUSED`)."""
+    return f"\ue000{index}\ue001"
+
+
+# what a field's text may not hold for its face to be made from a skeleton: XML's forbidden characters and the
+# carriage return (the parser refuses or rewrites them: the face's own parse says or does so), and the markers
+SKELETON_REFUSED = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\r\ud800-\udfff\ufffe\uffff\ue000\ue001]")
+
+
+@dataclass(frozen=True)
+class Skeleton:
+    """A substitution layout's face parsed once with a marker for each field (`marker`): `marked` are the elements
+    whose text holds markers. Every marker lies in text box content, outside any inline tag, so a card's face is
+    the skeleton with each marker replaced by its text escaped as `inline_markup` escapes text (`fill`)."""
+
+    face: Face
+    fields: int
+    marked: tuple[int, ...]
+
+
+def skeleton(probe: str, fields: int, parse: Callable[[str], Face]) -> Skeleton | None:
+    """The skeleton of a probe (the layout's markup with markers for its fields), or None where some marker is
+    anywhere but in a text box's text (an attribute, a tag, other content) or the probe does not parse: those
+    faces are parsed whole."""
+    try:
+        face = parse(probe)
+    except Exception:  # whatever it is, each face's own parse says it
+        return None
+    markers = [marker(n) for n in range(fields)]
+    in_text, marked = 0, []
+    for index, element in enumerate(face.elements):
+        found = sum(element.content.count(m) for m in markers)
+        if found:
+            marked.append(index)
+            in_text += found
+            for m in markers:  # outside any inline tag: the last '<' before the marker closed by a '>'
+                at = element.content.find(m)
+                while at >= 0:
+                    if element.content.rfind("<", 0, at) > element.content.rfind(">", 0, at):
+                        return None
+                    at = element.content.find(m, at + 1)
+    if in_text != sum(probe.count(m) for m in markers):
+        return None
+    return Skeleton(face, fields, tuple(marked))
+
+
+def fill(bones: Skeleton, texts: tuple[str, ...]) -> Face:
+    """The face of a card whose field texts are `texts` (none of them matching `SKELETON_REFUSED`): what
+    `parse_face` makes of the markup with those texts escaped in place of the markers. The text's leading and
+    trailing white space goes as `inline_markup` strips it."""
+    elements = list(bones.face.elements)
+    for index in bones.marked:
+        element = elements[index]
+        content = element.content
+        for n, text in enumerate(texts):
+            content = content.replace(marker(n), escape(text))
+        elements[index] = Element(
+            element.tag, element.attrs, content.strip(), element.transform, element.at, element.clips
+        )
+    return Face(bones.face.bg, tuple(elements))
+
+
 def _xml_error_at(markup: str, line: int, column: int) -> tuple[str | None, str | None]:
     """Where marked markup (`Layouts.locate`) went wrong: for a mismatched closing tag, the mark and tag of the
     element left open; otherwise the last mark before the error."""
