@@ -252,7 +252,9 @@ def test_the_reference_lists_what_a_build_gives_a_layout(lab: Path, monkeypatch:
     from cardgen.render.layouts import CONTEXT, Layouts
 
     seen = []
-    monkeypatch.setattr(Layouts, "render", lambda self, game, layout, context, who: seen.append(set(context)) or "")
+    monkeypatch.setattr(
+        Layouts, "rendered", lambda self, game, layout, context, who: seen.append(set(context)) or ("", None)
+    )
     (game,) = load_games(lab / "card_data", ["lab"])
     renderer = GameRenderer(game, Layouts(lab / "templates"), default_fonts_dir())
     with pytest.raises(Exception):  # noqa: B017  # the empty markup fails to parse; the context was seen first

@@ -189,7 +189,14 @@ class FaceDrawer:
             canvas.setFillColor(bg)
             full_w, full_h = prepared.width + 2 * bleed, prepared.height + 2 * bleed
             canvas.rect(-bleed * MM, -bleed * MM, full_w * MM, full_h * MM, stroke=0, fill=1)
+        code = canvas._code
         for index, element in enumerate(prepared.face.elements):
+            kind, ready = ELEMENTS[element.tag], prepared.prepared.get(index)
+            if not element.clips and not element.transform and (plain := kind.plain(element, surface, ready)):
+                code.append("q")  # what saveState, the element's calls and restoreState write, without the calls
+                code.extend(plain)
+                code.append("Q")
+                continue
             canvas.saveState()
             applied = 0
             for steps, clip in element.clips:  # each group's clip in the coordinates of its group
@@ -198,7 +205,7 @@ class FaceDrawer:
                 applied = steps
             if element.transform[applied:]:
                 surface.transform(element.transform[applied:])
-            ELEMENTS[element.tag].draw(element, surface, prepared.prepared.get(index))
+            kind.draw(element, surface, ready)
             canvas.restoreState()
 
 

@@ -208,8 +208,13 @@ def _translate(canvas: Any, dx: float, dy: float) -> None:
     (which they would merge with): the same bytes and the same tracked matrix, each step's arithmetic as reportlab
     does it, at a fraction of the calls' cost (`tests/test_textcode.py` compares them)."""
     canvas._currentMatrix = _times(_times(canvas._currentMatrix, 1, 0, 0, 1, dx, dy), *NO_TURN)
+    canvas._code.append(translation(dx, dy))
+
+
+def translation(dx: float, dy: float) -> str:
+    """The `cm` that `translate(dx, dy)` then `rotate(0)` write after code not ending in one (`_translate`)."""
     written = tuple(map(float, fp_str(1, 0, 0, 1, dx, dy).split()))  # rotate(0) merges with the translation as written
-    canvas._code.append(f"{fp_str(*_times(written, *NO_TURN))} cm")
+    return f"{fp_str(*_times(written, *NO_TURN))} cm"
 
 
 NO_TURN = (1.0, 0.0, -0.0, 1.0, 0, 0)  # rotate(0)'s transform: cos, sin, -sin, cos of 0

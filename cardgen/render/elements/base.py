@@ -33,6 +33,11 @@ class ElementKind(ABC):
         """The text the element sets, at the sizes it is drawn (text boxes after fitting, icon labels)."""
         return []
 
+    def plain(self, element: Element, surface: Surface, prepared: Any) -> list[str] | None:
+        """What `draw` writes for this element between a `saveState` and its `restoreState`, when it can be told
+        without drawing (elements/text.py: plain text, a large deck's most common element), or None."""
+        return None
+
     @abstractmethod
     def draw(self, element: Element, surface: Surface, prepared: Any) -> None:
         """Draw the element on the surface (its canvas state is saved and restored around the call)."""

@@ -16,7 +16,7 @@ from cardgen.errors import DataError, did_you_mean
 from cardgen.render.elements.base import ElementKind
 from cardgen.render.elements.icon import check_icon
 from cardgen.render.fonts import FontRole, no_glyph
-from cardgen.render.kit import Kit, Overflow, SetText, Surface, TextRun
+from cardgen.render.kit import Kit, Overflow, SetText, Surface, TextRun, translation
 from cardgen.render.library import library
 from cardgen.render.markup import (
     BOX,
@@ -142,6 +142,22 @@ class Text(ElementKind):
         """Every run of glyphs at its drawn size."""
         what = element["field"] or f"text box {index + 1}"
         return [SetText(what, size) for size in set_sizes(prepared)]
+
+    def plain(self, element: Element, surface: Surface, prepared: Fit) -> list[str] | None:
+        """The code of an unturned box of plain glyphs (`_plain_code`) from the face's origin, as `draw` writes it
+        after a `saveState` (its translation, then the glyphs), made without touching the canvas's state; None for
+        any other box."""
+        palette = surface.kit.palette
+        if element["rotate"] or not surface.text or surface.runs is not None:
+            return None
+        if any(palette.get(element[a]) for a in PLAIN_LOOK):
+            return None
+        slack = max(element["h"] * MM - prepared.height, 0)
+        drop = {"top": 0.0, "middle": slack / 2, "bottom": slack}[element["valign"]]
+        font = surface.kit.roles[element["font"]].regular
+        width, colour = element["w"] * MM, palette.get(element["colour"])
+        code = _plain_code(surface.canvas, colour, prepared, element["align"], width, font, drop)
+        return None if code is None else [translation(element["x"] * MM, surface.y(element["y"])), *code]
 
     def draw(self, element: Element, surface: Surface, prepared: Fit) -> None:
         canvas, palette = surface.canvas, surface.kit.palette
