@@ -478,9 +478,7 @@ class Layouts:
         renders it, and says what is wrong)."""
         if name not in self._programs:
             program = _substitution(self.env, name)
-            numbers = iter(range(len(program or ())))  # each field printed, in order: the card's texts' order
-            probe = "".join(marker(next(numbers)) if isinstance(p, Field) else p for p in program or ())
-            self._programs[name] = None if program is None else (program, probe)
+            self._programs[name] = None if program is None else (program, _probe(program))
         known, card = self._programs[name], context.get("card")
         if known is None or type(card) is not dict:  # a dictionary's item: what Jinja's sandbox reads for card.x
             return None
@@ -616,6 +614,12 @@ def _substitution(env: Any, name: str) -> list[str | Field] | None:
                 return None
             program.append(Field(field))
     return program
+
+
+def _probe(program: list[str | Field]) -> str:
+    """The program's markup with `markup.marker(n)` for its n-th field printed (the order of a card's texts)."""
+    numbers = iter(range(len(program)))
+    return "".join(marker(next(numbers)) if isinstance(piece, Field) else piece for piece in program)
 
 
 def _card_field(node: nodes.Node) -> str | None:

@@ -106,12 +106,7 @@ class PlainParagraph:
         colour = fill_code(canvas, self.colour)
         if colour is None or self.align != "left" or not truetype(self.font):
             return None
-        lines = []
-        for extra, words in self.lines:
-            joined = " ".join(words)
-            lines.append(
-                (None, joined) if extra > -1e-8 or len(words) <= 1 else (extra / float(len(words) - 1), joined)
-            )
+        lines = [(_word_space(extra, words), " ".join(words)) for extra, words in self.lines]
         text = text_code(canvas, self.font, self.size, self.leading, 0, self.height - self.size, lines)
         return ["q", f"{fp_str(1, 0, 0, 1, x, y)} cm", "q", colour, text, "Q", "Q"]
 
@@ -170,14 +165,20 @@ def _line(text: Any, extra: float, words: list[str], offset: float) -> None:
     joined = " ".join(words)
     if offset > 1e-6 or offset < -1e-6:
         text.setXPos(offset)
-    if extra > -1e-8 or len(words) <= 1:
+    spacing = _word_space(extra, words)
+    if spacing is None:
         text._textOut(joined, 1)
     else:
-        text.setWordSpace(extra / float(len(words) - 1))
+        text.setWordSpace(spacing)
         text._textOut(joined, 1)
         text.setWordSpace(0)
     if offset > 1e-6 or offset < -1e-6:
         text.setXPos(-offset)
+
+
+def _word_space(extra: float, words: list[str]) -> float | None:
+    """The word spacing of a line over its width by `-extra` (reportlab tightens its spaces), or None."""
+    return None if extra > -1e-8 or len(words) <= 1 else extra / float(len(words) - 1)
 
 
 def _left(text: Any, extra: float, words: list[str]) -> None:

@@ -125,7 +125,9 @@ class Text(ElementKind):
         width, height = element["w"] * MM, element["h"] * MM
         if round(element["rotate"] / 90) % 2:  # the frame is the box turned by the nearest quarter turn
             width, height = height, width
-        colour = kit.palette.get(element["colour"]) or black  # "none": set as black, its fill never painted (draw)
+        colour = kit.palette.get(element["colour"])
+        if colour is None:  # "none": set as black, its fill never painted (`draw`)
+            colour = black
         leading, align = element["leading"], element["align"]
         spacing, caps = element["spacing"], element["small-caps"]
         box = TextBox(
@@ -150,10 +152,9 @@ class Text(ElementKind):
         palette = surface.kit.palette
         if element["rotate"] or not surface.text or surface.runs is not None:
             return None
-        if any(palette.get(element[a]) for a in PLAIN_LOOK):
+        if any(palette.get(element[a]) is not None for a in PLAIN_LOOK):
             return None
-        slack = max(element["h"] * MM - prepared.height, 0)
-        drop = {"top": 0.0, "middle": slack / 2, "bottom": slack}[element["valign"]]
+        drop = _drop(element["valign"], element["h"] * MM, prepared)
         font = surface.kit.roles[element["font"]].regular
         width, colour = element["w"] * MM, palette.get(element["colour"])
         code = _plain_code(surface.canvas, colour, prepared, element["align"], width, font, drop)
@@ -163,10 +164,9 @@ class Text(ElementKind):
         canvas, palette = surface.canvas, surface.kit.palette
         # move the origin so that the paragraph's top-left corner is at (0, 0) and its lines run along local x
         box_w, box_h = surface.turn(element["x"], element["y"], element["w"], element["h"], element["rotate"])
-        slack = max(box_h - prepared.height, 0)
-        drop = {"top": 0.0, "middle": slack / 2, "bottom": slack}[element["valign"]]
+        drop = _drop(element["valign"], box_h, prepared)
         font = surface.kit.roles[element["font"]].regular
-        if surface.text and surface.runs is None and not any(palette.get(element[a]) for a in PLAIN_LOOK):
+        if surface.text and surface.runs is None and all(palette.get(element[a]) is None for a in PLAIN_LOOK):
             code = _plain_code(canvas, palette.get(element["colour"]), prepared, element["align"], box_w, font, drop)
             if code is not None:  # what the calls below would write, written at once
                 canvas._code.extend(code)
@@ -227,6 +227,12 @@ class Text(ElementKind):
 
 
 PLAIN_LOOK = ("glow", "shadow", "outline")  # none of them: the text's glyphs alone, filled
+
+
+def _drop(valign: str, box_height: float, prepared: Fit) -> float:
+    """How far below the box's top its text starts (points)."""
+    slack = max(box_height - prepared.height, 0)
+    return {"top": 0.0, "middle": slack / 2, "bottom": slack}[valign]
 
 
 def _plain_code(
