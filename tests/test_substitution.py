@@ -26,11 +26,11 @@ SUBSTITUTED = {
     "plain": f'<face bg="white">{BOX}{{{{ card.name }}}}</text>'
     f'{BOX}{{{{ card["cost"] }}}} · {{{{card.text}}}}</text></face>\n',
     "controlled": f"<face>\n  {BOX}\n    {{{{- card.name -}}}}\n  </text>{{# a note #}}\n</face>\n\n",
-    "raw": f"<face>{BOX}{{% raw %}}{{{{ not a field }}}}{{% endraw %}} {{{{ card.name }}}}</text></face>",
 }
 JINJA = {  # anything else: filters, tags, arithmetic, other names, a dictionary's attributes, names the sandbox refuses
     "filter": f"<face>{BOX}{{{{ card.name|upper }}}}</text></face>",
     "tag": f"<face>{BOX}{{% if card.cost %}}{{{{ card.name }}}}{{% endif %}}</text></face>",
+    "raw": f"<face>{BOX}{{% raw %}}{{{{ not a field }}}}{{% endraw %}} {{{{ card.name }}}}</text></face>",
     "sum": f"<face>{BOX}{{{{ card.cost + 1 }}}}</text></face>",
     "other": f"<face>{BOX}{{{{ face.side }}}} {{{{ card.name }}}}</text></face>",
     "method": f"<face>{BOX}{{{{ card.items }}}}</text></face>",

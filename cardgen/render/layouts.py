@@ -598,6 +598,8 @@ def _substitution(env: Any, name: str) -> list[str | Field] | None:
     attributes (`card.items`) and names the sandbox refuses (`card._x`). Errors are left to Jinja's own rendering."""
     try:
         source, _, _ = env.loader.get_source(env, name)
+        if "{%" in source:  # a tag: not a substitution (and not worth lexing to find out)
+            return None
         tree = env.parse(source, name)
     except Exception:  # whatever it is, rendering the layout says it as it always has
         return None
