@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -211,6 +212,7 @@ def _translate(canvas: Any, dx: float, dy: float) -> None:
     canvas._code.append(translation(dx, dy))
 
 
+@lru_cache(maxsize=4096)  # a deck's boxes sit where they sat on the last card
 def translation(dx: float, dy: float) -> str:
     """The `cm` that `translate(dx, dy)` then `rotate(0)` write after code not ending in one (`_translate`)."""
     written = tuple(map(float, fp_str(1, 0, 0, 1, dx, dy).split()))  # rotate(0) merges with the translation as written

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
+from functools import lru_cache
 from typing import Any
 
 from reportlab.lib.colors import Color
@@ -125,7 +126,24 @@ def fill_code(canvas: Any, colour: Any) -> str | None:
     if canvas._extgstate.getValue("ca") != 1:
         return None
     canvas._doc.ensureMinPdfVersion("transparency")
-    return f"{fp_str((colour.red, colour.green, colour.blue))} rg"
+    return _rg(colour.red, colour.green, colour.blue)
+
+
+# The operators' numbers as reportlab writes them (`fp_str`), remembered: a deck's boxes repeat their colours,
+# sizes and origins card after card
+@lru_cache(maxsize=1024)
+def _rg(red: float, green: float, blue: float) -> str:
+    return f"{fp_str((red, green, blue))} rg"
+
+
+@lru_cache(maxsize=1024)
+def _font_size(size: float, leading: float) -> str:
+    return f"{fp_str(size)} Tf {fp_str(leading)} TL"
+
+
+@lru_cache(maxsize=4096)
+def _origin(x: float, y: float) -> str:
+    return f"1 0 0 1 {fp_str(x, y)} Tm"
 
 
 def text_code(
@@ -141,7 +159,7 @@ def text_code(
     (its word spacing or None, its text) as `_textOut(text, 1)` writes it, with `setWordSpace` around it when
     spaced. `tests/test_textcode.py` compares the bytes with reportlab's calls'."""
     font, doc, escape = getFont(font_name), canvas._doc, canvas._escape
-    code = ["BT", f"1 0 0 1 {fp_str(x, y)} Tm"]
+    code = ["BT", _origin(x, y)]
     current, chosen = -1, None
     for spacing, text in lines:
         if spacing is not None:
@@ -149,7 +167,7 @@ def text_code(
         parts = []
         for subset, chunk in font.splitString(text, doc):
             if subset != current:
-                chosen = chosen or f"{fp_str(size)} Tf {fp_str(leading)} TL"
+                chosen = chosen or _font_size(size, leading)
                 parts.append(f"{font.getSubsetInternalName(subset, doc)} {chosen}")
                 current = subset
             parts.append(f"({escape(chunk)}) Tj")
