@@ -40,6 +40,7 @@ from cardgen.render.textfit import SMALL_CAPS, Fit, TextBox, fit_text, set_sizes
 from cardgen.units import MM
 
 FITTED_BOUND = 4096  # text boxes a game's kit remembers fitted (`Text.prepare`)
+PLAIN_BOUND = 4096  # text boxes' code a document remembers (`Text.plain`)
 DEFAULT_MIN_SIZE = 6.0  # pt: the smallest a box shrinks to unless its layout sets `min-size`
 
 
@@ -148,9 +149,26 @@ class Text(ElementKind):
     def plain(self, element: Element, surface: Surface, prepared: Fit) -> list[str] | None:
         """The code of an unturned box of plain glyphs (`_plain_code`) from the face's origin, as `draw` writes it
         after a `saveState` (its translation, then the glyphs), made without touching the canvas's state; None for
-        any other box."""
+        any other box. Remembered for the document by box and text: a deck's stat boxes repeat card after card,
+        and what a box writes in one document depends on nothing else once the fill is opaque (its characters'
+        codes in the font's subsets never change)."""
+        canvas = surface.canvas
+        if not surface.text or surface.runs is not None or canvas._extgstate.getValue("ca") != 1:
+            return None
+        memo = canvas.__dict__.setdefault("_cardgen_plain", {})
+        key = (id(element.attrs), element.content, surface.height, id(surface.kit))
+        known = memo.get(key)
+        if known is not None and known[0] is element.attrs:  # the very attributes: their id cannot have been reused
+            return known[1]  # type: ignore[no-any-return]
+        code = self._plain(element, surface, prepared)
+        if len(memo) >= PLAIN_BOUND:
+            memo.clear()
+        memo[key] = (element.attrs, code)
+        return code
+
+    def _plain(self, element: Element, surface: Surface, prepared: Fit) -> list[str] | None:
         palette = surface.kit.palette
-        if element["rotate"] or not surface.text or surface.runs is not None:
+        if element["rotate"]:
             return None
         if any(palette.get(element[a]) is not None for a in PLAIN_LOOK):
             return None
