@@ -26,6 +26,7 @@ import sys
 import threading
 import traceback
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from types import CodeType, FrameType
 from typing import Any
@@ -412,8 +413,8 @@ class Layouts:
         self.env.filters = {name: _guarded(f) for name, f in self.env.filters.items()}
         self.env.globals.update({name: value for name, (value, _doc) in GLOBALS.items()})
         self.env.globals["vars"] = variables()
-        # layout → its substitution program and probe (`_substituted`), or None
-        self._programs: dict[str, tuple[list[str | Field], str] | None] = {}
+        # layout → its substitution program and that program's probe (`_substituted`), or None
+        self._programs: dict[str, tuple[Program, str] | None] = {}
 
     def missing(self, game: Game) -> list[Problem]:
         """Every layout the game's items name that its templates folder lacks, each located at the item."""
@@ -478,26 +479,24 @@ class Layouts:
         renders it, and says what is wrong)."""
         if name not in self._programs:
             program = _substitution(self.env, name)
-            self._programs[name] = None if program is None else (program, _probe(program))
+            self._programs[name] = None if program is None else (program, program.probe)
         known, card = self._programs[name], context.get("card")
         if known is None or type(card) is not dict:  # a dictionary's item: what Jinja's sandbox reads for card.x
             return None
         program, probe = known
-        pieces, texts, plain = [], [], True
-        for piece in program:
-            if isinstance(piece, Field):
-                if piece.name not in card:
-                    return None
-                value = _printed(card[piece.name])
-                text = str(value)
-                plain = plain and not hasattr(value, "__html__") and not SKELETON_REFUSED.search(text)
-                texts.append(text)
-                piece = str(escape(value))
-            pieces.append(piece)
+        pieces, values, plain = [program.texts[0]], [], True
+        for field, text in zip(program.fields, program.texts[1:], strict=True):
+            if field not in card:
+                return None
+            value = _printed(card[field])
+            shown = str(value)
+            plain = plain and not hasattr(value, "__html__") and not SKELETON_REFUSED.search(shown)
+            values.append(shown)
+            pieces += (str(escape(value)), text)
         markup = "".join(pieces)
         if len(markup) > limits.current().face_markup_bytes:
             return None  # Jinja's rendering says so
-        return markup, ((probe, tuple(texts)) if plain else None)
+        return markup, ((probe, tuple(values)) if plain else None)
 
     def locate(
         self, game_id: str, layout: str, context: Mapping[str, Any], parse: Callable[[str], Any]
@@ -582,20 +581,25 @@ class Layouts:
             raise DataError(f"{where}: {who}: {_describe(exc)}") from None
 
 
-class Field(str):
-    """A card value a substitution program prints: the field's name."""
+@dataclass(frozen=True)
+class Program:
+    """A substitution layout as the pieces it joins: `texts[0]`, the value of `fields[0]`, `texts[1]`, … and
+    `texts[-1]` (one more text than fields); `probe` is the markup with `markup.marker(n)` for the n-th field."""
+
+    texts: tuple[str, ...]
+    fields: tuple[str, ...]
 
     @property
-    def name(self) -> str:
-        return str(self)
+    def probe(self) -> str:
+        return "".join(text + marker(n) for n, text in enumerate(self.texts[:-1])) + self.texts[-1]
 
 
-def _substitution(env: Any, name: str) -> list[str | Field] | None:
+def _substitution(env: Any, name: str) -> Program | None:
     """A layout that only prints card fields into fixed markup (`{{ card.name }}`, `{{ card["cost"] }}`: no tags,
-    filters, arithmetic or other names) as the pieces it joins: its text, and the fields whose escaped values go
-    between (`Layouts._substituted`). Jinja's work for such a face is a tenth of a large deck's build and its output
-    is known without it. None for any other layout, and for fields Jinja would read otherwise: a dictionary's own
-    attributes (`card.items`) and names the sandbox refuses (`card._x`). Errors are left to Jinja's own rendering."""
+    filters, arithmetic or other names) as the pieces it joins (`Layouts._substituted`). Jinja's work for such a
+    face is a tenth of a large deck's build and its output is known without it. None for any other layout, and for
+    fields Jinja would read otherwise: a dictionary's own attributes (`card.items`) and names the sandbox refuses
+    (`card._x`). Errors are left to Jinja's own rendering."""
     try:
         source, _, _ = env.loader.get_source(env, name)
         if "{%" in source:  # a tag: not a substitution (and not worth lexing to find out)
@@ -603,25 +607,21 @@ def _substitution(env: Any, name: str) -> list[str | Field] | None:
         tree = env.parse(source, name)
     except Exception:  # whatever it is, rendering the layout says it as it always has
         return None
-    program: list[str | Field] = []
+    texts, fields, text = [], [], ""
     for output in tree.body:
         if not isinstance(output, nodes.Output):
             return None
         for node in output.nodes:
             if isinstance(node, nodes.TemplateData):
-                program.append(node.data)
+                text += node.data
                 continue
             field = _card_field(node)
             if field is None or field.startswith("_") or hasattr(dict, field):
                 return None
-            program.append(Field(field))
-    return program
-
-
-def _probe(program: list[str | Field]) -> str:
-    """The program's markup with `markup.marker(n)` for its n-th field printed (the order of a card's texts)."""
-    numbers = iter(range(len(program)))
-    return "".join(marker(next(numbers)) if isinstance(piece, Field) else piece for piece in program)
+            texts.append(text)
+            fields.append(field)
+            text = ""
+    return Program((*texts, text), tuple(fields))
 
 
 def _card_field(node: nodes.Node) -> str | None:

@@ -478,12 +478,16 @@ SKELETON_REFUSED = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\r\ud800-\udfff\ufffe\
 @dataclass(frozen=True)
 class Skeleton:
     """A substitution layout's face parsed once with a marker for each field (`marker`): `marked` are the elements
-    whose text holds markers. Every marker lies in text box content, outside any inline tag, so a card's face is
-    the skeleton with each marker replaced by its text escaped as `inline_markup` escapes text (`fill`)."""
+    whose text holds markers, each with the pieces of its text — text, and the number of the field whose text goes
+    there. Every marker lies in text box content, outside any inline tag, so a card's face is the skeleton with
+    each field's text escaped as `inline_markup` escapes text (`fill`)."""
 
     face: Face
     fields: int
-    marked: tuple[int, ...]
+    marked: tuple[tuple[int, tuple[str | int, ...]], ...]
+
+
+MARKER = re.compile("\ue000([0-9]+)\ue001")
 
 
 def skeleton(probe: str, fields: int, parse: Callable[[str], Face]) -> Skeleton | None:
@@ -494,20 +498,18 @@ def skeleton(probe: str, fields: int, parse: Callable[[str], Face]) -> Skeleton 
         face = parse(probe)
     except Exception:  # whatever it is, each face's own parse says it
         return None
-    markers = [marker(n) for n in range(fields)]
     in_text, marked = 0, []
     for index, element in enumerate(face.elements):
-        found = sum(element.content.count(m) for m in markers)
-        if found:
-            marked.append(index)
-            in_text += found
-            for m in markers:  # outside any inline tag: the last '<' before the marker closed by a '>'
-                at = element.content.find(m)
-                while at >= 0:
-                    if element.content.rfind("<", 0, at) > element.content.rfind(">", 0, at):
-                        return None
-                    at = element.content.find(m, at + 1)
-    if in_text != sum(probe.count(m) for m in markers):
+        split = MARKER.split(element.content)  # text, field number, text, …
+        if len(split) == 1:
+            continue
+        for at in range(1, len(split), 2):  # outside any inline tag: the last '<' before the marker closed by a '>'
+            before = "".join(split[:at:2])
+            if before.rfind("<") > before.rfind(">"):
+                return None
+        in_text += len(split) // 2
+        marked.append((index, tuple(int(piece) if n % 2 else piece for n, piece in enumerate(split))))
+    if in_text != len(MARKER.findall(probe)):
         return None
     return Skeleton(face, fields, tuple(marked))
 
@@ -516,15 +518,12 @@ def fill(bones: Skeleton, texts: tuple[str, ...]) -> Face:
     """The face of a card whose field texts are `texts` (none of them matching `SKELETON_REFUSED`): what
     `parse_face` makes of the markup with those texts escaped in place of the markers. The text's leading and
     trailing white space goes as `inline_markup` strips it."""
+    escaped = [escape(text) for text in texts]
     elements = list(bones.face.elements)
-    for index in bones.marked:
+    for index, pieces in bones.marked:
         element = elements[index]
-        content = element.content
-        for n, text in enumerate(texts):
-            content = content.replace(marker(n), escape(text))
-        elements[index] = Element(
-            element.tag, element.attrs, content.strip(), element.transform, element.at, element.clips
-        )
+        content = "".join([piece if isinstance(piece, str) else escaped[piece] for piece in pieces]).strip()
+        elements[index] = Element(element.tag, element.attrs, content, element.transform, element.at, element.clips)
     return Face(bones.face.bg, tuple(elements))
 
 
