@@ -413,8 +413,7 @@ class Layouts:
         self.env.filters = {name: _guarded(f) for name, f in self.env.filters.items()}
         self.env.globals.update({name: value for name, (value, _doc) in GLOBALS.items()})
         self.env.globals["vars"] = variables()
-        # layout → its substitution program and that program's probe (`_substituted`), or None
-        self._programs: dict[str, tuple[Program, str] | None] = {}
+        self._programs: dict[str, Program | None] = {}  # layout → its substitution program (`_substituted`), or None
 
     def missing(self, game: Game) -> list[Problem]:
         """Every layout the game's items name that its templates folder lacks, each located at the item."""
@@ -478,12 +477,10 @@ class Layouts:
         skeleton's key (`rendered`); None for any other layout, or where the card lacks a value it prints (Jinja
         renders it, and says what is wrong)."""
         if name not in self._programs:
-            program = _substitution(self.env, name)
-            self._programs[name] = None if program is None else (program, program.probe)
-        known, card = self._programs[name], context.get("card")
-        if known is None or type(card) is not dict:  # a dictionary's item: what Jinja's sandbox reads for card.x
+            self._programs[name] = _substitution(self.env, name)
+        program, card = self._programs[name], context.get("card")
+        if program is None or type(card) is not dict:  # a dictionary's item: what Jinja's sandbox reads for card.x
             return None
-        program, probe = known
         pieces, values, plain = [program.texts[0]], [], True
         for field, text in zip(program.fields, program.texts[1:], strict=True):
             if field not in card:
@@ -496,7 +493,7 @@ class Layouts:
         markup = "".join(pieces)
         if len(markup) > limits.current().face_markup_bytes:
             return None  # Jinja's rendering says so
-        return markup, ((probe, tuple(values)) if plain else None)
+        return markup, ((program.probe, tuple(values)) if plain else None)
 
     def locate(
         self, game_id: str, layout: str, context: Mapping[str, Any], parse: Callable[[str], Any]
@@ -589,7 +586,7 @@ class Program:
     texts: tuple[str, ...]
     fields: tuple[str, ...]
 
-    @property
+    @functools.cached_property
     def probe(self) -> str:
         return "".join(text + marker(n) for n, text in enumerate(self.texts[:-1])) + self.texts[-1]
 
