@@ -78,3 +78,52 @@ def test_a_page_key_changes_with_what_the_page_draws(tmp_path: Path) -> None:
     assert doc.page_keys[0] == doc.page_keys[1] != doc.page_keys[2]
     shares = ink.coverage(doc.finish(), doc.page_keys)
     assert shares[0] == shares[1] and shares[2] < shares[0]
+
+
+def _grey_pages(count: int) -> bytes:
+    """A PDF of `count` pages, each a different share of it painted grey."""
+    import io
+
+    from reportlab.pdfgen.canvas import Canvas
+
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=(200, 200), invariant=1)
+    for page in range(count):
+        canvas.setFillGray(0.3)
+        canvas.rect(0, 0, 200, 5 + 6 * page, stroke=0, fill=1)
+        canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+def test_a_spare_core_measures_every_other_page_with_the_same_figures(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a spare core (a parallel build with fewer files than processes) a forked helper measures every other
+    distinct page: the figures are the ones this process alone gives, and this process measures only half."""
+    pdf = _grey_pages(30)
+    alone = ink.coverage(pdf)
+    here: list[int] = []
+    measure = ink._measure
+    monkeypatch.setattr(ink, "_measure", lambda document, index: here.append(index) or measure(document, index))
+    monkeypatch.setattr(ink, "spare_cores", 1)
+    assert ink.coverage(pdf) == alone
+    assert here == list(range(0, 30, 2))  # the helper's calls are in its own process
+    assert alone == sorted(alone) and alone[0] < alone[-1]  # each page its own figure
+
+
+def test_what_the_helper_does_not_send_is_measured_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    pdf = _grey_pages(30)
+    alone = ink.coverage(pdf)
+    parent, measure = os.getpid(), ink._measure
+
+    def failing_in_the_helper(document, index):
+        if os.getpid() != parent and index > 10:
+            raise RuntimeError("the helper stops")
+        return measure(document, index)
+
+    monkeypatch.setattr(ink, "_measure", failing_in_the_helper)
+    monkeypatch.setattr(ink, "spare_cores", 1)
+    assert ink.coverage(pdf) == alone
+    monkeypatch.setattr(os, "fork", lambda: (_ for _ in ()).throw(OSError("no more processes")))
+    assert ink.coverage(pdf) == alone

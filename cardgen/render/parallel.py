@@ -418,8 +418,10 @@ class Speculative:
 
     def _build_unit(self, unit: Unit) -> tuple[BuildReport, Staged]:
         """Render the unit's components and, unless text overflows and blocks one, write its file."""
+        from cardgen.render import ink
         from cardgen.render.build import WRITERS, write_job
 
+        ink.spare_cores = max(0, self.jobs - len(self.units))  # fewer files than processes: one idles (its ink)
         game, options = self.games[unit.game], self.options
         renderer = self._renderer(unit.game)
         if renderer is None:
