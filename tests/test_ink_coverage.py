@@ -127,3 +127,15 @@ def test_what_the_helper_does_not_send_is_measured_here(monkeypatch: pytest.Monk
     assert ink.coverage(pdf) == alone
     monkeypatch.setattr(os, "fork", lambda: (_ for _ in ()).throw(OSError("no more processes")))
     assert ink.coverage(pdf) == alone
+
+
+def test_the_spare_core_is_lent_for_one_file_only(tmp_path: Path) -> None:
+    """`ink.sharing` sets the spare cores for the file drawn inside it and takes them back, even when drawing
+    fails; after a parallel build in this process, the next build measures its ink alone."""
+    with pytest.raises(RuntimeError), ink.sharing(1):
+        assert ink.spare_cores == 1
+        raise RuntimeError("the file failed")
+    assert ink.spare_cores == 0
+    run = run_cli("build", "battlefield-space", "--out", tmp_path, "--jobs", "2", "--no-cache")
+    assert run.code == 0, run.out + run.err
+    assert ink.spare_cores == 0

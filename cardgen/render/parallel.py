@@ -421,14 +421,14 @@ class Speculative:
         from cardgen.render import ink
         from cardgen.render.build import WRITERS, write_job
 
-        ink.spare_cores = max(0, self.jobs - len(self.units))  # fewer files than processes: one idles (its ink)
         game, options = self.games[unit.game], self.options
         renderer = self._renderer(unit.game)
         if renderer is None:
             raise RuntimeError(f"{game.id}: no renderer")
         components = {c.id: c for c in game.components}
         report = BuildReport()
-        with collected() as staged:
+        spare = max(0, self.jobs - len(self.units))  # fewer files than processes: one idles, and measures ink
+        with collected() as staged, ink.sharing(spare):
             self.unsent = staged  # thrown away if this process is stopped before it is handed over
             jobs = [renderer.job(components[name], options, report) for name in unit.components]
             if options.allow_overflow or not report.overflows:
