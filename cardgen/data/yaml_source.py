@@ -307,19 +307,10 @@ class _Streamer:
         return str(tag)
 
     def scalar(self, event: Any, tag: str, path: PathKey) -> Any:
-        text = event.value
-        if tag == STR:
-            return text
-        if tag == INT and len(text) > sys.get_int_max_str_digits():
-            self._problem(event, path, f"invalid value: a whole number of {len(text):,} digits")
-            return None
-        if tag == INT and text.isascii() and text.isdigit() and text[0] != "0":
-            return int(text)
-        try:
-            return self.loader.construct_object(_node(event, tag), deep=True)
-        except (yaml.YAMLError, ValueError) as exc:  # ValueError: a tag the text is not (`!!int x`)
-            self._problem(event, path, f"invalid value: {' '.join(str(getattr(exc, 'problem', exc)).split())}")
-            return None
+        value, problem = _scalar(self.loader, tag, event.value, lambda: _node(event, tag))
+        if problem:
+            self._problem(event, path, problem)
+        return value
 
     def mapping(self, path: PathKey) -> dict[Any, Any]:
         result: dict[Any, Any] = {}
@@ -332,13 +323,9 @@ class _Streamer:
             tag, line = self._tag(event), _line(event)
             if tag in (MERGE, VALUE):
                 raise _Composed
-            key = event.value
-            if tag != STR:
-                try:
-                    key = self.loader.construct_object(_node(event, tag))
-                except (yaml.YAMLError, ValueError) as exc:  # ValueError: a key of thousands of digits
-                    reason = " ".join(str(getattr(exc, "problem", exc)).split())
-                    keyed.append(Problem(Location(self.shown, line, dotted(path) or None), f"invalid key: {reason}"))
+            key, problem = (event.value, None) if tag == STR else _key(self.loader, _node(event, tag))
+            if problem:
+                keyed.append(Problem(Location(self.shown, line, dotted(path) or None), problem))
             if not _hashable(key):
                 raise _Composed
             if key in seen:
@@ -355,6 +342,35 @@ class _Streamer:
     def _problem(self, event: Any, path: PathKey, message: str) -> None:
         where = Location(self.shown, event.start_mark.line + 1, dotted(path) or None)
         self.doc.problems.append(Problem(where, message))
+
+
+def _scalar(loader: Any, tag: str, text: str, node: Callable[[], yaml.ScalarNode]) -> tuple[Any, str | None]:
+    """A scalar's value, or None and the problem's message: strings and plain decimals without the constructor's
+    dispatch, anything else constructed from its node (`node()`, made only then) as PyYAML does."""
+    if tag == STR:
+        return text, None  # what the constructor returns for a string, without its dispatch
+    if tag == INT and len(text) > sys.get_int_max_str_digits():  # int() would refuse it
+        return None, f"invalid value: a whole number of {len(text):,} digits"
+    if tag == INT and text.isascii() and text.isdigit() and text[0] != "0":
+        return int(text), None  # plain decimals (YAML 1.1 reads a leading 0 as octal: left to PyYAML)
+    try:
+        return loader.construct_object(node(), deep=True), None
+    except (yaml.YAMLError, ValueError) as exc:  # ValueError: a tag the text is not (`!!int x`)
+        return None, f"invalid value: {_reason(exc)}"
+
+
+def _key(loader: Any, node: yaml.Node) -> tuple[Any, str | None]:
+    """A mapping key built from its node, or its text and the problem's message when YAML cannot build it
+    (`!tag key:`)."""
+    try:
+        return loader.construct_object(node), None
+    except (yaml.YAMLError, ValueError) as exc:  # ValueError: a key of thousands of digits
+        return getattr(node, "value", None), f"invalid key: {_reason(exc)}"
+
+
+def _reason(exc: BaseException) -> str:
+    """A YAML error's own words on one line (its problem, without the marks PyYAML adds)."""
+    return " ".join(str(getattr(exc, "problem", exc)).split())
 
 
 def _line(event: Any) -> int:
@@ -400,18 +416,10 @@ class _Builder:
     def _build(self, node: yaml.Node, path: PathKey) -> Any:
         self.doc.lines.setdefault(path, node.start_mark.line + 1)
         if isinstance(node, yaml.ScalarNode):
-            if node.tag == STR:
-                return node.value  # what the constructor returns for a string, without its dispatch
-            if node.tag == INT and len(node.value) > sys.get_int_max_str_digits():  # int() would refuse it
-                self._problem(node, path, f"invalid value: a whole number of {len(node.value):,} digits")
-                return None
-            if node.tag == INT and node.value.isascii() and node.value.isdigit() and node.value[0] != "0":
-                return int(node.value)  # plain decimals (YAML 1.1 reads a leading 0 as octal: left to PyYAML)
-            try:
-                return self.loader.construct_object(node, deep=True)
-            except (yaml.YAMLError, ValueError) as exc:  # ValueError: a tag the text is not (`!!int x`)
-                self._problem(node, path, f"invalid value: {' '.join(str(getattr(exc, 'problem', exc)).split())}")
-                return None
+            value, problem = _scalar(self.loader, node.tag, node.value, lambda: node)
+            if problem:
+                self._problem(node, path, problem)
+            return value
         if id(node) in self.active:
             self._problem(node, path, "a YAML alias refers to a value that contains it")
             return None
@@ -442,7 +450,7 @@ class _Builder:
         try:
             self.loader.flatten_mapping(node)
         except yaml.YAMLError as exc:
-            self._problem(node, path, f"invalid merge: {' '.join(str(getattr(exc, 'problem', exc)).split())}")
+            self._problem(node, path, f"invalid merge: {_reason(exc)}")
         result: dict[Any, Any] = {}
         lines, built = self.doc.lines, self.built
         for key_node, value_node in node.value:
@@ -469,12 +477,11 @@ class _Builder:
             return node.value
         if id(node) in self.bad_keys:
             return getattr(node, "value", None)
-        try:
-            return self.loader.construct_object(node)
-        except (yaml.YAMLError, ValueError) as exc:  # ValueError: a key of thousands of digits
+        key, problem = _key(self.loader, node)
+        if problem:
             self.bad_keys.add(id(node))
-            self._problem(node, path, f"invalid key: {' '.join(str(getattr(exc, 'problem', exc)).split())}")
-            return getattr(node, "value", None)
+            self._problem(node, path, problem)
+        return key
 
     def _problem(self, node: yaml.Node, path: PathKey, message: str) -> None:
         self.problems.append(Problem(Location(self.shown, node.start_mark.line + 1, dotted(path) or None), message))
