@@ -109,6 +109,41 @@ def test_any_number_of_one_type_can_be_built_at_once(engine):
     assert s.metal[p] == 10_000 - s.build_cost(p, "frigate", 10)
 
 
+def test_the_build_and_research_listing_offers_exactly_what_the_budget_pays_for(engine):
+    """Phase 3: a player builds units of one type (the first at full price, the others at half, rounded up) or
+    researches a Tech; the listing reads prices from tables the engine keeps (`ScifiEngine.prices_of`), so it is
+    checked here against `build_cost` and `tech_cost` asked one by one, at every budget up to the dearest choice."""
+    s = fresh(engine)
+    p = s.turn
+    frigates = [c for c in s.decks["units"] + s.lines["units"] if engine.unit_cards[c] == "frigate"][:4]
+    others = [c for c in s.lines["units"] if c not in frigates]
+    s.decks["units"] = [c for c in s.decks["units"] if c not in frigates] + others[4:]
+    s.lines["units"] = frigates + others[:4]
+    techs = engine.techs
+    held, other = [i for i, t in enumerate(techs) if t.unit_type == "frigate" and i not in s.lines["techs"]][:2]
+    s.decks["techs"].remove(held)
+    s.techs[p].append(held)  # a Frigate tech in the line-up costs the difference plus one
+    s.decks["techs"].remove(other)
+    s.decks["techs"].append(s.lines["techs"][0])
+    s.lines["techs"][0] = other
+    assert s.tech_cost(p, other) == abs(techs[other].cost - techs[held].cost) + 1
+    s.tables[p] = None
+    in_line = {engine.unit_cards[c] for c in s.lines["units"]}
+    dearest = max(s.build_cost(p, kind, 8) for kind in in_line)
+    for budget in range(dearest + 1):
+        s.metal[p] = s.research[p] = budget
+        s._legal = None
+        legal = s.legal_actions()
+        expected = [Build(kind, n) for kind in engine.type_names for n in range(1, 9)
+                    if sum(engine.unit_cards[c] == kind for c in s.lines["units"]) >= n
+                    and all(s.build_cost(p, kind, m) <= budget for m in range(1, n + 1))]  # fmt: skip
+        assert [a for a in legal if isinstance(a, Build)] == expected, budget
+        assert [a for a in legal if isinstance(a, Research)] == [
+            Research(slot) for slot, card in enumerate(s.lines["techs"]) if s.tech_cost(p, card) <= budget
+        ], budget
+    assert Build("frigate", 4) in legal and s.build_cost(p, "frigate", 4) == 4 + 2 + 2 + 2
+
+
 def test_a_replaced_tech_costs_the_difference_plus_one(engine):
     s = fresh(engine)
     techs = engine.techs

@@ -10,6 +10,7 @@ from typing import Any, ClassVar
 from cardgen.data.games import Game
 from cardgen.engine.core import GameEngine, State
 from cardgen.engine.games.scifi_domains import view
+from cardgen.engine.games.scifi_domains.actions import Build, Research
 from cardgen.engine.games.scifi_domains.model import (
     COMMAND_SHIP,
     DAMAGE,
@@ -18,6 +19,7 @@ from cardgen.engine.games.scifi_domains.model import (
     RewardCard,
     TechCard,
     UnitType,
+    build_cost,
 )
 from cardgen.engine.games.scifi_domains.state import ScifiState
 
@@ -86,6 +88,35 @@ class ScifiEngine(GameEngine):
             for _ in range(i.count)
         ]  # fmt: skip
         self.group_cards = [[c for c, e in enumerate(self.enemies) if e.group == g] for g in range(3)]
+        # what a Build listing reads (each Build decision lists them): by a unit's price, the prices of 1, 2, … units
+        # bought together, and each type's Build actions by count (actions are values: every state may share them)
+        self.prices: dict[int, list[int]] = {}
+        self.build_actions: dict[str, list[Build]] = {kind: [] for kind in self.type_names}
+        self.research_actions: list[Research] = []
+
+    def prices_of(self, each: int, count: int) -> list[int]:
+        """The dearest `build_cost` among 1, 2, … units of one price bought together, at least `count` of them: a
+        non-decreasing list, so the first count dearer than a budget is found by bisection, whatever the extra price
+        (half a unit's price by the rules: then each entry is the price itself)."""
+        prices = self.prices.setdefault(each, [])
+        while len(prices) < count:
+            price = build_cost(each, len(prices) + 1, self.extra_price)
+            prices.append(max(price, prices[-1]) if prices else price)
+        return prices
+
+    def builds_of(self, kind: str, count: int) -> list[Build]:
+        """A type's Build actions of 1, 2, … units, at least `count` of them."""
+        actions = self.build_actions[kind]
+        while len(actions) < count:
+            actions.append(Build(kind, len(actions) + 1))
+        return actions
+
+    def researches_of(self, count: int) -> list[Research]:
+        """The Research actions of the line-up's first `count` slots (or more)."""
+        actions = self.research_actions
+        while len(actions) < count:
+            actions.append(Research(len(actions)))
+        return actions
 
     @classmethod
     def from_game(cls, game: Game) -> ScifiEngine:

@@ -15,6 +15,7 @@ that nobody will see in that order. Only the card drawn is chance; what is left 
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from typing import TYPE_CHECKING, Any
 
 from cardgen.engine.core import State, frozen
@@ -345,23 +346,34 @@ class ScifiState(Battle, State):
         return build_cost(self.stat(player, unit_type, "metal_cost"), count, self.engine.extra_price)
 
     def _builds(self, player: int) -> list[Build]:
-        actions = []
-        kinds = self.engine.unit_cards
+        """Each type in the line-up, 1, 2, … of its units while the player's Metal pays for them (the prices and the
+        actions are the engine's, made once: `prices_of`, `builds_of`)."""
+        engine = self.engine
+        kinds = engine.unit_cards
         in_line: dict[str, int] = {}
         for card in self.lines["units"]:
             kind = kinds[card]
             in_line[kind] = in_line.get(kind, 0) + 1
-        metal, extra = self.metal[player], self.engine.extra_price
+        metal = self.metal[player]
         table = self.tables[player]
         if table is None:
             table = self.tables[player] = self._stat_table(player)
         cost = STAT_INDEX["metal_cost"]
-        for kind in self.engine.type_names:
-            each = table[kind][cost]  # `stat`, the table read once a listing
-            for count in range(1, in_line.get(kind, 0) + 1):
-                if build_cost(each, count, extra) > metal:
-                    break
-                actions.append(Build(kind, count))
+        actions: list[Build] = []
+        known_prices, known_builds = engine.prices, engine.build_actions
+        for kind in engine.type_names:
+            available = in_line.get(kind)
+            if not available:
+                continue
+            each = table[kind][cost]
+            prices = known_prices.get(each)
+            if prices is None or len(prices) < available:
+                prices = engine.prices_of(each, available)
+            # prices never fall as the count grows (`prices_of`): the affordable counts come first
+            affordable = bisect_right(prices, metal, 0, available)
+            if affordable:
+                builds = known_builds[kind]
+                actions += (builds if len(builds) >= affordable else engine.builds_of(kind, affordable))[:affordable]
         return actions
 
     def _build(self, player: int, unit_type: str, count: int) -> None:
@@ -383,11 +395,24 @@ class ScifiState(Battle, State):
         return replacement_cost(tech.cost, self.engine.techs[held[0]].cost, self.engine.surcharge)
 
     def _researches(self, player: int) -> list[Research]:
-        return [
-            Research(slot)
-            for slot, card in enumerate(self.lines["techs"])
-            if self.tech_cost(player, card) <= self.research[player]
-        ]
+        """The line-up's techs the player's Research pays for (`tech_cost`, with the player's held types read once)."""
+        engine = self.engine
+        techs, stacking, surcharge = engine.techs, engine.stacking, engine.surcharge
+        held: dict[str, int] = {}  # a type's first held tech's cost, as `tech_cost` reads it
+        for card in self.techs[player]:
+            tech = techs[card]
+            held.setdefault(tech.unit_type, tech.cost)
+        budget, line = self.research[player], self.lines["techs"]
+        slots = engine.researches_of(len(line))
+        out = []
+        for slot, card in enumerate(line):
+            tech = techs[card]
+            cost = tech.cost
+            if tech.unit_type not in stacking and tech.unit_type in held:
+                cost = replacement_cost(cost, held[tech.unit_type], surcharge)
+            if cost <= budget:
+                out.append(slots[slot])
+        return out
 
     def _research(self, player: int, slot: int) -> None:
         card = self.lines["techs"].pop(slot)
