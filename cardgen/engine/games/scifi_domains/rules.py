@@ -93,6 +93,19 @@ class ScifiEngine(GameEngine):
         self.prices: dict[int, list[int]] = {}
         self.build_actions: dict[str, list[Build]] = {kind: [] for kind in self.type_names}
         self.research_actions: list[Research] = []
+        self.line_counts: dict[tuple[int, ...], list[tuple[str, int]]] = {}
+
+    def count_line(self, line: tuple[int, ...]) -> list[tuple[str, int]]:
+        """The types in a Units line-up with their cards, in type order; remembered (line-ups recur: every Build
+        decision of a round lists the same one until someone builds), up to a bound on a long sweep's memory."""
+        counts: dict[str, int] = {}
+        for card in line:
+            kind = self.unit_cards[card]
+            counts[kind] = counts.get(kind, 0) + 1
+        if len(self.line_counts) >= 100_000:
+            self.line_counts.clear()
+        found = self.line_counts[line] = [(kind, counts[kind]) for kind in self.type_names if kind in counts]
+        return found
 
     def prices_of(self, each: int, count: int) -> list[int]:
         """The dearest `build_cost` among 1, 2, … units of one price bought together, at least `count` of them: a

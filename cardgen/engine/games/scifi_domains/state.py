@@ -349,11 +349,10 @@ class ScifiState(Battle, State):
         """Each type in the line-up, 1, 2, … of its units while the player's Metal pays for them (the prices and the
         actions are the engine's, made once: `prices_of`, `builds_of`)."""
         engine = self.engine
-        kinds = engine.unit_cards
-        in_line: dict[str, int] = {}
-        for card in self.lines["units"]:
-            kind = kinds[card]
-            in_line[kind] = in_line.get(kind, 0) + 1
+        line = tuple(self.lines["units"])
+        in_line = engine.line_counts.get(line)
+        if in_line is None:
+            in_line = engine.count_line(line)
         metal = self.metal[player]
         table = self.tables[player]
         if table is None:
@@ -361,10 +360,7 @@ class ScifiState(Battle, State):
         cost = STAT_INDEX["metal_cost"]
         actions: list[Build] = []
         known_prices, known_builds = engine.prices, engine.build_actions
-        for kind in engine.type_names:
-            available = in_line.get(kind)
-            if not available:
-                continue
+        for kind, available in in_line:
             each = table[kind][cost]
             prices = known_prices.get(each)
             if prices is None or len(prices) < available:
