@@ -594,6 +594,30 @@ def test_listing_the_legal_actions_changes_nothing_in_seeded_random_play(engine,
         s.do(legal[rng.randbelow(len(legal))])
 
 
+@pytest.mark.parametrize(("players", "seed"), [(2, 78), (4, 11)])
+def test_the_lasting_effects_remembered_are_those_gathered_afresh(engine, players, seed):
+    """Technologies and stations (rulebook: Technology cards stay in play; a station's ability lasts while it
+    stands) are gathered per player and remembered until one of that player's technologies or pieces with a lasting
+    effect comes or goes (`StarState._changed`). At every decision of seeded random games, each player's remembered
+    effects must be what gathering them afresh gives."""
+    s, rng = engine.new_state(players, seed), CounterRng(2000 + seed)
+    verbs = sorted({verb for table in engine.lasting_verbs for verb, _ in table})
+    compared = 0
+    for _ in range(600):
+        if s.is_terminal():
+            break
+        remembered = {(p, v): list(s.lasting(p, v)) for p in range(players) for v in verbs}
+        fresh = s.clone()  # a clone gathers them again
+        afresh = {(p, v): [(id(e), None if src is None else src.card) for e, src in fresh.lasting(p, v)]
+                  for p in range(players) for v in verbs}  # fmt: skip
+        assert afresh == {key: [(id(e), None if src is None else src.card) for e, src in found]
+                          for key, found in remembered.items()}, (s.turns, s.decision)  # fmt: skip
+        compared += sum(1 for found in remembered.values() if found)
+        legal = s.legal_actions()
+        s.do(legal[rng.randbelow(len(legal))])
+    assert compared > 100  # the games did bring lasting effects into play
+
+
 def test_states_pickle_and_clones_are_independent(engine):
     check_pickle_and_clone(engine, 3, 5, 200, 100)
 

@@ -94,7 +94,7 @@ def resolve(state: StarState, item: Item) -> None:
     spec = state.spec(card)
     if spec.kind == "technology":
         state.techs[player].append(card)
-        state._changed()
+        state._changed(player)
         return
     state.return_card(card)
     state.applied.add(spec.item)

@@ -124,7 +124,7 @@ def destroy_broken(state: StarState, cell: int) -> None:
 
 def destroy(state: StarState, piece: Piece) -> None:
     state.pieces.remove(piece)
-    state._changed()
+    state._changed(piece.owner, piece.card)
     state.return_card(piece.card)
     if state.spec(piece.card).has("fighter-slots"):
         fighter_excess(state, piece.owner)

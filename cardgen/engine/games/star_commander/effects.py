@@ -331,7 +331,7 @@ def place(state: StarState, player: int, card: int, cell: int) -> None:
     if card in state.supply:
         state.supply.remove(card)
     state.pieces.append(Piece(card, player, cell, 0, 0, True, False, False, False, 0))
-    state._changed()
+    state._changed(player, card)
 
 
 def scrap(state: StarState, player: int, card: int) -> None:

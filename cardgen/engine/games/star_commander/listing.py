@@ -43,6 +43,19 @@ def distinct(state: StarState, cards: list[int]) -> tuple[int, ...]:
     return found
 
 
+def pieces(state: StarState, cards: list[int]) -> tuple[int, ...]:
+    """`distinct` of the cards that are pieces (ships and stations: what may be built), remembered the same way."""
+    key = tuple(cards)
+    memo = state.engine.distinct_pieces
+    found = memo.get(key)
+    if found is None:
+        table = state.engine.cards
+        if len(memo) >= 100_000:
+            memo.clear()
+        found = memo[key] = tuple(c for c in distinct(state, cards) if table[c].piece)
+    return found
+
+
 def command_actions(state: StarState, player: int) -> list[Any]:
     """Every Command-phase action of a player, in a fixed order: moves piece by piece, explorations, builds, scraps,
     command plays, technologies, developments, trades. The player's facts every part asks (lasting effects, pieces,
@@ -140,8 +153,7 @@ def builds(state: StarState, player: int, mine: list[Piece]) -> list[Build]:
     """Every affordable build in every system where it may go (the same rules as `can_build`, with the player's
     totals counted once rather than per system), in (card, cell) order."""
     cards, fighter, station = state.engine.cards, state.engine.fighter, state.engine.station
-    choices = [c for c in distinct(state, state.supply) if cards[c].piece]
-    choices += [c for c in distinct(state, state.hands[player]) if cards[c].piece]
+    choices = [*pieces(state, state.supply), *pieces(state, state.hands[player])]
     credits = state.credits[player]
     if state.lasting(player, "cost") or state.temp.discount:
         choices = [c for c in choices if state.build_cost(player, c) <= credits]

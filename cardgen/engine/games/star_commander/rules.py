@@ -73,6 +73,7 @@ class StarEngine(GameEngine):
         self.ship = [c.kind == "ship" for c in self.cards]
         self.station = [c.kind == "station" for c in self.cards]
         self.distinct_cards: dict[tuple[int, ...], tuple[int, ...]] = {}  # `listing.distinct`'s answers
+        self.distinct_pieces: dict[tuple[int, ...], tuple[int, ...]] = {}  # and `listing.pieces`'
         # each statement's card (copies share one CardSpec, so an effect object belongs to one printed card)
         self.effect_item = {id(e): c.item for c in self.cards for e in c.effects}
         self.core_names = sorted({c.name for c in self.cards[self.core_start :]})

@@ -253,8 +253,14 @@ class StarState(Flow, State):
                         verbs.setdefault(name, []).extend((e, piece) for e in effects)
         return verbs.get(verb, ())
 
-    def _changed(self) -> None:
-        self._lasting = {}
+    def _changed(self, player: int | None = None, card: int | None = None) -> None:
+        """Forget the lasting effects gathered (`lasting`): every player's, or only `player`'s when one of their
+        technologies or pieces came or went — and for a piece, only if its card has a lasting effect (a plain
+        ship's coming and going changes nobody's; a listing after each build rebuilt them all)."""
+        if player is None:
+            self._lasting = {}
+        elif card is None or self.engine.lasting_verbs[card]:
+            self._lasting.pop(player, None)
 
     def _applies(self, effect: Effect, spec: CardSpec) -> bool:
         classes = effect.opt("class")
