@@ -40,14 +40,15 @@ DISPLAY_FACES = {
 
 @dataclass(frozen=True)
 class FontRole:
-    """A registered font role: the reportlab name of each face, and the characters the regular face covers."""
+    """A registered font role: the reportlab name of each face, and the characters the regular face covers (as
+    characters: a text's are checked against them as one set difference, `missing_characters`)."""
 
     name: str
     regular: str
     bold: str
     italic: str
     bold_italic: str
-    covered: frozenset[int]
+    covered: frozenset[str]
 
 
 class TrueTypeFont(TTFont):  # type: ignore[misc]  # reportlab has no type hints
@@ -198,12 +199,13 @@ def _role(role: str, file: str, fonts_dir: Path, game_dir: Path) -> FontRole:
     pdfmetrics.registerFontFamily(
         regular, normal=regular, bold=faces["bold"], italic=faces["italic"], boldItalic=faces["bolditalic"]
     )
-    return FontRole(role, regular, faces["bold"], faces["italic"], faces["bolditalic"], covered)
+    return FontRole(role, regular, faces["bold"], faces["italic"], faces["bolditalic"], frozenset(map(chr, covered)))
 
 
 def missing_characters(text: str, role: FontRole) -> list[str]:
     """The characters of `text` the role's font cannot draw (whitespace and controls excluded)."""
-    return sorted({ch for ch in set(text) if ord(ch) not in role.covered and not ch.isspace()})
+    missing = set(text).difference(role.covered)
+    return sorted(ch for ch in missing if not ch.isspace()) if missing else []
 
 
 def no_glyph(text: str, role: FontRole) -> str | None:
