@@ -763,6 +763,28 @@ def test_units_that_use_capacity_cross_systems_only_aboard_a_carrier(engine):
     assert movement.capacity(s, carrier) == room + 2
 
 
+def test_a_carrier_offers_to_take_what_its_cargo_takes_whether_or_not_all_fit(engine):
+    """A carrier's move into another system is offered with the units its cargo policy takes (`movement.cargo`);
+    the listing counts them without ordering when all fit (`cargo_size`). Every size from none to more than fit,
+    and units of another player or another point left out."""
+    s = ready(engine)
+    p = s.player
+    clear_units(s)
+    system = engine.node_system[s.home[p]]
+    nxt = next(t for t in s.adj[system] if not engine.is_planet[t])
+    carrier = put(s, p, "carrier", system, mp=2)
+    room = int(engine.units["carrier"]["capacity"])
+    put(s, 1 - p, "infantry", system)  # another player's
+    put(s, p, "infantry", nxt)  # another point
+    for walkers in range(room + 3):
+        moving(s, p)
+        offered = [a.carry for a in s.legal_actions() if a.tag == "move" and a.uid == carrier.uid and a.to == nxt]
+        taken = len(movement.cargo(s, carrier))
+        assert movement.cargo_size(s, carrier) == taken == min(walkers, room)
+        assert offered == ([0, taken] if taken else [0]), walkers
+        put(s, p, "infantry", system)
+
+
 def test_the_timewarper_places_wormholes_and_crosses_them_for_one_point(engine):
     s = ready(engine)
     p, q = s.player, 1 - s.player

@@ -51,8 +51,7 @@ def cargo(state: RiftState, unit: Unit) -> list[Unit]:
     room, out = capacity(state, unit), list[Unit]()
     if not room:
         return out
-    beside = [x for x in state.units if x.owner == unit.owner and x.node == unit.node and x is not unit
-              and carried(state, x)]  # fmt: skip
+    beside = _beside(state, unit)
     cards = state.engine.units
     for x in sorted(beside, key=lambda x: (not (state.ground(x) or state.negotiates(x)), -int(cards[x.kind]["cost"]),
                                            x.uid)):  # fmt: skip
@@ -61,6 +60,25 @@ def cargo(state: RiftState, unit: Unit) -> list[Unit]:
             out.append(x)
             room -= need
     return out
+
+
+def _beside(state: RiftState, unit: Unit) -> list[Unit]:
+    """The units beside a carrier that need one."""
+    kinds, owner, node = state.engine.carried, unit.owner, unit.node
+    return [x for x in state.units if x.node == node and x.owner == owner and x.kind in kinds and x is not unit]
+
+
+def cargo_size(state: RiftState, unit: Unit) -> int:
+    """How many units `cargo` takes along: all of those beside the carrier when they fit together (no order to
+    work out), else as many as its order fits."""
+    room = capacity(state, unit)
+    if not room:
+        return 0
+    beside = _beside(state, unit)
+    cards = state.engine.units
+    if sum(int(cards[x.kind]["used_capacity"]) for x in beside) <= room:
+        return len(beside)
+    return len(cargo(state, unit))
 
 
 def wormhole_cost(state: RiftState, player: int) -> int:
@@ -93,7 +111,7 @@ def moves(state: RiftState, unit: Unit) -> list[Action]:
             out.append(Move(uid, t))
         elif not stays:
             out.append(Move(uid, t))
-            taken = len(cargo(state, unit)) if taken < 0 else taken
+            taken = cargo_size(state, unit) if taken < 0 else taken
             if taken:
                 out.append(Move(uid, t, taken))
     return out
