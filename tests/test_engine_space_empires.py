@@ -753,6 +753,35 @@ def test_an_illegal_action_is_rejected_with_the_reason(engine):
         s.apply(Move(colony_ship.uid, far))
 
 
+@pytest.mark.parametrize(("players", "seed"), [(2, 3), (4, 8)])
+def test_listed_moves_and_builds_are_those_the_rules_allow_one_at_a_time(engine, players, seed):
+    """Movement (rulebook 6.0: adjacent hexes, a non-combat unit never into an undiscovered hex or beside enemies, a
+    combat unit into a Nebula, Asteroids or an undiscovered hex only as its first move) and building (7.0: CP, Ship
+    Size, counters in play, Ship Yard capacity, no blockade) are listed from facts counted once a listing
+    (`movement.actions`, `economy.Counted`). At every Move and Economic decision of seeded random games, the list
+    must be what asking `may_enter` and `build_problem` about each unit and hex, or each type and colony, gives."""
+    s, rng = engine.new_state(players, seed), CounterRng(3000 + seed)
+    checked = {MOVE: 0, ECON: 0}
+    for _ in range(3000):
+        if s.is_terminal():
+            break
+        legal = s.legal_actions()
+        kind = s.decision[0] if s.decision else None
+        p = s.player
+        if kind == MOVE:
+            expected = [Move(u.uid, t) for u in s.units if u.owner == p and not u.stopped and u.steps < s.allowance(u)
+                        for t in s.adj[u.hex] if movement.may_enter(s, u, t) is None]  # fmt: skip
+            assert sorted(a for a in legal if isinstance(a, Move)) == sorted(expected), s.turn
+            checked[MOVE] += 1
+        elif kind == ECON and s.due[p] <= s.cp[p]:
+            expected = [Build(code, h) for h in s.colonies(p) if s.income_colony(h, p) for code in engine.buildable
+                        if economy.build_problem(s, p, code, h) is None]  # fmt: skip
+            assert sorted(a for a in legal if isinstance(a, Build)) == sorted(expected), s.turn
+            checked[ECON] += 1
+        s.do(legal[rng.randbelow(len(legal))])
+    assert checked[MOVE] > 100 and checked[ECON] > 10, checked
+
+
 # -- playouts, logs and copies ----------------------------------------------------------------------------------------
 
 

@@ -5,7 +5,8 @@ called by `state.SE4XState` (the rules are described in its module docstring).""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, NamedTuple
 
 from cardgen.engine.core import Action
 from cardgen.engine.games.space_empires_4x.model import (
@@ -70,12 +71,20 @@ def actions(state: SE4XState) -> list[Action]:
     units, size = state.engine.units, state.tech[p]["ship-size"]
     cp = state.cp[p]
     codes = [c for c in state.engine.buildable if units[c].cost <= cp and size >= units[c].size_tech]
-    for h in state.colonies(p) if codes else ():
-        if not state.income_colony(h, p) or state.blockaded(h):
-            continue
-        for code in codes:
-            if build_problem(state, p, code, h) is None:
-                out.append(Build(code, h))
+    if codes:  # the player's counters in play and each hex's units, counted once for every (type, colony) asked
+        used: dict[str, int] = {}
+        by_hex: dict[int, list[Unit]] = {}
+        for u in state.units:
+            by_hex.setdefault(u.hex, []).append(u)
+            if u.owner == p:
+                used[u.code] = used.get(u.code, 0) + 1
+        for h in state.colonies(p):
+            if not state.income_colony(h, p) or state.blockaded(h):
+                continue
+            here = by_hex.get(h, [])
+            for code in codes:
+                if build_problem(state, p, code, h, Counted(used, here)) is None:
+                    out.append(Build(code, h))
     for u in state.units:
         if u.owner == p and upgrade_cost(state, u) is not None:
             out.append(Upgrade(u.uid))
@@ -93,40 +102,50 @@ def research_cost(state: SE4XState, player: int, t: str) -> int | None:
     return cost if cost <= state.cp[player] else None
 
 
-def yard_room(state: SE4XState, player: int, h: int) -> float:
-    yards = sum(u.count for u in state.units_at(h) if u.owner == player and u.code == "SY") - state.yards_new.get(
-        (player, h), 0
-    )
+class Counted(NamedTuple):
+    """What listing every build counts once (`actions`): the player's counters in play by type, and the units at
+    the colony asked about, in the state's order."""
+
+    used: dict[str, int]
+    here: list[Unit]
+
+
+def yard_room(state: SE4XState, player: int, h: int, here: Iterable[Unit] | None = None) -> float:
+    """The hulls the player's Ship Yards at hex h may still build this phase (`here`: the units at h, if known)."""
+    units = state.units_at(h) if here is None else here
+    yards = sum(u.count for u in units if u.owner == player and u.code == "SY") - state.yards_new.get((player, h), 0)
     return yards * state.engine.yard_capacity[state.tech[player]["ship-yard"]] - state.built_at[player].get(h, 0.0)
 
 
-def build_problem(state: SE4XState, player: int, code: str, h: int) -> str | None:
-    """Why player p may not build one `code` at colony h now (None: it may)."""
+def build_problem(state: SE4XState, player: int, code: str, h: int, counted: Counted | None = None) -> str | None:
+    """Why player p may not build one `code` at colony h now (None: it may); `counted`: what `actions` counted."""
     spec = state.engine.units[code]
     if spec.cost > state.cp[player]:
         return "not enough CP"
-    if state.blockaded(h):
+    here = list(state.units_at(h)) if counted is None else counted.here
+    if state.blockaded(h, here):
         return "the colony is blockaded (nothing is placed where enemy warships wait)"
     if state.tech[player]["ship-size"] < spec.size_tech:
         return "Ship Size technology too low"
+    used = counted.used.get(code, 0) if counted is not None else state.counters_used(player, code)
     fresh = state.fresh.get((player, code, h))
     joins = fresh is not None and code in state.engine.numbered and state.unit(fresh).count < state.engine.group_max
     if code == "SY":
-        existing = [u for u in state.units_at(h) if u.owner == player and u.code == "SY"]
+        existing = [u for u in here if u.owner == player and u.code == "SY"]
         if state.yards_new.get((player, h)):
             return "one Ship Yard per planet per Economic Phase"
         if existing and existing[0].count >= state.engine.group_max:
             return "the Ship Yard group is full"
-        if not existing and state.counters_used(player, code) >= state.engine.limits[code]:
+        if not existing and used >= state.engine.limits[code]:
             return "every Ship Yard counter is in play"
         return None
-    if not joins and state.counters_used(player, code) >= state.engine.limits[code]:
+    if not joins and used >= state.engine.limits[code]:
         return f"every {code} counter is in play"
     if code == "Base":
-        return "one Base per colony" if any(u.code == "Base" for u in state.units_at(h) if u.owner == player) else None
+        return "one Base per colony" if any(u.code == "Base" for u in here if u.owner == player) else None
     if code == "Decoy":
         return None
-    if yard_room(state, player, h) < spec.hull:
+    if yard_room(state, player, h, here) < spec.hull:
         return "no Ship Yard capacity left here"
     return None
 

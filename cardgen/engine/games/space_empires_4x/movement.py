@@ -67,6 +67,7 @@ def actions(state: SE4XState) -> list[Action]:
     for o in state.units:
         owners.setdefault(o.hex, set()).add(o.owner)
     entries: dict[int, tuple[bool, bool, bool]] = {}  # per hex: may an unarmed unit, an armed one first, later
+    reach: dict[tuple[int, int], list[int]] = {}  # per (hex, which of the three): the hexes next to it it may enter
     for u in state.units:
         if u.owner != p:
             continue
@@ -83,12 +84,17 @@ def actions(state: SE4XState) -> list[Action]:
         if u.stopped or u.steps >= state.allowance(u):
             continue
         which = 1 + (u.steps > 0) if state.armed(u) else 0
-        for t in state.adj[h]:
-            entry = entries.get(t)
-            if entry is None:
-                entry = entries[t] = _entries(state, t, p, owners)
-            if entry[which]:
-                out.append(Move(u.uid, t))
+        targets = reach.get((h, which))
+        if targets is None:  # units stack: the first of a stack works out where its kind may go
+            targets = reach[h, which] = []
+            for t in state.adj[h]:
+                entry = entries.get(t)
+                if entry is None:
+                    entry = entries[t] = _entries(state, t, p, owners)
+                if entry[which]:
+                    targets.append(t)
+        uid = u.uid
+        out += [Move(uid, t) for t in targets]
     out.append(EndMove())
     return out
 

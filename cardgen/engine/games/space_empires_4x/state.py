@@ -20,7 +20,7 @@ carry-over is lost. A player whose Homeworld falls is out; the last one standing
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from cardgen.engine.core import Action, IllegalAction, State
@@ -217,9 +217,10 @@ class SE4XState(Flow, State):
         """A colony of p that produces income (not a Colony Ship just landed)."""
         return self.col_owner[h] == player and self.col_cp[h] >= self.engine.growth[0]
 
-    def blockaded(self, h: int) -> bool:
+    def blockaded(self, h: int, here: Iterable[Unit] | None = None) -> bool:
+        """Enemy warships at the colony at hex h (`here`: the units at h, if known)."""
         owner = self.col_owner[h]
-        return any(u.owner != owner and self.armed(u) for u in self.units_at(h))
+        return any(u.owner != owner and self.armed(u) for u in (self.units_at(h) if here is None else here))
 
     def terrain(self, h: int) -> str:
         """The terrain a battle at h is fought in: 'nebula', 'asteroids' or 'open'."""
