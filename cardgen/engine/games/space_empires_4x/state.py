@@ -48,6 +48,9 @@ if TYPE_CHECKING:
     from cardgen.engine.games.space_empires_4x.rules import SE4XEngine
 
 
+LEVEL_FIELDS = {"attack": "att", "defense": "dfn", "tactics": "tac", "movement": "move"}  # a unit's own levels
+
+
 class SE4XState(Flow, State):
     engine: SE4XEngine
     n: int
@@ -195,7 +198,7 @@ class SE4XState(Flow, State):
         """A unit's technology level: its own, or its owner's current one for Ship Yards, Bases and Decoys."""
         if unit.code in AUTO_UPGRADED:
             return self.tech[unit.owner][tech]
-        return {"attack": unit.att, "defense": unit.dfn, "tactics": unit.tac, "movement": unit.move}[tech]
+        return getattr(unit, LEVEL_FIELDS[tech])  # type: ignore[no-any-return]
 
     def allowance(self, unit: Unit) -> int:
         """Hexes a unit may move this turn (Movement table by its level; slow and immobile units)."""
