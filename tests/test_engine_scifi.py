@@ -463,3 +463,13 @@ def test_search_agents_fight_battles_by_the_default_choices(engine):
     assert MctsAgent(engine, 0, 1, 5).choose(s, s.legal_actions()) == Sacrifice(4)
     assert s.rollout_action(s.legal_actions(), CounterRng(1)) == Sacrifice(4)
     assert fresh(engine).searched()  # building and research are searched
+
+
+def test_a_units_copy_has_every_slot_and_is_its_own():
+    """Clones copy units slot by slot (`Unit.copy`, without `__init__`): a slot left out would leave a clone's unit
+    half made; a shared unit would let a search's playout damage the real game's."""
+    unit = Unit("frigate", Source.REWARD, 17, 2, damage=3)
+    twin = unit.copy()
+    assert twin is not unit and all(getattr(twin, name) == getattr(unit, name) for name in Unit.__slots__)
+    twin.damage = 0
+    assert unit.damage == 3
