@@ -106,11 +106,12 @@ def moves(state: RiftState, unit: Unit) -> list[Action]:
     stays = blocked(state, unit) or unit.kind in e.carried  # may not cross into another system
     taken = -1
     out: list[Action] = []
+    made = e.move_actions.get(uid) or {}
     for t in targets:
         if systems[t] == here:
-            out.append(Move(uid, t))
+            out.append(made.get(t) or e.move_action(uid, t))
         elif not stays:
-            out.append(Move(uid, t))
+            out.append(made.get(t) or e.move_action(uid, t))
             taken = cargo_size(state, unit) if taken < 0 else taken
             if taken:
                 out.append(Move(uid, t, taken))

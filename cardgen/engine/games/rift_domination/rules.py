@@ -22,7 +22,7 @@ from cardgen.engine.boards import Distances
 from cardgen.engine.core import GameEngine, State
 from cardgen.engine.games.rift_domination import view
 from cardgen.engine.games.rift_domination.battle import Rules
-from cardgen.engine.games.rift_domination.model import VOCABULARY, Effect, Faction, Occ
+from cardgen.engine.games.rift_domination.model import VOCABULARY, Effect, Faction, Move, Occ
 from cardgen.engine.games.rift_domination.odds import kinds_of
 from cardgen.engine.games.rift_domination.state import RiftState
 
@@ -70,6 +70,9 @@ class RiftEngine(GameEngine):
         }
         # the kinds that cross into another system only aboard a carrier (`movement.carried`), read per move listed
         self.carried = frozenset(k for k, card in self.units.items() if int(card["used_capacity"]) > 0)
+        # each unit's Move actions without cargo by point, made when first listed (an action is a value: states
+        # share them, and making them anew was much of a listing); forgotten past a bound on a sweep's memory
+        self.move_actions: dict[int, dict[int, Move]] = {}
         self.tiles_per_colour: dict[str, int] = dict(f("unit_tiles_per_colour"))
         self.win_vp: dict[int, int] = {int(k): v for k, v in f("win_vp_by_players").items()}
         self.system_vp: int = f("system_control_vp")
@@ -184,6 +187,14 @@ class RiftEngine(GameEngine):
         """The starting planet of a starting system (its planet card's `start` names the colour)."""
         first = len(self.systems)
         return next(h for h in self.system_planets[system] if self.planets[h - first]["start"] == colour)
+
+    def move_action(self, uid: int, to: int) -> Move:
+        """The Move of unit `uid` to point `to`, carrying nothing (`move_actions`)."""
+        made = self.move_actions
+        if len(made) >= 100_000:
+            made.clear()
+        action = made.setdefault(uid, {})[to] = Move(uid, to)
+        return action
 
     @classmethod
     def from_game(cls, game: Game) -> RiftEngine:

@@ -237,11 +237,15 @@ class Battle(Flow):
         if self.decision is None:
             return []
         kind = self.decision[0]
+        units = len(self.units[self.fight_player])
         if kind == "deploy":
-            return [*(Deploy(i) for i in self.deployable()), DONE]
+            deploy = self.engine.numbered(Deploy, units)
+            return [*(deploy[i] for i in self.deployable()), DONE]
         if kind == "absorb":
-            return [Absorb(i) for i in self.absorbers(self.decision[2])]
-        return [Sacrifice(i) for i in self.overloaded()[0]]
+            absorb = self.engine.numbered(Absorb, units)
+            return [absorb[i] for i in self.absorbers(self.decision[2])]
+        sacrifice = self.engine.numbered(Sacrifice, units)
+        return [sacrifice[i] for i in self.overloaded()[0]]
 
     def battle_choice(self, action: Action) -> None:
         assert self.decision is not None and self.fight is not None

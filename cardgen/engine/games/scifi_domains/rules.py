@@ -4,8 +4,8 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
-from typing import Any, ClassVar
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar, TypeVar
 
 from cardgen.data.games import Game
 from cardgen.engine.core import GameEngine, State
@@ -22,6 +22,8 @@ from cardgen.engine.games.scifi_domains.model import (
     build_cost,
 )
 from cardgen.engine.games.scifi_domains.state import ScifiState
+
+T = TypeVar("T")
 
 
 class ScifiEngine(GameEngine):
@@ -94,6 +96,17 @@ class ScifiEngine(GameEngine):
         self.build_actions: dict[str, list[Build]] = {kind: [] for kind in self.type_names}
         self.research_actions: list[Research] = []
         self.line_counts: dict[tuple[int, ...], list[tuple[str, int]]] = {}
+        self.by_number: dict[
+            Callable[[int], Any], list[Any]
+        ] = {}  # `numbered`: actions that name a number (a slot, a unit)
+
+    def numbered(self, kind: Callable[[int], T], count: int) -> list[T]:
+        """`kind(0)`, `kind(1)`, … at least `count` of them: the actions that name a slot, a group or a unit by its
+        number (Agro, Reward, Deploy, Absorb, Sacrifice), made once and shared (an action is a value)."""
+        actions: list[T] = self.by_number.setdefault(kind, [])
+        while len(actions) < count:
+            actions.append(kind(len(actions)))
+        return actions
 
     def count_line(self, line: tuple[int, ...]) -> list[tuple[str, int]]:
         """The types in a Units line-up with their cards, in type order; remembered (line-ups recur: every Build

@@ -129,9 +129,11 @@ class ScifiState(Battle, State):
         if self.phase == Phase.BUILD:
             return [PASS, *self._builds(p), *self._researches(p)]
         if self.phase == Phase.AGRO:
-            return [PASS, *(Agro(g) for g in range(self.stage[p], 3) if self._can_agro(p, g))]
+            agro = self.engine.numbered(Agro, 3)
+            return [PASS, *(agro[g] for g in range(self.stage[p], 3) if self._can_agro(p, g))]
         if self.phase == Phase.REWARDS:
-            return [Reward(i) for i in range(len(self.lines["rewards"]))]
+            slots = len(self.lines["rewards"])
+            return [*self.engine.numbered(Reward, slots)[:slots]]
         if self.phase == Phase.BATTLE:
             return self.battle_choices()
         return []

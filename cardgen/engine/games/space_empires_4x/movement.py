@@ -18,7 +18,6 @@ from cardgen.engine.games.space_empires_4x.model import (
     Colonize,
     EndMove,
     Load,
-    Move,
     Peek,
     Unit,
     Unload,
@@ -68,6 +67,8 @@ def actions(state: SE4XState) -> list[Action]:
         owners.setdefault(o.hex, set()).add(o.owner)
     entries: dict[int, tuple[bool, bool, bool]] = {}  # per hex: may an unarmed unit, an armed one first, later
     reach: dict[tuple[int, int], list[int]] = {}  # per (hex, which of the three): the hexes next to it it may enter
+    engine = state.engine
+    moves_of = engine.move_actions
     for u in state.units:
         if u.owner != p:
             continue
@@ -94,7 +95,11 @@ def actions(state: SE4XState) -> list[Action]:
                 if entry[which]:
                     targets.append(t)
         uid = u.uid
-        out += [Move(uid, t) for t in targets]
+        made = moves_of.get(uid)
+        if made is None:
+            out += [engine.move_action(uid, t) for t in targets]
+        else:
+            out += [made.get(t) or engine.move_action(uid, t) for t in targets]
     out.append(EndMove())
     return out
 

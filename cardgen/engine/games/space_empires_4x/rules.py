@@ -20,7 +20,7 @@ from cardgen.engine.boards import Distances, hex_distance, hex_neighbours, offse
 from cardgen.engine.core import GameEngine, State
 from cardgen.engine.games.space_empires_4x import view
 from cardgen.engine.games.space_empires_4x.combat import Rules
-from cardgen.engine.games.space_empires_4x.model import MarkerSpec, UnitSpec
+from cardgen.engine.games.space_empires_4x.model import MarkerSpec, Move, UnitSpec
 from cardgen.engine.games.space_empires_4x.state import SE4XState
 
 EFFECT_MARKERS = ("minerals", "planet", "barren", "nebula", "asteroids", "black-hole", "danger", "lost-in-space",
@@ -93,6 +93,9 @@ class SE4XEngine(GameEngine):
         self.regrowth: int = f("homeworld_regrowth")
         self.turn_cap = f("turn_cap")  # Economic Phases (state.turns counts them)
         self.buildable = [c for c in f("unit_order") if self.units[c].basic]
+        # each unit's Move action by hex, made when first listed (an action is a value: states share them, and a
+        # listing that made them anew spent much of its time there); forgotten past a bound on a sweep's memory
+        self.move_actions: dict[int, dict[int, Move]] = {}
         self.markers: list[MarkerSpec] = []
         for component in ("deep-space-markers", "home-system-markers"):
             for item in game.component(component).items:
@@ -144,6 +147,14 @@ class SE4XEngine(GameEngine):
 
     def distance(self, a: int, b: int) -> int:
         return hex_distance(self.hex_axial[a], self.hex_axial[b])
+
+    def move_action(self, uid: int, to: int) -> Move:
+        """The Move of unit `uid` to hex `to` (`move_actions`)."""
+        made = self.move_actions
+        if len(made) >= 100_000:
+            made.clear()
+        action = made.setdefault(uid, {})[to] = Move(uid, to)
+        return action
 
     @classmethod
     def from_game(cls, game: Game) -> SE4XEngine:

@@ -10,13 +10,10 @@ from cardgen.engine.games.star_commander.model import (
     Ability,
     Build,
     CardSpec,
-    Develop,
-    Explore,
     Item,
     Move,
     Piece,
     Play,
-    Scrap,
     TradeDraw,
     TradeSell,
 )
@@ -65,20 +62,23 @@ def command_actions(state: StarState, player: int) -> list[Any]:
     out: list[Any] = moves(state, player, mine)
     ship = state.engine.ship
     ships = sorted({x.cell for x in mine if ship[x.card]})
-    out += [Explore(c) for c in ships if not state.revealed[c]]
+    explore, develop = state.engine.cell_actions(len(state.owner))
+    out += [explore[c] for c in ships if not state.revealed[c]]
     out += builds(state, player, mine)
     contested = state.contested
-    out += [Scrap(x.card) for x in mine if not x.fresh and not contested(x.cell)]
+    scrap = state.engine.scrap_actions
+    out += [scrap[x.card] for x in mine if not x.fresh and not contested(x.cell)]
     hand = distinct(state, state.hands[player])
     cards = state.engine.cards
     out += plays(state, player, [c for c in hand if cards[c].kind == "command" and cards[c].timing == "command-phase"
                                  and cards[c].cost <= credits])  # fmt: skip
-    out += [Play(c) for c in hand if cards[c].kind == "technology" and cards[c].cost <= credits]
+    play = state.engine.play_actions
+    out += [play[c] for c in hand if cards[c].kind == "technology" and cards[c].cost <= credits]
     cost = state.engine.development_cost
     if credits >= cost(0):
         owner, devs = state.owner, state.devs
         cells = sorted({*ships, *(c for c, o in enumerate(owner) if o == player)})
-        out += [Develop(c) for c in cells if credits >= cost(devs[c]) and can_develop(state, player, c)]
+        out += [develop[c] for c in cells if credits >= cost(devs[c]) and can_develop(state, player, c)]
     if not state.embargo[player]:
         if credits >= state.draw_cost(player):
             out += [TradeDraw(d) for d in state.domains_of(player) if state.decks[d] or state.discards[d]]
@@ -102,6 +102,7 @@ def moves(state: StarState, player: int, mine: list[Piece]) -> list[Move]:
     owner = state.owner
     reach = {c for c in gates | {state.home[player]} if owner[c] == player} if gates else set()
     out: list[Move] = []
+    made = state.engine.move_actions
     for piece in mine:
         spec = cards[piece.card]
         if spec.kind != "ship" or piece.fresh or piece.pinned:
@@ -119,7 +120,10 @@ def moves(state: StarState, player: int, mine: list[Piece]) -> list[Move]:
             cells = [
                 c for c in cells if owner[c] == player and state.fighters(player, c) < state.fighter_slots(player, c)
             ]
-        out += [Move(piece.card, c) for c in cells]
+        row = made.get(piece.card)
+        if row is None or len(row) < len(owner):  # made once for the largest board yet: a value, shared
+            row = made[piece.card] = [Move(piece.card, cell) for cell in range(len(owner))]
+        out += [row[c] for c in cells]
     return out
 
 
@@ -166,23 +170,30 @@ def builds(state: StarState, player: int, mine: list[Piece]) -> list[Build]:
     fighters = any(fighter[c] for c in choices)
     yards = fighters or not all(station[c] or fighter[c] for c in choices)
     room_for_fighters = fighters and sum(1 for x in mine if fighter[x.card]) < state.developments(player)
-    placed: list[tuple[int, bool, bool, bool]] = []  # (cell, ships, stations, fighters may be built there)
+    placed: tuple[list[int], list[int], list[int]] = ([], [], [])  # where ships, stations, fighters may be built
     for cell, owner in enumerate(state.owner):
         if owner != player:
             continue
         yard = yards and shipyard(state, player, cell)
-        stations_ok = fighters_ok = False
+        if yard:
+            placed[0].append(cell)
         if stations or (yard and room_for_fighters):
             here = [x for x in state.at(cell) if x.owner == player]
-            stations_ok = (stations and not state.contested(cell) and not state.under_siege(cell)
-                           and sum(1 for x in here if station[x.card]) < state.devs[cell])  # fmt: skip
-            fighters_ok = (yard and room_for_fighters
-                           and sum(1 for x in here if fighter[x.card]) < state.fighter_slots(player, cell))  # fmt: skip
-        placed.append((cell, yard, stations_ok, fighters_ok))
-    out = []
+            if (stations and not state.contested(cell) and not state.under_siege(cell)
+                    and sum(1 for x in here if station[x.card]) < state.devs[cell]):  # fmt: skip
+                placed[1].append(cell)
+            if (yard and room_for_fighters
+                    and sum(1 for x in here if fighter[x.card]) < state.fighter_slots(player, cell)):  # fmt: skip
+                placed[2].append(cell)
+    out: list[Build] = []
+    made = state.engine.build_actions
     for card in sorted(choices):
-        which = 2 if station[card] else 3 if fighter[card] else 1
-        out += [Build(card, where[0]) for where in placed if where[which]]
+        cells = placed[1 if station[card] else 2 if fighter[card] else 0]
+        if cells:
+            row = made.get(card)
+            if row is None or len(row) < len(state.owner):  # made once for the largest board yet: a value, shared
+                row = made[card] = [Build(card, cell) for cell in range(len(state.owner))]
+            out += [row[cell] for cell in cells]
     return out
 
 

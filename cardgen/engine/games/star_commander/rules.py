@@ -10,7 +10,18 @@ from cardgen.data.games import Game
 from cardgen.engine.boards import diagonal_neighbours, orthogonal_neighbours, square_grid
 from cardgen.engine.core import GameEngine, State
 from cardgen.engine.games.star_commander import view
-from cardgen.engine.games.star_commander.model import VOCABULARY, CardSpec, Effect, SystemSpec
+from cardgen.engine.games.star_commander.model import (
+    VOCABULARY,
+    Build,
+    CardSpec,
+    Develop,
+    Effect,
+    Explore,
+    Move,
+    Play,
+    Scrap,
+    SystemSpec,
+)
 from cardgen.engine.games.star_commander.state import StarState
 
 DECKS = ("industry-deck", "statecraft-deck", "science-deck")
@@ -74,6 +85,12 @@ class StarEngine(GameEngine):
         self.station = [c.kind == "station" for c in self.cards]
         self.distinct_cards: dict[tuple[int, ...], tuple[int, ...]] = {}  # `listing.distinct`'s answers
         self.distinct_pieces: dict[tuple[int, ...], tuple[int, ...]] = {}  # and `listing.pieces`'
+        self.build_actions: dict[int, list[Build]] = {}  # a card's Build action by cell (`listing.builds`)
+        self.move_actions: dict[int, list[Move]] = {}  # and its Move action by cell (`listing.moves`)
+        self.scrap_actions = [Scrap(card) for card in range(len(self.cards))]  # each card's Scrap action
+        self.play_actions = [Play(card) for card in range(len(self.cards))]  # and its untargeted Play
+        self.explore_actions: list[Explore] = []  # each cell's Explore and Develop actions (`cell_actions`)
+        self.develop_actions: list[Develop] = []
         # each statement's card (copies share one CardSpec, so an effect object belongs to one printed card)
         self.effect_item = {id(e): c.item for c in self.cards for e in c.effects}
         self.core_names = sorted({c.name for c in self.cards[self.core_start :]})
@@ -85,6 +102,14 @@ class StarEngine(GameEngine):
             self.problems.append(
                 f"the System deck holds {len(self.homeworlds)} Homeworlds for {self.max_players} players"
             )
+
+    def cell_actions(self, cells: int) -> tuple[list[Explore], list[Develop]]:
+        """Each cell's Explore and Develop action for a board of `cells` (made once for the largest board yet:
+        actions are values, and a listing made each anew spent a tenth of its time on them)."""
+        if len(self.explore_actions) < cells:
+            self.explore_actions = [Explore(cell) for cell in range(cells)]
+            self.develop_actions = [Develop(cell) for cell in range(cells)]
+        return self.explore_actions, self.develop_actions
 
     @classmethod
     def from_game(cls, game: Game) -> StarEngine:
