@@ -745,3 +745,20 @@ def test_every_game_runs_on_the_flow_and_none_says_who_acts_itself() -> None:
             assert issubclass(cls, Flow), f"{plugin.id}: {cls.__name__} does not run on the flow"
             owners = [k for k in cls.__mro__ if "current_player" in vars(k)]
             assert owners[0] is Flow, f"{plugin.id}: {owners[0].__name__} says who acts itself"
+
+
+def test_a_shared_action_is_made_once_and_forgotten_past_the_bound(monkeypatch):
+    """`core.shared_action`: the engines' listings share a unit's move actions between states; the same action
+    object comes back for the same unit and destination, and past `SHARED_BOUND` units everything is forgotten."""
+    from collections import namedtuple
+
+    from cardgen.engine import core
+
+    Move = namedtuple("Move", "uid to")
+    made: dict[int, dict[int, tuple[int, int]]] = {}
+    first = core.shared_action(made, 7, 3, Move)
+    assert first == Move(7, 3) and made[7][3] is first
+    monkeypatch.setattr(core, "SHARED_BOUND", 3)
+    for unit in range(3):
+        core.shared_action(made, unit, 0, Move)
+    assert made == {2: {0: Move(2, 0)}}  # units 0 and 1 joined 7; at three units the table was emptied for unit 2

@@ -25,11 +25,13 @@ import hashlib
 import math
 from abc import ABC, abstractmethod
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from cardgen.engine.rng import CounterRng
+
+A = TypeVar("A")
 
 Action = Any  # a hashable value: the game's own NamedTuples, ints or strings
 
@@ -390,6 +392,20 @@ class GameEngine(ABC):
     def data_problems(self) -> Sequence[str]:
         """Problems with the card data found when the engine was built (an ability it cannot execute)."""
         return ()
+
+
+SHARED_BOUND = 100_000  # units whose actions `shared_action` keeps before it forgets them all (a sweep's memory)
+
+
+def shared_action(made: dict[int, dict[int, A]], unit: int, to: int, make: Callable[[int, int], A]) -> A:
+    """The action `make(unit, to)` (a unit's move, say), made once and kept in `made`, by unit and then destination,
+    for every state of an engine to share: an action is an immutable value, and listings that made them anew spent a
+    tenth or more of their instructions on it (a NamedTuple's `__new__` is Python code). Callers look in `made`
+    first and come here for what is not there yet."""
+    if len(made) >= SHARED_BOUND:
+        made.clear()
+    action = made.setdefault(unit, {})[to] = make(unit, to)
+    return action
 
 
 def sample(outcomes: Sequence[tuple[Any, float]], rng: CounterRng) -> Any:

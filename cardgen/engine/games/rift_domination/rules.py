@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 
 from cardgen.data.games import Game
 from cardgen.engine.boards import Distances
-from cardgen.engine.core import GameEngine, State
+from cardgen.engine.core import GameEngine, State, shared_action
 from cardgen.engine.games.rift_domination import view
 from cardgen.engine.games.rift_domination.battle import Rules
 from cardgen.engine.games.rift_domination.model import VOCABULARY, Effect, Faction, Move, Occ
@@ -190,11 +190,7 @@ class RiftEngine(GameEngine):
 
     def move_action(self, uid: int, to: int) -> Move:
         """The Move of unit `uid` to point `to`, carrying nothing (`move_actions`)."""
-        made = self.move_actions
-        if len(made) >= 100_000:
-            made.clear()
-        action = made.setdefault(uid, {})[to] = Move(uid, to)
-        return action
+        return shared_action(self.move_actions, uid, to, Move)
 
     @classmethod
     def from_game(cls, game: Game) -> RiftEngine:

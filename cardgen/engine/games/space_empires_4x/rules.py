@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 
 from cardgen.data.games import Game
 from cardgen.engine.boards import Distances, hex_distance, hex_neighbours, offset_to_axial
-from cardgen.engine.core import GameEngine, State
+from cardgen.engine.core import GameEngine, State, shared_action
 from cardgen.engine.games.space_empires_4x import view
 from cardgen.engine.games.space_empires_4x.combat import Rules
 from cardgen.engine.games.space_empires_4x.model import MarkerSpec, Move, UnitSpec
@@ -150,11 +150,7 @@ class SE4XEngine(GameEngine):
 
     def move_action(self, uid: int, to: int) -> Move:
         """The Move of unit `uid` to hex `to` (`move_actions`)."""
-        made = self.move_actions
-        if len(made) >= 100_000:
-            made.clear()
-        action = made.setdefault(uid, {})[to] = Move(uid, to)
-        return action
+        return shared_action(self.move_actions, uid, to, Move)
 
     @classmethod
     def from_game(cls, game: Game) -> SE4XEngine:
