@@ -10,7 +10,7 @@ from typing import Any, ClassVar, TypeVar
 from cardgen.data.games import Game
 from cardgen.engine.core import GameEngine, State
 from cardgen.engine.games.scifi_domains import view
-from cardgen.engine.games.scifi_domains.actions import Build, Research
+from cardgen.engine.games.scifi_domains.actions import Build
 from cardgen.engine.games.scifi_domains.model import (
     COMMAND_SHIP,
     DAMAGE,
@@ -94,15 +94,13 @@ class ScifiEngine(GameEngine):
         # bought together, and each type's Build actions by count (actions are values: every state may share them)
         self.prices: dict[int, list[int]] = {}
         self.build_actions: dict[str, list[Build]] = {kind: [] for kind in self.type_names}
-        self.research_actions: list[Research] = []
         self.line_counts: dict[tuple[int, ...], list[tuple[str, int]]] = {}
-        self.by_number: dict[
-            Callable[[int], Any], list[Any]
-        ] = {}  # `numbered`: actions that name a number (a slot, a unit)
+        # `numbered`: the actions that name a number (a slot, a unit)
+        self.by_number: dict[Callable[[int], Any], list[Any]] = {}
 
     def numbered(self, kind: Callable[[int], T], count: int) -> list[T]:
         """`kind(0)`, `kind(1)`, … at least `count` of them: the actions that name a slot, a group or a unit by its
-        number (Agro, Reward, Deploy, Absorb, Sacrifice), made once and shared (an action is a value)."""
+        number (Research, Agro, Reward, Deploy, Absorb, Sacrifice), made once and shared (an action is a value)."""
         actions: list[T] = self.by_number.setdefault(kind, [])
         while len(actions) < count:
             actions.append(kind(len(actions)))
@@ -135,13 +133,6 @@ class ScifiEngine(GameEngine):
         actions = self.build_actions[kind]
         while len(actions) < count:
             actions.append(Build(kind, len(actions) + 1))
-        return actions
-
-    def researches_of(self, count: int) -> list[Research]:
-        """The Research actions of the line-up's first `count` slots (or more)."""
-        actions = self.research_actions
-        while len(actions) < count:
-            actions.append(Research(len(actions)))
         return actions
 
     @classmethod

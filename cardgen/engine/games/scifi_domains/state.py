@@ -401,7 +401,7 @@ class ScifiState(Battle, State):
             tech = techs[card]
             held.setdefault(tech.unit_type, tech.cost)
         budget, line = self.research[player], self.lines["techs"]
-        slots = engine.researches_of(len(line))
+        slots = engine.numbered(Research, len(line))
         out = []
         for slot, card in enumerate(line):
             tech = techs[card]
