@@ -169,18 +169,19 @@ def builds(state: StarState, player: int, mine: list[Piece]) -> list[Build]:
     stations = any(station[c] for c in choices)
     fighters = any(fighter[c] for c in choices)
     yards = fighters or not all(station[c] or fighter[c] for c in choices)
-    room_for_fighters = fighters and sum(1 for x in mine if fighter[x.card]) < state.developments(player)
+    owned = [cell for cell, owner in enumerate(state.owner) if owner == player]
+    devs = state.devs
+    # `developments`, from the cells just found
+    room_for_fighters = fighters and sum(1 for x in mine if fighter[x.card]) < sum([devs[c] for c in owned])
     placed: tuple[list[int], list[int], list[int]] = ([], [], [])  # where ships, stations, fighters may be built
-    for cell, owner in enumerate(state.owner):
-        if owner != player:
-            continue
+    for cell in owned:
         yard = yards and shipyard(state, player, cell)
         if yard:
             placed[0].append(cell)
         if stations or (yard and room_for_fighters):
             here = [x for x in state.at(cell) if x.owner == player]
             if (stations and not state.contested(cell) and not state.under_siege(cell)
-                    and sum(1 for x in here if station[x.card]) < state.devs[cell]):  # fmt: skip
+                    and sum(1 for x in here if station[x.card]) < devs[cell]):  # fmt: skip
                 placed[1].append(cell)
             if (yard and room_for_fighters
                     and sum(1 for x in here if fighter[x.card]) < state.fighter_slots(player, cell)):  # fmt: skip
