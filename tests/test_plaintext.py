@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from reportlab.lib.colors import Color
@@ -19,6 +20,16 @@ from cardgen.render.textfit import TextBox, _style, fit_text
 
 ROLES = load_roles({}, default_fonts_dir(), default_fonts_dir(), lambda role: role)
 FONT = ROLES["body"].regular
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _fonts_registered() -> None:
+    """The bundled fonts registered again for this module's tests: a test run earlier in the same process may have
+    made reportlab forget every font (`fonts.forget`, as `cardgen watch` does), and these tests measure text with
+    them (an unregistered name sent reportlab searching the disk for font metrics, one example at a time)."""
+    load_roles({}, default_fonts_dir(), default_fonts_dir(), lambda role: role)
+
+
 WORD = st.text(alphabet="abcdefghijklmnopqrstuvwxyzABCXYZ0123456789.,;:!?'()-éüßÆ—…", min_size=1, max_size=14)
 GAP = st.sampled_from([" ", " ", " ", "  ", "\n", "\t", " \n  ", "\r\n"])
 

@@ -23,6 +23,16 @@ from tests.test_plaintext import texts
 
 ROLES = load_roles({}, default_fonts_dir(), default_fonts_dir(), lambda role: role)
 FONT = ROLES["body"].regular
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _fonts_registered() -> None:
+    """The bundled fonts registered again for this module's tests: a test run earlier in the same process may have
+    made reportlab forget every font (`fonts.forget`, as `cardgen watch` does), and these tests measure text with
+    them (an unregistered name sent reportlab searching the disk for font metrics, one example at a time)."""
+    load_roles({}, default_fonts_dir(), default_fonts_dir(), lambda role: role)
+
+
 COORDINATE = st.floats(-2000, 2000, allow_nan=False) | st.sampled_from([0.0, -0.0, 1e-7, 0.5, 123.4567849999, -3e-6])
 
 
