@@ -394,7 +394,7 @@ class GameEngine(ABC):
         return ()
 
 
-SHARED_BOUND = 100_000  # units whose actions `shared_action` keeps before it forgets them all (a sweep's memory)
+SHARED_BOUND = 100_000  # entries an engine's memo of shared answers keeps before it forgets them all (a sweep's memory)
 
 
 def shared_action(made: dict[int, dict[int, A]], unit: int, to: int, make: Callable[[int, int], A]) -> A:

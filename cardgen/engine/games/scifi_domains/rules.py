@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, TypeVar
 
 from cardgen.data.games import Game
-from cardgen.engine.core import GameEngine, State
+from cardgen.engine.core import SHARED_BOUND, GameEngine, State
 from cardgen.engine.games.scifi_domains import view
 from cardgen.engine.games.scifi_domains.actions import Build
 from cardgen.engine.games.scifi_domains.model import (
@@ -113,7 +113,7 @@ class ScifiEngine(GameEngine):
         for card in line:
             kind = self.unit_cards[card]
             counts[kind] = counts.get(kind, 0) + 1
-        if len(self.line_counts) >= 100_000:
+        if len(self.line_counts) >= SHARED_BOUND:
             self.line_counts.clear()
         found = self.line_counts[line] = [(kind, counts[kind]) for kind in self.type_names if kind in counts]
         return found

@@ -95,11 +95,8 @@ def actions(state: SE4XState) -> list[Action]:
                 if entry[which]:
                     targets.append(t)
         uid = u.uid
-        made = moves_of.get(uid)
-        if made is None:
-            out += [engine.move_action(uid, t) for t in targets]
-        else:
-            out += [made.get(t) or engine.move_action(uid, t) for t in targets]
+        made = moves_of.get(uid) or {}
+        out += [made.get(t) or engine.move_action(uid, t) for t in targets]
     out.append(EndMove())
     return out
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from cardgen.engine.core import SHARED_BOUND
 from cardgen.engine.games.star_commander.model import (
     Ability,
     Build,
@@ -47,7 +48,7 @@ def pieces(state: StarState, cards: list[int]) -> tuple[int, ...]:
     found = memo.get(key)
     if found is None:
         table = state.engine.cards
-        if len(memo) >= 100_000:
+        if len(memo) >= SHARED_BOUND:
             memo.clear()
         found = memo[key] = tuple(c for c in distinct(state, cards) if table[c].piece)
     return found
