@@ -46,7 +46,7 @@ class Fire:
 @dataclass(frozen=True)
 class Volley:
     """Consecutive slots of one side with the same chances: their shots by the hits their own side has taken, and
-    `jumps[table, enemy hits, n, j]`, the chance that n shots score j hits (a cell's chances side by side)."""
+    `jumps[table, n, enemy hits, j]`, the chance that n shots score j hits (a cell's chances side by side)."""
 
     side: int
     shots: np.ndarray
@@ -55,7 +55,7 @@ class Volley:
     @property
     def most(self) -> int:
         """The volley's shots at full strength."""
-        return int(self.jumps.shape[2]) - 1
+        return int(self.jumps.shape[3]) - 1
 
 
 def volleys(schedule: Sequence[Fire]) -> list[Volley]:
@@ -70,7 +70,7 @@ def volleys(schedule: Sequence[Fire]) -> list[Volley]:
     out = []
     for side, chances, shots in runs:
         most = int(shots[0])
-        jumps = np.zeros((chances.shape[0], chances.shape[1], most + 1, most + 1))  # in place: the largest are 39 MB
+        jumps = np.zeros((chances.shape[0], most + 1, chances.shape[1], most + 1))  # in place: the largest are 39 MB
         for table, chance in enumerate(chances):
             _jump_table(chance, jumps[table])
         out.append(Volley(side, shots, jumps))
@@ -78,18 +78,18 @@ def volleys(schedule: Sequence[Fire]) -> list[Volley]:
 
 
 def _jump_table(chance: np.ndarray, table: np.ndarray) -> None:
-    """Fill table[h, n, j] (zeros): the chance that n shots fired at an enemy that has taken h hits score j hits,
+    """Fill table[n, h, j] (zeros): the chance that n shots fired at an enemy that has taken h hits score j hits,
     each shot hitting with `chance[h + hits so far]` (zero once the enemy is gone)."""
-    most = table.shape[1] - 1
+    most = table.shape[0] - 1
     padded = np.zeros(len(chance) + most + 1)
     padded[: len(chance)] = chance
     window = sliding_window_view(padded, most + 1)[: len(chance)]  # window[h, j] = chance[h + j]
     miss = 1 - window
-    table[:, 0, 0] = 1.0
+    table[0, :, 0] = 1.0
     for n in range(1, most + 1):  # n - 1 shots score at most n - 1 hits: the row's zeros past that stay zero
-        last = table[:, n - 1, :n]
-        np.multiply(last, miss[:, :n], out=table[:, n, :n])
-        table[:, n, 1 : n + 1] += last * window[:, :n]
+        last = table[n - 1, :, :n]
+        np.multiply(last, miss[:, :n], out=table[n, :, :n])
+        table[n, :, 1 : n + 1] += last * window[:, :n]
 
 
 def solve(volleys: Sequence[Volley], fate: np.ndarray, variant: np.ndarray,
@@ -100,29 +100,32 @@ def solve(volleys: Sequence[Volley], fate: np.ndarray, variant: np.ndarray,
     ending), `variant[ha, hd]` which of `variants` (each side's chance table) the round that starts there fires with."""
     full_a, full_d = fate.shape[0] - 1, fate.shape[1] - 1
     count = len(volleys)
-    # each volley's table as rows of j: row (table, enemy hits, n) holds the chances of j = 0…most hits, so a span's
-    # chances are one `take` of whole rows (2x faster than indexing three axes and a slice)
+    highest = max(full_a, full_d) + 1
+    # each volley's table as rows of j, in the order (table, n, enemy hits): a span's chances are one `take` of whole
+    # rows, and along a diagonal the enemy's hits step by one from cell to cell, so the rows lie side by side
     flat = [v.jumps.reshape(-1, v.most + 1) for v in volleys]
-    stride = np.array([v.most + 1 for v in volleys], dtype=np.int64)
-    per_table = np.array([v.jumps.shape[1] * (v.most + 1) for v in volleys], dtype=np.int64)
+    depth = np.array([v.jumps.shape[2] for v in volleys], dtype=np.int64)
+    per_table = depth * np.array([v.most + 1 for v in volleys], dtype=np.int64)
     by_attacker = np.array([v.side == ATTACKER for v in volleys])
-    ring = max(v.most for v in volleys) + 1
+    # a ring of twice the widest volley's rows: a volley's hits seldom wrap around its end
+    ring = 2 * (max(v.most for v in volleys) + 1)
     variant, ranked, opens = _in_order_of_opening(fate, variant, len(variants))
     table_of = np.array([[variants[v][vol.side] for v in ranked] for vol in volleys], dtype=np.int64)
     first_row = (table_of * per_table[:, None]).tolist()  # [volley][variant]: where its chance table's rows begin
-    # boundary k + 1 is where volley k's hits land: indexed by the attacker's hits when the attacker fired (the
-    # defender's hits move it along the diagonal), else by the defender's
-    buffers = np.zeros((count, len(variants), max(full_a, full_d) + 1, ring))
+    # boundary k + 1 is where volley k's hits land, a row per diagonal: indexed by the attacker's hits when the
+    # attacker fired (the defender's hits move it along the diagonal), else by the defender's
+    buffers = np.zeros((count, len(variants), ring, highest))
+    fired_rows = np.empty((ring, highest))  # one span's chances of j hits, a row per j
     attacker_fired, defender_fired = np.flatnonzero(by_attacker), np.flatnonzero(~by_attacker)
-    highest = max(full_a, full_d) + 1
     shots = np.zeros((count, highest), dtype=np.int64)
     most = max(v.most for v in volleys) + 1
     tables = max(v.jumps.shape[0] for v in volleys)
     none_hit = np.zeros((count, tables, most, highest))  # none_hit[k, table, n, enemy hits]
     for k, v in enumerate(volleys):
         shots[k, : len(v.shots)] = v.shots
-        none_hit[k, :, : v.most + 1, : v.jumps.shape[1]] = v.jumps[..., 0].transpose(0, 2, 1)
+        none_hit[k, :, : v.most + 1, : v.jumps.shape[2]] = v.jumps[..., 0]
     none_hit_flat = none_hit.reshape(-1)
+    sides = [v.side for v in volleys]
     settled = np.zeros(fate.shape)
     rounds, states = 1.0, 0
     for t in range(full_a + full_d + 1):
@@ -134,9 +137,11 @@ def solve(volleys: Sequence[Volley], fate: np.ndarray, variant: np.ndarray,
         row = t % ring
         under_way = sum(1 for o in opens if o <= t)
         arrived = np.zeros((count + 1, under_way, size))
-        arrived[attacker_fired + 1] = buffers[attacker_fired, :under_way, lo : hi + 1, row]
-        arrived[defender_fired + 1] = buffers[defender_fired, :under_way, t - hi : t - lo + 1, row][:, :, ::-1]
-        buffers[:, :under_way, :, row] = 0.0
+        # (a row's columns off the diagonal only ever take zeros: hits past the enemy's last are never scored)
+        arrived[attacker_fired + 1] = buffers[attacker_fired, :under_way, row, lo : hi + 1]
+        arrived[defender_fired + 1] = buffers[defender_fired, :under_way, row, t - hi : t - lo + 1][:, :, ::-1]
+        buffers[attacker_fired, :under_way, row, lo : hi + 1] = 0.0
+        buffers[defender_fired, :under_way, row, t - hi : t - lo + 1] = 0.0
         what = fate[ha, hd]
         going = what == FIGHTS_ON
         own_variant = np.where(going | (t == 0), variant[ha, hd], 0)  # where no round starts, any under way
@@ -149,8 +154,10 @@ def solve(volleys: Sequence[Volley], fate: np.ndarray, variant: np.ndarray,
             (np.arange(count)[:, None, None] * tables + table_of[:, :under_way, None]) * most + n[:, None, :]
         ) * highest
         quiet = none_hit_flat.take(index + aim[:, None, :])  # (count, variants, cells)
-        rest = np.ones((count + 1, under_way, size))
-        rest[:count] = np.cumprod(quiet[::-1], axis=0)[::-1]  # the chance the rest of the round scores nothing
+        rest = np.empty((count + 1, under_way, size))  # the chance the rest of the round scores nothing
+        rest[count] = 1.0
+        for k in range(count - 1, -1, -1):
+            np.multiply(rest[k + 1], quiet[k], out=rest[k])
         ended = (arrived * rest).sum(axis=(0, 1))
         settled[ha, hd] = np.where(going, 0.0, ended)
         stay = rest[0, own_variant, cells]
@@ -159,26 +166,39 @@ def solve(volleys: Sequence[Volley], fate: np.ndarray, variant: np.ndarray,
         started = np.where(going, ended / np.where(going, 1.0 - stay, 1.0), 0.0)
         rounds += float(started.sum())
         arrived[0, own_variant, cells] += started
-        row_of = aim * stride[:, None] + n  # (count, cells): each cell's row in table 0 of each volley
-        firing = np.count_nonzero(n, axis=1)  # a volley's ships dwindle as its side's hits grow: cells at one end
+        row_of = n * depth[:, None] + aim  # (count, cells): each cell's row in table 0 of each volley
+        firing = np.count_nonzero(n, axis=1).tolist()  # a volley's ships dwindle as its side's hits grow
         spans = [_span(held) for held in (arrived != 0).any(axis=0)]  # where each variant holds mass this diagonal
         mass = arrived[0]
-        for k, v in enumerate(volleys):
+        for k in range(count):
             if k:
                 mass = mass + arrived[k]
             states += int(np.count_nonzero(mass))
-            cut = (0, firing[k]) if v.side == ATTACKER else (size - firing[k], size)
+            by_attacker_k = sides[k] == ATTACKER
+            cut = (0, firing[k]) if by_attacker_k else (size - firing[k], size)
             for which, (start, stop) in enumerate(spans):
                 start, stop = max(start, cut[0]), min(stop, cut[1])
                 if start >= stop:
                     continue
                 # the most shots, where the volley's side has taken the fewest hits
-                width = n[k, start if v.side == ATTACKER else stop - 1] + 1
+                width = int(n[k, start if by_attacker_k else stop - 1]) + 1
                 rows = row_of[k, start:stop] + first_row[k][which]
-                fired = flat[k].take(rows, axis=0)[:, :width]  # (cells, j)
-                fired *= mass[which, start:stop, None]
-                mass[which, start:stop] = fired[:, 0]
-                _deposit(buffers[k][which], fired[:, 1:], t, lo + start, lo + stop - 1, ring, v.side == ATTACKER)
+                # the chances (cells, j) turned to rows of j and weighed by each cell's mass, in one pass
+                fired = np.multiply(flat[k].take(rows, axis=0)[:, :width].T, mass[which, start:stop],
+                                    out=fired_rows[:width, : stop - start])  # fmt: skip
+                mass[which, start:stop] = fired[0]
+                # the mass that scored j = 1, 2, … hits goes to the ring rows of diagonals t + j: by the attacker's
+                # hits when the attacker fired, else by the defender's (the cells then run the other way)
+                if by_attacker_k:
+                    columns, ahead = slice(lo + start, lo + stop), fired[1:]
+                else:
+                    columns, ahead = slice(t - lo - stop + 1, t - lo - start + 1), fired[1:, ::-1]
+                buffer = buffers[k, which]
+                first = row + 1 if row + 1 < ring else 0
+                split = min(width - 1, ring - first)
+                buffer[first : first + split, columns] += ahead[:split]
+                if split < width - 1:
+                    buffer[: width - 1 - split, columns] += ahead[split:]
         states += int(np.count_nonzero(mass + arrived[count]))
     return settled, rounds, states
 
@@ -205,18 +225,3 @@ def _first_diagonal(cells: np.ndarray) -> int:
     """The lowest total of hits among the marked cells (a huge number when none is)."""
     marked = np.argwhere(cells)
     return int(marked.sum(axis=1).min()) if len(marked) else 1 << 30
-
-
-def _deposit(buffer: np.ndarray, ahead: np.ndarray, t: int, lo: int, hi: int, ring: int, by_attacker: bool) -> None:
-    """Add the mass that scored j = 1, 2, … hits from diagonal t (`ahead[cell, j - 1]`, one variant's) to the ring rows
-    of diagonals t + j: by the attacker's hits when the attacker fired, else by the defender's (the cells then run
-    the other way)."""
-    if by_attacker:
-        columns = slice(lo, hi + 1)
-    else:
-        columns, ahead = slice(t - hi, t - lo + 1), ahead[::-1]
-    first = (t + 1) % ring
-    split = min(ahead.shape[1], ring - first)
-    buffer[columns, first : first + split] += ahead[:, :split]
-    if split < ahead.shape[1]:
-        buffer[columns, : ahead.shape[1] - split] += ahead[:, split:]
