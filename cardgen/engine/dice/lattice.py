@@ -111,12 +111,15 @@ def solve(volleys: Sequence[Volley], fate: np.ndarray, variant: np.ndarray,
     ring = 2 * (max(v.most for v in volleys) + 1)
     variant, ranked, opens = _in_order_of_opening(fate, variant, len(variants))
     table_of = np.array([[variants[v][vol.side] for v in ranked] for vol in volleys], dtype=np.int64)
-    first_row = (table_of * per_table[:, None]).tolist()  # [volley][variant]: where its chance table's rows begin
+    first_row = table_of * per_table[:, None]  # [volley, variant]: where its chance table's rows begin
     # boundary k + 1 is where volley k's hits land, a row per diagonal: indexed by the attacker's hits when the
-    # attacker fired (the defender's hits move it along the diagonal), else by the defender's
-    buffers = np.zeros((count, len(variants), ring, highest))
-    fired_rows = np.empty((ring, highest))  # one span's chances of j hits, a row per j
+    # attacker fired (the defender's hits move it along the diagonal), else by the defender's; the attacker's
+    # volleys' boundaries are kept apart from the defender's, so a diagonal's are read and cleared as slices
     attacker_fired, defender_fired = np.flatnonzero(by_attacker), np.flatnonzero(~by_attacker)
+    landing = [np.zeros((len(fired), len(variants), ring, highest)) for fired in (attacker_fired, defender_fired)]
+    place = {int(k): p for fired in (attacker_fired, defender_fired) for p, k in enumerate(fired)}
+    buffers = [landing[v.side][place[k]] for k, v in enumerate(volleys)]  # volley k's, by variant, row and cell
+    fired_rows = np.empty((ring, highest))  # one span's chances of j hits, a row per j
     shots = np.zeros((count, highest), dtype=np.int64)
     most = max(v.most for v in volleys) + 1
     tables = max(v.jumps.shape[0] for v in volleys)
@@ -138,10 +141,12 @@ def solve(volleys: Sequence[Volley], fate: np.ndarray, variant: np.ndarray,
         under_way = sum(1 for o in opens if o <= t)
         arrived = np.zeros((count + 1, under_way, size))
         # (a row's columns off the diagonal only ever take zeros: hits past the enemy's last are never scored)
-        arrived[attacker_fired + 1] = buffers[attacker_fired, :under_way, row, lo : hi + 1]
-        arrived[defender_fired + 1] = buffers[defender_fired, :under_way, row, t - hi : t - lo + 1][:, :, ::-1]
-        buffers[attacker_fired, :under_way, row, lo : hi + 1] = 0.0
-        buffers[defender_fired, :under_way, row, t - hi : t - lo + 1] = 0.0
+        by_attacker_now = landing[ATTACKER][:, :under_way, row, lo : hi + 1]
+        by_defender_now = landing[DEFENDER][:, :under_way, row, t - hi : t - lo + 1]
+        arrived[attacker_fired + 1] = by_attacker_now
+        arrived[defender_fired + 1] = by_defender_now[:, :, ::-1]
+        by_attacker_now[...] = 0.0
+        by_defender_now[...] = 0.0
         what = fate[ha, hd]
         going = what == FIGHTS_ON
         own_variant = np.where(going | (t == 0), variant[ha, hd], 0)  # where no round starts, any under way
@@ -166,7 +171,8 @@ def solve(volleys: Sequence[Volley], fate: np.ndarray, variant: np.ndarray,
         started = np.where(going, ended / np.where(going, 1.0 - stay, 1.0), 0.0)
         rounds += float(started.sum())
         arrived[0, own_variant, cells] += started
-        row_of = n * depth[:, None] + aim  # (count, cells): each cell's row in table 0 of each volley
+        in_table = n * depth[:, None] + aim  # (count, cells): each cell's row in table 0 of each volley
+        row_of = in_table[:, None, :] + first_row[:, :under_way, None]  # (count, variants, cells)
         firing = np.count_nonzero(n, axis=1).tolist()  # a volley's ships dwindle as its side's hits grow
         spans = [_span(held) for held in (arrived != 0).any(axis=0)]  # where each variant holds mass this diagonal
         mass = arrived[0]
@@ -182,10 +188,9 @@ def solve(volleys: Sequence[Volley], fate: np.ndarray, variant: np.ndarray,
                     continue
                 # the most shots, where the volley's side has taken the fewest hits
                 width = int(n[k, start if by_attacker_k else stop - 1]) + 1
-                rows = row_of[k, start:stop] + first_row[k][which]
                 # the chances (cells, j) turned to rows of j and weighed by each cell's mass, in one pass
-                fired = np.multiply(flat[k].take(rows, axis=0)[:, :width].T, mass[which, start:stop],
-                                    out=fired_rows[:width, : stop - start])  # fmt: skip
+                chances = flat[k].take(row_of[k, which, start:stop], axis=0)[:, :width].T
+                fired = np.multiply(chances, mass[which, start:stop], out=fired_rows[:width, : stop - start])
                 mass[which, start:stop] = fired[0]
                 # the mass that scored j = 1, 2, … hits goes to the ring rows of diagonals t + j: by the attacker's
                 # hits when the attacker fired, else by the defender's (the cells then run the other way)
@@ -193,7 +198,7 @@ def solve(volleys: Sequence[Volley], fate: np.ndarray, variant: np.ndarray,
                     columns, ahead = slice(lo + start, lo + stop), fired[1:]
                 else:
                     columns, ahead = slice(t - lo - stop + 1, t - lo - start + 1), fired[1:, ::-1]
-                buffer = buffers[k, which]
+                buffer = buffers[k][which]
                 first = row + 1 if row + 1 < ring else 0
                 split = min(width - 1, ring - first)
                 buffer[first : first + split, columns] += ahead[:split]
