@@ -143,6 +143,7 @@ def test_odds_on_the_command_line(tmp_path):
     figures = json.loads(run.out)
     assert figures["outcomes"]["defender wins"] == pytest.approx(0.588235, abs=1e-6)
     assert any("targets" in p for p in figures["policies"])
+    assert figures["unfollowed"] == 0  # a small battle: every cell is followed
     for args, message in [
         (["--attacker", "2 DX", "--defender", "1 BB"], "unknown unit 'DX'"),
         (["--attacker", "2 CO", "--defender", "1 BB"], "not a combat unit"),
@@ -225,3 +226,33 @@ def test_the_array_solver_gives_the_odds_the_dictionary_solver_gave(game, saved)
     assert result.lost == pytest.approx(saved["lost"], abs=1e-9, rel=1e-12)
     assert result.length == pytest.approx(saved["rounds"], abs=1e-9, rel=1e-12)
     assert 0 < result.states <= saved["states_before"]  # volleys: fewer states, each a group's shots at once
+
+
+def test_cells_under_the_floor_are_counted_not_lost(game, monkeypatch):
+    """The lattice leaves out the cells that hold under `lattice.FLOOR` of the probability (1e-30) and counts what
+    they held or would have scored as `unfollowed`. 48 ships a side, no retreat: the floor leaves cells out, yet
+    every figure is the one that following every cell gives to 1e-15; and with a floor that leaves out much of the
+    battle, the probability settled and the probability not followed still add up to one."""
+    from cardgen.engine.dice import lattice
+
+    limits = {"SC": 5, "DD": 4, "CA": 4, "BC": 4, "BB": 4, "DN": 2, "SY": 4, "Base": 2, "R": 4, "CV": 4, "F": 8}
+    limits["SW"] = 3
+    fleet = ", ".join(f"1 {code}" for code, limit in limits.items() for _ in range(limit))
+    solve = lattice.solve
+
+    def with_floor(floor: float):
+        monkeypatch.setattr(lattice, "solve", lambda *given: solve(*given, floor=floor))
+        try:
+            return odds(game, fleet, fleet, retreat=False)
+        finally:
+            monkeypatch.setattr(lattice, "solve", solve)
+
+    floored, every = odds(game, fleet, fleet, retreat=False), with_floor(0.0)
+    assert every.unfollowed == 0 and 0 < floored.unfollowed < 1e-25
+    assert floored.states < every.states
+    assert floored.outcomes == pytest.approx(every.outcomes, abs=1e-15, rel=0)
+    assert floored.length == pytest.approx(every.length, abs=0, rel=1e-12)
+    assert floored.lost == pytest.approx(every.lost, abs=0, rel=1e-12)
+    coarse = with_floor(1e-4)
+    assert coarse.unfollowed > 1e-3
+    assert sum(coarse.outcomes.values()) + coarse.unfollowed == pytest.approx(1, abs=1e-12)

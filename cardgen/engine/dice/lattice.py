@@ -7,7 +7,7 @@ per variant of the round (Space Empires 4X: with and without the fleet-size bonu
 attacker, hits on the defender), what a round's end there leads to (`fate`: `FIGHTS_ON` or the game's code of an
 ending, a win or a retreat) and the variant of the round that starts there. Consecutive slots of one side with the
 same chances fire as one volley: its n shots score j hits with a chance that depends on the hits the enemy has
-taken so far, so each volley has one table of those chances by (table, enemy hits, n, j), built shot by shot once.
+taken so far, so each volley has one table of those chances by (table, n, enemy hits, j), built shot by shot once.
 
 Hits only add up, so probability flows from one total of hits to higher totals. The solver walks the anti-diagonals
 (hits on the attacker + hits on the defender = t) in order, a diagonal's cells as one vector. A volley that scores
@@ -16,9 +16,9 @@ arrived mid-round is first carried to the round's end by the chance that the res
 the rounds that end there start again (or the battle ends, or a side retreats); a round that scores nothing returns
 to its own start, so a start's mass is divided by the chance of scoring something, once. Then all of it, arrived
 and started, fires through the round's volleys, and what hits goes ahead. A volley fires only over the cells where
-its ships live and each variant of the round only where it holds mass. It is the same chain as `chain.solve`'s,
-taken a diagonal at a time instead of a position at a time; numpy stays out of the engine's start-up, so only the
-calculators import this module.
+its ships live and each variant of the round only where it holds mass worth following (`FLOOR`: what the cells left
+out held is counted, not lost). It is the same chain as `chain.solve`'s, taken a diagonal at a time instead of a
+position at a time; numpy stays out of the engine's start-up, so only the calculators import this module.
 """
 
 from __future__ import annotations
@@ -31,6 +31,11 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 ATTACKER, DEFENDER = 0, 1
 FIGHTS_ON = 0  # a cell's fate: the round starts again there (any other fate is the game's code of an ending)
+# A cell whose mass is below this probability at every boundary of a diagonal (a fleet all but untouched while the
+# enemy's is nearly gone, in a large battle) does not fire: what it would have scored is dropped and counted, so the
+# report can say how much probability was not followed (about 1e-26 in the largest battle, where the outside cells
+# are half the work). Every figure a report prints (six decimals) is the same as with no floor.
+FLOOR = 1e-30
 
 
 @dataclass(frozen=True)
@@ -92,12 +97,13 @@ def _jump_table(chance: np.ndarray, table: np.ndarray) -> None:
         table[n, :, 1 : n + 1] += last * window[:, :n]
 
 
-def solve(volleys: Sequence[Volley], fate: np.ndarray, variant: np.ndarray,
-          variants: Sequence[tuple[int, int]]) -> tuple[np.ndarray, float, int]:  # fmt: skip
+def solve(volleys: Sequence[Volley], fate: np.ndarray, variant: np.ndarray, variants: Sequence[tuple[int, int]],
+          floor: float = FLOOR) -> tuple[np.ndarray, float, int, float]:  # fmt: skip
     """Push the probability through the chain, one anti-diagonal at a time (see the module's docstring): the mass
-    each cell ends with (for the cells where the battle ends), the expected rounds and the states that held
-    probability. `fate[ha, hd]` says what a round's end at a cell leads to (`FIGHTS_ON`, or the game's code of an
-    ending), `variant[ha, hd]` which of `variants` (each side's chance table) the round that starts there fires with."""
+    each cell ends with (for the cells where the battle ends), the expected rounds, the states that held
+    probability and the probability not followed (cells under `floor`: see FLOOR; 0 follows every cell). `fate[ha,
+    hd]` says what a round's end at a cell leads to (`FIGHTS_ON`, or the game's code of an ending), `variant[ha,
+    hd]` which of `variants` (each side's chance table) the round that starts there fires with."""
     full_a, full_d = fate.shape[0] - 1, fate.shape[1] - 1
     count = len(volleys)
     highest = max(full_a, full_d) + 1
@@ -116,9 +122,9 @@ def solve(volleys: Sequence[Volley], fate: np.ndarray, variant: np.ndarray,
     # attacker fired (the defender's hits move it along the diagonal), else by the defender's; the attacker's
     # volleys' boundaries are kept apart from the defender's, so a diagonal's are read and cleared as slices
     attacker_fired, defender_fired = np.flatnonzero(by_attacker), np.flatnonzero(~by_attacker)
-    landing = [np.zeros((len(fired), len(variants), ring, highest)) for fired in (attacker_fired, defender_fired)]
+    landing = [np.zeros((ring, len(fired), len(variants), highest)) for fired in (attacker_fired, defender_fired)]
     place = {int(k): p for fired in (attacker_fired, defender_fired) for p, k in enumerate(fired)}
-    buffers = [landing[v.side][place[k]] for k, v in enumerate(volleys)]  # volley k's, by variant, row and cell
+    buffers = [landing[v.side][:, place[k]].swapaxes(0, 1) for k, v in enumerate(volleys)]  # [variant, row, cell]
     fired_rows = np.empty((ring, highest))  # one span's chances of j hits, a row per j
     shots = np.zeros((count, highest), dtype=np.int64)
     most = max(v.most for v in volleys) + 1
@@ -130,28 +136,36 @@ def solve(volleys: Sequence[Volley], fate: np.ndarray, variant: np.ndarray,
     none_hit_flat = none_hit.reshape(-1)
     sides = [v.side for v in volleys]
     settled = np.zeros(fate.shape)
-    rounds, states = 1.0, 0
+    rounds, states, unfollowed = 1.0, 0, 0.0
     for t in range(full_a + full_d + 1):
         lo, hi = max(0, t - full_d), min(full_a, t)
-        ha = np.arange(lo, hi + 1)
-        hd = t - ha
-        size = len(ha)
-        cells = np.arange(size)
         row = t % ring
         under_way = sum(1 for o in opens if o <= t)
-        arrived = np.zeros((count + 1, under_way, size))
+        arrived = np.zeros((count + 1, under_way, hi - lo + 1))
         # (a row's columns off the diagonal only ever take zeros: hits past the enemy's last are never scored)
-        by_attacker_now = landing[ATTACKER][:, :under_way, row, lo : hi + 1]
-        by_defender_now = landing[DEFENDER][:, :under_way, row, t - hi : t - lo + 1]
+        by_attacker_now = landing[ATTACKER][row, :, :under_way, lo : hi + 1]
+        by_defender_now = landing[DEFENDER][row, :, :under_way, t - hi : t - lo + 1]
         arrived[attacker_fired + 1] = by_attacker_now
         arrived[defender_fired + 1] = by_defender_now[:, :, ::-1]
         by_attacker_now[...] = 0.0
         by_defender_now[...] = 0.0
+        if t == 0:
+            arrived[0, variant[0, 0], 0] = 1.0  # the first round: no retreat before it
+        # only the cells between the first and the last that hold mass worth following have anything to do: the
+        # probability that reached the others is dropped and counted
+        first_held, past_held = _span(arrived.max(axis=(0, 1)) > floor)
+        unfollowed += float(arrived[:, :, :first_held].sum() + arrived[:, :, past_held:].sum())
+        if first_held == past_held:
+            continue
+        arrived = arrived[:, :, first_held:past_held]
+        lo, hi = lo + first_held, lo + past_held - 1
+        ha = np.arange(lo, hi + 1)
+        hd = t - ha
+        size = len(ha)
+        cells = np.arange(size)
         what = fate[ha, hd]
         going = what == FIGHTS_ON
         own_variant = np.where(going | (t == 0), variant[ha, hd], 0)  # where no round starts, any under way
-        if t == 0:
-            arrived[0, own_variant[0], 0] = 1.0  # the first round: no retreat before it
         own = np.where(by_attacker[:, None], ha, hd)
         aim = np.where(by_attacker[:, None], hd, ha)
         n = shots[np.arange(count)[:, None], own]  # (count, cells)
@@ -174,7 +188,14 @@ def solve(volleys: Sequence[Volley], fate: np.ndarray, variant: np.ndarray,
         in_table = n * depth[:, None] + aim  # (count, cells): each cell's row in table 0 of each volley
         row_of = in_table[:, None, :] + first_row[:, :under_way, None]  # (count, variants, cells)
         firing = np.count_nonzero(n, axis=1).tolist()  # a volley's ships dwindle as its side's hits grow
-        spans = [_span(held) for held in (arrived != 0).any(axis=0)]  # where each variant holds mass this diagonal
+        peak = arrived.max(axis=0)  # (variants, cells)
+        spans = [_span(held) for held in peak > floor]  # where each variant holds mass worth following
+        for which, (start, stop) in enumerate(spans):
+            held = _span(peak[which] > 0)
+            for outside in (slice(held[0], min(start, held[1])), slice(max(stop, held[0]), held[1])):
+                if outside.start < outside.stop:  # what the cells left out would have scored
+                    left = arrived[:count, which, outside]
+                    unfollowed += float(left.sum() - np.vdot(left, rest[:count, which, outside]))
         mass = arrived[0]
         for k in range(count):
             if k:
@@ -205,7 +226,7 @@ def solve(volleys: Sequence[Volley], fate: np.ndarray, variant: np.ndarray,
                 if split < width - 1:
                     buffer[: width - 1 - split, columns] += ahead[split:]
         states += int(np.count_nonzero(mass + arrived[count]))
-    return settled, rounds, states
+    return settled, rounds, states, unfollowed
 
 
 def _span(held: np.ndarray) -> tuple[int, int]:
