@@ -23,6 +23,7 @@ position at a time; numpy stays out of the engine's start-up, so only the calcul
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -134,8 +135,17 @@ def solve(volleys: Sequence[Volley], fate: np.ndarray, variant: np.ndarray, vari
         shots[k, : len(v.shots)] = v.shots
         none_hit[k, :, : v.most + 1, : v.jumps.shape[2]] = v.jumps[..., 0]
     none_hit_flat = none_hit.reshape(-1)
+    none_hit_at = (np.arange(count)[:, None] * tables + table_of) * most  # [volley, variant]: where its chances begin
     sides = [v.side for v in volleys]
-    settled = np.zeros(fate.shape)
+    # the grid's cells a diagonal after another (diagonal t's cell i at begins[t] + i): its fates, variants and
+    # settled mass read and written as slices
+    diagonals = full_a + full_d + 1
+    lows = [max(0, t - full_d) for t in range(diagonals)]
+    begins = np.cumsum([0] + [min(full_a, t) - lows[t] + 1 for t in range(diagonals)]).tolist()
+    every_ha = np.concatenate([np.arange(lows[t], min(full_a, t) + 1) for t in range(diagonals)])
+    every_hd = np.repeat(np.arange(diagonals), np.diff(begins)) - every_ha
+    fate_along, variant_along = fate[every_ha, every_hd], variant[every_ha, every_hd]
+    settled_along = np.zeros(len(every_ha))
     rounds, states, unfollowed = 1.0, 0, 0.0
     for t in range(full_a + full_d + 1):
         lo, hi = max(0, t - full_d), min(full_a, t)
@@ -158,32 +168,32 @@ def solve(volleys: Sequence[Volley], fate: np.ndarray, variant: np.ndarray, vari
         if first_held == past_held:
             continue
         arrived = arrived[:, :, first_held:past_held]
+        along = slice(begins[t] + first_held, begins[t] + past_held)
         lo, hi = lo + first_held, lo + past_held - 1
         ha = np.arange(lo, hi + 1)
         hd = t - ha
         size = len(ha)
         cells = np.arange(size)
-        what = fate[ha, hd]
-        going = what == FIGHTS_ON
-        own_variant = np.where(going | (t == 0), variant[ha, hd], 0)  # where no round starts, any under way
+        going = fate_along[along] == FIGHTS_ON
+        own_variant = np.where(going | (t == 0), variant_along[along], 0)  # where no round starts, any under way
         own = np.where(by_attacker[:, None], ha, hd)
         aim = np.where(by_attacker[:, None], hd, ha)
         n = shots[np.arange(count)[:, None], own]  # (count, cells)
-        index = (
-            (np.arange(count)[:, None, None] * tables + table_of[:, :under_way, None]) * most + n[:, None, :]
-        ) * highest
-        quiet = none_hit_flat.take(index + aim[:, None, :])  # (count, variants, cells)
+        index = (none_hit_at[:, :under_way, None] + n[:, None, :]) * highest + aim[:, None, :]
+        quiet = none_hit_flat.take(index)  # (count, variants, cells): the chance volley k scores nothing
         rest = np.empty((count + 1, under_way, size))  # the chance the rest of the round scores nothing
         rest[count] = 1.0
         for k in range(count - 1, -1, -1):
             np.multiply(rest[k + 1], quiet[k], out=rest[k])
         ended = (arrived * rest).sum(axis=(0, 1))
-        settled[ha, hd] = np.where(going, 0.0, ended)
-        stay = rest[0, own_variant, cells]
-        if (going & (stay >= 1.0) & (ended > 0)).any():
+        settled_along[along] = np.where(going, 0.0, ended)
+        # the rounds that start here: what ended, divided by the chance that a round scores something
+        started = np.zeros(size)
+        np.divide(ended, 1.0 - rest[0, own_variant, cells], out=started, where=going)
+        starts = float(started.sum())
+        if not math.isfinite(starts):
             raise ValueError("a battle in which no shot can ever hit")  # cannot happen: a 1 always hits
-        started = np.where(going, ended / np.where(going, 1.0 - stay, 1.0), 0.0)
-        rounds += float(started.sum())
+        rounds += starts
         arrived[0, own_variant, cells] += started
         in_table = n * depth[:, None] + aim  # (count, cells): each cell's row in table 0 of each volley
         row_of = in_table[:, None, :] + first_row[:, :under_way, None]  # (count, variants, cells)
@@ -191,11 +201,10 @@ def solve(volleys: Sequence[Volley], fate: np.ndarray, variant: np.ndarray, vari
         peak = arrived.max(axis=0)  # (variants, cells)
         spans = [_span(held) for held in peak > floor]  # where each variant holds mass worth following
         for which, (start, stop) in enumerate(spans):
-            held = _span(peak[which] > 0)
-            for outside in (slice(held[0], min(start, held[1])), slice(max(stop, held[0]), held[1])):
+            for outside in (slice(0, start), slice(stop, size)):
                 if outside.start < outside.stop:  # what the cells left out would have scored
                     left = arrived[:count, which, outside]
-                    unfollowed += float(left.sum() - np.vdot(left, rest[:count, which, outside]))
+                    unfollowed += float(left.sum() - (left * rest[:count, which, outside]).sum())
         mass = arrived[0]
         for k in range(count):
             if k:
@@ -226,6 +235,8 @@ def solve(volleys: Sequence[Volley], fate: np.ndarray, variant: np.ndarray, vari
                 if split < width - 1:
                     buffer[: width - 1 - split, columns] += ahead[split:]
         states += int(np.count_nonzero(mass + arrived[count]))
+    settled = np.zeros(fate.shape)
+    settled[every_ha, every_hd] = settled_along
     return settled, rounds, states, unfollowed
 
 
