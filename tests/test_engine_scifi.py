@@ -465,6 +465,35 @@ def test_search_agents_fight_battles_by_the_default_choices(engine):
     assert fresh(engine).searched()  # building and research are searched
 
 
+def test_clones_share_units_and_piles_until_one_changes_them(engine):
+    """Clones share units and enemy piles (`ScifiState.clone`): a unit is copied into its place before it is damaged
+    or repaired (`_own_unit`), a pile before a card is drawn from it (`_agro`). From every fifth decision of seeded
+    games at two and four players, a clone played to the end by random choices leaves the original's units, piles
+    and observation as they were; the clones did damage units and draw from piles, so the test can fail."""
+    from cardgen.engine.rng import CounterRng
+
+    def held(state: ScifiState) -> tuple[object, ...]:
+        units = [[u.key() for u in us] for us in state.units]
+        return units, [[list(pile) for pile in piles] for piles in state.piles], state.observation(0)
+
+    damaged = drawn = 0
+    for players, seed in ((2, 3), (4, 5)):
+        state, rng, step = engine.new_state(players, seed), CounterRng(seed), 0
+        while not state.is_terminal():
+            if step % 5 == 0:
+                before, clone, playout = held(state), state.clone(), CounterRng(1000 + step)
+                while not clone.is_terminal():
+                    legal = clone.legal_actions()
+                    clone.apply(legal[playout.randbelow(len(legal))])
+                    damaged += any(u.damage for us in clone.units for u in us)
+                    drawn += clone.piles != state.piles
+                assert held(state) == before, f"seat count {players}, decision {step}"
+            legal = state.legal_actions()
+            state.apply(legal[rng.randbelow(len(legal))])
+            step += 1
+    assert damaged and drawn
+
+
 def test_a_units_copy_has_every_slot_and_is_its_own():
     """Clones copy units slot by slot (`Unit.copy`, without `__init__`): a slot left out would leave a clone's unit
     half made; a shared unit would let a search's playout damage the real game's."""

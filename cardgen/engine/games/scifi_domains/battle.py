@@ -57,6 +57,8 @@ class Battle(Flow):
 
         def destroy(self, player: int, unit: Unit) -> None: ...
 
+        def _own_unit(self, player: int, index: int) -> Unit: ...
+
     # -- helpers ----------------------------------------------------------------------------------------------------
 
     @property
@@ -82,7 +84,8 @@ class Battle(Flow):
         return self.category(player, unit) != "space" and self.units[player][unit].bought != self.round
 
     def _kill(self, player: int, unit: int) -> None:
-        self.units[player][unit].damage = self.stat(player, self.units[player][unit].kind, "hp")
+        own = self._own_unit(player, unit)
+        own.damage = self.stat(player, own.kind, "hp")
 
     # -- phase 1: deploy --------------------------------------------------------------------------------------------
 
@@ -158,7 +161,7 @@ class Battle(Flow):
     def _soak(self, unit: int, kind: str, amount: int) -> None:
         p = self.fight_player
         hit = min(self.hp_left(p, unit), amount)
-        self.units[p][unit].damage += hit
+        self._own_unit(p, unit).damage += hit
         if amount > hit:
             self.push(("absorb", kind, amount - hit))
 

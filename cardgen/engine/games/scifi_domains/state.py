@@ -213,13 +213,13 @@ class ScifiState(Battle, State):
         o.metal_prod, o.research_prod = list(self.metal_prod), list(self.research_prod)
         o.overflow, o.points, o.lost_ships = list(self.overflow), list(self.points), list(self.lost_ships)
         o.stage, o.active = list(self.stage), list(self.active)
-        o.units = [[u.copy() for u in us] for us in self.units]
+        o.units = [list(us) for us in self.units]  # a unit is copied before it changes (`_own_unit`): shared
         o.techs = [list(t) for t in self.techs]
         o.rewards = [list(r) for r in self.rewards]
         o.decks = {k: list(v) for k, v in self.decks.items()}
         o.lines = {k: list(v) for k, v in self.lines.items()}
         o.discards = {k: list(v) for k, v in self.discards.items()}
-        o.piles = [[list(g) for g in piles] for piles in self.piles]
+        o.piles = [list(piles) for piles in self.piles]  # a pile is replaced, never changed (`_agro`): shared
         o.agroed = [list(x) for x in self.agroed]
         o.starter, o.round, o.phase, o.turn = self.starter, self.round, self.phase, self.turn
         o.tasks, o.decision = list(self.tasks), self.decision
@@ -261,8 +261,9 @@ class ScifiState(Battle, State):
         self.round += 1
         self.turns += 1
         for p in range(self.n):
-            for unit in self.units[p]:
-                unit.damage = 0  # repaired
+            for i, unit in enumerate(self.units[p]):
+                if unit.damage:
+                    self._own_unit(p, i).damage = 0  # repaired
             self.metal[p] += self.metal_prod[p]
             self.research[p] += self.research_prod[p]
         if self.round > 1:
@@ -438,6 +439,12 @@ class ScifiState(Battle, State):
                 self.discards[name] = []
             line.append(self._draw(deck, name))
 
+    def _own_unit(self, player: int, index: int) -> Unit:
+        """The player's unit at `index`, this state's own to change: clones share their units (`clone`), so a unit
+        is copied into its place before anything of it changes."""
+        unit = self.units[player][index] = self.units[player][index].copy()
+        return unit
+
     def _draw(self, deck: list[int], name: str) -> int:
         """A card drawn at random from an unordered deck (the odds of a shuffled deck's top card), logged."""
         i = self.rng.randbelow(len(deck))
@@ -466,7 +473,9 @@ class ScifiState(Battle, State):
     def _agro(self, player: int, group: int) -> None:
         if not self.piles[player][group]:
             self._refill_pile(player, group)
-        card = self._draw(self.piles[player][group], f"enemies {self.engine.agro_order[group]} for seat {player}")
+        # drawn from a copy: clones share a pile until one of them draws from it (`clone`)
+        pile = self.piles[player][group] = list(self.piles[player][group])
+        card = self._draw(pile, f"enemies {self.engine.agro_order[group]} for seat {player}")
         self.agroed[player].append(card)
         self.stage[player] = group
         self._check_printed(group)
