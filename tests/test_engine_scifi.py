@@ -63,6 +63,12 @@ def give(engine, state, p: int, unit_type: str, bought: int = 0) -> Unit:
     return unit
 
 
+def now(state, p: int, unit: Unit) -> Unit | None:
+    """The unit of the same card in seat p's units now (None: gone): a unit is copied into its place before it is
+    damaged, so the one `give` made is the state's only until then."""
+    return next((u for u in state.units[p] if (u.source, u.card) == (unit.source, unit.card)), None)
+
+
 def test_setup_follows_the_facts(engine):
     for players, units, techs, rewards in ((2, 10, 6, 4), (3, 12, 7, 5), (4, 14, 8, 6)):
         s = fresh(engine, players)
@@ -257,7 +263,7 @@ def battle(engine, units: list[str], enemies: list[str], bought: int = 0) -> tup
 
 def test_space_damage_is_soaked_by_a_unit_that_survives_it(engine):
     s, mine = battle(engine, ["frigate"], ["enemy-corvette"])  # the Corvette deals 2 Space damage, has 3 hp
-    assert s.units[0][0].damage == 2 or mine[0].damage == 2  # one unit took all of it
+    assert s.units[0][0].damage == 2 or now(s, 0, mine[0]).damage == 2  # one unit took all of it
     assert s.points[0] == 1  # Command Ship 2 + Frigate 1 Space damage kill it: 1 point per enemy destroyed
 
 
@@ -280,7 +286,7 @@ def test_older_strikers_need_a_bay_and_ground_units_need_a_space_unit(engine):
     s2.start_tasks(("battle", 0))
     s2.run()
     finish(s2)
-    assert trooper not in s2.units[0]  # stranded: every non-Striker Ground unit is lost
+    assert now(s2, 0, trooper) is None  # stranded: every non-Striker Ground unit is lost
 
 
 def test_ground_units_alive_earn_extra_reward_points(engine):
@@ -298,7 +304,7 @@ def test_deploying_is_the_players_choice_one_unit_at_a_time_ending_in_done(engin
     assert [s.action_label(a) for a in s.legal_actions()] == ["deploy command_ship #1", "deploy frigate #2", "done"]
     s.apply(Deploy(1))  # the Frigate alone: the Command Ship, earlier in the order, is no longer offered
     assert s.decision is None  # nothing left to offer: deployment ends, and the one target absorbs without asking
-    assert frigate.damage == 2 and s.units[0][0].damage == 0 and s.points[0] == 0  # 1 damage does not kill
+    assert now(s, 0, frigate).damage == 2 and s.units[0][0].damage == 0 and s.points[0] == 0  # 1 does not kill
     s, _ = fight(engine, ["frigate"], ["enemy-corvette"])
     s.apply(DONE)  # nobody fights: nothing is damaged, nothing destroyed
     assert s.decision is None and all(u.damage == 0 for u in s.units[0]) and s.points[0] == 0
@@ -315,13 +321,13 @@ def test_the_player_picks_which_unit_absorbs_and_may_sacrifice_a_carried_unit(en
     assert s.decision[0] == "absorb" and s.legal_actions() == [Absorb(0), Absorb(1), Absorb(2)]
     assert s.default_choice() == Absorb(0)  # the Command Ship survives the 4 damage: the careful default
     s.apply(Absorb(1))
-    assert bay1.damage == 3 and s.decision[0] == "absorb" and s.decision[3] == 1
+    assert now(s, 0, bay1).damage == 3 and s.decision[0] == "absorb" and s.decision[3] == 1
     s.apply(Absorb(0))
     assert s.units[0][0].damage == 1
     assert s.decision[0] == "sacrifice" and s.legal_actions() == [Sacrifice(3), Sacrifice(4)]
     s.apply(Sacrifice(3))
     finish(s)
-    assert int1 not in s.units[0] and int2 in s.units[0] and bay1 not in s.units[0] and bay2 in s.units[0]
+    assert now(s, 0, int1) is None and now(s, 0, int2) and now(s, 0, bay1) is None and now(s, 0, bay2)
 
 
 def test_rewards_are_taken_up_to_the_cap_then_points_become_vp(engine):
