@@ -192,6 +192,30 @@ def check_golden_log(spec, golden: Path, tmp_path: Path) -> None:
     assert all(ok for _, ok, _ in replay(golden, Path(spec.data_dir)))
 
 
+def check_clone_playouts(engine, games: tuple[tuple[int, int], ...], every: int, held, changed) -> None:
+    """Clones that share parts of their state until one changes them: from every `every`-th decision of seeded
+    random games ((players, seed) each), a clone played to the end by random choices leaves `held(state)` of the
+    original as it was. `changed(clone, state)` says whether a clone's playout changed a shared part (the test must
+    see some, or it proves nothing)."""
+    from cardgen.engine.rng import CounterRng
+
+    seen = 0
+    for players, seed in games:
+        state, rng, step = engine.new_state(players, seed), CounterRng(seed), 0
+        while not state.is_terminal():
+            if step % every == 0:
+                before, clone, playout = held(state), state.clone(), CounterRng(1000 + step)
+                while not clone.is_terminal():
+                    legal = clone.legal_actions()
+                    clone.apply(legal[playout.randbelow(len(legal))])
+                    seen += bool(changed(clone, state))
+                assert held(state) == before, f"{players} players, seed {seed}, decision {step}"
+            legal = state.legal_actions()
+            state.apply(legal[rng.randbelow(len(legal))])
+            step += 1
+    assert seen, "no clone changed a shared part"
+
+
 def check_pickle_and_clone(engine, players: int, seed: int, before: int, after: int) -> None:
     """After `before` random actions, a pickled copy and a clone equal the state; playing the clone leaves the state
     (and the copy) as they were; then the state and the copy play `after` more actions in step."""

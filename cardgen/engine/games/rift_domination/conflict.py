@@ -209,11 +209,12 @@ def fight_out(state: RiftState, player: int, other: int, node: int, came: int, m
         going = mine if ground else [u for u in state.units if u.owner == player and u.node == node]
         for u in going:
             if u in state.units:  # each to the point it came from (a unit that joined the attack, its own)
+                u = state.own(u)
                 u.node, u.mp = (back or {}).get(u.uid, came), 0
     elif outcome == "defender retreats" and escape is not None:  # its fleet with its cargo; a planet's own stay
         for u in [u for u in state.units if u.owner == other and u.node == node]:
             if not (state.engine.is_planet[node] and state.ground(u)):
-                u.node = escape
+                state.own(u).node = escape
         state.events.add("defender-retreats")
     winner = {"attacker wins": player, "defender wins": other}.get(outcome)
     if winner is not None:

@@ -12,6 +12,7 @@ from cardgen.engine.games.rift_domination import movement
 from cardgen.engine.games.rift_domination.model import (
     VOCABULARY,
     Effect,
+    without,
 )
 
 if TYPE_CHECKING:
@@ -114,7 +115,7 @@ def free_upgrade(state: RiftState, player: int, effect: Effect) -> None:
     name = effect.opt("upgrade")
     for h in state.planets_of(player):
         if len(state.upgrades.get(h, [])) < state.slots(h, player):
-            state.upgrades.setdefault(h, []).append(name)
+            state.upgrades[h] = [*state.upgrades.get(h, []), name]
             break
 
 
@@ -144,7 +145,7 @@ def orbital_strike(state: RiftState, player: int, dice: int, roll: int) -> None:
     hits = sum(1 for _ in range(dice) if state.rng.randbelow(state.engine.die) + 1 >= roll)
     state.chance.record("orbital strike", [state.engine.node_label[h], name, hits])
     if hits >= toughness(state, name):
-        state.upgrades[h].remove(name)
+        state.upgrades[h] = without(state.upgrades[h], name)
         state.events.add("orbital-strike:destroyed")
 
 
@@ -194,7 +195,7 @@ def leap(state: RiftState, player: int) -> None:
         return
     to = min(options, key=lambda s: (min((1 if e.node_system[h] == s else 9) for h in free) if free else 0, s))
     for u in [u for u in state.units if u.owner == player and u.node == fleet]:
-        u.node = to  # no battle on arrival: the leap lands beside enemies, who may attack on their turn
+        state.own(u).node = to  # no battle on arrival: the leap lands beside enemies, who may attack on their turn
 
 
 def recruit_now(state: RiftState, player: int, count: int, locked: bool, at: int = -1) -> None:
@@ -243,7 +244,7 @@ def fleet_movement(state: RiftState, player: int, amount: int) -> None:
         fleet = max(sorted(set(nodes)), key=nodes.count)
         for u in state.units:
             if u.owner == player and u.node == fleet:
-                u.mp += amount
+                state.own(u).mp += amount
 
 
 def sabotage(state: RiftState, player: int, amount: int) -> None:
@@ -256,7 +257,7 @@ def sabotage(state: RiftState, player: int, amount: int) -> None:
         if not targets:
             return
         _, h, name = max(targets)
-        state.upgrades[h].remove(name)
+        state.upgrades[h] = without(state.upgrades[h], name)
 
 
 def steal(state: RiftState, player: int, amount: int) -> None:

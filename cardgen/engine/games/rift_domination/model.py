@@ -185,15 +185,16 @@ class Occ:
 
 
 class Unit:
-    """A unit tile on the board: its kind, where it is and the movement points it has left this turn."""
+    """A unit tile on the board: its kind, where it is and the movement points it has left this turn. `held`: the
+    token of the one state that may change it in place (`RiftState.own`): clones share their units."""
 
-    __slots__ = ("kind", "mp", "node", "owner", "uid")
+    __slots__ = ("held", "kind", "mp", "node", "owner", "uid")
 
-    def __init__(self, uid: int, owner: int, kind: str, node: int, mp: int = 0):
-        self.uid, self.owner, self.kind, self.node, self.mp = uid, owner, kind, node, mp
+    def __init__(self, uid: int, owner: int, kind: str, node: int, mp: int = 0, held: object = None):
+        self.uid, self.owner, self.kind, self.node, self.mp, self.held = uid, owner, kind, node, mp, held
 
-    def copy(self) -> Unit:
-        return Unit(self.uid, self.owner, self.kind, self.node, self.mp)
+    def copy(self, held: object = None) -> Unit:
+        return Unit(self.uid, self.owner, self.kind, self.node, self.mp, held)
 
     def key(self) -> tuple[int, int, str, int, int]:
         return (self.uid, self.owner, self.kind, self.node, self.mp)
@@ -283,3 +284,11 @@ class Fight:
     @property
     def seat(self) -> int:
         return self.attacker if self.stage == 0 else self.defender
+
+
+def without(items: list[str], name: str) -> list[str]:
+    """A copy of `items` less the first `name`: a planet's upgrades are replaced, never changed, so clones share them
+    (`RiftState.clone`)."""
+    out = list(items)
+    out.remove(name)
+    return out

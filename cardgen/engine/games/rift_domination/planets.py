@@ -98,7 +98,7 @@ def negotiate(state: RiftState, unit: Unit, planet: int) -> None:
 def free_upgrade(state: RiftState, player: int, planet: int) -> None:
     """A free planet upgrade of the player's choice: mines (a fixed policy; the choice is not searched)."""
     if len(state.upgrades.get(planet, [])) < state.slots(planet, player):
-        state.upgrades.setdefault(planet, []).append("mines")
+        state.upgrades[planet] = [*state.upgrades.get(planet, []), "mines"]
 
 
 def control(state: RiftState, player: int, planet: int) -> None:

@@ -65,6 +65,7 @@ class RiftState(Flow, State):
     offered: list[int]  # the factions dealt so far (none is dealt twice)
     home: list[int]  # each seat's home planet node
     units: list[Unit]
+    token: object  # the `held` of the units this state may change in place (`own`)
     next_uid: int
     owner: dict[int, int]  # planet node -> controlling seat
     upgrades: dict[int, list[str]]  # planet node -> upgrades built there
@@ -114,7 +115,7 @@ class RiftState(Flow, State):
         s.first_player = s.player
         s.faction, s.repicked, s.offered = [-1] * players, [0] * players, []
         s.home = [-1] * players
-        s.units, s.next_uid = [], 0
+        s.units, s.next_uid, s.token = [], 0, object()
         s.owner, s.upgrades, s.tile, s.consumed = {}, {}, {}, set()
         s.resources, s.vp, s.track = [0] * players, [0] * players, [engine.track_first] * players
         s.roster, s.expansions = [[] for _ in range(players)], [0] * players
@@ -150,10 +151,19 @@ class RiftState(Flow, State):
         if sum(1 for u in self.units if u.owner == player and u.kind == kind) >= self.engine.tiles_per_colour[kind]:
             self.events.add(f"tiles-short:{kind}")
             return None
-        unit = Unit(self.next_uid, player, kind, node)
+        unit = Unit(self.next_uid, player, kind, node, held=self.token)
         self.next_uid += 1
         self.units.append(unit)
         return unit
+
+    def own(self, unit: Unit) -> Unit:
+        """`unit`, this state's own to change: clones share their units (`clone`), so one that another state may
+        hold too is first copied into its place. Every change to a unit goes through here."""
+        if unit.held is self.token:
+            return unit
+        mine = unit.copy(self.token)
+        self.units[self.units.index(unit)] = mine
+        return mine
 
     def unit(self, uid: int) -> Unit:
         return next(u for u in self.units if u.uid == uid)
@@ -347,7 +357,8 @@ class RiftState(Flow, State):
         then a ground battle or a landing) runs as steps, so a battle can stop for its players' battle cards and
         carry on afterwards. Cargo spends none of its own movement points."""
         came = unit.node
-        cargo = movement.cargo(self, unit)[:carry] if carry else []
+        cargo = [self.own(x) for x in movement.cargo(self, unit)[:carry]] if carry else []
+        unit = self.own(unit)
         if to in self.adj[came]:
             unit.mp -= 1
         else:
@@ -438,8 +449,9 @@ class RiftState(Flow, State):
         other.engine, other.n, other.on, other.adj, other.towards = self.engine, self.n, self.on, self.adj, self.towards
         other.phase, other.player = self.phase, self.player
         other.faction, other.repicked, other.offered = list(self.faction), list(self.repicked), list(self.offered)
-        other.home, other.units, other.next_uid = list(self.home), [u.copy() for u in self.units], self.next_uid
-        other.owner, other.upgrades = dict(self.owner), {h: list(v) for h, v in self.upgrades.items()}
+        other.home, other.units, other.next_uid = list(self.home), list(self.units), self.next_uid
+        other.token, self.token = object(), object()  # the units are shared now: each copies one before changing it
+        other.owner, other.upgrades = dict(self.owner), dict(self.upgrades)  # upgrades: replaced, never changed
         other.tile, other.consumed, other.tile_pool = dict(self.tile), set(self.consumed), list(self.tile_pool)
         other.placing = self.placing
         other.resources, other.vp, other.track = list(self.resources), list(self.vp), list(self.track)

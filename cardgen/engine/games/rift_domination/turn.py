@@ -52,6 +52,7 @@ def draw_and_gain(state: RiftState) -> None:
     state.track[player] = min(e.track_last, state.track[player] + e.track_step)
     for u in state.units:
         if u.owner == player:
+            u = state.own(u)
             u.mp = movement.points(state, u)
             if state.slowed[player] and e.node_system[u.node] == e.node_system[state.home[player]]:
                 u.mp = max(e.warp["minimum"], u.mp - state.slowed[player])
@@ -111,7 +112,7 @@ def may_build(state: RiftState, planet: int, name: str, player: int) -> bool:
 
 def build(state: RiftState, player: int, planet: int, name: str) -> None:
     state.resources[player] -= upgrade_cost(state, player, name)
-    state.upgrades.setdefault(planet, []).append(name)
+    state.upgrades[planet] = [*state.upgrades.get(planet, []), name]
     state.events.add(f"upgrade:{name}")
 
 
