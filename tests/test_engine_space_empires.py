@@ -46,7 +46,15 @@ from cardgen.engine.games.space_empires_4x.state import ON_MAP, SE4XState
 from cardgen.engine.rng import CounterRng
 from cardgen.engine.runner import PlaySpec, play_many, summarise
 
-from conftest import FIXTURES, REPO, check_golden_log, check_pickle_and_clone, copy_game, run_cli
+from conftest import (
+    FIXTURES,
+    REPO,
+    check_clone_playouts,
+    check_golden_log,
+    check_pickle_and_clone,
+    copy_game,
+    run_cli,
+)
 
 DATA = REPO / "card_data"
 RED, YELLOW = 0, 1
@@ -823,14 +831,35 @@ def test_states_pickle_and_clones_are_independent(engine):
     check_pickle_and_clone(engine, 3, 5, 300, 200)
 
 
+def test_clones_share_units_and_players_records_until_one_changes_them(engine):
+    """Clones share counters and each player's technology, purchases, hulls built and peeks (`SE4XState.clone`): a
+    counter is copied into its place before it changes (`SE4XState.own`), the records are replaced, never changed.
+    From every 500th decision of seeded games at two and four players, a clone played to the end leaves the
+    original's counters, records and observation as they were; the clones did change them."""
+
+    def held(state) -> tuple[object, ...]:
+        records = [sorted(t.items()) for t in state.tech], [sorted(b) for b in state.bought]
+        records += [sorted(b.items()) for b in state.built_at], [sorted(k.items()) for k in state.known]
+        return [(u.key(), u.steps, u.stopped, u.peeked, u.new, u.seen, u.tow) for u in state.units], records
+
+    def changed(clone, state) -> bool:
+        return held(clone) != held(state)
+
+    check_clone_playouts(engine, ((2, 3), (4, 5)), 500, lambda state: (*held(state), state.observation(0)), changed)
+
+
 def test_a_units_copy_carries_every_slot():
-    """A clone copies units slot by slot (`Unit.copy`, written out for speed): a slot added later must be copied."""
+    """A state copies a unit slot by slot before it changes one it shares with a clone (`Unit.copy`, written out for
+    speed): a slot added later must be copied; `held` is the copy's new holder's."""
     unit = Unit(7, 1, "DD", 2, 3, 11, {"attack": 1, "defense": 1, "tactics": 1, "movement": 2, "terraforming": 1})
     for number, name in enumerate(Unit.__slots__):
         setattr(unit, name, f"value {number}")  # a distinct value in every slot
-    copy = unit.copy()
-    assert copy is not unit and copy.key() == unit.key()
-    assert [getattr(copy, name) for name in Unit.__slots__] == [f"value {n}" for n in range(len(Unit.__slots__))]
+    token = object()
+    copy = unit.copy(token)
+    assert copy is not unit and copy.key() == unit.key() and copy.held is token
+    assert [getattr(copy, name) for name in Unit.__slots__ if name != "held"] == [
+        f"value {n}" for n, name in enumerate(Unit.__slots__) if name != "held"
+    ]
 
 
 def test_determinizations_keep_what_a_player_sees_and_redeal_the_face_down_markers(engine):

@@ -27,7 +27,7 @@ from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from cardgen.engine.rng import CounterRng
 
@@ -406,6 +406,29 @@ def shared_action(made: dict[int, dict[int, A]], unit: int, to: int, make: Calla
         made.clear()
     action = made.setdefault(unit, {})[to] = make(unit, to)
     return action
+
+
+class Held(Protocol):
+    """A piece of a state that clones share until one of them changes it (`owned`): a unit, say."""
+
+    held: object
+
+    def copy(self, held: object) -> Any: ...
+
+
+H = TypeVar("H", bound=Held)
+
+
+def owned(pieces: list[H], piece: H, token: object) -> H:
+    """`piece` (one of the state's `pieces`), the state's own to change: a clone shares its original's pieces and
+    both states take new tokens (`object()`), so a piece whose `held` is not the state's `token` may be another
+    state's too and is first copied into its place (`piece.copy(token)`). Every change to a piece goes through here;
+    a state that has not been cloned since it made a piece changes it in place."""
+    if piece.held is token:
+        return piece
+    mine: H = piece.copy(token)
+    pieces[pieces.index(piece)] = mine
+    return mine
 
 
 def sample(outcomes: Sequence[tuple[Any, float]], rng: CounterRng) -> Any:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
-from cardgen.engine.core import Action, State
+from cardgen.engine.core import Action, State, owned
 from cardgen.engine.flow import Flow
 from cardgen.engine.games.rift_domination import conflict, effects, hidden, invariants, movement, planets, setup, turn
 from cardgen.engine.games.rift_domination.model import (
@@ -159,11 +159,7 @@ class RiftState(Flow, State):
     def own(self, unit: Unit) -> Unit:
         """`unit`, this state's own to change: clones share their units (`clone`), so one that another state may
         hold too is first copied into its place. Every change to a unit goes through here."""
-        if unit.held is self.token:
-            return unit
-        mine = unit.copy(self.token)
-        self.units[self.units.index(unit)] = mine
-        return mine
+        return owned(self.units, unit, self.token)
 
     def unit(self, uid: int) -> Unit:
         return next(u for u in self.units if u.uid == uid)

@@ -90,6 +90,7 @@ class Fight:
 
 def begin(state: SE4XState, player: int, other: int, h: int, attackers: list[Unit], defenders: list[Unit]) -> None:
     """Start the battle at h between p's and q's combat units, and play it until a choice is due or it ends."""
+    attackers, defenders = [state.own(u) for u in attackers], [state.own(u) for u in defenders]
     for u in [*attackers, *defenders]:
         u.seen = True  # revealed in combat
     fighters = [Fighter(u.uid, side, group(state, u, True), [0] * u.count)
@@ -267,7 +268,7 @@ def _fire(state: SE4XState, shooter: Fighter, target: Fighter) -> None:
         target.active[ship] += 1
         if target.active[ship] == target.group.hull:
             target.active.pop(ship)
-            unit = state.unit(target.uid)
+            unit = state.own(state.unit(target.uid))
             unit.count -= 1
             if unit.count == 0:
                 state._remove(unit)
@@ -283,7 +284,7 @@ def _retreat(state: SE4XState, fighter: Fighter, to: int) -> None:
     fight = state.fight
     assert fight is not None
     fighter.gone = True
-    unit = state.unit(fighter.uid)
+    unit = state.own(state.unit(fighter.uid))
     unit.hex, unit.stopped = to, True
     state.events.add("retreat")
     if state.kind(to) == "black-hole":

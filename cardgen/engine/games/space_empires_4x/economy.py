@@ -29,6 +29,11 @@ if TYPE_CHECKING:
 TAGS = frozenset({"scuttle", "research", "build", "upgrade", "bid", "end-econ"})  # the actions `act` applies
 
 
+def raised(levels: dict[str, int], tech: str) -> dict[str, int]:
+    """A player's technology levels with one raised a level: a new dict (clones share the old one)."""
+    return {**levels, tech: levels[tech] + 1}
+
+
 def act(state: SE4XState, player: int, action: Action) -> None:
     """Apply one of the player's Economic Phase actions (`TAGS`)."""
     tag = action.tag
@@ -39,13 +44,13 @@ def act(state: SE4XState, player: int, action: Action) -> None:
         pay(state, player)
     elif tag == "research":
         state.cp[player] -= state.engine.tech_cost[action.tech][state.tech[player][action.tech] + 1]
-        state.tech[player][action.tech] += 1
-        state.bought[player].add(action.tech)
+        state.tech[player] = raised(state.tech[player], action.tech)
+        state.bought[player] = state.bought[player] | {action.tech}
         state.events.add(f"research:{action.tech}")
     elif tag == "build":
         build(state, player, action.code, action.at)
     elif tag == "upgrade":
-        u = state.unit(action.uid)
+        u = state.own(state.unit(action.uid))
         cost = upgrade_cost(state, u)
         assert cost is not None
         state.cp[player] -= cost
@@ -184,7 +189,7 @@ def begin(state: SE4XState, player: int) -> None:
             tech = next(t for t, lo, hi in e.wreck_table if lo <= roll <= hi)
             state.chance.record("space wreck", [roll, tech])
             if state.tech[player][tech] < e.tech_max[tech]:
-                state.tech[player][tech] += 1
+                state.tech[player] = raised(state.tech[player], tech)
     state.cp[player] += income
     state.due[player] = sum(
         state.spec(u).hull * u.count for u in state.units if u.owner == player and state.spec(u).maintained
@@ -206,15 +211,15 @@ def build(state: SE4XState, player: int, code: str, h: int) -> None:
         state.yards_new[(player, h)] = state.yards_new.get((player, h), 0) + 1
         existing = next((u for u in state.units_at(h) if u.owner == player and u.code == "SY"), None)
         if existing is not None:
-            existing.count += 1
+            state.own(existing).count += 1
         else:
             state._add_unit(player, code, 1, h).new = True
         return
     if code not in ("Base", "Decoy"):
-        state.built_at[player][h] = state.built_at[player].get(h, 0.0) + spec.hull
+        state.built_at[player] = {**state.built_at[player], h: state.built_at[player].get(h, 0.0) + spec.hull}
     fresh = state.fresh.get((player, code, h))
     if fresh is not None and code in state.engine.numbered and state.unit(fresh).count < state.engine.group_max:
-        state.unit(fresh).count += 1
+        state.own(state.unit(fresh)).count += 1
         return
     u = state._add_unit(player, code, 1, h)
     u.new = True
@@ -255,7 +260,8 @@ def end_round(state: SE4XState) -> None:
     state.fresh = {}
     state.yards_new = {}
     for u in state.units:
-        u.new = False
+        if u.new:
+            state.own(u).new = False
     state.turns += 1
     state.turn = 0
     if state.n == 1 and e.turn_cap is not None and state.turns >= e.turn_cap:

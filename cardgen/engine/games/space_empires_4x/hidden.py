@@ -63,9 +63,8 @@ def determinize(state: SE4XState, player: int, rng: CounterRng) -> SE4XState:
         for h, m in zip(hexes, ids, strict=True):
             copy.marker_at[h], copy.mloc[m] = m, (ON_MAP, h)
     for q, known in enumerate(copy.known):  # another player who peeked knows what this deal put there
-        for h in known if q != player else ():
-            if state.known_marker(q, h) >= 0:
-                known[h] = copy.marker_at[h]
+        if q != player:
+            copy.known[q] = {h: copy.marker_at[h] if state.known_marker(q, h) >= 0 else m for h, m in known.items()}
     forget_purchases(copy, player)
     redeal_groups(copy, player, rng)
     return copy
@@ -106,4 +105,5 @@ def redeal_groups(state: SE4XState, player: int, rng: CounterRng) -> None:
         looks = [(u.code, u.count, u.group, u.att, u.dfn, u.tac, u.move, u.terra) for u in units]
         rng.shuffle(looks)
         for u, look in zip(units, looks, strict=True):
+            u = state.own(u)
             u.code, u.count, u.group, u.att, u.dfn, u.tac, u.move, u.terra = look

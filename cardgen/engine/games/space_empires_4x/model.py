@@ -52,7 +52,8 @@ _new_unit = object.__new__
 
 class Unit:
     """A counter on the map: a group of `count` ships of one type, or a single unit, with the technology it was built
-    with (Ship Yards, Bases and Decoys take their owner's current levels instead)."""
+    with (Ship Yards, Bases and Decoys take their owner's current levels instead). `held`: the token of the one state
+    that may change it in place (`SE4XState.own`): clones share their units."""
 
     __slots__ = (
         "att",
@@ -60,6 +61,7 @@ class Unit:
         "count",
         "dfn",
         "group",
+        "held",
         "hex",
         "move",
         "new",
@@ -74,8 +76,10 @@ class Unit:
         "uid",
     )  # fmt: skip
 
-    def __init__(self, uid: int, owner: int, code: str, group: int, count: int, hex: int, tech: dict[str, int]):
+    def __init__(self, uid: int, owner: int, code: str, group: int, count: int, hex: int, tech: dict[str, int],
+                 held: object = None):  # fmt: skip
         self.uid, self.owner, self.code, self.group, self.count, self.hex = uid, owner, code, group, count, hex
+        self.held = held
         self.att, self.dfn, self.tac = tech["attack"], tech["defense"], tech["tactics"]
         self.move = tech["movement"]
         self.terra = tech["terraforming"] > 0  # a Colony Ship built after Terraforming may settle Barren Planets
@@ -86,10 +90,12 @@ class Unit:
         self.new = False  # placed in this Economic Phase (a Ship Yard builds nothing yet)
         self.seen = False  # revealed in combat: face up until it is back at one of its colonies
 
-    def copy(self) -> Unit:
-        """Every slot assigned in turn (a clone copies about thirty units, and a loop of `getattr`/`setattr` over the
-        slots was most of a clone's time); tests/test_engine_space_empires.py checks that no slot is missed."""
+    def copy(self, held: object = None) -> Unit:
+        """Every slot assigned in turn (a state copies a unit before it changes it, and a loop of `getattr`/`setattr`
+        over the slots was most of a clone's time); tests/test_engine_space_empires.py checks that no slot is missed.
+        `held`: the token of the state the copy is for."""
         other = _new_unit(Unit)
+        other.held = held
         other.att = self.att
         other.code = self.code
         other.count = self.count
@@ -110,7 +116,10 @@ class Unit:
         return other
 
     def key(self) -> tuple[object, ...]:
-        return tuple(getattr(self, name) for name in Unit.__slots__)
+        return tuple(getattr(self, name) for name in KEYED)
+
+
+KEYED = tuple(name for name in Unit.__slots__ if name != "held")  # what a counter is (`key`): not who may change it
 
 
 class Move(NamedTuple):

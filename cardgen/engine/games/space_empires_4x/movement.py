@@ -35,8 +35,8 @@ def act(state: SE4XState, player: int, action: Action) -> None:
     if tag == "move":
         u = state.unit(action.uid)
         for o in state.units:  # 'You must complete one unit's movement before moving another unit'
-            if o.owner == player and o is not u and o.steps > 0:
-                o.stopped = True
+            if o.owner == player and o is not u and o.steps > 0 and not o.stopped:
+                state.own(o).stopped = True
         enter(state, u, action.to, u.hex)
     elif tag == "colonize":
         u = state.unit(action.uid)
@@ -44,11 +44,11 @@ def act(state: SE4XState, player: int, action: Action) -> None:
         state.events.add(f"marker:{state.kind(u.hex)}")
         state._remove(u)
     elif tag == "load":
-        u = state.unit(action.uid)
+        u = state.own(state.unit(action.uid))
         m = state.marker_at[u.hex]
         state.marker_at[u.hex], state.mloc[m], u.tow = -1, (TOWED, u.uid), m
     elif tag == "unload":
-        u = state.unit(action.uid)
+        u = state.own(state.unit(action.uid))
         state.mloc[u.tow], u.tow = (DEPOSITED, u.hex), -1
     elif tag == "peek":
         peek(state, state.unit(action.uid), action.at)
@@ -151,6 +151,7 @@ def shift_targets(state: SE4XState) -> list[int]:
 
 def enter(state: SE4XState, unit: Unit, t: int, came: int, counts: bool = True) -> None:
     """Unit u moves into hex t: the marker there is turned up and acts at once; enemies there stop it."""
+    unit = state.own(unit)
     unit.hex = t
     if counts:
         unit.steps += 1
@@ -237,7 +238,7 @@ def shift(state: SE4XState, t: int) -> None:
     for uid in uids:
         u = next((x for x in state.units if x.uid == uid), None)
         if u is not None:
-            came = u.hex
+            u, came = state.own(u), u.hex
             enter(state, u, t, came, counts=False)
             if u in state.units:
                 u.stopped = True
@@ -246,9 +247,10 @@ def shift(state: SE4XState, t: int) -> None:
 
 def peek(state: SE4XState, unit: Unit, t: int) -> None:
     """A Cruiser's sensors show its owner an adjacent face-down marker; the owner then chooses (`PeekChoice`)."""
+    unit = state.own(unit)
     unit.peeked = True
     m = state.marker_at[t]
-    state.known[unit.owner][t] = m
+    state.known[unit.owner] = {**state.known[unit.owner], t: m}
     state.peeking = t
     state.ask("peek", unit.owner)
     state.explored[unit.owner] += 1
@@ -263,7 +265,7 @@ def peek_choice(state: SE4XState, player: int, reveal: bool) -> None:
     if not reveal:
         state.events.add("peek:face-down")
         return
-    del state.known[player][t]  # everyone sees it now
+    state.known[player] = {h: m for h, m in state.known[player].items() if h != t}  # everyone sees it now
     state.revealed[t] = True
     state.events.add("peek:revealed")
     if state.engine.markers[state.marker_at[t]].kind in PEEK_DISCARDS:

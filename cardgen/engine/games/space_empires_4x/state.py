@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from cardgen.engine.core import Action, IllegalAction, State
+from cardgen.engine.core import Action, IllegalAction, State, owned
 from cardgen.engine.flow import Flow
 from cardgen.engine.games.space_empires_4x import battle, conflict, economy, hidden, invariants, movement, view
 from cardgen.engine.games.space_empires_4x.battle import Fight
@@ -73,6 +73,7 @@ class SE4XState(Flow, State):
     fresh: dict[tuple[int, str, int], int]  # (player, code, hex) -> the group started there this phase
     yards_new: dict[tuple[int, int], int]  # (player, hex) -> Ship Yards placed there this phase
     units: list[Unit]
+    token: object  # the `held` of the units this state may change in place (`own`)
     next_uid: int
     phase: str
     turn: int  # 0, 1, 2: the turn of the round
@@ -124,7 +125,7 @@ class SE4XState(Flow, State):
         s.built_at = [{} for _ in range(players)]  # hull built at each yard this phase
         s.fresh = {}  # (player, code, hex) -> the group started this phase
         s.yards_new = {}  # (player, hex) -> Ship Yards placed there this phase
-        s.units = []
+        s.units, s.token = [], object()
         s.next_uid = 0
         s.peeking = -1
         s.battles = ()
@@ -155,7 +156,7 @@ class SE4XState(Flow, State):
 
     def _add_unit(self, player: int, code: str, count: int, h: int) -> Unit:
         group = self._free_number(player, code) if code in self.engine.numbered else 0
-        unit = Unit(self.next_uid, player, code, group, count, h, self.tech[player])
+        unit = Unit(self.next_uid, player, code, group, count, h, self.tech[player], self.token)
         self.next_uid += 1
         self.units.append(unit)
         self._note_limit(player, code)
@@ -173,6 +174,11 @@ class SE4XState(Flow, State):
         if self.counters_used(player, code) >= self.engine.limits[code]:
             self.events.add(f"limit:{code}")
 
+    def own(self, unit: Unit) -> Unit:
+        """`unit`, this state's own to change: clones share their units (`clone`), so one that another state may
+        hold too is first copied into its place. Every change to a unit goes through here."""
+        return owned(self.units, unit, self.token)
+
     def unit(self, uid: int) -> Unit:
         for u in self.units:
             if u.uid == uid:
@@ -182,6 +188,7 @@ class SE4XState(Flow, State):
     def _remove(self, unit: Unit, why: str = "") -> None:
         if unit.tow >= 0:  # 'If a Mining Ship is destroyed while towing a Mineral, the Mineral is also destroyed'
             self.mloc[unit.tow] = (GONE, 0)
+            unit = self.own(unit)
             unit.tow = -1
         self.units.remove(unit)
 
@@ -240,7 +247,9 @@ class SE4XState(Flow, State):
     def _start_turn(self) -> None:
         self.phase = MOVE
         for u in self.units:
-            u.steps, u.stopped, u.peeked = 0, False, False
+            if u.steps or u.stopped or u.peeked:
+                u = self.own(u)
+                u.steps, u.stopped, u.peeked = 0, False, False
 
     def _seats(self) -> list[int]:
         return [p for p in self.order if p not in self.out]
@@ -401,17 +410,19 @@ class SE4XState(Flow, State):
         other.engine, other.n, other.on, other.adj, other.colours = self.engine, self.n, self.on, self.adj, self.colours
         other.marker_at, other.revealed, other.mloc = list(self.marker_at), list(self.revealed), list(self.mloc)
         other.col_owner, other.col_cp, other.home = list(self.col_owner), list(self.col_cp), self.home
-        other.tech = [dict(t) for t in self.tech]
+        # a player's technology, purchases, hulls built and peeks are replaced, never changed: clones share them
+        other.tech = list(self.tech)
         other.cp, other.due, other.bid = list(self.cp), list(self.due), list(self.bid)
         other.explored = list(self.explored)
-        other.bought = [set(b) for b in self.bought]
-        other.built_at = [dict(b) for b in self.built_at]
+        other.bought = list(self.bought)
+        other.built_at = list(self.built_at)
         other.fresh = dict(self.fresh)
-        other.units = [u.copy() for u in self.units]
+        other.units = list(self.units)
+        other.token, self.token = object(), object()  # the units are shared now: each copies one before changing it
         other.next_uid = self.next_uid
         other.phase, other.turn, other.order = self.phase, self.turn, list(self.order)
         other.player, other.lost = self.player, self.lost
-        other.peeking, other.known = self.peeking, [dict(k) for k in self.known]
+        other.peeking, other.known = self.peeking, list(self.known)
         other.battles, other.at, other.pending = self.battles, self.at, self.pending
         other.fight = None if self.fight is None else self.fight.copy()
         other.tasks, other.decision = list(self.tasks), self.decision
