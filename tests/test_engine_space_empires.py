@@ -46,15 +46,7 @@ from cardgen.engine.games.space_empires_4x.state import ON_MAP, SE4XState
 from cardgen.engine.rng import CounterRng
 from cardgen.engine.runner import PlaySpec, play_many, summarise
 
-from conftest import (
-    FIXTURES,
-    REPO,
-    check_clone_playouts,
-    check_golden_log,
-    check_pickle_and_clone,
-    copy_game,
-    run_cli,
-)
+from conftest import FIXTURES, REPO, check_clone_playouts, check_golden_log, check_pickle_and_clone, copy_game, run_cli
 
 DATA = REPO / "card_data"
 RED, YELLOW = 0, 1

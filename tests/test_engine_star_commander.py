@@ -35,7 +35,7 @@ from cardgen.engine.games.star_commander.state import StarState
 from cardgen.engine.rng import CounterRng
 from cardgen.engine.runner import PlaySpec, play_many, summarise
 
-from conftest import FIXTURES, REPO, check_golden_log, check_pickle_and_clone, copy_game, run_cli
+from conftest import FIXTURES, REPO, check_clone_playouts, check_golden_log, check_pickle_and_clone, copy_game, run_cli
 
 DATA = REPO / "card_data"
 A1, B2, C3, A3, C1 = 0, 4, 8, 6, 2  # cells of the 3×3 grid of a two-player game
@@ -557,8 +557,10 @@ def test_golden_log_replays_exactly(tmp_path):
 
 
 def snapshot(s: StarState) -> dict[str, object]:
-    """Everything a state holds (the abilities applied, the tasks, the generator…) but the engine and its caches."""
-    kept = {k: copy.deepcopy(v) for k, v in vars(s).items() if k not in ("engine", "rng", "_legal", "_lasting")}
+    """Everything a state holds (the abilities applied, the tasks, the generator…) but the engine, its caches and the
+    token of the pieces it may change in place (a clone gives the original a new one: `StarState.clone`)."""
+    skipped = ("engine", "rng", "_legal", "_lasting", "token")
+    kept = {k: copy.deepcopy(v) for k, v in vars(s).items() if k not in skipped}
     return {**kept, "rng": (s.rng.key, s.rng.counter)}
 
 
@@ -599,7 +601,8 @@ def test_the_lasting_effects_remembered_are_those_gathered_afresh(engine, player
     """Technologies and stations (rulebook: Technology cards stay in play; a station's ability lasts while it
     stands) are gathered per player and remembered until one of that player's technologies or pieces with a lasting
     effect comes or goes (`StarState._changed`). At every decision of seeded random games, each player's remembered
-    effects must be what gathering them afresh gives."""
+    effects must be what gathering them afresh gives, and come from the pieces the state holds now (a piece copied
+    into its place before it changes, `StarState.own`, is gathered again)."""
     s, rng = engine.new_state(players, seed), CounterRng(2000 + seed)
     verbs = sorted({verb for table in engine.lasting_verbs for verb, _ in table})
     compared = 0
@@ -612,6 +615,7 @@ def test_the_lasting_effects_remembered_are_those_gathered_afresh(engine, player
                   for p in range(players) for v in verbs}  # fmt: skip
         assert afresh == {key: [(id(e), None if src is None else src.card) for e, src in found]
                           for key, found in remembered.items()}, (s.turns, s.decision)  # fmt: skip
+        assert all(src is None or src is s.piece(src.card) for found in remembered.values() for _, src in found)
         compared += sum(1 for found in remembered.values() if found)
         legal = s.legal_actions()
         s.do(legal[rng.randbelow(len(legal))])
@@ -620,6 +624,20 @@ def test_the_lasting_effects_remembered_are_those_gathered_afresh(engine, player
 
 def test_states_pickle_and_clones_are_independent(engine):
     check_pickle_and_clone(engine, 3, 5, 200, 100)
+
+
+def test_clones_share_pieces_until_one_changes_them(engine):
+    """Clones share pieces (`StarState.clone`): a piece is copied into its place before it jumps, retreats, is
+    damaged, boosted, pinned or cloaked, or its turn's marks are cleared (`StarState.own`). From every 200th
+    decision of seeded games at two and four players, a clone played to the end leaves the original's pieces and
+    observation as they were; the clones did change pieces."""
+
+    def pieces(state) -> list[tuple[object, ...]]:
+        return [(x.card, x.owner, x.cell, x.damage, x.jumps, x.fresh, x.moved, x.pinned, x.cloaked, x.boost)
+                for x in state.pieces]  # fmt: skip
+
+    check_clone_playouts(engine, ((2, 3), (4, 5)), 200, lambda state: (pieces(state), state.observation(0)),
+                         lambda clone, state: pieces(clone) != pieces(state))  # fmt: skip
 
 
 def test_determinizations_keep_what_a_player_sees_and_redeal_the_rest(engine):
@@ -753,7 +771,7 @@ def test_command_cards_do_what_their_effects_say(engine):
     while s.decision and s.decision[0] == "respond":
         s.apply(PASS)
     assert (
-        cruiser.pinned
+        s.piece(cruiser.card).pinned  # the state's piece now (a piece is copied into its place before it changes)
         and s.embargo[1]
         and not [m for m in s.legal_actions() if getattr(m, "card", -1) == cruiser.card and isinstance(m, Move)]
     )
@@ -802,7 +820,7 @@ def test_combat_commands_and_ceasefire(engine):
     s.apply(DONE)
     assert s.decision == ("combat", 0, B2) and Play(overcharge, cruiser.card) in s.legal_actions()
     play_through(s, overcharge, cruiser.card)
-    assert s.attack(cruiser) == 3 + 2
+    assert s.attack(s.piece(cruiser.card)) == 3 + 2  # the state's piece now, not the one `put` made
     assert s.decision == ("combat", 1, B2)
     play_through(s, ceasefire, B2)
     while s.decision and s.decision[0] == "combat":

@@ -427,8 +427,11 @@ def owned(pieces: list[H], piece: H, token: object) -> H:
     if piece.held is token:
         return piece
     mine: H = piece.copy(token)
-    pieces[pieces.index(piece)] = mine
-    return mine
+    for index, other in enumerate(pieces):  # found by identity (a piece may compare equal by value)
+        if other is piece:
+            pieces[index] = mine
+            return mine
+    raise ValueError("a piece the state does not have")
 
 
 def sample(outcomes: Sequence[tuple[Any, float]], rng: CounterRng) -> Any:

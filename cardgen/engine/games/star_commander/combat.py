@@ -110,7 +110,7 @@ def hits(state: StarState, cell: int) -> None:
             e, _ = state.lasting(t.owner, "shield")[0]
             amount -= min(amount, e.amount)
             state.applied.add(state.tech_item(t.owner, e))
-        t.damage += amount
+        state.own(t).damage += amount
     destroy_broken(state, cell)
 
 
@@ -183,6 +183,7 @@ def retreat_piece(state: StarState, player: int, card: int, cell: int, battle_ce
         state.applied.add(state.spec(card).item)
     elif x.moved or cell not in state.neighbours(x.cell):
         state._used_lasting(player, "far-retreat", 1)
+    x = state.own(x)
     x.moved = True
     x.cell = cell
     state.tasks.append(("retreat", battle_cell, player))

@@ -81,13 +81,13 @@ def remove_development(state: StarState, player: int, effect: Effect, target: in
 @does("boost-attack")
 def boost_attack(state: StarState, player: int, effect: Effect, target: int) -> None:
     if (x := state.piece(target)) is not None:
-        x.boost += effect.amount
+        state.own(x).boost += effect.amount
 
 
 @does("deal-damage")
 def deal_damage(state: StarState, player: int, effect: Effect, target: int) -> None:
     if (x := state.piece(target)) is not None:
-        x.damage += effect.amount
+        state.own(x).damage += effect.amount
         combat.destroy_broken(state, x.cell)
 
 
@@ -141,7 +141,7 @@ def arrange_top(state: StarState, player: int, effect: Effect, target: int) -> N
 @does("pin")
 def pin(state: StarState, player: int, effect: Effect, target: int) -> None:
     if (x := state.piece(target)) is not None:
-        x.pinned = True
+        state.own(x).pinned = True
 
 
 @does("annex")
@@ -175,7 +175,7 @@ def peek_systems(state: StarState, player: int, effect: Effect, target: int) -> 
 @does("cloak")
 def cloak(state: StarState, player: int, effect: Effect, target: int) -> None:
     if (x := state.piece(target)) is not None:
-        x.cloaked = True
+        state.own(x).cloaked = True
 
 
 @does("extra-jumps")
@@ -212,6 +212,7 @@ def jump(state: StarState, player: int, card: int, cell: int) -> None:
     """A piece jumps to a neighbouring system (a ship past its jumps uses the spare jump an ability gives)."""
     x = state.piece(card)
     assert x is not None
+    x = state.own(x)
     spec = state.spec(card)
     if x.jumps >= spec.jump + state.temp.extra_jumps and not spec.fighter:
         state.temp.spare_used = True
@@ -238,6 +239,7 @@ def mark_move(state: StarState, player: int, piece: Piece, cell: int) -> None:
 
 def enter(state: StarState, piece: Piece, cell: int) -> None:
     """A ship arrives in a system: enemy pickets fire, an envoy entering another's system draws."""
+    piece = state.own(piece)
     piece.cell = cell
     for y in state.at(cell):
         if y.owner != piece.owner:
@@ -272,7 +274,7 @@ def explore(state: StarState, player: int, cell: int) -> None:
         case "hazard":
             for x in state.at(cell):
                 if x.owner == player:
-                    x.damage += n
+                    state.own(x).damage += n
         case "survey":
             peek(state, player, n, cell)
         case "claim":
@@ -330,7 +332,7 @@ def shipyard_without_grant(state: StarState, player: int, cell: int) -> bool:
 def place(state: StarState, player: int, card: int, cell: int) -> None:
     if card in state.supply:
         state.supply.remove(card)
-    state.pieces.append(Piece(card, player, cell, 0, 0, True, False, False, False, 0))
+    state.pieces.append(Piece(card, player, cell, 0, 0, True, False, False, False, 0, state.token))
     state._changed(player, card)
 
 

@@ -172,10 +172,12 @@ class Piece:
     pinned: bool
     cloaked: bool
     boost: int
+    # the token of the one state that may change it in place (`StarState.own`): clones share their pieces
+    held: object = field(default=None, compare=False, repr=False)
 
-    def copy(self) -> Piece:
+    def copy(self, held: object = None) -> Piece:
         return Piece(self.card, self.owner, self.cell, self.damage, self.jumps, self.fresh, self.moved,
-                     self.pinned, self.cloaked, self.boost)  # fmt: skip
+                     self.pinned, self.cloaked, self.boost, held)  # fmt: skip
 
 
 @dataclass

@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from cardgen.engine.boards import diagonal_distance
-from cardgen.engine.core import State
+from cardgen.engine.core import State, owned
 from cardgen.engine.flow import PASS, Flow
 from cardgen.engine.games.star_commander import cards, combat, effects, hidden, invariants, labels, listing, turn, view
 from cardgen.engine.games.star_commander.model import (
@@ -90,6 +90,7 @@ class StarState(Flow, State):
     playing: list[int]  # commands and technologies on the response stack
     supply: list[int]  # core cards not in play
     pieces: list[Piece]
+    token: object  # the `held` of the pieces this state may change in place (`own`)
     known: list[list[list[int]]]  # known[p][d]: the top cards of deck d that p has seen, top first
     peeked: list[set[int]]  # cells whose face-down system each player has looked at
     started: list[bool]  # seats that have had a turn (the Ready phase is skipped on a seat's first)
@@ -148,7 +149,7 @@ class StarState(Flow, State):
         s.discards = [[] for _ in s.decks]
         s.playing = []
         s.supply = list(range(engine.core_start, len(engine.cards)))
-        s.pieces = []
+        s.pieces, s.token = [], object()
         for p, cell in enumerate(seats):
             for name, count in engine.start_ships.items():
                 for _ in range(count):
@@ -156,7 +157,7 @@ class StarState(Flow, State):
                     if found is None:
                         s.problem(f"not enough {name} cards for {players} players")
                         continue
-                    s.pieces.append(Piece(found, p, cell, 0, 0, False, False, False, False, 0))
+                    s.pieces.append(Piece(found, p, cell, 0, 0, False, False, False, False, 0, s.token))
         s._lasting, s._by_cell, s._listing = {}, None, False
         s.known = [[[] for _ in s.decks] for _ in range(players)]
         s.peeked = [set() for _ in range(players)]
@@ -199,7 +200,8 @@ class StarState(Flow, State):
         o.decks = [list(d) for d in self.decks]
         o.discards = [list(d) for d in self.discards]
         o.playing, o.supply = list(self.playing), list(self.supply)
-        o.pieces = [p.copy() for p in self.pieces]
+        o.pieces = list(self.pieces)
+        o.token, self.token = object(), object()  # the pieces are shared now: each copies one before changing it
         o.known = [[list(k) for k in ks] for ks in self.known]
         o.peeked = [set(p) for p in self.peeked]
         o.started, o.clock, o.last_end = list(self.started), self.clock, list(self.last_end)
@@ -216,6 +218,15 @@ class StarState(Flow, State):
 
     def spec(self, card: int) -> CardSpec:
         return self.engine.cards[card]
+
+    def own(self, piece: Piece) -> Piece:
+        """`piece`, this state's own to change: clones share their pieces (`clone`), so one that another state may
+        hold too is first copied into its place. Every change to a piece goes through here. The lasting effects
+        gathered keep pieces (`lasting`): a copied piece's owner gathers them again, if its card has any."""
+        mine = owned(self.pieces, piece, self.token)
+        if mine is not piece:
+            self._changed(piece.owner, piece.card)
+        return mine
 
     def piece(self, card: int) -> Piece | None:
         for piece in self.pieces:

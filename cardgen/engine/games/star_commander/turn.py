@@ -21,9 +21,11 @@ def turn(state: StarState, player: int) -> None:
     state.active, state.turns = player, state.turns + 1
     state.clock += 1
     for piece in state.pieces:  # `jumps` and `moved` count the active player's turn for every piece (Retreat)
-        piece.jumps, piece.moved = 0, False
-        if piece.owner == player:
-            piece.fresh = False
+        if piece.jumps or piece.moved or (piece.fresh and piece.owner == player):
+            piece = state.own(piece)
+            piece.jumps, piece.moved = 0, False
+            if piece.owner == player:
+                piece.fresh = False
     state.abandoned = {x.card for x in state.pieces if x.owner == player and abandoned(state, x)}
     state.phase = Phase.READY
     ready = [("income", player), ("draw", player, state.engine.draws), ("ready_abilities", player),
@@ -108,7 +110,9 @@ def cleanup(state: StarState, player: int) -> None:
         if abandoned(state, piece):
             combat.destroy(state, piece)
     for piece in state.pieces:
-        piece.damage, piece.boost, piece.pinned, piece.cloaked = 0, 0, False, False
+        if piece.damage or piece.boost or piece.pinned or piece.cloaked:
+            piece = state.own(piece)
+            piece.damage, piece.boost, piece.pinned, piece.cloaked = 0, 0, False, False
     state.temp, state.vetoed, state.used = Temporary(), set(), set()
     state.embargo[player] = False
     alive = state.alive(state.n)

@@ -142,7 +142,7 @@ def _blow(trial: StarState) -> StarState | None:
             best_value = outlook(trial, attacker)
         forecast = trial.clone()
         for i in movers:
-            forecast.pieces[i].cell = cell
+            forecast.own(forecast.pieces[i]).cell = cell
         forecast._changed()
         _run_sieges(forecast, [cell])
         if (value := outlook(forecast, attacker)) > best_value:
