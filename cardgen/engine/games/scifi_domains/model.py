@@ -100,18 +100,20 @@ _new = object.__new__
 
 
 class Unit:
-    """One of a player's units: its type, its card, the round it was bought and the damage it has taken."""
+    """One of a player's units: its type, its card, the round it was bought and the damage it has taken. `held`: the
+    token of the one state that may change it in place (`ScifiState._own_unit`): clones share their units."""
 
-    __slots__ = ("bought", "card", "damage", "kind", "source")
+    __slots__ = ("bought", "card", "damage", "held", "kind", "source")
 
-    def __init__(self, kind: str, source: Source, card: int, bought: int, damage: int = 0):
+    def __init__(self, kind: str, source: Source, card: int, bought: int, damage: int = 0, held: object = None):
         self.kind, self.source, self.card, self.bought, self.damage = kind, source, card, bought, damage
+        self.held = held
 
-    def copy(self) -> Unit:
-        """A copy (slot by slot, without `__init__`: states are cloned thousands of times a search decision)."""
+    def copy(self, held: object = None) -> Unit:
+        """A copy for the state whose token is `held` (slot by slot, without `__init__`)."""
         unit = _new(Unit)
-        unit.kind, unit.source, unit.card, unit.bought, unit.damage = (
-            self.kind, self.source, self.card, self.bought, self.damage
+        unit.kind, unit.source, unit.card, unit.bought, unit.damage, unit.held = (
+            self.kind, self.source, self.card, self.bought, self.damage, held
         )  # fmt: skip
         return unit
 

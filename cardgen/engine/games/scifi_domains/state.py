@@ -18,7 +18,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from typing import TYPE_CHECKING, Any
 
-from cardgen.engine.core import State, frozen
+from cardgen.engine.core import State, frozen, owned
 from cardgen.engine.games.scifi_domains.actions import (
     PASS,
     Absorb,
@@ -65,6 +65,7 @@ class ScifiState(Battle, State):
     overflow: list[int]  # VP from Reward points spent at the cap
     points: list[int]  # unspent Reward points
     units: list[list[Unit]]
+    token: object  # the `held` of the units this state may change in place (`_own_unit`)
     techs: list[list[int]]
     rewards: list[list[int]]
     lost_ships: list[int]  # seats whose Command Ship was destroyed
@@ -92,7 +93,8 @@ class ScifiState(Battle, State):
         s.research_prod = [start["research_production"]] * players
         s.overflow = [0] * players
         s.points = [0] * players
-        s.units = [[Unit(COMMAND_SHIP, Source.SHIP, p, 0)] for p in range(players)]
+        s.token = object()  # the `held` of the units this state may change in place (`_own_unit`)
+        s.units = [[Unit(COMMAND_SHIP, Source.SHIP, p, 0, held=s.token)] for p in range(players)]
         s.techs = [[] for _ in range(players)]
         s.rewards = [[] for _ in range(players)]
         s.lost_ships = []
@@ -214,6 +216,7 @@ class ScifiState(Battle, State):
         o.overflow, o.points, o.lost_ships = list(self.overflow), list(self.points), list(self.lost_ships)
         o.stage, o.active = list(self.stage), list(self.active)
         o.units = [list(us) for us in self.units]  # a unit is copied before it changes (`_own_unit`): shared
+        o.token, self.token = object(), object()
         o.techs = [list(t) for t in self.techs]
         o.rewards = [list(r) for r in self.rewards]
         o.decks = {k: list(v) for k, v in self.decks.items()}
@@ -380,7 +383,7 @@ class ScifiState(Battle, State):
         for _ in range(count):
             card = next(c for c in self.lines["units"] if self.engine.unit_cards[c] == unit_type)
             self.lines["units"].remove(card)
-            self.units[player].append(Unit(unit_type, Source.CARD, card, self.round))
+            self.units[player].append(Unit(unit_type, Source.CARD, card, self.round, held=self.token))
         self._refill("units")
 
     def tech_cost(self, player: int, card: int) -> int:
@@ -440,10 +443,9 @@ class ScifiState(Battle, State):
             line.append(self._draw(deck, name))
 
     def _own_unit(self, player: int, index: int) -> Unit:
-        """The player's unit at `index`, this state's own to change: clones share their units (`clone`), so a unit
-        is copied into its place before anything of it changes."""
-        unit = self.units[player][index] = self.units[player][index].copy()
-        return unit
+        """The player's unit at `index`, this state's own to change: clones share their units (`clone`), so one that
+        another state may hold too is first copied into its place (`core.owned`)."""
+        return owned(self.units[player], self.units[player][index], self.token)
 
     def _draw(self, deck: list[int], name: str) -> int:
         """A card drawn at random from an unordered deck (the odds of a shuffled deck's top card), logged."""
@@ -506,7 +508,7 @@ class ScifiState(Battle, State):
         elif reward.effect == "research_production":
             self.research_prod[player] += reward.value
         elif reward.effect == "unit" and reward.unit_type:
-            self.units[player].append(Unit(reward.unit_type, Source.REWARD, card, self.round))
+            self.units[player].append(Unit(reward.unit_type, Source.REWARD, card, self.round, held=self.token))
         self.applied.add(reward.item)
         self._refill("rewards")
 
