@@ -93,7 +93,7 @@ class ScifiState(Battle, State):
         s.research_prod = [start["research_production"]] * players
         s.overflow = [0] * players
         s.points = [0] * players
-        s.token = object()  # the `held` of the units this state may change in place (`_own_unit`)
+        s.token = object()
         s.units = [[Unit(COMMAND_SHIP, Source.SHIP, p, 0, held=s.token)] for p in range(players)]
         s.techs = [[] for _ in range(players)]
         s.rewards = [[] for _ in range(players)]
