@@ -195,8 +195,8 @@ def check_golden_log(spec, golden: Path, tmp_path: Path) -> None:
 def check_clone_playouts(engine, games: tuple[tuple[int, int], ...], every: int, held, changed) -> None:
     """Clones that share parts of their state until one changes them: from every `every`-th decision of seeded
     random games ((players, seed) each), a clone played to the end by random choices leaves `held(state)` of the
-    original as it was. `changed(clone, state)` says whether a clone's playout changed a shared part (the test must
-    see some, or it proves nothing)."""
+    original and its chance log (shared until either records: `core.ChanceLog`) as they were. `changed(clone,
+    state)` says whether a clone's playout changed a shared part (the test must see some, or it proves nothing)."""
     from cardgen.engine.rng import CounterRng
 
     seen = 0
@@ -204,12 +204,12 @@ def check_clone_playouts(engine, games: tuple[tuple[int, int], ...], every: int,
         state, rng, step = engine.new_state(players, seed), CounterRng(seed), 0
         while not state.is_terminal():
             if step % every == 0:
-                before, clone, playout = held(state), state.clone(), CounterRng(1000 + step)
+                before, clone, playout = (held(state), state.chance.events[:]), state.clone(), CounterRng(1000 + step)
                 while not clone.is_terminal():
                     legal = clone.legal_actions()
                     clone.apply(legal[playout.randbelow(len(legal))])
                     seen += bool(changed(clone, state))
-                assert held(state) == before, f"{players} players, seed {seed}, decision {step}"
+                assert (held(state), state.chance.events) == before, f"{players} players, seed {seed}, decision {step}"
             legal = state.legal_actions()
             state.apply(legal[rng.randbelow(len(legal))])
             step += 1

@@ -8,6 +8,7 @@ wins. Small, but it has chance (shuffles), choices, hidden order, and a card con
 from __future__ import annotations
 
 import json
+from enum import Enum
 
 import pytest
 
@@ -762,3 +763,70 @@ def test_a_shared_action_is_made_once_and_forgotten_past_the_bound(monkeypatch):
     for unit in range(3):
         core.shared_action(made, unit, 0, Move)
     assert made == {2: {0: Move(2, 0)}}  # units 0 and 1 joined 7; at three units the table was emptied for unit 2
+
+
+MUTABLE = (list, dict, set, bytearray)
+
+
+def _copied_apart(original: object, clone: object, where: str, depth: int = 2) -> list[str]:
+    """Where `clone` holds, `depth` levels down, the same changeable container or record object as `original`."""
+    if original is not clone or original is None:
+        return []
+    if isinstance(original, MUTABLE) or (hasattr(original, "__dict__") and not isinstance(original, (type, Enum))):
+        return [where]
+    if depth and isinstance(original, tuple):
+        return [w for i, item in enumerate(original) for w in _copied_apart(item, clone[i], f"{where}[{i}]", depth - 1)]
+    return []
+
+
+# Fields a clone shares by design: the engine (fixed rules), the legal-action list (never changed in place), the board
+# of a game (fixed at its start); and lists whose items it shares, each item only ever replaced: Scifi Domains' stat
+# tables, Space Empires 4X's technology levels, purchases, hulls built and peeks.
+SHARED_BY_DESIGN = {"engine", "_legal", "home", "on", "adj", "towards", "colours", "jumps"}
+ITEMS_SHARED = {"scifi-domains": {"tables"}, "space-empires-4x": {"tech", "bought", "built_at", "known"}}
+
+
+@pytest.mark.parametrize("game_id", ["battlefield-space", "scifi-domains", "star-commander", "space-empires-4x",
+                                     "rift-domination"])  # fmt: skip
+def test_a_clone_copies_every_field_that_changes_in_place(game_id):
+    """`State._copy_base` copies the instance's dictionary whole, so a field an engine's `clone` forgets would be
+    shared silently: every changeable container must be a new one in the clone, one level into lists of them too
+    (a player's hand inside the hands), unless it is shared by design. Units (items of `pieces`/`units` lists) are
+    held apart by their tokens (`core.owned`), tested by each engine's `check_clone_playouts`."""
+    from cardgen.engine.rng import CounterRng
+
+    (game,) = load_games(REPO / "card_data", [game_id])
+    engine, rng = registry.build_engine(game), CounterRng(4)
+    state = engine.new_state(3 if engine.max_players >= 3 else 2, 9)
+    for _ in range(150):
+        if state.is_terminal():
+            break
+        legal = state.legal_actions()
+        state.apply(legal[rng.randbelow(len(legal))])
+    clone, shared, by_design = state.clone(), [], SHARED_BY_DESIGN | ITEMS_SHARED.get(game_id, set())
+    for name, value in vars(state).items():
+        theirs = getattr(clone, name)
+        if name in SHARED_BY_DESIGN:
+            continue
+        if value is theirs:
+            shared += _copied_apart(value, theirs, name)
+        elif name not in by_design and isinstance(value, list) and len(theirs) == len(value):  # hands in the hands
+            same = [i for i, item in enumerate(value) if item is theirs[i] and isinstance(item, MUTABLE)]
+            shared += [f"{name}[{i}]" for i in same]
+    assert shared == [], f"{game_id}: the clone shares {shared}"
+
+
+def test_a_chance_log_copy_shares_its_events_until_either_records():
+    from cardgen.engine.core import ChanceLog
+
+    log = ChanceLog()
+    log.record("draw", 1)
+    copy = log.copy()
+    assert copy.events is log.events and copy == log  # nothing copied yet
+    copy.record("roll", 6)
+    assert log.events == [("draw", 1)] and copy.events == [("draw", 1), ("roll", 6)]
+    later = copy.copy()
+    copy.record("roll", 2)  # the log that was copied copies too, before it records
+    assert later.events == [("draw", 1), ("roll", 6)] and copy.events[-1] == ("roll", 2)
+    log.record("draw", 3)
+    assert log.events == [("draw", 1), ("draw", 3)] and later.events[0] == ("draw", 1)

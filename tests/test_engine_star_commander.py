@@ -806,7 +806,7 @@ def test_census_orders_the_top_of_a_deck_and_the_player_remembers_it(engine):
     assert s.decision == ("start", 0) and Play(census, 1) in s.legal_actions()
     play_through(s, census, 1)
     top = s.known[0][1]
-    assert len(top) == 3 and top == list(reversed(s.decks[1][-3:]))
+    assert len(top) == 3 and top == tuple(reversed(s.decks[1][-3:]))
     assert s.determinize(0, CounterRng(3)).decks[1][-3:] == s.decks[1][-3:]  # known cards stay where they are
 
 

@@ -52,15 +52,23 @@ def derive_seed(*parts: object) -> int:
 
 @dataclass
 class ChanceLog:
-    """The chance events of a game so far: (kind, outcome) pairs, e.g. ("shuffle", "red-deck"), ("draw", "scout")."""
+    """The chance events of a game so far: (kind, outcome) pairs, e.g. ("shuffle", "red-deck"), ("draw", "scout").
+
+    A copy shares its events with the log it came from until either records one (copy on write: a search clones its
+    state thousands of times a decision, and a late game's log holds hundreds of events). So events are added only
+    by `record`, never by changing `events` in place; readers may index, slice and count it."""
 
     events: list[tuple[str, Any]] = field(default_factory=list)
+    _shared: bool = field(default=False, compare=False, repr=False)  # another log may hold `events` too
 
     def record(self, kind: str, outcome: Any) -> None:
+        if self._shared:
+            self.events, self._shared = list(self.events), False
         self.events.append((kind, outcome))
 
     def copy(self) -> ChanceLog:
-        return ChanceLog(list(self.events))
+        self._shared = True
+        return ChanceLog(self.events, True)
 
 
 class State(ABC):
@@ -259,19 +267,18 @@ class State(ABC):
             self.problems.append(text)
 
     def _copy_base(self, other: State) -> None:
-        """Copy the shared fields into a fresh clone (subclasses call this from `clone`)."""
+        """Copy the shared fields into a fresh clone (subclasses call this from `clone`). Every field comes along first
+        in one copy of the instance's dictionary (fifty attribute stores on a fresh object cost a late Star Commander
+        clone 1.5 µs); then each field that changes in place is copied, here and in the subclass's `clone`, which
+        need not repeat the fields that are only ever replaced (`tests/conftest.check_clone_copies`)."""
+        other.__dict__.update(self.__dict__)
         other.rng = self.rng.clone()
         other.chance = self.chance.copy()
-        other.turns = self.turns
-        other.turn_cap = self.turn_cap
-        other.ending = self.ending
         other.problems = list(self.problems)
         other.applied = set(self.applied)
         other.cards_played = set(self.cards_played)
-        other.first_player = self.first_player
         other.events = set(self.events)
-        other.out = dict(self.out)
-        other._legal = self._legal  # never changed in place, so a clone may share it
+        other.out = dict(self.out)  # `_legal` is never changed in place, so a clone shares it
 
 
 class GameEngine(ABC):

@@ -139,7 +139,7 @@ def fight(s: DescribedState, battle: Kind, attackers: list[Any], defenders: list
     while not _over(position):
         s.tick()
         position = draw(step(position), s.rng)
-        s.chance.events.append(("battle", [list(position[0]), list(position[1])]))
+        s.chance.record("battle", [list(position[0]), list(position[1])])
     for cards, health in ((attackers, position[0]), (defenders, position[1])):
         for card, left in zip(cards, health, strict=True):
             if left <= 0:

@@ -90,12 +90,12 @@ class Table:
 
     def random_below(self, below: int) -> int:
         number = self.rng.randbelow(below)
-        self.chance.events.append(("random", number))
+        self.chance.record("random", number)
         return number
 
     def roll_dice(self, dice: int, sides: int) -> int:
         rolled = [self.rng.randint(1, sides) for _ in range(dice)]
-        self.chance.events.append(("roll", rolled))
+        self.chance.record("roll", rolled)
         return sum(rolled)
 
     def note(self, card: Card, what: str) -> None:
@@ -120,7 +120,7 @@ class Table:
             cards[index], cards[-1] = cards[-1], cards[index]
         card = cards.pop()
         self.place[card] = -1
-        self.chance.events.append(("draw", [engine.zone_labels[zone], card]))
+        self.chance.record("draw", [engine.zone_labels[zone], card])
         return card
 
     def shuffle_zone(self, zone: int) -> None:

@@ -441,5 +441,5 @@ class BattlefieldState(Flow, State):
             self.deck[player], self.survivors[player] = self.survivors[player], []
             self.shuffle(self.deck[player], f"{self.engine.decks[player]} survivors")
         card = self.deck[player].pop()
-        self.chance.events.append(("draw", (player, card)))
+        self.chance.record("draw", (player, card))
         return card

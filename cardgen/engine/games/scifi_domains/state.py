@@ -452,7 +452,7 @@ class ScifiState(Battle, State):
         i = self.rng.randbelow(len(deck))
         deck[i], deck[-1] = deck[-1], deck[i]
         card = deck.pop()
-        self.chance.events.append(("draw", (name, card)))
+        self.chance.record("draw", (name, card))
         return card
 
     # -- agro -----------------------------------------------------------------------------------------------------

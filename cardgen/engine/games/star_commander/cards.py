@@ -49,13 +49,13 @@ def draw_from(state: StarState, player: int, domain: int) -> None:
         state.shuffle(deck, name)
         state.problem(f"the {name} deck ran out and its discards were shuffled in")
         for known in state.known:
-            known[domain] = []
+            known[domain] = ()
     card = deck.pop()
     if len(state.hands[player]) >= state.engine.hand_limit:  # kept only thanks to a higher hand limit
         state._used_lasting(player, "hand-limit", 1)
     for known in state.known:
         if known[domain]:
-            known[domain].pop(0)
+            known[domain] = known[domain][1:]
     state.chance.record("draw", [player, card])
     state.hands[player].append(card)
 

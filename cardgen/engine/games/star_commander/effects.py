@@ -195,7 +195,7 @@ def arrange(state: StarState, player: int, d: int, n: int) -> None:
     top = deck[-n:]
     top.sort(key=lambda c: (state.spec(c).cost, c))
     deck[-n:] = top
-    state.known[player][d] = list(reversed(top))
+    state.known[player][d] = tuple(reversed(top))
 
 
 def peek(state: StarState, player: int, n: int, around: int | None) -> None:

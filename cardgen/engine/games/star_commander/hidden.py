@@ -21,7 +21,7 @@ def observation(state: StarState, player: int) -> tuple[object, ...]:
         tuple(sorted(h)) if seat == player else tuple(sorted(state.spec(c).domain for c in h))
         for seat, h in enumerate(state.hands)
     )
-    known = tuple(tuple(k) for k in state.known[player])
+    known = tuple(state.known[player])
     return (
         player, state.turns, int(state.phase), state.active, state.fight, state.ending, systems, frozen(state.owner),
         frozen(state.devs), frozen(state.credits), hands, frozen(state.techs), tuple(len(d) for d in state.decks),
@@ -57,5 +57,5 @@ def determinize(state: StarState, player: int, rng: CounterRng) -> StarState:
     for seat in range(s.n):
         if seat != player:
             s.peeked[seat] = set()
-            s.known[seat] = [[] for _ in s.decks]
+            s.known[seat] = [() for _ in s.decks]
     return s

@@ -91,7 +91,7 @@ class StarState(Flow, State):
     supply: list[int]  # core cards not in play
     pieces: list[Piece]
     token: object  # the `held` of the pieces this state may change in place (`own`)
-    known: list[list[list[int]]]  # known[p][d]: the top cards of deck d that p has seen, top first
+    known: list[list[tuple[int, ...]]]  # known[p][d]: deck d's top cards p has seen, top first (replaced, not changed)
     peeked: list[set[int]]  # cells whose face-down system each player has looked at
     started: list[bool]  # seats that have had a turn (the Ready phase is skipped on a seat's first)
     clock: int
@@ -159,7 +159,7 @@ class StarState(Flow, State):
                         continue
                     s.pieces.append(Piece(found, p, cell, 0, 0, False, False, False, False, 0, s.token))
         s._lasting, s._by_cell, s._listing = {}, None, False
-        s.known = [[[] for _ in s.decks] for _ in range(players)]
+        s.known = [[() for _ in s.decks] for _ in range(players)]
         s.peeked = [set() for _ in range(players)]
         s.started = [False] * players
         s.clock, s.last_end, s.combat_at = 0, [0] * players, [-1] * (size * size)
@@ -190,11 +190,9 @@ class StarState(Flow, State):
 
     def clone(self) -> StarState:
         o = StarState.__new__(StarState)
-        self._copy_base(o)
-        o.engine, o.n, o.size, o.jumps = self.engine, self.n, self.size, self.jumps
+        self._copy_base(o)  # every field, then those changed in place copied
         o.grid, o.revealed, o.aside = list(self.grid), list(self.revealed), list(self.aside)
-        o.owner, o.devs, o.home = list(self.owner), list(self.devs), self.home
-        o.credits = list(self.credits)
+        o.owner, o.devs, o.credits = list(self.owner), list(self.devs), list(self.credits)
         o.hands = [list(h) for h in self.hands]
         o.techs = [list(t) for t in self.techs]
         o.decks = [list(d) for d in self.decks]
@@ -202,16 +200,15 @@ class StarState(Flow, State):
         o.playing, o.supply = list(self.playing), list(self.supply)
         o.pieces = list(self.pieces)
         o.token, self.token = object(), object()  # the pieces are shared now: each copies one before changing it
-        o.known = [[list(k) for k in ks] for ks in self.known]
+        o.known = [list(ks) for ks in self.known]
         o.peeked = [set(p) for p in self.peeked]
-        o.started, o.clock, o.last_end = list(self.started), self.clock, list(self.last_end)
+        o.started, o.last_end = list(self.started), list(self.last_end)
         o.combat_at, o.embargo = list(self.combat_at), list(self.embargo)
         o.vetoed, o.used, o.prevent = set(self.vetoed), set(self.used), dict(self.prevent)
         o.assigned, o.temp = list(self.assigned), self.temp.copy()
-        o.active, o.phase, o.fight = self.active, self.phase, self.fight
         o.abandoned, o.breaches = set(self.abandoned), list(self.breaches)
         o._lasting, o._by_cell, o._listing = {}, None, False
-        o.tasks, o.decision = list(self.tasks), self.decision
+        o.tasks = list(self.tasks)
         return o
 
     # -- cards and pieces -------------------------------------------------------------------------------------------
