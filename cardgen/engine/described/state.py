@@ -311,16 +311,13 @@ class DescribedState(Table, Flow, State):
 
     def clone(self) -> DescribedState:
         other = DescribedState.__new__(DescribedState)
-        self._copy_base(other)
-        other.engine, other.n = self.engine, self.n
-        other.perfect_information = self.perfect_information
+        self._copy_base(other)  # every field, then those changed in place copied
         other.zones = [list(zone) for zone in self.zones]
         other.place = list(self.place)
         other.values = list(self.values)
         other.marks = list(self.marks)
         other.tasks = list(self.tasks)
-        other.decision = self.decision
-        other.passed, other.spent, other.at, other.depth, other.room = self.passed, 0, self.at, 0, self.room
+        other.spent, other.depth = 0, 0
         return other
 
     def observation(self, player: int) -> Any:

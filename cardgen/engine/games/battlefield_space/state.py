@@ -94,8 +94,7 @@ class BattlefieldState(Flow, State):
 
     def clone(self) -> BattlefieldState:
         o = BattlefieldState.__new__(BattlefieldState)
-        self._copy_base(o)
-        o.engine = self.engine
+        self._copy_base(o)  # every field, then those changed in place copied
         o.deck = [list(x) for x in self.deck]
         o.survivors = [list(x) for x in self.survivors]
         o.graveyard = [list(x) for x in self.graveyard]
@@ -107,11 +106,7 @@ class BattlefieldState(Flow, State):
         o.tie_wins = [list(x) for x in self.tie_wins]
         o.immediate = list(self.immediate)
         o.revealed = list(self.revealed)
-        o.clock = self.clock
         o.tasks = list(self.tasks)
-        o.decision = self.decision
-        o.step = self.step
-        o.winner = self.winner
         o.verdict = list(self.verdict)
         return o
 

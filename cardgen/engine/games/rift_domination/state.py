@@ -441,26 +441,21 @@ class RiftState(Flow, State):
 
     def clone(self) -> RiftState:
         other = RiftState.__new__(RiftState)
-        self._copy_base(other)
-        other.engine, other.n, other.on, other.adj, other.towards = self.engine, self.n, self.on, self.adj, self.towards
-        other.phase, other.player = self.phase, self.player
+        self._copy_base(other)  # every field, then those changed in place copied
         other.faction, other.repicked, other.offered = list(self.faction), list(self.repicked), list(self.offered)
-        other.home, other.units, other.next_uid = list(self.home), list(self.units), self.next_uid
+        other.home, other.units = list(self.home), list(self.units)
         other.token, self.token = object(), object()  # the units are shared now: each copies one before changing it
         other.owner, other.upgrades = dict(self.owner), dict(self.upgrades)  # upgrades: replaced, never changed
         other.tile, other.consumed, other.tile_pool = dict(self.tile), set(self.consumed), list(self.tile_pool)
-        other.placing = self.placing
         other.resources, other.vp, other.track = list(self.resources), list(self.vp), list(self.track)
         other.roster, other.expansions = [list(r) for r in self.roster], list(self.expansions)
         other.systems_held = dict(self.systems_held)
         other.deck, other.discard, other.hands = list(self.deck), list(self.discard), [list(h) for h in self.hands]
-        other.tasks, other.decision = list(self.tasks), self.decision
-        other.fighting, other.steps = self.fighting, list(self.steps)
+        other.tasks, other.steps = list(self.tasks), list(self.steps)
         other.slowed = list(self.slowed)
         other.tiles_gone, other.wormholes, other.placed = list(self.tiles_gone), list(self.wormholes), list(self.placed)
-        other.traded, other.immune, other.blockades = self.traded, dict(self.immune), dict(self.blockades)
+        other.immune, other.blockades = dict(self.immune), dict(self.blockades)
         other.resisted = list(self.resisted)
-        other.rounds_left, other.seats_done = self.rounds_left, self.seats_done
         return other
 
     def action_label(self, action: Action) -> str:

@@ -209,8 +209,7 @@ class ScifiState(Battle, State):
 
     def clone(self) -> ScifiState:
         o = ScifiState.__new__(ScifiState)
-        self._copy_base(o)
-        o.engine, o.n = self.engine, self.n
+        self._copy_base(o)  # every field, then those changed in place copied
         o.metal, o.research = list(self.metal), list(self.research)
         o.metal_prod, o.research_prod = list(self.metal_prod), list(self.research_prod)
         o.overflow, o.points, o.lost_ships = list(self.overflow), list(self.points), list(self.lost_ships)
@@ -224,8 +223,7 @@ class ScifiState(Battle, State):
         o.discards = {k: list(v) for k, v in self.discards.items()}
         o.piles = [list(piles) for piles in self.piles]  # a pile is replaced, never changed (`_agro`): shared
         o.agroed = [list(x) for x in self.agroed]
-        o.starter, o.round, o.phase, o.turn = self.starter, self.round, self.phase, self.turn
-        o.tasks, o.decision = list(self.tasks), self.decision
+        o.tasks = list(self.tasks)
         o.fight = self.fight.copy() if self.fight else None
         o.tables = list(self.tables)  # a table is replaced, never changed: clones may share it
         return o

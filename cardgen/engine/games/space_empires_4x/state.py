@@ -406,10 +406,9 @@ class SE4XState(Flow, State):
 
     def clone(self) -> SE4XState:
         other = SE4XState.__new__(SE4XState)
-        self._copy_base(other)
-        other.engine, other.n, other.on, other.adj, other.colours = self.engine, self.n, self.on, self.adj, self.colours
+        self._copy_base(other)  # every field, then those changed in place copied
         other.marker_at, other.revealed, other.mloc = list(self.marker_at), list(self.revealed), list(self.mloc)
-        other.col_owner, other.col_cp, other.home = list(self.col_owner), list(self.col_cp), self.home
+        other.col_owner, other.col_cp = list(self.col_owner), list(self.col_cp)
         # a player's technology, purchases, hulls built and peeks are replaced, never changed: clones share them
         other.tech = list(self.tech)
         other.cp, other.due, other.bid = list(self.cp), list(self.due), list(self.bid)
@@ -419,13 +418,9 @@ class SE4XState(Flow, State):
         other.fresh = dict(self.fresh)
         other.units = list(self.units)
         other.token, self.token = object(), object()  # the units are shared now: each copies one before changing it
-        other.next_uid = self.next_uid
-        other.phase, other.turn, other.order = self.phase, self.turn, list(self.order)
-        other.player, other.lost = self.player, self.lost
-        other.peeking, other.known = self.peeking, list(self.known)
-        other.battles, other.at, other.pending = self.battles, self.at, self.pending
+        other.order, other.known = list(self.order), list(self.known)
         other.fight = None if self.fight is None else self.fight.copy()
-        other.tasks, other.decision = list(self.tasks), self.decision
+        other.tasks = list(self.tasks)
         other.yards_new = dict(self.yards_new)
         return other
 
