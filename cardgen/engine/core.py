@@ -268,9 +268,9 @@ class State(ABC):
 
     def _copy_base(self, other: State) -> None:
         """Copy the shared fields into a fresh clone (subclasses call this from `clone`). Every field comes along first
-        in one copy of the instance's dictionary (fifty attribute stores on a fresh object cost a late Star Commander
-        clone 1.5 µs); then each field that changes in place is copied, here and in the subclass's `clone`, which
-        need not repeat the fields that are only ever replaced (`tests/conftest.check_clone_copies`)."""
+        in one copy of the instance's dictionary (fifty attribute stores on a fresh object cost a late game's clone
+        1.5 µs); then each field that changes in place is copied, here and in the subclass's `clone`, which need not
+        repeat the fields that are only ever replaced (`test_a_clone_copies_every_field_that_changes_in_place`)."""
         other.__dict__.update(self.__dict__)
         other.rng = self.rng.clone()
         other.chance = self.chance.copy()
