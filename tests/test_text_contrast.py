@@ -6,6 +6,7 @@ once `--ink light` turns the band pale.
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import numpy as np
@@ -177,3 +178,22 @@ def test_the_remembered_measures_keep_the_newest_within_their_bound(tmp_path: Pa
     assert sorted(kept) == ["face 2", "face 3", "face 4"]
     ((run, ground, figure),) = kept["face 4"]
     assert (run.what, run.colour.hexval(), ground, figure) == ("name", "0xd4af37", "#808080", 1.875)
+
+
+def test_art_drawn_once_as_a_form_measures_as_art_drawn_in_place(faces: Path, monkeypatch: pytest.MonkeyPatch):
+    """The contrast PDF draws each face twice (with and without its glyphs): each piece of art is drawn once, as a
+    form both pages place, and the figures are those of the art drawn on each page in place."""
+    from cardgen.render import contrast
+    from cardgen.render.build import printed_jobs
+    from cardgen.render.layouts import Layouts
+
+    (game,) = load_games(faces / "card_data", ["faces"])
+    job = printed_jobs(game, Layouts(faces / "templates"), default_fonts_dir())(game.components[0], "full")[0]
+    starry = [face for face in job.faces.faces.values() if "stars" in str(face.face)]
+    assert len(starry) == 2
+    pdf, _ = contrast._draw(job, starry)
+    assert pdf.count(b"/Subtype /Form") == 2 and pdf.count(b"/FormXob.Art") >= 4  # two forms, each placed twice
+    with_forms = contrast.face_contrasts(job, starry)
+    assert b"/FormXob.Art" not in contrast._draw(job, starry, art_once=False)[0]
+    monkeypatch.setattr(contrast, "_draw", functools.partial(contrast._draw, art_once=False))
+    assert contrast.face_contrasts(job, starry) == with_forms

@@ -74,15 +74,17 @@ def _hex(rgb: np.ndarray) -> str:
     return "#" + "".join(f"{round(float(c)):02x}" for c in rgb)
 
 
-def _draw(job: ComponentJob, faces: list[PreparedFace]) -> tuple[bytes, list[list[TextRun]]]:
+def _draw(job: ComponentJob, faces: list[PreparedFace], art_once: bool = True) -> tuple[bytes, list[list[TextRun]]]:
     """One PDF of the faces, each on two pages (as printed, then without its glyphs), and each face's text runs. One
-    document for the component: its fonts are embedded once, not once a face."""
+    document for the component: its fonts are embedded once, not once a face; and each piece of art drawn once, as
+    a form both pages of its face place (`art_once`; drawing generated art was about an eighth of a `validate`)."""
     from cardgen.render.icons import IconCanvas
 
     bleed = job.bleed
     buffer = io.BytesIO()
     canvas = IconCanvas(buffer, invariant=1, initialFontName=job.body_font)
     canvas.use_icons(job.drawer.painters)
+    canvas.art_forms = {} if art_once else None
     runs: list[list[TextRun]] = []
     for face in faces:
         runs.append([])

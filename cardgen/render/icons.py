@@ -75,6 +75,9 @@ class IconCanvas(Canvas):  # type: ignore[misc]  # reportlab has no type hints
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._painters: Mapping[str, Painter] = {}
+        # where a document draws the same art more than once (the contrast check: each face with and without its
+        # glyphs), each piece of art's form by what decides it (`elements.art.Art.draw`); None: art drawn in place
+        self.art_forms: dict[tuple[Any, ...], str] | None = None
 
     def use_icons(self, painters: Mapping[str, Painter]) -> None:
         self._painters = painters

@@ -22,6 +22,7 @@ from cardgen.units import MM
 DPI = 300  # a nebula's pixels per inch on the printed face
 ON_TRIM = 0.01  # mm: a box edge this close to the trim counts as on it (as `<rect bleed>`)
 MOST_COLOURS = 8
+FORM_REACH = 1e5  # points: a form of art is bounded far beyond any face, so the page's clip alone cuts it
 DEFAULT_PALETTE = {"starfield": "nebula", "planet": "ice", "ship": "steel", "sigil": "gold"}
 
 
@@ -153,7 +154,19 @@ class Art(ElementKind):
         options = {name.replace("class", "ship_class"): element[name] for name in OWN[kind] if name != "bleed"}
         if kind == "starfield":
             options["dpi"] = DPI
-        generator.draw(surface.canvas, box, plan.seed, plan.palette, **options)
+        canvas, forms = surface.canvas, getattr(surface.canvas, "art_forms", None)
+        if forms is None:
+            generator.draw(canvas, box, plan.seed, plan.palette, **options)
+            return
+        # a document that draws the same art again (`IconCanvas.art_forms`) draws it once, as a form placed each time
+        key = (kind, plan.seed, plan.palette, box, *sorted(options.items()))
+        name = forms.get(key)
+        if name is None:
+            name = forms[key] = f"Art{len(forms)}"
+            canvas.beginForm(name, -FORM_REACH, -FORM_REACH, FORM_REACH, FORM_REACH)  # clipped only where it is placed
+            generator.draw(canvas, box, plan.seed, plan.palette, **options)
+            canvas.endForm()
+        canvas.doForm(name)
 
 
 def palette(value: str, kit: Kit, who: str) -> tuple[RGB, ...]:
