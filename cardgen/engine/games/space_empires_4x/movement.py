@@ -62,36 +62,34 @@ def actions(state: SE4XState) -> list[Action]:
     p = state.player
     out: list[Action] = []
     explore = state.tech[p]["exploration"] > 0
-    owners: dict[int, set[int]] = {}
-    for o in state.units:
-        owners.setdefault(o.hex, set()).add(o.owner)
+    enemies = {o.hex for o in state.units if o.owner != p}  # hexes holding another player's units
     entries: dict[int, tuple[bool, bool, bool]] = {}  # per hex: may an unarmed unit, an armed one first, later
     reach: dict[tuple[int, int], list[int]] = {}  # per (hex, which of the three): the hexes next to it it may enter
     engine = state.engine
-    moves_of = engine.move_actions
+    specs, moves_of, allowance = engine.units, engine.move_actions, state.allowance
     for u in state.units:
         if u.owner != p:
             continue
-        h = u.hex
-        if u.code == "CO" and can_colonize(state, u):
+        h, code = u.hex, u.code
+        if code == "CO" and can_colonize(state, u):
             out.append(Colonize(u.uid))
-        if u.code == "Miner":
+        elif code == "Miner":
             if u.tow < 0 and state.kind(h) in ("minerals", "space-wreck"):
                 out.append(Load(u.uid))
             elif u.tow >= 0 and state.col_owner[h] == p:
                 out.append(Unload(u.uid))
-        if u.code == "CA" and explore and u.steps == 0 and not u.peeked:
+        elif code == "CA" and explore and u.steps == 0 and not u.peeked:
             out += [Peek(u.uid, t) for t in state.adj[h] if state.marker_at[t] >= 0 and not state.revealed[t]]
-        if u.stopped or u.steps >= state.allowance(u):
+        if u.stopped or u.steps >= allowance(u):
             continue
-        which = 1 + (u.steps > 0) if state.armed(u) else 0
+        which = 1 + (u.steps > 0) if specs[code].armed else 0
         targets = reach.get((h, which))
         if targets is None:  # units stack: the first of a stack works out where its kind may go
             targets = reach[h, which] = []
             for t in state.adj[h]:
                 entry = entries.get(t)
                 if entry is None:
-                    entry = entries[t] = _entries(state, t, p, owners)
+                    entry = entries[t] = _entries(state, t, p, enemies)
                 if entry[which]:
                     targets.append(t)
         uid = u.uid
@@ -101,14 +99,18 @@ def actions(state: SE4XState) -> list[Action]:
     return out
 
 
-def _entries(state: SE4XState, t: int, player: int, owners: dict[int, set[int]]) -> tuple[bool, bool, bool]:
+def _entries(state: SE4XState, t: int, player: int, enemies: set[int]) -> tuple[bool, bool, bool]:
     """Whether `player`'s units may enter hex t now (`may_enter`, worked out once a hex while moves are listed): an
-    unarmed unit, an armed unit on its first move, an armed unit later in its move."""
-    kind = state.kind(t)
-    if kind == "supernova":
-        return False, False, False
-    unexplored = state.marker_at[t] >= 0 and not state.revealed[t]
-    enemy = any(q != player for q in owners.get(t, ())) or state.col_owner[t] not in (-1, player)
+    unarmed unit, an armed unit on its first move, an armed unit later in its move. `enemies`: the hexes holding
+    another player's units."""
+    m = state.marker_at[t]
+    if m < 0 or not state.revealed[t]:  # no marker, or one face down (`state.kind` inlined: asked of every hex)
+        unexplored, kind = m >= 0, None
+    else:
+        unexplored, kind = False, state.engine.markers[m].kind
+        if kind == "supernova":
+            return False, False, False
+    enemy = t in enemies or state.col_owner[t] not in (-1, player)
     return not unexplored and not enemy, True, not (unexplored or kind in ("nebula", "asteroids"))
 
 
