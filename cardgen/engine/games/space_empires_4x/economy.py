@@ -84,14 +84,16 @@ def actions(state: SE4XState) -> list[Action]:
             if u.owner == p:
                 used[u.code] = used.get(u.code, 0) + 1
         for h in state.colonies(p):
-            if not state.income_colony(h, p) or state.blockaded(h):
-                continue
             here = by_hex.get(h, [])
+            if not state.income_colony(h, p) or state.blockaded(h, here):
+                continue
+            counted = Counted(used, here, False, yard_room(state, p, h, here))
             for code in codes:
-                if build_problem(state, p, code, h, Counted(used, here)) is None:
+                if build_problem(state, p, code, h, counted) is None:
                     out.append(Build(code, h))
+    yards = {u.hex for u in state.units if u.owner == p and u.code == "SY"}  # asked of every unit: found once
     for u in state.units:
-        if u.owner == p and upgrade_cost(state, u) is not None:
+        if u.owner == p and upgrade_cost(state, u, yards) is not None:
             out.append(Upgrade(u.uid))
     if not state.bid[p]:
         out += [Bid(a) for a in state.engine.bid_amounts if a <= state.cp[p]]
@@ -108,11 +110,13 @@ def research_cost(state: SE4XState, player: int, t: str) -> int | None:
 
 
 class Counted(NamedTuple):
-    """What listing every build counts once (`actions`): the player's counters in play by type, and the units at
-    the colony asked about, in the state's order."""
+    """What listing every build counts once (`actions`): the player's counters in play by type, and at the colony
+    asked about its units (in the state's order), whether it is blockaded and its Ship Yards' room left."""
 
     used: dict[str, int]
     here: list[Unit]
+    blockaded: bool
+    room: float
 
 
 def yard_room(state: SE4XState, player: int, h: int, here: Iterable[Unit] | None = None) -> float:
@@ -128,7 +132,7 @@ def build_problem(state: SE4XState, player: int, code: str, h: int, counted: Cou
     if spec.cost > state.cp[player]:
         return "not enough CP"
     here = list(state.units_at(h)) if counted is None else counted.here
-    if state.blockaded(h, here):
+    if state.blockaded(h, here) if counted is None else counted.blockaded:
         return "the colony is blockaded (nothing is placed where enemy warships wait)"
     if state.tech[player]["ship-size"] < spec.size_tech:
         return "Ship Size technology too low"
@@ -150,19 +154,23 @@ def build_problem(state: SE4XState, player: int, code: str, h: int, counted: Cou
         return "one Base per colony" if any(u.code == "Base" for u in here if u.owner == player) else None
     if code == "Decoy":
         return None
-    if yard_room(state, player, h, here) < spec.hull:
+    if (yard_room(state, player, h, here) if counted is None else counted.room) < spec.hull:
         return "no Ship Yard capacity left here"
     return None
 
 
-def upgrade_cost(state: SE4XState, unit: Unit) -> int | None:
+def upgrade_cost(state: SE4XState, unit: Unit, yards: set[int] | None = None) -> int | None:
+    """What upgrading a unit to its owner's technology costs (None: it may not be upgraded now); `yards`: the hexes
+    of the owner's Ship Yards, if known."""
     p = unit.owner
     if unit.code in AUTO_UPGRADED or not state.armed(unit) or unit.new:
         return None
     t = state.tech[p]
     if (unit.att, unit.dfn, unit.tac, unit.move) == (t["attack"], t["defense"], t["tactics"], t["movement"]):
         return None
-    if not any(o.owner == p and o.code == "SY" for o in state.units_at(unit.hex)):
+    if yards is None:
+        yards = {o.hex for o in state.units_at(unit.hex) if o.owner == p and o.code == "SY"}
+    if unit.hex not in yards:  # upgrades are made at a Ship Yard
         return None
     cost = state.spec(unit).hull * unit.count * state.engine.upgrade_cost
     return cost if cost <= state.cp[p] else None
