@@ -91,7 +91,7 @@ def actions(state: SE4XState) -> list[Action]:
             for code in codes:
                 if build_problem(state, p, code, h, counted) is None:
                     out.append(Build(code, h))
-    yards = {u.hex for u in state.units if u.owner == p and u.code == "SY"}  # asked of every unit: found once
+    yards = yard_hexes(state, p)  # what `upgrade_cost` asks of every unit, found once
     for u in state.units:
         if u.owner == p and upgrade_cost(state, u, yards) is not None:
             out.append(Upgrade(u.uid))
@@ -159,18 +159,21 @@ def build_problem(state: SE4XState, player: int, code: str, h: int, counted: Cou
     return None
 
 
+def yard_hexes(state: SE4XState, player: int) -> set[int]:
+    """The hexes where the player has Ship Yards."""
+    return {u.hex for u in state.units if u.owner == player and u.code == "SY"}
+
+
 def upgrade_cost(state: SE4XState, unit: Unit, yards: set[int] | None = None) -> int | None:
     """What upgrading a unit to its owner's technology costs (None: it may not be upgraded now); `yards`: the hexes
-    of the owner's Ship Yards, if known."""
+    of the owner's Ship Yards (`yard_hexes`), if known."""
     p = unit.owner
     if unit.code in AUTO_UPGRADED or not state.armed(unit) or unit.new:
         return None
     t = state.tech[p]
     if (unit.att, unit.dfn, unit.tac, unit.move) == (t["attack"], t["defense"], t["tactics"], t["movement"]):
         return None
-    if yards is None:
-        yards = {o.hex for o in state.units_at(unit.hex) if o.owner == p and o.code == "SY"}
-    if unit.hex not in yards:  # upgrades are made at a Ship Yard
+    if unit.hex not in (yard_hexes(state, p) if yards is None else yards):  # upgrades are made at a Ship Yard
         return None
     cost = state.spec(unit).hull * unit.count * state.engine.upgrade_cost
     return cost if cost <= state.cp[p] else None
