@@ -85,9 +85,9 @@ def actions(state: SE4XState) -> list[Action]:
                 used[u.code] = used.get(u.code, 0) + 1
         for h in state.colonies(p):
             here = by_hex.get(h, [])
-            if not state.income_colony(h, p) or state.blockaded(h, here):
+            counted = Counted(used, here, state.blockaded(h, here), yard_room(state, p, h, here))
+            if not state.income_colony(h, p) or counted.blockaded:
                 continue
-            counted = Counted(used, here, False, yard_room(state, p, h, here))
             for code in codes:
                 if build_problem(state, p, code, h, counted) is None:
                     out.append(Build(code, h))
