@@ -225,3 +225,23 @@ def test_a_ctrl_c_that_arrives_while_a_worker_is_forked_is_not_lost(two_games, t
     assert run.returncode == 130, run.stderr
     assert run.stderr.strip().splitlines()[-1] == "cardgen: interrupted; nothing was written"
     assert not out.exists() or not [p for p in out.rglob("*") if p.is_file()]
+
+
+def test_a_parallel_build_leaves_no_temporary_folder_behind(two_games, tmp_path):
+    """Inline icons are drawn through placeholder images in a temporary folder (render/icons.py). A forked worker
+    ends with `os._exit`, which skips `atexit`: had it made a folder of its own, every `--jobs 2` build would leave
+    one behind in the system's temporary folder. Workers share the parent's, which the parent removes."""
+    import os
+    import subprocess
+    import sys
+
+    data, templates = two_games
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    command = [sys.executable, "-m", "cardgen", "--data-dir", data, "--templates-dir", templates, "build", "--out",
+               tmp_path / "out", "--trust-code", "--jobs", "2", "--no-cache", "-q"]  # fmt: skip
+    run = subprocess.run(command, capture_output=True, text=True, timeout=120, env={**os.environ, "TMPDIR": scratch})
+    assert run.returncode == 0, run.stderr
+    assert {p.parts[-2] for p in (tmp_path / "out").rglob("*.pdf")} == {"demo", "demo2"}  # both games, icons drawn
+    left = {p.name for p in scratch.iterdir()}
+    assert {name for name in left if not name.startswith("_jinja2-cache-")} == set()  # Jinja's cache is kept on purpose

@@ -5,12 +5,17 @@ Inline icons ride on reportlab's paragraph `<img>` tag, which reserves the right
 canvas's `drawImage` where the icon belongs. Each icon name (with its colour, if one is set) gets a one-pixel
 placeholder PNG (written once per process to a temporary folder); `IconCanvas.drawImage` recognises the placeholder
 and draws the icon instead, so the PDF holds vector symbols (or the icon's own file) at the text size.
+
+The folder is removed when the process that made it exits. A forked build worker ends with `os._exit`, which skips
+`atexit`: it calls `remove_folder` first (render/parallel.py), which removes the folder only if the worker made it
+(one inherited from the parent is the parent's to remove).
 """
 
 from __future__ import annotations
 
 import atexit
 import math
+import os
 import shutil
 import tempfile
 from collections.abc import Callable, Mapping
@@ -44,15 +49,32 @@ def label_size(icon: Icon, side: float, font: str) -> float:
     return min(wanted, LABEL_ROOM[icon.shape] * side / width) if width else wanted
 
 
+_MADE_BY: int | None = None  # the process that made `_FOLDER`
+
+
+def _folder() -> Path:
+    """This process's placeholder folder (its parent's, in a worker forked after the parent made one), made on first
+    use."""
+    global _FOLDER, _MADE_BY
+    if _FOLDER is None:
+        _FOLDER, _MADE_BY = Path(tempfile.mkdtemp(prefix="cardgen-icons-")), os.getpid()
+        atexit.register(remove_folder)
+    return _FOLDER
+
+
+def remove_folder() -> None:
+    """Remove the placeholder folder if this process made it: what `atexit` runs, and what a forked worker runs
+    before `os._exit` (which skips `atexit`)."""
+    if _FOLDER is not None and os.getpid() == _MADE_BY:
+        shutil.rmtree(_FOLDER, ignore_errors=True)
+
+
 def placeholder(key: str) -> str:
     """The path of the placeholder image standing for an icon inside paragraph markup: `key` is the icon's name, or
     `name:colour` for the icon in one colour."""
-    global _FOLDER
     if key not in _PLACEHOLDERS:
-        if _FOLDER is None:
-            _FOLDER = Path(tempfile.mkdtemp(prefix="cardgen-icons-"))
-            atexit.register(shutil.rmtree, _FOLDER, True)
-        path = _FOLDER / f"{len(_PLACEHOLDERS)}.png"
+        # named by process too: a forked worker writes its own into the folder it shares with its parent
+        path = _folder() / f"{os.getpid()}-{len(_PLACEHOLDERS)}.png"
         Image.new("1", (1, 1)).save(path)
         _PLACEHOLDERS[key] = str(path)
         _KEYS[str(path)] = key

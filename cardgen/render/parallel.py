@@ -32,6 +32,7 @@ import gc
 import multiprocessing
 import os
 import signal
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
@@ -295,6 +296,11 @@ class Speculative:
             except KeyboardInterrupt as stop:
                 code = stopping.exit_code(stop)
             finally:
+                # `os._exit` skips `atexit`: the icon placeholders' folder, if this worker made one, goes now
+                icons = sys.modules.get("cardgen.render.icons")
+                if icons is not None:
+                    with contextlib.suppress(Exception):
+                        icons.remove_folder()
                 os._exit(code)
         try:
             gc.unfreeze()
