@@ -759,12 +759,15 @@ def test_listed_moves_and_builds_are_those_the_rules_allow_one_at_a_time(engine,
     combat unit into a Nebula, Asteroids or an undiscovered hex only as its first move) and building (7.0: CP, Ship
     Size, counters in play, Ship Yard capacity, no blockade) are listed from facts counted once a listing
     (`movement.actions`, `economy.Counted`). At every Move and Economic decision of seeded random games, the list
-    must be what asking `may_enter` and `build_problem` about each unit and hex, or each type and colony, gives."""
+    must be what asking `may_enter` and `build_problem` about each unit and hex, or each type and colony, gives.
+    A move listing carried past plain moves (only the unit that moved and those it stopped listed again) must be,
+    action for action and in order, the listing of the same state from nothing."""
     s, rng = engine.new_state(players, seed), CounterRng(3000 + seed)
-    checked = {MOVE: 0, ECON: 0}
+    checked = {MOVE: 0, ECON: 0, "carried": 0}
     for _ in range(3000):
         if s.is_terminal():
             break
+        carried = s.carried
         legal = s.legal_actions()
         kind = s.decision[0] if s.decision else None
         p = s.player
@@ -773,13 +776,18 @@ def test_listed_moves_and_builds_are_those_the_rules_allow_one_at_a_time(engine,
                         for t in s.adj[u.hex] if movement.may_enter(s, u, t) is None]  # fmt: skip
             assert sorted(a for a in legal if isinstance(a, Move)) == sorted(expected), s.turn
             checked[MOVE] += 1
+            if carried:
+                afresh = s.clone()
+                afresh.carried, afresh._legal = False, None
+                assert afresh.legal_actions() == legal, s.turn
+                checked["carried"] += 1
         elif kind == ECON and s.due[p] <= s.cp[p]:
             expected = [Build(code, h) for h in s.colonies(p) if s.income_colony(h, p) for code in engine.buildable
                         if economy.build_problem(s, p, code, h) is None]  # fmt: skip
             assert sorted(a for a in legal if isinstance(a, Build)) == sorted(expected), s.turn
             checked[ECON] += 1
         s.do(legal[rng.randbelow(len(legal))])
-    assert checked[MOVE] > 100 and checked[ECON] > 10, checked
+    assert checked[MOVE] > 100 and checked[ECON] > 10 and checked["carried"] > 50, checked
 
 
 # -- playouts, logs and copies ----------------------------------------------------------------------------------------

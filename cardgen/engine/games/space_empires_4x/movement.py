@@ -34,11 +34,20 @@ def act(state: SE4XState, player: int, action: Action) -> None:
     tag = action.tag
     if tag == "move":
         u = state.unit(action.uid)
+        listed = state.listed
         for o in state.units:  # 'You must complete one unit's movement before moving another unit'
             if o.owner == player and o is not u and o.steps > 0 and not o.stopped:
                 state.own(o).stopped = True
+                listed.pop(o.uid, None)
+        before = len(state.units), state.explored[player]
         enter(state, u, action.to, u.hex)
-    elif tag == "colonize":
+        listed.pop(u.uid, None)
+        # carried only past a plain move: no marker turned up, no unit gone, no Lost in Space (there only the unit
+        # that moved and those it stopped list anything other than before)
+        state.carried &= (len(state.units), state.explored[player]) == before and state.lost is None
+        return
+    state.carried = False
+    if tag == "colonize":
         u = state.unit(action.uid)
         state.col_owner[u.hex], state.col_cp[u.hex] = player, 0
         state.events.add(f"marker:{state.kind(u.hex)}")
@@ -59,17 +68,45 @@ def act(state: SE4XState, player: int, action: Action) -> None:
 
 
 def actions(state: SE4XState) -> list[Action]:
+    """The moving player's move actions, unit by unit in the order of `state.units` (each unit's colonizing,
+    loading or peeking, then its moves in the order of its adjacent hexes), then ending the move.
+
+    Each unit's part is kept in `state.listed` (uid → actions) and carried to the next listing past plain moves
+    (`state.carried`, cleared by `act` after any other action and by a new turn): there only the unit that moved
+    and the units it stopped are listed again. A state changed by hand (a test's) clears `carried` itself."""
     p = state.player
+    if not state.carried:
+        state.listed = {}
+    state.carried = True
+    listed = state.listed
     out: list[Action] = []
-    explore = state.tech[p]["exploration"] > 0
-    enemies = {o.hex for o in state.units if o.owner != p}  # hexes holding another player's units
-    entries: dict[int, tuple[bool, bool, bool]] = {}  # per hex: may an unarmed unit, an armed one first, later
-    reach: dict[tuple[int, int], list[int]] = {}  # per (hex, which of the three): the hexes next to it it may enter
-    engine = state.engine
-    specs, moves_of, allowance = engine.units, engine.move_actions, state.allowance
+    unit_actions = None
     for u in state.units:
-        if u.owner != p:
-            continue
+        if u.owner == p:
+            part = listed.get(u.uid)
+            if part is None:
+                if unit_actions is None:
+                    unit_actions = _UnitActions(state, p)
+                part = listed[u.uid] = unit_actions(u)
+            out += part
+    out.append(EndMove())
+    return out
+
+
+class _UnitActions:
+    """A unit's part of the moving player's actions (`actions`), with what the units of one listing share: the
+    hexes holding enemy units, and per hex whether the player's units may enter it (`_entries`)."""
+
+    def __init__(self, state: SE4XState, player: int):
+        self.state, self.player = state, player
+        self.explore = state.tech[player]["exploration"] > 0
+        self.enemies: set[int] | None = None  # hexes holding another player's units, found when first asked
+        self.entries: dict[int, tuple[bool, bool, bool]] = {}  # per hex: may an unarmed unit, an armed one first, later
+        self.reach: dict[tuple[int, int], list[int]] = {}  # per (hex, which of the three): the hexes it may enter
+
+    def __call__(self, u: Unit) -> tuple[Action, ...]:
+        state, p = self.state, self.player
+        out: list[Action] = []
         h, code = u.hex, u.code
         if code == "CO" and can_colonize(state, u):
             out.append(Colonize(u.uid))
@@ -78,14 +115,18 @@ def actions(state: SE4XState) -> list[Action]:
                 out.append(Load(u.uid))
             elif u.tow >= 0 and state.col_owner[h] == p:
                 out.append(Unload(u.uid))
-        elif code == "CA" and explore and u.steps == 0 and not u.peeked:
+        elif code == "CA" and self.explore and u.steps == 0 and not u.peeked:
             out += [Peek(u.uid, t) for t in state.adj[h] if state.marker_at[t] >= 0 and not state.revealed[t]]
-        if u.stopped or u.steps >= allowance(u):
-            continue
-        which = 1 + (u.steps > 0) if specs[code].armed else 0
-        targets = reach.get((h, which))
+        if u.stopped or u.steps >= state.allowance(u):
+            return tuple(out)
+        engine = state.engine
+        which = 1 + (u.steps > 0) if engine.units[code].armed else 0
+        targets = self.reach.get((h, which))
         if targets is None:  # units stack: the first of a stack works out where its kind may go
-            targets = reach[h, which] = []
+            targets = self.reach[h, which] = []
+            entries, enemies = self.entries, self.enemies
+            if enemies is None:
+                enemies = self.enemies = {o.hex for o in state.units if o.owner != p}
             for t in state.adj[h]:
                 entry = entries.get(t)
                 if entry is None:
@@ -93,10 +134,9 @@ def actions(state: SE4XState) -> list[Action]:
                 if entry[which]:
                     targets.append(t)
         uid = u.uid
-        made = moves_of.get(uid) or {}
+        made = engine.move_actions.get(uid) or {}
         out += [made.get(t) or engine.move_action(uid, t) for t in targets]
-    out.append(EndMove())
-    return out
+        return tuple(out)
 
 
 def _entries(state: SE4XState, t: int, player: int, enemies: set[int]) -> tuple[bool, bool, bool]:

@@ -86,6 +86,8 @@ class SE4XState(Flow, State):
     fight: Fight | None  # the battle under way (`battle`)
     peeking: int  # the hex whose marker a Cruiser has just peeked at, before its owner's choice (-1: none)
     known: list[dict[int, int]]  # per player: hex -> the face-down marker it peeked at there (`known_marker`)
+    listed: dict[int, tuple[Action, ...]]  # the last move listing's actions by unit (`movement.actions`)
+    carried: bool  # whether the next move listing may reuse them (only past plain moves)
 
     def __init__(self, engine: SE4XEngine, players: int, seed: int):
         super().__init__(seed)
@@ -148,6 +150,7 @@ class SE4XState(Flow, State):
         s.first_player = first
         s.player = first
         s.lost = None  # (chooser, hex, units, mover) of Lost in Space
+        s.listed, s.carried = {}, False
         s._start_turn()
         s.run()
         return s
@@ -245,7 +248,7 @@ class SE4XState(Flow, State):
     # -- turn structure ------------------------------------------------------------------------------------------------
 
     def _start_turn(self) -> None:
-        self.phase = MOVE
+        self.phase, self.carried = MOVE, False
         for u in self.units:
             if u.steps or u.stopped or u.peeked:
                 u = self.own(u)
@@ -353,7 +356,9 @@ class SE4XState(Flow, State):
         tag = action.tag
         if tag in movement.TAGS:
             movement.act(self, player, action)
-        elif tag in conflict.TAGS:
+            return
+        self.carried = False  # the move listing's parts (`movement.actions`) are carried past plain moves only
+        if tag in conflict.TAGS:
             conflict.act(self, player, action)
         elif tag in economy.TAGS:
             economy.act(self, player, action)
@@ -422,6 +427,7 @@ class SE4XState(Flow, State):
         other.fight = None if self.fight is None else self.fight.copy()
         other.tasks = list(self.tasks)
         other.yards_new = dict(self.yards_new)
+        other.listed = dict(self.listed)
         return other
 
     def action_label(self, action: Action) -> str:
