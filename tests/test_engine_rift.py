@@ -63,14 +63,14 @@ def node(engine: RiftEngine, name: str) -> int:
 
 def as_faction(s: RiftState, p: int, item: str) -> None:
     s.faction[p] = next(i for i, f in enumerate(s.engine.factions) if f.item == item)
-    s._legal = None
+    s._legal, s.carried = None, False
 
 
 def put(s: RiftState, p: int, kind: str, where: int, mp: int = 1):
     u = s._add(p, kind, where)
     assert u is not None
     u.mp = mp
-    s._legal = None
+    s._legal, s.carried = None, False
     return u
 
 
@@ -87,7 +87,7 @@ def tile_on(s: RiftState, planet: int, condition: str, **fields) -> None:
     if old is not None:
         s.tile_pool.append(old)
     s.tile[planet] = t
-    s._legal = None
+    s._legal, s.carried = None, False
 
 
 def pull(s: RiftState, item: str, skip: int = 0) -> int:
@@ -101,8 +101,10 @@ def pull(s: RiftState, item: str, skip: int = 0) -> int:
 
 
 def clear_units(s: RiftState) -> None:
+    """No units on the board. A state changed by hand is listed afresh: its legal actions and the move listing's
+    steps carried past plain moves (`carried`) forgotten, here and wherever a test changes one."""
     s.units = []
-    s._legal = None
+    s._legal, s.carried = None, False
 
 
 def fight_without_cards(s: RiftState) -> None:
@@ -416,7 +418,7 @@ def test_recruiting_needs_a_military_base_the_roster_the_cost_and_a_free_tile(en
     p = s.player
     as_faction(s, p, "nox")
     s.phase, s.resources[p] = RECRUIT, 100
-    s._legal = None
+    s._legal, s.carried = None, False
     kinds = {a.kind for a in s.legal_actions() if isinstance(a, Recruit)}
     assert kinds == set(s.roster[p])
     assert all(a.planet == s.home[p] for a in s.legal_actions() if isinstance(a, Recruit))
@@ -431,12 +433,12 @@ def test_upgrades_fill_the_slots_and_one_warp_per_system(engine):
     as_faction(s, p, "nox")
     s.phase, s.resources[p] = BUILD, 100
     s.upgrades[s.home[p]] = ["military_base"]
-    s._legal = None
+    s._legal, s.carried = None, False
     s.apply(Upgrade(s.home[p], "warp"))
     assert not any(isinstance(a, Upgrade) and a.planet == s.home[p] for a in s.legal_actions())  # two slots used
     other = next(h for h in engine.system_planets[engine.node_system[s.home[p]]] if h != s.home[p])
     s.owner[other] = p
-    s._legal = None
+    s._legal, s.carried = None, False
     assert Upgrade(other, "warp") not in s.legal_actions() and Upgrade(other, "mines") in s.legal_actions()
 
 
@@ -467,7 +469,7 @@ def test_occ_cards_do_what_their_effects_say(engine):
     s.deck = [c for c in s.deck if c != cache]
     s.discard = [c for c in s.discard if c != cache]
     s.hands[p].append(cache)
-    s._legal = None
+    s._legal, s.carried = None, False
     before = s.resources[p]
     s.apply(Play(cache))
     assert s.resources[p] == before + 3 and cache in s.discard and s.invariant_violations() == []
@@ -619,7 +621,7 @@ def test_a_card_played_against_a_player_opens_a_response_window(engine, answer):
     s.hands[p].append(sabotage)
     s.hands[q].append(counter)
     s.phase = MOVE
-    s._legal = None
+    s._legal, s.carried = None, False
     assert Play(counter) not in s.legal_actions() or s.current_player() != q
     s.apply(Play(sabotage))
     assert s.current_player() == q and s.legal_actions() == [Play(counter), Done()]
@@ -635,7 +637,7 @@ def test_more_faction_effects(engine):
     base = engine.kinds[conflict.kind_index(s, "military_base", p, True, building=True)]
     assert base.lp == engine.upgrades["military_base"]["lp"] + 2
     s.phase, s.resources[p] = RECRUIT, 50
-    s._legal = None
+    s._legal, s.carried = None, False
     infantry = sum(1 for u in s.units if u.owner == p and u.kind == "infantry")
     s.apply(Recruit("infantry", s.home[p]))  # one recruited, one free
     assert sum(1 for u in s.units if u.owner == p and u.kind == "infantry") == infantry + 2
@@ -643,7 +645,7 @@ def test_more_faction_effects(engine):
     assert turn.upgrade_cost(s, p, "warp") == 3 and turn.upgrade_cost(s, p, "artillery") == 1
     as_faction(s, p, "drift-nomads")
     s.phase = BUILD
-    s._legal = None
+    s._legal, s.carried = None, False
     assert not any(isinstance(a, Upgrade) and a.name == "military_base" for a in s.legal_actions())
     as_faction(s, p, "kethra-raiders")
     s.resources[q] = 5
@@ -684,7 +686,7 @@ def test_battle_cards_are_played_in_windows_before_the_battle(engine):
     s.discard += s.hands[p] + s.hands[q]  # every card stays accounted for
     s.hands[p], s.hands[q] = [shields, ambush_too], [ambush]
     s.phase = MOVE
-    s._legal = None
+    s._legal, s.carried = None, False
     s.apply(Move(attacker.uid, spot))
     assert s.current_player() == p and s.legal_actions() == [Play(shields), Done()]  # no Ambush for an attacker
     s.apply(Play(shields))
@@ -755,7 +757,7 @@ def test_leap_ion_storm_and_recruiting_cards(engine):
 
 def moving(s: RiftState, p: int) -> RiftState:
     s.phase, s.player = MOVE, p
-    s._legal = None
+    s._legal, s.carried = None, False
     return s
 
 
@@ -807,7 +809,7 @@ def test_the_timewarper_places_wormholes_and_crosses_them_for_one_point(engine):
     as_faction(s, p, "timewarper")
     clear_units(s)
     s.phase = BUILD
-    s._legal = None
+    s._legal, s.carried = None, False
     mine = engine.node_system[s.home[p]]
     assert Wormhole(mine) in s.legal_actions()
     s.apply(Wormhole(mine))
@@ -822,7 +824,7 @@ def test_the_timewarper_places_wormholes_and_crosses_them_for_one_point(engine):
     moving(s, q)
     assert Move(other.uid, far) not in s.legal_actions()  # reach 1 + travel 1 for everyone else
     other.mp = 2
-    s._legal = None
+    s._legal, s.carried = None, False
     s.apply(Move(other.uid, far))
     assert other.node == far and other.mp == 0 and s.invariant_violations() == []
 
@@ -912,7 +914,7 @@ def test_the_oru_syndicate_trades_once_a_turn(engine):
     assert not any(a.tag == "trade" for a in s.legal_actions())
     s.traded = False
     s.hands[p] += [s.deck.pop(), s.deck.pop()]
-    s._legal = None
+    s._legal, s.carried = None, False
     cards = len(s.hands[p])
     s.apply(Trade(1))
     assert s.resources[p] == 5 and len(s.hands[p]) == cards - 2 and s.invariant_violations() == []
@@ -989,7 +991,7 @@ def test_graviton_warps_slow_infantry_and_two_fit_in_a_system(engine):
     assert movement.points(s, walker) == 1  # slowed, but never below 1
     other = next(h for h in engine.system_planets[system] if h != s.home[q])
     s.owner[other], s.resources[q], s.phase, s.player = q, 50, BUILD, q
-    s._legal = None
+    s._legal, s.carried = None, False
     assert Upgrade(other, "warp") in s.legal_actions()
 
 
@@ -1029,7 +1031,7 @@ def test_vespian_diplomats_recruit_where_they_stand_and_can_be_sacrificed(engine
     spot = engine.node_system[s.home[q]]
     put(s, q, "diplomat", spot)
     s.phase, s.player, s.resources[q] = RECRUIT, q, 10
-    s._legal = None
+    s._legal, s.carried = None, False
     assert Recruit("fighter", spot) in s.legal_actions() and Recruit("carrier", spot) not in s.legal_actions()
     s.upgrades[s.home[q]] = ["military_base", "mines"]
     put(s, p, "fighter", s.home[q])
@@ -1063,3 +1065,26 @@ def test_a_recruiting_card_played_in_a_battle_at_the_base_adds_fighting_units(en
     assert sum(1 for u in s.units if u.owner == q) > before and "battle-recruit" in s.events
     s.apply(Done())
     assert s.fighting is None and s.invariant_violations() == []
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 5), (4, 9)])
+def test_a_move_listing_carried_past_plain_moves_is_the_listing_from_nothing(engine, players, seed):
+    """After a plain move (no battle, landing or negotiation, nothing destroyed), only the units that moved and the
+    carriers at either point are listed again (`turn.move_actions`, `RiftState._apply`). At every Move decision of
+    seeded random games, the listing must be, action for action and in order, that of the same state listed from
+    nothing."""
+    s, rng = engine.new_state(players, seed), CounterRng(4000 + seed)
+    checked = {"moves": 0, "carried": 0}
+    for _ in range(4000):
+        if s.is_terminal():
+            break
+        carried = s.carried
+        legal = s.legal_actions()
+        if s.decision is not None and s.decision[0] == MOVE:
+            afresh = s.clone()
+            afresh.carried, afresh._legal = False, None
+            assert afresh.legal_actions() == legal, s.turns
+            checked["moves"] += 1
+            checked["carried"] += carried
+        s.do(legal[rng.randbelow(len(legal))])
+    assert checked["moves"] > 200 and checked["carried"] > 100, checked

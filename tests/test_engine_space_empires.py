@@ -68,13 +68,15 @@ def fresh(engine: SE4XEngine, players: int = 2, seed: int = 1) -> SE4XState:
 
 
 def clear(s: SE4XState) -> SE4XState:
+    """No units on the map. A state changed by hand is listed afresh: its legal actions and the move listing's
+    parts carried past plain moves (`carried`) forgotten, here and wherever a test changes one."""
     s.units = []
-    s._legal = None
+    s._legal, s.carried = None, False
     return s
 
 
 def place(s: SE4XState, p: int, code: str, h: int, count: int = 1):
-    s._legal = None
+    s._legal, s.carried = None, False
     return s._add_unit(p, code, count, h)
 
 
@@ -107,7 +109,7 @@ def show(s: SE4XState, h: int, kind: str | None, revealed: bool = True) -> None:
                 s.mloc[here] = (ON_MAP, other)
             s.marker_at[h] = m
     s.revealed[h] = revealed
-    s._legal = None
+    s._legal, s.carried = None, False
 
 
 def hexes(s: SE4XState, h: int) -> list[int]:
@@ -697,7 +699,7 @@ def test_group_counters_run_out_at_the_counter_limit(engine):
     place(s, RED, "SY", home, 4)
     to_econ(s)
     s.cp[RED], s.tech[RED]["ship-size"] = 200, 2
-    s._legal = None
+    s._legal, s.carried = None, False
     assert s.illegal(Build("DD", home)).endswith("every DD counter is in play")
     assert "limit:DD" in s.events
 
@@ -710,7 +712,7 @@ def test_upgrades_cost_hull_size_per_ship_at_a_ship_yard(engine):
     to_econ(s)
     s.cp[RED] = 30
     s.tech[RED]["attack"] = 1
-    s._legal = None
+    s._legal, s.carried = None, False
     s.apply(Upgrade(cruisers.uid))
     assert s.cp[RED] == 30 - 2 * 3 and cruisers.att == 1
 
@@ -954,7 +956,7 @@ def peeking_cruiser(engine: SE4XEngine, kind: str) -> tuple[SE4XState, object, i
     cruiser = place(s, RED, "CA", s.home[RED])
     target = next(h for h in hexes(s, s.home[RED]) if s.on[h])
     show(s, target, kind, revealed=False)
-    s._legal = None
+    s._legal, s.carried = None, False
     return s, cruiser, target
 
 

@@ -96,6 +96,8 @@ class RiftState(Flow, State):
     resisted: list[int]  # the round each seat last rolled against a card played against it (-1: never)
     rounds_left: int  # -1 until someone reaches the VP to win; then the turns left in the round
     seats_done: int
+    listed: dict[int, tuple[Action, ...]]  # the last move listing's steps by unit (`turn.move_actions`)
+    carried: bool  # whether the next move listing may reuse them (only past plain moves: `_apply`)
 
     def __init__(self, engine: RiftEngine, players: int, seed: int):
         super().__init__(seed)
@@ -133,6 +135,7 @@ class RiftState(Flow, State):
         s.fighting = None
         s.steps = []
         s.rounds_left, s.seats_done = -1, 0
+        s.listed, s.carried = {}, False
         s.phase = SETUP_FACTION
         setup.deal_faction(s, s.player)
         s.run()
@@ -253,6 +256,24 @@ class RiftState(Flow, State):
 
     def _apply(self, action: Action) -> None:
         kind, player, *rest = self.answered()
+        carried, self.carried = self.carried, False  # the move listing's steps: carried past plain moves only
+        if carried and kind == MOVE and action.tag == "move":
+            came, units = self.unit(action.uid).node, len(self.units)
+            there = {u.uid for u in self.units if u.node == came}
+            self._turn(player, action)
+            self.run()
+            still = self.decision == (MOVE, player) and self.fighting is None and not self.steps
+            if still and len(self.units) == units:
+                # a plain move: no battle under way, nothing destroyed, the player still moving (a landing or a
+                # negotiation changes no unit's steps). Only the units that moved (the unit and its cargo) and the
+                # carriers at either point (their cargo beside them changed) list other steps
+                listed, to, cards = self.listed, action.to, self.engine.units
+                for u in self.units:
+                    node = u.node
+                    if (node == to and u.uid in there) or (node in (came, to) and cards[u.kind]["capacity"]):
+                        listed.pop(u.uid, None)
+                self.carried = True
+            return
         if kind == "respond":
             self._answer(player, action, rest[0])
         elif kind == "battle":
@@ -456,6 +477,7 @@ class RiftState(Flow, State):
         other.tiles_gone, other.wormholes, other.placed = list(self.tiles_gone), list(self.wormholes), list(self.placed)
         other.immune, other.blockades = dict(self.immune), dict(self.blockades)
         other.resisted = list(self.resisted)
+        other.listed = dict(self.listed)
         return other
 
     def action_label(self, action: Action) -> str:

@@ -141,12 +141,23 @@ def place_wormhole(state: RiftState, player: int, system: int) -> None:
 
 
 def move_actions(state: RiftState, player: int) -> list[Action]:
-    """Each unit's steps, the faction's trade, and the OCC-cards playable on the player's own turn."""
+    """Each unit's steps, the faction's trade, and the OCC-cards playable on the player's own turn.
+
+    Each unit's steps are kept in `state.listed` (uid → actions) and carried to the next listing past plain moves
+    (`state.carried`: `RiftState._apply` clears it after any other action, and forgets the units at the two points
+    of a plain move): only those are listed again. A state changed by hand (a test's) clears `carried` itself."""
     e = state.engine
+    if not state.carried:
+        state.listed = {}
+    state.carried = True
+    listed = state.listed
     out: list[Action] = []
     for u in state.units:
         if u.owner == player and u.mp > 0:
-            out += movement.moves(state, u)
+            steps = listed.get(u.uid)
+            if steps is None:
+                steps = listed[u.uid] = tuple(movement.moves(state, u))
+            out += steps
     out += trades(state, player)
     out += [Play(c) for c in sorted(set(state.hands[player])) if e.occ[c].when in ("own-turn", "any-time")
             and e.occ[c].effects and not effects.cancels(state, c)]  # fmt: skip
@@ -190,10 +201,13 @@ def recruit_actions(state: RiftState, player: int) -> list[Action]:
             envoys = sorted({u.node for u in state.units if u.owner == player and state.negotiates(u)})
             for kind in effect.opt("kinds").split("/"):
                 places.update({(kind, h): None for h in envoys if kind in e.units})
+    mine: dict[str, int] = {}  # the player's units of each kind, counted once for every place asked
+    for u in state.units:
+        if u.owner == player:
+            mine[u.kind] = mine.get(u.kind, 0) + 1
     for kind, h in places:
         cost = int(e.units[kind]["cost"])
-        mine = sum(1 for u in state.units if u.owner == player and u.kind == kind)
-        if cost <= state.resources[player] and mine < e.tiles_per_colour[kind]:
+        if cost <= state.resources[player] and mine.get(kind, 0) < e.tiles_per_colour[kind]:
             out.append(Recruit(kind, h))
     return out
 
