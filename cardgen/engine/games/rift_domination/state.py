@@ -258,9 +258,8 @@ class RiftState(Flow, State):
         kind, player, *rest = self.answered()
         carried, self.carried = self.carried, False  # the move listing's steps: carried past plain moves only
         if carried and kind == MOVE and action.tag == "move":
-            came, units = self.unit(action.uid).node, len(self.units)
-            there = {u.uid for u in self.units if u.node == came}
-            self._turn(player, action)
+            unit, units = self.unit(action.uid), len(self.units)
+            came, moved = unit.node, self._move(unit, action.to, action.carry)
             self.run()
             still = self.decision == (MOVE, player) and self.fighting is None and not self.steps
             if still and len(self.units) == units:
@@ -268,9 +267,10 @@ class RiftState(Flow, State):
                 # negotiation changes no unit's steps). Only the units that moved (the unit and its cargo) and the
                 # carriers at either point (their cargo beside them changed) list other steps
                 listed, to, cards = self.listed, action.to, self.engine.units
+                for uid in moved:
+                    listed.pop(uid, None)
                 for u in self.units:
-                    node = u.node
-                    if (node == to and u.uid in there) or (node in (came, to) and cards[u.kind]["capacity"]):
+                    if (u.node == came or u.node == to) and cards[u.kind]["capacity"]:
                         listed.pop(u.uid, None)
                 self.carried = True
             return
@@ -369,10 +369,10 @@ class RiftState(Flow, State):
 
     # -- movement, battles and planets ------------------------------------------------------------------------------
 
-    def _move(self, unit: Unit, to: int, carry: int = 0) -> None:
+    def _move(self, unit: Unit, to: int, carry: int = 0) -> list[int]:
         """A unit steps to the next point (or through a wormhole) with its cargo; what happens there (a space battle,
         then a ground battle or a landing) runs as steps, so a battle can stop for its players' battle cards and
-        carry on afterwards. Cargo spends none of its own movement points."""
+        carry on afterwards. Cargo spends none of its own movement points. The uids of the units that moved."""
         came = unit.node
         cargo = [self.own(x) for x in movement.cargo(self, unit)[:carry]] if carry else []
         unit = self.own(unit)
@@ -392,10 +392,11 @@ class RiftState(Flow, State):
             # their arrival steps come after the battle, as the first fleet's do
             self.steps += [("planet", x.uid, to, came) for x in [unit, *cargo]]
             self.events.add("join-attack")
-            return
-        self.steps = [("space", unit.uid, to, came), ("planet", unit.uid, to, came)]
-        self.steps += [("planet", x.uid, to, came) for x in cargo]
-        self._continue()
+        else:
+            self.steps = [("space", unit.uid, to, came), ("planet", unit.uid, to, came)]
+            self.steps += [("planet", x.uid, to, came) for x in cargo]
+            self._continue()
+        return [unit.uid, *(x.uid for x in cargo)]
 
     def _continue(self) -> None:
         while self.steps and self.fighting is None:
