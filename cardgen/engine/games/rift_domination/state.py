@@ -266,12 +266,13 @@ class RiftState(Flow, State):
                 # a plain move: no battle under way, nothing destroyed, the player still moving (a landing or a
                 # negotiation changes no unit's steps). Only the units that moved (the unit and its cargo) and the
                 # carriers at either point (their cargo beside them changed) list other steps
-                listed, to, cards = self.listed, action.to, self.engine.units
+                listed, to, e = self.listed, action.to, self.engine
                 for uid in moved:
                     listed.pop(uid, None)
-                for u in self.units:
-                    if (u.node == came or u.node == to) and cards[u.kind]["capacity"]:
-                        listed.pop(u.uid, None)
+                if len(moved) > 1 or unit.kind in e.carried:  # units that need a carrier left one point for another
+                    for u in self.units:
+                        if (u.node == came or u.node == to) and e.units[u.kind]["capacity"]:
+                            listed.pop(u.uid, None)
                 self.carried = True
             return
         if kind == "respond":
