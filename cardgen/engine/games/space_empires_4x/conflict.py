@@ -36,8 +36,9 @@ def act(state: SE4XState, player: int, action: Action) -> None:
 def battle_hexes(state: SE4XState, player: int) -> list[int]:
     """The hexes where the player's units share a hex with an enemy's units or colony after its move, in map
     order."""
-    return [h for h in sorted({u.hex for u in state.units if u.owner == player})
-            if state.enemies_at(h, player) or state.col_owner[h] not in (-1, player)]  # fmt: skip
+    mine = {u.hex for u in state.units if u.owner == player}
+    theirs = {u.hex for u in state.units if u.owner != player}  # found once: asked of every hex of the player's
+    return [h for h in sorted(mine) if h in theirs or state.col_owner[h] not in (-1, player)]
 
 
 def begin_at(state: SE4XState, at: int) -> None:

@@ -181,7 +181,7 @@ def can_colonize(state: SE4XState, unit: Unit) -> bool:
         return False
     if kind == "barren" and not unit.terra:
         return False
-    if len(state.colonies(unit.owner)) - 1 >= state.engine.colonies_max:  # the Homeworld has counters of its own
+    if state.col_owner.count(unit.owner) - 1 >= state.engine.colonies_max:  # the Homeworld has counters of its own
         return False
     return not any(o.owner != unit.owner for o in state.units_at(h))
 
@@ -247,10 +247,12 @@ def enter(state: SE4XState, unit: Unit, t: int, came: int, counts: bool = True) 
         unit.stopped = True
     if found and armed:
         unit.stopped = True  # 'Entering such a space ends the unit's movement' (a Black Hole's survivors go on)
+    if not armed:  # enemies there stop, or are destroyed by, combat units only
+        return
     enemies = state.enemies_at(t, unit.owner)
-    if armed and (any(state.armed(o) for o in enemies) or state.col_owner[t] not in (-1, unit.owner)):
+    if any(state.armed(o) for o in enemies) or state.col_owner[t] not in (-1, unit.owner):
         unit.stopped = True
-    elif armed:
+    else:
         for o in enemies:  # 'only enemy non-combat units … are immediately destroyed'
             state._remove(o)
 
