@@ -783,6 +783,11 @@ def test_listed_moves_and_builds_are_those_the_rules_allow_one_at_a_time(engine,
                 afresh.carried, afresh._legal = False, None
                 assert afresh.legal_actions() == legal, s.turn
                 checked["carried"] += 1
+                if checked["carried"] % 4 == 0:  # a search's determinization deals the others' face-down groups
+                    dealt = s.determinize((p + 1) % players, CounterRng(seed))  # again: the mover's, here
+                    afresh = dealt.clone()
+                    afresh.carried, afresh._legal = False, None
+                    assert dealt.legal_actions() == afresh.legal_actions(), s.turn
         elif kind == ECON and s.due[p] <= s.cp[p]:
             expected = [Build(code, h) for h in s.colonies(p) if s.income_colony(h, p) for code in engine.buildable
                         if economy.build_problem(s, p, code, h) is None]  # fmt: skip

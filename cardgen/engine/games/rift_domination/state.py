@@ -460,6 +460,7 @@ class RiftState(Flow, State):
         copy = self.reseeded(rng)
         assert isinstance(copy, RiftState)
         hidden.redeal(self, copy, player, rng)
+        copy.carried = False  # changed by hand: the move listing starts afresh (`turn.move_actions`)
         return copy
 
     def clone(self) -> RiftState:

@@ -67,6 +67,7 @@ def determinize(state: SE4XState, player: int, rng: CounterRng) -> SE4XState:
             copy.known[q] = {h: copy.marker_at[h] if state.known_marker(q, h) >= 0 else m for h, m in known.items()}
     forget_purchases(copy, player)
     redeal_groups(copy, player, rng)
+    copy.carried = False  # units and markers changed by hand: the move listing starts afresh (`movement.actions`)
     return copy
 
 
