@@ -144,8 +144,9 @@ def move_actions(state: RiftState, player: int) -> list[Action]:
     """Each unit's steps, the faction's trade, and the OCC-cards playable on the player's own turn.
 
     Each unit's steps are kept in `state.listed` (uid → actions) and carried to the next listing past plain moves
-    (`state.carried`: `RiftState._apply` clears it after any other action, and forgets the units at the two points
-    of a plain move): only those are listed again. A state changed by hand (a test's) clears `carried` itself."""
+    (`state.carried`: `RiftState._apply` clears it after any other action, and after a plain move forgets the units
+    that moved and, when one that needs a carrier moved, the carriers at both points): only those are listed again.
+    A state changed by hand (a test's) clears `carried` itself."""
     e = state.engine
     if not state.carried:
         state.listed = {}
