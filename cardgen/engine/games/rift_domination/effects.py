@@ -217,7 +217,7 @@ def recruit_now(state: RiftState, player: int, count: int, locked: bool, at: int
 
 
 def cancels(state: RiftState, card: int) -> bool:
-    return any(e.verb == "cancel" for e in state.engine.occ[card].effects)
+    return card in state.engine.cancelling
 
 
 def target(state: RiftState, player: int, effects: tuple[Effect, ...]) -> int | None:

@@ -101,6 +101,11 @@ class RiftEngine(GameEngine):
         for item in game.component("occ-cards").items:
             card = Occ(item.id, item.fields["name"], item.fields["when"], self._effects(item.id, item.fields, "occ"))
             self.occ += [card] * item.count
+        # the OCC-cards that cancel another (`effects.cancels`), and those a player may play on their own turn (a
+        # card that cancels is an answer, never played so)
+        self.cancelling = frozenset(c for c, o in enumerate(self.occ) if any(e.verb == "cancel" for e in o.effects))
+        self.own_turn = frozenset(c for c, o in enumerate(self.occ) if o.when in ("own-turn", "any-time")
+                                  and o.effects and c not in self.cancelling)  # fmt: skip
         self.tiles: list[Mapping[str, Any]] = [
             plain(t.fields) for t in game.component("condition-tiles").items for _ in range(t.count)
         ]

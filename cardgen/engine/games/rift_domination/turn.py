@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from cardgen.engine.core import Action
-from cardgen.engine.games.rift_domination import effects, movement
+from cardgen.engine.games.rift_domination import movement
 from cardgen.engine.games.rift_domination.model import BUILD, OVER, PEEK, Play, Recruit, Trade, Upgrade, Wormhole
 
 if TYPE_CHECKING:
@@ -160,8 +160,8 @@ def move_actions(state: RiftState, player: int) -> list[Action]:
                 steps = listed[u.uid] = tuple(movement.moves(state, u))
             out += steps
     out += trades(state, player)
-    out += [Play(c) for c in sorted(set(state.hands[player])) if e.occ[c].when in ("own-turn", "any-time")
-            and e.occ[c].effects and not effects.cancels(state, c)]  # fmt: skip
+    own_turn = e.own_turn
+    out += [Play(c) for c in sorted(set(state.hands[player])) if c in own_turn]
     return out
 
 
