@@ -402,16 +402,17 @@ class RiftState(Flow, State):
     def _continue(self) -> None:
         while self.steps and self.fighting is None:
             kind, uid, to, came = self.steps.pop(0)
+            if kind == "planet" and not self.engine.is_planet[to]:  # nothing lands on a point of open space
+                continue
             u = next((x for x in self.units if x.uid == uid), None)
             if u is None or u.node != to:  # destroyed on the way, or gone back with a retreat: nothing more here
                 continue
             p = u.owner
             if kind == "space":
-                enemies = [x for x in self.units if x.node == to and x.owner != p and not self.ground(x)]
-                if enemies and not self.ground(u):
-                    conflict.begin_battle(self, p, enemies[0].owner, to, came, False)
-                continue
-            if not self.engine.is_planet[to]:
+                if not self.ground(u):  # the first enemy fleet there, in the units' order, fights it
+                    enemy = next((x for x in self.units if x.node == to and x.owner != p and not self.ground(x)), None)
+                    if enemy is not None:
+                        conflict.begin_battle(self, p, enemy.owner, to, came, False)
                 continue
             holder = self.owner.get(to)
             if holder is not None and holder != p and self.ground(u):
