@@ -50,10 +50,15 @@ def draw_and_gain(state: RiftState) -> None:
         for _ in range(fac.modifier("fighters-per-turn") or e.fighters_per_turn):
             state._add(player, "fighter", where)
     state.track[player] = min(e.track_last, state.track[player] + e.track_step)
+    points: dict[tuple[str, int], int] = {}  # by (kind, system): the same for every unit of a kind in a system
     for u in state.units:
         if u.owner == player:
+            key = (u.kind, e.node_system[u.node])
+            mp = points.get(key)
+            if mp is None:
+                mp = points[key] = movement.points(state, u)
             u = state.own(u)
-            u.mp = movement.points(state, u)
+            u.mp = mp
             if state.slowed[player] and e.node_system[u.node] == e.node_system[state.home[player]]:
                 u.mp = max(e.warp["minimum"], u.mp - state.slowed[player])
     state.slowed[player] = 0
