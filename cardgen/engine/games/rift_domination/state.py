@@ -258,13 +258,13 @@ class RiftState(Flow, State):
         kind, player, *rest = self.answered()
         carried, self.carried = self.carried, False  # the move listing's steps: carried past plain moves only
         if carried and kind == MOVE and action.tag == "move":
-            unit, units = self.unit(action.uid), len(self.units)
+            unit, units = self.unit(action.uid), (len(self.units), self.next_uid)
             came, moved = unit.node, self._move(unit, action.to, action.carry)
             self.run()
             still = self.decision == (MOVE, player) and self.fighting is None and not self.steps
-            if still and len(self.units) == units:
-                # a plain move: no battle under way, nothing destroyed, the player still moving (a landing or a
-                # negotiation changes no unit's steps). Only the units that moved (the unit and its cargo) and the
+            if still and (len(self.units), self.next_uid) == units:
+                # a plain move: no battle under way, no unit destroyed or new, the player still moving (a landing or
+                # a negotiation changes no unit's steps). Only the units that moved (the unit and its cargo) and the
                 # carriers at either point (their cargo beside them changed) list other steps
                 listed, to, e = self.listed, action.to, self.engine
                 for uid in moved:
