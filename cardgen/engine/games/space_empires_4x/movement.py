@@ -36,7 +36,7 @@ def act(state: SE4XState, player: int, action: Action) -> None:
         u = state.unit(action.uid)
         listed = state.listed
         for o in state.units:  # 'You must complete one unit's movement before moving another unit'
-            if o.owner == player and o is not u and o.steps > 0 and not o.stopped:
+            if o.steps and not o.stopped and o.owner == player and o is not u:  # most have not moved: asked first
                 state.own(o).stopped = True
                 listed.pop(o.uid, None)
         before = len(state.units), state.explored[player]
