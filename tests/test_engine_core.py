@@ -783,7 +783,11 @@ def _copied_apart(original: object, clone: object, where: str, depth: int = 2) -
 # of a game (fixed at its start); and lists whose items it shares, each item only ever replaced: Scifi Domains' stat
 # tables, Space Empires 4X's technology levels, purchases, hulls built and peeks.
 SHARED_BY_DESIGN = {"engine", "_legal", "home", "on", "adj", "towards", "colours", "jumps"}
-ITEMS_SHARED = {"scifi-domains": {"tables"}, "space-empires-4x": {"tech", "bought", "built_at", "known"}}
+ITEMS_SHARED = {
+    "scifi-domains": {"tables"},
+    "space-empires-4x": {"tech", "bought", "built_at", "known"},
+    "star-commander": {"techs", "peeked"},
+}
 
 
 @pytest.mark.parametrize("game_id", ["battlefield-space", "scifi-domains", "star-commander", "space-empires-4x",

@@ -93,7 +93,7 @@ def resolve(state: StarState, item: Item) -> None:
         return
     spec = state.spec(card)
     if spec.kind == "technology":
-        state.techs[player].append(card)
+        state.techs[player] = [*state.techs[player], card]  # replaced, never changed: clones share them
         state._changed(player)
         return
     state.return_card(card)

@@ -205,7 +205,7 @@ def peek(state: StarState, player: int, n: int, around: int | None) -> None:
         hidden = [c for c in hidden if c in state.neighbours(around)]
     ships = [x.cell for x in state.pieces if x.owner == player] or [state.home[player]]
     hidden.sort(key=lambda c: (min(state.distance(c, s) for s in ships), c))
-    state.peeked[player] |= set(hidden[:n])
+    state.peeked[player] = state.peeked[player] | set(hidden[:n])  # replaced, never changed: clones share them
 
 
 def jump(state: StarState, player: int, card: int, cell: int) -> None:
@@ -259,8 +259,7 @@ def enter(state: StarState, piece: Piece, cell: int) -> None:
 def explore(state: StarState, player: int, cell: int) -> None:
     state.revealed[cell] = True
     state.chance.record("explore", [cell, state.grid[cell]])
-    for peeks in state.peeked:
-        peeks.discard(cell)
+    state.peeked = [peeks - {cell} if cell in peeks else peeks for peeks in state.peeked]
     system = state.system(cell)
     n = system.amount
     match system.explore:

@@ -194,14 +194,14 @@ class StarState(Flow, State):
         o.grid, o.revealed, o.aside = list(self.grid), list(self.revealed), list(self.aside)
         o.owner, o.devs, o.credits = list(self.owner), list(self.devs), list(self.credits)
         o.hands = [list(h) for h in self.hands]
-        o.techs = [list(t) for t in self.techs]
+        o.techs = list(self.techs)  # a player's technologies and peeks are replaced, never changed: clones share them
         o.decks = [list(d) for d in self.decks]
         o.discards = [list(d) for d in self.discards]
         o.playing, o.supply = list(self.playing), list(self.supply)
         o.pieces = list(self.pieces)
         o.token, self.token = object(), object()  # the pieces are shared now: each copies one before changing it
         o.known = [list(ks) for ks in self.known]
-        o.peeked = [set(p) for p in self.peeked]
+        o.peeked = list(self.peeked)
         o.started, o.last_end = list(self.started), list(self.last_end)
         o.combat_at, o.embargo = list(self.combat_at), list(self.embargo)
         o.vetoed, o.used, o.prevent = set(self.vetoed), set(self.used), dict(self.prevent)
