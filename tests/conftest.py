@@ -192,6 +192,14 @@ def check_golden_log(spec, golden: Path, tmp_path: Path) -> None:
     assert all(ok for _, ok, _ in replay(golden, Path(spec.data_dir)))
 
 
+def listed_afresh(state) -> list:
+    """The legal actions of a copy of `state` listed from nothing: no listing's parts carried past plain moves (Space
+    Empires 4X's and Rift's `carried`), to hold a carried listing to."""
+    copy = state.clone()
+    copy.carried, copy._legal = False, None
+    return copy.legal_actions()
+
+
 def check_clone_playouts(engine, games: tuple[tuple[int, int], ...], every: int, held, changed) -> None:
     """Clones that share parts of their state until one changes them: from every `every`-th decision of seeded
     random games ((players, seed) each), a clone played to the end by random choices leaves `held(state)` of the

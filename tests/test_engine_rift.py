@@ -38,7 +38,16 @@ from cardgen.engine.games.rift_domination.state import RiftState
 from cardgen.engine.rng import CounterRng
 from cardgen.engine.runner import PlaySpec, play_many, summarise
 
-from conftest import FIXTURES, REPO, check_clone_playouts, check_golden_log, check_pickle_and_clone, copy_game, run_cli
+from conftest import (
+    FIXTURES,
+    REPO,
+    check_clone_playouts,
+    check_golden_log,
+    check_pickle_and_clone,
+    copy_game,
+    listed_afresh,
+    run_cli,
+)
 
 DATA = REPO / "card_data"
 
@@ -1081,9 +1090,7 @@ def test_a_move_listing_carried_past_plain_moves_is_the_listing_from_nothing(eng
         carried = s.carried
         legal = s.legal_actions()
         if s.decision is not None and s.decision[0] == MOVE:
-            afresh = s.clone()
-            afresh.carried, afresh._legal = False, None
-            assert afresh.legal_actions() == legal, s.turns
+            assert listed_afresh(s) == legal, s.turns
             checked["moves"] += 1
             checked["carried"] += carried
         s.do(legal[rng.randbelow(len(legal))])

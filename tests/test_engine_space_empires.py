@@ -46,7 +46,16 @@ from cardgen.engine.games.space_empires_4x.state import ON_MAP, SE4XState
 from cardgen.engine.rng import CounterRng
 from cardgen.engine.runner import PlaySpec, play_many, summarise
 
-from conftest import FIXTURES, REPO, check_clone_playouts, check_golden_log, check_pickle_and_clone, copy_game, run_cli
+from conftest import (
+    FIXTURES,
+    REPO,
+    check_clone_playouts,
+    check_golden_log,
+    check_pickle_and_clone,
+    copy_game,
+    listed_afresh,
+    run_cli,
+)
 
 DATA = REPO / "card_data"
 RED, YELLOW = 0, 1
@@ -779,15 +788,11 @@ def test_listed_moves_and_builds_are_those_the_rules_allow_one_at_a_time(engine,
             assert sorted(a for a in legal if isinstance(a, Move)) == sorted(expected), s.turn
             checked[MOVE] += 1
             if carried:
-                afresh = s.clone()
-                afresh.carried, afresh._legal = False, None
-                assert afresh.legal_actions() == legal, s.turn
+                assert listed_afresh(s) == legal, s.turn
                 checked["carried"] += 1
                 if checked["carried"] % 4 == 0:  # a search's determinization deals the others' face-down groups
                     dealt = s.determinize((p + 1) % players, CounterRng(seed))  # again: the mover's, here
-                    afresh = dealt.clone()
-                    afresh.carried, afresh._legal = False, None
-                    assert dealt.legal_actions() == afresh.legal_actions(), s.turn
+                    assert dealt.legal_actions() == listed_afresh(dealt), s.turn
         elif kind == ECON and s.due[p] <= s.cp[p]:
             expected = [Build(code, h) for h in s.colonies(p) if s.income_colony(h, p) for code in engine.buildable
                         if economy.build_problem(s, p, code, h) is None]  # fmt: skip
