@@ -20,9 +20,9 @@ def measured(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[bytes, list
     calls: list[tuple[bytes, list[bytes]]] = []
     original = ink.coverage
 
-    def watching(pdf: bytes, keys=()):
+    def watching(pdf: bytes, keys=(), known=()):
         calls.append((pdf, list(keys)))
-        return original(pdf, keys)
+        return original(pdf, keys, known)
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr("cardgen.render.imposed.coverage", watching)

@@ -80,6 +80,7 @@ def _first_subset(state: Any) -> tuple[dict[int, int], dict[int, None]]:
 
 
 _REGISTERED: dict[Path, tuple[str, frozenset[int]]] = {}
+_FILES: dict[str, Path] = {}  # each registered name's file (`font_file`)
 
 
 def register_file(path: Path) -> tuple[str, frozenset[int]]:
@@ -101,7 +102,13 @@ def register_file(path: Path) -> tuple[str, frozenset[int]]:
     pdfmetrics.registerFont(font)
     covered = frozenset(font.face.charToGlyph)
     _REGISTERED[path] = (name, covered)
+    _FILES[name] = path
     return _REGISTERED[path]
+
+
+def font_file(name: str) -> Path | None:
+    """The file a font registered by `register_file` was read from (None for any other name)."""
+    return _FILES.get(name)
 
 
 def truetype_outlines(path: Path) -> Any:
@@ -225,3 +232,4 @@ def forget() -> None:
 
     rl_config._reset()
     _REGISTERED.clear()
+    _FILES.clear()

@@ -42,12 +42,13 @@ def write_print_pdf(job: ComponentJob, path: Path) -> OutputFile:
             sides = "backs-after" if options.duplex == "off" else options.duplex
     titles = ", ".join(c.title for c in (component, *job.guests))
     doc.print_hints(sides, f"{titles}: {SIDES_NOTE[sides]}")
-    pdf, pages, keys = doc.finish(), doc.pages, doc.page_keys
+    pdf, pages, keys, known = doc.finish(), doc.pages, doc.page_keys, doc.page_ink
     del doc  # the canvas's pages and fonts go before pdfium reads the file back for its ink
     write_atomic(path, pdf)
     holds = tuple(c.id for c in job.guests)
     stacked = bool(job.shared)
-    return OutputFile(path, pages, component.id, sides, ink=tuple(coverage(pdf, keys)), holds=holds, stacked=stacked)
+    ink = tuple(coverage(pdf, keys, known))
+    return OutputFile(path, pages, component.id, sides, ink=ink, holds=holds, stacked=stacked)
 
 
 def _fits_paper(face: Size, bleed: float, options: PrintOptions) -> bool:
@@ -62,6 +63,7 @@ def _impose(doc: Document, job: ComponentJob) -> SheetPlan:
     """Every sheet of the job, each a list of blocks: the job's own full sheets, then its last sheet (partial, or
     shared with other components block by block); back pages behind them (duplex) or after them all (`off`)."""
     component, options, entries = job.component, job.options, job.entries
+    doc.measures_ink = True  # its pages' ink worked out from what they draw where it can be (`render/drawnink.py`)
     full = job_plan(job)
     chunks = [entries[i : i + full.capacity] for i in range(0, len(entries), full.capacity)]
     sheets = []

@@ -4,8 +4,9 @@ Card backs and big bands of dark colour are most of the ink a print-and-play gam
 its layout but every large dark area (a dark background, a shape covering a fifth of the face or more) is printed as
 a pale tint of its colour inside an outline, and the light text and lines drawn on it take the area's own colour, so
 they stay readable. So does any other text that would fall below `READABLE` contrast on the tint (gold on a tinted
-grey: 1.7:1), the area's colour darkened where even it falls short. Coverage is measured on the written PDF: each
-page rendered small, its mean darkness.
+grey: 1.7:1), the area's colour darkened where even it falls short. Coverage is a page's mean darkness: worked out
+from what it drew when it drew only flat rectangles, plain text and marks (`render/drawnink.py`), else measured on
+the written PDF, the page rendered small.
 """
 
 from __future__ import annotations
@@ -225,27 +226,36 @@ def sharing(spare: int) -> Iterator[None]:
         spare_cores = 0
 
 
-def coverage(pdf: bytes, keys: Sequence[bytes] = ()) -> list[float]:
+def coverage(pdf: bytes, keys: Sequence[bytes] = (), known: Sequence[float | None] = ()) -> list[float]:
     """Each page's ink coverage: its mean darkness (0 white paper, 1 solid black), rendered at `COVERAGE_DPI`. A page
     whose key (`keys`, by page: `Document.page_keys`) an earlier page has is drawn as that page is but for its sheet
     label, and takes its coverage unrendered: a deck's back pages are one render, not one a sheet (rendering is
     about half of a bundled game's build, most of it in the art, which costs pdfium the same at any resolution).
     With a spare core (`spare_cores`: a parallel build with fewer files than processes) and enough distinct pages,
     a forked helper renders every other one (`_shared`): the same figures, sooner (300 pages: 0.38–0.43 s alone,
-    0.25–0.33 s shared)."""
+    0.25–0.33 s shared). A page whose coverage is `known` (by page: `Document.page_ink`, worked out from what it
+    drew) is not rendered; when every page's is, the file is not read at all."""
+    if known and all(ink is not None for ink in known):
+        return [float(ink) for ink in known if ink is not None]
     import pypdfium2 as pdfium
 
     document = pdfium.PdfDocument(pdf)
     try:
         keyed = len(keys) == len(document)  # else no keys, or another document's: every page is rendered
+        given = known if len(known) == len(document) else [None] * len(document)
         first: dict[bytes, int] = {}
-        source = [first.setdefault(keys[index], index) if keyed else index for index in range(len(document))]
+        source = [
+            first.setdefault(keys[index], index) if keyed else index
+            for index in range(len(document))
+            if given[index] is None
+        ]
         todo = sorted(set(source))
         if spare_cores and len(todo) >= SHARED_FROM:
             measured = _shared(document, pdf, todo)
         else:
             measured = {index: _measure(document, index) for index in todo}
-        return [measured[index] for index in source]
+        each = iter(source)
+        return [measured[next(each)] if ink is None else ink for ink in given]
     finally:
         document.close()
 

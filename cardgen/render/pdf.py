@@ -19,6 +19,7 @@ from reportlab.lib.colors import Color, white
 from cardgen import __version__, limits
 from cardgen.errors import DataError
 from cardgen.output import write_atomic  # the writers import it from here
+from cardgen.render import drawnink
 from cardgen.render.draw import FaceDrawer, PreparedFace
 from cardgen.render.icons import IconCanvas, regular_polygon
 from cardgen.render.imposition import Line, Rect, Slot
@@ -75,6 +76,17 @@ class Document:
         self._page_head = ""
         self._labels: list[tuple[int, int]] = []  # where in the page's code each label's operators lie
         self.separation = separation  # CMYK: the written file is flattened and separated (render/pdfx.py)
+        # each page's ink coverage worked out from what it drew (`render/drawnink.py`), None where it must be
+        # rendered: only pages an imposing writer draws (`measures_ink`) through `place`, `lines` and `label`
+        self.measures_ink = False
+        self.page_ink: list[float | None] = []
+        self._ink: float | None = None  # the page's ink so far (mm² × darkness)
+        self._paper_area = 0.0
+        self._clips: list[drawnink.Box] = []  # where the page's faces paint, and its marks and labels (page mm)
+        self._marks: list[drawnink.Box] = []
+        self._labelled: list[drawnink.Box] = []
+        self._mark_darkness: set[float] = set()
+        self._faces_ink: dict[tuple[str, drawnink.Box, float], float | None] = {}
 
     def print_hints(self, sides: str, subject: str) -> None:
         """Tell the print dialog what this file needs: actual size (never "fit to page", which would shrink every
@@ -94,9 +106,13 @@ class Document:
         self.canvas.setBleedBox(_box(bleed))
         self.canvas.setArtBox(_box(trim))
         self._page_head = repr((paper.points, trim, bleed))
+        self._ink = 0.0 if self.measures_ink and self.separation is None else None
+        self._paper_area = paper.width * paper.height
+        self._clips, self._marks, self._labelled, self._mark_darkness = [], [], [], set()
 
     def end_page(self) -> None:
         self.page_keys.append(self._page_key())
+        self.page_ink.append(self._drawn_ink())
         self.canvas.showPage()
         self.pages += 1
 
@@ -113,6 +129,41 @@ class Document:
             start = last
         self._labels = []
         return digest.digest()
+
+    def _drawn_ink(self) -> float | None:
+        """The page's coverage from what it drew, when it drew only what `drawnink` measures, its faces' clips
+        apart from each other and from its marks and labels."""
+        if self._ink is None or len(self._mark_darkness) > 1:
+            return None
+        marks = tuple(self._marks)
+        if not drawnink.apart(tuple(self._clips), (*marks, *self._labelled)):
+            return None
+        ink = self._ink + drawnink.union(marks) * next(iter(self._mark_darkness), 0.0)
+        return ink / self._paper_area
+
+    def _face_ink(self, key: str, face: PreparedFace, slot: Slot, bleed: float, shape: str,
+                  shift: tuple[float, float]) -> None:  # fmt: skip
+        """Add a placed face's ink to the page's (`_ink` None when it cannot be worked out)."""
+        if self._ink is None:
+            return
+        if shape != "rect" or slot.rotate not in (0, 180):
+            self._ink = None
+            return
+        trim, clip = slot.trim, slot.clip
+        if slot.rotate:  # the clip in the face's own mm (y down from its top), the face turned about its centre
+            own = (trim.right - clip.right, clip.y - trim.y, trim.right - clip.x, clip.top - trim.y)
+        else:
+            own = (clip.x - trim.x, trim.top - clip.top, clip.right - trim.x, trim.top - clip.y)
+        memo = (key, own, bleed)
+        if memo not in self._faces_ink:
+            self._faces_ink[memo] = drawnink.face_ink(face, self.drawer.kit, bleed, own)
+        known = self._faces_ink[memo]
+        if known is None:
+            self._ink = None
+            return
+        self._ink += known
+        dx, dy = shift
+        self._clips.append((clip.x + dx, clip.y + dy, clip.right + dx, clip.top + dy))
 
     def place(
         self,
@@ -137,6 +188,7 @@ class Document:
         # a hexagon grown by the bleed reaches bleed / sin 60° beyond its corners: paint that far, the clip trims
         self.draw(key, face, bleed * 2 / math.sqrt(3) if shape == "hex" else bleed)
         c.restoreState()
+        self._face_ink(key, face, slot, bleed, shape, shift)
 
     def draw(self, key: str, face: PreparedFace, bleed: float) -> None:
         """Draw a face at the origin, through a form when the document uses it more than once."""
@@ -164,10 +216,18 @@ class Document:
         for line in lines:
             c.line(line.x1 * MM, line.y1 * MM, line.x2 * MM, line.y2 * MM)
         c.restoreState()
+        if self._ink is not None:
+            boxes = None if dash else drawnink.line_boxes(lines, weight)
+            if boxes is None:
+                self._ink = None
+            else:
+                self._marks.extend(boxes)
+                self._mark_darkness.add(drawnink.darkness(colour))
 
     def outline(self, slot: Slot, shape: str, weight: float = 0.35) -> None:
         """A thin die-line along a face's trim (used where faces cannot be cut with straight lines): dark grey over a
         wider white stroke, so it shows on a piece's coloured bleed as well as on white paper."""
+        self._ink = None  # die-lines are rendered for their ink
         c = self.canvas
         c.saveState()
         for colour, width in ((white, 2.5 * weight), (GUIDE_COLOUR, weight)):
@@ -196,6 +256,14 @@ class Document:
         c.drawCentredString(x * MM, y * MM - size * 0.35, text)
         c.restoreState()
         self._labels.append((first, len(c._code)))
+        if self._ink is not None:
+            area = drawnink.text_area(self.body_font, size, (text,))
+            if area is None:
+                self._ink = None
+                return
+            self._ink += area * drawnink.darkness(LABEL_COLOUR)
+            half, baseline, em = width / MM / 2, y - size * 0.35 / MM, size / MM
+            self._labelled.append((x - half, baseline - em / 3, x + half, baseline + em))  # kept off the faces
 
     def finish(self) -> bytes:
         """The file's bytes: as drawn, or in CMYK PDF/X-1a when the document has a separation."""
