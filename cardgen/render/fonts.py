@@ -11,11 +11,12 @@ converted to TrueType outlines with fontTools when it is registered (`truetype_o
 from __future__ import annotations
 
 import io
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from reportlab.lib.fonts import addMapping
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
@@ -81,6 +82,18 @@ def _first_subset(state: Any) -> tuple[dict[int, int], dict[int, None]]:
 
 _REGISTERED: dict[Path, tuple[str, frozenset[int]]] = {}
 _FILES: dict[str, Path] = {}  # each registered name's file (`font_file`)
+# roles' bold and italic files, named in their families but not yet read (`families`): (regular's name, style)
+_PENDING: dict[Path, tuple[str, str]] = {}
+
+
+def families(regular: str | None = None, styles: Collection[str] = tuple(STYLE_SUFFIXES)) -> None:
+    """Register the bold and italic faces the font roles name (of the family of `regular` only, when given; of
+    `styles` only): before reportlab's `Paragraph` sets inline markup (`<b>`, `<i>`) in them. Most decks set plain
+    text only and never read them."""
+    for path, (family, style) in sorted(_PENDING.items()):
+        if (regular is None or family == regular) and style in styles:
+            register_file(path)
+            del _PENDING[path]
 
 
 def register_file(path: Path) -> tuple[str, frozenset[int]]:
@@ -104,6 +117,18 @@ def register_file(path: Path) -> tuple[str, frozenset[int]]:
     _REGISTERED[path] = (name, covered)
     _FILES[name] = path
     return _REGISTERED[path]
+
+
+SFNT_VERSIONS = (b"\x00\x01\x00\x00", b"true", b"OTTO")  # TrueType and OpenType fonts' first four bytes
+
+
+def _font_header(path: Path) -> None:
+    """Refuse a file whose first bytes are no TrueType or OpenType font's, as `register_file` would."""
+    require_regular(path)
+    with path.open("rb") as file:
+        version = file.read(4)
+    if version not in SFNT_VERSIONS:
+        raise DataError(f"{display_path(path)}: not a readable TrueType font (it starts {version!r})")
 
 
 def font_file(name: str) -> Path | None:
@@ -196,16 +221,28 @@ def _locate(file: str, fonts_dir: Path, game_dir: Path) -> Path:
 
 
 def _role(role: str, file: str, fonts_dir: Path, game_dir: Path) -> FontRole:
+    """The role's font registered, its bold, italic and bold italic files (`-Bold`, … beside it) named for
+    reportlab's inline markup and registered when markup first needs them (`families`: a face costs about 2 MB)."""
     path = _locate(file, fonts_dir, game_dir)
     regular, covered = register_file(path)
     faces = {"regular": regular}
     stem = path.stem.removesuffix("-Regular")
     for style, suffix in STYLE_SUFFIXES.items():
-        sibling = path.with_name(f"{stem}-{suffix}{path.suffix}")
-        faces[style] = register_file(sibling)[0] if sibling.is_file() and sibling != path else regular
+        sibling = real(path.with_name(f"{stem}-{suffix}{path.suffix}"))
+        # beside the role's file, as `_locate` finds it: a link leading out of its folder is no sibling
+        if inside(sibling, path.parent) and sibling.is_file() and sibling != path:
+            faces[style] = f"cg-{sibling.stem}"  # the name `register_file` gives it
+            if sibling not in _REGISTERED:
+                _font_header(sibling)  # a file that is no font at all is said now, at the role
+                _PENDING[sibling] = (regular, style)
+        else:
+            faces[style] = regular
     pdfmetrics.registerFontFamily(
         regular, normal=regular, bold=faces["bold"], italic=faces["italic"], boldItalic=faces["bolditalic"]
     )
+    # reportlab reads a face's style back from its name, the last mapping winning: a style without a file of its own
+    # (drawn in the regular) made the regular read as that style, and `<b>` or `<i>` then did nothing
+    addMapping(regular.lower(), 0, 0, regular)
     return FontRole(role, regular, faces["bold"], faces["italic"], faces["bolditalic"], frozenset(map(chr, covered)))
 
 
@@ -233,3 +270,4 @@ def forget() -> None:
     rl_config._reset()
     _REGISTERED.clear()
     _FILES.clear()
+    _PENDING.clear()

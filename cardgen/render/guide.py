@@ -469,7 +469,10 @@ def _pdf(game: Game, lines: list[str], options: PrintOptions, font: str) -> byte
     from reportlab.lib.styles import ParagraphStyle
     from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
+    from cardgen.render.fonts import families
     from cardgen.units import MM
+
+    families(font, ("bold",))  # its headings and file names are set in the font's bold
 
     body = ParagraphStyle("body", fontName=font, bulletFontName=font, fontSize=10, leading=13, spaceAfter=4)
     heading = ParagraphStyle("heading", parent=body, fontSize=15, leading=19, spaceAfter=8)

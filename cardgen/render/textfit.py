@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
+from cardgen.render.fonts import families
 from cardgen.render.icons import placeholder
 from cardgen.render.markup import ICON_PATTERN
 from cardgen.render.plaintext import PlainParagraph, plain_words, set_plain
@@ -103,6 +104,8 @@ def _layout(box: TextBox, size: float) -> tuple[Paragraph | PlainParagraph, floa
         plain = PlainParagraph(words, box.font, size, size * box.leading, box.colour, box.align, box.width)
         return plain, plain.height, max(plain.height - box.height, plain.widest - box.width)
     from reportlab.platypus import Paragraph
+
+    families()  # inline markup may set the role's bold and italic faces
 
     para = Paragraph(with_icons(box.content, size), _style(box.font, size, box.leading, box.align, box.colour))
     _, height = para.wrap(box.width, box.height)

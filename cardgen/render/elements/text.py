@@ -15,7 +15,7 @@ from reportlab.lib.colors import Color, black
 from cardgen.errors import DataError, did_you_mean
 from cardgen.render.elements.base import ElementKind
 from cardgen.render.elements.icon import check_icon
-from cardgen.render.fonts import FontRole, no_glyph
+from cardgen.render.fonts import FontRole, families, no_glyph
 from cardgen.render.kit import Kit, Overflow, SetText, Surface, TextRun, translation
 from cardgen.render.library import library
 from cardgen.render.markup import (
@@ -184,6 +184,8 @@ class Text(ElementKind):
         box_w, box_h = surface.turn(element["x"], element["y"], element["w"], element["h"], element["rotate"])
         drop = _drop(element["valign"], box_h, prepared)
         font = surface.kit.roles[element["font"]].regular
+        if prepared.paragraph is not None and not isinstance(prepared.paragraph, PlainParagraph):
+            families()  # a paragraph fitted before `fonts.forget` (remembered by `fit_text`) may set bold or italic
         if surface.text and surface.runs is None and all(palette.get(element[a]) is None for a in PLAIN_LOOK):
             code = _plain_code(canvas, palette.get(element["colour"]), prepared, element["align"], box_w, font, drop)
             if code is not None:  # what the calls below would write, written at once
