@@ -23,7 +23,8 @@ from cardgen.render.library import library, library_painter
 from cardgen.render.markup import ICON_PATTERN, Checked, Face, Skeleton, fill, parse_face, skeleton
 from cardgen.units import MM
 
-SKELETONS_BOUND = 256  # substitution layouts' skeletons a game's drawer keeps
+SKELETONS_BOUND = 256
+NO_ICONS: frozenset[str] = frozenset()  # substitution layouts' skeletons a game's drawer keeps
 
 
 class ElementError(DataError):
@@ -176,7 +177,8 @@ class FaceDrawer:
         assert isinstance(painters, Painters)
         names = [e["name"] for e in face.elements if e.tag == "icon"]
         names += [name for e in face.elements if e.content for name, _ in ICON_PATTERN.findall(e.content)]
-        return frozenset(name for name in names if painters.from_library(name))
+        found = [name for name in names if painters.from_library(name)]
+        return frozenset(found) if found else NO_ICONS  # one empty set for the many faces without
 
     def draw(
         self, canvas: Any, prepared: PreparedFace, bleed: float, text: bool = True, runs: list[TextRun] | None = None

@@ -72,6 +72,12 @@ class SetText:
     size: float
 
 
+@lru_cache(maxsize=4096)
+def set_text(what: str, size: float) -> SetText:
+    """One `SetText` for each (field, size): a deck's faces set the same few, each face keeping its list of them."""
+    return SetText(what, size)
+
+
 @dataclass(frozen=True)
 class TextRun:
     """Text as a face drew it, for judging its contrast (`render/contrast.py`): what it is, the colour its glyphs are

@@ -154,10 +154,13 @@ class Document:
             own = (trim.right - clip.right, clip.y - trim.y, trim.right - clip.x, clip.top - trim.y)
         else:
             own = (clip.x - trim.x, trim.top - clip.top, clip.right - trim.x, trim.top - clip.y)
-        memo = (key, own, bleed)
-        if memo not in self._faces_ink:
-            self._faces_ink[memo] = drawnink.face_ink(face, self.drawer.kit, bleed, own)
-        known = self._faces_ink[memo]
+        if self.uses[key] > 1:  # a face placed again (a deck's back) is worked out once
+            memo = (key, own, bleed)
+            if memo not in self._faces_ink:
+                self._faces_ink[memo] = drawnink.face_ink(face, self.drawer.kit, bleed, own)
+            known = self._faces_ink[memo]
+        else:
+            known = drawnink.face_ink(face, self.drawer.kit, bleed, own)
         if known is None:
             self._ink = None
             return

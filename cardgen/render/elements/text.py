@@ -16,7 +16,7 @@ from cardgen.errors import DataError, did_you_mean
 from cardgen.render.elements.base import ElementKind
 from cardgen.render.elements.icon import check_icon
 from cardgen.render.fonts import FontRole, families, no_glyph
-from cardgen.render.kit import Kit, Overflow, SetText, Surface, TextRun, translation
+from cardgen.render.kit import Kit, Overflow, SetText, Surface, TextRun, set_text, translation
 from cardgen.render.library import library
 from cardgen.render.markup import (
     BOX,
@@ -144,7 +144,7 @@ class Text(ElementKind):
     def text_sizes(self, element: Element, prepared: Fit, kit: Kit, index: int) -> list[SetText]:
         """Every run of glyphs at its drawn size."""
         what = element["field"] or f"text box {index + 1}"
-        return [SetText(what, size) for size in set_sizes(prepared)]
+        return [set_text(what, size) for size in set_sizes(prepared)]
 
     def plain(self, element: Element, surface: Surface, prepared: Fit) -> list[str] | None:
         """The code of an unturned box of plain glyphs (`_plain_code`) from the face's origin, as `draw` writes it
