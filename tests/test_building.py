@@ -233,3 +233,27 @@ def test_only_an_unknown_item_is_named_with_its_component(demo, tmp_path):
     with pytest.raises(click.BadParameter, match="no item 'scuot' in component 'ships' \\(did you mean 'scout'\\?\\)"):
         build(request(demo, tmp_path / "out", only=("ships:scuot",)))
     assert not (tmp_path / "out").exists()
+
+
+def test_the_cycle_collector_rests_while_a_build_runs_and_works_again_after(demo, tmp_path, monkeypatch):
+    """A build makes about a million containers and next to no cycles: the collector is off while it draws (and in
+    the workers it forks), on again after it, whether it succeeded or failed."""
+    import gc
+
+    from cardgen.render import build as render_build
+
+    seen = []
+    drawing = render_build.build_game
+
+    def watching(*args, **kwargs):
+        seen.append(gc.isenabled())
+        return drawing(*args, **kwargs)
+
+    monkeypatch.setattr(render_build, "build_game", watching)
+    assert gc.isenabled()
+    build(request(demo, tmp_path / "out", jobs=1))
+    assert seen == [False] and gc.isenabled()
+    demo[0].edit("ships.yaml", "cost: 12", "cost: 13")  # the rules say costs run from 1 to 12
+    with pytest.raises(RuleError):
+        build(request(demo, tmp_path / "broken", jobs=1))
+    assert gc.isenabled()

@@ -177,3 +177,35 @@ def test_text_without_a_colour_paints_no_fill(content: str, tmp_path: Path) -> N
         code = " ".join(canvas._code)
         assert ("Tj" in code) == bool(operators), code
         assert all(operator in code for operator in operators) and "2 Tr" not in code
+
+
+@pytest.mark.parametrize("a85", [True, False])
+def test_pages_encoded_as_they_end_are_the_bytes_reportlab_writes_at_the_save(monkeypatch, a85: bool) -> None:
+    """`pdf._packed` compresses each finished page at once (its drawing waits for the save a third of its size):
+    the file is the one reportlab writes when it compresses every page at the save, with ASCII85 on or off."""
+    from reportlab import rl_config
+
+    from cardgen.render import pdf
+    from cardgen.units import Size
+
+    class Drawer:
+        painters: dict = {}  # noqa: RUF012
+
+    def document() -> bytes:
+        doc = pdf.Document(Drawer(), "t", "Helvetica")  # type: ignore[arg-type]
+        rng = random.Random(5)
+        for number in range(6):
+            doc.start_page(Size(100, 120))
+            for _ in range(40):
+                doc.canvas.setFillColorRGB(rng.random(), rng.random(), rng.random())
+                doc.canvas.rect(rng.uniform(0, 200), rng.uniform(0, 300), 20, 10, fill=1)
+            doc.canvas.drawString(10, 10, f"page {number} {'x' * rng.randint(0, 90)}")
+            doc.label(f"sheet {number}/6", (50, 5, 80))
+            doc.end_page()
+        return doc.finish()
+
+    monkeypatch.setattr(rl_config, "useA85", int(a85))
+    packed = document()
+    monkeypatch.setattr(pdf, "_packed", lambda page: None)
+    assert packed == document()
+    assert (b"ASCII85Decode" in packed) == a85
