@@ -214,3 +214,22 @@ def test_faces_whose_clips_overlap_and_labels_on_a_face_leave_the_page_to_be_ren
     assert apart == pytest.approx(rendered[0], abs=0.003)
     assert 0 < label_alone == pytest.approx(rendered[3], rel=0.3)
     assert turned == pytest.approx(rendered[4], abs=0.003)
+
+
+def test_a_font_changed_in_place_is_measured_again_once_the_fonts_are_forgotten(tmp_path: Path) -> None:
+    """`cardgen watch` forgets the fonts when a font file changes; its glyphs' areas are measured again."""
+    import shutil
+
+    from cardgen.paths import default_fonts_dir
+    from cardgen.render import fonts
+
+    path = tmp_path / "Mine-Regular.ttf"
+    shutil.copy(default_fonts_dir() / "Exo2-Regular.ttf", path)
+    name, _ = fonts.register_file(path)
+    before = drawnink.text_area(name, 10, ("Heavy words",))
+    shutil.copy(default_fonts_dir() / "NotoSansDisplay-Bold.ttf", path)
+    assert drawnink.text_area(name, 10, ("Heavy words",)) == before  # kept until the fonts are forgotten
+    fonts.forget()
+    assert fonts.register_file(path)[0] == name
+    after = drawnink.text_area(name, 10, ("Heavy words",))
+    assert after is not None and before is not None and after > 1.2 * before

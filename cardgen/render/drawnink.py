@@ -23,7 +23,7 @@ from typing import Any
 
 from reportlab.lib.colors import Color
 
-from cardgen.render.fonts import font_file
+from cardgen.render.fonts import font_file, generation
 from cardgen.render.markup import Element
 from cardgen.render.plaintext import PlainParagraph
 from cardgen.render.textfit import Fit
@@ -72,7 +72,8 @@ TEXTS_BOUND = 65536  # texts a font's `_Areas` remembers
 
 
 @lru_cache(maxsize=64)
-def _areas(name: str) -> _Areas | None:
+def _areas(name: str, generation: int) -> _Areas | None:
+    """The glyph areas of the registered font `name`, measured again after the fonts are forgotten (`generation`)."""
     path = font_file(name)
     return None if path is None else _Areas(str(path))
 
@@ -80,7 +81,7 @@ def _areas(name: str) -> _Areas | None:
 def text_area(name: str, size: float, texts: Iterable[str]) -> float | None:
     """The area (mm²) the glyphs of `texts` (words or lines) cover in the registered font `name` at `size` points
     (None: a font this cannot read)."""
-    areas = _areas(name)
+    areas = _areas(name, generation())
     if areas is None:
         return None
     try:

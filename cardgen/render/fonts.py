@@ -136,6 +136,15 @@ def font_file(name: str) -> Path | None:
     return _FILES.get(name)
 
 
+_forgotten = 0  # how many times `forget` was called: what is kept by font name is stale after it
+
+
+def generation() -> int:
+    """A number that changes whenever the fonts are forgotten (`forget`): part of the key of anything kept by a
+    font's name (a font file changed in place keeps its name)."""
+    return _forgotten
+
+
 def truetype_outlines(path: Path) -> Any:
     """The font file as reportlab can read it: the path of a TrueType file, or an OpenType font with PostScript (CFF)
     outlines converted to quadratic TrueType outlines in memory (fontTools' cu2qu, within 1 font unit)."""
@@ -267,7 +276,9 @@ def forget() -> None:
     to what a new process has (its own reset, `rl_config._reset`, which its tests use)."""
     from reportlab import rl_config
 
+    global _forgotten
     rl_config._reset()
+    _forgotten += 1
     _REGISTERED.clear()
     _FILES.clear()
     _PENDING.clear()
