@@ -224,6 +224,10 @@ def _collector_paused() -> Iterator[None]:
         yield
     finally:
         if enabled:
+            # what the build left counts as old, not as a million new containers to look through at the next
+            # allocation (0.04 s at the end of the 2,700-card build, spent just before the process exits)
+            gc.freeze()
+            gc.unfreeze()
             gc.enable()
 
 

@@ -237,7 +237,7 @@ def test_only_an_unknown_item_is_named_with_its_component(demo, tmp_path):
 
 def test_the_cycle_collector_rests_while_a_build_runs_and_works_again_after(demo, tmp_path, monkeypatch):
     """A build makes about a million containers and next to no cycles: the collector is off while it draws (and in
-    the workers it forks), on again after it, whether it succeeded or failed."""
+    the workers it forks), on again after it, whether it succeeded or failed, without looking through them all."""
     import gc
 
     from cardgen.render import build as render_build
@@ -250,9 +250,17 @@ def test_the_cycle_collector_rests_while_a_build_runs_and_works_again_after(demo
         return drawing(*args, **kwargs)
 
     monkeypatch.setattr(render_build, "build_game", watching)
+    enable, counts = gc.enable, []
+
+    def enabling() -> None:
+        counts.append(gc.get_count()[0])  # what is young when the collector comes back, to look through at once
+        enable()
+
+    monkeypatch.setattr(gc, "enable", enabling)
     assert gc.isenabled()
     build(request(demo, tmp_path / "out", jobs=1))
     assert seen == [False] and gc.isenabled()
+    assert counts == [0]  # what the build made counts as old
     demo[0].edit("ships.yaml", "cost: 12", "cost: 13")  # the rules say costs run from 1 to 12
     with pytest.raises(RuleError):
         build(request(demo, tmp_path / "broken", jobs=1))
