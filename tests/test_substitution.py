@@ -172,3 +172,22 @@ def test_a_field_in_an_inline_tags_attribute_is_parsed_whole(tmp_path: Path, mon
     markup_text, bones = Layouts(tmp_path).rendered("game", "face", {"card": card}, "game")
     assert drawer.parse(markup_text, bones) == parse_face(markup_text, drawer.kit.palette.is_colour, SCHEMAS, {})
     assert bones is not None and drawer.skeletons[bones[0]] is None
+
+
+def test_markups_escaping_is_the_standard_librarys() -> None:
+    """`markup.escape` and `quoteattr` write what `xml.sax.saxutils` writes (whose module a build no longer imports,
+    with the `urllib.request`, `http.client` and `ssl` it brings), text after random text."""
+    import random
+    import subprocess
+    import sys
+    from xml.sax import saxutils
+
+    from cardgen.render.markup import escape, quoteattr
+
+    rng = random.Random(1)
+    alphabet = "ab<>&\"'\n\r\t é;#"
+    for _ in range(5000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 14)))
+        assert escape(text) == saxutils.escape(text) and quoteattr(text) == saxutils.quoteattr(text), repr(text)
+    imported = "import sys, cardgen.render.build, cardgen.render.guide; print('urllib.request' in sys.modules)"
+    assert subprocess.run([sys.executable, "-c", imported], capture_output=True, text=True).stdout.strip() == "False"

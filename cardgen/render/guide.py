@@ -463,13 +463,12 @@ def _Box(side: float) -> Any:
 
 def _pdf(game: Game, lines: list[str], options: PrintOptions, font: str) -> bytes:
     """The guide as a page or two of text and tables, set with the game's body font."""
-    from xml.sax.saxutils import escape
-
     from reportlab.lib import colors
     from reportlab.lib.styles import ParagraphStyle
     from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
     from cardgen.render.fonts import families
+    from cardgen.render.markup import escape
     from cardgen.units import MM
 
     families(font, ("bold",))  # its headings and file names are set in the font's bold
