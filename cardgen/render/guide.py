@@ -435,6 +435,16 @@ def write_guide(
     return [markdown, pdf, *written]
 
 
+def load_guide() -> None:
+    """Import what the guide's PDF is set with (reportlab's platypus: 45 ms, most of it one regular expression its
+    paragraphs compile) and read its fonts: a parallel build's parent does it while its first worker draws."""
+    import reportlab.platypus  # noqa: F401
+
+    from cardgen.render.fonts import families, load_roles
+
+    families(load_roles({}, default_fonts_dir(), default_fonts_dir())["body"].regular, ("bold",))
+
+
 def _write_calibration(path: Path, options: PrintOptions, duplex: str, font: str, game: Game) -> OutputFile:
     """The two-page calibration sheet for this paper and flip, worded for a player (`calibrate.py`)."""
     from cardgen.render.calibrate import calibration_pdf

@@ -312,9 +312,11 @@ class Speculative:
         finally:
             stopping.release(held)  # a Ctrl-C or SIGTERM held back is raised here
         if self.options.format == "pdf":
+            from cardgen.render.guide import load_guide
             from cardgen.render.ink import load_coverage
 
             load_coverage()  # the first worker imports it for itself; every later one inherits it from here
+            load_guide()  # the guides are written here: set up while the worker draws, not after
         return True
 
     def _collect(self, block: bool) -> None:
