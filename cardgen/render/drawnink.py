@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import chain, pairwise
+from itertools import pairwise
 from typing import Any
 
 from reportlab.lib.colors import Color
@@ -26,7 +26,6 @@ from reportlab.lib.colors import Color
 from cardgen.render.fonts import font_file, generation
 from cardgen.render.markup import Element
 from cardgen.render.plaintext import PlainParagraph
-from cardgen.render.textfit import Fit
 
 GLYPH_PIXELS = 256  # an em's pixels when a glyph's area is measured (within about 0.5 % of its outline's area)
 MM_PER_POINT = 25.4 / 72
@@ -55,7 +54,10 @@ class _Areas(dict[str, float]):
     def __missing__(self, text: str) -> float:
         if len(self) >= TEXTS_BOUND:
             self.clear()
-        area: float = sum(map(self._glyph, text))
+        try:
+            area: float = sum(map(self.glyphs.__getitem__, text))
+        except KeyError:  # a character not measured yet
+            area = sum(map(self._glyph, text))
         self[text] = area
         return area
 
@@ -129,13 +131,14 @@ def _opaque(colour: Any) -> bool:
 
 @dataclass(frozen=True)
 class _Plan:
-    """What a face's drawing leaves to each card: the ink of its rectangles, and its text boxes' (index, element,
-    darkness over what lies under them), their glyphs' area being the card's own. `attrs` are the elements'
-    attributes the plan was made from (a deck's faces share them: `markup.parse_face`)."""
+    """What a face's drawing leaves to each card: the ink of its rectangles, and its text boxes' (index, glyph
+    areas of their font, mm² a square point × their darkness over what lies under them), their glyphs being the
+    card's own. `attrs` are the elements' attributes the plan was made from (a deck's faces share them:
+    `markup.parse_face`)."""
 
     attrs: tuple[Any, ...]
     painted: float
-    texts: tuple[tuple[int, Element, float], ...]
+    texts: tuple[tuple[int, _Areas, float], ...]
 
 
 PLANS_BOUND = 1024  # plans a kit keeps
@@ -146,22 +149,36 @@ def face_ink(prepared: Any, kit: Any, bleed: float, clip: Box) -> float | None:
     draws anything this module does not measure (see the module's docstring)."""
     elements = prepared.face.elements
     key = (prepared.face.bg, prepared.width, prepared.height, bleed, clip,
-           tuple((e.tag, id(e.attrs), e.clips, e.transform) for e in elements))  # fmt: skip
+           tuple([(e.tag, id(e.attrs), e.clips, e.transform) for e in elements]))  # fmt: skip
     plans: dict[Any, _Plan | None] = kit.__dict__.setdefault("_cardgen_drawn_ink", {})
-    if key not in plans or _stale(plans[key], elements):
+    plan = plans.get(key, _UNPLANNED)
+    if plan is _UNPLANNED or (plan is not None and _stale(plan, elements)):
         if len(plans) >= PLANS_BOUND:
             plans.clear()
-        plans[key] = _plan(prepared, kit, bleed, clip)
-    plan = plans[key]
+        plan = plans[key] = _plan(prepared, kit, bleed, clip)
     if plan is None:
         return None
-    total = plan.painted
-    for index, element, dark in plan.texts:
-        area = _glyphs(element, prepared.prepared.get(index), kit)
-        if area is None:
-            return None
-        total += area * dark
+    total: float = plan.painted
+    fits = prepared.prepared
+    try:
+        for index, areas, weight in plan.texts:  # each fitted box's glyphs: its lines' words, or its one line
+            fit = fits.get(index)
+            if fit is None or fit.overflow_mm > 0:
+                return None
+            paragraph = fit.paragraph
+            if type(paragraph) is PlainParagraph:
+                ems, size = sum([sum(map(areas.__getitem__, words)) for _, words in paragraph.lines]), paragraph.size
+            elif paragraph is None and fit.line is not None and not fit.runs:
+                ems, size = areas[fit.line], fit.size
+            else:  # markup, icons, runs of sizes: not measured
+                return None
+            total += ems * size * size * weight
+    except OSError:  # FreeType could not draw a glyph: the page is rendered instead
+        return None
     return total
+
+
+_UNPLANNED: Any = object()  # a face no plan was made for yet
 
 
 def _stale(plan: _Plan | None, elements: Sequence[Element]) -> bool:
@@ -172,7 +189,7 @@ def _stale(plan: _Plan | None, elements: Sequence[Element]) -> bool:
 def _plan(prepared: Any, kit: Any, bleed: float, clip: Box) -> _Plan | None:
     width, height = prepared.width, prepared.height
     layers: list[tuple[Box, float]] = []
-    texts: list[tuple[int, Element, float]] = []
+    texts: list[tuple[int, _Areas, float]] = []
     boxes: list[Box] = []  # the text boxes so far
     palette = kit.palette
     bg = palette.get(prepared.face.bg)
@@ -197,7 +214,10 @@ def _plan(prepared: Any, kit: Any, bleed: float, clip: Box) -> _Plan | None:
             box, dark = text
             boxes.append(box)
             if dark:
-                texts.append((index, element, dark))
+                areas = _areas(kit.roles[element["font"]].regular, generation())
+                if areas is None:
+                    return None
+                texts.append((index, areas, dark * MM_PER_POINT**2))
         else:
             return None
     return _Plan(tuple(e.attrs for e in prepared.face.elements), painted(tuple(layers), clip), tuple(texts))
@@ -246,19 +266,6 @@ def _text(element: Element, palette: Any, layers: Sequence[tuple[Box, float]], c
     if not _opaque(colour) or under is None:
         return None
     return box, darkness(colour) - under
-
-
-def _glyphs(element: Element, fit: Fit | None, kit: Any) -> float | None:
-    """The area (mm²) a fitted plain text box's glyphs cover; None for text that did not fit or is not plain."""
-    if fit is None or not fit.fits:
-        return None
-    if isinstance(fit.paragraph, PlainParagraph):
-        return text_area(
-            fit.paragraph.font, fit.paragraph.size, chain.from_iterable(words for _, words in fit.paragraph.lines)
-        )
-    if fit.paragraph is None and fit.line is not None and not fit.runs:
-        return text_area(kit.roles[element["font"]].regular, fit.size, (fit.line,))
-    return None
 
 
 def _under(box: Box, layers: Sequence[tuple[Box, float]]) -> float | None:
