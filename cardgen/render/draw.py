@@ -176,7 +176,7 @@ class FaceDrawer:
         painters = self.kit.painters
         assert isinstance(painters, Painters)
         names = [e["name"] for e in face.elements if e.tag == "icon"]
-        names += [name for e in face.elements if e.content for name, _ in ICON_PATTERN.findall(e.content)]
+        names += [name for e in face.elements if "{" in e.content for name, _ in ICON_PATTERN.findall(e.content)]
         found = [name for name in names if painters.from_library(name)]
         return frozenset(found) if found else NO_ICONS  # one empty set for the many faces without
 
