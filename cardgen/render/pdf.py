@@ -83,9 +83,9 @@ class Document:
         self.page_ink: list[float | None] = []
         self._ink: float | None = None  # the page's ink so far (mm² × darkness)
         self._paper_area = 0.0
-        self._clips: list[drawnink.Box] = []  # where the page's faces paint, and its marks and labels (page mm)
-        self._marks: list[drawnink.Box] = []
-        self._labelled: list[drawnink.Box] = []
+        self._clips: list[drawnink.Box] = []  # where the page's faces paint (page mm), apart from each other and from:
+        self._marks: list[drawnink.Box] = []  # its marks' strokes
+        self._labelled: list[drawnink.Box] = []  # and the boxes of its labels
         self._mark_darkness: set[float] = set()
         self._faces_ink: dict[tuple[str, drawnink.Box, float], float | None] = {}
 
