@@ -233,3 +233,38 @@ def test_a_font_changed_in_place_is_measured_again_once_the_fonts_are_forgotten(
     assert fonts.register_file(path)[0] == name
     after = drawnink.text_area(name, 10, ("Heavy words",))
     assert after is not None and before is not None and after > 1.2 * before
+
+
+def test_marks_laid_over_each_other_cover_what_a_grid_of_points_finds() -> None:
+    """`union`: the area strokes cover together, a stroke drawn twice counted once."""
+    rng = random.Random(2)
+    for _ in range(100):
+        corners = [(rng.randint(0, 10), rng.randint(0, 10)) for _ in range(rng.randint(1, 8))]
+        boxes = tuple((x, y, x + rng.randint(1, 6), y + rng.randint(1, 6)) for x, y in corners)
+        boxes += boxes[: rng.randint(0, 2)]
+        points = itertools.product((i / 2 + 0.25 for i in range(40)), repeat=2)
+        expected = sum(0.25 for x, y in points if any(b[0] <= x <= b[2] and b[1] <= y <= b[3] for b in boxes))
+        assert drawnink.union(boxes) == pytest.approx(expected)
+
+
+def test_pages_of_many_small_cards_are_worked_out_as_a_fine_render_measures_them(tmp_path: Path) -> None:
+    """Thin marks and small text: pdfium's 36 dpi render draws a 0.3 pt mark a whole pixel wide and reads 6 pt text
+    darker than it prints, so a sheet of 2 cm cards reads darker than it prints (by 1.4 points on a full A3 sheet);
+    rendered at 300 dpi, the page is what its drawing works out to."""
+    import pypdfium2 as pdfium
+
+    small = GAME.replace("  card_size: poker\n", "  card_size: 20x20\n")
+    front = """<face bg="paper">
+  <rect x="0" y="0" w="20" h="5" fill="band" bleed="true"/>
+  <text x="1" y="6" w="18" h="12" size="6" min-size="3" colour="ink">{{ card.name }}</text>
+</face>
+"""
+    root = write_game(tmp_path, "plain", {"game.yaml": small, "cards.yaml": cards(60).replace("back: back\n", "")},
+                      {"front.xml.j2": front})  # fmt: skip
+    ((pdf, _, known),) = measure(root, "--paper", "a3", "--gutter", "3")
+    assert known[0] is not None
+    page = pdfium.PdfDocument(pdf)[0]
+    histogram = page.render(scale=300 / 72, grayscale=True).to_pil().histogram()
+    fine = 1 - sum(level * n for level, n in enumerate(histogram)) / (255 * sum(histogram))
+    assert known[0] == pytest.approx(fine, abs=0.0015)
+    assert ink.coverage(pdf)[0] - fine > 0.003  # the 36 dpi render: darker by more than its error here

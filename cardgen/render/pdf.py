@@ -137,8 +137,8 @@ class Document:
         apart from each other and from its marks and labels."""
         if self._ink is None or len(self._mark_darkness) > 1:
             return None
-        marks = tuple(self._marks)
-        if not drawnink.apart(tuple(self._clips), (*marks, *self._labelled)):
+        clips, marks = tuple(self._clips), tuple(self._marks)
+        if not drawnink.apart(clips, marks) or not drawnink.clear(self._labelled, clips):  # full sheets share the first
             return None
         ink = self._ink + drawnink.union(marks) * next(iter(self._mark_darkness), 0.0)
         return ink / self._paper_area
