@@ -209,3 +209,44 @@ def test_pages_encoded_as_they_end_are_the_bytes_reportlab_writes_at_the_save(mo
     monkeypatch.setattr(pdf, "_packed", lambda page: None)
     assert packed == document()
     assert (b"ASCII85Decode" in packed) == a85
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_rectangles_draw_the_same_bytes_either_way(seed: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Faces of random rectangles (rounded, outlined, translucent, gradients, bleeding, unfilled),
+    drawn through `Rect.plain` where it applies and through reportlab's calls only: the same PDF, byte for byte."""
+    from cardgen.render.elements import rect as rect_element
+
+    rng = random.Random(seed)
+    shapes = []
+    for _ in range(16):
+        attributes = {
+            "x": rng.choice([0, rng.uniform(0, 30)]), "y": rng.choice([0, rng.uniform(0, 60)]),
+            "w": rng.choice([63.5, rng.uniform(5, 40)]), "h": rng.choice([88.9, rng.uniform(5, 40)]),
+            "fill": rng.choice(["#2f6db5", "black", "none", "#2f6db580", "linear(90, navy, white)", "#f4f1e8"]),
+            "stroke": rng.choice(["none", "none", "none", "black"]), "radius": rng.choice([0, 0, 0, 2]),
+            "opacity": rng.choice([1, 1, 1, 0.5]), "bleed": rng.choice(["true", "false"]),
+        }  # fmt: skip
+        written = " ".join(f'{k}="{v:.3f}"' if isinstance(v, float) else f'{k}="{v}"' for k, v in attributes.items())
+        shapes.append(f"<rect {written}/>")
+    drawer = FaceDrawer(Palette({}), ROLES, {}, tmp_path)
+    face = drawer.parse(f'<face bg="#ffffff">{"".join(shapes)}</face>')
+    prepared = drawer.prepare(face, 63.5, 88.9, "test")
+
+    def pdf() -> bytes:
+        canvas = _canvas()
+        for alpha in (1, 0.5, 1):  # a translucent fill around the face: reportlab's calls then
+            canvas.saveState()
+            canvas.setFillAlpha(alpha)
+            drawer.draw(canvas, prepared, 3.0)
+            canvas.restoreState()
+        canvas.showPage()
+        return canvas.getpdfdata()
+
+    taken = []
+    plain = rect_element.Rect.plain
+    monkeypatch.setattr(rect_element.Rect, "plain", lambda *a: taken.append(plain(*a)) or taken[-1])
+    fast = pdf()
+    monkeypatch.setattr(rect_element.Rect, "plain", lambda *a: None)
+    assert fast == pdf()
+    assert any(code is not None for code in taken) and any(code is None for code in taken)

@@ -25,13 +25,13 @@ from typing import Any
 
 from reportlab.lib.colors import Color
 
+from cardgen.render.elements.rect import extent as rect_extent
 from cardgen.render.fonts import font_file, generation
 from cardgen.render.markup import Element
 from cardgen.render.plaintext import PlainParagraph
 
 GLYPH_PIXELS = 256  # an em's pixels when a glyph's area is measured (within about 0.5 % of its outline's area)
 MM_PER_POINT = 25.4 / 72
-ON_TRIM = 0.01  # mm, as `<rect bleed="true">` reads an edge on the trim
 
 Box = tuple[float, float, float, float]  # left, top, right, bottom: mm, the face's top-left corner the origin, y down
 
@@ -237,13 +237,7 @@ def _rect(element: Element, palette: Any, bleed: float, width: float, height: fl
         return []
     if not _opaque(colour):
         return None
-    x, y, w, h = element["x"], element["y"], element["w"], element["h"]
-    if element["bleed"]:  # as `Rect.draw`: edges on the trim run on to the bleed's edge
-        left = bleed if x <= ON_TRIM else 0
-        top = bleed if y <= ON_TRIM else 0
-        right = bleed if x + w >= width - ON_TRIM else 0
-        bottom = bleed if y + h >= height - ON_TRIM else 0
-        x, y, w, h = x - left, y - top, w + left + right, h + top + bottom
+    x, y, w, h = rect_extent(element, bleed, width, height)  # as `Rect.draw` draws it
     return [((x, y, x + w, y + h), darkness(colour))]
 
 
