@@ -268,3 +268,18 @@ def test_pages_of_many_small_cards_are_worked_out_as_a_fine_render_measures_them
     fine = 1 - sum(level * n for level, n in enumerate(histogram)) / (255 * sum(histogram))
     assert known[0] == pytest.approx(fine, abs=0.0015)
     assert ink.coverage(pdf)[0] - fine > 0.003  # the 36 dpi render: darker by more than its error here
+
+
+def test_a_font_freetype_cannot_read_leaves_its_pages_to_be_rendered(tmp_path: Path, monkeypatch) -> None:
+    """Glyph areas come from FreeType (Pillow): a font it refuses makes its text unmeasured, not the build fail."""
+    from PIL import ImageFont
+
+    def refusing(*args, **kwargs):
+        raise OSError("unknown file format")
+
+    monkeypatch.setattr(ImageFont, "truetype", refusing)
+    drawnink._areas.cache_clear()
+    ((pdf, _, known),) = measure(deck(tmp_path, 12), "--paper", "a4", "--jobs", "1")
+    drawnink._areas.cache_clear()
+    assert known and all(figure is None for figure in known)  # every page sets text, fronts and backs
+    assert ink.coverage(pdf, (), known) == pytest.approx(ink.coverage(pdf))

@@ -77,9 +77,15 @@ TEXTS_BOUND = 65536  # texts a font's `_Areas` remembers
 
 @lru_cache(maxsize=64)
 def _areas(name: str, generation: int) -> _Areas | None:
-    """The glyph areas of the registered font `name`, measured again after the fonts are forgotten (`generation`)."""
+    """The glyph areas of the registered font `name`, measured again after the fonts are forgotten (`generation`);
+    None for a font this cannot read (its pages are rendered)."""
     path = font_file(name)
-    return None if path is None else _Areas(str(path))
+    if path is None:
+        return None
+    try:
+        return _Areas(str(path))
+    except OSError:  # a font reportlab reads and FreeType does not
+        return None
 
 
 def text_area(name: str, size: float, texts: Iterable[str]) -> float | None:
