@@ -250,3 +250,57 @@ def test_rectangles_draw_the_same_bytes_either_way(seed: int, tmp_path: Path, mo
     monkeypatch.setattr(rect_element.Rect, "plain", lambda *a: None)
     assert fast == pdf()
     assert any(code is not None for code in taken) and any(code is None for code in taken)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_whole_faces_draw_the_same_bytes_as_reportlabs_calls_alone(
+    seed: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A face's background, flat rectangles and plain text written at once (`FaceDrawer.draw`, `Rect.plain`,
+    `Text.plain`) against every one of them drawn through reportlab's calls (no opaque fill code to write them
+    with): the same PDF, byte for byte, translucent fills around them included."""
+    from cardgen.render import draw as draw_module
+    from cardgen.render.elements import rect as rect_element
+
+    rng = random.Random(seed)
+    bands = "".join(
+        f'<rect x="{rng.uniform(0, 30):.2f}" y="{rng.uniform(0, 60):.2f}" w="{rng.uniform(5, 40):.2f}" '
+        f'h="{rng.uniform(5, 30):.2f}" fill="{rng.choice(["#2f6db5", "black", "#f4f1e8"])}" '
+        f'bleed="{rng.choice(["true", "false"])}"/>'
+        for _ in range(4)
+    )
+    drawer = FaceDrawer(Palette({}), ROLES, {}, tmp_path)
+    markup = FACE.format(bg=rng.choice(["#f4f1e8", "#101820"]), short="Card name", boxes=bands + _boxes(rng))
+    prepared = drawer.prepare(drawer.parse(markup), 63.5, 88.9, "test")
+
+    def pdf() -> bytes:
+        canvas = _canvas()
+        for alpha in (1, 0.5, 1):
+            canvas.saveState()
+            canvas.setFillAlpha(alpha)
+            drawer.draw(canvas, prepared, 3.0)
+            canvas.restoreState()
+        canvas.showPage()
+        return canvas.getpdfdata()
+
+    fast = pdf()
+    for module in (draw_module, rect_element, text_element):
+        monkeypatch.setattr(module, "fill_code", lambda *a: None)
+    assert fast == pdf()
+
+
+def test_a_rectangular_clip_is_what_reportlabs_path_and_clip_calls_write() -> None:
+    from cardgen.render import pdf
+    from cardgen.render.imposition import Rect, Slot
+
+    rng = random.Random(4)
+    for _ in range(200):
+        clip = Rect(rng.uniform(-5, 300), rng.uniform(-5, 400), rng.uniform(1, 100), rng.uniform(1, 100))
+        ours, theirs = _canvas(), _canvas()
+        for canvas in (ours, theirs):
+            canvas._fillMode = rng.choice([0, 1]) if canvas is ours else ours._fillMode
+        pdf._clip(ours, Slot(clip, clip), "rect", 3.0)
+        path = theirs.beginPath()
+        path.rect(clip.x * pdf.MM, clip.y * pdf.MM, clip.w * pdf.MM, clip.h * pdf.MM)
+        theirs.clipPath(path, stroke=0, fill=0)
+        assert ours._code == theirs._code

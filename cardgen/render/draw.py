@@ -12,6 +12,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from reportlab.lib.rl_accel import fp_str
+from reportlab.pdfgen.canvas import PATH_OPS
+
 from cardgen.data.games import Game
 from cardgen.data.model import Icon
 from cardgen.errors import DataError, Problem, did_you_mean
@@ -21,6 +24,7 @@ from cardgen.render.icons import Painter, painter
 from cardgen.render.kit import ImageStore, Kit, Overflow, Palette, SetText, Surface, TextRun, file_painter
 from cardgen.render.library import library, library_painter
 from cardgen.render.markup import ICON_PATTERN, Checked, Face, Skeleton, fill, parse_face, skeleton
+from cardgen.render.plaintext import fill_code
 from cardgen.units import MM
 
 SKELETONS_BOUND = 256
@@ -187,11 +191,17 @@ class FaceDrawer:
         glyphs when `text` is False, and adding each text box's `TextRun` to `runs` when given (`render/contrast.py`
         draws a face both ways to see what lies under its text)."""
         surface = Surface(canvas, self.kit, prepared.width, prepared.height, bleed, text, runs)
-        if (bg := self.kit.palette.get(prepared.face.bg)) is not None:
-            canvas.setFillColor(bg)
-            full_w, full_h = prepared.width + 2 * bleed, prepared.height + 2 * bleed
-            canvas.rect(-bleed * MM, -bleed * MM, full_w * MM, full_h * MM, stroke=0, fill=1)
         code = canvas._code
+        if (bg := self.kit.palette.get(prepared.face.bg)) is not None:
+            full_w, full_h = prepared.width + 2 * bleed, prepared.height + 2 * bleed
+            fill = fill_code(canvas, bg)
+            if fill is None:
+                canvas.setFillColor(bg)
+                canvas.rect(-bleed * MM, -bleed * MM, full_w * MM, full_h * MM, stroke=0, fill=1)
+            else:  # what those two calls write for an opaque colour, written at once (tests/test_textcode.py)
+                canvas._fillColorObj = bg
+                place = fp_str(-bleed * MM, -bleed * MM, full_w * MM, full_h * MM)
+                code += (fill, f"n {place} re {PATH_OPS[0, 1, canvas._fillMode]}")
         for index, element in enumerate(prepared.face.elements):
             kind, ready = ELEMENTS[element.tag], prepared.prepared.get(index)
             if not element.clips and not element.transform and (plain := kind.plain(element, surface, ready)):

@@ -16,6 +16,8 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from reportlab.lib.colors import Color, white
+from reportlab.lib.rl_accel import fp_str
+from reportlab.pdfgen.canvas import FILL_EVEN_ODD, PATH_OPS
 
 from cardgen import __version__, limits
 from cardgen.errors import DataError
@@ -308,13 +310,12 @@ def _box(rect: Rect | None) -> tuple[float, float, float, float] | None:
 
 
 def _clip(canvas: IconCanvas, slot: Slot, shape: str, bleed: float) -> None:
-    if shape == "rect":
-        path = canvas.beginPath()
-        clip = slot.clip
-        path.rect(clip.x * MM, clip.y * MM, clip.w * MM, clip.h * MM)
-    else:
-        path = _shape_path(canvas, slot.trim, shape, bleed)
-    canvas.clipPath(path, stroke=0, fill=0)
+    if shape == "rect":  # what a path of the rectangle and `clipPath(path, stroke=0, fill=0)` write, at once
+        clip, mode = slot.clip, canvas._fillMode
+        area = fp_str((clip.x * MM, clip.y * MM, clip.w * MM, clip.h * MM))
+        canvas._code.append(f"n {area} re{' W* ' if mode == FILL_EVEN_ODD else ' W '}{PATH_OPS[0, 0, mode]}")
+        return
+    canvas.clipPath(_shape_path(canvas, slot.trim, shape, bleed), stroke=0, fill=0)
 
 
 def _shape_path(canvas: IconCanvas, trim: Rect, shape: str, grow: float) -> Any:
