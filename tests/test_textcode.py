@@ -233,22 +233,12 @@ def test_rectangles_draw_the_same_bytes_either_way(seed: int, tmp_path: Path, mo
     face = drawer.parse(f'<face bg="#ffffff">{"".join(shapes)}</face>')
     prepared = drawer.prepare(face, 63.5, 88.9, "test")
 
-    def pdf() -> bytes:
-        canvas = _canvas()
-        for alpha in (1, 0.5, 1):  # a translucent fill around the face: reportlab's calls then
-            canvas.saveState()
-            canvas.setFillAlpha(alpha)
-            drawer.draw(canvas, prepared, 3.0)
-            canvas.restoreState()
-        canvas.showPage()
-        return canvas.getpdfdata()
-
     taken = []
     plain = rect_element.Rect.plain
     monkeypatch.setattr(rect_element.Rect, "plain", lambda *a: taken.append(plain(*a)) or taken[-1])
-    fast = pdf()
+    fast = _drawn_in_alphas(drawer, prepared)
     monkeypatch.setattr(rect_element.Rect, "plain", lambda *a: None)
-    assert fast == pdf()
+    assert fast == _drawn_in_alphas(drawer, prepared)
     assert any(code is not None for code in taken) and any(code is None for code in taken)
 
 
@@ -273,20 +263,22 @@ def test_whole_faces_draw_the_same_bytes_as_reportlabs_calls_alone(
     markup = FACE.format(bg=rng.choice(["#f4f1e8", "#101820"]), short="Card name", boxes=bands + _boxes(rng))
     prepared = drawer.prepare(drawer.parse(markup), 63.5, 88.9, "test")
 
-    def pdf() -> bytes:
-        canvas = _canvas()
-        for alpha in (1, 0.5, 1):
-            canvas.saveState()
-            canvas.setFillAlpha(alpha)
-            drawer.draw(canvas, prepared, 3.0)
-            canvas.restoreState()
-        canvas.showPage()
-        return canvas.getpdfdata()
-
-    fast = pdf()
+    fast = _drawn_in_alphas(drawer, prepared)
     for module in (draw_module, rect_element, text_element):
         monkeypatch.setattr(module, "fill_code", lambda *a: None)
-    assert fast == pdf()
+    assert fast == _drawn_in_alphas(drawer, prepared)
+
+
+def _drawn_in_alphas(drawer: FaceDrawer, prepared) -> bytes:
+    """A page with the face drawn three times, the second inside a translucent fill (reportlab's calls there)."""
+    canvas = _canvas()
+    for alpha in (1, 0.5, 1):
+        canvas.saveState()
+        canvas.setFillAlpha(alpha)
+        drawer.draw(canvas, prepared, 3.0)
+        canvas.restoreState()
+    canvas.showPage()
+    return canvas.getpdfdata()
 
 
 def test_a_rectangular_clip_is_what_reportlabs_path_and_clip_calls_write() -> None:
