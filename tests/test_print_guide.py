@@ -238,3 +238,26 @@ def test_the_calibration_page_goes_when_nothing_is_double_sided_any_more(tmp_pat
 
 
 CALIBRATION = "calibration.pdf"
+
+
+@pytest.mark.parametrize(
+    ("back", "paper"), [(False, None), (True, "- Paper, 80–100 g/m²: one sheet of A4, for the calibration page.")]
+)
+def test_a_deck_printed_on_card_stock_alone_asks_for_no_sheets_of_paper(tmp_path: Path, back: bool, paper) -> None:
+    """A game of one deck puts every sheet on card stock: its guide asks for no paper ("0 sheets" before), or for the
+    one sheet of the calibration page when the deck prints double-sided."""
+    from conftest import write_game
+
+    game = ("id: deck\ntitle: Deck\nplayers: [2, 2]\nrulebook: {title: none}\ncard_types:\n  card:\n"
+            "    fields:\n      name: {type: str}\ncomponents:\n"
+            "  - {id: cards, kind: deck, title: Cards, file: cards.yaml}\n")  # fmt: skip
+    cards = "type: card\nfront: face\n" + ("back: face\n" if back else "") + "cards:\n  - {id: a, name: Ace}\n"
+    face = '<face bg="white"><text x="4" y="4" w="50" h="10">{{ card.name }}</text></face>\n'
+    root = write_game(tmp_path, "deck", {"game.yaml": game, "cards.yaml": cards}, {"face.xml.j2": face})
+    run = run_cli("--data-dir", root / "card_data", "--templates-dir", root / "templates", "build", "--paper", "a4",
+                  "--out", root / "out")  # fmt: skip
+    assert run.code == 0, run.err
+    guide = (root / "out" / "deck" / "PRINT.md").read_text()
+    assert "0 sheets" not in guide and "Card stock, 200–300 g/m²: 1 sheet of A4," in guide
+    papers = [line for line in guide.splitlines() if line.startswith("- Paper")]
+    assert papers == ([paper] if paper else [])

@@ -194,10 +194,14 @@ def _needs(game: Game, files: list[OutputFile], paper: str) -> list[str]:
     kinds = {c.id: c.kind for c in game.components}
     on_card = sum(f.sheets_of_paper for f in files if kinds.get(f.component) == "deck")
     on_paper = sum(f.sheets_of_paper for f in files) - on_card
-    needs = [f"Paper, 80–100 g/m²: {on_paper} sheets of {paper}" + (" (and one for the calibration page)." if any(
-        f.sides in DUPLEX for f in files) else ".")]  # fmt: skip
+    calibrating = any(f.sides in DUPLEX for f in files)
+    if on_paper:
+        needs = [f"Paper, 80–100 g/m²: {_sheets(on_paper)} of {paper}" + (" (and one for the calibration page)."
+                                                                          if calibrating else ".")]  # fmt: skip
+    else:  # every file goes on card stock: paper only for the calibration page, if any
+        needs = [f"Paper, 80–100 g/m²: one sheet of {paper}, for the calibration page."] if calibrating else []
     if on_card:
-        needs.append(f"Card stock, 200–300 g/m²: {on_card} sheets of {paper}, for the cards (or paper and sleeves).")
+        needs.append(f"Card stock, 200–300 g/m²: {_sheets(on_card)} of {paper}, for the cards (or paper and sleeves).")
     where = {name: f for f in files for name in (f.component, *f.holds)}
     mounted = [where[c.id].sides for c in game.components if c.kind in ("counters", "tiles") and c.id in where]
     if any(sides != "fold" for sides in mounted):
@@ -213,6 +217,10 @@ def _needs(game: Game, files: list[OutputFile], paper: str) -> list[str]:
         tools += "; glue" + (", and tape for the boards" if any(f.sides == "tiled" for f in files) else "")
     needs.append(tools + ".")
     return ["## What you need", "", *(f"- {need}" for need in needs), ""]
+
+
+def _sheets(count: int) -> str:
+    return f"{count} sheet" if count == 1 else f"{count} sheets"
 
 
 def _ink_note(options: PrintOptions, twins: bool) -> str:
