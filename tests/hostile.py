@@ -88,6 +88,7 @@ class Outcome:
     peak_mb: float
     changed_outside_out: list[str] = field(default_factory=list)
     files_in_out: list[str] = field(default_factory=list)
+    left_in_temp: list[str] = field(default_factory=list)  # what the run left in its temporary folder (TMPDIR)
 
 
 def _snapshot(root: Path, skip: Path) -> dict[str, str]:
@@ -107,7 +108,7 @@ def _snapshot(root: Path, skip: Path) -> dict[str, str]:
 # code and peak memory, killed if it overruns — but it starts in milliseconds instead of importing cardgen anew
 # (which was most of the hostile suite's time).
 _ZYGOTE = r"""
-import json, os, resource, sys, time
+import json, os, resource, sys, tempfile, time
 import cardgen.cli, cardgen.data, cardgen.render.build, cardgen.validate  # the imports every case would repeat
 for line in sys.stdin:
     job = json.loads(line)
@@ -117,6 +118,7 @@ for line in sys.stdin:
         os.chdir(job["cwd"])
         os.environ.clear()
         os.environ.update(job["env"])
+        tempfile.tempdir = None  # read again from TMPDIR, which the case sets
         # appending: the two streams may share one file, in the order a terminal shows them (line by line)
         written = os.O_WRONLY | os.O_APPEND
         files = [(os.devnull, os.O_RDONLY), (job["out"], written), (job["err"], written)]
@@ -124,15 +126,9 @@ for line in sys.stdin:
             os.dup2(os.open(path, flags), fd)
         sys.stdout.reconfigure(line_buffering=True)
         sys.argv = ["cardgen", *job["args"]]
-        code = 0
-        try:
-            cardgen.cli.main()
-        except SystemExit as exc:
-            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-        finally:
-            sys.stdout.flush()
-            sys.stderr.flush()
-        os._exit(code)
+        # what the console script runs: the command, its exit handlers (a temporary folder it made is removed),
+        # then `os._exit` with its code
+        cardgen.cli.run()
     deadline = time.monotonic() + job["seconds"]
     while True:
         done, status, usage = os.wait4(pid, os.WNOHANG)
@@ -174,7 +170,9 @@ def run_cardgen(ws: Workspace, args: list[str], stdin: bytes = b"") -> Outcome:
     """`cardgen --data-dir data --templates-dir templates ARGS` in the workspace, as a process of its own (forked
     from the zygote), bounded in time and memory and measured."""
     before = _snapshot(ws.root, ws.out)
-    env = {k: v for k, v in os.environ.items() if not k.startswith("CARDGEN_")}
+    temp = ws.root.parent / f"{ws.root.name}.tmp"
+    temp.mkdir(exist_ok=True)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CARDGEN_")} | {"TMPDIR": str(temp)}
     out_path, err_path = ws.root.parent / f"{ws.root.name}.out", ws.root.parent / f"{ws.root.name}.err"
     out_path.write_bytes(b"")
     err_path.write_bytes(b"")
@@ -194,6 +192,7 @@ def run_cardgen(ws: Workspace, args: list[str], stdin: bytes = b"") -> Outcome:
         maxrss / 1024,
         changed,
         files,
+        sorted(p.name for p in temp.iterdir()),
     )
 
 

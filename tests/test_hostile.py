@@ -1855,6 +1855,9 @@ def test_hostile_input(case: Case, workspace: Workspace) -> None:
     touched = [c for c in outcome.changed_outside_out if not c.startswith(("blocker", "data/demo/__pycache__"))]
     assert touched == [], f"files outside the output folder changed: {touched}"
     assert outcome.files_in_out == list(case.outputs), f"output left behind: {outcome.files_in_out}"
+    # Jinja's per-user cache of compiled layouts stays by design (render/layouts.py, `_compiled_layouts`)
+    left = [name for name in outcome.left_in_temp if not name.startswith("_jinja2-cache-")]
+    assert left == [], f"left in the temporary folder: {left}"
     assert outcome.seconds < SECONDS, f"took {outcome.seconds:.1f} s"
     assert outcome.peak_mb < case.megabytes, f"peak {outcome.peak_mb:.0f} MB"
     assert "TOP-SECRET" not in outcome.out + outcome.err
