@@ -311,7 +311,9 @@ def sides(args: argparse.Namespace, folder: Path) -> dict[str, Side]:
         result[f"one card, --jobs {jobs}"] = Side(build(jobs, "edited"), edit)
     result["cardgen --help"] = Side([sys.executable, "-m", "cardgen", "--help"])
     result["cardgen list"] = Side([sys.executable, "-m", "cardgen", "list"])  # unchanged data: the kept listing
-    fresh = "import os, sys, tempfile; os.environ['XDG_CACHE_HOME'] = tempfile.mkdtemp(); "
+    # a cache folder of its own, removed as the command's exit handlers run (`cli.run`)
+    fresh = "import atexit, os, shutil, sys, tempfile; os.environ['XDG_CACHE_HOME'] = cache = tempfile.mkdtemp(); "
+    fresh += "atexit.register(shutil.rmtree, cache, True); "
     fresh += "sys.argv = ['cardgen', 'list']"
     result["cardgen list, first"] = Side([sys.executable, "-c", fresh + "; from cardgen.cli import run; run()"])
     if args.protograf:

@@ -21,9 +21,11 @@ issue measured) or `--skip-largest`.
 from __future__ import annotations
 
 import argparse
+import atexit
 import json
 import os
 import resource
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -110,6 +112,7 @@ def code_of(ref: str | None) -> tuple[dict[str, str], Path]:
     archive = subprocess.run(["git", "archive", ref, "cardgen", "card_data"], cwd=REPO, check=True,
                              capture_output=True).stdout  # fmt: skip
     root = Path(tempfile.mkdtemp(prefix="odds-ref-"))
+    atexit.register(shutil.rmtree, root, True)
     with tarfile.open(fileobj=BytesIO(archive)) as tar:
         tar.extractall(root, filter="data")
     env["PYTHONPATH"] = str(root)

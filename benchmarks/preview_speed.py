@@ -26,7 +26,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     figures.add_option(parser)
     args = parser.parse_args()
-    out = Path(tempfile.mkdtemp()) / "preview.png"
+    folder = tempfile.TemporaryDirectory(prefix="cardgen-preview-speed-")
+    out = Path(folder.name) / "preview.png"
     whole = []
     for _ in range(args.runs):
         start = time.perf_counter()
@@ -52,6 +53,7 @@ def main() -> None:
           f"warm in-process {statistics.median(warm) * 1000:.1f} ms (median of {args.runs})")  # fmt: skip
     measured = {"whole_process_s": statistics.median(whole), "warm_ms": statistics.median(warm) * 1000}
     figures.write(args.json, "preview_speed", {**measured, "runs": args.runs})
+    folder.cleanup()
 
 
 if __name__ == "__main__":
