@@ -765,6 +765,35 @@ def test_a_shared_action_is_made_once_and_forgotten_past_the_bound(monkeypatch):
     assert made == {2: {0: Move(2, 0)}}  # units 0 and 1 joined 7; at three units the table was emptied for unit 2
 
 
+def test_a_piece_is_found_by_its_remembered_place_checked_on_every_use():
+    """`core.find_uid`: a piece found by the place remembered for its uid, that place checked against the list each
+    time; a list changed under it (a piece removed before it, one appended, the list replaced by hand) is looked
+    through again into a new dictionary, so a clone that shares the old one still finds its own pieces."""
+    from types import SimpleNamespace
+
+    from cardgen.engine.core import find_uid
+
+    def piece(uid: int) -> SimpleNamespace:
+        return SimpleNamespace(uid=uid)
+
+    state = SimpleNamespace(places={}, units=[piece(u) for u in (4, 7, 9)])
+    assert find_uid(state, state.units, 9) is state.units[2]
+    remembered = state.places
+    assert remembered == {4: 0, 7: 1, 9: 2}
+    assert find_uid(state, state.units, 7) is state.units[1] and state.places is remembered  # no second look
+    clone = SimpleNamespace(places=state.places, units=list(state.units))
+    del state.units[0]  # 7 and 9 move up a place: 7's remembered place holds 9 now
+    assert find_uid(state, state.units, 7) is state.units[0] and state.places == {7: 0, 9: 1}
+    assert remembered == {4: 0, 7: 1, 9: 2}  # replaced, not changed: the clone's places still hold
+    assert find_uid(clone, clone.units, 4) is clone.units[0] and clone.places is remembered
+    state.units.append(piece(12))
+    assert find_uid(state, state.units, 12) is state.units[2]
+    assert find_uid(state, state.units, 4) is None  # gone
+    state.units = [piece(9)]  # replaced by hand: a stale place holds another uid
+    assert find_uid(state, state.units, 9) is state.units[0]
+    assert find_uid(state, state.units, 7) is None
+
+
 MUTABLE = (list, dict, set, bytearray)
 
 
@@ -780,9 +809,13 @@ def _copied_apart(original: object, clone: object, where: str, depth: int = 2) -
 
 
 # Fields a clone shares by design: the engine (fixed rules), the legal-action list (never changed in place), the board
-# of a game (fixed at its start); and lists whose items it shares, each item only ever replaced: Scifi Domains' stat
-# tables, Space Empires 4X's technology levels, purchases, hulls built and peeks.
-SHARED_BY_DESIGN = {"engine", "_legal", "home", "on", "adj", "towards", "colours", "jumps"}
+# of a game (fixed at its start), what the move listings carry that is replaced and never changed in place (the
+# units' places, `core.find_uid`; the units a listing goes through; Space Empires 4X's unit part-way through its move,
+# kept with the listing it was made in, which is only compared by identity); and lists whose items it shares, each
+# item only ever replaced: Scifi Domains' stat tables, Space Empires 4X's technology levels, purchases, hulls built
+# and peeks.
+SHARED_BY_DESIGN = {"engine", "_legal", "home", "on", "adj", "towards", "colours", "jumps", "places", "movers", "mine",
+                    "moving"}  # fmt: skip
 ITEMS_SHARED = {
     "scifi-domains": {"tables"},
     "space-empires-4x": {"tech", "bought", "built_at", "known"},

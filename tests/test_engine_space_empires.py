@@ -772,9 +772,11 @@ def test_listed_moves_and_builds_are_those_the_rules_allow_one_at_a_time(engine,
     (`movement.actions`, `economy.Counted`). At every Move and Economic decision of seeded random games, the list
     must be what asking `may_enter` and `build_problem` about each unit and hex, or each type and colony, gives.
     A move listing carried past plain moves (only the unit that moved and those it stopped listed again) must be,
-    action for action and in order, the listing of the same state from nothing."""
+    action for action and in order, the listing of the same state from nothing; and a move made there, which stops
+    only the unit the last plain move left part-way (`state.moving`), must leave the units as a clone's move, which
+    looks at every unit, leaves them."""
     s, rng = engine.new_state(players, seed), CounterRng(3000 + seed)
-    checked = {MOVE: 0, ECON: 0, "carried": 0}
+    checked = {MOVE: 0, ECON: 0, "carried": 0, "known": 0}
     for _ in range(3000):
         if s.is_terminal():
             break
@@ -798,8 +800,18 @@ def test_listed_moves_and_builds_are_those_the_rules_allow_one_at_a_time(engine,
                         if economy.build_problem(s, p, code, h) is None]  # fmt: skip
             assert sorted(a for a in legal if isinstance(a, Build)) == sorted(expected), s.turn
             checked[ECON] += 1
-        s.do(legal[rng.randbelow(len(legal))])
-    assert checked[MOVE] > 100 and checked[ECON] > 10 and checked["carried"] > 50, checked
+        action = legal[rng.randbelow(len(legal))]
+        if isinstance(action, Move) and s.carried and s.moving[0] is s.listed:
+            twin = s.clone()  # its listing is its own: its move looks at every unit
+            s.do(action)
+            twin.do(action)
+            assert [(u.uid, u.hex, u.steps, u.stopped) for u in s.units] == [
+                (u.uid, u.hex, u.steps, u.stopped) for u in twin.units
+            ], s.turn
+            checked["known"] += 1
+        else:
+            s.do(action)
+    assert checked[MOVE] > 100 and checked[ECON] > 10 and checked["carried"] > 50 and checked["known"] > 50, checked
 
 
 # -- playouts, logs and copies ----------------------------------------------------------------------------------------

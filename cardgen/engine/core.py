@@ -441,6 +441,20 @@ def owned(pieces: list[H], piece: H, token: object) -> H:
     raise ValueError("a piece the state does not have")
 
 
+def find_uid(state: Any, pieces: Sequence[Any], uid: int) -> Any | None:
+    """The piece of `pieces` (a state's list) whose `uid` is `uid`, None when there is none. Found by its place,
+    remembered in `state.places` (uid -> place) and checked on every use; a place gone wrong (a piece removed before
+    it, or the list changed by hand) remembers every place anew in a new dictionary, so clones may share one. A move
+    applied looks its piece up: a scan of a late game's pieces was a tenth of a Rift Domination game."""
+    places = state.places
+    at = places.get(uid, -1)
+    if 0 <= at < len(pieces) and pieces[at].uid == uid:
+        return pieces[at]
+    state.places = places = {piece.uid: at for at, piece in enumerate(pieces)}
+    at = places.get(uid, -1)
+    return pieces[at] if at >= 0 else None
+
+
 def sample(outcomes: Sequence[tuple[Any, float]], rng: CounterRng) -> Any:
     """One outcome drawn by its probability (the last absorbs rounding)."""
     point = rng.random()

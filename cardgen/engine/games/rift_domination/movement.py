@@ -92,9 +92,10 @@ def blocked(state: RiftState, unit: Unit) -> bool:
     return holder is not None and holder != unit.owner
 
 
-def moves(state: RiftState, unit: Unit) -> list[Action]:
+def moves(state: RiftState, unit: Unit, listing: bool = False) -> list[Action]:
     """A unit's steps: to the next points (one movement point), and between wormholes; crossing into another
-    system needs no enemy blockade and, for a unit that uses capacity, a carrier (`Move.carry`: its cargo)."""
+    system needs no enemy blockade and, for a unit that uses capacity, a carrier (`Move.carry`: its cargo). For the
+    move listing (`listing`), a carrier whose steps counted its cargo is noted in `state.cargo_at` by its point."""
     e = state.engine
     systems = e.node_system
     node, uid = unit.node, unit.uid
@@ -112,7 +113,10 @@ def moves(state: RiftState, unit: Unit) -> list[Action]:
             out.append(made.get(t) or e.move_action(uid, t))
         elif not stays:
             out.append(made.get(t) or e.move_action(uid, t))
-            taken = cargo_size(state, unit) if taken < 0 else taken
+            if taken < 0:
+                taken = cargo_size(state, unit)
+                if listing and capacity(state, unit):  # its steps change as cargo comes and goes
+                    state.cargo_at[node] = (*state.cargo_at.get(node, ()), uid)
             if taken:
                 out.append(Move(uid, t, taken))
     return out

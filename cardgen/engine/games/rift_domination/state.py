@@ -24,7 +24,7 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
-from cardgen.engine.core import Action, State, owned
+from cardgen.engine.core import Action, State, find_uid, owned
 from cardgen.engine.flow import Flow
 from cardgen.engine.games.rift_domination import conflict, effects, hidden, invariants, movement, planets, setup, turn
 from cardgen.engine.games.rift_domination.model import (
@@ -97,6 +97,9 @@ class RiftState(Flow, State):
     rounds_left: int  # -1 until someone reaches the VP to win; then the turns left in the round
     seats_done: int
     listed: dict[int, tuple[Action, ...]]  # the last move listing's steps by unit (`turn.move_actions`)
+    movers: list[int]  # the uids of the units that listing went through, in order (replaced, never changed)
+    places: dict[int, int]  # uid -> the unit's place in `units` when last looked up (`core.find_uid`)
+    cargo_at: dict[int, tuple[int, ...]]  # point -> the carriers whose listed steps counted the cargo there
     carried: bool  # whether the next move listing may reuse them (only past plain moves: `_apply`)
 
     def __init__(self, engine: RiftEngine, players: int, seed: int):
@@ -135,7 +138,7 @@ class RiftState(Flow, State):
         s.fighting = None
         s.steps = []
         s.rounds_left, s.seats_done = -1, 0
-        s.listed, s.carried = {}, False
+        s.listed, s.movers, s.cargo_at, s.carried, s.places = {}, [], {}, False, {}
         s.phase = SETUP_FACTION
         setup.deal_faction(s, s.player)
         s.run()
@@ -165,7 +168,15 @@ class RiftState(Flow, State):
         return owned(self.units, unit, self.token)
 
     def unit(self, uid: int) -> Unit:
-        return next(u for u in self.units if u.uid == uid)
+        found = self.find(uid)
+        if found is None:
+            raise KeyError(f"no unit {uid}")
+        return found
+
+    def find(self, uid: int) -> Unit | None:
+        """The unit of that uid, None when it has gone (`core.find_uid`)."""
+        found: Unit | None = find_uid(self, self.units, uid)
+        return found
 
     def ground(self, unit: Unit) -> bool:
         return bool(self.engine.units[unit.kind]["role"] == "ground")
@@ -265,14 +276,16 @@ class RiftState(Flow, State):
             if still and (len(self.units), self.next_uid) == units:
                 # a plain move: no battle under way, no unit destroyed or new, the player still moving (a landing or
                 # a negotiation changes no unit's steps). Only the units that moved (the unit and its cargo) and the
-                # carriers at either point (their cargo beside them changed) list other steps
-                listed, to, e = self.listed, action.to, self.engine
-                for uid in moved:
-                    listed.pop(uid, None)
-                if len(moved) > 1 or unit.kind in e.carried:  # units that need a carrier left one point for another
-                    for u in self.units:
-                        if (u.node == came or u.node == to) and e.units[u.kind]["capacity"]:
-                            listed.pop(u.uid, None)
+                # carriers whose steps counted the cargo at either point list other steps
+                listed = self.listed
+                for x in moved:
+                    listed.pop(x.uid, None)
+                if moved[0].mp <= 0:  # the unit moved has no movement points left (its cargo spends none)
+                    self.movers = [uid for uid in self.movers if uid != moved[0].uid]
+                if len(moved) > 1 or unit.kind in self.engine.carried:  # units that need a carrier left a point
+                    cargo_at = self.cargo_at
+                    for uid in (*cargo_at.pop(came, ()), *cargo_at.pop(action.to, ())):
+                        listed.pop(uid, None)
                 self.carried = True
             return
         if kind == "respond":
@@ -370,10 +383,10 @@ class RiftState(Flow, State):
 
     # -- movement, battles and planets ------------------------------------------------------------------------------
 
-    def _move(self, unit: Unit, to: int, carry: int = 0) -> list[int]:
+    def _move(self, unit: Unit, to: int, carry: int = 0) -> list[Unit]:
         """A unit steps to the next point (or through a wormhole) with its cargo; what happens there (a space battle,
         then a ground battle or a landing) runs as steps, so a battle can stop for its players' battle cards and
-        carry on afterwards. Cargo spends none of its own movement points. The uids of the units that moved."""
+        carry on afterwards. Cargo spends none of its own movement points. The units that moved, the unit first."""
         came = unit.node
         cargo = [self.own(x) for x in movement.cargo(self, unit)[:carry]] if carry else []
         unit = self.own(unit)
@@ -397,14 +410,14 @@ class RiftState(Flow, State):
             self.steps = [("space", unit.uid, to, came), ("planet", unit.uid, to, came)]
             self.steps += [("planet", x.uid, to, came) for x in cargo]
             self._continue()
-        return [unit.uid, *(x.uid for x in cargo)]
+        return [unit, *cargo]
 
     def _continue(self) -> None:
         while self.steps and self.fighting is None:
             kind, uid, to, came = self.steps.pop(0)
             if kind == "planet" and not self.engine.is_planet[to]:  # nothing lands on a point of open space
                 continue
-            u = next((x for x in self.units if x.uid == uid), None)
+            u = self.find(uid)
             if u is None or u.node != to:  # destroyed on the way, or gone back with a retreat: nothing more here
                 continue
             p = u.owner
@@ -481,7 +494,7 @@ class RiftState(Flow, State):
         other.tiles_gone, other.wormholes, other.placed = list(self.tiles_gone), list(self.wormholes), list(self.placed)
         other.immune, other.blockades = dict(self.immune), dict(self.blockades)
         other.resisted = list(self.resisted)
-        other.listed = dict(self.listed)
+        other.listed, other.cargo_at = dict(self.listed), dict(self.cargo_at)  # `movers` is replaced, never changed
         return other
 
     def action_label(self, action: Action) -> str:

@@ -150,20 +150,22 @@ def move_actions(state: RiftState, player: int) -> list[Action]:
 
     Each unit's steps are kept in `state.listed` (uid → actions) and carried to the next listing past plain moves
     (`state.carried`: `RiftState._apply` clears it after any other action, and after a plain move forgets the units
-    that moved and, when one that needs a carrier moved, the carriers at both points): only those are listed again.
-    A state changed by hand (a test's) clears `carried` itself."""
+    that moved and, when one that needs a carrier moved, the carriers whose steps counted the cargo at either point,
+    `state.cargo_at`): only those are listed again. The units with movement points (`state.movers`) are carried
+    too: a plain move takes out the unit moved once it has none left. A state changed by hand (a test's) clears
+    `carried` itself."""
     e = state.engine
     if not state.carried:
-        state.listed = {}
+        state.listed, state.cargo_at = {}, {}
+        state.movers = [u.uid for u in state.units if u.owner == player and u.mp > 0]
     state.carried = True
     listed = state.listed
     out: list[Action] = []
-    for u in state.units:
-        if u.owner == player and u.mp > 0:
-            steps = listed.get(u.uid)
-            if steps is None:
-                steps = listed[u.uid] = tuple(movement.moves(state, u))
-            out += steps
+    for uid in state.movers:
+        steps = listed.get(uid)
+        if steps is None:
+            steps = listed[uid] = tuple(movement.moves(state, state.unit(uid), True))
+        out += steps
     out += trades(state, player)
     own_turn = e.own_turn
     out += [Play(c) for c in sorted(set(state.hands[player])) if c in own_turn]

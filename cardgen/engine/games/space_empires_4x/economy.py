@@ -76,15 +76,17 @@ def actions(state: SE4XState) -> list[Action]:
     units, size = state.engine.units, state.tech[p]["ship-size"]
     cp = state.cp[p]
     codes = [c for c in state.engine.buildable if units[c].cost <= cp and size >= units[c].size_tech]
-    if codes:  # the player's counters in play and each hex's units, counted once for every (type, colony) asked
+    if codes:  # the player's counters in play and each colony's units, counted once for every (type, colony) asked
         used: dict[str, int] = {}
-        by_hex: dict[int, list[Unit]] = {}
+        colonies = state.colonies(p)
+        by_hex: dict[int, list[Unit]] = {h: [] for h in colonies}
         for u in state.units:
-            by_hex.setdefault(u.hex, []).append(u)
+            if u.hex in by_hex:
+                by_hex[u.hex].append(u)
             if u.owner == p:
                 used[u.code] = used.get(u.code, 0) + 1
-        for h in state.colonies(p):
-            here = by_hex.get(h, [])
+        for h in colonies:
+            here = by_hex[h]
             counted = Counted(used, here, state.blockaded(h, here), yard_room(state, p, h, here))
             if not state.income_colony(h, p) or counted.blockaded:
                 continue

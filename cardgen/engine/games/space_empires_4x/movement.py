@@ -35,7 +35,14 @@ def act(state: SE4XState, player: int, action: Action) -> None:
     if tag == "move":
         u = state.unit(action.uid)
         listed = state.listed
-        for o in state.units:  # 'You must complete one unit's movement before moving another unit'
+        # 'You must complete one unit's movement before moving another unit': the player's other units part-way
+        # through their move stop. Past a plain move that is at most the unit it moved (`state.moving`, kept with
+        # the listing it was made for); anywhere else every unit is looked at
+        known, moving = state.moving
+        others = state.units
+        if state.carried and known is listed:
+            others = [state.unit(moving)] if moving >= 0 else []
+        for o in others:
             if o.steps and not o.stopped and o.owner == player and o is not u:  # most have not moved: asked first
                 state.own(o).stopped = True
                 listed.pop(o.uid, None)
@@ -45,6 +52,9 @@ def act(state: SE4XState, player: int, action: Action) -> None:
         # carried only past a plain move: no marker turned up, no unit gone, no Lost in Space (there only the unit
         # that moved and those it stopped list anything other than before)
         state.carried &= (len(state.units), state.explored[player]) == before and state.lost is None
+        if state.carried:  # the one unit of the player still part-way through its move, if any
+            moved = state.unit(u.uid)
+            state.moving = (listed, -1 if moved.stopped else moved.uid)
         return
     state.carried = False
     if tag == "colonize":
@@ -73,22 +83,22 @@ def actions(state: SE4XState) -> list[Action]:
 
     Each unit's part is kept in `state.listed` (uid → actions) and carried to the next listing past plain moves
     (`state.carried`, cleared by `act` after any other action and by a new turn): there only the unit that moved
-    and the units it stopped are listed again. A state changed by hand (a test's) clears `carried` itself."""
+    and the units it stopped are listed again. The player's units (`state.mine`, uids in order) are carried too: a
+    plain move makes or removes none. A state changed by hand (a test's) clears `carried` itself."""
     p = state.player
     if not state.carried:
-        state.listed = {}
+        state.listed, state.mine = {}, [u.uid for u in state.units if u.owner == p]
     state.carried = True
     listed = state.listed
     out: list[Action] = []
     unit_actions = None
-    for u in state.units:
-        if u.owner == p:
-            part = listed.get(u.uid)
-            if part is None:
-                if unit_actions is None:
-                    unit_actions = _UnitActions(state, p)
-                part = listed[u.uid] = unit_actions(u)
-            out += part
+    for uid in state.mine:
+        part = listed.get(uid)
+        if part is None:
+            if unit_actions is None:
+                unit_actions = _UnitActions(state, p)
+            part = listed[uid] = unit_actions(state.unit(uid))
+        out += part
     out.append(EndMove())
     return out
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from cardgen.engine.core import Action, IllegalAction, State, owned
+from cardgen.engine.core import Action, IllegalAction, State, find_uid, owned
 from cardgen.engine.flow import Flow
 from cardgen.engine.games.space_empires_4x import battle, conflict, economy, hidden, invariants, movement, view
 from cardgen.engine.games.space_empires_4x.battle import Fight
@@ -87,7 +87,12 @@ class SE4XState(Flow, State):
     peeking: int  # the hex whose marker a Cruiser has just peeked at, before its owner's choice (-1: none)
     known: list[dict[int, int]]  # per player: hex -> the face-down marker it peeked at there (`known_marker`)
     listed: dict[int, tuple[Action, ...]]  # the last move listing's actions by unit (`movement.actions`)
+    mine: list[int]  # the uids of the moving player's units, in order, for that listing (replaced, never changed)
     carried: bool  # whether the next move listing may reuse them (only past plain moves)
+    places: dict[int, int]  # uid -> the unit's place in `units` when last looked up (`core.find_uid`)
+    # after a plain move: (the move listing it was made in, the uid of the player's unit still part-way through
+    # its move, -1 for none), for `movement.act` (replaced, never changed)
+    moving: tuple[dict[int, tuple[Action, ...]] | None, int]
 
     def __init__(self, engine: SE4XEngine, players: int, seed: int):
         super().__init__(seed)
@@ -150,7 +155,7 @@ class SE4XState(Flow, State):
         s.first_player = first
         s.player = first
         s.lost = None  # (chooser, hex, units, mover) of Lost in Space
-        s.listed, s.carried = {}, False
+        s.listed, s.mine, s.carried, s.places, s.moving = {}, [], False, {}, (None, -1)
         s._start_turn()
         s.run()
         return s
@@ -183,10 +188,10 @@ class SE4XState(Flow, State):
         return owned(self.units, unit, self.token)
 
     def unit(self, uid: int) -> Unit:
-        for u in self.units:
-            if u.uid == uid:
-                return u
-        raise IllegalAction(f"no unit {uid}")
+        found: Unit | None = find_uid(self, self.units, uid)
+        if found is None:
+            raise IllegalAction(f"no unit {uid}")
+        return found
 
     def _remove(self, unit: Unit, why: str = "") -> None:
         if unit.tow >= 0:  # 'If a Mining Ship is destroyed while towing a Mineral, the Mineral is also destroyed'
