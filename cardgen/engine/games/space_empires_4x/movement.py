@@ -86,12 +86,17 @@ def actions(state: SE4XState) -> list[Action]:
     and the units it stopped are listed again. The player's units (`state.mine`, uids in order) are carried too: a
     plain move makes or removes none. A state changed by hand (a test's) clears `carried` itself."""
     p = state.player
-    if not state.carried:
-        state.listed, state.mine = {}, [u.uid for u in state.units if u.owner == p]
-    state.carried = True
-    listed = state.listed
     out: list[Action] = []
-    unit_actions = None
+    if not state.carried:  # every unit listed afresh
+        mine = [u for u in state.units if u.owner == p]
+        state.listed, state.mine, state.carried = {}, [u.uid for u in mine], True
+        listed, unit_actions = state.listed, _UnitActions(state, p)
+        for u in mine:
+            part = listed[u.uid] = unit_actions(u)
+            out += part
+        out.append(EndMove())
+        return out
+    listed, unit_actions = state.listed, None
     for uid in state.mine:
         part = listed.get(uid)
         if part is None:
@@ -113,6 +118,7 @@ class _UnitActions:
         self.enemies: set[int] | None = None  # hexes holding another player's units, found when first asked
         self.entries: dict[int, tuple[bool, bool, bool]] = {}  # per hex: may an unarmed unit, an armed one first, later
         self.reach: dict[tuple[int, int], list[int]] = {}  # per (hex, which of the three): the hexes it may enter
+        self.allowed: dict[tuple[str, int], int] = {}  # per (type, Movement level): `state.allowance`
 
     def __call__(self, u: Unit) -> tuple[Action, ...]:
         state, p = self.state, self.player
@@ -127,7 +133,12 @@ class _UnitActions:
                 out.append(Unload(u.uid))
         elif code == "CA" and self.explore and u.steps == 0 and not u.peeked:
             out += [Peek(u.uid, t) for t in state.adj[h] if state.marker_at[t] >= 0 and not state.revealed[t]]
-        if u.stopped or u.steps >= state.allowance(u):
+        if u.stopped:
+            return tuple(out)
+        allowed = self.allowed.get((code, u.move))  # (an owner's level, for the types that take it, is the same)
+        if allowed is None:
+            allowed = self.allowed[code, u.move] = state.allowance(u)
+        if u.steps >= allowed:
             return tuple(out)
         engine = state.engine
         which = 1 + (u.steps > 0) if engine.units[code].armed else 0
