@@ -90,20 +90,20 @@ def actions(state: SE4XState) -> list[Action]:
     if not state.carried:  # every unit listed afresh
         mine = [u for u in state.units if u.owner == p]
         state.listed, state.mine, state.carried = {}, [u.uid for u in mine], True
-        listed, unit_actions = state.listed, _UnitActions(state, p)
+        listed, every = state.listed, _UnitActions(state, p)
         for u in mine:
-            part = listed[u.uid] = unit_actions(u)
+            listed[u.uid] = part = every(u)
             out += part
         out.append(EndMove())
         return out
-    listed, unit_actions = state.listed, None
+    listed, some = state.listed, None
     for uid in state.mine:
-        part = listed.get(uid)
-        if part is None:
-            if unit_actions is None:
-                unit_actions = _UnitActions(state, p)
-            part = listed[uid] = unit_actions(state.unit(uid))
-        out += part
+        kept = listed.get(uid)
+        if kept is None:
+            if some is None:
+                some = _UnitActions(state, p)
+            listed[uid] = kept = some(state.unit(uid))
+        out += kept
     out.append(EndMove())
     return out
 
