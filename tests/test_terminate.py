@@ -29,9 +29,10 @@ def environment(tmp_path: Path) -> dict[str, str]:
     return {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache"), "XDG_CONFIG_HOME": str(tmp_path / "config")}
 
 
-def _terminated_build(out: Path, env: dict[str, str], args: tuple[str, ...], delay: float, group: bool):
-    """A build of every bundled game into `out`, sent SIGTERM `delay` seconds in (to cardgen alone, or to its
-    process group as a CI runner's time-out sends it); its exit code, stderr and whether any process is left."""
+def _terminated_build(out: Path, env: dict[str, str], args: tuple[str, ...], staged: int, group: bool):
+    """A build of every bundled game into `out`, sent SIGTERM once it has staged `staged` files (0: a second in,
+    before it stages any), to cardgen alone or to its process group as a CI runner's time-out sends it; its exit
+    code, stderr and whether any process is left."""
     command = [sys.executable, "-m", "cardgen", "--data-dir", str(default_data_dir()), "build", "--out", str(out)]
     process = subprocess.Popen(
         [*command, "-q", "--no-cache", *args],
@@ -40,7 +41,10 @@ def _terminated_build(out: Path, env: dict[str, str], args: tuple[str, ...], del
         env=env,
         start_new_session=True,  # its own process group: the workers it forks are in it too
     )
-    time.sleep(delay)
+    if staged:
+        _wait_for(lambda: process.poll() is not None or len(list(out.rglob("*.part"))) >= staged)
+    else:
+        time.sleep(1.0)
     with contextlib.suppress(ProcessLookupError):  # it may have ended already
         if group:
             os.killpg(process.pid, signal.SIGTERM)
@@ -55,20 +59,23 @@ def _terminated_build(out: Path, env: dict[str, str], args: tuple[str, ...], del
     return process.returncode, err.decode(), left
 
 
-CASES = [  # format, --jobs, seconds before SIGTERM, sent to the whole process group
-    ("pdf", "1", 1.0, False),
-    ("pdf", "1", 2.5, True),
-    ("pdf", "2", 1.5, False),
-    ("pdf", "2", 3.0, True),
-    ("png", "1", 2.0, False),
-    ("png", "2", 4.0, False),
-    ("png", "2", 6.0, True),  # later stages are the same code (each face staged, then all committed): not waited for
-    ("tts", "2", 3.0, True),
+# format, --jobs, files staged before SIGTERM (0: before any), sent to the whole process group. Staged files are
+# counted rather than seconds waited: the signal comes at the same point of the build however loaded the machine
+# (a build stages each file as it is written and commits them all at its end, so later points are the same code)
+CASES = [
+    ("pdf", "1", 0, False),
+    ("pdf", "1", 3, True),
+    ("pdf", "2", 1, False),
+    ("pdf", "2", 8, True),
+    ("png", "1", 1, False),
+    ("png", "2", 20, False),
+    ("png", "2", 60, True),
+    ("tts", "2", 5, True),
 ]
 
 
-@pytest.mark.parametrize(("output_format", "jobs", "delay", "group"), CASES)
-def test_sigterm_during_a_build_leaves_the_output_folder_as_it_was(tmp_path, output_format, jobs, delay, group):
+@pytest.mark.parametrize(("output_format", "jobs", "staged", "group"), CASES)
+def test_sigterm_during_a_build_leaves_the_output_folder_as_it_was(tmp_path, output_format, jobs, staged, group):
     env = environment(tmp_path)
     for attempt in range(6):  # a build that ended before the signal reached it proves nothing: sooner
         out = tmp_path / f"out{attempt}"
@@ -76,13 +83,13 @@ def test_sigterm_during_a_build_leaves_the_output_folder_as_it_was(tmp_path, out
             (out / name).parent.mkdir(parents=True, exist_ok=True)
             (out / name).write_bytes(data)
         before = tree(out)
-        code, err, left = _terminated_build(out, env, ("--format", output_format, "--jobs", jobs), delay, group)
+        code, err, left = _terminated_build(out, env, ("--format", output_format, "--jobs", jobs), staged, group)
         assert not left, f"a worker process outlived cardgen: {err}"
         assert not list(out.rglob("*.part")), err
         finished = code == 0 or err.strip().endswith("after its files were written")
         if not finished:
             break
-        delay /= 2
+        staged //= 2
     assert code == 143, err
     assert err.strip().splitlines()[-1] == "cardgen: terminated; nothing was written", err
     assert "Traceback" not in err, err

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from reportlab.lib.colors import Color, HexColor
 
+from cardgen.render import raster
 from cardgen.render.kit import TextRun
 from cardgen.render.raster import rendered
 from cardgen.units import MM
@@ -137,7 +138,7 @@ def face_contrasts(job: ComponentJob, faces: list[PreparedFace]) -> list[list[tu
             printed, ground = (_pixels(document, 2 * index + page) for page in (0, 1))
             out.append(_measure(printed, ground, face_runs))
     finally:
-        document.close()
+        raster.close(document)
     return out
 
 

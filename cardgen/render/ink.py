@@ -19,6 +19,7 @@ from typing import Any
 
 from reportlab.lib.colors import Color
 
+from cardgen.render import raster
 from cardgen.render.markup import Element, Face
 from cardgen.render.raster import rendered
 
@@ -257,7 +258,7 @@ def coverage(pdf: bytes, keys: Sequence[bytes] = (), known: Sequence[float | Non
         each = iter(source)
         return [measured[next(each)] if ink is None else ink for ink in given]
     finally:
-        document.close()
+        raster.close(document)
 
 
 def _measure(document: Any, index: int) -> float:

@@ -14,6 +14,7 @@ from reportlab.lib.colors import Color
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
+from cardgen.render import raster
 from cardgen.render.library import LibraryIcon, library_painter
 from cardgen.render.raster import rendered
 
@@ -51,7 +52,7 @@ def contact_sheet(icons: Sequence[LibraryIcon], font: str) -> bytes:
         with rendered(document, 0, scale=DPI / 72, fill_color=(255, 255, 255, 255)) as page:
             image = page.convert("RGB")
     finally:
-        document.close()
+        raster.close(document)
     out = io.BytesIO()
     image.save(out, "PNG", optimize=True)
     return out.getvalue()

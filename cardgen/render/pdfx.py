@@ -242,6 +242,7 @@ def _rasters(art_pdf: bytes, pdf: Any, separation: Separation, dpi: int) -> list
     """Each page's art rendered at `dpi` and separated; pages that look the same share one image."""
     import pypdfium2 as pdfium
 
+    from cardgen.render import raster
     from cardgen.render.raster import render_page
 
     document = pdfium.PdfDocument(art_pdf)
@@ -256,7 +257,7 @@ def _rasters(art_pdf: bytes, pdf: Any, separation: Separation, dpi: int) -> list
                 drawn[same] = _encoded(separation.image(image), separation)
             rasters.append(drawn[same])
     finally:
-        document.close()
+        raster.close(document)
     return rasters
 
 

@@ -19,6 +19,7 @@ from typing import Any
 
 from cardgen.errors import DataError, display_path
 from cardgen.files import require_regular
+from cardgen.render import raster
 from cardgen.render.shops import Shop
 from cardgen.units import MM
 
@@ -387,7 +388,7 @@ def _text(data: bytes, pdf: Any, shop: Shop) -> list[Finding]:
             trim = _box(page.obj["/TrimBox"])
             found += _page_text(document, index, trim, _box(page.MediaBox)[3], shop)
     finally:
-        document.close()
+        raster.close(document)
     return found
 
 
@@ -407,8 +408,7 @@ def _page_text(document: Any, index: int, trim: tuple[float, ...], height: float
             if closest is None or gap < closest[0]:
                 closest = (gap, _word(text, char), left, top)
     finally:
-        text.close()
-        page.close()
+        raster.close(text, page)
     if closest is None or closest[0] >= shop.safe - 0.05:
         return []
     gap, word, left, top = closest

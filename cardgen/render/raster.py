@@ -4,7 +4,9 @@ pypdfium2 closes a page or bitmap nobody closed from a garbage-collector finaliz
 reference goes. Ctrl-C or SIGTERM arriving inside such a finalizer raises there, where Python swallows the exception
 and prints "Exception ignored in: <finalize object …>" with a traceback — a build being stopped then says so with a
 traceback on the terminal. Closing both explicitly, in the code that used them, keeps the interrupt where it
-belongs (`tests/test_render_raster.py`).
+belongs (`tests/test_render_raster.py`). They are closed with Ctrl-C and SIGTERM held (`close`): pypdfium2 forgets
+an object only after closing it, and a stop raised in between left it in pypdfium2's tracker, which said so on the
+terminal as the process ended ("Weakref … was not cleaned up from ObjectTracker?").
 """
 
 from __future__ import annotations
@@ -27,9 +29,19 @@ def rendered(document: Any, index: int, **options: Any) -> Iterator[Image.Image]
         try:
             yield bitmap.to_pil()
         finally:
-            bitmap.close()
+            close(bitmap)
     finally:
-        page.close()
+        close(page)
+
+
+def close(*opened: Any) -> None:
+    """Close pypdfium2 objects (documents, pages, bitmaps) in turn, a Ctrl-C or SIGTERM that arrives meanwhile
+    raised once they are closed."""
+    from cardgen import stopping
+
+    with stopping.held():
+        for thing in opened:
+            thing.close()
 
 
 def render_page(document: Any, index: int, **options: Any) -> Image.Image:

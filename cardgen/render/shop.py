@@ -17,6 +17,7 @@ from typing import Any
 
 from cardgen.errors import Location, Problem, RuleError, display_path
 from cardgen.output import write_atomic
+from cardgen.render import raster
 from cardgen.render.imposition import Rect, Slot
 from cardgen.render.jobs import ComponentJob, OutputFile
 from cardgen.render.pdf import Document
@@ -86,7 +87,7 @@ def each_face_image(job: ComponentJob, keys: list[str], dpi: int, transparent: b
         for index in range(len(keys)):
             yield render_page(pdf, index, scale=scale, fill_color=fill)
     finally:
-        pdf.close()
+        raster.close(pdf)
 
 
 # pdfium rounds the pixel size up; shave a hair off the scale so 69.85 mm at 300 dpi is 825 px, not 826
