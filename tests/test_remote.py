@@ -74,7 +74,8 @@ class Server:
         if context is not None:
             self.httpd.socket = context.wrap_socket(self.httpd.socket, server_side=True)
         self.port = self.httpd.server_address[1]
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        # `shutdown` waits for the loop's next look at its flag: every 0.5 s by default, half a second a test
+        self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True)
         self.thread.start()
 
     def url(self, path: str, host: str = "127.0.0.1", scheme: str = "http") -> str:

@@ -445,7 +445,7 @@ def find_uid(state: Any, pieces: Sequence[Any], uid: int) -> Any | None:
     """The piece of `pieces` (a state's list) whose `uid` is `uid`, None when there is none. Found by its place,
     remembered in `state.places` (uid -> place) and checked on every use; a place gone wrong (a piece removed before
     it, or the list changed by hand) remembers every place anew in a new dictionary, so clones may share one. A move
-    applied looks its piece up: a scan of a late game's pieces was a tenth of a Rift Domination game."""
+    applied looks its piece up: a scan of a late game's pieces was a tenth of a game with a hundred units."""
     places = state.places
     at = places.get(uid, -1)
     if 0 <= at < len(pieces) and pieces[at].uid == uid:
