@@ -1,7 +1,8 @@
 """Benchmark: reference-engine speed per game with random agents on one process, against OpenSpiel's gin rummy.
 
 Each game is played by the runner's own loop (`runner.play_game`: what `cardgen play` and `cardgen balance` run,
-with their bookkeeping), random agents at every seat. Printed per game and player count, all from one run: games a
+with their bookkeeping, under the collector thresholds the `cardgen` program sets, `cli.COLLECTOR_THRESHOLDS`),
+random agents at every seat. Printed per game and player count, all from one run: games a
 second, player actions a second, steps a second counting chance events too (shuffles, draws and rolls — what
 OpenSpiel counts as chance-node actions; chance events per action counted on the first three games), and clones a
 second of the states a game passes through (every decision of a seeded game, cloned in turn: what a search agent
@@ -20,12 +21,14 @@ each game's player actions a second as a multiple of gin rummy's: the figure to 
 from __future__ import annotations
 
 import argparse
+import gc
 import time
 from pathlib import Path
 from typing import Any
 
 import figures  # benchmarks/figures.py, beside this script
 
+from cardgen.cli import COLLECTOR_THRESHOLDS
 from cardgen.engine.core import State
 from cardgen.engine.runner import PlaySpec, engine_for, play_game
 
@@ -146,17 +149,19 @@ def main() -> None:
     parser.add_argument("--clones", type=int, default=50_000, help="clones timed per game and player count")
     figures.add_option(parser)
     args = parser.parse_args()
+    gc.set_threshold(*COLLECTOR_THRESHOLDS)  # as the `cardgen` program runs its commands (`cli.run`)
     runs = [r for r in RUNS if args.only is None or r[0] in args.only.split(",")]
     slices: dict[tuple[str, int], list[dict[str, float]]] = {(game, players): [] for game, players, _ in runs}
     gin_slices: list[dict[str, float]] = []
-    states = {(game, players): states_of_a_game(game, players) for game, players, _ in runs}
     ratios = {(game, players): chance_per_action(game, players, max(1, min(games, 3))) for game, players, games in runs}
     clones = max(200, int(args.clones * min(args.scale, 1.0)))
     for index in range(SLICES):  # interleaved: each game and gin rummy take turns, so load changes hit all of them
         for game, players, games in runs:
             count = max(args.min_games, int(games * args.scale))
             row = measure(game, players, index * count, count, ratios[(game, players)])
-            row["clones/s"] = clones_per_second(states[(game, players)], clones // SLICES)
+            # the states cloned are made here and dropped after: held through the run (every game's, about half a
+            # million objects), each full collection of the games played after them went through them all
+            row["clones/s"] = clones_per_second(states_of_a_game(game, players), clones // SLICES)
             slices[(game, players)].append(row)
         if not args.no_openspiel:
             gin = openspiel_gin_rummy(3.0 * min(args.scale, 1.0))

@@ -1033,13 +1033,17 @@ def _stop(stop: BaseException | None, shown: int) -> NoReturn:
     sys.exit(stopping.exit_code(stop) if isinstance(stop, KeyboardInterrupt) else stopping.EXIT_INTERRUPTED)
 
 
+# A command allocates millions of short-lived objects and few reference cycles: Python's default thresholds (a
+# collection every 700 allocations) spent about 5 % of a 2,700-card build collecting, for the same peak memory
+# (benchmarks/engine_speed.py plays its games under the same thresholds, as `cardgen play` does)
+COLLECTOR_THRESHOLDS = (50_000, 20, 20)
+
+
 def run() -> None:
     """The `cardgen` program (console script, `python -m cardgen`): `main`, then the process ends without freeing
     one by one the objects the command built (after a large build about a tenth of a second of a few seconds' run).
     Exit handlers still run and the output is flushed first. Callers in a process of their own use `main`."""
-    # A command allocates millions of short-lived objects and few reference cycles: Python's default threshold (a
-    # collection every 700 allocations) spent about 5 % of a 2,700-card build collecting, for the same peak memory.
-    gc.set_threshold(50_000, 20, 20)
+    gc.set_threshold(*COLLECTOR_THRESHOLDS)
     code = 0
     try:
         main()

@@ -810,12 +810,9 @@ def _copied_apart(original: object, clone: object, where: str, depth: int = 2) -
 
 # Fields a clone shares by design: the engine (fixed rules), the legal-action list (never changed in place), the board
 # of a game (fixed at its start), what the move listings carry that is replaced and never changed in place (the
-# units' places, `core.find_uid`; the units a listing goes through; Space Empires 4X's unit part-way through its move,
-# kept with the listing it was made in, which is only compared by identity); and lists whose items it shares, each
-# item only ever replaced: Scifi Domains' stat tables, Space Empires 4X's technology levels, purchases, hulls built
-# and peeks.
-SHARED_BY_DESIGN = {"engine", "_legal", "home", "on", "adj", "towards", "colours", "jumps", "places", "movers", "mine",
-                    "moving"}  # fmt: skip
+# units' places, `core.find_uid`; the units a listing goes through); and lists whose items it shares, each item only
+# ever replaced: Scifi Domains' stat tables, Space Empires 4X's technology levels, purchases, hulls built and peeks.
+SHARED_BY_DESIGN = {"engine", "_legal", "home", "on", "adj", "towards", "colours", "jumps", "places", "movers", "mine"}
 ITEMS_SHARED = {
     "scifi-domains": {"tables"},
     "space-empires-4x": {"tech", "bought", "built_at", "known"},

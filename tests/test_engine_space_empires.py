@@ -801,8 +801,9 @@ def test_listed_moves_and_builds_are_those_the_rules_allow_one_at_a_time(engine,
             assert sorted(a for a in legal if isinstance(a, Build)) == sorted(expected), s.turn
             checked[ECON] += 1
         action = legal[rng.randbelow(len(legal))]
-        if isinstance(action, Move) and s.carried and s.moving[0] is s.listed:
-            twin = s.clone()  # its listing is its own: its move looks at every unit
+        if isinstance(action, Move) and s.carried and s.moving[0] == s.listings:
+            twin = s.clone()
+            twin.carried = False  # as changed by hand: its move looks at every unit
             s.do(action)
             twin.do(action)
             assert [(u.uid, u.hex, u.steps, u.stopped) for u in s.units] == [

@@ -89,9 +89,12 @@ def test_a_stop_inside_pdfiums_close_waits_until_the_page_is_closed(monkeypatch:
     document = pdfium.PdfDocument(_pdf(1))
     try:
         before = {kind: set(refs) for kind, refs in bases.ObjectTracker.items()}
-        with stopping.handling(), pytest.raises(stopping.Terminated):
-            with raster.rendered(document, 0, scale=1, grayscale=True) as image:
-                assert image.size == (72, 72)
+        with (
+            stopping.handling(),
+            pytest.raises(stopping.Terminated),
+            raster.rendered(document, 0, scale=1, grayscale=True) as image,
+        ):
+            assert image.size == (72, 72)
         left = [ref for kind, refs in bases.ObjectTracker.items() for ref in refs - before.get(kind, set())]
         assert left == [], left
     finally:

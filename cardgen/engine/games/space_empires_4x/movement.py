@@ -37,10 +37,10 @@ def act(state: SE4XState, player: int, action: Action) -> None:
         listed = state.listed
         # 'You must complete one unit's movement before moving another unit': the player's other units part-way
         # through their move stop. Past a plain move that is at most the unit it moved (`state.moving`, kept with
-        # the listing it was made for); anywhere else every unit is looked at
+        # the number of the listing it was made in); anywhere else every unit is looked at
         known, moving = state.moving
         others = state.units
-        if state.carried and known is listed:
+        if state.carried and known == state.listings:
             others = [state.unit(moving)] if moving >= 0 else []
         for o in others:
             if o.steps and not o.stopped and o.owner == player and o is not u:  # most have not moved: asked first
@@ -54,7 +54,7 @@ def act(state: SE4XState, player: int, action: Action) -> None:
         state.carried &= (len(state.units), state.explored[player]) == before and state.lost is None
         if state.carried:  # the one unit of the player still part-way through its move, if any
             moved = state.unit(u.uid)
-            state.moving = (listed, -1 if moved.stopped else moved.uid)
+            state.moving = (state.listings, -1 if moved.stopped else moved.uid)
         return
     state.carried = False
     if tag == "colonize":
@@ -90,6 +90,7 @@ def actions(state: SE4XState) -> list[Action]:
     if not state.carried:  # every unit listed afresh
         mine = [u for u in state.units if u.owner == p]
         state.listed, state.mine, state.carried = {}, [u.uid for u in mine], True
+        state.listings += 1
         listed, every = state.listed, _UnitActions(state, p)
         for u in mine:
             listed[u.uid] = part = every(u)

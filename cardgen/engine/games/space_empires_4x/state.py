@@ -92,7 +92,8 @@ class SE4XState(Flow, State):
     places: dict[int, int]  # uid -> the unit's place in `units` when last looked up (`core.find_uid`)
     # after a plain move: (the move listing it was made in, the uid of the player's unit still part-way through
     # its move, -1 for none), for `movement.act` (replaced, never changed)
-    moving: tuple[dict[int, tuple[Action, ...]] | None, int]
+    moving: tuple[int, int]
+    listings: int  # move listings made from nothing so far (`movement.actions`), the number `moving` is kept with
 
     def __init__(self, engine: SE4XEngine, players: int, seed: int):
         super().__init__(seed)
@@ -155,7 +156,7 @@ class SE4XState(Flow, State):
         s.first_player = first
         s.player = first
         s.lost = None  # (chooser, hex, units, mover) of Lost in Space
-        s.listed, s.mine, s.carried, s.places, s.moving = {}, [], False, {}, (None, -1)
+        s.listed, s.mine, s.carried, s.places, s.moving, s.listings = {}, [], False, {}, (-1, -1), 0
         s._start_turn()
         s.run()
         return s
