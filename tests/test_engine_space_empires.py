@@ -769,7 +769,7 @@ def test_listed_moves_and_builds_are_those_the_rules_allow_one_at_a_time(engine,
     """Movement (rulebook 6.0: adjacent hexes, a non-combat unit never into an undiscovered hex or beside enemies, a
     combat unit into a Nebula, Asteroids or an undiscovered hex only as its first move) and building (7.0: CP, Ship
     Size, counters in play, Ship Yard capacity, no blockade) are listed from facts counted once a listing
-    (`movement.actions`, `economy.Counted`). At every Move and Economic decision of seeded random games, the list
+    (`movement.actions`, `economy._builds`). At every Move and Economic decision of seeded random games, the list
     must be what asking `may_enter` and `build_problem` about each unit and hex, or each type and colony, gives.
     A move listing carried past plain moves (only the unit that moved and those it stopped listed again) must be,
     action for action and in order, the listing of the same state from nothing; and a move made there, which stops

@@ -6,7 +6,7 @@ called by `state.SE4XState` (the rules are described in its module docstring).""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from cardgen.engine.core import Action
 from cardgen.engine.games.space_empires_4x.model import (
@@ -72,27 +72,12 @@ def actions(state: SE4XState) -> list[Action]:
     for t in state.engine.techs:
         if research_cost(state, p, t) is not None:
             out.append(Research(t))
-    # what `build_problem` refuses anywhere (too dear, too big) or at a whole colony (a blockade) is settled once
+    # what `build_problem` refuses anywhere (too dear, too big) is settled once
     units, size = state.engine.units, state.tech[p]["ship-size"]
     cp = state.cp[p]
     codes = [c for c in state.engine.buildable if units[c].cost <= cp and size >= units[c].size_tech]
-    if codes:  # the player's counters in play and each colony's units, counted once for every (type, colony) asked
-        used: dict[str, int] = {}
-        colonies = state.colonies(p)
-        by_hex: dict[int, list[Unit]] = {h: [] for h in colonies}
-        for u in state.units:
-            if u.hex in by_hex:
-                by_hex[u.hex].append(u)
-            if u.owner == p:
-                used[u.code] = used.get(u.code, 0) + 1
-        for h in colonies:
-            here = by_hex[h]
-            counted = Counted(used, here, state.blockaded(h, here), yard_room(state, p, h, here))
-            if not state.income_colony(h, p) or counted.blockaded:
-                continue
-            for code in codes:
-                if build_problem(state, p, code, h, counted) is None:
-                    out.append(Build(code, h))
+    if codes:
+        out += _builds(state, p, codes)
     yards = yard_hexes(state, p)  # what `upgrade_cost` asks of every unit, found once
     for u in state.units:
         if u.owner == p and upgrade_cost(state, u, yards) is not None:
@@ -100,6 +85,48 @@ def actions(state: SE4XState) -> list[Action]:
     if not state.bid[p]:
         out += [Bid(a) for a in state.engine.bid_amounts if a <= state.cp[p]]
     out.append(EndEcon())
+    return out
+
+
+def _builds(state: SE4XState, p: int, codes: list[str]) -> list[Action]:
+    """Every build the player may make, colony by colony, of the types `codes` (those the player can afford and
+    has the Ship Size for): `build_problem`'s rules with what they count worked out once — the player's counters in
+    play by type, each colony's units, blockade, Ship Yards and Base — rather than once a (type, colony). The moves
+    and builds test holds the two to the same list at every Economic decision of seeded games."""
+    engine = state.engine
+    used: dict[str, int] = {}
+    colonies = state.colonies(p)
+    by_hex: dict[int, list[Unit]] = {h: [] for h in colonies}
+    for u in state.units:
+        if u.hex in by_hex:
+            by_hex[u.hex].append(u)
+        if u.owner == p:
+            used[u.code] = used.get(u.code, 0) + 1
+    limits, numbered, group_max, fresh = engine.limits, engine.numbered, engine.group_max, state.fresh
+    # per type: at its counter limit (only joining a group built this phase then), its hull
+    kinds = [(code, used.get(code, 0) >= limits[code], engine.units[code].hull) for code in codes]
+    out: list[Action] = []
+    for h in colonies:
+        here = by_hex[h]
+        if not state.income_colony(h, p) or state.blockaded(h, here):
+            continue
+        room = yard_room(state, p, h, here)
+        for code, at_limit, hull in kinds:
+            if code == "SY":
+                yards = [u for u in here if u.owner == p and u.code == "SY"]
+                if state.yards_new.get((p, h)) or (yards[0].count >= group_max if yards else at_limit):
+                    continue
+            else:
+                if at_limit:
+                    joined = fresh.get((p, code, h))
+                    if joined is None or code not in numbered or state.unit(joined).count >= group_max:
+                        continue
+                if code == "Base":
+                    if any(u.code == "Base" for u in here if u.owner == p):
+                        continue
+                elif code != "Decoy" and room < hull:
+                    continue
+            out.append(Build(code, h))
     return out
 
 
@@ -111,16 +138,6 @@ def research_cost(state: SE4XState, player: int, t: str) -> int | None:
     return cost if cost <= state.cp[player] else None
 
 
-class Counted(NamedTuple):
-    """What listing every build counts once (`actions`): the player's counters in play by type, and at the colony
-    asked about its units (in the state's order), whether it is blockaded and its Ship Yards' room left."""
-
-    used: dict[str, int]
-    here: list[Unit]
-    blockaded: bool
-    room: float
-
-
 def yard_room(state: SE4XState, player: int, h: int, here: Iterable[Unit] | None = None) -> float:
     """The hulls the player's Ship Yards at hex h may still build this phase (`here`: the units at h, if known)."""
     units = state.units_at(h) if here is None else here
@@ -128,17 +145,18 @@ def yard_room(state: SE4XState, player: int, h: int, here: Iterable[Unit] | None
     return yards * state.engine.yard_capacity[state.tech[player]["ship-yard"]] - state.built_at[player].get(h, 0.0)
 
 
-def build_problem(state: SE4XState, player: int, code: str, h: int, counted: Counted | None = None) -> str | None:
-    """Why player p may not build one `code` at colony h now (None: it may); `counted`: what `actions` counted."""
+def build_problem(state: SE4XState, player: int, code: str, h: int) -> str | None:
+    """Why player p may not build one `code` at colony h now (None: it may). The listing works the same rules out
+    for every type and colony at once (`_builds`)."""
     spec = state.engine.units[code]
     if spec.cost > state.cp[player]:
         return "not enough CP"
-    here = list(state.units_at(h)) if counted is None else counted.here
-    if state.blockaded(h, here) if counted is None else counted.blockaded:
+    here = list(state.units_at(h))
+    if state.blockaded(h, here):
         return "the colony is blockaded (nothing is placed where enemy warships wait)"
     if state.tech[player]["ship-size"] < spec.size_tech:
         return "Ship Size technology too low"
-    used = counted.used.get(code, 0) if counted is not None else state.counters_used(player, code)
+    used = state.counters_used(player, code)
     fresh = state.fresh.get((player, code, h))
     joins = fresh is not None and code in state.engine.numbered and state.unit(fresh).count < state.engine.group_max
     if code == "SY":
@@ -156,7 +174,7 @@ def build_problem(state: SE4XState, player: int, code: str, h: int, counted: Cou
         return "one Base per colony" if any(u.code == "Base" for u in here if u.owner == player) else None
     if code == "Decoy":
         return None
-    if (yard_room(state, player, h, here) if counted is None else counted.room) < spec.hull:
+    if yard_room(state, player, h, here) < spec.hull:
         return "no Ship Yard capacity left here"
     return None
 
