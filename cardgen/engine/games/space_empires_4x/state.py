@@ -90,8 +90,8 @@ class SE4XState(Flow, State):
     mine: list[int]  # the uids of the moving player's units, in order, for that listing (replaced, never changed)
     carried: bool  # whether the next move listing may reuse them (only past plain moves)
     places: dict[int, int]  # uid -> the unit's place in `units` when last looked up (`core.find_uid`)
-    # after a plain move: (the move listing it was made in, the uid of the player's unit still part-way through
-    # its move, -1 for none), for `movement.act` (replaced, never changed)
+    # after a plain move: (the number of the move listing it was made in, `listings`; the uid of the player's unit
+    # still part-way through its move, -1 for none), for `movement.act`
     moving: tuple[int, int]
     listings: int  # move listings made from nothing so far (`movement.actions`), the number `moving` is kept with
 
