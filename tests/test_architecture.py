@@ -43,9 +43,10 @@ def parsed() -> dict[str, ast.Module]:
     return {module_name(p): ast.parse(p.read_text(encoding="utf-8")) for p in PACKAGE.rglob("*.py")}
 
 
+@functools.cache
 def imports(type_only: bool = True) -> dict[str, set[str]]:
     """Each cardgen module → the cardgen modules it imports anywhere (top level, functions, and TYPE_CHECKING unless
-    `type_only` is off)."""
+    `type_only` is off); worked out once for all the tests here (none changes it)."""
     modules = parsed()
     graph: dict[str, set[str]] = {}
     for name, tree in modules.items():
