@@ -36,7 +36,7 @@ def points(state: RiftState, unit: Unit) -> int:
 
 
 def capacity(state: RiftState, unit: Unit) -> int:
-    room = int(state.engine.units[unit.kind]["capacity"])
+    room = state.engine.rooms[unit.kind]
     return room + (state.fac(unit.owner).modifier("carry", unit.kind) or 0) if room else 0
 
 
@@ -48,14 +48,16 @@ def carried(state: RiftState, unit: Unit) -> bool:
 def cargo(state: RiftState, unit: Unit) -> list[Unit]:
     """What a carrier takes along (a policy), within its capacity: units that take planets first, then the
     dearest, then the oldest."""
-    room, out = capacity(state, unit), list[Unit]()
-    if not room:
-        return out
-    beside = _beside(state, unit)
-    cards = state.engine.units
-    for x in sorted(beside, key=lambda x: (not (state.ground(x) or state.negotiates(x)), -int(cards[x.kind]["cost"]),
-                                           x.uid)):  # fmt: skip
-        need = int(cards[x.kind]["used_capacity"])
+    room = capacity(state, unit)
+    return _loaded(state, room, _beside(state, unit)) if room else []
+
+
+def _loaded(state: RiftState, room: int, beside: list[Unit]) -> list[Unit]:
+    """`cargo`'s choice among the units `beside` a carrier with `room`."""
+    e, out = state.engine, list[Unit]()
+    needs, costs, first = e.needs, e.costs, e.takes_planets
+    for x in sorted(beside, key=lambda x: (x.kind not in first, -costs[x.kind], x.uid)):
+        need = needs[x.kind]
         if need <= room:
             out.append(x)
             room -= need
@@ -74,11 +76,10 @@ def cargo_size(state: RiftState, unit: Unit) -> int:
     room = capacity(state, unit)
     if not room:
         return 0
-    beside = _beside(state, unit)
-    cards = state.engine.units
-    if sum(int(cards[x.kind]["used_capacity"]) for x in beside) <= room:
+    beside, needs = _beside(state, unit), state.engine.needs
+    if sum(needs[x.kind] for x in beside) <= room:
         return len(beside)
-    return len(cargo(state, unit))
+    return len(_loaded(state, room, beside))
 
 
 def wormhole_cost(state: RiftState, player: int) -> int:

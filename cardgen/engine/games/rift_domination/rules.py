@@ -70,6 +70,13 @@ class RiftEngine(GameEngine):
         }
         # the kinds that cross into another system only aboard a carrier (`movement.carried`), read per move listed
         self.carried = frozenset(k for k, card in self.units.items() if int(card["used_capacity"]) > 0)
+        # by unit type, as numbers (`movement.capacity`, `cargo`): what it carries, what it takes of a carrier, its
+        # cost; and the types that take planets (ground units, negotiators), loaded first
+        self.rooms = {k: int(card["capacity"]) for k, card in self.units.items()}
+        self.needs = {k: int(card["used_capacity"]) for k, card in self.units.items()}
+        self.costs = {k: int(card["cost"]) for k, card in self.units.items()}
+        self.ground_kinds = frozenset(k for k, card in self.units.items() if card["role"] == "ground")
+        self.takes_planets = self.ground_kinds | {k for k, card in self.units.items() if "negotiate" in card["skills"]}
         # each unit's Move actions without cargo by point, made when first listed (an action is a value: states
         # share them, and making them anew was much of a listing); forgotten past a bound on a sweep's memory
         self.move_actions: dict[int, dict[int, Move]] = {}

@@ -179,7 +179,7 @@ class RiftState(Flow, State):
         return found
 
     def ground(self, unit: Unit) -> bool:
-        return bool(self.engine.units[unit.kind]["role"] == "ground")
+        return unit.kind in self.engine.ground_kinds
 
     def slots(self, planet: int, player: int) -> int:
         base = int(self.engine.planets[planet - len(self.engine.systems)]["upgrade_slots"])
