@@ -403,6 +403,32 @@ def test_a_second_fleet_joins_the_attack_on_the_same_point(engine, monkeypatch):
     assert (first.node, second.node) == (home, other)
 
 
+def test_a_fleet_joins_the_attack_through_a_wormhole(engine, monkeypatch):
+    """FAQ — 'Can you move 2 fleets at the same time to attack the same target simultaneously? A: Yes.': a fleet far
+    from the battle's point joins through a wormhole when the battle is in one wormhole's system and the fleet in
+    another's (Timewarper: crossing costs it one point); without the wormhole beside it, it is not offered."""
+    s = ready(engine)
+    p, q = s.player, 1 - s.player
+    as_faction(s, p, "timewarper")
+    clear_units(s)
+    spot, far = engine.node_system[s.home[p]], engine.node_system[s.home[q]]
+    s.wormholes += [spot, far]
+    first, second = put(s, p, "flagship", s.home[p]), put(s, p, "goliath", far)
+    put(s, q, "sentinel", spot)
+
+    def retreat(battle, start, rng):
+        return "attacker retreats", start
+
+    monkeypatch.setattr("cardgen.engine.games.rift_domination.conflict.fight", retreat)
+    s.phase = MOVE
+    s.apply(Move(first.uid, spot))
+    assert s.fighting is not None and spot not in s.adj[far]
+    assert Move(second.uid, spot) in s.legal_actions()
+    s.wormholes.remove(far)
+    s._legal = None
+    assert Move(second.uid, spot) not in s.legal_actions()
+
+
 def test_landing_on_an_enemy_planet_fights_its_outpost_and_military_base(engine):
     s = ready(engine)
     p, q = s.player, 1 - s.player
@@ -1095,3 +1121,25 @@ def test_a_move_listing_carried_past_plain_moves_is_the_listing_from_nothing(eng
             checked["carried"] += carried
         s.do(legal[rng.randbelow(len(legal))])
     assert checked["moves"] > 200 and checked["carried"] > 100, checked
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 5), (4, 9), (4, 21)])
+def test_the_fleets_that_may_join_an_attack_are_every_unit_with_a_step_there(engine, players, seed):
+    """FAQ — a second fleet joins the attack on the same point. `conflict.joiners` asks only the units that could
+    step to the battle's point (beside it, or anywhere when it is a wormhole's system); at every battle window of
+    seeded random games its list must be that of every attacking unit's steps to the point."""
+    s, rng = engine.new_state(players, seed), CounterRng(5000 + seed)
+    windows = 0
+    for _ in range(6000):
+        if s.is_terminal():
+            break
+        legal = s.legal_actions()
+        f = s.fighting
+        if s.decision is not None and s.decision[0] == "battle" and f is not None and f.stage == 0:
+            every = [m for u in s.units if u.owner == f.attacker and u.mp > 0 and u.node != f.node
+                     and s.ground(u) == f.ground
+                     for m in movement.moves(s, u) if isinstance(m, Move) and m.to == f.node]  # fmt: skip
+            assert conflict.joiners(s, f) == every, s.turns
+            windows += 1
+        s.do(legal[rng.randbelow(len(legal))])
+    assert windows > 5, windows

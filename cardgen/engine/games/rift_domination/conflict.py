@@ -110,9 +110,11 @@ def joiners(state: RiftState, fight: Fight) -> list[Action]:
     attacker's window, its other units that can step to the battle's point join the attack (space units a space
     battle, with their cargo; ground units a ground battle)."""
     out: list[Action] = []
-    for u in state.units:
-        if u.owner == fight.attacker and u.mp > 0 and u.node != fight.node and state.ground(u) == fight.ground:
-            out += [m for m in movement.moves(state, u) if isinstance(m, Move) and m.to == fight.node]
+    node, adj, through = fight.node, state.adj, fight.node in state.wormholes  # a step's target: a next point, or
+    for u in state.units:  # a wormhole's system (`movement.moves`): units that reach neither are not asked
+        if (u.owner == fight.attacker and u.mp > 0 and u.node != node and (through or node in adj[u.node])
+                and state.ground(u) == fight.ground):  # fmt: skip
+            out += [m for m in movement.moves(state, u) if isinstance(m, Move) and m.to == node]
     return out
 
 
