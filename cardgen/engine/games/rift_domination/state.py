@@ -422,10 +422,12 @@ class RiftState(Flow, State):
                 continue
             p = u.owner
             if kind == "space":
-                if not self.ground(u):  # the first enemy fleet there, in the units' order, fights it
-                    enemy = next((x for x in self.units if x.node == to and x.owner != p and not self.ground(x)), None)
-                    if enemy is not None:
-                        conflict.begin_battle(self, p, enemy.owner, to, came, False)
+                grounds = self.engine.ground_kinds
+                if u.kind not in grounds:  # the first enemy fleet there, in the units' order, fights it
+                    for x in self.units:  # (a loop: asked at every step a fleet takes)
+                        if x.node == to and x.owner != p and x.kind not in grounds:
+                            conflict.begin_battle(self, p, x.owner, to, came, False)
+                            break
                 continue
             holder = self.owner.get(to)
             if holder is not None and holder != p and self.ground(u):

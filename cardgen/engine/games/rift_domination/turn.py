@@ -155,17 +155,21 @@ def move_actions(state: RiftState, player: int) -> list[Action]:
     too: a plain move takes out the unit moved once it has none left. A state changed by hand (a test's) clears
     `carried` itself."""
     e = state.engine
-    if not state.carried:
-        state.listed, state.cargo_at = {}, {}
-        state.movers = [u.uid for u in state.units if u.owner == player and u.mp > 0]
-    state.carried = True
-    listed = state.listed
     out: list[Action] = []
-    for uid in state.movers:
-        steps = listed.get(uid)
-        if steps is None:
-            steps = listed[uid] = tuple(movement.moves(state, state.unit(uid), True))
-        out += steps
+    if not state.carried:  # every unit listed afresh, from the units themselves
+        mine = [u for u in state.units if u.owner == player and u.mp > 0]
+        state.listed, state.cargo_at, state.movers, state.carried = {}, {}, [u.uid for u in mine], True
+        listed = state.listed
+        for u in mine:
+            listed[u.uid] = fresh = tuple(movement.moves(state, u, True))
+            out += fresh
+    else:
+        listed = state.listed
+        for uid in state.movers:
+            kept = listed.get(uid)
+            if kept is None:
+                kept = listed[uid] = tuple(movement.moves(state, state.unit(uid), True))
+            out += kept
     out += trades(state, player)
     own_turn = e.own_turn
     out += [Play(c) for c in sorted(set(state.hands[player])) if c in own_turn]
