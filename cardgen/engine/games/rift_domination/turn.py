@@ -6,6 +6,7 @@ game's end). Functions of the state, called by `state.RiftState`."""
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import TYPE_CHECKING
 
 from cardgen.engine.core import Action
@@ -213,13 +214,11 @@ def recruit_actions(state: RiftState, player: int) -> list[Action]:
             envoys = sorted({u.node for u in state.units if u.owner == player and state.negotiates(u)})
             for kind in effect.opt("kinds").split("/"):
                 places.update({(kind, h): None for h in envoys if kind in e.units})
-    mine: dict[str, int] = {}  # the player's units of each kind, counted once for every place asked
-    for u in state.units:
-        if u.owner == player:
-            mine[u.kind] = mine.get(u.kind, 0) + 1
+    if not places:
+        return out
+    mine = Counter(u.kind for u in state.units if u.owner == player)  # counted once for every place asked
     for kind, h in places:
-        cost = int(e.units[kind]["cost"])
-        if cost <= state.resources[player] and mine.get(kind, 0) < e.tiles_per_colour[kind]:
+        if e.costs[kind] <= state.resources[player] and mine[kind] < e.tiles_per_colour[kind]:
             out.append(Recruit(kind, h))
     return out
 
