@@ -70,10 +70,10 @@ def _beside(state: RiftState, unit: Unit) -> list[Unit]:
     return [x for x in state.units if x.node == node and x.owner == owner and x.kind in kinds and x is not unit]
 
 
-def cargo_size(state: RiftState, unit: Unit) -> int:
+def cargo_size(state: RiftState, unit: Unit, room: int | None = None) -> int:
     """How many units `cargo` takes along: all of those beside the carrier when they fit together (no order to
-    work out), else as many as its order fits."""
-    room = capacity(state, unit)
+    work out), else as many as its order fits. `room`: its `capacity`, if known."""
+    room = capacity(state, unit) if room is None else room
     if not room:
         return 0
     beside, needs = _beside(state, unit), state.engine.needs
@@ -116,8 +116,9 @@ def moves(state: RiftState, unit: Unit, listing: bool = False) -> list[Action]:
         elif not stays:
             out.append(made.get(t) or e.move_action(uid, t))
             if taken < 0:
-                taken = cargo_size(state, unit)
-                if listing and capacity(state, unit):  # its steps change as cargo comes and goes
+                room = capacity(state, unit)
+                taken = cargo_size(state, unit, room) if room else 0
+                if listing and room:  # its steps change as cargo comes and goes
                     state.cargo_at[node] = (*state.cargo_at.get(node, ()), uid)
             if taken:
                 out.append(Move(uid, t, taken))
