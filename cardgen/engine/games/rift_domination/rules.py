@@ -22,7 +22,7 @@ from cardgen.engine.boards import Distances
 from cardgen.engine.core import GameEngine, State, shared_action
 from cardgen.engine.games.rift_domination import view
 from cardgen.engine.games.rift_domination.battle import Rules
-from cardgen.engine.games.rift_domination.model import VOCABULARY, Effect, Faction, Move, Occ
+from cardgen.engine.games.rift_domination.model import VOCABULARY, Effect, Faction, Move, Occ, Play
 from cardgen.engine.games.rift_domination.odds import kinds_of
 from cardgen.engine.games.rift_domination.state import RiftState
 
@@ -113,6 +113,7 @@ class RiftEngine(GameEngine):
         self.cancelling = frozenset(c for c, o in enumerate(self.occ) if any(e.verb == "cancel" for e in o.effects))
         self.own_turn = frozenset(c for c, o in enumerate(self.occ) if o.when in ("own-turn", "any-time")
                                   and o.effects and c not in self.cancelling)  # fmt: skip
+        self.plays = [Play(c) for c in range(len(self.occ))]  # each card's Play, made once (a value: states share it)
         self.tiles: list[Mapping[str, Any]] = [
             plain(t.fields) for t in game.component("condition-tiles").items for _ in range(t.count)
         ]

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from cardgen.engine.core import Action
 from cardgen.engine.games.rift_domination import movement
-from cardgen.engine.games.rift_domination.model import BUILD, OVER, PEEK, Play, Recruit, Trade, Upgrade, Wormhole
+from cardgen.engine.games.rift_domination.model import BUILD, OVER, PEEK, Recruit, Trade, Upgrade, Wormhole
 
 if TYPE_CHECKING:
     from cardgen.engine.games.rift_domination.state import RiftState
@@ -173,14 +173,17 @@ def move_actions(state: RiftState, player: int) -> list[Action]:
             out += kept
     out += trades(state, player)
     own_turn = e.own_turn
-    out += [Play(c) for c in sorted(set(state.hands[player])) if c in own_turn]
+    plays = e.plays
+    out += [plays[c] for c in sorted(set(state.hands[player])) if c in own_turn]
     return out
 
 
 def trades(state: RiftState, player: int) -> list[Action]:
     """Once a turn (`trade-occ`): buy an OCC-card, or sell cards, for the amount."""
+    if state.traded:
+        return []
     effect = next((x for x in state.fac(player).effects if x.verb == "trade-occ"), None)
-    if effect is None or state.traded:
+    if effect is None:
         return []
     out: list[Action] = [Trade(0)] if state.resources[player] >= effect.amount else []
     return out + ([Trade(1)] if len(state.hands[player]) >= effect.num("discard", 2) else [])
