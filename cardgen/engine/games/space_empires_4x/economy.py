@@ -78,10 +78,9 @@ def actions(state: SE4XState) -> list[Action]:
     codes = [c for c in state.engine.buildable if units[c].cost <= cp and size >= units[c].size_tech]
     if codes:
         out += _builds(state, p, codes)
-    yards = yard_hexes(state, p)  # what `upgrade_cost` asks of every unit, found once
-    for u in state.units:
-        if u.owner == p and upgrade_cost(state, u, yards) is not None:
-            out.append(Upgrade(u.uid))
+    yards = yard_hexes(state, p)  # what `upgrade_cost` asks of every unit, found once: units elsewhere are not asked
+    out += [Upgrade(u.uid) for u in state.units if u.owner == p and u.hex in yards
+            and upgrade_cost(state, u, yards) is not None]  # fmt: skip
     if not state.bid[p]:
         out += [Bid(a) for a in state.engine.bid_amounts if a <= state.cp[p]]
     out.append(EndEcon())

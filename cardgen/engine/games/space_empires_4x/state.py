@@ -230,7 +230,11 @@ class SE4XState(Flow, State):
         return [u for u in self.units if u.hex == h and u.owner != player]
 
     def colonies(self, player: int) -> list[int]:
-        return [h for h, o in enumerate(self.col_owner) if o == player]
+        owners, found, at = self.col_owner, [], -1
+        for _ in range(owners.count(player)):  # the list searched in C: asked by every Economic listing
+            at = owners.index(player, at + 1)
+            found.append(at)
+        return found
 
     def income_colony(self, h: int, player: int) -> bool:
         """A colony of p that produces income (not a Colony Ship just landed)."""
