@@ -27,6 +27,10 @@ if TYPE_CHECKING:
     from cardgen.engine.games.space_empires_4x.state import SE4XState
 
 TAGS = frozenset({"move", "colonize", "load", "unload", "peek", "peek-choice", "shift"})  # the actions `act` applies
+# the markers that, turned up by a move, change nothing but their own hex (and the unit that turned them up): a move
+# listing is carried past them (`act`); any other kind, or a new one, lists every unit again
+TURNED_UP_IN_PLACE = frozenset({"minerals", "planet", "barren", "nebula", "asteroids", "black-hole", "supernova",
+                                "space-wreck", "warp-point", "doomsday-machine"})  # fmt: skip
 
 
 def act(state: SE4XState, player: int, action: Action) -> None:
@@ -46,12 +50,23 @@ def act(state: SE4XState, player: int, action: Action) -> None:
             if o.steps and not o.stopped and o.owner == player and o is not u:  # most have not moved: asked first
                 state.own(o).stopped = True
                 listed.pop(o.uid, None)
-        before = len(state.units), state.explored[player]
-        enter(state, u, action.to, u.hex)
+        before, t = len(state.units), action.to
+        marker = state.marker_at[t] if not state.revealed[t] else -1
+        enter(state, u, t, u.hex)
         listed.pop(u.uid, None)
-        # carried only past a plain move: no marker turned up, no unit gone, no Lost in Space (there only the unit
-        # that moved and those it stopped list anything other than before)
-        state.carried &= (len(state.units), state.explored[player]) == before and state.lost is None
+        # carried only past a plain move: no unit gone, no Lost in Space — there only the unit that moved and those it
+        # stopped list anything other than before; and where a marker turned up that only lies there (not Danger,
+        # not Lost in Space), the units beside its hex too (where they may go and peek changed)
+        plain = len(state.units) == before and state.lost is None
+        if plain and marker >= 0 and state.revealed[t]:
+            if state.engine.markers[marker].kind in TURNED_UP_IN_PLACE:
+                adj = state.adj
+                for o in state.units:
+                    if o.owner == player and (o.hex == t or t in adj[o.hex]):
+                        listed.pop(o.uid, None)
+            else:
+                plain = False
+        state.carried &= plain
         if state.carried:  # the one unit of the player still part-way through its move, if any
             moved = state.unit(u.uid)
             state.moving = (state.listings, -1 if moved.stopped else moved.uid)
