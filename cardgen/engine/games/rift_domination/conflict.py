@@ -228,7 +228,7 @@ def fight_out(state: RiftState, player: int, other: int, node: int, came: int, m
         spoils(state, winner, loser, len(theirs) if winner == player else len(mine), ground)
         beaten = theirs if winner == player else mine
         if any(e.verb == "salvage" for e in played[0 if winner == player else 1]):
-            state.resources[winner] += sum(int(state.engine.units[u.kind]["cost"]) for u in beaten) // 2
+            state.resources[winner] += sum(state.engine.costs[u.kind] for u in beaten) // 2
     return winner == player
 
 

@@ -203,17 +203,14 @@ def recruit_now(state: RiftState, player: int, count: int, locked: bool, at: int
     at p's first military base (at the base where a battle is being fought, when `at` names it)."""
     bases = [at] if at >= 0 else [h for h in state.planets_of(player) if "military_base" in state.upgrades.get(h, [])]
     kinds = [k for k in state.engine.units if (k not in state.roster[player]) == locked]
-    affordable = [k for k in kinds if int(state.engine.units[k]["cost"]) <= state.resources[player]]
+    affordable = [k for k in kinds if state.engine.costs[k] <= state.resources[player]]
     if not bases or not affordable:
         return
-    kind = max(affordable, key=lambda k: (int(state.engine.units[k]["cost"]), k))
+    kind = max(affordable, key=lambda k: (state.engine.costs[k], k))
     for _ in range(count):
-        if (
-            int(state.engine.units[kind]["cost"]) > state.resources[player]
-            or state._add(player, kind, bases[0]) is None
-        ):
+        if state.engine.costs[kind] > state.resources[player] or state._add(player, kind, bases[0]) is None:
             return
-        state.resources[player] -= int(state.engine.units[kind]["cost"])
+        state.resources[player] -= state.engine.costs[kind]
 
 
 def cancels(state: RiftState, card: int) -> bool:

@@ -105,8 +105,7 @@ def moves(state: RiftState, unit: Unit, listing: bool = False) -> list[Action]:
     targets: Sequence[int] = near if unit.mp >= 1 else ()  # a step to the next point costs one movement point
     if not e.is_planet[node] and here in state.wormholes and wormhole_cost(state, unit.owner) <= unit.mp:
         targets = [*targets, *(s for s in state.wormholes if s != here and state.on[s] and s not in near)]
-    holder = state.blockades.get(here)  # an enemy's blockade (`blocked`), or a unit that needs a carrier: it may
-    stays = unit.kind in e.carried or (holder is not None and holder != unit.owner)  # not cross into another system
+    stays = blocked(state, unit) or unit.kind in e.carried  # may not cross into another system
     taken = -1
     out: list[Action] = []
     made = e.move_actions.get(uid) or {}

@@ -227,7 +227,7 @@ def recruit_actions(state: RiftState, player: int) -> list[Action]:
 
 
 def recruit(state: RiftState, player: int, kind: str, planet: int) -> None:
-    state.resources[player] -= int(state.engine.units[kind]["cost"])
+    state.resources[player] -= state.engine.costs[kind]
     state._add(player, kind, planet)
     state.events.add(f"recruit:{kind}")
     for effect in state.fac(player).effects:

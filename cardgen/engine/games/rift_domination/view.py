@@ -26,7 +26,7 @@ def position(state: RiftState, player: int) -> float:
     e = state.engine
     units = [u for u in state.units if u.owner == player]
     value = 10.0 * state.vp[player] + 0.5 * state.resources[player] + 1.5 * state.track[player]
-    value += sum(0.8 * int(e.units[u.kind]["cost"]) for u in units)
+    value += sum(0.8 * e.costs[u.kind] for u in units)
     planets = state.planets_of(player)
     value += 3.0 * len(planets) + sum(1.0 * len(state.upgrades.get(h, [])) for h in planets)
     value += 2.0 * turn.mines(state, player)  # income to come
@@ -43,7 +43,7 @@ def position(state: RiftState, player: int) -> float:
         if stuck:  # the nearest carrier counts (none at all: as far as can be), and a roster that can build one
             to_stuck = e.distances.of(state.n, state.towards, stuck)
             value -= 0.5 * min([min(to_stuck[u.node], 12) for u in carriers] or [12])
-            value += 3.0 * any(int(e.units[k]["capacity"]) > 0 for k in state.roster[player])
+            value += 3.0 * any(e.rooms[k] > 0 for k in state.roster[player])
     return value
 
 
