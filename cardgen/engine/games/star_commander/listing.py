@@ -11,10 +11,12 @@ from cardgen.engine.games.star_commander.model import (
     Ability,
     Build,
     CardSpec,
+    Develop,
     Item,
     Move,
     Piece,
     Play,
+    Scrap,
     TradeDraw,
     TradeSell,
 )
@@ -57,80 +59,260 @@ def pieces(state: StarState, cards: list[int]) -> tuple[int, ...]:
 def command_actions(state: StarState, player: int) -> list[Any]:
     """Every Command-phase action of a player, in a fixed order: moves piece by piece, explorations, builds, scraps,
     command plays, technologies, developments, trades. The player's facts every part asks (lasting effects, pieces,
-    credits) are read once here: this list is most of a game's decisions (issue 42's profile: 70 % of a game)."""
+    credits) are read once here: this list is most of a game's decisions (issue 42's profile: 70 % of a game).
+    What does not change from one of the player's actions to the next is kept for the next listing (`Carry`)."""
+    carry = state._carry
+    if carry is None or carry.player != player or not carry.valid(state):
+        carry = state._carry = Carry(state, player)
+    engine = state.engine
     credits = state.credits[player]
     mine = [x for x in state.pieces if x.owner == player]
-    out: list[Any] = moves(state, player, mine)
-    ship = state.engine.ship
+    out: list[Any] = moves(state, player, mine, carry)
+    ship = engine.ship
     ships = sorted({x.cell for x in mine if ship[x.card]})
-    explore, develop = state.engine.cell_actions(len(state.owner))
+    explore = engine.cell_actions(len(state.owner))[0]
     out += [explore[c] for c in ships if not state.revealed[c]]
-    out += builds(state, player, mine)
-    contested = state.contested
-    scrap = state.engine.scrap_actions
-    out += [scrap[x.card] for x in mine if not x.fresh and not contested(x.cell)]
+    out += builds(state, player, mine, carry)
+    contested, scrap = carry.contested, engine.scrap_actions
+    out += [scrap[x.card] for x in mine if not x.fresh and not contested[x.cell]]
     hand = distinct(state, state.hands[player])
-    cards = state.engine.cards
+    cards = engine.cards
     out += plays(state, player, [c for c in hand if cards[c].kind == "command" and cards[c].timing == "command-phase"
                                  and cards[c].cost <= credits])  # fmt: skip
-    play = state.engine.play_actions
+    play = engine.play_actions
     out += [play[c] for c in hand if cards[c].kind == "technology" and cards[c].cost <= credits]
-    cost = state.engine.development_cost
-    if credits >= cost(0):
-        owner, devs = state.owner, state.devs
-        cells = sorted({*ships, *(c for c, o in enumerate(owner) if o == player)})
-        out += [develop[c] for c in cells if credits >= cost(devs[c]) and can_develop(state, player, c)]
+    if credits >= engine.development_cost(0):
+        if carry.develop is None or carry.develop[0] != ships:
+            carry.develop = ships, developments(state, player, ships, carry.owned)
+        out += [action for action, need in carry.develop[1] if credits >= need]
     if not state.embargo[player]:
-        if credits >= state.draw_cost(player):
-            out += [TradeDraw(d) for d in state.domains_of(player) if state.decks[d] or state.discards[d]]
-        if len(state.hands[player]) >= state.engine.sell["discard"]:
+        if carry.draw is None:
+            carry.draw = state.draw_cost(player), state.domains_of(player)
+        draw_cost, domains = carry.draw
+        if credits >= draw_cost:
+            decks, discards, draw = state.decks, state.discards, engine.draw_actions
+            out += [draw[d] for d in domains if decks[d] or discards[d]]
+        if len(state.hands[player]) >= engine.sell["discard"]:
             out.append(TradeSell())
+    carry.lasting = state._lasting.get(player)
     return out
 
 
-def moves(state: StarState, player: int, mine: list[Piece]) -> list[Move]:
+class Carry:
+    """What a player's command listing keeps for their next one (`StarState._carry`): each piece's jumps (`rows`,
+    card -> its Move actions, and `joined`, all of them in the player's order), what every piece's jumps read of
+    lasting effects (`reach`), each controlled system's build flags (`flags`, `cell_flags`), the supply's cheapest
+    piece of each kind (`supply`), each card's build cost (`costs`), the systems controlled and contested, the cost
+    of a trade draw and the domains drawn from, with what they were worked out from.
+
+    Kept only from one command decision to the next of the same player, past a Build, a Scrap or a Move of a piece
+    whose card has no lasting effect (`before`, `after`): the rows of the piece that moved or went and, when a
+    Fighter came, went or moved, of every Fighter (their destinations count Fighters) are dropped, and the flags of
+    the systems a piece left or entered (unless a plain ship came or went where no enemy is). Anything else the parts
+    read is checked on every listing (`valid`): the pieces' number, control and developments, combat clocks, this
+    turn's effects and the player's lasting effects (gathered anew whenever a technology or a piece with one comes
+    or goes, `StarState._changed`); the supply is compared whole. A state changed by hand (a test's) drops `_carry`
+    itself (`StarState.ask_again`)."""
+
+    __slots__ = ("built", "clocks", "contested", "costs", "count", "develop", "devs", "draw", "flags", "joined",
+                 "lasting", "owned", "owner", "placed", "player", "reach", "rows", "supply", "temp")  # fmt: skip
+
+    def __init__(self, state: StarState, player: int):
+        self.player = player
+        self.rows: dict[int, list[Move]] = {}
+        self.joined: list[Move] | None = None
+        self.reach: tuple[int, int, list[tuple[int, ...]], set[int], set[int]] | None = None
+        self.flags: dict[int, tuple[bool, bool, bool, bool]] = {}
+        self.placed: tuple[list[int], ...] | None = None  # where each kind of piece may be built (`_placed`)
+        self.built: dict[int, list[Build]] = {}  # each card's builds there
+        self.supply: tuple[list[int], dict[int, int]] | None = None  # the supply as listed, its cheapest by kind
+        self.costs: tuple[tuple[int, int], dict[int, int]] = ((-1, -1), {})  # the discount, each card's build cost
+        self.owned = [cell for cell, owner in enumerate(state.owner) if owner == player]
+        self.contested = [state.contested(cell) for cell in range(len(state.owner))]
+        self.draw: tuple[int, list[int]] | None = None
+        self.develop: tuple[list[int], list[tuple[Develop, int]]] | None = None  # by the cells holding ships
+        self.count = len(state.pieces)
+        self.owner, self.devs = list(state.owner), list(state.devs)
+        self.clocks = (list(state.combat_at), list(state.last_end))
+        self.temp = _temporary(state)
+        self.lasting: object = None  # the player's lasting effects the listing read (`StarState.lasting`)
+
+    def valid(self, state: StarState) -> bool:
+        return (self.lasting is not None and state._lasting.get(self.player) is self.lasting
+                and self.count == len(state.pieces) and state.owner == self.owner and state.devs == self.devs
+                and self.temp == _temporary(state) and state.combat_at == self.clocks[0]
+                and state.last_end == self.clocks[1])  # fmt: skip
+
+    def supply_pieces(self, state: StarState) -> tuple[int, ...]:
+        """`pieces` of the supply: its cheapest card of each kind, kept and brought up to date past a Build or a
+        Scrap of a core card (`after`); worked out anew from a supply changed otherwise."""
+        if self.supply is None or self.supply[0] != state.supply:
+            found = pieces(state, state.supply)
+            kind = state.engine.item_index
+            self.supply = list(state.supply), {kind[c]: c for c in found}
+        return tuple(sorted(self.supply[1].values()))
+
+    def supply_changed(self, state: StarState, card: int, change: int) -> None:
+        """A core card left the supply (change -1: built) or came back to it (+1: scrapped)."""
+        if self.supply is None:
+            return
+        listed, cheapest = self.supply
+        kind = state.engine.item_index
+        k = kind[card]
+        if change > 0:
+            listed.append(card)
+            if cheapest.get(k, card) >= card:
+                cheapest[k] = card
+        elif card in listed:
+            listed.remove(card)
+            if cheapest.get(k) == card:
+                del cheapest[k]
+                rest = [c for c in listed if kind[c] == k]
+                if rest:
+                    cheapest[k] = min(rest)
+
+
+def _temporary(state: StarState) -> tuple[Any, ...]:
+    """This turn's effects the kept parts read: the active player (the spare jump), grants, extra and spare jumps,
+    lifted sieges."""
+    t = state.temp
+    return state.active, t.grants, t.extra_jumps, t.spare_used, frozenset(t.lifted)
+
+
+# what `before` gives for an action that moves no piece and changes no system (a trade, a card drawn or discarded)
+UNTOUCHED: tuple[int, tuple[int, ...], int] = (-1, (), 0)
+DEVELOPED = -2  # `before`'s card for a Develop (its cell follows)
+
+
+def before(state: StarState, carry: Carry, action: Any) -> tuple[int, tuple[int, ...], int] | None:
+    """What a command action about to be applied touches, for `after`: its piece's card (or UNTOUCHED, DEVELOPED),
+    the cells it leaves or enters, the change in the number of pieces; None when the listing is not kept past it (a
+    card with a lasting effect, an exploration, a play, the end of the phase)."""
+    if isinstance(action, (TradeDraw, TradeSell)):
+        return UNTOUCHED
+    if isinstance(action, Develop):
+        return DEVELOPED, (action.cell,), 0
+    if not isinstance(action, (Build, Scrap, Move)) or state.engine.lasting_verbs[action.card]:
+        return None
+    if isinstance(action, Build):
+        return action.card, (action.cell,), 1
+    x = state.piece(action.card)
+    if x is None:
+        return None
+    if isinstance(action, Scrap):
+        return action.card, (x.cell,), -1
+    return action.card, (x.cell, action.cell), 0
+
+
+def after(state: StarState, carry: Carry, touched: tuple[int, tuple[int, ...], int]) -> Carry | None:
+    """The listing kept past the action `before` looked at, or None when something else came of it (a piece
+    destroyed by a picket, Fighters lost over a limit). A system's flags stay when a plain ship (neither a Fighter
+    nor a station) came or went where no enemy piece is: no count they compare changed, nor whether it is under
+    siege. A development changes who controls a system and its developments: what they were read for is dropped."""
+    card, cells, change = touched
+    if len(state.pieces) != carry.count + change:
+        return None
+    if card == UNTOUCHED[0]:
+        return carry
+    if card == DEVELOPED:
+        (cell,) = cells
+        carry.owner, carry.devs = list(state.owner), list(state.devs)
+        carry.owned = [c for c, owner in enumerate(state.owner) if owner == carry.player]
+        carry.contested[cell] = state.contested(cell)
+        carry.flags.pop(cell, None)
+        carry.rows, carry.joined, carry.reach, carry.draw = {}, None, None, None
+        carry.placed, carry.built, carry.develop = None, {}, None
+        return carry
+    carry.count += change
+    engine = state.engine
+    if change and engine.cards[card].domain < 0:  # a core card built from the supply, or scrapped back to it
+        carry.supply_changed(state, card, -change)
+    if change <= 0:  # the piece that jumped or went
+        del carry.rows[card]
+        carry.joined = None
+    if engine.fighter[card]:  # a Fighter's destinations count the Fighters there, and so does the Fighter limit
+        carry.rows = {c: row for c, row in carry.rows.items() if not engine.fighter[c]}
+        carry.joined, carry.placed, carry.built = None, None, {}
+    plain = engine.ship[card] and not engine.fighter[card]
+    for cell in cells:
+        found = carry.flags.get(cell)
+        if found is not None and (not plain or found[3]):
+            del carry.flags[cell]
+            carry.placed, carry.built = None, {}
+    return carry
+
+
+def moves(state: StarState, player: int, mine: list[Piece], carry: Carry | None = None) -> list[Move]:
     """Each of the player's pieces' jumps, piece by piece, destinations in cell order: a ship not built this turn
     nor pinned, with jumps left (its own, this turn's extra jumps, the spare jump of the active player; a Fighter's
     from `fighter-jumps`), to the cells one jump away (along sides too with `orthogonal-jumps`), from a gate to the
-    player's other gates and Homeworld; a Fighter only into the player's systems with a free Fighter slot."""
-    cards, lasting, temp = state.engine.cards, state.lasting, state.temp
-    fighter_jumps = sum(e.amount for e, _ in lasting(player, "fighter-jumps"))
-    extra = temp.extra_jumps
-    if player == state.active and not temp.spare_used:
-        extra += sum(e.amount for e, _ in lasting(player, "spare-jump"))
-    table = state.jumps[bool(lasting(player, "orthogonal-jumps"))]
-    gates = {src.cell for _, src in lasting(player, "gate") if src is not None}
-    owner = state.owner
-    reach = {c for c in gates | {state.home[player]} if owner[c] == player} if gates else set()
-    out: list[Move] = []
-    made = state.engine.move_actions
+    player's other gates and Homeworld; a Fighter only into the player's systems with a free Fighter slot. Each
+    piece's jumps are kept in `carry` (`Carry.rows`, `Carry.joined`), and taken from there when kept."""
+    if carry is None:
+        carry = Carry(state, player)
+    elif carry.joined is not None:  # no piece's jumps changed since (a piece built this turn has none)
+        return list(carry.joined)
+    rows, cards = carry.rows, state.engine.cards
+    pending = []
     for piece in mine:
-        spec = cards[piece.card]
-        if spec.kind != "ship" or piece.fresh or piece.pinned:
-            continue
-        fighter = spec.fighter
-        if piece.jumps >= (fighter_jumps if fighter else spec.jump + extra):
-            continue
-        here = piece.cell
-        cells: Any = table[here]
-        if here in gates:
-            cells = sorted({*cells, *reach} - {here})
-        elif here in cells:
-            cells = [c for c in cells if c != here]
-        if fighter:
-            cells = [
-                c for c in cells if owner[c] == player and state.fighters(player, c) < state.fighter_slots(player, c)
-            ]
-        row = made.get(piece.card)
-        if row is None or len(row) < len(owner):  # made once for the largest board yet: a value, shared
-            row = made[piece.card] = [Move(piece.card, cell) for cell in range(len(owner))]
-        out += [row[c] for c in cells]
-    return out
+        if piece.card not in rows:
+            spec = cards[piece.card]
+            if spec.kind == "ship" and not piece.fresh and not piece.pinned:
+                pending.append(piece)
+            else:  # never jumps this turn
+                rows[piece.card] = []
+    if pending:
+        if carry.reach is None:
+            lasting, temp = state.lasting, state.temp
+            fighter_jumps = sum(e.amount for e, _ in lasting(player, "fighter-jumps"))
+            extra = temp.extra_jumps
+            if player == state.active and not temp.spare_used:
+                extra += sum(e.amount for e, _ in lasting(player, "spare-jump"))
+            table = state.jumps[bool(lasting(player, "orthogonal-jumps"))]
+            gates = {src.cell for _, src in lasting(player, "gate") if src is not None}
+            owner = state.owner
+            reach = {c for c in gates | {state.home[player]} if owner[c] == player} if gates else set()
+            carry.reach = fighter_jumps, extra, table, gates, reach
+        fighter_jumps, extra, table, gates, reach = carry.reach
+        owner, made = state.owner, state.engine.move_actions
+        for piece in pending:
+            spec = cards[piece.card]
+            row: list[Move] = []
+            fighter = spec.fighter
+            if piece.jumps < (fighter_jumps if fighter else spec.jump + extra):
+                here = piece.cell
+                cells: Any = table[here]
+                if here in gates:
+                    cells = sorted({*cells, *reach} - {here})
+                elif here in cells:
+                    cells = [c for c in cells if c != here]
+                if fighter:
+                    fighters, slots = state.fighters, state.fighter_slots
+                    cells = [c for c in cells if owner[c] == player and fighters(player, c) < slots(player, c)]
+                made_row = made.get(piece.card)
+                if made_row is None or len(made_row) < len(owner):  # made once for the largest board yet: shared
+                    made_row = made[piece.card] = [Move(piece.card, cell) for cell in range(len(owner))]
+                row = [made_row[c] for c in cells]
+            rows[piece.card] = row
+    out: list[Move] = []
+    for piece in mine:
+        out += rows[piece.card]
+    carry.joined = out
+    return list(out)
 
 
-def can_develop(state: StarState, player: int, cell: int) -> bool:
+def developments(state: StarState, player: int, ships: list[int], owned: list[int]) -> list[tuple[Develop, int]]:
+    """Each system the player may develop (`developable`) with what it costs, in cell order: their own with room
+    for one more, or an explored one holding one of their ships."""
+    develop, cost, devs = state.engine.cell_actions(len(state.owner))[1], state.engine.development_cost, state.devs
+    return [(develop[c], cost(devs[c])) for c in sorted({*ships, *owned}) if developable(state, player, c)]
+
+
+def developable(state: StarState, player: int, cell: int) -> bool:
+    """Whether the player may develop a system, given the credits: explored, and theirs with room for one more, or
+    uncontrolled with one of their ships there."""
     o, devs = state.owner[cell], state.devs[cell]
-    if state.credits[player] < state.engine.development_cost(devs) or not state.revealed[cell]:
+    if not state.revealed[cell]:
         return False
     if o < 0:
         return any(x.owner == player and state.spec(x.card).kind == "ship" for x in state.at(cell))
@@ -154,49 +336,75 @@ def shipyard(state: StarState, player: int, cell: int) -> bool:
     )
 
 
-def builds(state: StarState, player: int, mine: list[Piece]) -> list[Build]:
+def builds(state: StarState, player: int, mine: list[Piece], carry: Carry) -> list[Build]:
     """Every affordable build in every system where it may go (the same rules as `can_build`, with the player's
-    totals counted once rather than per system), in (card, cell) order."""
-    cards, fighter, station = state.engine.cards, state.engine.fighter, state.engine.station
-    choices = [*pieces(state, state.supply), *pieces(state, state.hands[player])]
+    totals counted once rather than per system), in (card, cell) order. Where each kind of piece may go, each
+    card's builds there and each card's cost are kept in `carry` (`placed`, `built`, `costs`)."""
+    engine = state.engine
+    supply, hand = carry.supply_pieces(state), pieces(state, state.hands[player])
     credits = state.credits[player]
     if state.lasting(player, "cost") or state.temp.discount:
-        choices = [c for c in choices if state.build_cost(player, c) <= credits]
+        discount = (state.temp.discount, state.temp.discount_min)
+        if carry.costs[0] != discount:
+            carry.costs = (discount, {})
+        costs = carry.costs[1]
+        for card in (*supply, *hand):
+            if card not in costs:
+                costs[card] = state.build_cost(player, card)
+        choices = sorted(c for c in (*supply, *hand) if costs[c] <= credits)
     else:  # no modifier: every card costs its printed cost (`build_cost`)
-        choices = [c for c in choices if cards[c].cost <= credits]
+        printed = engine.printed_cost
+        choices = sorted(c for c in (*supply, *hand) if printed[c] <= credits)
     if not choices:
         return []
-    # what each kind of choice needs of a system, worked out only for the kinds on offer (all are pure queries)
-    stations = any(station[c] for c in choices)
-    fighters = any(fighter[c] for c in choices)
-    yards = fighters or not all(station[c] or fighter[c] for c in choices)
-    owned = [cell for cell, owner in enumerate(state.owner) if owner == player]
-    devs = state.devs
-    # `developments`, from the cells just found
-    room_for_fighters = fighters and sum(1 for x in mine if fighter[x.card]) < sum([devs[c] for c in owned])
-    placed: tuple[list[int], list[int], list[int]] = ([], [], [])  # where ships, stations, fighters may be built
-    for cell in owned:
-        yard = yards and shipyard(state, player, cell)
+    placed = carry.placed
+    if placed is None:
+        placed = carry.placed = _placed(state, player, mine, carry)
+    built, category, made = carry.built, engine.category, engine.build_actions
+    out: list[Build] = []
+    for card in choices:
+        row = built.get(card)
+        if row is None:
+            everywhere = made.get(card)
+            if everywhere is None or len(everywhere) < len(state.owner):  # made once for the largest board yet
+                everywhere = made[card] = [Build(card, cell) for cell in range(len(state.owner))]
+            row = built[card] = [everywhere[cell] for cell in placed[category[card]]]
+        out += row
+    return out
+
+
+def _placed(state: StarState, player: int, mine: list[Piece], carry: Carry) -> tuple[list[int], ...]:
+    """The systems where the player may build ships, stations and Fighters (by `engine.category`), from each
+    system's flags (kept in `carry.flags`) and the player's Fighter limit (`developments`)."""
+    flags, fighter, devs = carry.flags, state.engine.fighter, state.devs
+    room_for_fighters = sum(1 for x in mine if fighter[x.card]) < sum([devs[c] for c in carry.owned])
+    placed: tuple[list[int], list[int], list[int]] = ([], [], [])
+    for cell in carry.owned:
+        found = flags.get(cell)
+        if found is None:
+            found = flags[cell] = cell_flags(state, player, cell)
+        yard, station_here, fighter_here, _ = found
         if yard:
             placed[0].append(cell)
-        if stations or (yard and room_for_fighters):
-            here = [x for x in state.at(cell) if x.owner == player]
-            if (stations and not state.contested(cell) and not state.under_siege(cell)
-                    and sum(1 for x in here if station[x.card]) < devs[cell]):  # fmt: skip
-                placed[1].append(cell)
-            if (yard and room_for_fighters
-                    and sum(1 for x in here if fighter[x.card]) < state.fighter_slots(player, cell)):  # fmt: skip
-                placed[2].append(cell)
-    out: list[Build] = []
-    made = state.engine.build_actions
-    for card in sorted(choices):
-        cells = placed[1 if station[card] else 2 if fighter[card] else 0]
-        if cells:
-            row = made.get(card)
-            if row is None or len(row) < len(state.owner):  # made once for the largest board yet: a value, shared
-                row = made[card] = [Build(card, cell) for cell in range(len(state.owner))]
-            out += [row[cell] for cell in cells]
-    return out
+        if station_here:
+            placed[1].append(cell)
+        if room_for_fighters and fighter_here:
+            placed[2].append(cell)
+    return placed
+
+
+def cell_flags(state: StarState, player: int, cell: int) -> tuple[bool, bool, bool, bool]:
+    """Whether the player may build, in a system they control: ships (a shipyard); a station (neither contested nor
+    under siege, fewer stations than developments); a Fighter (a shipyard with a free Fighter slot; the player's
+    Fighter limit is counted apart). And whether another player's piece is there (`after`)."""
+    yard = shipyard(state, player, cell)
+    pieces = state.at(cell)
+    here = [x for x in pieces if x.owner == player]
+    station, fighter = state.engine.station, state.engine.fighter
+    station_here = (not state.contested(cell) and not state.under_siege(cell)
+                    and sum(1 for x in here if station[x.card]) < state.devs[cell])  # fmt: skip
+    fighter_here = yard and sum(1 for x in here if fighter[x.card]) < state.fighter_slots(player, cell)
+    return yard, station_here, fighter_here, len(here) < len(pieces)
 
 
 def can_build(state: StarState, player: int, card: int, cell: int, scramble: bool = False) -> bool:

@@ -21,6 +21,7 @@ from cardgen.engine.games.star_commander.model import (
     Play,
     Scrap,
     SystemSpec,
+    TradeDraw,
 )
 from cardgen.engine.games.star_commander.state import StarState
 
@@ -76,18 +77,23 @@ class StarEngine(GameEngine):
             {v: tuple(e for e in c.effects if e.verb == v and e.trigger is None) for v in {e.verb for e in c.effects}}
             for c in self.cards
         ]  # each card's lasting effects by verb (statements without a trigger)
-        # the same, only the verbs a card has lasting effects for (`StarState.lasting` gathers them per player)
-        self.lasting_verbs = [tuple((verb, found) for verb, found in table.items() if found) for table in self.lasting]
+        # the same, only the verbs a card has lasting effects for (`StarState.lasting` gathers them per player); a
+        # `reminder` does nothing, so a Fighter's or a station's coming and going changes no one's lasting effects
+        self.lasting_verbs = [tuple((verb, found) for verb, found in table.items() if found and verb != "reminder")
+                              for table in self.lasting]  # fmt: skip
         self.fighter = [c.fighter for c in self.cards]
         items = sorted({c.item for c in self.cards})
         self.item_index = [items.index(c.item) for c in self.cards]  # copies of one printed card share a number
         self.ship = [c.kind == "ship" for c in self.cards]
         self.station = [c.kind == "station" for c in self.cards]
+        self.category = [1 if c.kind == "station" else 2 if c.fighter else 0 for c in self.cards]  # `listing.builds`
+        self.printed_cost = [c.cost for c in self.cards]
         self.distinct_cards: dict[tuple[int, ...], tuple[int, ...]] = {}  # `listing.distinct`'s answers
         self.distinct_pieces: dict[tuple[int, ...], tuple[int, ...]] = {}  # and `listing.pieces`'
         self.build_actions: dict[int, list[Build]] = {}  # a card's Build action by cell (`listing.builds`)
         self.move_actions: dict[int, list[Move]] = {}  # and its Move action by cell (`listing.moves`)
         self.scrap_actions = [Scrap(card) for card in range(len(self.cards))]  # each card's Scrap action
+        self.draw_actions = [TradeDraw(domain) for domain in range(len(DECKS))]  # each domain's TradeDraw
         self.play_actions = [Play(card) for card in range(len(self.cards))]  # and its untargeted Play
         self.explore_actions: list[Explore] = []  # each cell's Explore and Develop actions (`cell_actions`)
         self.develop_actions: list[Develop] = []

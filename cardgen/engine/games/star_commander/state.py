@@ -109,8 +109,9 @@ class StarState(Flow, State):
     abandoned: set[int]
     breaches: list[str]
     _lasting: dict[int, dict[str, list[tuple[Effect, Piece | None]]]]  # by player, by verb (`lasting`)
-    _by_cell: dict[int, list[Piece]] | None  # the pieces by cell while the legal actions are listed
+    _by_cell: dict[int, list[Piece]] | None  # the pieces by cell while the legal actions are listed (`at`)
     _listing: bool  # the legal actions are being listed: a pure query, so no ability is marked as applied
+    _carry: listing.Carry | None  # what the last command listing keeps for the next (`listing.Carry`)
 
     @classmethod
     def setup(cls, engine: StarEngine, players: int, seed: int) -> StarState:
@@ -158,7 +159,7 @@ class StarState(Flow, State):
                         s.problem(f"not enough {name} cards for {players} players")
                         continue
                     s.pieces.append(Piece(found, p, cell, 0, 0, False, False, False, False, 0, s.token))
-        s._lasting, s._by_cell, s._listing = {}, None, False
+        s._lasting, s._by_cell, s._listing, s._carry = {}, None, False, None
         s.known = [[() for _ in s.decks] for _ in range(players)]
         s.peeked = [set() for _ in range(players)]
         s.started = [False] * players
@@ -207,7 +208,7 @@ class StarState(Flow, State):
         o.vetoed, o.used, o.prevent = set(self.vetoed), set(self.used), dict(self.prevent)
         o.assigned, o.temp = list(self.assigned), self.temp.copy()
         o.abandoned, o.breaches = set(self.abandoned), list(self.breaches)
-        o._lasting, o._by_cell, o._listing = {}, None, False
+        o._lasting, o._by_cell, o._listing, o._carry = {}, None, False, None
         o.tasks = list(self.tasks)
         return o
 
@@ -240,9 +241,13 @@ class StarState(Flow, State):
 
     def at(self, cell: int) -> list[Piece]:
         index = self._by_cell
-        if index is not None:  # listing legal actions: nothing moves meanwhile
-            return index.get(cell, [])
-        return [piece for piece in self.pieces if piece.cell == cell]
+        if index is None:
+            if not self._listing:
+                return [piece for piece in self.pieces if piece.cell == cell]
+            index = self._by_cell = {}  # listing legal actions: nothing moves meanwhile, so found by cell once
+            for piece in self.pieces:
+                index.setdefault(piece.cell, []).append(piece)
+        return index.get(cell, [])
 
     def lasting(self, player: int, verb: str) -> Sequence[tuple[Effect, Piece | None]]:
         """A player's lasting effects with a verb: from technologies (piece None) and from their pieces. Cached
@@ -426,20 +431,14 @@ class StarState(Flow, State):
         try:
             return self._list_actions()
         finally:
-            self._listing = False
+            self._listing, self._by_cell = False, None
 
     def _list_actions(self) -> list[Any]:
         if self.decision is None:
             return []
         kind, player, *rest = self.decision
         if kind == "command":
-            self._by_cell = {}
-            for piece in self.pieces:
-                self._by_cell.setdefault(piece.cell, []).append(piece)
-            try:
-                return [DONE, *listing.command_actions(self, player)]
-            finally:
-                self._by_cell = None
+            return [DONE, *listing.command_actions(self, player)]
         if kind == "start":
             return [DONE, *listing.plays(self, player, listing.commands(self, player, "start-of-turn"))]
         if kind == "combat":
@@ -463,6 +462,13 @@ class StarState(Flow, State):
         assert self.decision is not None
         kind, player, *rest = self.decision
         self.decision = None
+        carry, self._carry = self._carry, None  # kept past some actions only (`listing.Carry`)
+        touched = None
+        if carry is not None and carry.player == player:
+            if kind == "command":
+                touched = listing.before(self, carry, action)
+            elif kind in ("domain", "discard"):  # a card drawn or discarded: the same player's turn goes on
+                touched = listing.UNTOUCHED
         if kind == "respond":
             if isinstance(action, Play):
                 cards.play(self, player, action.card, action.target, rest[0])
@@ -512,6 +518,19 @@ class StarState(Flow, State):
             case Retreat(card, cell):
                 combat.retreat_piece(self, player, card, cell, rest[0])
         self.run()
+        if touched is not None and carry is not None:
+            self._keep(carry, touched, player)
+
+    def _keep(self, carry: listing.Carry, touched: tuple[int, tuple[int, ...], int], player: int) -> None:
+        """Keep the command listing's parts past an action, if the same player's turn goes on (`listing.after`)."""
+        decision = self.decision
+        if decision is not None and decision[1] == player and decision[0] in ("command", "domain", "discard"):
+            self._carry = listing.after(self, carry, touched)
+
+    def ask_again(self) -> None:
+        """A position set up by hand: nothing listed before is kept (`listing.Carry`)."""
+        self._carry = None
+        super().ask_again()
 
     def responses(self, player: int, item: Any) -> list[Any]:
         return listing.responses(self, player, item)
