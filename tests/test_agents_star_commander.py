@@ -137,7 +137,7 @@ def test_a_ship_built_at_home_is_worth_its_cost_at_four_players(engine):
     home adds nothing, each jump closer adds 0.4, and a Cruiser is worth building."""
     s = fresh(engine, players=4)
     s.credits[0] = 40
-    s._legal = None
+    s._legal, s._carry = None, None
     legal = s.legal_actions()
     cruiser = next(a for a in legal if isinstance(a, Build) and s.spec(a.card).name == "Cruiser")
     assert view.action_value(s, cruiser, 0) > view.action_value(s, DONE, 0)
@@ -171,7 +171,7 @@ def test_a_fleet_that_wins_a_homeworld_over_several_rounds_goes_in(engine):
     assert view.action_value(s, choice, 0) > view.action_value(s, DONE, 0)
     lone.pieces = [x for x in lone.pieces if x.card not in {x.card for x in fleet[:3]}]
     lone._changed()
-    lone._legal = None
+    lone._legal, lone._carry = None, None
     assert view.action_value(lone, Move(fleet[3].card, home), 0) < view.action_value(lone, DONE, 0)
 
 
@@ -185,7 +185,7 @@ def test_the_searchs_value_foresees_the_next_players_blow_at_its_homeworld(engin
     s.devs[home] = 1
     s.pieces = [x for x in s.pieces if x.owner != 0]
     s._changed()
-    s._legal = None
+    s._legal, s._carry = None, None
     for _ in range(2):
         put(s, "core-cruiser", 1, B2)
     trial = s.clone()

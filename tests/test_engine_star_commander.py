@@ -35,7 +35,16 @@ from cardgen.engine.games.star_commander.state import StarState
 from cardgen.engine.rng import CounterRng
 from cardgen.engine.runner import PlaySpec, play_many, summarise
 
-from conftest import FIXTURES, REPO, check_clone_playouts, check_golden_log, check_pickle_and_clone, copy_game, run_cli
+from conftest import (
+    FIXTURES,
+    REPO,
+    check_clone_playouts,
+    check_golden_log,
+    check_pickle_and_clone,
+    copy_game,
+    listed_afresh,
+    run_cli,
+)
 
 DATA = REPO / "card_data"
 A1, B2, C3, A3, C1 = 0, 4, 8, 6, 2  # cells of the 3×3 grid of a two-player game
@@ -70,21 +79,21 @@ def put(state: StarState, item: str, owner: int, cell: int, fresh_: bool = False
     piece = Piece(take(state, item), owner, cell, 0, 0, fresh_, False, False, False, 0)
     state.pieces.append(piece)
     state._changed()
-    state._legal = None
+    state._legal, state._carry = None, None  # changed by hand: nothing listed is kept
     return piece
 
 
 def hand(state: StarState, p: int, item: str) -> int:
     card = take(state, item)
     state.hands[p].append(card)
-    state._legal = None
+    state._legal, state._carry = None, None
     return card
 
 
 def own(state: StarState, p: int, cell: int, devs: int = 1) -> None:
     state.revealed[cell] = True
     state.owner[cell], state.devs[cell] = p, devs
-    state._legal = None
+    state._legal, state._carry = None, None
 
 
 def end_turn(state: StarState) -> None:
@@ -186,11 +195,11 @@ def test_developing_costs_one_then_the_developments_plus_one_up_to_the_printed_m
     s.revealed[B2] = True
     assert Develop(B2) not in s.legal_actions()  # no ship there
     put(s, "core-corvette", 0, B2)
-    s._legal = None
+    s._legal, s._carry = None, None
     s.apply(Develop(B2))
     assert (s.owner[B2], s.devs[B2], s.credits[0]) == (0, 1, 47)
     s.devs[A1] = engine.systems[s.grid[A1]].max_development
-    s._legal = None
+    s._legal, s._carry = None, None
     assert Develop(A1) not in s.legal_actions()
 
 
@@ -210,7 +219,7 @@ def test_no_scrapping_in_a_contested_system(engine):
     s = fresh(engine)
     cruiser = put(s, "core-cruiser", 0, A1)
     s.combat_at[A1] = s.clock + 1
-    s._legal = None
+    s._legal, s._carry = None, None
     assert s.contested(A1) and Scrap(cruiser.card) not in s.legal_actions()
 
 
@@ -318,7 +327,7 @@ def test_fighters_are_limited_by_total_and_per_system_development(engine):
     s.apply(Build(s._supply_card("Fighter"), A1))
     assert not [b for b in s.legal_actions() if isinstance(b, Build) and s.spec(b.card).fighter]
     s.devs[A1] = 2
-    s._legal = None
+    s._legal, s._carry = None, None
     assert [b for b in s.legal_actions() if isinstance(b, Build) and s.spec(b.card).fighter]
 
 
@@ -326,7 +335,7 @@ def test_a_homeworld_builds_ships_even_when_contested_but_not_stations(engine):
     s = fresh(engine)
     s.credits[0] = 30
     s.combat_at[A1] = s.clock + 1
-    s._legal = None
+    s._legal, s._carry = None, None
     builds = s.legal_actions()
     assert Build(s._supply_card("Corvette"), A1) in builds
     assert Build(s._supply_card("Orbital Station"), A1) not in builds
@@ -562,6 +571,88 @@ def snapshot(s: StarState) -> dict[str, object]:
     skipped = ("engine", "rng", "_legal", "_lasting", "_carry", "token")
     kept = {k: copy.deepcopy(v) for k, v in vars(s).items() if k not in skipped}
     return {**kept, "rng": (s.rng.key, s.rng.counter)}
+
+
+def kept(s: StarState) -> bool:
+    """Whether the next command listing starts from the parts the last one kept (`listing.Carry`)."""
+    carry = s._carry
+    return carry is not None and s.decision is not None and carry.player == s.decision[1] and carry.valid(s)
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 5), (3, 6), (4, 7)])
+def test_a_command_listing_kept_past_an_action_is_the_listing_made_afresh(engine, players, seed):
+    """Engine contract (cardgen/engine/core.py) — the legal actions are a function of the state. A command listing
+    keeps, for the same player's next one, what the action between left alone (`listing.Carry`: each piece's jumps,
+    each system's build counts, the supply's cheapest pieces, costs, developments, trades). At every command decision
+    of seeded random games where it does, the list must be, action for action and in order, that of a copy listed
+    from nothing; and it must have been kept past each kind of action it is kept past."""
+    s, rng = engine.new_state(players, seed), CounterRng(4000 + seed)
+    checked, past, last = 0, set(), None
+    for _ in range(6000):
+        if s.is_terminal():
+            break
+        carried = s.decision is not None and s.decision[0] == "command" and kept(s)
+        legal = s.legal_actions()
+        if carried:
+            assert legal == listed_afresh(s), (s.turns, last)
+            checked += 1
+            past.add(type(last).__name__)
+        last = legal[rng.randbelow(len(legal))]
+        s.do(last)
+    assert checked > 300 and {"Build", "Scrap", "Move", "Develop"} <= past, (checked, past)
+    assert past & {"TradeDraw", "Choose", "Discard"}, past
+
+
+def test_a_kept_listing_counts_the_fighters_and_stations_built_and_forgets_a_ship_a_picket_destroyed(engine):
+    """Build Ships/Stations — a system holds at most as many stations as its developments, and a Fighter needs a free
+    Fighter slot there (its developments); a ship that jumps into a system takes a Picket Platform's damage. The
+    listing kept past each build counts the piece just built (`listing.after`): no third Fighter nor third station
+    in a Homeworld with two developments, while the player's Fighter limit (four developments) has room. A Scout a
+    picket destroys as it jumps is a piece gone that the listing did not expect: nothing is kept."""
+    s = fresh(engine)
+    s.credits[0] = 40
+    own(s, 0, A1, devs=2)
+    own(s, 0, C1, devs=2)  # no shipyard: room under the Fighter limit, none to build one
+    for item in ("Fighter", "Fighter", "Orbital Station", "Orbital Station"):
+        build = next(a for a in s.legal_actions() if isinstance(a, Build) and s.spec(a.card).name == item)
+        assert build.cell == A1
+        s.apply(build)
+        assert kept(s), item
+    legal = s.legal_actions()
+    home = {s.spec(a.card).name for a in legal if isinstance(a, Build) and a.cell == A1}
+    assert "Fighter" not in home and "Orbital Station" not in home and "Corvette" in home, home
+    assert {(s.spec(a.card).name, a.cell) for a in legal if isinstance(a, Build) and a.cell != A1} == {
+        ("Orbital Station", C1)
+    }
+    assert legal == listed_afresh(s)
+    scout = next(x for x in s.pieces if x.owner == 0 and s.spec(x.card).name == "Scout")
+    put(s, "sta-picket", 1, B2)
+    put(s, "sta-picket", 1, B2)  # two damage on a Scout with one hit point
+    s.legal_actions()
+    assert kept(s)
+    s.apply(Move(scout.card, B2))
+    assert s.piece(scout.card) is None and s._carry is None
+    assert s.legal_actions() == listed_afresh(s)
+
+
+def test_a_listing_kept_past_a_development_reads_who_controls_the_system_now(engine):
+    """Develop — a first development on an explored system with one of the player's ships takes control of it;
+    Carrier Doctrine — a Fighter may jump into a system its player controls; a system attacked since its controller's
+    last turn ended is contested, and nothing there is scrapped. Kept past a development, the listing offers the
+    Fighter's jump into the system just taken, and no scrap of the ship in it if a battle was fought there."""
+    s = fresh(engine)
+    s.credits[0] = 20
+    s.techs[0].append(take(s, "sta-carrier-doctrine"))
+    fighter = put(s, "core-fighter", 0, A1)
+    cruiser = put(s, "core-cruiser", 0, B2)
+    s.revealed[B2], s.combat_at[B2] = True, s.clock  # a battle there on another player's turn
+    legal = s.legal_actions()
+    assert Move(fighter.card, B2) not in legal and Scrap(cruiser.card) in legal
+    s.apply(Develop(B2))
+    assert kept(s) and s.owner[B2] == 0 and s.contested(B2)
+    legal = s.legal_actions()
+    assert Move(fighter.card, B2) in legal and Scrap(cruiser.card) not in legal
+    assert legal == listed_afresh(s)
 
 
 def test_listing_the_legal_actions_marks_no_ability_as_applied(engine):

@@ -122,7 +122,7 @@ class Carry:
         self.rows: dict[int, list[Move]] = {}
         self.joined: list[Move] | None = None
         self.reach: tuple[int, int, list[tuple[int, ...]], set[int], set[int]] | None = None
-        self.flags: dict[int, tuple[bool, bool, bool, bool]] = {}
+        self.flags: dict[int, list[Any]] = {}  # by cell (`cell_flags`)
         self.placed: tuple[list[int], ...] | None = None  # where each kind of piece may be built (`_placed`)
         self.built: dict[int, list[Build]] = {}  # each card's builds there
         self.supply: tuple[list[int], dict[int, int]] | None = None  # the supply as listed, its cheapest by kind
@@ -230,15 +230,22 @@ def after(state: StarState, carry: Carry, touched: tuple[int, tuple[int, ...], i
     if change <= 0:  # the piece that jumped or went
         del carry.rows[card]
         carry.joined = None
-    if engine.fighter[card]:  # a Fighter's destinations count the Fighters there, and so does the Fighter limit
+    fighter, station = engine.fighter[card], engine.station[card]
+    if fighter:  # a Fighter's destinations count the Fighters there, and so does the Fighter limit
         carry.rows = {c: row for c, row in carry.rows.items() if not engine.fighter[c]}
-        carry.joined, carry.placed, carry.built = None, None, {}
-    plain = engine.ship[card] and not engine.fighter[card]
-    for cell in cells:
+        carry.joined = None
+    if fighter or station:
+        carry.placed, carry.built = None, {}
+    signs = (-1, 1) if change == 0 else (change,)  # a Move leaves one system and enters another
+    for cell, sign in zip(cells, signs, strict=True):
         found = carry.flags.get(cell)
-        if found is not None and (not plain or found[3]):
+        if found is None or not (fighter or station or found[5]):  # a plain ship where no enemy is: nothing changed
+            continue
+        if found[5] or (station and state.temp.grants):  # a siege, or a station's grant: asked again
             del carry.flags[cell]
             carry.placed, carry.built = None, {}
+        else:
+            found[2 if station else 3] += sign
     return carry
 
 
@@ -383,28 +390,29 @@ def _placed(state: StarState, player: int, mine: list[Piece], carry: Carry) -> t
         found = flags.get(cell)
         if found is None:
             found = flags[cell] = cell_flags(state, player, cell)
-        yard, station_here, fighter_here, _ = found
+        yard, open_, stations, fighters, slots, _ = found
         if yard:
             placed[0].append(cell)
-        if station_here:
+        if open_ and stations < devs[cell]:
             placed[1].append(cell)
-        if room_for_fighters and fighter_here:
+        if room_for_fighters and yard and fighters < slots:
             placed[2].append(cell)
     return placed
 
 
-def cell_flags(state: StarState, player: int, cell: int) -> tuple[bool, bool, bool, bool]:
-    """Whether the player may build, in a system they control: ships (a shipyard); a station (neither contested nor
-    under siege, fewer stations than developments); a Fighter (a shipyard with a free Fighter slot; the player's
-    Fighter limit is counted apart). And whether another player's piece is there (`after`)."""
+def cell_flags(state: StarState, player: int, cell: int) -> list[Any]:
+    """What decides whether the player may build in a system they control: [a shipyard (ships, and Fighters while
+    one has a free slot), neither contested nor under siege (stations, fewer than its developments), their
+    stations there, their Fighters there, its Fighter slots, another player's piece there]. The player's Fighter
+    limit is counted apart (`_placed`); the counts are kept up to date past a build, scrap or jump (`after`)."""
     yard = shipyard(state, player, cell)
     pieces = state.at(cell)
     here = [x for x in pieces if x.owner == player]
     station, fighter = state.engine.station, state.engine.fighter
-    station_here = (not state.contested(cell) and not state.under_siege(cell)
-                    and sum(1 for x in here if station[x.card]) < state.devs[cell])  # fmt: skip
-    fighter_here = yard and sum(1 for x in here if fighter[x.card]) < state.fighter_slots(player, cell)
-    return yard, station_here, fighter_here, len(here) < len(pieces)
+    open_ = not state.contested(cell) and not state.under_siege(cell)
+    stations = sum(1 for x in here if station[x.card])
+    fighters = sum(1 for x in here if fighter[x.card])
+    return [yard, open_, stations, fighters, state.fighter_slots(player, cell), len(here) < len(pieces)]
 
 
 def can_build(state: StarState, player: int, card: int, cell: int, scramble: bool = False) -> bool:
