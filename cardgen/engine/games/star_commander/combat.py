@@ -123,7 +123,8 @@ def destroy_broken(state: StarState, cell: int) -> None:
 
 
 def destroy(state: StarState, piece: Piece) -> None:
-    state.pieces.remove(piece)
+    pieces = state.pieces
+    del pieces[next(i for i, x in enumerate(pieces) if x is piece)]  # by identity: `remove` compared field by field
     state._changed(piece.owner, piece.card)
     state.return_card(piece.card)
     if state.spec(piece.card).has("fighter-slots"):

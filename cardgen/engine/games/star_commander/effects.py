@@ -340,8 +340,8 @@ def scrap(state: StarState, player: int, card: int) -> None:
     assert x is not None
     spec = state.spec(card)
     gain = state.engine.scrap_value(spec.cost)
-    extra = [e for e in spec.effects if e.trigger == "scrap"]
-    extra += [e for c in state.techs[player] for e in state.spec(c).effects if e.trigger == "scrap"]
+    scraps = state.engine.scrap_effects
+    extra = [*scraps[card], *(e for c in state.techs[player] for e in scraps[c])]
     for e in extra:
         gain += e.amount
     if extra:

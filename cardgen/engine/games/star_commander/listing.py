@@ -4,6 +4,7 @@ is a pure query (listing leaves the state as it was: `StarState._listing`)."""
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from typing import TYPE_CHECKING, Any
 
 from cardgen.engine.core import SHARED_BOUND
@@ -53,6 +54,21 @@ def pieces(state: StarState, cards: list[int]) -> tuple[int, ...]:
         if len(memo) >= SHARED_BOUND:
             memo.clear()
         found = memo[key] = tuple(c for c in distinct(state, cards) if table[c].piece)
+    return found
+
+
+def supply_cheapest(state: StarState) -> dict[int, int]:
+    """The supply's pieces, one of each kind (`pieces`), by kind: the copies of a core card are numbered one after
+    another (`StarEngine.core_runs`), so the lowest number the supply holds in a run is the one."""
+    engine = state.engine
+    held = sorted(state.supply)
+    if held and held[0] < engine.core_start:  # never in play: only core cards go to the supply
+        return {engine.item_index[c]: c for c in pieces(state, state.supply)}
+    found: dict[int, int] = {}
+    for kind, first, past in engine.core_runs:
+        at = bisect_left(held, first)
+        if at < len(held) and held[at] < past:
+            found[kind] = held[at]
     return found
 
 
@@ -128,7 +144,8 @@ class Carry:
         self.supply: tuple[list[int], dict[int, int]] | None = None  # the supply as listed, its cheapest by kind
         self.costs: tuple[tuple[int, int], dict[int, int]] = ((-1, -1), {})  # the discount, each card's build cost
         self.owned = [cell for cell, owner in enumerate(state.owner) if owner == player]
-        self.contested = [state.contested(cell) for cell in range(len(state.owner))]
+        last_end = state.last_end  # `StarState.contested`, every system at once
+        self.contested = [o >= 0 and at > last_end[o] for o, at in zip(state.owner, state.combat_at, strict=True)]
         self.draw: tuple[int, list[int]] | None = None
         self.develop: tuple[list[int], list[tuple[Develop, int]]] | None = None  # by the cells holding ships
         self.count = len(state.pieces)
@@ -147,9 +164,7 @@ class Carry:
         """`pieces` of the supply: its cheapest card of each kind, kept and brought up to date past a Build or a
         Scrap of a core card (`after`); worked out anew from a supply changed otherwise."""
         if self.supply is None or self.supply[0] != state.supply:
-            found = pieces(state, state.supply)
-            kind = state.engine.item_index
-            self.supply = list(state.supply), {kind[c]: c for c in found}
+            self.supply = list(state.supply), supply_cheapest(state)
         return tuple(sorted(self.supply[1].values()))
 
     def supply_changed(self, state: StarState, card: int, change: int) -> None:

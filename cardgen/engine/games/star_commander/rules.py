@@ -88,6 +88,18 @@ class StarEngine(GameEngine):
         self.station = [c.kind == "station" for c in self.cards]
         self.category = [1 if c.kind == "station" else 2 if c.fighter else 0 for c in self.cards]  # `listing.builds`
         self.printed_cost = [c.cost for c in self.cards]
+        # the core pieces' runs of copies (kind, first card, past the last): `listing.supply_cheapest`
+        self.core_runs: list[tuple[int, int, int]] = []
+        for card in range(self.core_start, len(self.cards)):
+            if not self.cards[card].piece:
+                continue
+            if self.core_runs and self.cards[self.core_runs[-1][1]] is self.cards[card]:  # a copy of the one before
+                kind, first, _ = self.core_runs[-1]
+                self.core_runs[-1] = (kind, first, card + 1)
+            else:
+                self.core_runs.append((self.item_index[card], card, card + 1))
+        # each card's `scrap:` abilities (`effects.scrap`)
+        self.scrap_effects = [tuple(e for e in c.effects if e.trigger == "scrap") for c in self.cards]
         self.distinct_cards: dict[tuple[int, ...], tuple[int, ...]] = {}  # `listing.distinct`'s answers
         self.distinct_pieces: dict[tuple[int, ...], tuple[int, ...]] = {}  # and `listing.pieces`'
         self.build_actions: dict[int, list[Build]] = {}  # a card's Build action by cell (`listing.builds`)
