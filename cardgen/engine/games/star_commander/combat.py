@@ -20,7 +20,10 @@ if TYPE_CHECKING:
 def combat(state: StarState, player: int) -> None:
     """The Combat phase: a battle in every system where two or more players have pieces, then the End phase."""
     state.phase = Phase.COMBAT
-    cells = [c for c in range(len(state.grid)) if len({x.owner for x in state.at(c)}) > 1]
+    owners: dict[int, set[int]] = {}  # by cell, in one pass over the pieces
+    for x in state.pieces:
+        owners.setdefault(x.cell, set()).add(x.owner)
+    cells = sorted(c for c, here in owners.items() if len(here) > 1)
     state.push(*[("battle", c) for c in cells], ("end", player))
 
 

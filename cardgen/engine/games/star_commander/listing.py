@@ -488,10 +488,9 @@ def plays(state: StarState, player: int, cards: list[int]) -> list[Play]:
 def targets(state: StarState, player: int, card: int, item: Item | None = None) -> list[int]:
     """The targets a card may be played on ([-1] for none); an effect that could change nothing is not offered."""
     spec = state.spec(card)
-    targeted = [e for e in spec.effects if e.opt("target")]
-    if not targeted:
+    e = state.engine.targeted[card]
+    if e is None:
         return untargeted(state, player, spec, item)
-    e = targeted[0]
     kind, cells = e.opt("target"), range(len(state.grid))
     fight = state.fight
     match kind:
