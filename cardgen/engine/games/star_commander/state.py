@@ -340,7 +340,7 @@ class StarState(Flow, State):
         fighter = self.engine.fighter
         if cell is None:
             return sum(1 for x in self.pieces if x.owner == player and fighter[x.card])
-        return sum(1 for x in self.pieces if x.owner == player and x.cell == cell and fighter[x.card])
+        return sum(1 for x in self.at(cell) if x.owner == player and fighter[x.card])
 
     def fighter_slots(self, player: int, cell: int) -> int:
         if self.owner[cell] != player:

@@ -41,10 +41,20 @@ def abandoned(state: StarState, piece: Piece) -> bool:
     return all(state.spec(x.card).fighter for x in state.at(piece.cell) if x.owner == piece.owner)
 
 
+def besieged_maybe(state: StarState) -> set[int]:
+    """The systems another player's ship (not a Fighter) stands in: the only ones `under_siege` may find besieged
+    (asked of the others it says no, and marks no ability as applied). One pass over the pieces, where asking each
+    system would go through them all each time."""
+    owner, cards = state.owner, state.engine.cards
+    return {x.cell for x in state.pieces if owner[x.cell] != x.owner and cards[x.card].kind == "ship"
+            and not cards[x.card].fighter}  # fmt: skip
+
+
 @task
 def income(state: StarState, player: int) -> None:
+    maybe = besieged_maybe(state)
     for cell, owner in enumerate(state.owner):
-        if owner == player and not state.under_siege(cell):
+        if owner == player and (cell not in maybe or not state.under_siege(cell)):
             state.credits[player] += state.system(cell).credits + state.devs[cell] * state.engine.income
 
 
@@ -76,9 +86,10 @@ def end(state: StarState, player: int) -> None:
     """The End phase: the active player's ships besieging a system take developments from it (all of them: the
     system is conquered), then Cleanup."""
     state.phase, state.fight = Phase.END, -1
+    maybe = besieged_maybe(state)  # pieces are only destroyed below, and a system changes hands when it comes
     for cell in range(len(state.grid)):
         defender = state.owner[cell]
-        if defender < 0 or defender == player or not state.under_siege(cell):
+        if defender < 0 or defender == player or cell not in maybe or not state.under_siege(cell):
             continue
         weight = 0
         for x in state.at(cell):
