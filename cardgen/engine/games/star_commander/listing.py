@@ -341,12 +341,12 @@ def developable(state: StarState, player: int, cell: int) -> bool:
     return o == player and devs < state.system(cell).max_development
 
 
-def shipyard(state: StarState, player: int, cell: int) -> bool:
+def shipyard(state: StarState, player: int, cell: int, siege: bool | None = None) -> bool:
     """Whether p may build ships in a system: the Homeworld always; a capital or a system with p's shipyard
-    station while neither contested nor under siege."""
+    station while neither contested nor under siege (`siege`, when the caller has asked `under_siege`)."""
     if cell == state.home[player]:
         return True
-    if state.owner[cell] != player or state.contested(cell) or state.under_siege(cell):
+    if state.owner[cell] != player or state.contested(cell) or (state.under_siege(cell) if siege is None else siege):
         return False
     if state.system(cell).capital:
         return True
@@ -420,11 +420,12 @@ def cell_flags(state: StarState, player: int, cell: int) -> list[Any]:
     one has a free slot), neither contested nor under siege (stations, fewer than its developments), their
     stations there, their Fighters there, its Fighter slots, another player's piece there]. The player's Fighter
     limit is counted apart (`_placed`); the counts are kept up to date past a build, scrap or jump (`after`)."""
-    yard = shipyard(state, player, cell)
     pieces = state.at(cell)
     here = [x for x in pieces if x.owner == player]
+    siege = len(here) < len(pieces) and state.under_siege(cell)  # no other player's piece there: no siege
+    yard = shipyard(state, player, cell, siege)
     station, fighter = state.engine.station, state.engine.fighter
-    open_ = not state.contested(cell) and not state.under_siege(cell)
+    open_ = not state.contested(cell) and not siege
     stations = sum(1 for x in here if station[x.card])
     fighters = sum(1 for x in here if fighter[x.card])
     return [yard, open_, stations, fighters, state.fighter_slots(player, cell), len(here) < len(pieces)]
