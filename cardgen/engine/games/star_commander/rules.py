@@ -98,9 +98,11 @@ class StarEngine(GameEngine):
                 self.core_runs[-1] = (kind, first, card + 1)
             else:
                 self.core_runs.append((self.item_index[card], card, card + 1))
-        # each card's first statement with a target (`listing.targets`), and its `scrap:` abilities (`effects.scrap`)
+        # each card's first statement with a target (`listing.targets`), its `scrap:` abilities (`effects.scrap`)
         self.targeted = [next((e for e in c.effects if e.opt("target")), None) for c in self.cards]
         self.scrap_effects = [tuple(e for e in c.effects if e.trigger == "scrap") for c in self.cards]
+        # and its Ready-phase abilities (`turn.ready_abilities`)
+        self.ready_effects = [tuple(e for e in c.effects if e.trigger == "ready") for c in self.cards]
         self.distinct_cards: dict[tuple[int, ...], tuple[int, ...]] = {}  # `listing.distinct`'s answers
         self.distinct_pieces: dict[tuple[int, ...], tuple[int, ...]] = {}  # and `listing.pieces`'
         self.build_actions: dict[int, list[Build]] = {}  # a card's Build action by cell (`listing.builds`)

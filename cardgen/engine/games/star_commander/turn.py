@@ -60,11 +60,12 @@ def income(state: StarState, player: int) -> None:
 
 @task
 def ready_abilities(state: StarState, player: int) -> None:
-    cards = state.engine.cards
-    sources = [(c, None) for c in state.techs[player]] + [(x.card, x) for x in state.pieces if x.owner == player]
+    cards, ready = state.engine.cards, state.engine.ready_effects
+    sources = [(c, None) for c in state.techs[player] if ready[c]]
+    sources += [(x.card, x) for x in state.pieces if x.owner == player and ready[x.card]]
     for card, piece in sources:
-        for e in cards[card].effects:
-            if e.trigger == "ready" and effects.condition(state, player, e, piece):
+        for e in ready[card]:
+            if effects.condition(state, player, e, piece):
                 state.applied.add(cards[card].item)
                 effects.apply_effect(state, player, e, card, -1, -1)
 
