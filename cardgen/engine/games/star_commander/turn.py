@@ -61,7 +61,7 @@ def income(state: StarState, player: int) -> None:
 @task
 def ready_abilities(state: StarState, player: int) -> None:
     cards, ready = state.engine.cards, state.engine.ready_effects
-    sources = [(c, None) for c in state.techs[player] if ready[c]]
+    sources: list[tuple[int, Piece | None]] = [(c, None) for c in state.techs[player] if ready[c]]
     sources += [(x.card, x) for x in state.pieces if x.owner == player and ready[x.card]]
     for card, piece in sources:
         for e in ready[card]:
