@@ -270,11 +270,11 @@ def moves(state: StarState, player: int, mine: list[Piece], carry: Carry | None 
     from `fighter-jumps`), to the cells one jump away (along sides too with `orthogonal-jumps`), from a gate to the
     player's other gates and Homeworld; a Fighter only into the player's systems with a free Fighter slot. Each
     piece's jumps are kept in `carry` (`Carry.rows`, `Carry.joined`), and taken from there when kept."""
-    if carry is None:
-        carry = Carry(state, player)
-    elif carry.joined is not None:  # no piece's jumps changed since (a piece built this turn has none)
+    if carry is not None and carry.joined is not None:  # no jumps changed since (a piece built this turn has none)
         return list(carry.joined)
-    rows, cards = carry.rows, state.engine.cards
+    rows: dict[int, list[Move]] = {} if carry is None else carry.rows
+    reach = None if carry is None else carry.reach
+    cards = state.engine.cards
     pending = []
     for piece in mine:
         if piece.card not in rows:
@@ -284,7 +284,7 @@ def moves(state: StarState, player: int, mine: list[Piece], carry: Carry | None 
             else:  # never jumps this turn
                 rows[piece.card] = []
     if pending:
-        if carry.reach is None:
+        if reach is None:
             lasting, temp = state.lasting, state.temp
             fighter_jumps = sum(e.amount for e, _ in lasting(player, "fighter-jumps"))
             extra = temp.extra_jumps
@@ -293,9 +293,11 @@ def moves(state: StarState, player: int, mine: list[Piece], carry: Carry | None 
             table = state.jumps[bool(lasting(player, "orthogonal-jumps"))]
             gates = {src.cell for _, src in lasting(player, "gate") if src is not None}
             owner = state.owner
-            reach = {c for c in gates | {state.home[player]} if owner[c] == player} if gates else set()
-            carry.reach = fighter_jumps, extra, table, gates, reach
-        fighter_jumps, extra, table, gates, reach = carry.reach
+            homes = {c for c in gates | {state.home[player]} if owner[c] == player} if gates else set()
+            reach = fighter_jumps, extra, table, gates, homes
+            if carry is not None:
+                carry.reach = reach
+        fighter_jumps, extra, table, gates, homes = reach
         owner, made = state.owner, state.engine.move_actions
         for piece in pending:
             spec = cards[piece.card]
@@ -305,7 +307,7 @@ def moves(state: StarState, player: int, mine: list[Piece], carry: Carry | None 
                 here = piece.cell
                 cells: Any = table[here]
                 if here in gates:
-                    cells = sorted({*cells, *reach} - {here})
+                    cells = sorted({*cells, *homes} - {here})
                 elif here in cells:
                     cells = [c for c in cells if c != here]
                 if fighter:
@@ -319,6 +321,8 @@ def moves(state: StarState, player: int, mine: list[Piece], carry: Carry | None 
     out: list[Move] = []
     for piece in mine:
         out += rows[piece.card]
+    if carry is None:
+        return out
     carry.joined = out
     return list(out)
 
