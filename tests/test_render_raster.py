@@ -70,8 +70,8 @@ def test_a_stop_inside_pdfiums_close_waits_until_the_page_is_closed(monkeypatch:
     in between left the page in its tracker, which printed "Weakref … was not cleaned up from ObjectTracker?" under
     the build's last line as the process ended (a SIGTERM test's build saw it). The stop is raised once the page and
     its bitmap are closed, and nothing is left in the tracker."""
-    import os
     import signal
+    import threading
 
     import pypdfium2 as pdfium
     import pypdfium2.raw as pdfium_c
@@ -81,9 +81,9 @@ def test_a_stop_inside_pdfiums_close_waits_until_the_page_is_closed(monkeypatch:
 
     closing = pdfium_c.FPDF_ClosePage
 
-    def close(raw):  # the signal comes while pdfium closes the page
-        os.kill(os.getpid(), signal.SIGTERM)
-        return closing(raw)
+    def close(raw):  # the signal comes while pdfium closes the page, to this thread: a signal sent to the process
+        signal.pthread_kill(threading.get_ident(), signal.SIGTERM)  # may land in another (an xdist worker's), and
+        return closing(raw)  # be seen only after the test
 
     monkeypatch.setattr(pdfium_c, "FPDF_ClosePage", close)
     document = pdfium.PdfDocument(_pdf(1))

@@ -165,7 +165,8 @@ def test_sigterm_during_preview_leaves_no_picture(tmp_path):
             time.sleep(delay)
             child.send_signal(signal.SIGTERM)
             _, err = child.communicate(timeout=60)
-        if child.returncode != 0:
+        # finished, or stopped between writing the picture and exiting (a loaded machine): proves nothing, sooner
+        if child.returncode != 0 and b"after its files were written" not in err:
             break
         shutil.rmtree(out)
     assert child.returncode == 143, err
