@@ -116,19 +116,22 @@ def command_actions(state: StarState, player: int) -> list[Any]:
 
 class Carry:
     """What a player's command listing keeps for their next one (`StarState._carry`): each piece's jumps (`rows`,
-    card -> its Move actions, and `joined`, all of them in the player's order), what every piece's jumps read of
-    lasting effects (`reach`), each controlled system's build flags (`flags`, `cell_flags`), the supply's cheapest
-    piece of each kind (`supply`), each card's build cost (`costs`), the systems controlled and contested, the cost
-    of a trade draw and the domains drawn from, with what they were worked out from.
+    card -> its Move actions, and `joined`, all of them in the player's order), what they read of lasting effects
+    (`reach`), each controlled system's build counts (`flags`, `cell_flags`), where each kind of piece may be built
+    and each card's builds there (`placed`, `built`), the supply's cheapest piece of each kind (`supply`), each
+    card's build cost (`costs`), the systems controlled and contested, the developments on offer by the cells
+    holding ships (`develop`), the cost of a trade draw and the domains drawn from (`draw`), with what they were
+    worked out from.
 
-    Kept only from one command decision to the next of the same player, past a Build, a Scrap or a Move of a piece
-    whose card has no lasting effect (`before`, `after`): the rows of the piece that moved or went and, when a
-    Fighter came, went or moved, of every Fighter (their destinations count Fighters) are dropped, and the flags of
-    the systems a piece left or entered (unless a plain ship came or went where no enemy is). Anything else the parts
-    read is checked on every listing (`valid`): the pieces' number, control and developments, combat clocks, this
-    turn's effects and the player's lasting effects (gathered anew whenever a technology or a piece with one comes
-    or goes, `StarState._changed`); the supply is compared whole. A state changed by hand (a test's) drops `_carry`
-    itself (`StarState.ask_again`)."""
+    Kept only from one command decision to the next of the same player (`StarState._apply`, `before`, `after`): past
+    a Build, a Scrap or a Move of a piece whose card has no lasting effect, the piece that jumped or went is listed
+    again, every Fighter when a Fighter came, went or moved (their destinations count Fighters), and a system's
+    counts are brought up to date where no other player's piece is (asked again where one is); past a Develop,
+    what reads control and developments is dropped; past a trade and the draws and discards it asks for, nothing
+    is. Anything else the parts read is checked on every listing (`valid`): the pieces' number, control and
+    developments, combat clocks, this turn's effects and the player's lasting effects (gathered anew whenever a
+    technology or a piece with one comes or goes, `StarState._changed`); the supply is compared whole. A state
+    changed by hand (a test's) drops `_carry` itself (`StarState.ask_again`)."""
 
     __slots__ = ("built", "clocks", "contested", "costs", "count", "develop", "devs", "draw", "flags", "joined",
                  "lasting", "owned", "owner", "placed", "player", "reach", "rows", "supply", "temp")  # fmt: skip

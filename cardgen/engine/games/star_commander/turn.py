@@ -87,7 +87,7 @@ def end(state: StarState, player: int) -> None:
     """The End phase: the active player's ships besieging a system take developments from it (all of them: the
     system is conquered), then Cleanup."""
     state.phase, state.fight = Phase.END, -1
-    maybe = besieged_maybe(state)  # pieces are only destroyed below, and a system changes hands when it comes
+    maybe = besieged_maybe(state)  # once: below, pieces are only destroyed, and only the system at hand changes hands
     for cell in range(len(state.grid)):
         defender = state.owner[cell]
         if defender < 0 or defender == player or cell not in maybe or not state.under_siege(cell):
