@@ -427,15 +427,20 @@ def cell_flags(state: StarState, player: int, cell: int) -> list[Any]:
     one has a free slot), neither contested nor under siege (stations, fewer than its developments), their
     stations there, their Fighters there, its Fighter slots, another player's piece there]. The player's Fighter
     limit is counted apart (`_placed`); the counts are kept up to date past a build, scrap or jump (`after`)."""
-    pieces = state.at(cell)
-    here = [x for x in pieces if x.owner == player]
-    siege = len(here) < len(pieces) and state.under_siege(cell)  # no other player's piece there: no siege
-    yard = shipyard(state, player, cell, siege)
     station, fighter = state.engine.station, state.engine.fighter
+    stations = fighters = 0
+    others = False
+    for x in state.at(cell):  # one pass: a system holds a handful of pieces
+        if x.owner != player:
+            others = True
+        elif station[x.card]:
+            stations += 1
+        elif fighter[x.card]:
+            fighters += 1
+    siege = others and state.under_siege(cell)  # no other player's piece there: no siege
+    yard = shipyard(state, player, cell, siege)
     open_ = not state.contested(cell) and not siege
-    stations = sum(1 for x in here if station[x.card])
-    fighters = sum(1 for x in here if fighter[x.card])
-    return [yard, open_, stations, fighters, state.fighter_slots(player, cell), len(here) < len(pieces)]
+    return [yard, open_, stations, fighters, state.fighter_slots(player, cell), others]
 
 
 def can_build(state: StarState, player: int, card: int, cell: int, scramble: bool = False) -> bool:
