@@ -82,15 +82,19 @@ def command_actions(state: StarState, player: int) -> list[Any]:
         carry = state._carry = Carry(state, player)
     engine = state.engine
     credits = state.credits[player]
-    mine = [x for x in state.pieces if x.owner == player]
+    # the player's pieces, read only by the parts not kept: jumps, where each kind may be built, scraps and ships
+    kept = carry.joined is not None and carry.placed is not None and carry.pieces is not None
+    mine = [] if kept else [x for x in state.pieces if x.owner == player]
     out: list[Any] = moves(state, player, mine, carry)
-    ship = engine.ship
-    ships = sorted({x.cell for x in mine if ship[x.card]})
+    if carry.pieces is None:
+        ship, contested, scrap = engine.ship, carry.contested, engine.scrap_actions
+        carry.pieces = (sorted({x.cell for x in mine if ship[x.card]}),
+                        [scrap[x.card] for x in mine if not x.fresh and not contested[x.cell]])  # fmt: skip
+    ships, scraps = carry.pieces
     explore = engine.cell_actions(len(state.owner))[0]
     out += [explore[c] for c in ships if not state.revealed[c]]
     out += builds(state, player, mine, carry)
-    contested, scrap = carry.contested, engine.scrap_actions
-    out += [scrap[x.card] for x in mine if not x.fresh and not contested[x.cell]]
+    out += scraps
     hand = distinct(state, state.hands[player])
     cards = engine.cards
     out += plays(state, player, [c for c in hand if cards[c].kind == "command" and cards[c].timing == "command-phase"
@@ -119,14 +123,15 @@ class Carry:
     card -> its Move actions, and `joined`, all of them in the player's order), what they read of lasting effects
     (`reach`), each controlled system's build counts (`flags`, `cell_flags`), where each kind of piece may be built
     and each card's builds there (`placed`, `built`), the supply's cheapest piece of each kind (`supply`), each
-    card's build cost (`costs`), the systems controlled and contested, the developments on offer by the cells
-    holding ships (`develop`), the cost of a trade draw and the domains drawn from (`draw`), with what they were
-    worked out from.
+    card's build cost (`costs`), the systems controlled and contested, the cells holding the player's ships and the
+    scraps on offer (`pieces`), the developments on offer by those cells (`develop`), the cost of a trade draw and
+    the domains drawn from (`draw`), with what they were worked out from.
 
     Kept only from one command decision to the next of the same player (`StarState._apply`, `before`, `after`): past
     a Build, a Scrap or a Move of a piece whose card has no lasting effect, the piece that jumped or went is listed
-    again, every Fighter when a Fighter came, went or moved (their destinations count Fighters), and a system's
-    counts are brought up to date where no other player's piece is (asked again where one is); past a Develop,
+    again, every Fighter when a Fighter came, went or moved (their destinations count Fighters), a system's counts
+    are brought up to date where no other player's piece is (asked again where one is), and the ships' cells and
+    scraps are asked again unless a piece was built (not scrapped this turn, in a system held); past a Develop,
     what reads control and developments is dropped; past a trade and the draws and discards it asks for, nothing
     is. Anything else the parts read is checked on every listing (`valid`): the pieces' number, control and
     developments, combat clocks, this turn's effects and the player's lasting effects (gathered anew whenever a
@@ -134,7 +139,8 @@ class Carry:
     changed by hand (a test's) drops `_carry` itself (`StarState.ask_again`)."""
 
     __slots__ = ("built", "clocks", "contested", "costs", "count", "develop", "devs", "draw", "flags", "joined",
-                 "lasting", "owned", "owner", "placed", "player", "reach", "rows", "supply", "temp")  # fmt: skip
+                 "lasting", "owned", "owner", "pieces", "placed", "player", "reach", "rows", "supply",
+                 "temp")  # fmt: skip
 
     def __init__(self, state: StarState, player: int):
         self.player = player
@@ -144,6 +150,7 @@ class Carry:
         self.flags: dict[int, list[Any]] = {}  # by cell (`cell_flags`)
         self.placed: tuple[list[int], ...] | None = None  # where each kind of piece may be built (`_placed`)
         self.built: dict[int, list[Build]] = {}  # each card's builds there
+        self.pieces: tuple[list[int], list[Scrap]] | None = None  # the cells holding ships, the scraps
         self.supply: tuple[list[int], dict[int, int]] | None = None  # the supply as listed, its cheapest by kind
         self.costs: tuple[tuple[int, int], dict[int, int]] = ((-1, -1), {})  # the discount, each card's build cost
         self.owned = [cell for cell, owner in enumerate(state.owner) if owner == player]
@@ -239,15 +246,15 @@ def after(state: StarState, carry: Carry, touched: tuple[int, tuple[int, ...], i
         carry.contested[cell] = state.contested(cell)
         carry.flags.pop(cell, None)
         carry.rows, carry.joined, carry.reach, carry.draw = {}, None, None, None
-        carry.placed, carry.built, carry.develop = None, {}, None
+        carry.placed, carry.built, carry.develop, carry.pieces = None, {}, None, None
         return carry
     carry.count += change
     engine = state.engine
     if change and engine.cards[card].domain < 0:  # a core card built from the supply, or scrapped back to it
         carry.supply_changed(state, card, -change)
-    if change <= 0:  # the piece that jumped or went
+    if change <= 0:  # the piece that jumped or went (one built this turn is not scrapped, in a system held: explored)
         del carry.rows[card]
-        carry.joined = None
+        carry.joined, carry.pieces = None, None
     fighter, station = engine.fighter[card], engine.station[card]
     if fighter:  # a Fighter's destinations count the Fighters there, and so does the Fighter limit
         carry.rows = {c: row for c, row in carry.rows.items() if not engine.fighter[c]}
