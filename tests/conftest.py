@@ -194,7 +194,8 @@ def check_golden_log(spec, golden: Path, tmp_path: Path) -> None:
 
 def listed_afresh(state) -> list:
     """The legal actions of a copy of `state` listed from nothing: no listing's parts carried past plain moves (Space
-    Empires 4X's and Rift's `carried`), to hold a carried listing to."""
+    Empires 4X's and Rift's `carried`; Star Commander's `_carry`, which a clone never has), to hold a carried listing
+    to."""
     copy = state.clone()
     copy.carried, copy._legal = False, None
     return copy.legal_actions()
