@@ -599,7 +599,7 @@ def test_a_command_listing_kept_past_an_action_is_the_listing_made_afresh(engine
             past.add(type(last).__name__)
         last = legal[rng.randbelow(len(legal))]
         s.do(last)
-    assert checked > 300 and {"Build", "Scrap", "Move", "Develop"} <= past, (checked, past)
+    assert checked > 300 and {"Build", "Scrap", "Move", "Develop", "Play"} <= past, (checked, past)
     assert past & {"TradeDraw", "Choose", "Discard"}, past
 
 
@@ -652,6 +652,44 @@ def test_a_listing_kept_past_a_development_reads_who_controls_the_system_now(eng
     assert kept(s) and s.owner[B2] == 0 and s.contested(B2)
     legal = s.legal_actions()
     assert Move(fighter.card, B2) in legal and Scrap(cruiser.card) not in legal
+    assert legal == listed_afresh(s)
+
+
+def test_a_listing_kept_past_a_spare_jump_takes_the_spare_jump_from_every_other_ship(engine):
+    """Jump Capacitors — 'Once per turn, one ship you control (not a Fighter) may jump one extra time.' Two Corvettes
+    that have jumped once may each jump again; once one has taken the spare jump the other may not. The listing is
+    kept past that jump (`listing.Carry.valid`: the ships' jumps are listed again, the rest is kept)."""
+    s = fresh(engine)
+    s.techs[0].append(take(s, "sci-jump-capacitors"))
+    first, second = put(s, "core-corvette", 0, A1), put(s, "core-corvette", 0, A1)
+    s.apply(Move(first.card, B2))
+    s.apply(Move(second.card, B2))
+    legal = s.legal_actions()
+    assert Move(first.card, C1) in legal and Move(second.card, C1) in legal
+    s.apply(Move(first.card, C1))  # the spare jump
+    assert kept(s)
+    legal = s.legal_actions()
+    assert not any(isinstance(a, Move) and a.card in (first.card, second.card) for a in legal)
+    assert legal == listed_afresh(s)
+
+
+def test_a_listing_kept_past_a_command_offers_what_the_credits_it_gave_now_buy(engine):
+    """Emergency Requisition — 'Gain 1 credit for each system you control that has 2 or more developments'. Played
+    with 2 credits and one such system, it buys the Corvette (3) the listing before could not; the listing is kept
+    past the play (a command that changes only credits, hands, decks or peeks: `StarEngine.plain_plays`)."""
+    s = fresh(engine)
+    for card in s.hands[1]:  # no response in the other player's hand: the play resolves at once
+        s.return_card(card)
+    s.hands[1] = []
+    own(s, 0, C1, devs=2)
+    s.credits[0] = 2
+    requisition = hand(s, 0, "ind-requisition")
+    corvettes = {a for a in s.legal_actions() if isinstance(a, Build) and s.spec(a.card).name == "Corvette"}
+    assert not corvettes
+    s.apply(Play(requisition, -1))
+    assert kept(s) and s.credits[0] == 3
+    legal = s.legal_actions()
+    assert any(isinstance(a, Build) and s.spec(a.card).name == "Corvette" for a in legal)
     assert legal == listed_afresh(s)
 
 

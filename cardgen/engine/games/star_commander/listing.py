@@ -132,9 +132,11 @@ class Carry:
     again, every Fighter when a Fighter came, went or moved (their destinations count Fighters), a system's counts
     are brought up to date where no other player's piece is (asked again where one is), and the ships' cells and
     scraps are asked again unless a piece was built (not scrapped this turn, in a system held); past a Develop,
-    what reads control and developments is dropped; past a trade and the draws and discards it asks for, nothing
-    is. Anything else the parts read is checked on every listing (`valid`): the pieces' number, control and
-    developments, combat clocks, this turn's effects and the player's lasting effects (gathered anew whenever a
+    what reads control and developments is dropped; past a trade, a command that changes only what every listing
+    reads afresh or `valid` checks (`StarEngine.plain_plays`), and the draws and discards they ask for, nothing is.
+    Anything else the parts read is checked on every listing (`valid`): the pieces' number, control and
+    developments, combat clocks, this turn's effects (the jumps listed again when the extra or spare jumps changed,
+    the build counts when the shipyard grants did) and the player's lasting effects (gathered anew whenever a
     technology or a piece with one comes or goes, `StarState._changed`); the supply is compared whole. A state
     changed by hand (a test's) drops `_carry` itself (`StarState.ask_again`)."""
 
@@ -165,10 +167,23 @@ class Carry:
         self.lasting: object = None  # the player's lasting effects the listing read (`StarState.lasting`)
 
     def valid(self, state: StarState) -> bool:
-        return (self.lasting is not None and state._lasting.get(self.player) is self.lasting
+        """Whether what is kept still holds, after bringing it up to this turn's effects: the jumps are listed again
+        when the extra jumps or the spare jump changed, the systems' build counts when the shipyard grants did."""
+        if not (self.lasting is not None and state._lasting.get(self.player) is self.lasting
                 and self.count == len(state.pieces) and state.owner == self.owner and state.devs == self.devs
-                and self.temp == _temporary(state) and state.combat_at == self.clocks[0]
-                and state.last_end == self.clocks[1])  # fmt: skip
+                and state.combat_at == self.clocks[0] and state.last_end == self.clocks[1]):  # fmt: skip
+            return False
+        temp = _temporary(state)
+        if temp != self.temp:
+            active, grants, extra, spare, lifted = self.temp
+            if temp[0] != active or temp[4] != lifted:
+                return False
+            if temp[2] != extra or temp[3] != spare:  # each ship's jumps left
+                self.rows, self.joined, self.reach = {}, None, None
+            if temp[1] != grants:  # a shipyard where the player has a station
+                self.flags, self.placed, self.built = {}, None, {}
+            self.temp = temp
+        return True
 
     def supply_pieces(self, state: StarState) -> tuple[int, ...]:
         """`pieces` of the supply: its cheapest card of each kind, kept and brought up to date past a Build or a
@@ -212,9 +227,12 @@ DEVELOPED = -2  # `before`'s card for a Develop (its cell follows)
 def before(state: StarState, carry: Carry, action: Any) -> tuple[int, tuple[int, ...], int] | None:
     """What a command action about to be applied touches, for `after`: its piece's card (or UNTOUCHED, DEVELOPED),
     the cells it leaves or enters, the change in the number of pieces; None when the listing is not kept past it (a
-    card with a lasting effect, an exploration, a play, the end of the phase)."""
+    card with a lasting effect, an exploration, a technology or a command that may change the board, the end of the
+    phase)."""
     if isinstance(action, (TradeDraw, TradeSell)):
         return UNTOUCHED
+    if isinstance(action, Play):  # a command whose effects `valid` checks, or no kept part reads
+        return UNTOUCHED if state.engine.plain_plays[action.card] else None
     if isinstance(action, Develop):
         return DEVELOPED, (action.cell,), 0
     if not isinstance(action, (Build, Scrap, Move)) or state.engine.lasting_verbs[action.card]:

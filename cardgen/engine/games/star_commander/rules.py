@@ -26,6 +26,9 @@ from cardgen.engine.games.star_commander.model import (
 from cardgen.engine.games.star_commander.state import StarState
 
 DECKS = ("industry-deck", "statecraft-deck", "science-deck")
+# the verbs of a command a kept command listing outlives (`plain_plays`)
+PLAIN_VERBS = frozenset({"draw", "discard", "cycle", "gain-credits", "peek", "arrange-top", "discount", "embargo",
+                         "extra-jumps", "shipyard-grant", "remove-development", "annex"})  # fmt: skip
 
 
 class StarEngine(GameEngine):
@@ -103,6 +106,10 @@ class StarEngine(GameEngine):
         self.scrap_effects = [tuple(e for e in c.effects if e.trigger == "scrap") for c in self.cards]
         # and its Ready-phase abilities (`turn.ready_abilities`)
         self.ready_effects = [tuple(e for e in c.effects if e.trigger == "ready") for c in self.cards]
+        # the commands a kept command listing outlives (`listing.before`): what they change is read afresh by every
+        # listing (credits, hands, decks, peeks, another player's embargo) or checked by `listing.Carry.valid`
+        # (control, developments, this turn's effects); a piece lost on the way ends the kept listing (`after`)
+        self.plain_plays = [c.kind == "command" and all(e.verb in PLAIN_VERBS for e in c.effects) for c in self.cards]
         self.distinct_cards: dict[tuple[int, ...], tuple[int, ...]] = {}  # `listing.distinct`'s answers
         self.distinct_pieces: dict[tuple[int, ...], tuple[int, ...]] = {}  # and `listing.pieces`'
         self.build_actions: dict[int, list[Build]] = {}  # a card's Build action by cell (`listing.builds`)
