@@ -10,6 +10,7 @@ does thousands of times a decision).
 
     python benchmarks/engine_speed.py               # about a minute of games per engine
     python benchmarks/engine_speed.py --scale 0.2   # a quicker look
+    CARDGEN_PURE_PYTHON=1 python benchmarks/engine_speed.py   # the engines as pure Python (`cardgen.native`)
 
 If OpenSpiel is installed (`pip install open_spiel`; not a cardgen dependency), the same run plays random games of
 its C++ gin rummy from a Python loop of the same shape — ask the legal actions, pick one uniformly with the same
@@ -28,6 +29,7 @@ from typing import Any
 
 import figures  # benchmarks/figures.py, beside this script
 
+from cardgen import native
 from cardgen.cli import COLLECTOR_THRESHOLDS
 from cardgen.engine.core import State
 from cardgen.engine.runner import PlaySpec, engine_for, play_game
@@ -168,7 +170,10 @@ def main() -> None:
             if gin is not None:
                 gin_slices.append(gin)
     results = {key: _mean(rows) for key, rows in slices.items()}
-    report: dict[str, Any] = {}
+    report: dict[str, Any] = {"engines": dict(native.STATE)}
+    # the engines' hot modules run compiled when the install compiled them (`cardgen.native`); CARDGEN_PURE_PYTHON=1
+    # measures the pure-Python engines a machine without a C compiler gets
+    print(f"engines: {'compiled' if native.STATE['compiled'] else 'pure Python'} ({native.STATE['why']})")
     for (game, players), r in results.items():
         print(
             f"{game:>18} ({players}p): {r['games/s']:8,.1f} games/s  {r['actions/s']:9,.0f} actions/s  "

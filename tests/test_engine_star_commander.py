@@ -9,7 +9,7 @@ import json
 import pytest
 
 from cardgen.data import load_games
-from cardgen.engine.core import IllegalAction
+from cardgen.engine.core import IllegalAction, fields
 from cardgen.engine.flow import PASS
 from cardgen.engine.games.star_commander import turn
 from cardgen.engine.games.star_commander.model import (
@@ -569,7 +569,7 @@ def snapshot(s: StarState) -> dict[str, object]:
     """Everything a state holds (the abilities applied, the tasks, the generator…) but the engine, its caches and the
     token of the pieces it may change in place (a clone gives the original a new one: `StarState.clone`)."""
     skipped = ("engine", "rng", "_legal", "_lasting", "_carry", "token")
-    kept = {k: copy.deepcopy(v) for k, v in vars(s).items() if k not in skipped}
+    kept = {k: copy.deepcopy(v) for k, v in fields(s).items() if k not in skipped}  # compiled or not
     return {**kept, "rng": (s.rng.key, s.rng.counter)}
 
 

@@ -270,7 +270,10 @@ class State(ABC):
         """Copy the shared fields into a fresh clone (subclasses call this from `clone`). Every field comes along first
         in one copy of the instance's dictionary (fifty attribute stores on a fresh object cost a late game's clone
         1.5 µs); then each field that changes in place is copied, here and in the subclass's `clone`, which need not
-        repeat the fields that are only ever replaced (`test_a_clone_copies_every_field_that_changes_in_place`)."""
+        repeat the fields that are only ever replaced (`test_a_clone_copies_every_field_that_changes_in_place`). A
+        state class compiled with mypyc (`cardgen.native`) keeps its own fields outside the dictionary: its `clone`
+        copies every one of them (`fields` lists them)."""
+        other.rng = self.rng  # (a compiled state's dictionary is made by its first store)
         other.__dict__.update(self.__dict__)
         other.rng = self.rng.clone()
         other.chance = self.chance.copy()
@@ -279,6 +282,16 @@ class State(ABC):
         other.cards_played = set(self.cards_played)
         other.events = set(self.events)
         other.out = dict(self.out)  # `_legal` is never changed in place, so a clone shares it
+
+
+def fields(state: object) -> dict[str, Any]:
+    """Every field of an object: its dictionary's, and those a class compiled with mypyc keeps apart (its
+    `__mypyc_attrs__`; a field never set is left out)."""
+    found = dict(getattr(state, "__dict__", {}))
+    for name in getattr(type(state), "__mypyc_attrs__", ()):
+        if name != "__dict__" and hasattr(state, name):
+            found[name] = getattr(state, name)
+    return found
 
 
 class GameEngine(ABC):

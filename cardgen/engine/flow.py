@@ -36,10 +36,14 @@ PASS = "pass"
 F = TypeVar("F", bound=Callable[..., None])
 
 
+TASKS: dict[int, tuple[Callable[..., None], str]] = {}  # each `task` function (by its id) and its task name
+
+
 def task(function: F) -> F:
     """Mark a module-level function `name(state, *arguments)` as the handler of task `name` (leading underscores
-    dropped) for the state classes that list its module in `task_modules`."""
-    function.__flow_task__ = function.__name__.lstrip("_")  # type: ignore[attr-defined]
+    dropped) for the state classes that list its module in `task_modules`. Noted in `TASKS`, not on the function:
+    a compiled function takes no attributes (`hatch_build.py`)."""
+    TASKS[id(function)] = function, function.__name__.lstrip("_")
     return function
 
 
@@ -60,8 +64,9 @@ class Flow:
             handlers.update({n[3:]: f for n, f in vars(klass).items() if n.startswith("_t_") and callable(f)})
         for module in cls.task_modules:
             for function in vars(module).values():
-                name = getattr(function, "__flow_task__", None)
-                if name is not None:
+                found = TASKS.get(id(function))
+                if found is not None and found[0] is function:
+                    name = found[1]
                     if name in handlers:
                         raise TypeError(f"{cls.__name__}: two handlers for task '{name}'")
                     handlers[name] = function
