@@ -26,6 +26,11 @@ COMPILED = [
     "cardgen/engine/games/star_commander/listing.py",
     "cardgen/engine/games/star_commander/state.py",
     "cardgen/engine/games/star_commander/turn.py",
+    "cardgen/engine/games/rift_domination/effects.py",
+    "cardgen/engine/games/rift_domination/movement.py",
+    "cardgen/engine/games/rift_domination/planets.py",
+    "cardgen/engine/games/rift_domination/state.py",
+    "cardgen/engine/games/rift_domination/turn.py",
 ]
 GROUP = "cardgen.engine.native"  # their shared library: cardgen/engine/native__mypyc.*.so
 MANIFEST = "cardgen/engine/native.json"
@@ -37,7 +42,9 @@ from mypyc.build import mypycify
 group, temp, place, *paths = sys.argv[1:]
 where = ["--build-lib", temp + "/lib", "--inplace"] if place == "inplace" else ["--build-lib", place]
 sys.argv[1:] = ["build_ext", "--build-temp", temp + "/temp", *where]
-options = ["--ignore-missing-imports", *paths]
+# the type check the compiling rests on reports only the modules compiled (the build has none of cardgen's
+# dependencies, so the modules they import read as untyped), from a cache of its own
+options = ["--ignore-missing-imports", "--follow-imports=silent", "--cache-dir", temp + "/mypy", *paths]
 setup(name="cardgen-native", packages=[], py_modules=[],
       ext_modules=mypycify(options, opt_level="3", group_name=group, target_dir=temp + "/c"))
 """

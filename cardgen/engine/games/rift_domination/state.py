@@ -102,13 +102,10 @@ class RiftState(Flow, State):
     cargo_at: dict[int, tuple[int, ...]]  # point -> the carriers whose listed steps counted the cargo there
     carried: bool  # whether the next move listing may reuse them (only past plain moves: `_apply`)
 
-    def __init__(self, engine: RiftEngine, players: int, seed: int):
-        super().__init__(seed)
-        self.engine, self.n = engine, players
-
     @classmethod
     def setup(cls, engine: RiftEngine, players: int, seed: int) -> RiftState:
-        s = cls(engine, players, seed)
+        s = cls(seed)  # (no __init__ of its own: a compiled class's `__new__` would ask for its arguments, `clone`)
+        s.engine, s.n = engine, players
         s.on = engine.in_play(players)
         s.adj = [[t for t in near if s.on[t]] for near in engine.edges]  # the board in use, once per game
         s.towards = [[] for _ in s.adj]  # the same steps reversed: a search from targets counts steps towards them
@@ -482,6 +479,16 @@ class RiftState(Flow, State):
     def clone(self) -> RiftState:
         other = RiftState.__new__(RiftState)
         self._copy_base(other)  # every field, then those changed in place copied
+        # and those only ever replaced, which a compiled RiftState keeps outside its dictionary (`cardgen.native`)
+        other.engine, other.n, other.on, other.adj, other.towards = self.engine, self.n, self.on, self.adj, self.towards
+        other.phase, other.player, other.next_uid, other.placing = self.phase, self.player, self.next_uid, self.placing
+        other.fighting, other.traded, other.rounds_left = self.fighting, self.traded, self.rounds_left
+        other.seats_done, other.movers, other.places, other.carried = (
+            self.seats_done,
+            self.movers,
+            self.places,
+            self.carried,
+        )
         other.faction, other.repicked, other.offered = list(self.faction), list(self.repicked), list(self.offered)
         other.home, other.units = list(self.home), list(self.units)
         other.token, self.token = object(), object()  # the units are shared now: each copies one before changing it

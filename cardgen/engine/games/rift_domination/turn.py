@@ -246,7 +246,7 @@ def end(state: RiftState) -> None:
         del hand[: len(hand) - limit]
     state.seats_done += 1
     if state.seats_done % state.n == 0:
-        state.turns += 1  # rounds played (the turn cap counts rounds)
+        state.turns = state.turns + 1  # rounds played (the turn cap counts rounds); not +=: mypyc (hatch_build.py)
     target = state.engine.win_vp[state.n]
     if state.rounds_left < 0 and max(state.vp) >= target:
         state.rounds_left = state.n - state.seats_done % state.n if state.seats_done % state.n else 0
