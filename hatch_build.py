@@ -20,6 +20,7 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 # the modules compiled: the engines' hot paths (docs/DEVELOPING.md, "Compiled engines")
 COMPILED = [
+    "cardgen/engine/games/battlefield_space/state.py",
     "cardgen/engine/games/star_commander/cards.py",
     "cardgen/engine/games/star_commander/combat.py",
     "cardgen/engine/games/star_commander/effects.py",
@@ -31,6 +32,9 @@ COMPILED = [
     "cardgen/engine/games/rift_domination/planets.py",
     "cardgen/engine/games/rift_domination/state.py",
     "cardgen/engine/games/rift_domination/turn.py",
+    "cardgen/engine/games/space_empires_4x/economy.py",
+    "cardgen/engine/games/space_empires_4x/movement.py",
+    "cardgen/engine/games/space_empires_4x/state.py",
 ]
 GROUP = "cardgen.engine.native"  # their shared library: cardgen/engine/native__mypyc.*.so
 MANIFEST = "cardgen/engine/native.json"

@@ -33,13 +33,10 @@ class BattlefieldState(Flow, State):
     winner: int | None
     verdict: list[int | None]
 
-    def __init__(self, engine: BattlefieldEngine, seed: int):
-        super().__init__(seed)
-        self.engine = engine
-
     @classmethod
     def deal(cls, engine: BattlefieldEngine, seed: int) -> BattlefieldState:
-        s = cls(engine, seed)
+        s = cls(seed)  # (no __init__ of its own: a compiled class's `__new__` would ask for its arguments, `clone`)
+        s.engine = engine
         s.deck = [list(engine.owned[0]), list(engine.owned[1])]
         for p in (0, 1):
             s.shuffle(s.deck[p], engine.decks[p])
@@ -95,6 +92,8 @@ class BattlefieldState(Flow, State):
     def clone(self) -> BattlefieldState:
         o = BattlefieldState.__new__(BattlefieldState)
         self._copy_base(o)  # every field, then those changed in place copied
+        # and those only ever replaced, which a compiled state keeps outside its dictionary (`cardgen.native`)
+        o.engine, o.clock, o.step, o.winner = self.engine, self.clock, self.step, self.winner
         o.deck = [list(x) for x in self.deck]
         o.survivors = [list(x) for x in self.survivors]
         o.graveyard = [list(x) for x in self.graveyard]
@@ -200,7 +199,7 @@ class BattlefieldState(Flow, State):
             self.ending = "no more battles"
 
     def _t_battle(self) -> None:
-        self.turns += 1
+        self.turns = self.turns + 1  # not +=: mypyc (hatch_build.py)
         self.step = 2
         self.push(*[("form", p, c) for p in (0, 1) for c in range(COLUMNS)], ("end_step",), ("reinforce",))
 

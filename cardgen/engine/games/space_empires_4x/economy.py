@@ -292,7 +292,7 @@ def end_round(state: SE4XState) -> None:
     for u in state.units:
         if u.new:
             state.own(u).new = False
-    state.turns += 1
+    state.turns = state.turns + 1  # not +=: mypyc (hatch_build.py)
     state.turn = 0
     if state.n == 1 and e.turn_cap is not None and state.turns >= e.turn_cap:
         state.phase, state.ending = OVER, f"solitaire: {e.turn_cap} Economic Phases played"

@@ -95,16 +95,12 @@ class SE4XState(Flow, State):
     moving: tuple[int, int]
     listings: int  # move listings made from nothing so far (`movement.actions`), the number `moving` is kept with
 
-    def __init__(self, engine: SE4XEngine, players: int, seed: int):
-        super().__init__(seed)
-        self.engine = engine
-        self.n = players
-
     @classmethod
     def setup(cls, engine: SE4XEngine, players: int, seed: int) -> SE4XState:
         """Markers dealt face down over each region's hexes, Homeworlds face up at 20 CP, the starting forces on them,
         and a die roll for the first player."""
-        s = cls(engine, players, seed)
+        s = cls(seed)  # (no __init__ of its own: a compiled class's `__new__` would ask for its arguments, `clone`)
+        s.engine, s.n = engine, players
         e = engine
         s.on = e.in_play(players)
         s.adj = e.adjacent(players)
@@ -422,6 +418,13 @@ class SE4XState(Flow, State):
     def clone(self) -> SE4XState:
         other = SE4XState.__new__(SE4XState)
         self._copy_base(other)  # every field, then those changed in place copied
+        # and those only ever replaced (or shared by design), which a compiled state keeps outside its dictionary
+        # (`cardgen.native`)
+        other.engine, other.n, other.on, other.adj, other.colours = self.engine, self.n, self.on, self.adj, self.colours
+        other.home, other.next_uid, other.phase, other.turn = self.home, self.next_uid, self.phase, self.turn
+        other.player, other.lost, other.battles, other.at = self.player, self.lost, self.battles, self.at
+        other.pending, other.peeking, other.mine, other.carried = self.pending, self.peeking, self.mine, self.carried
+        other.places, other.moving, other.listings = self.places, self.moving, self.listings
         other.marker_at, other.revealed, other.mloc = list(self.marker_at), list(self.revealed), list(self.mloc)
         other.col_owner, other.col_cp = list(self.col_owner), list(self.col_cp)
         # a player's technology, purchases, hulls built and peeks are replaced, never changed: clones share them
