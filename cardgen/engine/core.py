@@ -273,7 +273,9 @@ class State(ABC):
         repeat the fields that are only ever replaced (`test_a_clone_copies_every_field_that_changes_in_place`). A
         state class compiled with mypyc (`cardgen.native`) keeps its own fields outside the dictionary: its `clone`
         copies every one of them (`fields` lists them)."""
-        other.rng = self.rng  # (a compiled state's dictionary is made by its first store)
+        if compiled(type(self)):
+            other.rng = self.rng  # (a compiled state's dictionary is made by its first store; a Python one's would
+            # be made twice over: 15,000 instructions a clone)
         other.__dict__.update(self.__dict__)
         other.rng = self.rng.clone()
         other.chance = self.chance.copy()
@@ -282,6 +284,12 @@ class State(ABC):
         other.cards_played = set(self.cards_played)
         other.events = set(self.events)
         other.out = dict(self.out)  # `_legal` is never changed in place, so a clone shares it
+
+
+def compiled(cls: type) -> bool:
+    """Whether a class was compiled with mypyc (`cardgen.native`): it keeps its own fields outside the instance
+    dictionary, and its `clone` must copy each of them."""
+    return "__mypyc_attrs__" in cls.__dict__
 
 
 def fields(state: object) -> dict[str, Any]:

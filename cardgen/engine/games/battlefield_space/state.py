@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from cardgen.engine.core import State, frozen
+from cardgen.engine.core import State, compiled, frozen
 from cardgen.engine.flow import Flow
 from cardgen.engine.games.battlefield_space.model import COLUMNS, NO_CARD, NOBODY, TARGETED, Mod, Status, column_total
 from cardgen.engine.rng import CounterRng
@@ -92,8 +92,9 @@ class BattlefieldState(Flow, State):
     def clone(self) -> BattlefieldState:
         o = BattlefieldState.__new__(BattlefieldState)
         self._copy_base(o)  # every field, then those changed in place copied
-        # and those only ever replaced, which a compiled state keeps outside its dictionary (`cardgen.native`)
-        o.engine, o.clock, o.step, o.winner = self.engine, self.clock, self.step, self.winner
+        if compiled(BattlefieldState):
+            # and those only ever replaced, which a compiled state keeps outside its dictionary (`cardgen.native`)
+            o.engine, o.clock, o.step, o.winner = self.engine, self.clock, self.step, self.winner
         o.deck = [list(x) for x in self.deck]
         o.survivors = [list(x) for x in self.survivors]
         o.graveyard = [list(x) for x in self.graveyard]

@@ -24,7 +24,7 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
-from cardgen.engine.core import Action, State, find_uid, owned
+from cardgen.engine.core import Action, State, compiled, find_uid, owned
 from cardgen.engine.flow import Flow
 from cardgen.engine.games.rift_domination import conflict, effects, hidden, invariants, movement, planets, setup, turn
 from cardgen.engine.games.rift_domination.model import (
@@ -479,16 +479,28 @@ class RiftState(Flow, State):
     def clone(self) -> RiftState:
         other = RiftState.__new__(RiftState)
         self._copy_base(other)  # every field, then those changed in place copied
-        # and those only ever replaced, which a compiled RiftState keeps outside its dictionary (`cardgen.native`)
-        other.engine, other.n, other.on, other.adj, other.towards = self.engine, self.n, self.on, self.adj, self.towards
-        other.phase, other.player, other.next_uid, other.placing = self.phase, self.player, self.next_uid, self.placing
-        other.fighting, other.traded, other.rounds_left = self.fighting, self.traded, self.rounds_left
-        other.seats_done, other.movers, other.places, other.carried = (
-            self.seats_done,
-            self.movers,
-            self.places,
-            self.carried,
-        )
+        if compiled(RiftState):
+            # and those only ever replaced, which a compiled RiftState keeps outside its dictionary (`cardgen.native`)
+            other.engine, other.n, other.on, other.adj, other.towards = (
+                self.engine,
+                self.n,
+                self.on,
+                self.adj,
+                self.towards,
+            )
+            other.phase, other.player, other.next_uid, other.placing = (
+                self.phase,
+                self.player,
+                self.next_uid,
+                self.placing,
+            )
+            other.fighting, other.traded, other.rounds_left = self.fighting, self.traded, self.rounds_left
+            other.seats_done, other.movers, other.places, other.carried = (
+                self.seats_done,
+                self.movers,
+                self.places,
+                self.carried,
+            )
         other.faction, other.repicked, other.offered = list(self.faction), list(self.repicked), list(self.offered)
         other.home, other.units = list(self.home), list(self.units)
         other.token, self.token = object(), object()  # the units are shared now: each copies one before changing it

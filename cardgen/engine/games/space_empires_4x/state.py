@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from cardgen.engine.core import Action, IllegalAction, State, find_uid, owned
+from cardgen.engine.core import Action, IllegalAction, State, compiled, find_uid, owned
 from cardgen.engine.flow import Flow
 from cardgen.engine.games.space_empires_4x import battle, conflict, economy, hidden, invariants, movement, view
 from cardgen.engine.games.space_empires_4x.battle import Fight
@@ -418,13 +418,25 @@ class SE4XState(Flow, State):
     def clone(self) -> SE4XState:
         other = SE4XState.__new__(SE4XState)
         self._copy_base(other)  # every field, then those changed in place copied
-        # and those only ever replaced (or shared by design), which a compiled state keeps outside its dictionary
-        # (`cardgen.native`)
-        other.engine, other.n, other.on, other.adj, other.colours = self.engine, self.n, self.on, self.adj, self.colours
-        other.home, other.next_uid, other.phase, other.turn = self.home, self.next_uid, self.phase, self.turn
-        other.player, other.lost, other.battles, other.at = self.player, self.lost, self.battles, self.at
-        other.pending, other.peeking, other.mine, other.carried = self.pending, self.peeking, self.mine, self.carried
-        other.places, other.moving, other.listings = self.places, self.moving, self.listings
+        if compiled(SE4XState):
+            # and those only ever replaced (or shared by design), which a compiled state keeps outside its dictionary
+            # (`cardgen.native`)
+            other.engine, other.n, other.on, other.adj, other.colours = (
+                self.engine,
+                self.n,
+                self.on,
+                self.adj,
+                self.colours,
+            )
+            other.home, other.next_uid, other.phase, other.turn = self.home, self.next_uid, self.phase, self.turn
+            other.player, other.lost, other.battles, other.at = self.player, self.lost, self.battles, self.at
+            other.pending, other.peeking, other.mine, other.carried = (
+                self.pending,
+                self.peeking,
+                self.mine,
+                self.carried,
+            )
+            other.places, other.moving, other.listings = self.places, self.moving, self.listings
         other.marker_at, other.revealed, other.mloc = list(self.marker_at), list(self.revealed), list(self.mloc)
         other.col_owner, other.col_cp = list(self.col_owner), list(self.col_cp)
         # a player's technology, purchases, hulls built and peeks are replaced, never changed: clones share them

@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from cardgen.engine.boards import diagonal_distance
-from cardgen.engine.core import State, owned
+from cardgen.engine.core import State, compiled, owned
 from cardgen.engine.flow import PASS, Flow
 from cardgen.engine.games.star_commander import cards, combat, effects, hidden, invariants, labels, listing, turn, view
 from cardgen.engine.games.star_commander.model import (
@@ -192,9 +192,10 @@ class StarState(Flow, State):
     def clone(self) -> StarState:
         o = StarState.__new__(StarState)
         self._copy_base(o)  # every field, then those changed in place copied
-        # and those only ever replaced, which a compiled StarState keeps outside its dictionary (`cardgen.native`)
-        o.engine, o.n, o.size, o.jumps, o.home = self.engine, self.n, self.size, self.jumps, self.home
-        o.clock, o.active, o.phase, o.fight = self.clock, self.active, self.phase, self.fight
+        if compiled(StarState):
+            # and those only ever replaced, which a compiled StarState keeps outside its dictionary (`cardgen.native`)
+            o.engine, o.n, o.size, o.jumps, o.home = self.engine, self.n, self.size, self.jumps, self.home
+            o.clock, o.active, o.phase, o.fight = self.clock, self.active, self.phase, self.fight
         o.grid, o.revealed, o.aside = list(self.grid), list(self.revealed), list(self.aside)
         o.owner, o.devs, o.credits = list(self.owner), list(self.devs), list(self.credits)
         o.hands = [list(h) for h in self.hands]
