@@ -481,26 +481,14 @@ class RiftState(Flow, State):
         self._copy_base(other)  # every field, then those changed in place copied
         if compiled(RiftState):
             # and those only ever replaced, which a compiled RiftState keeps outside its dictionary (`cardgen.native`)
-            other.engine, other.n, other.on, other.adj, other.towards = (
-                self.engine,
-                self.n,
-                self.on,
-                self.adj,
-                self.towards,
-            )
-            other.phase, other.player, other.next_uid, other.placing = (
-                self.phase,
-                self.player,
-                self.next_uid,
-                self.placing,
-            )
+            other.engine, other.n = self.engine, self.n
+            other.on, other.adj = self.on, self.adj
+            other.towards = self.towards
+            other.phase, other.player = self.phase, self.player
+            other.next_uid, other.placing = self.next_uid, self.placing
             other.fighting, other.traded, other.rounds_left = self.fighting, self.traded, self.rounds_left
-            other.seats_done, other.movers, other.places, other.carried = (
-                self.seats_done,
-                self.movers,
-                self.places,
-                self.carried,
-            )
+            other.seats_done, other.movers = self.seats_done, self.movers
+            other.places, other.carried = self.places, self.carried
         other.faction, other.repicked, other.offered = list(self.faction), list(self.repicked), list(self.offered)
         other.home, other.units = list(self.home), list(self.units)
         other.token, self.token = object(), object()  # the units are shared now: each copies one before changing it

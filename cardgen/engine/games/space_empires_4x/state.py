@@ -421,21 +421,13 @@ class SE4XState(Flow, State):
         if compiled(SE4XState):
             # and those only ever replaced (or shared by design), which a compiled state keeps outside its dictionary
             # (`cardgen.native`)
-            other.engine, other.n, other.on, other.adj, other.colours = (
-                self.engine,
-                self.n,
-                self.on,
-                self.adj,
-                self.colours,
-            )
+            other.engine, other.n = self.engine, self.n
+            other.on, other.adj = self.on, self.adj
+            other.colours = self.colours
             other.home, other.next_uid, other.phase, other.turn = self.home, self.next_uid, self.phase, self.turn
             other.player, other.lost, other.battles, other.at = self.player, self.lost, self.battles, self.at
-            other.pending, other.peeking, other.mine, other.carried = (
-                self.pending,
-                self.peeking,
-                self.mine,
-                self.carried,
-            )
+            other.pending, other.peeking = self.pending, self.peeking
+            other.mine, other.carried = self.mine, self.carried
             other.places, other.moving, other.listings = self.places, self.moving, self.listings
         other.marker_at, other.revealed, other.mloc = list(self.marker_at), list(self.revealed), list(self.mloc)
         other.col_owner, other.col_cp = list(self.col_owner), list(self.col_cp)
