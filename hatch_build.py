@@ -21,6 +21,10 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 # the modules compiled: the engines' hot paths (docs/DEVELOPING.md, "Compiled engines")
 COMPILED = [
+    "cardgen/engine/core.py",
+    "cardgen/engine/flow.py",
+    "cardgen/engine/rng.py",
+    "cardgen/engine/games/battlefield_space/force.py",
     "cardgen/engine/games/battlefield_space/state.py",
     "cardgen/engine/games/star_commander/cards.py",
     "cardgen/engine/games/star_commander/combat.py",

@@ -7,7 +7,6 @@ differs from its digest — or `CARDGEN_PURE_PYTHON` is set — every compiled m
 from __future__ import annotations
 
 import hashlib
-import importlib.abc
 import importlib.machinery
 import importlib.util
 import json
@@ -16,7 +15,19 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from mypy_extensions import mypyc_attr as mypyc_attr
+else:
+    try:  # a build requirement (mypy's), not cardgen's: the options do nothing at run time
+        from mypy_extensions import mypyc_attr as mypyc_attr
+    except ImportError:
+
+        def mypyc_attr(*flags: str, **options: object) -> Any:
+            """mypyc's options for a compiled class (`mypy_extensions.mypyc_attr`), read only by the compiler."""
+            return lambda cls: cls
+
 
 PACKAGE = Path(__file__).resolve().parent
 MANIFEST = PACKAGE / "engine" / "native.json"  # {"modules": {module name: sha256 of its source}}
@@ -52,8 +63,9 @@ def stale(modules: dict[str, str]) -> list[str]:
     return out
 
 
-class _FromSource(importlib.abc.MetaPathFinder):
-    """Finds the compiled modules' sources ahead of their extensions."""
+class _FromSource:
+    """Finds the compiled modules' sources ahead of their extensions (a meta path finder: not one of
+    `importlib.abc`'s, whose import brings `importlib.resources` into every command's start-up, 20 ms)."""
 
     def __init__(self, names: set[str]):
         self.names = names

@@ -197,7 +197,9 @@ def listed_afresh(state) -> list:
     Empires 4X's and Rift's `carried`; Star Commander's `_carry`, which a clone never has), to hold a carried listing
     to."""
     copy = state.clone()
-    copy.carried, copy._legal = False, None
+    if hasattr(copy, "carried"):  # (a compiled state takes no field its class does not declare)
+        copy.carried = False
+    copy._legal = None
     return copy.legal_actions()
 
 

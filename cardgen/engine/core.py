@@ -23,13 +23,14 @@ from __future__ import annotations
 
 import hashlib
 import math
-from abc import ABC, abstractmethod
+from abc import ABC, ABCMeta, abstractmethod
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, TypeVar
 
 from cardgen.engine.rng import CounterRng
+from cardgen.native import mypyc_attr
 
 A = TypeVar("A")
 
@@ -71,12 +72,13 @@ class ChanceLog:
         return ChanceLog(self.events, True)
 
 
-class State(ABC):
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)  # (serializable: `__new__` never calls `__init__`)
+class State(metaclass=ABCMeta):
     """What changes during one game. Subclasses keep their fields plain (lists, ints) so `clone` stays cheap."""
 
     rng: CounterRng
     chance: ChanceLog
-    perfect_information = False  # a game whose players see everything but future chance sets this
+    perfect_information: ClassVar[bool] = False  # a game whose players see everything but future chance sets this
     turns: int
     ending: str | None
 
@@ -267,23 +269,23 @@ class State(ABC):
             self.problems.append(text)
 
     def _copy_base(self, other: State) -> None:
-        """Copy the shared fields into a fresh clone (subclasses call this from `clone`). Every field comes along first
-        in one copy of the instance's dictionary (fifty attribute stores on a fresh object cost a late game's clone
-        1.5 µs); then each field that changes in place is copied, here and in the subclass's `clone`, which need not
-        repeat the fields that are only ever replaced (`test_a_clone_copies_every_field_that_changes_in_place`). A
-        state class compiled with mypyc (`cardgen.native`) keeps its own fields outside the dictionary: its `clone`
-        copies every one of them (`fields` lists them)."""
-        if compiled(type(self)):
-            other.rng = self.rng  # (a compiled state's dictionary is made by its first store; a Python one's would
-            # be made twice over: 15,000 instructions a clone)
-        other.__dict__.update(self.__dict__)
+        """Copy the shared fields into a fresh clone (subclasses call this from `clone`). A Python state's fields come
+        along in one copy of the instance's dictionary (fifty attribute stores on a fresh object cost a late game's
+        clone 1.5 µs); then each field that changes in place is copied, here and in the subclass's `clone`, which need
+        not repeat the fields that are only ever replaced (`test_a_clone_copies_every_field_that_changes_in_place`).
+        A state class compiled with mypyc (`cardgen.native`) keeps its fields outside any dictionary: its `clone`
+        copies every one of them (`fields` lists them), and these are State's."""
+        other.turns, other.turn_cap, other.ending = self.turns, self.turn_cap, self.ending
+        other.first_player, other._legal = self.first_player, self._legal  # `_legal` is never changed in place
+        if not compiled(type(self)):
+            vars(other).update(vars(self))
         other.rng = self.rng.clone()
         other.chance = self.chance.copy()
         other.problems = list(self.problems)
         other.applied = set(self.applied)
         other.cards_played = set(self.cards_played)
         other.events = set(self.events)
-        other.out = dict(self.out)  # `_legal` is never changed in place, so a clone shares it
+        other.out = dict(self.out)
 
 
 def compiled(cls: type) -> bool:
@@ -302,6 +304,7 @@ def fields(state: object) -> dict[str, Any]:
     return found
 
 
+@mypyc_attr(native_class=False)
 class GameEngine(ABC):
     """The fixed rules and data of one game, read from the same data that gets printed."""
 

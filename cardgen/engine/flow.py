@@ -29,7 +29,8 @@ from collections.abc import Callable, Iterable, Sequence
 from types import ModuleType
 from typing import Any, ClassVar, TypeVar
 
-from cardgen.engine.core import TERMINAL
+from cardgen.engine.core import TERMINAL, State
+from cardgen.native import mypyc_attr
 
 PASS = "pass"
 
@@ -47,8 +48,9 @@ def task(function: F) -> F:
     return function
 
 
-class Flow:
-    """A mixin for `State`s whose turns run on the flow. Subclasses define task handlers (`_t_<name>` methods, or
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Flow(State):
+    """A `State` whose turns run on the flow. Subclasses define task handlers (`_t_<name>` methods, or
     `@task` functions in `task_modules`), `idle` when the turn itself asks, and, for response windows,
     `responses(player, item)` (the responses a player may make to `item`) and `_resolve(item)`."""
 
@@ -71,6 +73,12 @@ class Flow:
                         raise TypeError(f"{cls.__name__}: two handlers for task '{name}'")
                     handlers[name] = function
         cls._handlers = handlers
+
+    def _copy_base(self, other: State) -> None:
+        """State's fields, and the flow's: the tasks and the open question."""
+        super()._copy_base(other)
+        assert isinstance(other, Flow)
+        other.tasks, other.decision = list(self.tasks), self.decision
 
     def current_player(self) -> int:
         """The player the open question is put to; TERMINAL when none is open."""
@@ -211,7 +219,7 @@ class Sealed:
         return copy
 
     def copy(self) -> Sealed:
-        other = Sealed.__new__(Sealed)
+        other = Sealed(0)
         other.choices = list(self.choices)
         return other
 

@@ -33,18 +33,14 @@ class CounterRng:
 
     __slots__ = ("counter", "key")
 
-    def __init__(self, seed: int, counter: int = 0):
-        self.key = mix64(seed & MASK)
+    def __init__(self, seed: int = 0, counter: int = 0, key: int | None = None):
+        """From a seed, or (`key`) a generator's own key: a clone's. (Compiled, `__new__` calls it: a default seed
+        lets a generator unpickle.)"""
+        self.key = mix64(seed & MASK) if key is None else key
         self.counter = counter
 
-    @classmethod
-    def at(cls, key: int, counter: int) -> CounterRng:
-        rng = cls.__new__(cls)
-        rng.key, rng.counter = key, counter
-        return rng
-
     def clone(self) -> CounterRng:
-        return CounterRng.at(self.key, self.counter)
+        return CounterRng(0, self.counter, self.key)
 
     def next64(self) -> int:
         """The next 64-bit word (`mix64` inlined: this is the hot path of every shuffle)."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from cardgen.engine.core import ADJUDICATED, State
+from cardgen.engine.core import ADJUDICATED
 from cardgen.engine.described import choices, hidden, invariants, windows
 from cardgen.engine.described.codegen import Overrun
 from cardgen.engine.described.layout import Card
@@ -39,7 +39,7 @@ class RulesFailure(DataError):
     """A rules file whose steps failed while a game was played (a list indexed past its end, a loop without end)."""
 
 
-class DescribedState(Table, Flow, State):
+class DescribedState(Table, Flow):
     """One game of a described game. Fields are plain lists, so `clone` copies a few lists."""
 
     task_modules = (choices,)
@@ -58,7 +58,7 @@ class DescribedState(Table, Flow, State):
     def __init__(self, engine: DescribedEngine, players: int, seed: int):
         super().__init__(seed)
         self.engine, self.n = engine, players
-        self.perfect_information = engine.perfect_information
+        self.perfect_information = engine.perfect_information  # type: ignore[misc]  # (each game's own, in Python)
         self.tasks, self.decision, self.passed, self.spent, self.at = [], None, False, 0, None
         self.depth, self.room = 0, engine.most_items
         self.zones = [[] for _ in range(engine.zone_count)]
@@ -316,7 +316,6 @@ class DescribedState(Table, Flow, State):
         other.place = list(self.place)
         other.values = list(self.values)
         other.marks = list(self.marks)
-        other.tasks = list(self.tasks)
         other.spent, other.depth = 0, 0
         return other
 

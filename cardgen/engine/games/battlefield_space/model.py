@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from enum import IntEnum
 from functools import cached_property
 
+from cardgen.engine.games.battlefield_space.force import column_total
+
 COLUMNS = 3
 NO_CARD = -1
 NOBODY = 2  # a column neither player wins: both sides go to the Graveyard
@@ -55,28 +57,6 @@ class Cards:
     def plain(self) -> tuple[bool, ...]:
         """Ships whose Force is just their printed Force (no ability); modifiers are not plain."""
         return tuple(not m and a == "none" for m, a in zip(self.modifier, self.ability, strict=True))
-
-
-def column_total(k: Cards, columns: list[list[int]], card: int) -> int:
-    """The Force of one player's ships in column c with their abilities (facts `abilities`), without modifiers."""
-    ships = [x for x in columns[card] if not k.modifier[x]]
-    plain = k.plain
-    if all(plain[x] for x in ships):  # the common case: no ability in the column
-        force = k.force
-        return sum(force[x] for x in ships)
-    column_bonus = sum(k.value[x] for x in ships if k.ability[x] == "column_bonus")
-    total = 0
-    for x in ships:
-        ability = k.ability[x]
-        total += k.force[x] + column_bonus - (k.value[x] if ability == "column_bonus" else 0)
-        if ability == "race_synergy_column":
-            total += k.value[x] * sum(1 for y in ships if y != x and k.race[y] == k.race[x])
-        elif ability == "race_synergy_battle":
-            race = k.race[x]
-            total += k.value[x] * sum(
-                1 for col in columns for y in col if y != x and not k.modifier[y] and k.race[y] == race
-            )
-    return total
 
 
 # the formulas layouts and checks read (cardgen/formulas.py)

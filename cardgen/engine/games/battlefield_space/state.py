@@ -4,16 +4,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from cardgen.engine.core import State, compiled, frozen
+from cardgen.engine.core import compiled, frozen
 from cardgen.engine.flow import Flow
-from cardgen.engine.games.battlefield_space.model import COLUMNS, NO_CARD, NOBODY, TARGETED, Mod, Status, column_total
+from cardgen.engine.games.battlefield_space.force import column_total
+from cardgen.engine.games.battlefield_space.model import COLUMNS, NO_CARD, NOBODY, TARGETED, Mod, Status
 from cardgen.engine.rng import CounterRng
 
 if TYPE_CHECKING:
     from cardgen.engine.games.battlefield_space.rules import BattlefieldEngine
 
 
-class BattlefieldState(Flow, State):
+class BattlefieldState(Flow):
     """Piles, columns and the task queue of one game of Battlefield: Space. Cards are numbers (`engine.cards`)."""
 
     engine: BattlefieldEngine
@@ -106,7 +107,6 @@ class BattlefieldState(Flow, State):
         o.tie_wins = [list(x) for x in self.tie_wins]
         o.immediate = list(self.immediate)
         o.revealed = list(self.revealed)
-        o.tasks = list(self.tasks)
         o.verdict = list(self.verdict)
         return o
 

@@ -7,7 +7,8 @@ import itertools
 import math
 from typing import TYPE_CHECKING
 
-from cardgen.engine.games.battlefield_space.model import COLUMNS, NO_CARD, column_total
+from cardgen.engine.games.battlefield_space.force import column_total
+from cardgen.engine.games.battlefield_space.model import COLUMNS, NO_CARD
 
 if TYPE_CHECKING:
     from cardgen.engine.games.battlefield_space.state import BattlefieldState

@@ -52,7 +52,7 @@ if TYPE_CHECKING:
     from cardgen.engine.games.rift_domination.rules import RiftEngine
 
 
-class RiftState(Flow, State):
+class RiftState(Flow):
     engine: RiftEngine
     n: int
     on: list[bool]
@@ -498,7 +498,7 @@ class RiftState(Flow, State):
         other.roster, other.expansions = [list(r) for r in self.roster], list(self.expansions)
         other.systems_held = dict(self.systems_held)
         other.deck, other.discard, other.hands = list(self.deck), list(self.discard), [list(h) for h in self.hands]
-        other.tasks, other.steps = list(self.tasks), list(self.steps)
+        other.steps = list(self.steps)
         other.slowed = list(self.slowed)
         other.tiles_gone, other.wormholes, other.placed = list(self.tiles_gone), list(self.wormholes), list(self.placed)
         other.immune, other.blockades = dict(self.immune), dict(self.blockades)

@@ -223,7 +223,6 @@ class ScifiState(Battle, State):
         o.discards = {k: list(v) for k, v in self.discards.items()}
         o.piles = [list(piles) for piles in self.piles]  # a pile is replaced, never changed (`_agro`): shared
         o.agroed = [list(x) for x in self.agroed]
-        o.tasks = list(self.tasks)
         o.fight = self.fight.copy() if self.fight else None
         o.tables = list(self.tables)  # a table is replaced, never changed: clones may share it
         return o

@@ -51,7 +51,7 @@ if TYPE_CHECKING:
 LEVEL_FIELDS = {"attack": "att", "defense": "dfn", "tactics": "tac", "movement": "move"}  # a unit's own levels
 
 
-class SE4XState(Flow, State):
+class SE4XState(Flow):
     engine: SE4XEngine
     n: int
     on: list[bool]  # hexes in play at this player count
@@ -442,7 +442,6 @@ class SE4XState(Flow, State):
         other.token, self.token = object(), object()  # the units are shared now: each copies one before changing it
         other.order, other.known = list(self.order), list(self.known)
         other.fight = None if self.fight is None else self.fight.copy()
-        other.tasks = list(self.tasks)
         other.yards_new = dict(self.yards_new)
         other.listed = dict(self.listed)
         return other

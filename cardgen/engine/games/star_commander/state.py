@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from cardgen.engine.boards import diagonal_distance
-from cardgen.engine.core import State, compiled, owned
+from cardgen.engine.core import compiled, owned
 from cardgen.engine.flow import PASS, Flow
 from cardgen.engine.games.star_commander import cards, combat, effects, hidden, invariants, labels, listing, turn, view
 from cardgen.engine.games.star_commander.model import (
@@ -67,7 +67,7 @@ if TYPE_CHECKING:
     from cardgen.engine.games.star_commander.rules import StarEngine
 
 
-class StarState(Flow, State):
+class StarState(Flow):
     """One game of Star Commander."""
 
     task_modules: ClassVar = (turn, combat, cards)
@@ -213,7 +213,6 @@ class StarState(Flow, State):
         o.assigned, o.temp = list(self.assigned), self.temp.copy()
         o.abandoned, o.breaches = set(self.abandoned), list(self.breaches)
         o._lasting, o._by_cell, o._listing, o._carry = {}, None, False, None
-        o.tasks = list(self.tasks)
         return o
 
     # -- cards and pieces -------------------------------------------------------------------------------------------
