@@ -26,6 +26,8 @@ COMPILED = [
     "cardgen/engine/rng.py",
     "cardgen/engine/games/battlefield_space/force.py",
     "cardgen/engine/games/battlefield_space/state.py",
+    "cardgen/engine/games/scifi_domains/battle.py",
+    "cardgen/engine/games/scifi_domains/state.py",
     "cardgen/engine/games/star_commander/cards.py",
     "cardgen/engine/games/star_commander/combat.py",
     "cardgen/engine/games/star_commander/effects.py",

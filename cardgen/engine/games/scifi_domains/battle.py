@@ -45,19 +45,20 @@ class Battle(Flow):
     """The battle phase of `ScifiState` (a mixin: the state supplies units, stats and scoring)."""
 
     fight: Fight | None
+    engine: ScifiEngine  # the state's (a compiled class declares what its methods read)
+    units: list[list[Unit]]
+    agroed: list[list[int]]
+    points: list[int]
+    round: int
 
-    if TYPE_CHECKING:
-        engine: ScifiEngine
-        units: list[list[Unit]]
-        agroed: list[list[int]]
-        points: list[int]
-        round: int
+    def stat(self, player: int, unit_type: str, name: str) -> int:
+        raise NotImplementedError
 
-        def stat(self, player: int, unit_type: str, name: str) -> int: ...
+    def destroy(self, player: int, unit: Unit) -> None:
+        raise NotImplementedError
 
-        def destroy(self, player: int, unit: Unit) -> None: ...
-
-        def _own_unit(self, player: int, index: int) -> Unit: ...
+    def _own_unit(self, player: int, index: int) -> Unit:
+        raise NotImplementedError
 
     # -- helpers ----------------------------------------------------------------------------------------------------
 

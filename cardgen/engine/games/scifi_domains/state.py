@@ -18,7 +18,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from typing import TYPE_CHECKING, Any
 
-from cardgen.engine.core import State, frozen, owned
+from cardgen.engine.core import compiled, frozen, owned
 from cardgen.engine.games.scifi_domains.actions import (
     PASS,
     Absorb,
@@ -53,7 +53,7 @@ TURNS = {Phase.BUILD: "build", Phase.AGRO: "agro", Phase.REWARDS: "rewards"}  # 
 STAT_INDEX = {name: i for i, name in enumerate(STATS)}
 
 
-class ScifiState(Battle, State):
+class ScifiState(Battle):
     """One game of Scifi Domains. Fields are plain lists and small records so `clone` stays cheap."""
 
     engine: ScifiEngine
@@ -210,6 +210,16 @@ class ScifiState(Battle, State):
     def clone(self) -> ScifiState:
         o = ScifiState.__new__(ScifiState)
         self._copy_base(o)  # every field, then those changed in place copied
+        if compiled(ScifiState):
+            # and those only ever replaced, which a compiled state keeps outside any dictionary (`cardgen.native`)
+            o.engine, o.n, o.starter, o.round, o.phase, o.turn = (
+                self.engine,
+                self.n,
+                self.starter,
+                self.round,
+                self.phase,
+                self.turn,
+            )
         o.metal, o.research = list(self.metal), list(self.research)
         o.metal_prod, o.research_prod = list(self.metal_prod), list(self.research_prod)
         o.overflow, o.points, o.lost_ships = list(self.overflow), list(self.points), list(self.lost_ships)
