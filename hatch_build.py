@@ -1,7 +1,7 @@
 """Build hook (hatchling): compile the engines' busiest modules with mypyc into C extensions beside their sources,
 when this machine has a C compiler and Python's headers. Without them, or with `CARDGEN_PURE_PYTHON=1`, cardgen
-stays pure Python and plays the same games, slower (issue 42: 1.2–1.6× fewer instructions a player action
-compiled, Star Commander the most).
+stays pure Python and plays the same games, slower (issue 42: 1.3–1.9× fewer instructions a player action
+compiled, Battlefield: Space the most).
 The build's own requirements (mypy, which holds mypyc, and setuptools, which drives the compiler) are all it needs.
 `engine/native.json` notes each compiled module's source digest: an edited source is read instead of its old
 extension (`cardgen/native.py`)."""
