@@ -34,6 +34,7 @@ COMPILED = [
     "cardgen/engine/games/star_commander/listing.py",
     "cardgen/engine/games/star_commander/state.py",
     "cardgen/engine/games/star_commander/turn.py",
+    "cardgen/engine/games/rift_domination/battle.py",
     "cardgen/engine/games/rift_domination/effects.py",
     "cardgen/engine/games/rift_domination/movement.py",
     "cardgen/engine/games/rift_domination/planets.py",

@@ -67,6 +67,11 @@ class Kind:
     building: bool = False
     ground: bool = False  # fights on planets (infantry, walkers); the rest fight in space
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Unpickled by its constructor (compiled, `__new__` alone would ask for the fields: `hatch_build.py`)."""
+        return Kind, (self.name, self.cost, self.lp, self.shields, self.weapons, self.skills, self.building,
+                      self.ground)  # fmt: skip
+
 
 Unit = tuple[int, int, int]  # (kind index, shields left, LP left)
 Side = tuple[tuple[Unit, ...], int, int]  # (sorted units, Repair Rush uses, Repair Bldg uses)
@@ -97,6 +102,10 @@ class Rules:
 
     def chance(self, roll_at_least: int) -> float:
         return (self.die_faces - roll_at_least + 1) / self.die_faces
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Unpickled by its constructor, as `Kind` is."""
+        return Rules, (self.hit, self.space_phases, self.ground_phases, self.skills, self.die_faces)
 
 
 @dataclass
