@@ -23,6 +23,7 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 COMPILED = [
     "cardgen/engine/core.py",
     "cardgen/engine/flow.py",
+    "cardgen/engine/loop.py",
     "cardgen/engine/rng.py",
     "cardgen/engine/games/battlefield_space/force.py",
     "cardgen/engine/games/battlefield_space/state.py",

@@ -449,7 +449,9 @@ def test_a_longer_sweep_reuses_the_batches_of_a_shorter_one(tmp_path: Path) -> N
 
 
 def test_ctrl_c_keeps_what_finished_and_resume_gives_the_same_report(tmp_path: Path) -> None:
-    args = ["balance", "scifi-domains", "--games", "30", "--batch", "2", "--agents", "greedy,random"]
+    # enough games that the sweep cannot end between a look at its results and the signal (compiled, a batch of
+    # two takes a few milliseconds)
+    args = ["balance", "scifi-domains", "--games", "120", "--batch", "2", "--agents", "greedy,random"]
     out = tmp_path / "resumed"
     results = report.results_file(out, 2)
     with subprocess.Popen([sys.executable, "-m", "cardgen", *args, "--out", str(out)], stderr=subprocess.PIPE,
@@ -461,11 +463,11 @@ def test_ctrl_c_keeps_what_finished_and_resume_gives_the_same_report(tmp_path: P
         _, err = child.communicate(timeout=60)
     kept = len(results.read_bytes().splitlines()) - 1
     assert child.returncode == 130, err
-    assert f"interrupted; kept {2 * kept} of 30 games at 2 players" in err and "--resume" in err
-    assert 3 <= kept < 15 and not (out / "balance.json").exists()
-    settings = report.Settings("scifi-domains", DATA, (2,), 30, ("greedy", "random"), 1, 2)
+    assert f"interrupted; kept {2 * kept} of 120 games at 2 players" in err and "--resume" in err
+    assert 3 <= kept < 60 and not (out / "balance.json").exists()
+    settings = report.Settings("scifi-domains", DATA, (2,), 120, ("greedy", "random"), 1, 2)
     resumed = report.as_json(report.play(settings, LOCAL, out, resume=True))  # what `--resume` runs, minus drawing
-    assert resumed == uninterrupted(tmp_path, 30, 2, ("greedy", "random"))
+    assert resumed == uninterrupted(tmp_path, 120, 2, ("greedy", "random"))
 
 
 def uninterrupted(folder: Path, games: int, batch: int, agents: tuple[str, ...], seed: int = 1) -> bytes:

@@ -4,7 +4,7 @@ Win rates are shares of games (a shared win counts its share) with 95 % Wilson i
 whole interval with the fair share 1/players ± 2 points: inside it, "within ±2 points of fair"; entirely outside it,
 "more than 2 points off fair"; otherwise the games are too few to tell. An item (a card played or built, a card whose
 ability applied, an event) belongs to a seat: to its owner in a game that deals each seat its own cards
-(`GameEngine.item_seat`), else to the seat whose action it first happened in (`runner._Attribution`). Its "win rate when
+(`GameEngine.item_seat`), else to the seat whose action it first happened in (`loop.Attribution`). Its "win rate when
 played" for a seat is that seat's share of the games in which it played the item, set against its share of the other
 games (a two-proportion z score ranks the outliers; a tally made without seats' items counts the games the item occurred
 in at all). Many items at every seat make many comparisons, and with a hundred of them a few |z| ≥ 2 are chance: each

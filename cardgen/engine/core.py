@@ -412,7 +412,7 @@ class GameEngine(ABC):
 
     def item_seat(self, item: str) -> int | None:
         """The seat a card (by item id) always belongs to, in a game that deals each seat its own cards; None where
-        cards are shared (a card then counts for the seat whose action it happened in: `runner._Attribution`)."""
+        cards are shared (a card then counts for the seat whose action it happened in: `loop.Attribution`)."""
         return None
 
     def event_problems(self, seen: Counter[str], games: int) -> list[str]:

@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from cardgen.engine.agents import RandomAgent, make_agent
-from cardgen.engine.core import GameEngine, IllegalAction, State, derive_seed
+from cardgen.engine.core import GameEngine, IllegalAction, derive_seed
+from cardgen.engine.loop import Attribution, Loop
 from cardgen.engine.tally import tally_of, wilson
 
 __all__ = ["GameResult", "PlaySpec", "play_game", "play_many", "replay", "summarise", "wilson", "write_log"]
@@ -70,7 +71,7 @@ class GameResult:
     first: int | None = None
     events: list[str] = field(default_factory=list)
     agents: list[str] = field(default_factory=list)  # the agent at each seat (`seating`)
-    # per kind ('played', 'applied', 'events'), the items that belong to each seat (`_Attribution`)
+    # per kind ('played', 'applied', 'events'), the items that belong to each seat (`loop.Attribution`)
     by_seat: dict[str, list[list[str]]] = field(default_factory=dict)
     short: str = ""  # what the game was too short for (`GameEngine.short_game`): "within 3 rounds"
     # each seat's choices among two or more actions, the processor seconds its agent took over them (0 for a random
@@ -112,45 +113,11 @@ def play_game(spec: PlaySpec, index: int) -> GameResult:
         header = {"game": spec.game_id, "players": spec.players, "seed": seed, "index": index}
         header |= {"root_seed": spec.root_seed, "agents": agents, "chance": state.chance.events[:]}
         log.append(header)
-    violations: list[str] = []
-    actions = 0
-    seen_chance = len(state.chance.events)  # the setup's shuffles go in the header line
-    mine = _Attribution(state, engine)
-    choices, thinking = [0] * spec.players, [0.0] * spec.players
-    # a random pick is not worth a processor clock (a system call: about 8 % of a Battlefield game, read twice a
-    # choice), so a random seat's thinking stays 0
-    clocked = [not isinstance(agent, RandomAgent) for agent in seats]
-    while not state.is_terminal():  # a state stopped at its turn cap is terminal, its ending adjudicated
-        if actions >= engine.max_actions:
-            state.ending = "too long"
-            violations.append(f"game {index}: no end after {engine.max_actions} actions")
-            break
-        player = state.current_player()
-        legal = state.legal_actions()
-        if not legal:
-            violations.append(f"game {index}: seat {player} has no legal action in a live state")
-            state.ending = "stuck"
-            break
-        if len(legal) > 1:
-            choices[player] += 1
-            if clocked[player]:
-                started = time.process_time()
-                action = seats[player].choose(state, legal)
-                thinking[player] += time.process_time() - started
-            else:
-                action = seats[player].choose(state, legal)
-        else:
-            action = seats[player].choose(state, legal)
-        label = state.action_label(action) if log is not None else ""
-        state.do(action)  # legal by construction: skip `apply`'s check
-        mine.note(state, player)
-        actions += 1
-        if log is not None:  # an action is logged by its place in the legal list, with its label to check it by
-            log.append({"n": actions, "player": player, "action": legal.index(action), "label": label,
-                        "chance": state.chance.events[seen_chance:]})  # fmt: skip
-            seen_chance = len(state.chance.events)
-        if spec.check:
-            violations.extend(f"game {index} action {actions}: {v}" for v in state.invariant_violations())
+    mine = Attribution(state, engine)
+    # a random seat's thinking is not clocked (`Loop`): it stays 0
+    loop = Loop(seats, [not isinstance(agent, RandomAgent) for agent in seats], mine, index, engine.max_actions, log,
+                spec.check)  # fmt: skip
+    actions, seen_chance = loop.play(state, len(state.chance.events))  # the setup's shuffles are in the header
     scores = engine.final_scores(state)
     short = ""
     if (limit := engine.short_game(spec.players)) is not None and state.turns <= limit[0]:
@@ -166,46 +133,10 @@ def play_game(spec: PlaySpec, index: int) -> GameResult:
     if log is not None:
         log.append({"end": state.ending, "scores": scores, "turns": state.turns, "actions": actions,
                     "chance": state.chance.events[seen_chance:]})  # fmt: skip
-    return GameResult(index, seed, scores, winners, state.turns, actions, state.ending or "unknown", violations,
+    return GameResult(index, seed, scores, winners, state.turns, actions, state.ending or "unknown", loop.violations,
                       list(state.problems), sorted(state.applied), log, sorted(state.cards_played),
                       state.first_player, sorted(state.events), agents, mine.by_seat(spec.players),
-                      short, choices, thinking, time.process_time() - clock)  # fmt: skip
-
-
-class _Attribution:
-    """Which seat each card played, ability applied and event belongs to. The engines record them per game; a card
-    of a game that deals each seat its own cards belongs to its owner (`GameEngine.item_seat`), anything else to the
-    seat whose action it first happened in — a reaction played in its window is its player's action, but an ability
-    that takes effect by itself on another seat's turn counts for that seat. What the set-up did before the first
-    action belongs to nobody."""
-
-    KINDS = (("played", "cards_played"), ("applied", "applied"), ("events", "events"))
-
-    def __init__(self, state: State, engine: GameEngine):
-        self.engine = engine
-        self.seen: dict[str, set[str]] = {kind: set() for kind, _ in self.KINDS}
-        self.seats: dict[str, dict[int, set[str]]] = {kind: {} for kind, _ in self.KINDS}
-        self.count = -1  # the items seen, all kinds together
-        self.note(state, None)  # the set-up's: only cards that belong to a seat
-
-    def note(self, state: State, player: int | None) -> None:
-        """What the last action (None: no action, the set-up or the end) made happen for the first time."""
-        count = len(state.cards_played) + len(state.applied) + len(state.events)
-        if count == self.count:  # nothing new (the sets only grow): most actions, checked at the cost of one sum
-            return
-        self.count = count
-        for kind, name in self.KINDS:
-            now, seen = getattr(state, name), self.seen[kind]
-            if len(now) != len(seen):  # a new item this action (the sets only grow)
-                for item in now - seen:
-                    seat = self.engine.item_seat(item) if kind != "events" else None
-                    seat = player if seat is None else seat
-                    if seat is not None:
-                        self.seats[kind].setdefault(seat, set()).add(item)
-                    seen.add(item)
-
-    def by_seat(self, players: int) -> dict[str, list[list[str]]]:
-        return {kind: [sorted(seats.get(p, ())) for p in range(players)] for kind, seats in self.seats.items()}
+                      short, loop.choices, loop.thinking, time.process_time() - clock)  # fmt: skip
 
 
 def _batch(spec: PlaySpec, indices: list[int]) -> list[GameResult]:

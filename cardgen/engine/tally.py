@@ -60,7 +60,7 @@ class Tally:
     examples: list[tuple[int, str]] = field(default_factory=list)  # (game index, violation), first games first
     items: dict[str, dict[str, list[int]]] = field(default_factory=dict)  # kind → item → [games, wins per seat…]
     # kind → item → [games in which seat s had it, for each seat…, seat s's wins in those games, for each seat…]:
-    # an item belongs to the seat whose action it first happened in (`runner._Attribution`)
+    # an item belongs to the seat whose action it first happened in (`loop.Attribution`)
     seat_items: dict[str, dict[str, list[int]]] = field(default_factory=dict)
     agent_seats: Counter[str] = field(default_factory=Counter)  # seats each agent played (a game's seats count apart)
     agent_wins: Counter[str] = field(default_factory=Counter)  # their wins, in win units
