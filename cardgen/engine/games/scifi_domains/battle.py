@@ -18,6 +18,7 @@ that survives the hit, else the cheapest; sacrifice the weakest.
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -51,14 +52,17 @@ class Battle(Flow):
     points: list[int]
     round: int
 
+    @abstractmethod
     def stat(self, player: int, unit_type: str, name: str) -> int:
-        raise NotImplementedError
+        """A unit type's stat for a player, with their technologies (the state's)."""
 
+    @abstractmethod
     def destroy(self, player: int, unit: Unit) -> None:
-        raise NotImplementedError
+        """Take a destroyed unit off the board (the state's)."""
 
+    @abstractmethod
     def _own_unit(self, player: int, index: int) -> Unit:
-        raise NotImplementedError
+        """A player's unit, the state's own to change (the state's: `core.owned`)."""
 
     # -- helpers ----------------------------------------------------------------------------------------------------
 
