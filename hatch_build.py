@@ -24,7 +24,6 @@ COMPILED = [
     "cardgen/engine/core.py",
     "cardgen/engine/flow.py",
     "cardgen/engine/loop.py",
-    "cardgen/engine/rng.py",
     "cardgen/engine/games/battlefield_space/force.py",
     "cardgen/engine/games/battlefield_space/state.py",
     "cardgen/engine/games/scifi_domains/battle.py",

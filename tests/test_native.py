@@ -3,15 +3,18 @@ used once a source changed since it was compiled."""
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from cardgen import native
 
+REPO = Path(__file__).resolve().parent.parent
 GAME = ["-m", "cardgen", "play", "star-commander", "--players", "2..4", "--games", "3", "--seed", "7", "--json"]
 
 
@@ -59,3 +62,32 @@ def test_cardgen_pure_python_reads_the_sources():
     env = os.environ | {"CARDGEN_PURE_PYTHON": "1"}
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
     assert run.stdout.split()[0].endswith("listing.py"), run.stdout
+
+
+def compiled_sources() -> list[Path]:
+    """The sources `hatch_build.COMPILED` lists (read from the file: the module needs hatchling to import)."""
+    tree = ast.parse((REPO / "hatch_build.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "COMPILED" for t in node.targets):
+            return [REPO / path for path in ast.literal_eval(node.value)]
+    raise AssertionError("hatch_build.py has no COMPILED list")
+
+
+def test_no_compiled_module_works_with_integers_past_a_machine_word():
+    """CPython checks for signals inside its multi-digit integer multiply and divide, and a compiled module takes a
+    failure there for a lack of memory: a SIGTERM or Ctrl-C landing in one aborted the process ('fatal: out of
+    memory', no clean stop), as `engine/rng.py` compiled did in about one `play --log` of three stopped. So the
+    compiled modules hold no integer constant or shift past 62 bits; the generator stays Python."""
+    sources = compiled_sources()
+    assert sources and all(path.is_file() for path in sources)
+    wide = [f"{path.name}:{node.lineno}" for path in sources
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))) if _past_a_word(node)]  # fmt: skip
+    assert wide == [], f"integer arithmetic past a machine word in compiled modules: {wide}"
+
+
+def _past_a_word(node: ast.AST) -> bool:
+    """An integer constant of 62 bits or more, or a shift by 62 or more."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.LShift):
+        node = node.right
+        return isinstance(node, ast.Constant) and type(node.value) is int and node.value >= 62
+    return isinstance(node, ast.Constant) and type(node.value) is int and abs(node.value) >= 1 << 62

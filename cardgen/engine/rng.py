@@ -34,8 +34,7 @@ class CounterRng:
     __slots__ = ("counter", "key")
 
     def __init__(self, seed: int = 0, counter: int = 0, key: int | None = None):
-        """From a seed, or (`key`) a generator's own key: a clone's. (Compiled, `__new__` calls it: a default seed
-        lets a generator unpickle.)"""
+        """From a seed, or (`key`) a generator's own key: a clone's. (Never compiled: `tests/test_native.py`.)"""
         self.key = mix64(seed & MASK) if key is None else key
         self.counter = counter
 
