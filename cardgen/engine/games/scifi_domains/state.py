@@ -212,14 +212,8 @@ class ScifiState(Battle):
         self._copy_base(o)  # every field, then those changed in place copied
         if compiled(ScifiState):
             # and those only ever replaced, which a compiled state keeps outside any dictionary (`cardgen.native`)
-            o.engine, o.n, o.starter, o.round, o.phase, o.turn = (
-                self.engine,
-                self.n,
-                self.starter,
-                self.round,
-                self.phase,
-                self.turn,
-            )
+            o.engine, o.n, o.starter = self.engine, self.n, self.starter
+            o.round, o.phase, o.turn = self.round, self.phase, self.turn
         o.metal, o.research = list(self.metal), list(self.research)
         o.metal_prod, o.research_prod = list(self.metal_prod), list(self.research_prod)
         o.overflow, o.points, o.lost_ships = list(self.overflow), list(self.points), list(self.lost_ships)
