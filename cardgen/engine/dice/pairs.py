@@ -117,12 +117,15 @@ class _Side:
                 table[row, : len(volley)] = volley
             self.shots[at] = table
         self._powers = [np.arange(size, dtype=np.int64)]
+        self._stacked = np.array(self._powers)  # the powers as one array
 
     def powers(self, count: int) -> np.ndarray:
         """powers[j, row]: the row j strikes back leave a row in, one after the other (j < `count`)."""
-        while len(self._powers) < count:
-            self._powers.append(self.single[self._powers[-1]])
-        return np.array(self._powers[:count])
+        if len(self._powers) < count:
+            while len(self._powers) < count:
+                self._powers.append(self.single[self._powers[-1]])
+            self._stacked = np.array(self._powers)
+        return self._stacked[:count]
 
 
 class _Table:
@@ -143,8 +146,13 @@ class _Table:
         rows_a, rows_d = np.divmod(np.arange(self.cells), self.width)
         self.over = self.a.empty[rows_a] | self.d.empty[rows_d]
         self._memo: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
-        self._landings: dict[int, Sequence[tuple[int, float]] | None] = {}
         self.span = int(max(self.a.strike.max(), self.d.strike.max())) + 1  # codes of strikes back
+        # by code, once the code is met: whether the game says how many strikes land (`landing`), the chance of each
+        # number landing (landed[code, strikes]), and one past the most that can
+        self._met = np.zeros(self.span, dtype=bool)
+        self._known = np.zeros(self.span, dtype=bool)
+        self._landed = np.zeros((self.span, 1))
+        self._reach = np.zeros(self.span, dtype=np.int64)
 
     def side(self, which: int) -> _Side:
         return self.a if which == ATTACKER else self.d
@@ -176,63 +184,64 @@ class _Table:
         moving = (shots > 0.0) & (after != aim[:, None])  # no hit (or hits all taken by nothing) stays
         stay = np.where(after[:, 0] == aim, shots[:, 0], 0.0)
         plain = moving & (codes == 0)
-        place = np.broadcast_to(np.arange(len(cells))[:, None], shots.shape)
-        moves = place[plain], dest[plain], shots[plain]
+        entries = np.flatnonzero(plain)  # a row's entries in order (row-major), found once for the three arrays
+        moves = entries // width, dest.take(entries), shots.take(entries)
         if not (struck := moving & (codes != 0)).any():
             return stay, moves, None
-        return stay, moves, (place[struck], dest[struck], shots[struck], codes[struck])
+        entries = np.flatnonzero(struck)
+        return stay, moves, (entries // width, dest.take(entries), shots.take(entries), codes.take(entries))
 
     def strike_back(self, struck: Moves, mass: np.ndarray, target: int) -> tuple[np.ndarray, np.ndarray]:
-        """The cells the strikes back of `moves` lead to and the mass they carry there, from `mass` by place: the
-        mass is first gathered by cell the hits left and code (many volleys leave the same), then struck back."""
+        """The cells the strikes back of `struck` (moves whose hits strike back) lead to and the mass they carry
+        there, from `mass` by place. Where the struck side cannot strike back in turn and the game says how many
+        strikes land (`landing`), each is one step of the struck side's `single` table: all as arrays. Elsewhere the
+        game's `strike` is asked, once per struck side's state and code where only that state changes, else once
+        per cell and code; each answer kept for the solve. (Gathering the mass by cell and code first would save a
+        tenth of the entries in the largest battle; its sort costs more.)"""
         places, cells, chances, codes = struck
-        keys, which = np.unique(cells * self.span + codes, return_inverse=True)
-        gathered = np.bincount(which, mass[places] * chances, minlength=len(keys))
-        _, dests, weights = self._strikes(np.arange(len(keys)), keys // self.span, gathered, keys % self.span, target)
-        return dests, weights
-
-    def _strikes(self, places: np.ndarray, cells: np.ndarray, chances: np.ndarray, codes: np.ndarray,
-                 target: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
-        """The moves of the volleys that strike back, from each cell the hits left (`cells`). Where the struck side
-        cannot strike back in turn and the game says how many strikes land (`landing`), each is one step of the
-        struck side's `single` table: all as arrays. Elsewhere the game's `strike` is asked, once per struck side's
-        state and code where only that state changes, else once per cell and code; each answer kept for the solve."""
+        chances = mass[places] * chances
         shooter = 1 - target
         side = self.side(shooter)
         rows = np.divmod(cells, self.width)
         struck_rows, other_rows = rows[shooter], rows[target]
         alone = ~side.back[struck_rows]
         parts, asked = [], ~alone
-        codes_here, code_of = np.unique(codes, return_inverse=True)
-        landings = [self._landing(int(code)) for code in codes_here]
-        known = np.array([landing is not None for landing in landings])[code_of] & alone
+        present = np.bincount(codes, minlength=self.span) > 0
+        self._learn(np.flatnonzero(present & ~self._met))
+        known = self._known[codes] & alone
         asked |= alone & ~known
         if known.any():
-            most = max(count for landing in landings if landing is not None for count, _ in landing) + 1
-            chance_of = np.zeros((len(codes_here), most))  # chance_of[code, strikes]: that many land
-            for c, landing in enumerate(landings):
-                for count, q in landing or ():
-                    chance_of[c, count] += q
+            most = int(self._reach[present & self._known].max())
             these = np.flatnonzero(known)
             row = side.powers(most)[:, struck_rows[these]].T  # (entries, strikes)
-            chance = chances[these, None] * chance_of[code_of[these]]
+            chance = chances[these, None] * self._landed[codes[these], :most]
             other = other_rows[these, None]
             dest = row * self.width + other if shooter == ATTACKER else other * self.width + row
-            kept = chance > 0.0
-            parts.append((np.broadcast_to(places[these, None], kept.shape)[kept], dest[kept], chance[kept]))
+            kept = np.flatnonzero(chance > 0.0)
+            parts.append((dest.take(kept), chance.take(kept)))
         if asked.any():
-            parts.append(self._asked(places[asked], cells[asked], chances[asked], codes[asked], target))
-        return (np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]),
-                np.concatenate([p[2] for p in parts]))  # fmt: skip
+            parts.append(self._asked(cells[asked], chances[asked], codes[asked], target))
+        if len(parts) == 1:
+            return parts[0]
+        return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
-    def _landing(self, code: int) -> Sequence[tuple[int, float]] | None:
-        if code not in self._landings:
-            self._landings[code] = self.sides.landing(code)
-        return self._landings[code]
+    def _learn(self, codes: np.ndarray) -> None:
+        """Ask the game's `landing` of codes not met before, and keep its answers by code."""
+        for code in codes.tolist():
+            self._met[code] = True
+            landing = self.sides.landing(code)
+            if landing is None:
+                continue
+            most = max(count for count, _ in landing) + 1
+            if most > self._landed.shape[1]:
+                self._landed = np.pad(self._landed, ((0, 0), (0, most - self._landed.shape[1])))
+            for count, q in landing:
+                self._landed[code, count] += q
+            self._known[code], self._reach[code] = True, most
 
-    def _asked(self, places: np.ndarray, cells: np.ndarray, chances: np.ndarray, codes: np.ndarray,
-               target: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
-        """The strikes back the game's `strike` gives (see `_strikes`), gathered with arrays."""
+    def _asked(self, cells: np.ndarray, chances: np.ndarray, codes: np.ndarray,
+               target: int) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+        """The strikes back the game's `strike` gives (see `strike_back`), gathered with arrays."""
         shooter = 1 - target
         rows = np.divmod(cells, self.width)
         struck_rows, other_rows = rows[shooter], rows[target]
@@ -253,7 +262,7 @@ class _Table:
         # a struck state alone becomes a cell beside the entry's other side
         row, other = ends[flat], other_rows[entry]
         beside = row * self.width + other if shooter == ATTACKER else other * self.width + row
-        return places[entry], np.where(alone[entry], beside, ends[flat]), chances[entry] * odds[flat]
+        return np.where(alone[entry], beside, ends[flat]), chances[entry] * odds[flat]
 
     def _struck(self, key: int, cell: int, target: int) -> tuple[np.ndarray, np.ndarray]:
         """`strike` from a cell (one with this key): the cells it leads to, or where only the struck side's state
@@ -348,10 +357,9 @@ def solve(sides: Sides, start: Mapping[Pair, float]) -> Ending[Pair]:
     a_left, d_left = ~table.a.empty[ends // table.width], ~table.d.empty[ends % table.width]
     hows = np.where(a_left, 0, np.where(d_left, 1, 2))
     names = ("attacker wins", "defender wins", "mutual destruction")
-    for pos, how, p in zip(table.pairs(ends), hows.tolist(), finished[ends].tolist(), strict=True):
-        result.ends[(pos, names[how])] = p
-    for side, how in ((ATTACKER, "attacker retreats"), (DEFENDER, "defender retreats")):
+    outcomes = [names[how] for how in hows.tolist()]
+    result.ends.update(zip(zip(table.pairs(ends), outcomes, strict=True), finished[ends].tolist(), strict=True))
+    for side, name in ((ATTACKER, "attacker retreats"), (DEFENDER, "defender retreats")):
         gone = np.flatnonzero(retreats[side] != 0)
-        for pos, p in zip(table.pairs(gone), retreats[side][gone].tolist(), strict=True):
-            result.ends[(pos, how)] = p
+        result.ends.update(zip(((pos, name) for pos in table.pairs(gone)), retreats[side][gone].tolist(), strict=True))
     return result
