@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import math
 import sqlite3
 import time
 from dataclasses import dataclass
@@ -83,7 +84,8 @@ def _draw(job: ComponentJob, faces: list[PreparedFace], art_once: bool = True) -
 
     bleed = job.bleed
     buffer = io.BytesIO()
-    canvas = IconCanvas(buffer, invariant=1, initialFontName=job.body_font)
+    # never compressed: pdfium reads it at once (compressing the streams was a twentieth of a `validate`)
+    canvas = IconCanvas(buffer, invariant=1, pageCompression=0, initialFontName=job.body_font)
     canvas.use_icons(job.drawer.painters)
     canvas.art_forms = {} if art_once else None
     runs: list[list[TextRun]] = []
@@ -98,18 +100,38 @@ def _draw(job: ComponentJob, faces: list[PreparedFace], art_once: bool = True) -
     return buffer.getvalue(), runs
 
 
-def _measure(printed: np.ndarray, ground: np.ndarray, runs: list[TextRun]) -> list[tuple[TextRun, str, float]]:
-    """Each run with the background colour giving its figure and the figure (see the module), from the renders of
-    its face with and without glyphs."""
+def _window(runs: list[TextRun], rows: int, cols: int) -> tuple[int, int, int, int]:
+    """The pixels (top, left, bottom, right) of a face `rows` × `cols` pixels at `DPI` that its text boxes cover
+    (empty when none lies on the face): only they are rendered and compared."""
+    top, left, bottom, right = rows, cols, 0, 0
+    for box in _boxes(runs, rows, cols):
+        top, left, bottom, right = min(top, box[0]), min(left, box[1]), max(bottom, box[2]), max(right, box[3])
+    return (top, left, bottom, right) if top < bottom and left < right else (0, 0, 0, 0)
+
+
+def _boxes(runs: list[TextRun], rows: int, cols: int) -> list[tuple[int, int, int, int]]:
+    """Each run's box as pixels (top, left, bottom, right) of a face `rows` × `cols` pixels at `DPI`, clipped to the
+    face (empty for a box outside it)."""
     scale = DPI / 72
-    rows, cols = ground.shape[:2]
     out = []
-    for run in runs:  # only the pixels inside text boxes are compared: a board is mostly not text
+    for run in runs:
         x0, y0, x1, y1 = run.box
         left, right = max(int(x0 * scale), 0), min(int(np.ceil(x1 * scale)), cols)
         top, bottom = max(int(rows - y1 * scale), 0), min(int(np.ceil(rows - y0 * scale)), rows)
+        out.append((top, left, bottom, right))
+    return out
+
+
+def _measure(printed: np.ndarray, ground: np.ndarray, runs: list[TextRun], rows: int, cols: int,
+             origin: tuple[int, int] = (0, 0)) -> list[tuple[TextRun, str, float]]:  # fmt: skip
+    """Each run with the background colour giving its figure and the figure (see the module), from the renders of
+    its face (`rows` × `cols` pixels) with and without glyphs, both of the window whose top left pixel is
+    `origin`."""
+    out = []
+    for run, (top, left, bottom, right) in zip(runs, _boxes(runs, rows, cols), strict=True):
         if right <= left or bottom <= top:
             continue  # a box outside the face prints nothing
+        top, bottom, left, right = top - origin[0], bottom - origin[0], left - origin[1], right - origin[1]
         box = ground[top:bottom, left:right]
         under: np.ndarray = np.abs(printed[top:bottom, left:right] - box).max(axis=2) >= DIFFERS
         grounds = box[under] if under.any() else box.reshape(-1, 3)
@@ -132,19 +154,31 @@ def face_contrasts(job: ComponentJob, faces: list[PreparedFace]) -> list[list[tu
     out: list[list[tuple[TextRun, str, float]]] = []
     try:
         for index, face_runs in enumerate(runs):
-            if not face_runs:
+            face = faces[index]
+            # pdfium's own sizing of a page rendered whole (pypdfium2's `render`)
+            rows = math.ceil((face.height + 2 * job.bleed) * MM * DPI / 72)
+            cols = math.ceil((face.width + 2 * job.bleed) * MM * DPI / 72)
+            top, left, bottom, right = _window(face_runs, rows, cols)
+            if bottom <= top:  # no text, or none on the face
                 out.append([])
                 continue
-            printed, ground = (_pixels(document, 2 * index + page) for page in (0, 1))
-            out.append(_measure(printed, ground, face_runs))
+            # only the window the text boxes cover is rendered: a board or a sheet is mostly not text
+            crop = (left, rows - bottom, cols - right, top)
+            printed, ground = (_pixels(document, 2 * index + page, crop) for page in (0, 1))
+            out.append(_measure(printed, ground, face_runs, rows, cols, (top, left)))
     finally:
         raster.close(document)
     return out
 
 
-def _pixels(document: Any, index: int) -> np.ndarray[Any, Any]:
-    """A page's RGB pixels at `DPI`, as signed integers for the differences `_measure` takes."""
-    with rendered(document, index, scale=DPI / 72) as image:
+def _pixels(document: Any, index: int, crop: tuple[int, int, int, int] = (0, 0, 0, 0)) -> np.ndarray[Any, Any]:
+    """A page's RGB pixels at `DPI`, as signed integers for the differences `_measure` takes, `crop` pixels left out
+    at the left, bottom, right and top: the same pixels as in the whole page's render (pdfium shifts the page by
+    whole pixels)."""
+    scale = DPI / 72
+    # pypdfium2 rounds each side's crop up to whole pixels: half a pixel less rounds to exactly the pixels asked
+    at = tuple((side - 0.5) / scale if side else 0.0 for side in crop)
+    with rendered(document, index, scale=scale, crop=at) as image:
         return np.asarray(image.convert("RGB"), dtype=np.int16)
 
 
