@@ -206,10 +206,10 @@ def solve(volleys: Sequence[Volley], fate: np.ndarray, variant: np.ndarray, vari
                 if outside.start < outside.stop:  # what the cells left out would have scored
                     left = arrived[:count, which, outside]
                     unfollowed += float(left.sum() - (left * rest[:count, which, outside]).sum())
-        mass = arrived[0]
+        mass = arrived[0]  # in place: `arrived` is not read again
         for k in range(count):
             if k:
-                mass = mass + arrived[k]
+                np.add(mass, arrived[k], out=mass)
             states += int(np.count_nonzero(mass))
             by_attacker_k = sides[k] == ATTACKER
             cut = (0, firing[k]) if by_attacker_k else (size - firing[k], size)
