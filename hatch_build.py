@@ -22,6 +22,7 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 # the modules compiled: the engines' hot paths (docs/DEVELOPING.md, "Compiled engines")
 COMPILED = [
     "cardgen/engine/core.py",
+    "cardgen/engine/dice/lattice.py",
     "cardgen/engine/flow.py",
     "cardgen/engine/loop.py",
     "cardgen/engine/games/battlefield_space/force.py",
