@@ -141,7 +141,7 @@ def solve(volleys: Sequence[Volley], fate: np.ndarray, variant: np.ndarray, vari
     # settled mass read and written as slices
     diagonals = full_a + full_d + 1
     lows = [max(0, t - full_d) for t in range(diagonals)]
-    begins = np.cumsum([0] + [min(full_a, t) - lows[t] + 1 for t in range(diagonals)]).tolist()
+    begins: list[int] = np.cumsum([0] + [min(full_a, t) - lows[t] + 1 for t in range(diagonals)]).tolist()
     every_ha = np.concatenate([np.arange(lows[t], min(full_a, t) + 1) for t in range(diagonals)])
     every_hd = np.repeat(np.arange(diagonals), np.diff(begins)) - every_ha
     fate_along, variant_along = fate[every_ha, every_hd], variant[every_ha, every_hd]
@@ -198,9 +198,11 @@ def solve(volleys: Sequence[Volley], fate: np.ndarray, variant: np.ndarray, vari
         arrived[0, own_variant, cells] += started
         in_table = n * depth[:, None] + aim  # (count, cells): each cell's row in table 0 of each volley
         row_of = in_table[:, None, :] + first_row[:, :under_way, None]  # (count, variants, cells)
-        firing = np.count_nonzero(n, axis=1).tolist()  # a volley's ships dwindle as its side's hits grow
+        firing: list[int] = np.count_nonzero(n, axis=1).tolist()  # a volley's ships dwindle as its side's hits grow
         peak = arrived.max(axis=0)  # (variants, cells)
-        spans = [_span(held) for held in peak > floor]  # where each variant holds mass worth following
+        spans: list[tuple[int, int]] = [
+            _span(held) for held in peak > floor
+        ]  # where each variant holds mass worth following
         for which, (start, stop) in enumerate(spans):
             for outside in (slice(0, start), slice(stop, size)):
                 if outside.start < outside.stop:  # what the cells left out would have scored
