@@ -197,3 +197,31 @@ def test_art_drawn_once_as_a_form_measures_as_art_drawn_in_place(faces: Path, mo
     assert b"/FormXob.Art" not in contrast._draw(job, starry, art_once=False)[0]
     monkeypatch.setattr(contrast, "_draw", functools.partial(contrast._draw, art_once=False))
     assert contrast.face_contrasts(job, starry) == with_forms
+
+
+def test_only_the_window_of_the_text_is_rendered_with_the_pixels_of_the_whole_render(
+    faces: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """Each face is rendered only inside the window its text boxes cover (pdfium's crop, in whole pixels), and those
+    pixels are the whole face's render there: the figures are those of the whole render."""
+    from cardgen.render import contrast
+    from cardgen.render.build import printed_jobs
+    from cardgen.render.layouts import Layouts
+
+    (game,) = load_games(faces / "card_data", ["faces"])
+    job = printed_jobs(game, Layouts(faces / "templates"), default_fonts_dir())(game.components[0], "full")[0]
+    drawn = list(job.faces.faces.values())
+    render = contrast._pixels
+    compared = []
+
+    def beside_the_whole(document: object, index: int, crop: tuple[int, int, int, int] = (0, 0, 0, 0)) -> np.ndarray:
+        window, whole = render(document, index, crop), render(document, index)
+        left, bottom, right, top = crop
+        assert 0 < window.size < whole.size / 4  # a line of text on a card: a small part of it
+        assert np.array_equal(window, whole[top : whole.shape[0] - bottom, left : whole.shape[1] - right])
+        compared.append(index)
+        return window
+
+    monkeypatch.setattr(contrast, "_pixels", beside_the_whole)
+    contrast.face_contrasts(job, drawn)
+    assert sorted(compared) == list(range(2 * len(drawn)))

@@ -100,13 +100,13 @@ def _draw(job: ComponentJob, faces: list[PreparedFace], art_once: bool = True) -
     return buffer.getvalue(), runs
 
 
-def _window(runs: list[TextRun], rows: int, cols: int) -> tuple[int, int, int, int]:
-    """The pixels (top, left, bottom, right) of a face `rows` × `cols` pixels at `DPI` that its text boxes cover
-    (empty when none lies on the face): only they are rendered and compared."""
-    top, left, bottom, right = rows, cols, 0, 0
-    for box in _boxes(runs, rows, cols):
-        top, left, bottom, right = min(top, box[0]), min(left, box[1]), max(bottom, box[2]), max(right, box[3])
-    return (top, left, bottom, right) if top < bottom and left < right else (0, 0, 0, 0)
+def _window(boxes: list[tuple[int, int, int, int]]) -> tuple[int, int, int, int]:
+    """The pixels (top, left, bottom, right) that the text boxes (`_boxes`) lying on the face cover, empty when none
+    does: only they are rendered and compared."""
+    on = [(top, left, bottom, right) for top, left, bottom, right in boxes if top < bottom and left < right]
+    if not on:
+        return 0, 0, 0, 0
+    return min(b[0] for b in on), min(b[1] for b in on), max(b[2] for b in on), max(b[3] for b in on)
 
 
 def _boxes(runs: list[TextRun], rows: int, cols: int) -> list[tuple[int, int, int, int]]:
@@ -122,13 +122,13 @@ def _boxes(runs: list[TextRun], rows: int, cols: int) -> list[tuple[int, int, in
     return out
 
 
-def _measure(printed: np.ndarray, ground: np.ndarray, runs: list[TextRun], rows: int, cols: int,
+def _measure(printed: np.ndarray, ground: np.ndarray, runs: list[TextRun], boxes: list[tuple[int, int, int, int]],
              origin: tuple[int, int] = (0, 0)) -> list[tuple[TextRun, str, float]]:  # fmt: skip
     """Each run with the background colour giving its figure and the figure (see the module), from the renders of
-    its face (`rows` × `cols` pixels) with and without glyphs, both of the window whose top left pixel is
-    `origin`."""
+    its face with and without glyphs, both of the window whose top left pixel is `origin`; `boxes` are the runs'
+    pixels in the whole face (`_boxes`)."""
     out = []
-    for run, (top, left, bottom, right) in zip(runs, _boxes(runs, rows, cols), strict=True):
+    for run, (top, left, bottom, right) in zip(runs, boxes, strict=True):
         if right <= left or bottom <= top:
             continue  # a box outside the face prints nothing
         top, bottom, left, right = top - origin[0], bottom - origin[0], left - origin[1], right - origin[1]
@@ -158,14 +158,15 @@ def face_contrasts(job: ComponentJob, faces: list[PreparedFace]) -> list[list[tu
             # pdfium's own sizing of a page rendered whole (pypdfium2's `render`)
             rows = math.ceil((face.height + 2 * job.bleed) * MM * DPI / 72)
             cols = math.ceil((face.width + 2 * job.bleed) * MM * DPI / 72)
-            top, left, bottom, right = _window(face_runs, rows, cols)
+            boxes = _boxes(face_runs, rows, cols)
+            top, left, bottom, right = _window(boxes)
             if bottom <= top:  # no text, or none on the face
                 out.append([])
                 continue
             # only the window the text boxes cover is rendered: a board or a sheet is mostly not text
             crop = (left, rows - bottom, cols - right, top)
             printed, ground = (_pixels(document, 2 * index + page, crop) for page in (0, 1))
-            out.append(_measure(printed, ground, face_runs, rows, cols, (top, left)))
+            out.append(_measure(printed, ground, face_runs, boxes, (top, left)))
     finally:
         raster.close(document)
     return out

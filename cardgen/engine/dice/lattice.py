@@ -200,9 +200,8 @@ def solve(volleys: Sequence[Volley], fate: np.ndarray, variant: np.ndarray, vari
         row_of = in_table[:, None, :] + first_row[:, :under_way, None]  # (count, variants, cells)
         firing: list[int] = np.count_nonzero(n, axis=1).tolist()  # a volley's ships dwindle as its side's hits grow
         peak = arrived.max(axis=0)  # (variants, cells)
-        spans: list[tuple[int, int]] = [
-            _span(held) for held in peak > floor
-        ]  # where each variant holds mass worth following
+        # where each variant holds mass worth following
+        spans: list[tuple[int, int]] = [_span(held) for held in peak > floor]
         for which, (start, stop) in enumerate(spans):
             for outside in (slice(0, start), slice(stop, size)):
                 if outside.start < outside.stop:  # what the cells left out would have scored
