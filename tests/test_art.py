@@ -123,6 +123,36 @@ def test_a_nebula_is_made_once_per_distinct_art_and_size():
     assert other is not first and starfield.made == before + 2
 
 
+def test_a_nebula_is_embedded_as_its_jpeg_without_being_decoded():
+    """A nebula (a JPEG) is named in the PDF by its compressed bytes and embedded as they are: never decoded, so a
+    board's nebula costs its JPEG, not the 100 MB of its pixels, while a build keeps it. Drawn twice it is one image;
+    another nebula is another."""
+    import io
+
+    from pypdf import PdfReader
+
+    from cardgen.render.icons import IconCanvas
+
+    palette = ((0.0, 0.0, 0.1), (0.5, 0.2, 0.6), (1.0, 0.9, 0.9))
+    first = starfield.nebula_image("embedded-as-is", palette, 0.5, 120, 80)
+    second = starfield.nebula_image("embedded-as-is", palette, 0.5, 121, 80)
+    buffer = io.BytesIO()
+    canvas = IconCanvas(buffer, invariant=1)
+    assert canvas.drawImage(first, 10, 10, 120, 80) == (120, 80)
+    canvas.drawImage(first, 200, 10, 60, 40)
+    canvas.drawImage(second, 10, 200, 121, 80)
+    canvas.save()
+    assert first._data is None and second._data is None  # reportlab's reader decodes into _data
+    images = [
+        xobject.get_object()
+        for xobject in PdfReader(buffer).pages[0]["/Resources"]["/XObject"].values()
+        if xobject.get_object()["/Subtype"] == "/Image"
+    ]
+    assert len(images) == 2 and all("/DCTDecode" in image["/Filter"] for image in images)
+    jpeg = first.jpeg_fh().read()
+    assert any(image.get_data() == jpeg for image in images)  # the JPEG's own bytes
+
+
 def test_builds_in_other_processes_are_byte_identical(seeds: Path, tmp_path: Path):
     """Two builds, each in its own process with its own string-hash salt, write the same bytes: the generators never
     use Python's salted hash() or anything else that changes between runs."""

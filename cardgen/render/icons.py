@@ -24,6 +24,7 @@ from typing import Any
 
 from PIL import Image
 from reportlab.lib.colors import Color
+from reportlab.lib.utils import ImageReader, _digester
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
@@ -130,7 +131,35 @@ class IconCanvas(Canvas):  # type: ignore[misc]  # reportlab has no type hints
             assert width is not None and height is not None  # paragraphs size their images
             painter(self, x, y, min(width, height), colour or None)
             return (width, height)
+        if not args and not kwargs and isinstance(image, ImageReader) and image.jpeg_fh() is not None:
+            return self._draw_jpeg(image, x, y, width, height)
         return super().drawImage(image, x, y, width, height, *args, **kwargs)
+
+    def _draw_jpeg(self, image: Any, x: float, y: float, width: float | None, height: float | None) -> Any:
+        """`drawImage` of a JPEG read into an `ImageReader` (a nebula, a photograph), named by the digest of its
+        compressed bytes: reportlab names an image by its decoded pixels, which it decodes for that alone and keeps
+        with the reader (a board's nebula: about 100 MB decoded for a name; the file embeds the JPEG as it is)."""
+        handle = image.jpeg_fh()
+        name = _digester(b"jpeg\0" + handle.read())
+        handle.seek(0)
+        registered = self._doc.getXObjectName(name)
+        xobject = self._doc.idToObject.get(registered)
+        if xobject is None:
+            xobject = pdfdoc.PDFImageXObject(name, image)
+            xobject.name = name
+            self._setXObjects(xobject)
+            self._doc.Reference(xobject, registered)
+            self._doc.addForm(name, xobject)
+        width = xobject.width if width is None else width
+        height = xobject.height if height is None else height
+        self._currentPageHasImages = 1
+        self.saveState()
+        self.translate(x, y)
+        self.scale(width, height)
+        self._code.append(f"/{registered} Do")
+        self.restoreState()
+        self._formsinuse.append(name)
+        return (xobject.width, xobject.height)
 
 
 def painter(icon: Icon, colour: Callable[[str], Color | None], label_font: str) -> Painter:
