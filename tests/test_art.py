@@ -153,6 +153,31 @@ def test_a_nebula_is_embedded_as_its_jpeg_without_being_decoded():
     assert any(image.get_data() == jpeg for image in images)  # the JPEG's own bytes
 
 
+def test_a_nebula_is_placed_where_reportlab_places_an_image():
+    """Sizes left out or negative place the JPEG as reportlab's own `drawImage` does (a negative size shifts the
+    image, it does not mirror it): the same pixels."""
+    import io
+
+    import pypdfium2 as pdfium
+    from reportlab.pdfgen.canvas import Canvas
+
+    from cardgen.render.icons import IconCanvas
+
+    palette = ((0.0, 0.0, 0.1), (0.5, 0.2, 0.6), (1.0, 0.9, 0.9))
+    pages = []
+    for kind in (IconCanvas, Canvas):
+        image = starfield.nebula_image("placed-as-reportlab-does", palette, 0.8, 60, 40)
+        buffer = io.BytesIO()
+        canvas = kind(buffer, invariant=1)
+        canvas.drawImage(image, 100, 100, -60, 40)
+        canvas.drawImage(image, 300, 300, None, -40)
+        canvas.drawImage(image, 200, 500)
+        canvas.save()
+        pages.append(pdfium.PdfDocument(buffer.getvalue())[0].render(scale=1).to_numpy())
+    assert pages[0].min() < 128  # the nebulae are on the page
+    assert (pages[0] == pages[1]).all()
+
+
 def test_builds_in_other_processes_are_byte_identical(seeds: Path, tmp_path: Path):
     """Two builds, each in its own process with its own string-hash salt, write the same bytes: the generators never
     use Python's salted hash() or anything else that changes between runs."""

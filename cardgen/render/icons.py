@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from PIL import Image
+from reportlab.lib.boxstuff import aspectRatioFix
 from reportlab.lib.colors import Color
 from reportlab.lib.utils import ImageReader, _digester
 from reportlab.pdfbase import pdfdoc
@@ -150,8 +151,7 @@ class IconCanvas(Canvas):  # type: ignore[misc]  # reportlab has no type hints
             self._setXObjects(xobject)
             self._doc.Reference(xobject, registered)
             self._doc.addForm(name, xobject)
-        width = xobject.width if width is None else width
-        height = xobject.height if height is None else height
+        x, y, width, height, _ = aspectRatioFix(False, "c", x, y, width, height, xobject.width, xobject.height)
         self._currentPageHasImages = 1
         self.saveState()
         self.translate(x, y)
