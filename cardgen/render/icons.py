@@ -140,9 +140,11 @@ class IconCanvas(Canvas):  # type: ignore[misc]  # reportlab has no type hints
         """`drawImage` of a JPEG read into an `ImageReader` (a nebula, a photograph), named by the digest of its
         compressed bytes: reportlab names an image by its decoded pixels, which it decodes for that alone and keeps
         with the reader (a board's nebula: about 100 MB decoded for a name; the file embeds the JPEG as it is)."""
-        handle = image.jpeg_fh()
-        name = _digester(b"jpeg\0" + handle.read())
-        handle.seek(0)
+        name = getattr(image, "cardgen_name", None)  # worked out once a reader: a nebula is placed on many faces
+        if name is None:
+            handle = image.jpeg_fh()
+            name = image.cardgen_name = _digester(b"jpeg\0" + handle.read())
+            handle.seek(0)
         registered = self._doc.getXObjectName(name)
         xobject = self._doc.idToObject.get(registered)
         if xobject is None:
